@@ -1,0 +1,40 @@
+"""Where numba keeps its compile cache.
+
+Kernels use ``@njit(cache=True)``; numba writes the cache next to the source in
+``__pycache__``.  When the package directory is read-only (a system install, a
+shared class machine) we point ``NUMBA_CACHE_DIR`` at a per-user directory
+before numba is imported, so caching keeps working.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+_PKG = os.path.dirname(os.path.abspath(__file__))
+
+
+def _writable(path: str) -> bool:
+    if os.path.isdir(path):
+        return os.access(path, os.W_OK | os.X_OK)
+    return _writable(os.path.dirname(path)) if os.path.dirname(path) != path else False
+
+
+def user_cache_dir() -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "tronlab", "numba")
+
+
+def configure_numba_cache() -> str | None:
+    """Pick a writable numba cache dir if the package's own is not; return it."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return os.environ["NUMBA_CACHE_DIR"]
+    if _writable(os.path.join(_PKG, "__pycache__")):
+        return None
+    target = user_cache_dir()
+    os.makedirs(target, exist_ok=True)
+    os.environ["NUMBA_CACHE_DIR"] = target
+    if "numba" in sys.modules:  # numba already read its config: tell it directly
+        import numba.core.config as cfg
+        cfg.CACHE_DIR = target
+    return target
