@@ -1,0 +1,246 @@
+"""Static pictures of boards and games with matplotlib (technique X3).
+
+:func:`draw_board` paints one board: walls dark, each player's trail in a
+light shade of its colour, the head as a full-colour square (a dead head is
+crossed out).  Analysis results can be laid over it; each is a plain array,
+so any module (or a reader's own code) can produce one:
+
+``owner``     territory: which player reaches each square first
+              (0..n-1 a player; anything else - e.g. -1 - nobody's),
+``dist``      a distance map, written as numbers (negative, non-finite or
+              larger than the board means "unreachable" and is left blank),
+``mask``      booleans, e.g. articulation points, marked with a black dot,
+``chambers``  integer chamber ids (negative = none), tinted with borders
+              drawn between different chambers,
+``overlay``   any number per square, shown as a translucent heatmap.
+
+Each array may have the playing-area shape ``(height, width)``, the padded
+shape ``(height + 2, width + 2)`` or be the flat padded vector kernels use.
+
+:func:`draw_record` shows chosen turns of a game side by side.  Both return
+matplotlib objects and touch no global state, so the same input always gives
+the same picture.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .board import FREE, MAX_PLAYERS, TRAIL, WALL, Board
+
+# One palette for pictures and the widget: (head, trail) per player.
+PLAYER_COLORS = ("#1f6fd1", "#e4572e", "#2a9d3f", "#8e44ad")
+TRAIL_COLORS = ("#a9c8f0", "#f5b8a6", "#acdcb5", "#d5b6e3")
+WALL_COLOR = "#3b3b3b"
+FREE_COLOR = "#ffffff"
+GRID_COLOR = "#d0d0d0"
+CHAMBER_COLORS = ("#ffe08a", "#9ee6e0", "#f7a8d8", "#c7e59a", "#b7b7f7", "#f3c58f")
+
+__all__ = ["draw_board", "draw_record", "grid_of", "board_rgb",
+           "PLAYER_COLORS", "TRAIL_COLORS", "WALL_COLOR", "FREE_COLOR"]
+
+
+def grid_of(board: Board, array, *, name: str = "overlay") -> np.ndarray:
+    """``array`` as a ``(height, width)`` grid over ``board``'s playing area.
+
+    Accepts the playing-area shape, the padded shape or the flat padded
+    vector; anything else raises a ``ValueError`` naming ``name`` and the
+    shapes that would fit.
+    """
+    if not isinstance(board, Board):
+        raise TypeError(f"expected a tronlab Board, got {type(board).__name__}")
+    try:
+        a = np.asarray(array)
+    except Exception as err:  # noqa: BLE001 - any conversion failure is a bad argument
+        raise TypeError(f"{name}: cannot be read as an array ({err})") from None
+    if a.dtype == object or not (np.issubdtype(a.dtype, np.number) or a.dtype == np.bool_):
+        raise TypeError(f"{name}: expected numbers or booleans, got dtype {a.dtype}")
+    h, w = board.height, board.width
+    if a.shape == (h, w):
+        return a
+    if a.shape == (h + 2, w + 2):
+        return a[1:-1, 1:-1]
+    if a.shape == ((h + 2) * (w + 2),):
+        return a.reshape(h + 2, w + 2)[1:-1, 1:-1]
+    raise ValueError(f"{name}: shape {a.shape} does not fit a {w}x{h} board; use ({h}, {w}), "
+                     f"the padded ({h + 2}, {w + 2}) or flat ({(h + 2) * (w + 2)},)")
+
+
+def _rgb(hex_color: str) -> np.ndarray:
+    return np.array([int(hex_color[i:i + 2], 16) for i in (1, 3, 5)], dtype=np.float64) / 255.0
+
+
+def board_rgb(board: Board) -> np.ndarray:
+    """The board as an ``(height, width, 3)`` float image: walls, free squares, trails, heads."""
+    cells = board.cells[1:-1, 1:-1]
+    img = np.empty(cells.shape + (3,))
+    img[...] = _rgb(FREE_COLOR)
+    img[cells == WALL] = _rgb(WALL_COLOR)
+    for p in range(MAX_PLAYERS):
+        img[cells == TRAIL + p] = _rgb(TRAIL_COLORS[p])
+    for p, h in enumerate(board.heads):
+        x, y = board.xy(h)
+        if board.inside(x, y) and cells[y, x] == TRAIL + p:
+            img[y, x] = _rgb(PLAYER_COLORS[p])
+    return img
+
+
+def _unreachable(dist: np.ndarray, n_squares: int) -> np.ndarray:
+    d = dist.astype(np.float64)
+    return ~np.isfinite(d) | (d < 0) | (d > n_squares)
+
+
+def draw_board(board: Board, *, ax=None, overlay=None, owner=None, dist=None, mask=None,
+               chambers=None, title=None, grid: bool = True):
+    """Draw ``board`` (and optional overlays, see the module docstring) on ``ax``.
+
+    Creates a new figure when ``ax`` is None.  Returns ``(fig, ax)``.
+
+    >>> b = Board.from_ascii('''
+    ...     #####
+    ...     #1.2#
+    ...     #####''')
+    >>> fig, ax = draw_board(b, title="tiny")
+    >>> ax.get_title()
+    'tiny'
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import to_rgba
+    from matplotlib.patches import Rectangle
+
+    if not isinstance(board, Board):
+        raise TypeError(f"draw_board needs a tronlab Board, got {type(board).__name__}")
+    layers = {}
+    for name, value in (("overlay", overlay), ("owner", owner), ("dist", dist),
+                        ("mask", mask), ("chambers", chambers)):
+        if value is not None:
+            layers[name] = grid_of(board, value, name=name)
+    if "mask" in layers and layers["mask"].dtype != np.bool_:
+        m = layers["mask"]
+        if not np.isin(m, (0, 1)).all():
+            raise ValueError("mask: expected booleans (or 0/1), got other values")
+        layers["mask"] = m.astype(bool)
+
+    h, w = board.height, board.width
+    if ax is None:
+        size = min(9.0, max(2.5, 0.32 * max(w, h)))
+        fig, ax = plt.subplots(figsize=(size * w / max(w, h) + 0.2, size * h / max(w, h) + 0.4),
+                               layout="constrained")
+    else:
+        fig = ax.figure
+    cells = board.cells[1:-1, 1:-1]
+    img = board_rgb(board)
+
+    if "owner" in layers:
+        own = layers["owner"]
+        for p in range(board.n_players):
+            sel = (own == p) & (cells == FREE)
+            img[sel] = 0.55 * img[sel] + 0.45 * _rgb(TRAIL_COLORS[p])
+    if "chambers" in layers:
+        ch = layers["chambers"]
+        free = cells == FREE
+        for cid in np.unique(ch[(ch >= 0) & free]):
+            sel = (ch == cid) & free
+            img[sel] = 0.5 * img[sel] + 0.5 * _rgb(CHAMBER_COLORS[int(cid) % len(CHAMBER_COLORS)])
+
+    extent = (-0.5, w - 0.5, h - 0.5, -0.5)
+    ax.imshow(img, interpolation="nearest", extent=extent)
+    if "overlay" in layers:
+        ov = layers["overlay"].astype(np.float64)
+        shown = np.ma.masked_where(~np.isfinite(ov) | (cells != FREE), ov)
+        ax.imshow(shown, cmap="viridis", alpha=0.55, interpolation="nearest", extent=extent)
+
+    if grid and max(w, h) <= 40:
+        ax.set_xticks(np.arange(-0.5, w, 1.0), minor=True)
+        ax.set_yticks(np.arange(-0.5, h, 1.0), minor=True)
+        ax.grid(which="minor", color=GRID_COLOR, linewidth=0.5)
+        ax.tick_params(which="minor", length=0)
+
+    if "chambers" in layers:
+        ch = layers["chambers"]
+        segs = []
+        for y in range(h):
+            for x in range(w):
+                if x + 1 < w and ch[y, x] != ch[y, x + 1] and (ch[y, x] >= 0 or ch[y, x + 1] >= 0):
+                    segs.append([(x + 0.5, y - 0.5), (x + 0.5, y + 0.5)])
+                if y + 1 < h and ch[y, x] != ch[y + 1, x] and (ch[y, x] >= 0 or ch[y + 1, x] >= 0):
+                    segs.append([(x - 0.5, y + 0.5), (x + 0.5, y + 0.5)])
+        if segs:
+            from matplotlib.collections import LineCollection
+            ax.add_collection(LineCollection(segs, colors="black", linewidths=1.6))
+
+    font = max(4.0, min(9.0, 150.0 / max(w, h)))
+    if "dist" in layers:
+        d = layers["dist"]
+        off = _unreachable(d, h * w)
+        for y, x in zip(*np.nonzero(~off & (cells == FREE))):
+            v = d[y, x]
+            label = f"{int(v)}" if float(v).is_integer() else f"{float(v):.1f}"
+            ax.text(x, y, label, ha="center", va="center", fontsize=font, color="#222222")
+    if "mask" in layers:
+        ys, xs = np.nonzero(layers["mask"])
+        ax.scatter(xs, ys, s=(font * 2.2) ** 2 * 0.35, c="black", marker="o", zorder=4)
+
+    for p in range(board.n_players):
+        x, y = board.xy(board.heads[p])
+        if not board.inside(x, y):
+            continue
+        ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, lw=1.5,
+                               edgecolor=to_rgba("black", 0.8), zorder=5))
+        if board.alive[p]:
+            ax.text(x, y, str(p + 1), ha="center", va="center", fontsize=font + 1,
+                    color="white", fontweight="bold", zorder=6)
+        else:
+            ax.plot([x - 0.35, x + 0.35], [y - 0.35, y + 0.35], color="black", lw=2, zorder=6)
+            ax.plot([x - 0.35, x + 0.35], [y + 0.35, y - 0.35], color="black", lw=2, zorder=6)
+
+    ax.set_xlim(-0.5, w - 0.5)
+    ax.set_ylim(h - 0.5, -0.5)
+    ax.set_aspect("equal")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    if title is not None:
+        ax.set_title(str(title), fontsize=10)
+    return fig, ax
+
+
+def draw_record(record, *, turns=None, ncols: int = 4, size: float = 2.6, titles: bool = True):
+    """Small multiples of a recorded game: the board after each of ``turns``.
+
+    ``record`` is a :class:`tronlab.records.GameRecord` (anything with a
+    ``boards()`` method returning the start board and one board per turn).
+    ``turns`` defaults to five evenly spaced turns from the start to the end;
+    negative turns count from the end.  Returns the Figure.
+    """
+    import matplotlib.pyplot as plt
+
+    if not hasattr(record, "boards"):
+        raise TypeError(f"draw_record needs a GameRecord, got {type(record).__name__}")
+    boards = record.boards()
+    last = len(boards) - 1
+    if turns is None:
+        turns = sorted(set(int(round(t)) for t in np.linspace(0, last, min(5, last + 1))))
+    picked = []
+    for t in turns:
+        if not isinstance(t, (int, np.integer)) or isinstance(t, bool):
+            raise TypeError(f"turns must be whole numbers, got {t!r}")
+        t = int(t)
+        real = t + last + 1 if t < 0 else t
+        if not 0 <= real <= last:
+            raise ValueError(f"turn {t} is outside the game (turns 0..{last})")
+        picked.append(real)
+    if not picked:
+        raise ValueError("turns is empty: name at least one turn to draw")
+    if ncols < 1:
+        raise ValueError(f"ncols must be at least 1, got {ncols}")
+    ncols = min(ncols, len(picked))
+    nrows = -(-len(picked) // ncols)
+    b0 = boards[0]
+    aspect = b0.height / b0.width
+    fig, axes = plt.subplots(nrows, ncols, figsize=(size * ncols, size * aspect * nrows + 0.4),
+                             squeeze=False, layout="constrained")
+    for ax, t in zip(axes.flat, picked):
+        draw_board(boards[t], ax=ax, title=f"turn {t}" if titles else None)
+    for ax in list(axes.flat)[len(picked):]:
+        ax.axis("off")
+    return fig
