@@ -1,0 +1,20 @@
+"""Shared pytest set-up for the whole suite: hypothesis profiles.
+
+``ci``  - derandomized (the same examples every run), no deadline: used when the
+          environment variable ``CI`` is set (``.ci/run`` and most CI services set it).
+``dev`` - the default elsewhere: random examples, no deadline either, because the
+          first call of a numba kernel compiles it and would trip any deadline.
+
+Pick one explicitly with ``pytest --hypothesis-profile=ci``.
+"""
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci", derandomize=True, deadline=None, print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
