@@ -1,0 +1,450 @@
+// tronlab BoardWidget front end: one canvas, keyboard and button play,
+// in-browser replay animation, overlays with show/hide checkboxes.
+// Wire format: see the docstring of tronlab/widgets.py.  No network access.
+
+const KEY_MOVES = {
+  ArrowUp: 0, ArrowRight: 1, ArrowDown: 2, ArrowLeft: 3,
+  w: 0, d: 1, s: 2, a: 3, W: 0, D: 1, S: 2, A: 3,
+};
+const MOVE_ARROWS = ["\u2191", "\u2192", "\u2193", "\u2190"];
+const MOVE_WORDS = ["up", "right", "down", "left"];
+const CHAMBER_TINTS = ["#ffe08a", "#9ee6e0", "#f7a8d8", "#c7e59a", "#b7b7f7", "#f3c58f"];
+const HEAT_STOPS = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
+const FPS_CHOICES = [1, 2, 4, 8, 16, 32];
+
+function decodeCells(b64) {
+  const raw = atob(b64 || "");
+  const out = new Uint8Array(raw.length);
+  for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
+  return out;
+}
+
+function decodeFrame(f) {
+  if (!f || typeof f.cells !== "string") return null;
+  return { cells: decodeCells(f.cells), heads: f.heads || [], alive: f.alive || [] };
+}
+
+// All replay frames, rebuilt once from the start frame and the per-turn changes.
+function buildFrames(payload) {
+  const first = decodeFrame(payload && payload.start);
+  if (!first) return [];
+  const frames = [first];
+  let cells = first.cells;
+  for (const step of payload.steps || []) {
+    cells = cells.slice();
+    const d = step.d || [];
+    for (let i = 0; i + 1 < d.length; i += 2) cells[d[i]] = d[i + 1];
+    frames.push({ cells, heads: step.heads, alive: step.alive });
+  }
+  return frames;
+}
+
+function hexToRgb(hex) {
+  const v = parseInt(hex.slice(1), 16);
+  return [(v >> 16) & 255, (v >> 8) & 255, v & 255];
+}
+
+function rgba(rgb, a) {
+  return `rgba(${rgb[0]},${rgb[1]},${rgb[2]},${a})`;
+}
+
+function heatColor(t) {
+  const x = Math.min(1, Math.max(0, t)) * (HEAT_STOPS.length - 1);
+  const i = Math.min(HEAT_STOPS.length - 2, Math.floor(x));
+  const f = x - i;
+  const a = HEAT_STOPS[i], b = HEAT_STOPS[i + 1];
+  return [0, 1, 2].map((k) => Math.round(a[k] + f * (b[k] - a[k])));
+}
+
+function el_(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function render({ model, el }) {
+  const root = el_("div", "tronlab-board");
+  const canvas = el_("canvas", "tronlab-canvas");
+  canvas.tabIndex = 0;
+  canvas.setAttribute("data-lm-suppress-shortcuts", "true");
+  canvas.setAttribute("role", "img");
+  canvas.setAttribute("aria-label", "Tron board: click, then use arrow keys or WASD");
+  const legend = el_("div", "tronlab-legend");
+  const status = el_("div", "tronlab-status");
+  status.setAttribute("aria-live", "polite");
+
+  // play controls
+  const pad = el_("div", "tronlab-pad");
+  const moveButtons = [0, 1, 2, 3].map((m) => {
+    const b = el_("button", `tronlab-move tronlab-move-${MOVE_WORDS[m]}`, MOVE_ARROWS[m]);
+    b.title = `move ${MOVE_WORDS[m]}`;
+    b.addEventListener("click", () => { sendMove(m); canvas.focus(); });
+    return b;
+  });
+  const newButton = el_("button", "tronlab-new", "New game");
+  newButton.addEventListener("click", () => { model.send({ type: "new" }); canvas.focus(); });
+  const padGrid = el_("div", "tronlab-pad-grid");
+  padGrid.append(el_("span"), moveButtons[0], el_("span"),
+                 moveButtons[3], moveButtons[2], moveButtons[1]);
+  pad.append(padGrid, newButton);
+
+  // replay controls
+  const bar = el_("div", "tronlab-replay");
+  const playButton = el_("button", "tronlab-playpause", "\u25B6 play");
+  const slider = el_("input", "tronlab-slider");
+  slider.type = "range";
+  slider.min = "0";
+  slider.step = "1";
+  const turnLabel = el_("span", "tronlab-turn");
+  const speed = el_("select", "tronlab-speed");
+  for (const f of FPS_CHOICES) {
+    const o = el_("option", "", `${f} fps`);
+    o.value = String(f);
+    speed.append(o);
+  }
+  bar.append(playButton, slider, turnLabel, speed);
+
+  const overlayBar = el_("div", "tronlab-overlays");
+  root.append(canvas, legend, status, pad, bar, overlayBar);
+  el.append(root);
+
+  const ctx = canvas.getContext("2d");
+  let liveFrame = decodeFrame(model.get("frame"));
+  let frames = buildFrames(model.get("frames"));
+  let pos = 0;
+  let timer = null;
+
+  function mode() { return model.get("mode"); }
+  function palette() {
+    const p = model.get("palette") || {};
+    return {
+      players: p.players || ["#1f6fd1", "#e4572e", "#2a9d3f", "#8e44ad"],
+      trails: p.trails || ["#a9c8f0", "#f5b8a6", "#acdcb5", "#d5b6e3"],
+      wall: p.wall || "#3b3b3b", free: p.free || "#ffffff",
+    };
+  }
+  function current() {
+    if (mode() === "replay" && frames.length) return frames[Math.min(pos, frames.length - 1)];
+    return liveFrame;
+  }
+
+  function sendMove(m) {
+    if (mode() !== "play" || model.get("game_over")) return;
+    model.send({ type: "move", move: m });
+  }
+
+  function draw() {
+    const w = model.get("width"), h = model.get("height");
+    const px = model.get("cell_px") || 20;
+    const dpr = window.devicePixelRatio || 1;
+    if (canvas.width !== Math.round(w * px * dpr) || canvas.height !== Math.round(h * px * dpr)) {
+      canvas.width = Math.round(w * px * dpr);
+      canvas.height = Math.round(h * px * dpr);
+      canvas.style.width = `${w * px}px`;
+      canvas.style.height = `${h * px}px`;
+    }
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const pal = palette();
+    const f = current();
+    ctx.fillStyle = pal.free;
+    ctx.fillRect(0, 0, w * px, h * px);
+    if (!f || f.cells.length !== w * h) return;
+    const cells = f.cells;
+    for (let i = 0; i < cells.length; i++) {
+      const c = cells[i];
+      if (c === 0) continue;
+      ctx.fillStyle = c === 1 ? pal.wall : (pal.trails[(c - 2) % 4] || "#999999");
+      ctx.fillRect((i % w) * px, Math.floor(i / w) * px, px, px);
+    }
+    drawOverlays(f, w, h, px);
+    if (px >= 8) {
+      ctx.strokeStyle = "rgba(0,0,0,0.12)";
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      for (let x = 1; x < w; x++) { ctx.moveTo(x * px + 0.5, 0); ctx.lineTo(x * px + 0.5, h * px); }
+      for (let y = 1; y < h; y++) { ctx.moveTo(0, y * px + 0.5); ctx.lineTo(w * px, y * px + 0.5); }
+      ctx.stroke();
+    }
+    drawHeads(f, w, px, pal);
+  }
+
+  function drawHeads(f, w, px, pal) {
+    f.heads.forEach(([x, y], p) => {
+      if (f.cells[y * w + x] !== 2 + p) return;  // a removed (codingame) trail: nothing to draw
+      ctx.fillStyle = pal.players[p % 4];
+      ctx.fillRect(x * px, y * px, px, px);
+      ctx.strokeStyle = "#000000";
+      ctx.lineWidth = Math.max(1, px / 10);
+      ctx.strokeRect(x * px + 1, y * px + 1, px - 2, px - 2);
+      if (f.alive[p]) {
+        if (px >= 10) {
+          ctx.fillStyle = "#ffffff";
+          ctx.font = `bold ${Math.floor(px * 0.7)}px sans-serif`;
+          ctx.textAlign = "center";
+          ctx.textBaseline = "middle";
+          ctx.fillText(String(p + 1), x * px + px / 2, y * px + px / 2 + 1);
+        }
+      } else {
+        ctx.strokeStyle = "#000000";
+        ctx.lineWidth = Math.max(1.5, px / 7);
+        ctx.beginPath();
+        ctx.moveTo(x * px + px * 0.2, y * px + px * 0.2);
+        ctx.lineTo(x * px + px * 0.8, y * px + px * 0.8);
+        ctx.moveTo(x * px + px * 0.8, y * px + px * 0.2);
+        ctx.lineTo(x * px + px * 0.2, y * px + px * 0.8);
+        ctx.stroke();
+      }
+    });
+  }
+
+  function visibleOverlays() {
+    const hidden = new Set(model.get("hidden_overlays") || []);
+    const all = model.get("overlays") || {};
+    return Object.keys(all).filter((k) => !hidden.has(k)).map((k) => [k, all[k]]);
+  }
+
+  function drawOverlays(f, w, h, px) {
+    const pal = palette();
+    const order = { chambers: 0, owner: 1, heat: 2, dist: 3, mask: 4 };
+    const shown = visibleOverlays().sort((a, b) => order[a[1].kind] - order[b[1].kind]);
+    for (const [, ov] of shown) {
+      const data = ov.data || [];
+      if (data.length !== w * h) continue;
+      if (ov.kind === "owner") {
+        for (let i = 0; i < data.length; i++) {
+          if (data[i] < 0 || f.cells[i] !== 0) continue;
+          ctx.fillStyle = rgba(hexToRgb(pal.players[data[i] % 4]), 0.28);
+          ctx.fillRect((i % w) * px, Math.floor(i / w) * px, px, px);
+        }
+      } else if (ov.kind === "chambers") {
+        for (let i = 0; i < data.length; i++) {
+          if (data[i] < 0 || f.cells[i] !== 0) continue;
+          ctx.fillStyle = rgba(hexToRgb(CHAMBER_TINTS[data[i] % CHAMBER_TINTS.length]), 0.6);
+          ctx.fillRect((i % w) * px, Math.floor(i / w) * px, px, px);
+        }
+        ctx.strokeStyle = "#000000";
+        ctx.lineWidth = Math.max(1.5, px / 8);
+        ctx.beginPath();
+        for (let y = 0; y < h; y++) {
+          for (let x = 0; x < w; x++) {
+            const a = data[y * w + x];
+            if (x + 1 < w) {
+              const b = data[y * w + x + 1];
+              if (a !== b && (a >= 0 || b >= 0)) {
+                ctx.moveTo((x + 1) * px, y * px); ctx.lineTo((x + 1) * px, (y + 1) * px);
+              }
+            }
+            if (y + 1 < h) {
+              const b = data[(y + 1) * w + x];
+              if (a !== b && (a >= 0 || b >= 0)) {
+                ctx.moveTo(x * px, (y + 1) * px); ctx.lineTo((x + 1) * px, (y + 1) * px);
+              }
+            }
+          }
+        }
+        ctx.stroke();
+      } else if (ov.kind === "heat") {
+        let lo = Infinity, hi = -Infinity;
+        for (const v of data) if (v !== null) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+        for (let i = 0; i < data.length; i++) {
+          if (data[i] === null || f.cells[i] !== 0) continue;
+          const t = hi > lo ? (data[i] - lo) / (hi - lo) : 0.5;
+          ctx.fillStyle = rgba(heatColor(t), 0.55);
+          ctx.fillRect((i % w) * px, Math.floor(i / w) * px, px, px);
+        }
+      } else if (ov.kind === "dist") {
+        if (px < 10) continue;
+        ctx.fillStyle = "#222222";
+        ctx.font = `${Math.floor(px * 0.45)}px sans-serif`;
+        ctx.textAlign = "center";
+        ctx.textBaseline = "middle";
+        for (let i = 0; i < data.length; i++) {
+          if (data[i] < 0 || f.cells[i] !== 0) continue;
+          ctx.fillText(String(data[i]), (i % w) * px + px / 2, Math.floor(i / w) * px + px / 2 + 1);
+        }
+      } else if (ov.kind === "mask") {
+        ctx.fillStyle = "#000000";
+        for (let i = 0; i < data.length; i++) {
+          if (!data[i]) continue;
+          ctx.beginPath();
+          ctx.arc((i % w) * px + px / 2, Math.floor(i / w) * px + px / 2, Math.max(2, px * 0.2),
+                  0, 2 * Math.PI);
+          ctx.fill();
+        }
+      }
+    }
+  }
+
+  function updateLegend() {
+    const pal = palette();
+    legend.replaceChildren();
+    (model.get("names") || []).forEach((name, p) => {
+      const item = el_("span", "tronlab-legend-item");
+      const sw = el_("span", "tronlab-swatch");
+      sw.style.background = pal.players[p % 4];
+      item.append(sw, document.createTextNode(` ${p + 1}: ${name}`));
+      legend.append(item);
+    });
+  }
+
+  function updateOverlayBar() {
+    overlayBar.replaceChildren();
+    const hidden = new Set(model.get("hidden_overlays") || []);
+    for (const name of Object.keys(model.get("overlays") || {})) {
+      const label = el_("label", "tronlab-overlay-toggle");
+      const box = el_("input");
+      box.type = "checkbox";
+      box.checked = !hidden.has(name);
+      box.dataset.overlay = name;
+      box.addEventListener("change", () => {
+        const now = new Set(model.get("hidden_overlays") || []);
+        if (box.checked) now.delete(name); else now.add(name);
+        model.set("hidden_overlays", [...now]);
+        model.save_changes();
+        draw();
+      });
+      label.append(box, document.createTextNode(` ${name}`));
+      overlayBar.append(label);
+    }
+    overlayBar.style.display = overlayBar.childElementCount ? "" : "none";
+  }
+
+  function updateStatus() {
+    status.textContent = model.get("status") || "";
+  }
+
+  function updateReplayBar() {
+    const last = Math.max(0, frames.length - 1);
+    slider.max = String(last);
+    slider.value = String(pos);
+    turnLabel.textContent = `turn ${pos} / ${last}`;
+    playButton.textContent = timer ? "\u23F8 pause" : "\u25B6 play";
+    const fps = model.get("fps");
+    if (!FPS_CHOICES.includes(fps)) {
+      const o = el_("option", "", `${fps} fps`);
+      o.value = String(fps);
+      speed.append(o);
+    }
+    speed.value = String(fps);
+  }
+
+  function updateMode() {
+    const m = mode();
+    pad.style.display = m === "play" ? "" : "none";
+    bar.style.display = m === "replay" ? "" : "none";
+    moveButtons.forEach((b) => { b.disabled = !!model.get("game_over"); });
+  }
+
+  function syncTurn() {
+    if (model.get("turn") !== pos) {
+      model.set("turn", pos);
+      model.save_changes();
+    }
+  }
+
+  function stop(save) {
+    if (timer) { clearInterval(timer); timer = null; }
+    if (save) {
+      if (model.get("playing")) model.set("playing", false);
+      model.set("turn", pos);
+      model.save_changes();
+    }
+    updateReplayBar();
+  }
+
+  function start() {
+    if (timer) clearInterval(timer);
+    if (pos >= frames.length - 1) pos = 0;
+    timer = setInterval(() => {
+      if (pos >= frames.length - 1) { stop(true); return; }
+      pos += 1;
+      draw();
+      updateReplayBar();
+    }, 1000 / Math.max(0.1, model.get("fps") || 8));
+    updateReplayBar();
+  }
+
+  function applyPlaying() {
+    if (mode() === "replay" && model.get("playing") && frames.length > 1) start();
+    else stop(false);
+  }
+
+  playButton.addEventListener("click", () => {
+    const want = !timer;
+    model.set("playing", want);  // change:playing starts or stops the animation
+    if (want) start(); else stop(true);
+    model.save_changes();
+  });
+  slider.addEventListener("input", () => {
+    if (timer) { stop(false); model.set("playing", false); }
+    pos = Number(slider.value);
+    draw();
+    updateReplayBar();
+    syncTurn();
+  });
+  speed.addEventListener("change", () => {
+    model.set("fps", Number(speed.value));
+    model.save_changes();
+    if (timer) start();
+  });
+
+  canvas.addEventListener("mousedown", () => canvas.focus());
+  canvas.addEventListener("keydown", (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (mode() === "play" && e.key in KEY_MOVES) {
+      e.preventDefault();
+      e.stopPropagation();
+      sendMove(KEY_MOVES[e.key]);
+    } else if (mode() === "replay" && [" ", "ArrowLeft", "ArrowRight"].includes(e.key)) {
+      e.preventDefault();
+      e.stopPropagation();
+      if (e.key === " ") { playButton.click(); return; }
+      stop(true);
+      pos = Math.min(frames.length - 1, Math.max(0, pos + (e.key === "ArrowLeft" ? -1 : 1)));
+      draw();
+      updateReplayBar();
+      syncTurn();
+    }
+  });
+
+  const handlers = {
+    "change:frame": () => { liveFrame = decodeFrame(model.get("frame")); draw(); },
+    "change:frames": () => { frames = buildFrames(model.get("frames")); pos = 0; updateReplayBar(); draw(); },
+    "change:mode": () => { updateMode(); applyPlaying(); draw(); },
+    "change:status": updateStatus,
+    "change:game_over": updateMode,
+    "change:names": updateLegend,
+    "change:palette": () => { updateLegend(); draw(); },
+    "change:overlays": () => { updateOverlayBar(); draw(); },
+    "change:hidden_overlays": () => { updateOverlayBar(); draw(); },
+    "change:width": draw,
+    "change:height": draw,
+    "change:cell_px": draw,
+    "change:playing": applyPlaying,
+    "change:fps": () => { updateReplayBar(); if (timer) start(); },
+    "change:turn": () => {
+      if (mode() === "replay" && !timer && model.get("turn") !== pos) {
+        pos = Math.min(Math.max(0, model.get("turn")), Math.max(0, frames.length - 1));
+        draw();
+        updateReplayBar();
+      }
+    },
+  };
+  for (const [ev, fn] of Object.entries(handlers)) model.on(ev, fn);
+
+  updateLegend();
+  updateStatus();
+  updateOverlayBar();
+  updateMode();
+  updateReplayBar();
+  draw();
+  applyPlaying();
+
+  return () => {
+    if (timer) clearInterval(timer);
+    for (const [ev, fn] of Object.entries(handlers)) model.off(ev, fn);
+  };
+}
+
+export default { render };
