@@ -1,0 +1,190 @@
+"""Distances and two-player Voronoi territory (A4, A7, H6) against independent oracles."""
+
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse
+import scipy.sparse.csgraph
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import EXAMPLES, boards, grid_graph
+
+from tronlab import Board, load_map
+from tronlab import reference as ref
+from tronlab.voronoi import (
+    NEUTRAL, NOBODY, Territory, bfs_distances, bucket_distances, new_scratch, owner_map,
+    territory, territory_from_distances,
+)
+
+BENCH = Path("/work/shared/bench/boards")
+REPO_BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "boards"
+
+
+def bench_board(name):
+    for folder in (REPO_BENCH, BENCH):
+        if (folder / f"{name}.txt").exists():
+            return load_map(folder / f"{name}.txt")
+    pytest.skip(f"benchmark board {name} not available")
+
+
+def nx_distances(board, player):
+    """Oracle: networkx shortest path lengths from the head, as a padded array."""
+    head = int(board.heads[player])
+    lengths = nx.single_source_shortest_path_length(grid_graph(board, include=[head]), head)
+    out = np.full(board.flat.size, -1)
+    for sq, d in lengths.items():
+        out[sq] = d
+    return out.reshape(board.cells.shape)
+
+
+def brute_territory(board, p=0, q=1):
+    """Oracle: split by networkx distances, counted square by square."""
+    d0, d1 = nx_distances(board, p).reshape(-1), nx_distances(board, q).reshape(-1)
+    flat, s = board.flat, board.stride
+    n, e = [0, 0], [0, 0]
+    for i in np.flatnonzero(flat == 0):
+        a = d0[i] if d0[i] >= 0 else 10**9
+        b = d1[i] if d1[i] >= 0 else 10**9
+        if a == b:
+            continue
+        who = 0 if a < b else 1
+        n[who] += 1
+        e[who] += sum(flat[i + k] == 0 for k in (-s, 1, s, -1))
+    return Territory(n[0], n[1], e[0], e[1])
+
+
+# ---- fixed boards -------------------------------------------------------------
+@pytest.mark.parametrize("name, expected", [
+    ("empty15", (102, 102, 378, 378)),
+    ("empty30x20", (289, 289, 1107, 1107)),
+    ("rand30x20", (237, 199, 700, 578)),
+])
+def test_matches_c_reference_boards(name, expected):
+    board = bench_board(name)
+    assert territory(board) == expected
+    assert territory_from_distances(board, bfs_distances(board, 0), bfs_distances(board, 1)) == expected
+    assert ref.territory(board.flat, *board.heads, board.stride) == expected
+
+
+def test_small_board_by_hand():
+    board = Board.from_ascii("""
+        1.#.
+        ....
+        ...2
+    """)
+    # distances from 1: (1,0)=1 (0,1)=1 (1,1)=2 (0,2)=2 (2,1)=3 (1,2)=3 (3,0)=5 (3,1)=4 (2,2)=4
+    # distances from 2: (3,1)=1 (2,2)=1 (2,1)=2 (1,2)=2 (3,0)=2 (1,1)=3 (0,2)=3 (0,1)=4 (1,0)=4
+    # player 0: (1,0) (0,1) (1,1) (0,2); player 1: (3,1) (2,2) (2,1) (1,2) (3,0)
+    t = territory(board)
+    assert (t.n0, t.n1) == (4, 5)
+    # free neighbours: (1,0):1 (0,1):2 (1,1):4 (0,2):2 -> 9; (3,1):2 (2,2):2 (2,1):3 (1,2):3 (3,0):1 -> 11
+    assert (t.e0, t.e1) == (9, 11)
+    owners = owner_map(board)
+    assert owners[1, 1] == 0 and owners[3, 4] == 1     # the heads
+    assert owners[1, 3] == NOBODY                      # the wall
+
+
+def test_tie_square_is_neutral():
+    board = Board.from_ascii("1.2")
+    assert territory(board) == (0, 0, 0, 0)
+    assert owner_map(board)[1, 2] == NEUTRAL
+
+
+def test_separated_players_count_their_own_rooms():
+    board = Board.from_ascii("""
+        1..#..
+        ...#.2
+    """)
+    assert territory(board)[:2] == (5, 3)
+
+
+def test_bucket_dijkstra_with_costs_by_hand():
+    board = Board.from_ascii("1..\n...\n..2")
+    cost = np.ones(board.cells.shape, np.uint8)
+    cost[1, 2] = 9    # (1, 0) is expensive: go round it
+    d = bucket_distances(board, 0, cost=cost)
+    assert d[1, 3] == 4 and d[1, 2] == 9 and d[2, 1] == 1
+
+
+def test_errors_are_clear():
+    board = Board.from_ascii("1.2")
+    with pytest.raises(ValueError, match="player 5"):
+        territory(board, (0, 5))
+    with pytest.raises(ValueError, match="differ"):
+        territory(board, (1, 1))
+    with pytest.raises(TypeError, match="Board"):
+        territory("1.2")
+    with pytest.raises(ValueError, match="scratch"):
+        territory(board, scratch=new_scratch(3))
+    with pytest.raises(ValueError, match="255"):
+        bucket_distances(board, cost=np.zeros(board.cells.shape))
+    with pytest.raises(ValueError, match="shape"):
+        territory_from_distances(board, np.zeros(3), np.zeros(3))
+
+
+# ---- random boards --------------------------------------------------------------
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(boards(), st.data())
+def test_bfs_matches_networkx_and_reference(board, data):
+    p = data.draw(st.integers(0, board.n_players - 1))
+    d = bfs_distances(board, p)
+    assert np.array_equal(d, nx_distances(board, p))
+    assert d.reshape(-1).tolist() == ref.bfs_distances(board.flat, int(board.heads[p]), board.stride)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(boards(max_players=2))
+def test_bucket_dijkstra_unit_costs_equals_bfs(board):
+    assert np.array_equal(bucket_distances(board, 1), bfs_distances(board, 1))
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(boards(max_players=2), st.integers(0, 2**32 - 1))
+def test_bucket_dijkstra_matches_scipy(board, seed):
+    rng = np.random.default_rng(seed)
+    cost = rng.integers(1, 256, size=board.cells.shape).astype(np.uint8)
+    got = bucket_distances(board, 0, cost=cost).reshape(-1)
+    # oracle: scipy's Dijkstra on a directed graph, arc u->v weighs cost[v]
+    flat, s, c = board.flat, board.stride, cost.reshape(-1)
+    head = int(board.heads[0])
+    rows, cols, w = [], [], []
+    for u in [head, *np.flatnonzero(flat == 0)]:
+        for v in (u - s, u + 1, u + s, u - 1):
+            if flat[v] == 0:
+                rows.append(u), cols.append(v), w.append(float(c[v]))
+    graph = scipy.sparse.csr_matrix((w, (rows, cols)), shape=(flat.size, flat.size))
+    want = scipy.sparse.csgraph.dijkstra(graph, indices=head)
+    want = np.where(np.isinf(want), -1, want).astype(int)
+    assert np.array_equal(got, want)
+    assert got.tolist() == ref.dijkstra_distances(flat, head, s, c)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(boards(), st.data())
+def test_territory_matches_networkx_split(board, data):
+    p, q = data.draw(st.permutations(range(board.n_players)))[:2]
+    t = territory(board, (p, q))
+    assert t == brute_territory(board, p, q)
+    assert t == ref.territory(board.flat, int(board.heads[p]), int(board.heads[q]), board.stride)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(boards(max_players=2))
+def test_h6_sign_of_distance_difference_equals_bfs_split(board):
+    d0, d1 = bfs_distances(board, 0), bfs_distances(board, 1)
+    assert territory_from_distances(board, d0, d1) == territory(board)
+    assert territory_from_distances(board, d0, d1) == ref.territory_from_distances(
+        board.flat, d0.reshape(-1), d1.reshape(-1), board.stride)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(boards(max_players=2))
+def test_owner_map_matches_reference_and_counts(board):
+    scratch = new_scratch(board.flat.size)
+    owners = owner_map(board, scratch=scratch)
+    want = ref.owner_map(board.flat, int(board.heads[0]), int(board.heads[1]), board.stride)
+    assert owners.reshape(-1).tolist() == want
+    t = territory(board, scratch=scratch)   # scratch reuse gives the same answer
+    assert (t.n0, t.n1) == (np.sum(owners == 0) - 1, np.sum(owners == 1) - 1)
