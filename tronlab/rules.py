@@ -124,8 +124,42 @@ class Rules:
         """The move the rules will actually make for ``move`` (or None: no move)."""
         return _check_move(move, player)
 
+    def play_turn(self, board: Board, choose, *, turn: int):
+        """Play one whole turn on ``board`` (mutated), asking ``choose`` for the moves.
+
+        ``choose(player, board) -> (move, fault, note)`` gives a player's move
+        (0-3 or None), the fault code explaining a None move (or None) and a
+        note for people.  Simultaneous rules ask every living player first,
+        then move them all; codingame asks and moves one player at a time and
+        stops as soon as one player is left.  Returns ``(moves, deaths)``:
+        the move received from each player (None if not asked) and
+        ``[(player, reason, detail), ...]`` in the order the players died.
+        """
+        raise NotImplementedError
+
     def __repr__(self):
         return f"get_rules({self.name!r})"
+
+
+def _describe(board: Board, player: int, target: int, code: int, reason: str, *,
+              turn: int, others=(), note=None) -> str:
+    """A sentence about a death; ``code`` is what ``target`` held before the move."""
+    where = board.xy(target) if target >= 0 else None
+    if reason == "edge":
+        text = f"left the grid at {where}"
+    elif reason == "wall":
+        text = f"hit a wall at {where}"
+    elif reason == "trail":
+        owner = int(code) - TRAIL
+        whose = "its own trail" if owner == player else f"player {owner}'s trail"
+        text = f"hit {whose} at {where}"
+    elif reason == "head-on":
+        text = f"met player {', '.join(map(str, others))} head-on at {where}"
+    elif reason == "swap":
+        text = f"swapped squares with player {', '.join(map(str, others))}"
+    else:
+        text = REASONS[reason] + (f": {note}" if note else "")
+    return f"turn {turn}: {text}"
 
 
 class _Simultaneous(Rules):
@@ -171,6 +205,33 @@ class _Simultaneous(Rules):
         for p in deaths:
             board.alive[p] = False
         return deaths
+
+    def play_turn(self, board: Board, choose, *, turn: int):
+        n = board.n_players
+        moves, faults, notes = [None] * n, {}, {}
+        for p in range(n):
+            if board.alive[p]:
+                moves[p], fault, notes[p] = choose(p, board)
+                if fault is not None:
+                    faults[p] = fault
+        targets, codes = {}, {}
+        for p in notes:
+            m = self.effective_move(board, p, moves[p], turn=turn)
+            if m is not None:
+                targets[p] = int(board.heads[p] + board.offsets[m])
+                codes[p] = int(board.flat[targets[p]])
+        heads = board.heads.copy()
+        deaths = self.apply(board, moves, turn=turn, faults=faults)
+        out = []
+        for p, reason in sorted(deaths.items()):
+            t = targets.get(p, -1)
+            if reason == "head-on":
+                others = [q for q in targets if q != p and targets[q] == t]
+            else:
+                others = [q for q in targets if q != p and targets[q] == heads[p] and t == heads[q]]
+            out.append((p, reason, _describe(board, p, t, codes.get(p, 0), reason, turn=turn,
+                                             others=others, note=notes[p])))
+        return moves, out
 
 
 class Google2010(_Simultaneous):
@@ -228,6 +289,22 @@ class CodinGame(Rules):
         board.heads[player] = target
         board.facing[player] = move
         return None
+
+    def play_turn(self, board: Board, choose, *, turn: int):
+        moves, out = [None] * board.n_players, []
+        for p in range(board.n_players):
+            if not board.alive[p] or self.game_over(board):
+                continue
+            move, fault, note = choose(p, board)
+            moves[p] = move
+            move = _check_move(move, p)
+            target = -1 if move is None else int(board.heads[p] + board.offsets[move])
+            code = 0 if target < 0 else int(board.flat[target])
+            reason = self.apply_one(board, p, move, turn=turn, fault=fault)
+            if reason is not None:
+                out.append((p, reason, _describe(board, p, target, code, reason, turn=turn,
+                                                 note=note)))
+        return moves, out
 
 
 _RULES = {r.name: r for r in (Google2010(), LightRiders(), CodinGame())}
@@ -318,3 +395,24 @@ class Outcome:
                        list(data.get("details") or [None] * len(data["deaths"])))
         except (KeyError, TypeError) as err:
             raise ValueError(f"not an outcome dict: {err!r}") from None
+
+
+class DeathLog:
+    """Collects the deaths of a game, turn by turn, and turns them into an :class:`Outcome`."""
+
+    def __init__(self, n_players: int, *, simultaneous: bool):
+        self.simultaneous = simultaneous
+        self.deaths = [None] * n_players
+        self.death_turns = [None] * n_players
+        self.order = [0] * n_players
+        self.details = [None] * n_players
+
+    def add(self, turn: int, deaths) -> None:
+        """Record a turn's ``[(player, reason, detail), ...]`` (as from ``Rules.play_turn``)."""
+        for i, (p, reason, detail) in enumerate(deaths):
+            self.deaths[p], self.death_turns[p], self.details[p] = reason, turn, detail
+            self.order[p] = 0 if self.simultaneous else i
+
+    def outcome(self, turns: int) -> Outcome:
+        return Outcome.from_deaths(self.deaths, self.death_turns, turns,
+                                   death_order=self.order, details=self.details)
