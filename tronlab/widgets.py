@@ -156,9 +156,8 @@ def _default_board(rules, rng) -> Board:
     if rules.name == "codingame":
         from .mapgen import codingame_board
         return codingame_board(2, rng=rng)
-    rows = ["#" * 15] + ["#" + "." * 13 + "#" for _ in range(13)] + ["#" * 15]
-    rows[7] = "#.." + "1" + "." * 7 + "2" + "..#"
-    return Board.from_ascii("\n".join(rows))
+    from .mapgen import load_builtin
+    return load_builtin("arena")
 
 
 def _make_bot(bot, rng):
@@ -172,85 +171,66 @@ def _make_bot(bot, rng):
 
 
 class _Game:
-    """The state of a person-vs-bots game, stepped one human move at a time."""
+    """A person-vs-bots game, stepped one human move at a time with ``Rules.play_turn``."""
 
     def __init__(self, board: Board, bots, rules, rng):
+        from .rules import DeathLog
+
         self.rules = rules
         self.start = board.copy()
         self.board = board.copy()
         self.names = ["you"] + [b if isinstance(b, str) else getattr(b, "__name__", "bot")
                                 for b in bots]
-        self.bots = [None] + [_make_bot(b, r) for b, r in zip(bots, rng.spawn(len(bots)))]
-        self.rng = rng
+        rngs = rng.spawn(len(bots))
+        self.bots = [None] + [_make_bot(b, r) for b, r in zip(bots, rngs)]
         self.turn = 0
         self.moves: list[list] = []
-        n = board.n_players
-        self.deaths: list = [None] * n
-        self.death_turns: list = [None] * n
-        self.details: list = [None] * n
-        for p in range(1, n):
+        self.events: list[dict] = []
+        self.log = DeathLog(board.n_players, simultaneous=rules.simultaneous)
+        self.deaths: list = []
+        for p in range(1, board.n_players):
             hook = getattr(self.bots[p], "start_game", None)
             if hook is not None:
-                hook(self.board.copy(), p, rules=rules.name, time_limit=None, rng=rng)
+                hook(self.board.copy(), p, rules=rules, time_limit=None, rng=rngs[p - 1])
 
-    def ask(self, player: int):
-        """The bot's move (0-3) or (None, fault code, sentence)."""
+    def _ask_bot(self, player: int, board: Board):
+        """``(move, fault, note)`` as ``Rules.play_turn`` wants it; a bot never breaks the game."""
         try:
-            raw = self.bots[player](self.board.copy(), player)
-        except Exception as err:  # noqa: BLE001 - a bot must never break the game
-            return None, "error", f"{type(err).__name__}: {err}"
-        try:
-            return parse_move(raw), None, None
-        except (TypeError, ValueError) as err:
-            return None, "illegal", str(err)
-
-    def _died(self, player, reason, detail=None):
-        self.deaths[player] = reason
-        self.death_turns[player] = self.turn
-        self.details[player] = detail
-
-    def step(self, human_move: int) -> dict:
-        """One turn with the person's move; returns {player: reason} of the deaths."""
-        self.turn += 1
-        n = self.board.n_players
-        moves = [None] * n
-        moves[0] = human_move if self.board.alive[0] else None
-        deaths: dict[int, str] = {}
-        if self.rules.simultaneous:
-            faults, notes = {}, {}
-            for p in range(1, n):
-                if self.board.alive[p]:
-                    moves[p], fault, note = self.ask(p)
-                    if fault:
-                        faults[p], notes[p] = fault, note
-            deaths = self.rules.apply(self.board, moves, turn=self.turn, faults=faults)
-            for p, why in deaths.items():
-                self._died(p, why, notes.get(p))
+            raw = self.bots[player](board.copy(), player)
+        except Exception as err:  # noqa: BLE001
+            fault, note = "error", f"{type(err).__name__}: {err}"
         else:
-            for p in range(n):
-                if not self.board.alive[p]:
-                    continue
-                fault = note = None
-                if p > 0:
-                    moves[p], fault, note = self.ask(p)
-                why = self.rules.apply_one(self.board, p, moves[p], turn=self.turn, fault=fault)
-                if why is not None:
-                    deaths[p] = why
-                    self._died(p, why, note)
-                    if self.rules.game_over(self.board):
-                        break
-        self.moves.append(moves)
-        return deaths
+            try:
+                return parse_move(raw), None, None
+            except (TypeError, ValueError) as err:
+                fault, note = "illegal", f"returned {raw!r}: {err}"
+        self.events.append({"turn": self.turn, "player": player, "kind": fault, "detail": note})
+        return None, fault, note
+
+    def step(self, human_move) -> dict:
+        """One turn with the person's move (None once the person is out); returns the deaths."""
+        self.turn += 1
+
+        def choose(p, board):
+            return (human_move, None, None) if p == 0 else self._ask_bot(p, board)
+
+        moves, deaths = self.rules.play_turn(self.board, choose, turn=self.turn)
+        self.moves.append(list(moves))
+        self.log.add(self.turn, deaths)
+        return {p: reason for p, reason, _ in deaths}
 
     @property
     def over(self) -> bool:
         return bool(self.rules.game_over(self.board))
 
     def outcome(self):
-        from .rules import Outcome
-        order = list(range(self.board.n_players)) if not self.rules.simultaneous else None
-        return Outcome.from_deaths(self.deaths, self.death_turns, self.turn,
-                                   death_order=order, details=self.details)
+        return self.log.outcome(self.turn)
+
+    def record(self):
+        from .records import GameRecord
+        return GameRecord(self.rules.name, self.start.copy(), [list(m) for m in self.moves],
+                          self.outcome(), metadata={"names": list(self.names)},
+                          events=list(self.events), final=self.board.copy())
 
 
 # ---- the widget --------------------------------------------------------------------------------
@@ -434,18 +414,8 @@ class BoardWidget(anywidget.AnyWidget):
         return " ".join(parts)
 
     def _make_record(self):
-        """Keep a GameRecord of the finished game when tronlab.records is available."""
-        try:
-            from .records import GameRecord
-        except ImportError:
-            return
-        g = self._game
-        try:
-            self.record = GameRecord(rules=g.rules.name, start=g.start.copy(),
-                                     moves=[list(m) for m in g.moves], outcome=g.outcome(),
-                                     metadata={"names": list(g.names)})
-        except TypeError:
-            self.record = None
+        """Keep the finished game as a :class:`tronlab.records.GameRecord` in ``widget.record``."""
+        self.record = self._game.record()
 
     def _on_browser_msg(self, _widget, content, _buffers):
         if not isinstance(content, dict):

@@ -331,6 +331,8 @@ function render({ model, el }) {
 
   function updateMode() {
     const m = mode();
+    root.dataset.mode = m;
+    root.dataset.gameOver = model.get("game_over") ? "yes" : "no";
     pad.style.display = m === "play" ? "" : "none";
     bar.style.display = m === "replay" ? "" : "none";
     moveButtons.forEach((b) => { b.disabled = !!model.get("game_over"); });
