@@ -1,0 +1,26 @@
+"""Exercises with local checkers (technique X4).
+
+In a notebook::
+
+    from tronlab.course import check_flood_fill
+    check_flood_fill(flood_fill)      # runs your function on many boards
+
+Each ``check_*`` runs the learner's function on tiny hand-made boards and then on seeded
+random ones, compares with the package's reference and reports the first failing board
+as ASCII with the expected and the given answer and a hint.  See
+:mod:`tronlab.course.exercises` for the list and :mod:`tronlab.course.checker` for the
+machinery.
+"""
+
+from .checker import CheckResult, draw
+from .exercises import (
+    check_bfs_distances, check_components, check_fill_bound, check_flood_fill, check_greedy_move,
+    check_negamax, check_territory, check_turn_order_territory,
+)
+from .game import INF, LOSS, TurnGame
+
+__all__ = [
+    "CheckResult", "draw", "TurnGame", "INF", "LOSS",
+    "check_greedy_move", "check_fill_bound", "check_flood_fill", "check_components",
+    "check_bfs_distances", "check_territory", "check_turn_order_territory", "check_negamax",
+]
