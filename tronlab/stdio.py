@@ -19,6 +19,7 @@ import traceback
 
 from .board import opposite, parse_move
 from .protocol import ProtocolError, make_client
+from .rules import get_rules
 
 
 def fallback_move(board, player: int, protocol: str):
@@ -45,6 +46,7 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
     stdout = sys.stdout if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
     client = make_client(protocol)
+    rules = get_rules(protocol)
     started = False
     answers = 0
 
@@ -70,13 +72,17 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
                 hook = getattr(bot, "start_game", None)
                 if hook is not None:
                     try:
-                        hook(board.copy(), player, rules=protocol, time_limit=time_limit, rng=rng)
+                        hook(board.copy(), player, rules=rules, time_limit=time_limit, rng=rng)
                     except Exception:
                         log("tronlab bot: start_game raised:\n" + traceback.format_exc())
             t0 = time.perf_counter()
             try:
                 move = bot(board, player)
-                move = None if (move is None and protocol == "lightriders") else parse_move(move)
+                if protocol == "lightriders" and (move is None or (
+                        isinstance(move, str) and move.strip().lower() == "pass")):
+                    move = None
+                else:
+                    move = parse_move(move)
             except Exception:
                 move = fallback_move(board, player, protocol)
                 log(f"tronlab bot: turn {request.turn}: bot failed, answering "
