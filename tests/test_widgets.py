@@ -1,0 +1,263 @@
+"""The board widget's Python side: wire format, playing by key messages, replay, overlays."""
+
+import base64
+import json
+import pathlib
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import EXAMPLES, boards
+
+from tronlab import Board
+from tronlab.bots import get_bot
+from tronlab.engine import play
+from tronlab.mapgen import codingame_board, load_builtin
+from tronlab.widgets import (
+    BoardWidget, decode_board, decode_frames, encode_board, encode_frames,
+)
+
+CODE_OF = {"#": 1, ".": 0, "a": 2, "b": 3, "c": 4, "d": 5,
+           "1": 2, "2": 3, "3": 4, "4": 5, "A": 2, "B": 3, "C": 4, "D": 5}
+
+
+def browser_cells(frame, width):
+    """Decode a frame the way board.js does: base64 -> bytes, row-major playing area."""
+    raw = base64.b64decode(frame["cells"])
+    return [list(raw[i:i + width]) for i in range(0, len(raw), width)]
+
+
+# ---- wire format ----------------------------------------------------------------------------
+
+def test_frame_matches_the_ascii_picture():
+    b = Board.from_ascii("""
+        #a1.
+        .Bbb
+    """)
+    f = encode_board(b)
+    want = [[CODE_OF[ch] for ch in row] for row in b.to_ascii().split("\n")]
+    assert browser_cells(f, b.width) == want
+    assert f["heads"] == [[2, 0], [1, 1]] and f["alive"] == [True, False]
+    json.dumps(f, allow_nan=False)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(boards(dead=True))
+def test_encode_decode_board_round_trip(board):
+    back = decode_board(encode_board(board), board.width, board.height)
+    assert back == board
+    assert back.to_ascii() == board.to_ascii()
+
+
+def test_decode_rejects_a_frame_of_the_wrong_size():
+    f = encode_board(load_builtin("arena"))
+    with pytest.raises(ValueError, match="frame holds 225 squares, expected 10x10"):
+        decode_board(f, 10, 10)
+
+
+@settings(max_examples=max(10, EXAMPLES // 4), deadline=None)
+@given(st.integers(0, 2**31), st.sampled_from(["google2010", "codingame"]))
+def test_frames_round_trip_a_real_game(seed, rules):
+    board = load_builtin("arena") if rules == "google2010" else codingame_board(3, rng=seed)
+    n = board.n_players
+    rec = play(board, [get_bot("random") for _ in range(n)], rules=rules, rng=seed)
+    payload = encode_frames(rec.boards())
+    assert len(payload["steps"]) == rec.outcome.turns
+    json.dumps(payload, allow_nan=False)
+    assert decode_frames(payload) == rec.boards()
+    if rules == "google2010":     # two heads move a turn: at most two squares change
+        assert all(len(s["d"]) <= 4 for s in payload["steps"])
+
+
+def test_encode_frames_errors():
+    with pytest.raises(ValueError, match="at least the start board"):
+        encode_frames([])
+    with pytest.raises(TypeError, match=r"boards\[1\] is a str"):
+        encode_frames([load_builtin("arena"), "x"])
+    with pytest.raises(ValueError, match="different size"):
+        encode_frames([load_builtin("arena"), load_builtin("cross")])
+
+
+# ---- playing ----------------------------------------------------------------------------------
+
+def test_a_key_message_advances_the_game():
+    w = BoardWidget.play("hugger", seed=1)
+    assert (w.mode, w.turn, w.game_over, w.outcome) == ("play", 0, False, None)
+    start = decode_board(w.frame, w.width, w.height)
+    w._on_browser_msg(w, {"type": "move", "move": 0}, [])      # what an arrow key sends
+    assert w.turn == 1 and "Turn 1." in w.status
+    now = decode_board(w.frame, w.width, w.height)
+    x0, y0 = start.head_xy(0)
+    assert now.head_xy(0) == (x0, y0 - 1)                       # up is y-1
+    assert now.flat[start.heads[0]] == 2                        # the old head is trail now
+    w._on_browser_msg(w, {"type": "move", "move": "nonsense"}, [])
+    assert w.turn == 1 and w.status.startswith("Ignored input")
+
+
+def scripted(moves):
+    """A bot that makes the given moves, one per call."""
+    it = iter(moves)
+    return lambda board, player: next(it)
+
+
+@settings(max_examples=max(10, EXAMPLES // 4), deadline=None)
+@given(st.lists(st.integers(0, 3), min_size=1, max_size=60))
+def test_widget_game_equals_engine_game(keys):
+    """The oracle: the engine playing the same key presses against the same (deterministic) bot."""
+    board = load_builtin("pillars")
+    w = BoardWidget.play("hugger", board=board, seed=0)
+    used = []
+    for k in keys + [0] * (board.height + 1):      # then straight up: the game must end
+        if w.game_over:
+            break
+        w.move(k)
+        used.append(k)
+    assert w.game_over
+    rec = play(board, [scripted(used), get_bot("hugger")], rules="google2010", rng=0)
+    assert w.board == rec.final
+    assert w.outcome.to_dict()["winner"] == rec.outcome.winner
+    assert w.outcome.ranking == rec.outcome.ranking
+    assert w.outcome.deaths == rec.outcome.deaths
+    assert w.record.moves == rec.moves
+    w.record.verify()
+
+
+def test_game_runs_to_the_end_and_restarts():
+    w = BoardWidget.play("hugger", seed=3)
+    while not w.game_over:
+        w.move("right")
+    out = w.outcome
+    assert out is not None and out.turns == w.turn
+    assert w.record is not None and w.record.outcome.turns == w.turn
+    assert "Press New game" in w.status
+    with pytest.raises(ValueError, match="the game is over"):
+        w.move("up")
+    w._on_browser_msg(w, {"type": "move", "move": 1}, [])      # ignored once over
+    assert w.turn == out.turns
+    w._on_browser_msg(w, {"type": "new"}, [])
+    assert (w.turn, w.game_over, w.outcome) == (0, False, None)
+    assert decode_board(w.frame, w.width, w.height) == load_builtin("arena")
+
+
+def test_codingame_bots_play_on_after_the_person_dies():
+    board = codingame_board(3, rng=4)
+    w = BoardWidget.play(["hugger", "hugger"], rules="codingame", board=board, seed=2)
+    x, _ = w.board.head_xy(0)
+    for _ in range(x + 1):          # straight into the left edge
+        if w.game_over:
+            break
+        w.move("left")
+    assert w.game_over and w.outcome.deaths[0] == "edge"
+    assert w.outcome.winner in (1, 2)
+    assert not (w.board.cells == 2).any()      # a dead player's trail is removed
+    w.record.verify()
+
+
+def test_a_crashing_bot_loses_and_the_game_goes_on():
+    def broken(board, player):
+        raise RuntimeError("boom")
+
+    w = BoardWidget.play(broken, seed=0)
+    deaths = w.move("up")
+    assert deaths == {1: "error"} and w.game_over and w.outcome.winner == 0
+    assert "You win!" in w.status
+    assert "boom" in w.outcome.details[1]
+
+
+def test_play_argument_errors():
+    with pytest.raises(ValueError, match="unknown rules"):
+        BoardWidget.play("hugger", rules="chess")
+    with pytest.raises(ValueError, match="give 2 bot"):
+        BoardWidget.play(["hugger"], rules="codingame", board=codingame_board(3, rng=1))
+    with pytest.raises(TypeError, match="seed is an int or a numpy Generator"):
+        BoardWidget.play("hugger", seed="x")
+    with pytest.raises(TypeError, match="a bot is a registered name"):
+        BoardWidget.play(42)
+    with pytest.raises(ValueError, match="google2010 is played by 2 players"):
+        BoardWidget.play("hugger", board=codingame_board(3, rng=1))
+    w = BoardWidget(load_builtin("arena"))
+    with pytest.raises(ValueError, match="no game"):
+        w.move("up")
+    with pytest.raises(ValueError, match="cell_px"):
+        BoardWidget(load_builtin("arena"), cell_px=1000)
+
+
+# ---- replay -----------------------------------------------------------------------------------
+
+def test_replay_sends_turns_plus_one_frames():
+    rec = play(load_builtin("cross"), [get_bot("hugger"), get_bot("random")], rng=11)
+    w = BoardWidget.replay(rec, fps=12)
+    assert w.mode == "replay" and w.playing and w.fps == 12
+    assert len(w.frames["steps"]) + 1 == rec.outcome.turns + 1 == len(rec.boards())
+    assert decode_frames(w.frames) == rec.boards()
+    assert w.names == rec.metadata["names"]
+    w.turn = 5                                    # what the slider writes back
+    assert w.board == rec.boards()[5]
+    with pytest.raises(ValueError, match="fps"):
+        BoardWidget.replay(rec, fps=0)
+    with pytest.raises(TypeError, match="GameRecord or a list of Boards"):
+        BoardWidget.replay("game.json")
+
+
+def test_replay_of_a_board_list():
+    b = load_builtin("arena")
+    w = BoardWidget.replay([b, b], autoplay=False)
+    assert not w.playing and len(w.frames["steps"]) == 1 and w.frames["steps"][0]["d"] == []
+
+
+# ---- overlays ---------------------------------------------------------------------------------
+
+def test_overlays_validate_and_serialise():
+    b = Board.from_ascii("""
+        1..
+        .#2
+    """)
+    w = BoardWidget(b)
+    w.set_overlay("territory", np.array([[0, 0, 2], [0, 255, 1]]))
+    assert w.overlays["territory"] == {"kind": "owner", "data": [0, 0, -1, 0, -1, 1]}
+    w.set_overlay("distances", np.array([[0, 1, np.inf], [1, -1, 2.5]]))
+    assert w.overlays["distances"]["data"] == [0, 1, -1, 1, -1, 2.5]
+    mask = np.zeros((b.height + 2, b.width + 2), bool)
+    mask[1, 2] = True                              # padded shape: square (1, 0)
+    w.set_overlay("articulation", mask)
+    assert w.overlays["articulation"]["data"] == [0, 1, 0, 0, 0, 0]
+    w.set_overlay("score", np.array([[0.5, np.nan, 1], [2, 3, 4]]), kind="heat", visible=False)
+    assert w.overlays["score"]["data"][1] is None and w.hidden_overlays == ["score"]
+    json.dumps(w.overlays, allow_nan=False)
+    w.clear_overlay("score")
+    assert "score" not in w.overlays and w.hidden_overlays == []
+    w.clear_overlay()
+    assert w.overlays == {}
+
+
+def test_overlay_errors_are_clear():
+    w = BoardWidget(Board.from_ascii("1..\n.#2"))
+    with pytest.raises(ValueError, match=r"overlay 'territory': shape \(3, 3\) does not fit"):
+        w.set_overlay("territory", np.zeros((3, 3), int))
+    with pytest.raises(ValueError, match="unknown overlay 'voronoi'.*kind="):
+        w.set_overlay("voronoi", np.zeros((2, 3), int))
+    with pytest.raises(ValueError, match="unknown overlay kind 'colour'"):
+        w.set_overlay("x", np.zeros((2, 3)), kind="colour")
+    with pytest.raises(ValueError, match="a mask.*booleans"):
+        w.set_overlay("articulation", np.full((2, 3), 3))
+    with pytest.raises(ValueError, match="whole numbers"):
+        w.set_overlay("chambers", np.full((2, 3), 0.5))
+    with pytest.raises(TypeError, match="numbers or booleans"):
+        w.set_overlay("distances", [["a", "b", "c"], ["d", "e", "f"]])
+    with pytest.raises(ValueError, match="no overlay called 'territory'"):
+        w.clear_overlay("territory")
+
+
+# ---- the front end ----------------------------------------------------------------------------
+
+def test_front_end_ships_inside_the_package_and_needs_no_network():
+    import tronlab
+
+    static = pathlib.Path(tronlab.__file__).parent / "static"
+    js = (static / "board.js").read_text()
+    assert "export default { render }" in js
+    assert "http://" not in js and "https://" not in js
+    assert not any(line.lstrip().startswith("import ") for line in js.splitlines())
+    w = BoardWidget(load_builtin("arena"))
+    assert w._esm == js and "tronlab-canvas" in w._css
