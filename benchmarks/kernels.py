@@ -1,0 +1,143 @@
+"""Time the analysis kernels inside compiled loops, and their plain-Python twins.
+
+    python benchmarks/kernels.py --board B.txt [--board C.txt ...] [--json]
+
+Boards are Google 2010 map files with heads 1 and 2.  For each board: microseconds
+per call of the voronoi territory, flood fill (from head 1) and articulation
+point kernels, each measured as a ``@njit`` loop calling the kernel ``reps``
+times (median over many batches, so the Python-to-numba call cost is not
+counted), then the same for the plain-Python twins in ``tronlab.reference``
+(fewer reps), and the ratio python / numba.  ``--json`` prints one JSON object
+per board instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+from numba import njit
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from tronlab import load_map, reference  # noqa: E402
+from tronlab.articulation import articulation_points_kernel, new_scratch as art_scratch  # noqa: E402
+from tronlab.fill import flood_fill_kernel  # noqa: E402
+from tronlab.voronoi import new_scratch as vor_scratch, territory_kernel  # noqa: E402
+
+
+# ---- compiled loops: the kernel called reps times from numba ------------------
+@njit(cache=True)
+def voronoi_loop(flat, h0, h1, stride, dist, owner, queue, reps):
+    acc = 0
+    for _ in range(reps):
+        acc += territory_kernel(flat, h0, h1, stride, dist, owner, queue)[0]
+    return acc
+
+
+@njit(cache=True)
+def flood_loop(flat, start, stride, seen, stack, reps):
+    acc = 0
+    for _ in range(reps):
+        acc += flood_fill_kernel(flat, start, stride, seen, stack)
+    return acc
+
+
+@njit(cache=True)
+def articulation_loop(flat, stride, disc, low, parent, it, stack, is_cut, reps):
+    acc = 0
+    for _ in range(reps):
+        acc += articulation_points_kernel(flat, stride, disc, low, parent, it, stack, is_cut)
+    return acc
+
+
+class Prepared:
+    """A board with its scratch arrays and one zero-argument timer per kernel."""
+
+    def __init__(self, path):
+        self.path = path
+        self.board = b = load_map(path)
+        self.flat, self.stride = b.flat, np.int64(b.stride)
+        self.h0, self.h1 = np.int64(b.heads[0]), np.int64(b.heads[1])
+        self.vs = vor_scratch(b.flat.size)
+        self.seen = np.empty(b.flat.size, np.uint8)
+        self.stack = np.empty(b.flat.size, np.int32)
+        self.arts = art_scratch(b.flat.size)
+
+    def numba_batch(self, kernel, reps):
+        """Seconds per call over one batch of ``reps`` calls inside numba."""
+        t0 = time.perf_counter()
+        if kernel == "voronoi":
+            voronoi_loop(self.flat, self.h0, self.h1, self.stride, *self.vs, reps)
+        elif kernel == "flood":
+            flood_loop(self.flat, self.h0, self.stride, self.seen, self.stack, reps)
+        else:
+            articulation_loop(self.flat, self.stride, *self.arts, reps)
+        return (time.perf_counter() - t0) / reps
+
+    def python_batch(self, kernel, reps):
+        t0 = time.perf_counter()
+        for _ in range(reps):
+            if kernel == "voronoi":
+                reference.territory(self.flat, int(self.h0), int(self.h1), int(self.stride))
+            elif kernel == "flood":
+                reference.flood_fill(self.flat, int(self.h0), int(self.stride))
+            else:
+                reference.articulation_points(self.flat, int(self.stride))
+        return (time.perf_counter() - t0) / reps
+
+    def results(self):
+        b = self.board
+        n0, n1, e0, e1 = territory_kernel(self.flat, self.h0, self.h1, self.stride, *self.vs)
+        flood = flood_fill_kernel(self.flat, self.h0, self.stride, self.seen, self.stack)
+        count = articulation_points_kernel(self.flat, self.stride, *self.arts)
+        return {"territory": [int(n0), int(n1)], "edges": [int(e0), int(e1)],
+                "flood": int(flood), "articulation_count": int(count),
+                "size": f"{b.width}x{b.height}"}
+
+
+KERNELS = ("voronoi", "flood", "articulation")
+REPS = {"voronoi": 1000, "flood": 1000, "articulation": 500}
+
+
+def median_us(fn, kernel, reps, batches):
+    fn(kernel, max(1, reps // 10))      # warm up (and compile)
+    return statistics.median(fn(kernel, reps) for _ in range(batches)) * 1e6
+
+
+def measure(path, *, batches=101, python_batches=5):
+    p = Prepared(path)
+    out = {"board": os.path.basename(path)}
+    for k in KERNELS:
+        out[f"{k}_us"] = round(median_us(p.numba_batch, k, REPS[k], batches), 4)
+    for k in KERNELS:
+        out[f"python_{k}_us"] = round(median_us(p.python_batch, k, 20, python_batches), 2)
+    out.update(p.results())
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--board", action="append", required=True, help="Google 2010 map file")
+    ap.add_argument("--json", action="store_true", help="one JSON object per board")
+    ap.add_argument("--batches", type=int, default=101)
+    args = ap.parse_args(argv)
+    for path in args.board:
+        r = measure(path, batches=args.batches)
+        if args.json:
+            print(json.dumps(r))
+            continue
+        print(f"{r['board']} ({r['size']}): territory {r['territory']} edges {r['edges']} "
+              f"flood {r['flood']} articulation points {r['articulation_count']}")
+        for k in KERNELS:
+            nb, py = r[f"{k}_us"], r[f"python_{k}_us"]
+            print(f"  {k:13s} numba {nb:9.3f} us   python {py:10.1f} us   python/numba {py / nb:7.0f}x")
+
+
+if __name__ == "__main__":
+    main()

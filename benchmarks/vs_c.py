@@ -1,0 +1,84 @@
+"""numba kernels against the C reference (../shared/bench/ref.c), same process, alternating.
+
+    python benchmarks/vs_c.py [BOARD.txt ...] [--ref PATH/ref.c] [--batches N]
+
+Builds ref.c as a shared library (gcc -O2 -march=native -DLIB -shared -fPIC, in a
+temp dir), loads it with ctypes, then for each board and kernel alternates one
+C batch (``lib_bench(kernel, reps)``) and one numba batch (the compiled loops of
+``benchmarks/kernels.py``), so both see the same machine noise.  Prints the
+median microseconds per call of each and the ratio numba / C.
+Targets: voronoi and flood <= 1.2x, articulation <= 1.3x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from kernels import KERNELS, REPS, Prepared  # noqa: E402
+
+DEFAULT_REF = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "bench", "ref.c"))
+C_KERNEL = {"voronoi": 0, "flood": 1, "articulation": 2}
+TARGET = {"voronoi": 1.2, "flood": 1.2, "articulation": 1.3}
+
+
+def build(ref_c, tmp):
+    lib = os.path.join(tmp, "libref.so")
+    subprocess.run(["gcc", "-O2", "-march=native", "-DLIB", "-shared", "-fPIC", "-o", lib, ref_c],
+                   check=True)
+    c = ctypes.CDLL(lib)
+    c.lib_load.argtypes = [ctypes.c_char_p]
+    c.lib_load.restype = ctypes.c_int
+    c.lib_bench.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int]
+    c.lib_bench.restype = ctypes.c_double
+    return c
+
+
+def compare(c, path, batches):
+    c.lib_load(os.fsencode(path))
+    p = Prepared(path)
+    rows = []
+    for k in KERNELS:
+        reps = REPS[k]
+        p.numba_batch(k, reps)                 # compile / warm up
+        c.lib_bench(C_KERNEL[k], reps, 0)
+        tc, tn = [], []
+        for _ in range(batches):
+            tc.append(c.lib_bench(C_KERNEL[k], reps, 0))
+            tn.append(p.numba_batch(k, reps))
+        mc, mn = statistics.median(tc) * 1e6, statistics.median(tn) * 1e6
+        rows.append((k, mc, mn, mn / mc))
+    return rows
+
+
+def main(argv=None):
+    boards_dir = os.path.join(os.path.dirname(DEFAULT_REF), "boards")
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("boards", nargs="*", help="Google 2010 map files (default: ref.c's boards)")
+    ap.add_argument("--ref", default=DEFAULT_REF, help="path of ref.c")
+    ap.add_argument("--batches", type=int, default=101)
+    args = ap.parse_args(argv)
+    boards = args.boards or [os.path.join(boards_dir, f) for f in
+                             ("empty15.txt", "empty30x20.txt", "rand30x20.txt")]
+    with tempfile.TemporaryDirectory() as tmp:
+        c = build(args.ref, tmp)
+        print(f"{'board':16s} {'kernel':13s} {'C us':>8s} {'numba us':>9s} {'numba/C':>8s}")
+        worst = {}
+        for path in boards:
+            for k, mc, mn, ratio in compare(c, path, args.batches):
+                ok = "ok" if ratio <= TARGET[k] else f"over {TARGET[k]}x"
+                print(f"{os.path.basename(path):16s} {k:13s} {mc:8.3f} {mn:9.3f} {ratio:8.2f}  {ok}")
+                worst[k] = max(worst.get(k, 0), ratio)
+        print("worst ratio: " + ", ".join(f"{k} {v:.2f}x" for k, v in worst.items()))
+
+
+if __name__ == "__main__":
+    main()
