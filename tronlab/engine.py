@@ -5,8 +5,8 @@ right, down, left) or a name such as ``"up"``.  It receives a copy of the
 board, so it may scribble on it.  A bot object may also have
 
 * ``start_game(board, player, *, rules, time_limit, rng)`` - called once
-  before its first move (``rules`` is the :class:`~tronlab.rules.Rules`
-  object, ``rng`` a Generator for this seat);
+  before its first move (``rules`` is the rules' name, ``rng`` a Generator
+  for this seat), under the first-move time limit;
 * ``end_game(record)`` and ``close()`` - called after the game, always, even
   when the game stopped with an error;
 * ``stderr_text()`` - for external programs: the text is kept in the record.
@@ -14,8 +14,10 @@ board, so it may scribble on it.  A bot object may also have
 A bot that raises, answers something that is not a move, or runs over its
 time limit has a *fault* (codes in :data:`tronlab.rules.FAULTS`): under
 google2010 and codingame it dies for it, under lightriders it keeps going
-straight.  Programs wrapped as bots raise :class:`BotFault` for the more
-specific "bad-output" and "exited".  A game never crashes because of a bot.
+straight.  A bot may raise :class:`BotFault` (or any exception whose
+``reason`` attribute is a fault code, like
+:class:`tronlab.external.BotFailure`) to report a specific fault such as
+"bad-output" or "exited".  A game never crashes because of a bot.
 
 How games end (our reading of games.md)
 ---------------------------------------
@@ -107,8 +109,8 @@ class _Seat:
         err = box.get("error")
         if isinstance(err, KeyboardInterrupt):
             raise err
-        if isinstance(err, BotFault):
-            return None, err.reason, err.detail
+        if getattr(err, "reason", None) in FAULTS:   # BotFault or any exception that names a fault
+            return None, err.reason, getattr(err, "detail", None) or _describe_error(err)
         if err is not None:
             return None, "error", _describe_error(err)
         if limit is not None and elapsed > limit:
@@ -210,7 +212,7 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
             hook = getattr(seat.bot, "start_game", None)
             if callable(hook):
                 _, fault, text = seat.call(hook, (start.copy(), seat.player),
-                                           {"rules": rules, "time_limit": time_limit,
+                                           {"rules": rules.name, "time_limit": time_limit,
                                             "rng": seat.rng}, first_time_limit)
                 if fault is not None:
                     seat.pending = (fault, f"in start_game: {text}")
