@@ -20,6 +20,17 @@ from .checker import Case
 # tiny boards, as ASCII; each name says what it is there for
 # ---------------------------------------------------------------------------
 TINY = {
+    "a bit of everything": """
+        .2.1a..
+        .b.#...
+        ##.####
+    """,
+    "ties and trails": """
+        ..2b#.
+        ...1..
+        ...aa#
+        ..#.#.
+    """,
     "corridor": """
         #######
         #1...2#

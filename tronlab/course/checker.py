@@ -34,7 +34,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..board import Board
+from ..board import FREE, TRAIL, WALL, Board
 
 #: statuses a :class:`CheckResult` can have
 PASSED = "passed"
@@ -267,20 +267,19 @@ def draw(board: Board) -> str:
 
 
 def draw_grid(board: Board, values, *, blank=None, cell=2) -> str:
-    """A per-square array shaped like ``board.cells`` drawn over the playing area: each value
-    in ``cell`` characters, walls and trails as ``#``/letters, ``blank`` values as ``.``."""
+    """A per-square array shaped like ``board.cells`` drawn over the playing area, each value
+    in ``cell`` characters.  Blocked squares whose value is ``blank`` show what blocks them:
+    ``#`` for a wall, the owner's trail letter ``a``-``d`` for a trail or head (so a head is
+    never mistaken for a number); free squares whose value is ``blank`` show ``.``."""
     values = np.asarray(values)
-    chars = board.to_ascii().split("\n")
     out = []
     for y in range(board.height):
         row = []
         for x in range(board.width):
             v = values[y + 1, x + 1]
-            ch = chars[y][x]
-            if ch != "." and (blank is None or v == blank):
-                text = ch
-            elif blank is not None and v == blank:
-                text = "."
+            code = int(board.cells[y + 1, x + 1])
+            if blank is not None and v == blank:
+                text = "." if code == FREE else "#" if code == WALL else "abcd"[(code - TRAIL) % 4]
             else:
                 text = str(v.item() if hasattr(v, "item") else v)
             row.append(text.rjust(cell))
@@ -331,7 +330,7 @@ def run_check(exercise: Exercise, student, *, cases: list[Case] | None = None,
     for n, case in enumerate(cases):
         context = {"board": case.board.copy()}
         outcome = _call_with_time_limit(lambda: exercise.call(student, case, context), limit)
-        result = _outcome_problem(exercise, student, case, context, outcome, stub, n)
+        result = _outcome_problem(exercise, case, outcome, stub, n, limit)
         if result is not None:
             return result
         try:
@@ -350,7 +349,9 @@ def run_check(exercise: Exercise, student, *, cases: list[Case] | None = None,
                          expected=failure.expected, got=failure.got, hint=failure.hint)
     failure = exercise.finish(len(cases))
     if failure is not None:
-        msg = f"{name}: every answer was right, but: {failure.hint}"
+        msg = "\n".join([f"{name}: FAILED: the answers on all {len(cases)} boards were right, but",
+                         f"Expected: {failure.expected}", f"Got: {failure.got}",
+                         f"Hint: {failure.hint}"])
         return CheckResult(name, False, failure.status, msg, len(cases), hint=failure.hint,
                            expected=failure.expected, got=failure.got)
     return CheckResult(name, True, PASSED,
@@ -362,11 +363,11 @@ def _unchanged(original: Board, given: Board) -> bool:
             and np.array_equal(original.heads, given.heads))
 
 
-def _outcome_problem(exercise, student, case, context, outcome, stub, n) -> CheckResult | None:
+def _outcome_problem(exercise, case, outcome, stub, n, limit) -> CheckResult | None:
     name = exercise.function
     if outcome.kind == "timeout":
         return _fail(exercise, case, n, TIMEOUT,
-                     f"{name} did not finish within {exercise.time_limit:g} s on this board.",
+                     f"{name} did not finish within {limit:g} s on this board.",
                      hint="is there a loop that never ends? (a square visited again and again, "
                           "or a while loop whose condition never changes)")
     if outcome.kind == "raised":

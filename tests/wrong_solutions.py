@@ -1,0 +1,416 @@
+"""Deliberately wrong learner functions: each makes one typical mistake.
+
+tests/test_checker.py runs the checkers on these and asserts that the mistake is caught
+with the right status and hint.  They are written the way a learner might write them:
+plain Python on ``board.flat`` / ``board.cells``.
+"""
+
+from collections import deque
+
+import numpy as np
+
+from tronlab.board import FREE, WALL
+
+STRAIGHT = ((0, -1), (1, 0), (0, 1), (-1, 0))
+DIAGONAL = STRAIGHT + ((1, -1), (1, 1), (-1, 1), (-1, -1))
+
+
+def _reach(board, start, steps=STRAIGHT, ok=lambda code: code == FREE):
+    """Squares reachable from ``start`` as (y, x) of board.cells, the start included."""
+    h, w = board.cells.shape
+    sy, sx = divmod(int(start), board.stride)
+    seen = {(sy, sx)}
+    todo = [(sy, sx)]
+    while todo:
+        y, x = todo.pop()
+        for dx, dy in steps:
+            ny, nx = y + dy, x + dx
+            if 0 <= ny < h and 0 <= nx < w and ok(board.cells[ny, nx]) and (ny, nx) not in seen:
+                seen.add((ny, nx))
+                todo.append((ny, nx))
+    return seen
+
+
+# ---- stubs -------------------------------------------------------------------
+def stub_raises(board, player):
+    raise NotImplementedError
+
+
+def stub_pass(board, player):
+    """Count the squares."""
+    pass
+
+
+def stub_ellipsis(board, player):
+    ...
+
+
+# ---- flood fill ----------------------------------------------------------------
+def flood_counts_head(board, player):
+    return len(_reach(board, board.heads[player]))
+
+
+def flood_diagonal(board, player):
+    return len(_reach(board, board.heads[player], DIAGONAL)) - 1
+
+
+def flood_over_trails(board, player):
+    return len(_reach(board, board.heads[player], ok=lambda code: code != WALL)) - 1
+
+
+def flood_returns_list(board, player):
+    return sorted(_reach(board, board.heads[player]))[1:]
+
+
+def flood_returns_float(board, player):
+    return float(len(_reach(board, board.heads[player])) - 1)
+
+
+def flood_divides_by_zero(board, player):
+    size = len(_reach(board, board.heads[player])) - 1
+    average = size / (size - size)
+    return int(average)
+
+
+def flood_recurses_forever(board, player):
+    return flood_recurses_forever(board, player) + 1
+
+
+def flood_loops_forever(board, player):
+    count = 0
+    todo = [int(board.heads[player])]
+    while todo:                      # never pops: an endless loop
+        count += 1
+    return count
+
+
+def flood_marks_board(board, player):
+    todo = [int(board.heads[player])]
+    count = 0
+    while todo:
+        square = todo.pop()
+        for step in board.offsets:
+            nxt = square + int(step)
+            if board.flat[nxt] == FREE:
+                board.flat[nxt] = WALL       # "visited" written into the board
+                count += 1
+                todo.append(nxt)
+    return count
+
+
+def flood_missing_return(board, player):
+    size = len(_reach(board, board.heads[player])) - 1
+    if size > 3:
+        return size
+
+
+def flood_every_free_square(board, player):
+    return board.free_count()
+
+
+# ---- components ------------------------------------------------------------------
+def _labels(board, steps=STRAIGHT):
+    labels = np.zeros(board.cells.shape, dtype=int)
+    label = 0
+    for y, x in zip(*np.nonzero(board.cells == FREE)):
+        if labels[y, x]:
+            continue
+        label += 1
+        for sq in _reach(board, y * board.stride + x, steps):
+            labels[sq] = label
+    return labels
+
+
+def components_right_but_renamed(board):
+    labels = _labels(board)
+    return np.where(labels > 0, 100 - labels, 0)        # any numbering is fine
+
+
+def components_playing_area(board):
+    return _labels(board)[1:-1, 1:-1]
+
+
+def components_flat(board):
+    return _labels(board).reshape(-1)
+
+
+def components_diagonal(board):
+    return _labels(board, DIAGONAL)
+
+
+def components_one_label(board):
+    return (board.cells == FREE).astype(int)
+
+
+def components_labels_walls(board):
+    labels = _labels(board)
+    labels[board.cells != FREE] = 7
+    return labels
+
+
+def components_bool(board):
+    return board.cells == FREE
+
+
+# ---- distances -----------------------------------------------------------------
+def _bfs(board, player, steps=STRAIGHT, first=0, queue_kind="fifo"):
+    dist = np.full(board.cells.shape, -1)
+    hy, hx = divmod(int(board.heads[player]), board.stride)
+    dist[hy, hx] = first
+    todo = deque([(hy, hx)])
+    while todo:
+        y, x = todo.popleft() if queue_kind == "fifo" else todo.pop()
+        for dx, dy in steps:
+            ny, nx = y + dy, x + dx
+            if board.cells[ny, nx] == FREE and dist[ny, nx] == -1:
+                dist[ny, nx] = dist[y, x] + 1
+                todo.append((ny, nx))
+    return dist
+
+
+def distances_off_by_one(board, player):
+    dist = _bfs(board, player)
+    return np.where(dist > 0, dist + 1, dist)
+
+
+def distances_with_stack(board, player):
+    return _bfs(board, player, queue_kind="lifo")
+
+
+def distances_diagonal(board, player):
+    return _bfs(board, player, DIAGONAL)
+
+
+def distances_playing_area(board, player):
+    return _bfs(board, player)[1:-1, 1:-1]
+
+
+# ---- territory -----------------------------------------------------------------
+def _split(board, tie):
+    d0, d1 = _bfs(board, 0), _bfs(board, 1)
+    n0 = n1 = 0
+    for y, x in zip(*np.nonzero(board.cells == FREE)):
+        a, b = d0[y, x], d1[y, x]
+        a = a if a >= 0 else 10**9
+        b = b if b >= 0 else 10**9
+        if a == b == 10**9:
+            continue
+        if a < b or (a == b and tie == "player 0"):
+            n0 += 1
+        elif b < a:
+            n1 += 1
+    return n0, n1
+
+
+def territory_ties_to_player_0(board):
+    return _split(board, "player 0")
+
+
+def territory_counts_heads(board):
+    n0, n1 = _split(board, "nobody")
+    return n0 + 1, n1 + 1
+
+
+def territory_swapped(board):
+    n0, n1 = _split(board, "nobody")
+    return n1, n0
+
+
+def territory_returns_int(board):
+    n0, n1 = _split(board, "nobody")
+    return n0 - n1
+
+
+def territory_three_values(board):
+    n0, n1 = _split(board, "nobody")
+    return n0, n1, 0
+
+
+# ---- turn-order territory ----------------------------------------------------------
+def _expand(board, order, alive):
+    owner = {}
+    front = {}
+    for p in order:
+        if alive[p]:
+            owner[int(board.heads[p])] = p
+            front[p] = [int(board.heads[p])]
+    counts = [0] * board.n_players
+    while any(front.values()):
+        for p in order:
+            if p not in front:
+                continue
+            new = []
+            for sq in front[p]:
+                for step in board.offsets:
+                    nb = sq + int(step)
+                    if board.flat[nb] == FREE and nb not in owner:
+                        owner[nb] = p
+                        new.append(nb)
+            counts[p] += len(new)
+            front[p] = new
+    return counts
+
+
+def turn_order_ignores_first(board, first):
+    return _expand(board, range(board.n_players), board.alive)
+
+
+def turn_order_dead_expand(board, first):
+    n = board.n_players
+    return _expand(board, [(first + i) % n for i in range(n)], [True] * n)
+
+
+def turn_order_counts_heads(board, first):
+    n = board.n_players
+    counts = _expand(board, [(first + i) % n for i in range(n)], board.alive)
+    return [c + 1 if board.alive[p] else c for p, c in enumerate(counts)]
+
+
+# ---- parity bound ----------------------------------------------------------------
+def _colours(board, player):
+    region = _reach(board, board.heads[player])
+    hy, hx = divmod(int(board.heads[player]), board.stride)
+    region.discard((hy, hx))
+    same = sum(1 for (y, x) in region if (y + x) % 2 == (hy + hx) % 2)
+    return len(region) - same, same
+
+
+def bound_region_size(board, player):
+    other, same = _colours(board, player)
+    return other + same
+
+
+def bound_counts_head(board, player):
+    other, same = _colours(board, player)
+    same += 1
+    return 2 * min(other, same) + (1 if other > same else 0)
+
+
+def bound_wrong_colour(board, player):
+    other, same = _colours(board, player)
+    return 2 * min(other, same) + (1 if same > other else 0)
+
+
+# ---- greedy move ------------------------------------------------------------------
+def greedy_first_legal(board, player):
+    return board.legal_moves(player)[0]
+
+
+def greedy_always_up(board, player):
+    return 0
+
+
+def greedy_most_open(board, player):
+    """The opposite of hugging: the move to the square with the most free neighbours."""
+    head = int(board.heads[player])
+
+    def open_sides(move):
+        target = head + int(board.offsets[move])
+        return sum(1 for step in board.offsets if board.flat[target + int(step)] == FREE)
+    return max(board.legal_moves(player), key=open_sides)
+
+
+def greedy_hug_only(board, player):
+    """Hugs walls but never looks at the space it leaves: walks into pockets."""
+    head = int(board.heads[player])
+
+    def open_sides(move):
+        target = head + int(board.offsets[move])
+        return sum(1 for step in board.offsets if board.flat[target + int(step)] == FREE)
+    return min(board.legal_moves(player), key=open_sides)
+
+
+def greedy_move_name(board, player):
+    return ("up", "right", "down", "left")[board.legal_moves(player)[0]]
+
+
+# ---- negamax ----------------------------------------------------------------------
+def negamax_right(game, depth, alpha, beta):
+    if depth == 0:
+        return game.score(), None
+    best, best_move = None, None
+    for move in game.moves():
+        game.play(move)
+        value = -negamax_right(game, depth - 1, -beta, -alpha)[0]
+        game.undo()
+        if best is None or value > best:
+            best, best_move = value, move
+        alpha = max(alpha, value)
+        if alpha >= beta:
+            break
+    return (game.LOSS, None) if best is None else (best, best_move)
+
+
+def negamax_no_pruning(game, depth, alpha, beta):
+    if depth == 0:
+        return game.score(), None
+    best, best_move = None, None
+    for move in game.moves():
+        game.play(move)
+        value = -negamax_no_pruning(game, depth - 1, -beta, -alpha)[0]
+        game.undo()
+        if best is None or value > best:
+            best, best_move = value, move
+    return (game.LOSS, None) if best is None else (best, best_move)
+
+
+def negamax_no_negation(game, depth, alpha, beta):
+    if depth == 0:
+        return game.score(), None
+    best, best_move = None, None
+    for move in game.moves():
+        game.play(move)
+        value = negamax_no_negation(game, depth - 1, -beta, -alpha)[0]
+        game.undo()
+        if best is None or value > best:
+            best, best_move = value, move
+        alpha = max(alpha, value)
+        if alpha >= beta:
+            break
+    return (game.LOSS, None) if best is None else (best, best_move)
+
+
+def negamax_forgets_undo_on_cut(game, depth, alpha, beta):
+    if depth == 0:
+        return game.score(), None
+    best, best_move = None, None
+    for move in game.moves():
+        game.play(move)
+        value = -negamax_forgets_undo_on_cut(game, depth - 1, -beta, -alpha)[0]
+        if best is None or value > best:
+            best, best_move = value, move
+        alpha = max(alpha, value)
+        if alpha >= beta:
+            break                      # the undo below is skipped here
+        game.undo()
+    return (game.LOSS, None) if best is None else (best, best_move)
+
+
+def negamax_value_only(game, depth, alpha, beta):
+    return negamax_right(game, depth, alpha, beta)[0]
+
+
+def negamax_stuck_first(game, depth, alpha, beta):
+    moves = game.moves()
+    if not moves:
+        return game.LOSS, None
+    if depth == 0:
+        return game.score(), None
+    best, best_move = None, None
+    for move in moves:
+        game.play(move)
+        value = -negamax_stuck_first(game, depth - 1, -beta, -alpha)[0]
+        game.undo()
+        if best is None or value > best:
+            best, best_move = value, move
+        alpha = max(alpha, value)
+        if alpha >= beta:
+            break
+    return best, best_move
+
+
+def negamax_last_move(game, depth, alpha, beta):
+    """Right value, but returns the last move tried instead of the best one."""
+    value, _ = negamax_right(game, depth, alpha, beta)
+    moves = game.moves()
+    return value, (moves[-1] if moves else None)

@@ -1,0 +1,96 @@
+"""Reading a learner's answer: turn it into a comparable value or say why it has the wrong kind.
+
+Shared by the exercise modules: counts, moves and per-square arrays, with a sentence for
+every way an answer can have the wrong shape (a float count, a list, an array of the
+playing area's shape instead of the padded one, a move name instead of a number...).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..board import Board
+from .checker import Case, WrongType
+
+
+def as_count(value, what: str = "a count") -> int:
+    """A whole number from an int or numpy integer, else :class:`WrongType`."""
+    if isinstance(value, (bool, np.bool_)):
+        raise WrongType(f"return {what} as an int, not True/False")
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        raise WrongType(f"return {what} as an int, not a float ({value!r}); counts are whole "
+                        f"numbers, so avoid / and use // or len(...)")
+    if isinstance(value, np.ndarray):
+        raise WrongType(f"return {what} (one int), not a numpy array of shape {value.shape}; "
+                        f"np.count_nonzero(...) or int(array.sum()) turns an array into a count")
+    if isinstance(value, (list, set, tuple, dict)):
+        raise WrongType(f"return {what} (one int), not a {type(value).__name__}; if you collected "
+                        f"squares, return len(...) of it")
+    raise WrongType(f"return {what} as an int, not a {type(value).__name__}")
+
+
+def as_grid(value, board: Board, what: str) -> np.ndarray:
+    """An integer array shaped like ``board.cells``, else :class:`WrongType`."""
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        raise WrongType(f"return {what} as an array shaped like board.cells, not a single number")
+    try:
+        arr = np.asarray(value)
+    except Exception:                                  # noqa: BLE001 - ragged lists and such
+        raise WrongType(f"return {what} as a numpy array shaped like board.cells") from None
+    shape = board.cells.shape
+    if arr.shape != shape:
+        if arr.shape == (board.height, board.width):
+            raise WrongType(f"{what} has shape {arr.shape}, the playing area; use the padded "
+                            f"shape board.cells.shape = {shape}, so that square (x, y) is at "
+                            f"[y + 1, x + 1] and the border is included")
+        if arr.shape == (board.flat.size,):
+            raise WrongType(f"{what} is flat (shape {arr.shape}); return it shaped like "
+                            f"board.cells: array.reshape(board.cells.shape)")
+        raise WrongType(f"{what} must have the shape of board.cells, {shape}; yours has shape "
+                        f"{arr.shape}")
+    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        if np.issubdtype(arr.dtype, np.floating) and np.all(np.isfinite(arr)) \
+                and np.all(arr == np.round(arr)):
+            return arr.astype(np.int64)
+        raise WrongType(f"{what} must hold whole numbers; yours has dtype {arr.dtype} "
+                        f"(make it with np.full(board.cells.shape, -1) or np.zeros(..., dtype=int))")
+    return arr.astype(np.int64)
+
+
+def as_move(value) -> int:
+    if isinstance(value, str):
+        raise WrongType(f"return the move as a number 0-3 (0 up, 1 right, 2 down, 3 left), "
+                        f"not the string {value!r}")
+    move = as_count(value, "the move")
+    if not 0 <= move <= 3:
+        raise WrongType(f"a move is 0, 1, 2 or 3 (up, right, down, left); you returned {move}")
+    return move
+
+
+def square_name(board: Board, index: int) -> str:
+    x, y = board.xy(index)
+    return f"({x}, {y})"
+
+
+def first_difference(board: Board, want: np.ndarray, got: np.ndarray):
+    """The first square (reading order) where two grids differ, as (x, y), or None."""
+    diff = np.argwhere(want != got)
+    if len(diff) == 0:
+        return None
+    y, x = diff[0]
+    return int(x) - 1, int(y) - 1
+
+
+def players_of(board: Board, *, alive_only=True):
+    return [p for p in range(board.n_players) if board.alive[p] or not alive_only]
+
+
+def player_cases(cases, *, every=True):
+    """One case per (board, player) for exercises taking a player argument."""
+    out = []
+    for case in cases:
+        for p in (range(case.board.n_players) if every else (0,)):
+            out.append(Case(f"{case.label}, player {p}", case.board, (p,)))
+    return out

@@ -1,0 +1,172 @@
+"""Exercise of notebook 04, search (A5): negamax with alpha-beta on a :class:`TurnGame`,
+checked against plain minimax for the value and by counting nodes for the pruning."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..board import MOVE_NAMES, Board
+from .answers import as_count, as_move
+from .boards import TINY_SEARCH, random_cases, tiny_cases
+from .checker import Case, Exercise, Failure, WrongType
+from .game import INF, TurnGame
+
+
+def minimax(game: TurnGame, depth: int) -> int:
+    """Plain negamax without pruning, the same rules as the exercise (the oracle)."""
+    if depth == 0:
+        return game.score()
+    best = None
+    for move in game.moves():
+        game.play(move)
+        value = -minimax(game, depth - 1)
+        game.undo()
+        best = value if best is None else max(best, value)
+    return game.LOSS if best is None else best
+
+
+def alphabeta(game: TurnGame, depth: int, alpha: int, beta: int) -> int:
+    """Fail-soft alpha-beta on the same rules (for the expected node count)."""
+    if depth == 0:
+        return game.score()
+    best = None
+    for move in game.moves():
+        game.play(move)
+        value = -alphabeta(game, depth - 1, -beta, -alpha)
+        game.undo()
+        if best is None or value > best:
+            best = value
+        alpha = max(alpha, value)
+        if alpha >= beta:
+            break
+    return game.LOSS if best is None else best
+
+
+def search_counts(board: Board, depth: int, search) -> tuple[int, int]:
+    """(value, nodes) of ``search(game, depth, ...)`` from player 0 on ``board``."""
+    game = TurnGame(board)
+    value = search(game, depth) if search is minimax else search(game, depth, -INF, INF)
+    return value, game.nodes
+
+
+class Negamax(Exercise):
+    function = "negamax"
+    returns = "a pair (value, move)"
+    hint = ("at depth 0 return game.score(); otherwise try each move: play it, value = "
+            "-negamax(game, depth - 1, -beta, -alpha), undo it; keep the best; raise alpha; stop "
+            "when alpha >= beta; with no move at all return game.LOSS")
+
+    def __init__(self):
+        self._pruned = 0
+        self._could_prune = 0
+
+    def cases(self):
+        self._pruned = self._could_prune = 0
+        warm = TurnGame(Board.from_ascii("1.2"))
+        warm.score()        # compile (or load) the territory kernel now, not on the learner's clock
+        out = []
+        for c in tiny_cases(TINY_SEARCH):
+            for depth in (1, 2, 3, 4):
+                out.append(Case(f"{c.label}, depth {depth}", c.board, (depth,)))
+        rng = np.random.default_rng(104)
+        for c in random_cases(104, 24, sizes=((3, 2), (5, 4)), density=(0.0, 0.3), trail=(0, 2),
+                              keep=lambda b: bool(b.legal_moves(0))):
+            depth = int(rng.integers(1, 6))
+            out.append(Case(f"{c.label}, depth {depth}", c.board, (depth,)))
+        return out
+
+    def describe_case(self, case):
+        return f"negamax(TurnGame(board), {case.args[0]}, -INF, INF)"
+
+    def call(self, student, case, context):
+        game = TurnGame(context["board"])
+        context["game"] = game
+        context["check_board"] = False
+        return student(game, case.args[0], -INF, INF)
+
+    def convert(self, value, case):
+        if isinstance(value, (int, np.integer, float)):
+            raise WrongType("return a pair (value, move): the best value and the move that gets "
+                            "it (None when there is no move to make)")
+        try:
+            items = list(value)
+        except TypeError:
+            raise WrongType(f"return a pair (value, move), not a {type(value).__name__}") from None
+        if len(items) != 2:
+            raise WrongType(f"return a pair (value, move), not {len(items)} values")
+        val = as_count(items[0], "the value")
+        move = items[1]
+        if move is not None:
+            move = as_move(move)
+        return val, move
+
+    def judge(self, case, got, context):
+        b, depth = case.board, case.args[0]
+        game = context["game"]
+        if game.depth_played or not np.array_equal(game.board.cells, b.cells):
+            return Failure("the game back where it started", f"{game.depth_played} move(s) not "
+                           f"taken back", "every game.play(move) needs a game.undo() after the "
+                           "child's value is known, also before a cut-off `break`")
+        want, full_nodes = search_counts(b, depth, minimax)
+        _, ab_nodes = search_counts(b, depth, alphabeta)
+        value, move = got
+        if value != want:
+            return Failure(f"value {want}", f"value {value}", self._why_value(b, depth, value, want))
+        legal = TurnGame(b).moves()
+        if legal:
+            if move not in legal:
+                shown = "None" if move is None else f"{move} ({MOVE_NAMES[move]})"
+                return Failure(f"one of the moves {legal}", shown,
+                               "return the move whose value is the best (a legal move of the root)")
+            child = TurnGame(b)
+            child.play(move)
+            reached = -minimax(child, depth - 1)
+            if reached != value:
+                return Failure(f"a move worth {value}", f"{move} ({MOVE_NAMES[move]}), worth "
+                               f"{reached}", "remember the move together with the best value, "
+                               "updating both only when a child is strictly better")
+        if game.nodes > full_nodes:
+            return Failure(f"at most {full_nodes} nodes (plain minimax)", f"{game.nodes} nodes",
+                           "you visit more positions than minimax: play each move once per node")
+        if ab_nodes < full_nodes:
+            self._could_prune += 1
+            if game.nodes < full_nodes:
+                self._pruned += 1
+        return None
+
+    def finish(self, checked):
+        if self._could_prune and not self._pruned:
+            return Failure(f"fewer nodes than plain minimax on some of the {self._could_prune} "
+                           f"boards where alpha-beta can cut", "as many nodes as plain minimax on "
+                           "every board: nothing was pruned",
+                           "pass (-beta, -alpha) to the child, raise alpha to the best value so "
+                           "far, and break out of the loop when alpha >= beta")
+        return None
+
+    def _why_value(self, b, depth, value, want):
+        if value == -want:
+            return ("a child's value is seen from the opponent's side: negate it, "
+                    "value = -negamax(game, depth - 1, -beta, -alpha)")
+        if value == _stuck_first(TurnGame(b), depth):
+            return ("the horizon comes first: at depth 0 return game.score() even if the side to "
+                    "move has no move (a stuck side is found one ply deeper)")
+        for d in (depth - 1, depth + 1):
+            if d >= 0 and value == search_counts(b, d, minimax)[0]:
+                return f"off by one in depth: that is the value of a depth-{d} search"
+        return ("compare with plain minimax (no pruning) on this board; if that is right, check "
+                "the window: the child gets (-beta, -alpha)")
+
+
+def _stuck_first(game, depth):
+    moves = game.moves()
+    if not moves:
+        return game.LOSS
+    if depth == 0:
+        return game.score()
+    best = None
+    for move in moves:
+        game.play(move)
+        v = -_stuck_first(game, depth - 1)
+        game.undo()
+        best = v if best is None else max(best, v)
+    return best

@@ -1,0 +1,137 @@
+"""Exercises of notebook 01, space filling (A1, A10): the greedy filler's move and the
+checkerboard parity bound on the longest fill."""
+
+from __future__ import annotations
+
+from .. import reference
+from ..board import FREE, MOVE_NAMES
+from . import variants
+from .answers import as_count, as_move, player_cases, square_name
+from .boards import TINY, random_cases, tiny_cases
+from .checker import Case, Exercise
+
+
+TINY_FILL = {
+    "hug the wall": """
+        1....
+        .....
+        ###2#
+    """,
+    "doorway": """
+        .....#..
+        .....1..
+        .....#.2
+    """,
+    "do not cut": """
+        ###.###
+        ...1...
+        #######
+        ..2....
+    """,
+    "pocket or room": """
+        #.####
+        #1....
+        #.##..
+        ##...2
+    """,
+    "corner": """
+        ####.
+        #1.#2
+        #..#.
+        ####.
+    """,
+    "against a trail": """
+        aaaa.
+        ...1.
+        .....
+        2....
+    """,
+}
+
+
+class GreedyMove(Exercise):
+    function = "greedy_move"
+    returns = "a move, an int 0-3"
+    hint = ("keep the moves that leave you the most space; among them take the one whose target "
+            "square has the fewest free neighbours")
+
+    def cases(self):
+        def has_move(b):
+            return bool(b.legal_moves(0))
+        tiny = [c for c in tiny_cases(TINY_FILL) + tiny_cases(TINY) if has_move(c.board)]
+        return [Case(c.label, c.board, (0,)) for c in tiny] + [
+            Case(c.label, c.board, (0,)) for c in random_cases(
+                102, 40, sizes=((3, 3), (10, 8)), density=(0.1, 0.4), trail=(2, 10),
+                keep=has_move)]
+
+    def convert(self, value, case):
+        return as_move(value)
+
+    def expected(self, case):
+        return variants.greedy_choices(case.board, case.args[0])
+
+    def show(self, value, case):
+        if isinstance(value, list):
+            return " or ".join(f"{m} ({MOVE_NAMES[m]})" for m in value)
+        return f"{value} ({MOVE_NAMES[value]})"
+
+    def same(self, want, got, case):
+        return got in want
+
+    def diagnose(self, case, got, want):
+        b, p = case.board, case.args[0]
+        target = int(b.heads[p] + b.offsets[got])
+        if b.flat[target] != FREE:
+            return f"{MOVE_NAMES[got]} runs into {square_name(b, target)}, which is not free"
+        room = {m: variants.space_after(b, p, m) for m in b.legal_moves(p)}
+        best = max(room.values())
+        if room[got] < best:
+            return (f"{MOVE_NAMES[got]} leaves you {room[got]} squares but "
+                    f"{MOVE_NAMES[want[0]]} leaves {best}: do not cut your own space in two, "
+                    f"and when every move cuts, go to the bigger side")
+        t = int(b.heads[p] + b.offsets[want[0]])
+        return (f"both keep all your space, but {MOVE_NAMES[want[0]]} goes to a square with "
+                f"{_free(variants.free_neighbours(b, t))} and {MOVE_NAMES[got]} to one with "
+                f"{_free(variants.free_neighbours(b, target))}: hug the walls (fewest free "
+                f"neighbours)")
+
+
+def _free(n: int) -> str:
+    return f"{n} free neighbour" + ("" if n == 1 else "s")
+
+
+class FillBound(Exercise):
+    function = "fill_bound"
+    returns = "an int: the most moves the parity argument allows"
+    hint = ("colour squares like a chessboard by (x + y) % 2; a path alternates colours, first "
+            "a square of the other colour than the head; count both colours among the squares the "
+            "head can reach (head not included)")
+
+    def cases(self):
+        return player_cases(tiny_cases(TINY)) + player_cases(
+            random_cases(101, 40, sizes=((2, 2), (12, 9)), players=(2, 3), density=(0.0, 0.4)),
+            every=False)
+
+    def convert(self, value, case):
+        return as_count(value, "the bound")
+
+    def expected(self, case):
+        b = case.board
+        bound, _, _ = reference.fill_bound(b.flat, int(b.heads[case.args[0]]), b.stride)
+        return bound
+
+    def diagnose(self, case, got, want):
+        b, p = case.board, case.args[0]
+        _, other, same = reference.fill_bound(b.flat, int(b.heads[p]), b.stride)
+        if got == other + same and got != want:
+            return ("that is the whole region; a path must alternate colours, so it uses at most "
+                    "one more square of the head's other colour than of its own")
+        if got == 2 * min(other, same) + (1 if other != same else 0) and got != want:
+            return ("the extra square exists only if there are more squares of the *other* colour "
+                    "than the head's: the first move always goes to the other colour")
+        if got == 2 * min(other, same + 1) + (1 if other > same + 1 else 0):
+            return "you counted the head square: it is already used, count only the squares after it"
+        if got == 2 * min(other, same) + (1 if same > other else 0):
+            return ("the first step goes to a square of the other colour than the head (x + y "
+                    "changes by one each move)")
+        return None

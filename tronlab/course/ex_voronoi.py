@@ -1,0 +1,178 @@
+"""Exercises of notebook 03, Voronoi (A4, K1): BFS distances from a head, two-player
+territory (ties neutral, heads left out) and multi-player turn-order territory."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import reference
+from ..board import FREE
+from . import variants
+from .answers import as_count, as_grid, first_difference, player_cases
+from .boards import TINY, TINY_MULTI, random_cases, tiny_cases
+from .checker import Case, Exercise, WrongType, draw_grid
+
+
+class BfsDistances(Exercise):
+    function = "bfs_distances"
+    returns = "an int array shaped like board.cells: moves from the head, -1 where it cannot reach"
+    hint = ("a breadth-first search: the head is 0, its free neighbours 1, their unvisited free "
+            "neighbours 2, ...; squares never reached (and blocked squares) stay -1")
+
+    def cases(self):
+        return player_cases(tiny_cases(TINY)) + player_cases(
+            random_cases(401, 40, sizes=((2, 2), (14, 10)), players=(2, 3)), every=False)
+
+    def convert(self, value, case):
+        return as_grid(value, case.board, "the distance array")
+
+    def expected(self, case):
+        b = case.board
+        d = reference.bfs_distances(b.flat, int(b.heads[case.args[0]]), b.stride)
+        return np.array(d, dtype=np.int64).reshape(b.cells.shape)
+
+    def same(self, want, got, case):
+        return np.array_equal(want, got)
+
+    def show(self, value, case):
+        return draw_grid(case.board, value, blank=-1)
+
+    def diagnose(self, case, got, want):
+        b, p = case.board, case.args[0]
+        hy, hx = divmod(int(b.heads[p]), b.stride)
+        if got[hy, hx] != 0:
+            return f"the head ({hx - 1}, {hy - 1}) is 0 moves from itself; yours says {got[hy, hx]}"
+        reach = want > 0
+        if np.array_equal(got[reach], want[reach] + 1):
+            return "off by one in distance: the head's free neighbours are 1 move away, not 2"
+        if np.array_equal(got, variants.distances(b, p, diagonal=True)):
+            return "you stepped diagonally: a move is up, right, down or left"
+        if np.array_equal(got, variants.manhattan(b, p)):
+            return ("that is the straight-line (Manhattan) distance, which walks through walls; "
+                    "count the moves around them with a BFS")
+        blocked = (b.cells != FREE)
+        blocked[hy, hx] = False
+        if np.any(got[blocked] != -1):
+            y, x = np.argwhere(blocked & (got != -1))[0]
+            return f"({x - 1}, {y - 1}) is a wall or trail: blocked squares stay -1"
+        unreached = (want == -1) & ~blocked
+        if np.any(got[unreached] != -1):
+            y, x = np.argwhere(unreached & (got != -1))[0]
+            return f"the head cannot reach ({x - 1}, {y - 1}): squares it never reaches stay -1"
+        where = first_difference(b, want, got)
+        wy, wx = where[1] + 1, where[0] + 1
+        if np.all(got[reach] >= want[reach]):
+            return (f"at {where} the shortest way takes {want[wy, wx]} moves, you found "
+                    f"{got[wy, wx]}: take squares in the order they were found (a queue, "
+                    f"collections.deque with popleft), not the newest first (a stack)")
+        return f"at {where} expected {want[wy, wx]}, got {got[wy, wx]}"
+
+
+class Territory(Exercise):
+    function = "territory"
+    returns = "a pair (n0, n1): squares strictly nearer player 0 and strictly nearer player 1"
+    hint = ("compute both distance maps; a free square belongs to the player who reaches it in "
+            "strictly fewer moves; equal (or unreachable for both) means nobody")
+
+    def cases(self):
+        tiny = tiny_cases(TINY)     # the board with ties and trails first: it tells mistakes apart
+        tiny.sort(key=lambda case: case.label != "tiny: ties and trails")
+        return tiny + random_cases(402, 40, sizes=((2, 2), (14, 10)))
+
+    def describe_case(self, case):
+        return "territory(board)"
+
+    def convert(self, value, case):
+        if isinstance(value, (int, np.integer, float)):
+            raise WrongType("return two numbers, (n0, n1): one count per player")
+        if isinstance(value, np.ndarray) and value.shape != (2,):
+            raise WrongType(f"return a pair (n0, n1), not an array of shape {value.shape}")
+        try:
+            items = list(value)
+        except TypeError:
+            raise WrongType(f"return a pair (n0, n1), not a {type(value).__name__}") from None
+        if len(items) != 2:
+            raise WrongType(f"return exactly two counts (n0, n1); you returned {len(items)} values")
+        return tuple(as_count(v, "each count") for v in items)
+
+    def expected(self, case):
+        b = case.board
+        n0, n1, _, _ = reference.territory(b.flat, int(b.heads[0]), int(b.heads[1]), b.stride)
+        return (n0, n1)
+
+    def diagnose(self, case, got, want):
+        b = case.board
+        if got == (want[1], want[0]):
+            return "you swapped the players: return (player 0's count, player 1's count)"
+        if got in (variants.territory(b, ties="first"), variants.territory(b, ties="both")):
+            return ("ties must be neutral: a square both heads reach in the same number of moves "
+                    "belongs to nobody")
+        if got == variants.territory(b, count_heads=True):
+            return "you counted the head squares: only free squares count"
+        if got == variants.territory(b, diagonal=True):
+            return "you stepped diagonally: a move is up, right, down or left"
+        if got == variants.territory(b, minus_one_is_near=True):
+            return ("-1 means 'cannot reach', not 'very near': a square only one player can reach "
+                    "is that player's")
+        if got == variants.territory(b, metric="manhattan"):
+            return ("you used straight-line distance, which ignores walls; compare BFS distances")
+        return None
+
+
+# ---------------------------------------------------------------------------
+# K1 turn-order territory
+# ---------------------------------------------------------------------------
+class TurnOrderTerritory(Exercise):
+    function = "turn_order_territory"
+    returns = "a list of counts, one per player"
+    hint = ("every round, each living player in turn (starting with `first`) grows its whole "
+            "frontier by one step; an empty square goes to whoever reaches it first; stop when "
+            "nobody grows")
+
+    def cases(self):
+        base = tiny_cases(TINY) + tiny_cases(TINY_MULTI) + random_cases(
+            403, 40, sizes=((2, 2), (12, 9)), players=(2, 4), trail=(0, 4))
+        out = []
+        for case in base:
+            firsts = range(case.board.n_players) if case.label.startswith("tiny") else \
+                (len(out) % case.board.n_players,)
+            out += [Case(f"{case.label}, first {f}", case.board, (f,)) for f in firsts]
+        return out
+
+    def convert(self, value, case):
+        n = case.board.n_players
+        if isinstance(value, (int, np.integer, float)):
+            raise WrongType(f"return one count per player (a list of {n} ints), not one number")
+        try:
+            items = list(value)
+        except TypeError:
+            raise WrongType(f"return a list of {n} counts, not a {type(value).__name__}") from None
+        if len(items) != n:
+            raise WrongType(f"this board has {n} players: return {n} counts, not {len(items)}")
+        return [as_count(v, "each count") for v in items]
+
+    def expected(self, case):
+        b = case.board
+        counts, _ = reference.turn_order_territory(b.flat, [int(h) for h in b.heads],
+                                                   [bool(a) for a in b.alive], case.args[0], b.stride)
+        return list(counts)
+
+    def diagnose(self, case, got, want):
+        b, first = case.board, case.args[0]
+        alive = [bool(a) for a in b.alive]
+        heads = [int(h) for h in b.heads]
+        if got == [c + (1 if alive[p] else 0) for p, c in enumerate(want)]:
+            return "you counted the heads: only squares gained by expanding count"
+        if first != 0:
+            zero, _ = reference.turn_order_territory(b.flat, heads, alive, 0, b.stride)
+            if got == list(zero):
+                return "the expansion starts with player `first`, then first+1, ... (wrapping round)"
+        if not all(alive):
+            every, _ = reference.turn_order_territory(b.flat, heads, [True] * len(heads), first,
+                                                      b.stride)
+            if got == list(every):
+                return "a dead player (board.alive[p] is False) does not expand"
+        if b.n_players == 2 and all(alive) and tuple(got) == variants.territory(b):
+            return ("ties are not neutral here: in each round the player who expands earlier "
+                    "takes a square both could reach")
+        return None
