@@ -1,0 +1,501 @@
+"""The exercise checkers (X4): solutions pass, stubs say "not implemented yet", typical mistakes
+are caught with the right hint, and the checkers' expected answers agree with independent
+oracles (networkx, brute force) and with the package's kernels."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from strategies import EXAMPLES, boards, grid_graph, small_boards
+
+import wrong_solutions as wrong
+from tronlab import Board, reference
+from tronlab.course import CheckResult, TurnGame, checker, exercises, variants
+from tronlab.course import boards as course_boards
+from tronlab.course.checker import (BAD_ARGUMENT, CHANGED_INPUT, CRASH, NOT_IMPLEMENTED, PASSED,
+                                    TIMEOUT, WRONG, WRONG_TYPE, Case, is_stub, run_check)
+from tronlab.course.ex_flood_fill import _same_partition as same_partition
+from tronlab.course.ex_search import alphabeta, minimax
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ["01_space_filling", "02_flood_fill", "03_voronoi", "04_search"]
+CHECKS = {
+    "01_space_filling": ["fill_bound", "greedy_move"],
+    "02_flood_fill": ["flood_fill", "components"],
+    "03_voronoi": ["bfs_distances", "territory", "turn_order_territory"],
+    "04_search": ["negamax"],
+}
+
+
+# ---------------------------------------------------------------------------
+# notebooks
+# ---------------------------------------------------------------------------
+def cells(folder, name):
+    return json.loads((ROOT / folder / f"{name}.ipynb").read_text())["cells"]
+
+
+def tagged(cell, tag):
+    return tag in cell.get("metadata", {}).get("tags", [])
+
+
+def learner_namespace(folder, name):
+    """Run a notebook's set-up and answer cells; return the namespace with the functions."""
+    ns: dict = {}
+    for cell in cells(folder, name):
+        if cell["cell_type"] == "code" and (tagged(cell, "setup") or tagged(cell, "answer")):
+            exec(compile("".join(cell["source"]), f"{folder}/{name}.ipynb", "exec"), ns)
+    return ns
+
+
+def check(name, fn, **kw):
+    return getattr(exercises, f"check_{name}")(fn, **kw)
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_solution_notebooks_pass_every_check(name):
+    ns = learner_namespace("solutions", name)
+    for fn in CHECKS[name]:
+        result = check(fn, ns[fn])
+        assert result.passed, result.message
+        assert result.status == PASSED
+        assert f"all {result.checked} boards passed" in result.message
+        assert result.checked >= 40
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_exercise_notebooks_say_not_implemented(name):
+    ns = learner_namespace("exercises", name)
+    for fn in CHECKS[name]:
+        result = check(fn, ns[fn])
+        assert not result.passed
+        assert result.status == NOT_IMPLEMENTED
+        assert "not implemented yet" in result.message
+        assert "Traceback" not in result.message
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_exercise_and_solution_notebooks_are_twins(name):
+    ex, sol = cells("exercises", name), cells("solutions", name)
+    assert len(ex) == len(sol)
+    answers = checks = 0
+    for a, b in zip(ex, sol):
+        for cell in (a, b):
+            if cell["cell_type"] == "code":
+                assert cell["outputs"] == [] and cell["execution_count"] is None, "saved with outputs"
+        assert a["cell_type"] == b["cell_type"]
+        src_a, src_b = "".join(a["source"]), "".join(b["source"])
+        if tagged(a, "answer"):
+            answers += 1
+            assert tagged(b, "answer")
+            assert "raise NotImplementedError" in src_a and "NotImplementedError" not in src_b
+            fn = src_a.split("def ", 1)[1].split("(", 1)[0]
+            assert f"def {fn}(" in src_b
+        elif tagged(a, "check"):
+            checks += 1
+            assert src_a.startswith("check_") and "assert result.passed" in src_b
+        elif a is not ex[0]:
+            assert src_a == src_b, "cells other than answers and checks must be identical"
+    assert answers == checks == len(CHECKS[name])
+
+
+def test_filling_in_the_exercise_makes_every_check_pass():
+    """The learner's path: the untouched exercise reports not implemented; with the answer
+    cells written, every check cell of the same notebook shows a pass."""
+    for name in NOTEBOOKS:
+        solved = [c for c in cells("solutions", name) if tagged(c, "answer")]
+        for filled in (False, True):
+            ns: dict = {}
+            answers = iter(solved)
+            for cell in cells("exercises", name):
+                if cell["cell_type"] != "code":
+                    continue
+                src = "".join(cell["source"])
+                if tagged(cell, "answer") and filled:
+                    src = "".join(next(answers)["source"])
+                if tagged(cell, "check"):
+                    result = eval(src, ns)
+                    assert isinstance(result, CheckResult)
+                    assert result.passed == filled, result.message
+                    assert (result.status == PASSED) if filled else \
+                        (result.status == NOT_IMPLEMENTED)
+                else:
+                    exec(compile(src, name, "exec"), ns)
+
+
+# ---------------------------------------------------------------------------
+# deliberate mistakes
+# ---------------------------------------------------------------------------
+MISTAKES = [
+    ("flood_fill", wrong.stub_raises, NOT_IMPLEMENTED, "not implemented yet"),
+    ("flood_fill", wrong.stub_pass, NOT_IMPLEMENTED, "not implemented yet"),
+    ("flood_fill", wrong.stub_ellipsis, NOT_IMPLEMENTED, "not implemented yet"),
+    ("flood_fill", wrong.flood_counts_head, WRONG, "counted the head"),
+    ("flood_fill", wrong.flood_diagonal, WRONG, "diagonally"),
+    ("flood_fill", wrong.flood_over_trails, WRONG, "walked over trails"),
+    ("flood_fill", wrong.flood_every_free_square, WRONG, "every free square"),
+    ("flood_fill", wrong.flood_returns_list, WRONG_TYPE, "not a list"),
+    ("flood_fill", wrong.flood_returns_float, WRONG_TYPE, "not a float"),
+    ("flood_fill", wrong.flood_divides_by_zero, CRASH, "read the line above"),
+    ("flood_fill", wrong.flood_recurses_forever, CRASH, "calls itself without end"),
+    ("flood_fill", wrong.flood_marks_board, CHANGED_INPUT, "separate array"),
+    ("flood_fill", wrong.flood_missing_return, WRONG_TYPE, "`return` missing"),
+    ("components", wrong.components_playing_area, WRONG_TYPE, "the playing area"),
+    ("components", wrong.components_flat, WRONG_TYPE, "reshape(board.cells.shape)"),
+    ("components", wrong.components_bool, WRONG_TYPE, "whole numbers"),
+    ("components", wrong.components_diagonal, WRONG, "only touch at a corner"),
+    ("components", wrong.components_one_label, WRONG, "different regions but share a label"),
+    ("components", wrong.components_labels_walls, WRONG, "must be 0"),
+    ("bfs_distances", wrong.distances_off_by_one, WRONG, "off by one in distance"),
+    ("bfs_distances", wrong.distances_with_stack, WRONG, "a queue"),
+    ("bfs_distances", wrong.distances_diagonal, WRONG, "diagonally"),
+    ("bfs_distances", wrong.distances_playing_area, WRONG_TYPE, "padded shape"),
+    ("territory", wrong.territory_ties_to_player_0, WRONG, "ties must be neutral"),
+    ("territory", wrong.territory_counts_heads, WRONG, "counted the head"),
+    ("territory", wrong.territory_swapped, WRONG, "swapped the players"),
+    ("territory", wrong.territory_returns_int, WRONG_TYPE, "two numbers"),
+    ("territory", wrong.territory_three_values, WRONG_TYPE, "exactly two counts"),
+    ("turn_order_territory", wrong.turn_order_ignores_first, WRONG, "starts with player `first`"),
+    ("turn_order_territory", wrong.turn_order_dead_expand, WRONG, "dead player"),
+    ("turn_order_territory", wrong.turn_order_counts_heads, WRONG, "counted the heads"),
+    ("fill_bound", wrong.bound_region_size, WRONG, "whole region"),
+    ("fill_bound", wrong.bound_counts_head, WRONG, "counted the head"),
+    ("fill_bound", wrong.bound_wrong_colour, WRONG, "other colour"),
+    ("greedy_move", wrong.greedy_always_up, WRONG, "not free"),
+    ("greedy_move", wrong.greedy_first_legal, WRONG, "hug the walls"),
+    ("greedy_move", wrong.greedy_most_open, WRONG, "hug the walls"),
+    ("greedy_move", wrong.greedy_hug_only, WRONG, "cut your own space"),
+    ("greedy_move", wrong.greedy_move_name, WRONG_TYPE, "not the string"),
+    ("negamax", wrong.negamax_no_pruning, WRONG, "break out of the loop when alpha >= beta"),
+    ("negamax", wrong.negamax_no_negation, WRONG, "negate it"),
+    ("negamax", wrong.negamax_forgets_undo_on_cut, WRONG, "needs a game.undo()"),
+    ("negamax", wrong.negamax_value_only, WRONG_TYPE, "a pair (value, move)"),
+    ("negamax", wrong.negamax_stuck_first, WRONG, "the horizon comes first"),
+    ("negamax", wrong.negamax_last_move, WRONG, "remember the move"),
+]
+
+
+@pytest.mark.parametrize("name, fn, status, hint", MISTAKES,
+                         ids=[m[1].__name__ for m in MISTAKES])
+def test_mistakes_are_caught_with_the_right_hint(name, fn, status, hint):
+    result = check(name, fn)
+    assert not result.passed
+    assert result.status == status, result.message
+    assert hint in result.message, result.message
+    assert "Traceback" not in result.message
+    if status in (WRONG, WRONG_TYPE, CRASH, CHANGED_INPUT) and result.board is not None:
+        # the failing board is drawn in the message and kept on the result
+        assert result.board.to_ascii().split("\n")[0] in result.message
+        assert result.case in result.message
+
+
+def test_right_answer_with_other_labels_passes():
+    assert check("components", wrong.components_right_but_renamed).passed
+
+
+def test_reference_negamax_from_the_tests_passes():
+    assert check("negamax", wrong.negamax_right).passed
+
+
+def test_wrong_answer_shows_expected_got_and_board():
+    result = check("flood_fill", wrong.flood_counts_head)
+    assert result.expected == "3" and result.got == "4"
+    assert result.case == "tiny: a bit of everything, player 0"
+    assert "Expected:\n    3\nGot:\n    4" in result.message
+    assert ".2.1a.." in result.message and "##.####" in result.message
+    assert result.board == Board.from_ascii(course_boards.TINY["a bit of everything"])
+
+
+def test_crash_names_exception_line_and_board():
+    result = check("flood_fill", wrong.flood_divides_by_zero)
+    assert result.status == CRASH
+    assert "ZeroDivisionError: division by zero" in result.message
+    assert "average = size / (size - size)" in result.message
+    assert "of flood_divides_by_zero" in result.message
+    assert result.details["exception"] == "ZeroDivisionError"
+    assert ".2.1a.." in result.message
+
+
+def test_endless_loop_times_out():
+    result = check("flood_fill", wrong.flood_loops_forever, time_limit=0.3)
+    assert result.status == TIMEOUT
+    assert "did not finish within 0.3 s" in result.message
+
+
+def test_learner_cannot_swallow_the_timeout():
+    def stubborn(board, player):
+        while True:
+            try:
+                while True:
+                    pass
+            except Exception:          # noqa: BLE001 - what a learner might write
+                continue
+    assert check("flood_fill", stubborn, time_limit=0.2).status == TIMEOUT
+
+
+def test_not_implemented_in_a_helper_names_the_helper():
+    def helper(board):
+        raise NotImplementedError
+
+    def flood_fill(board, player):
+        return helper(board)
+    result = check("flood_fill", flood_fill)
+    assert result.status == NOT_IMPLEMENTED
+    assert "raised in helper" in result.message
+
+
+@pytest.mark.parametrize("bad, words", [
+    (3, "got int 3"),
+    (None, "got None"),
+    ("flood_fill", "got str"),
+    (Board, "class Board"),
+    ([1, 2], "got list"),
+])
+def test_wrong_argument_to_a_checker_is_explained(bad, words):
+    for name in ("flood_fill", "territory", "negamax"):
+        result = check(name, bad)
+        assert result.status == BAD_ARGUMENT
+        assert not result.passed
+        assert words in result.message
+        assert f"check_{name}({name})" in result.message
+
+
+def test_result_renders_as_text_and_html():
+    good = check("flood_fill", wrong.flood_counts_head)
+    assert str(good) == good.message == repr(good)
+    html = good._repr_html_()
+    assert html.startswith("<div") and "FAILED" in html and "&lt;" not in good.message
+    assert "<pre" in html
+    passed = check("components", wrong.components_right_but_renamed)
+    assert "all" in passed._repr_html_() and "#1a7f37" in passed._repr_html_()
+
+
+def test_is_stub_reads_the_body():
+    def a(board):
+        """Only a docstring and pass."""
+        pass
+
+    def b(board):
+        ...
+
+    def c(board):
+        raise NotImplementedError("write me")
+
+    def d(board):
+        return None
+
+    def e(board):
+        return 1
+    assert [is_stub(f) for f in (a, b, c, d, e)] == [True, True, True, True, False]
+    assert is_stub(len) is None          # no Python source to read
+
+
+# ---------------------------------------------------------------------------
+# the machinery on a toy exercise
+# ---------------------------------------------------------------------------
+class Double(checker.Exercise):
+    function = "double"
+    returns = "an int"
+
+    def cases(self):
+        b = Board.from_ascii("1.2")
+        return [Case(f"n={n}", b, (n,)) for n in range(5)]
+
+    def expected(self, case):
+        return 2 * case.args[0]
+
+    def diagnose(self, case, got, want):
+        return "you added one" if got == want + 1 else None
+
+
+def test_machinery_stops_at_the_first_failure_and_counts_passes():
+    result = run_check(Double(), lambda board, n: 2 * n if n < 3 else 2 * n + 1)
+    assert result.status == WRONG and result.checked == 3 and result.case == "n=3"
+    assert "after 3 passed" in result.message and "Hint: you added one" in result.message
+    result = run_check(Double(), lambda board, n: 2 * n if n < 4 else 0)
+    assert "Hint: compare your answer" in result.message        # the generic hint
+    assert run_check(Double(), lambda board, n: n + n).passed
+
+
+# ---------------------------------------------------------------------------
+# board sets
+# ---------------------------------------------------------------------------
+def test_random_boards_are_deterministic_and_valid():
+    a = course_boards.random_cases(7, 30, players=(2, 4), trail=(0, 8))
+    b = course_boards.random_cases(7, 30, players=(2, 4), trail=(0, 8))
+    assert [c.label for c in a] == [c.label for c in b]
+    assert all(x.board == y.board for x, y in zip(a, b))
+    for case in a:
+        board = case.board
+        assert 2 <= board.n_players <= 4
+        for p, h in enumerate(board.heads):
+            assert board.flat[h] == 2 + p
+        assert np.all(board.cells[0] == 1) and np.all(board.cells[:, -1] == 1)
+    with pytest.raises(TypeError, match="Generator"):
+        course_boards.random_board(7, 3, 3)
+
+
+def test_every_checker_starts_with_tiny_boards_and_is_repeatable():
+    for name, cls in exercises.EXERCISES.items():
+        first, second = cls().cases(), cls().cases()
+        assert first[0].label.startswith("tiny:"), name
+        assert any(c.label.startswith("random") for c in first), name
+        assert [c.label for c in first] == [c.label for c in second]
+
+
+# ---------------------------------------------------------------------------
+# the checkers' expected answers against independent oracles
+# ---------------------------------------------------------------------------
+def head_component(board, player):
+    g = grid_graph(board, include=[board.heads[player]])
+    return nx.node_connected_component(g, int(board.heads[player]))
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(boards(max_width=12, max_height=10))
+def test_flood_and_distances_match_networkx(board):
+    for p in range(board.n_players):
+        h = int(board.heads[p])
+        want = len(head_component(board, p)) - 1
+        assert variants.flood_size(board, p) == want
+        assert reference.flood_fill(board.flat, h, board.stride) == want
+        lengths = nx.single_source_shortest_path_length(grid_graph(board, include=[h]), h)
+        for dist in (variants.distances(board, p).reshape(-1),
+                     reference.bfs_distances(board.flat, h, board.stride)):
+            got = {i: int(d) for i, d in enumerate(dist) if d >= 0}
+            assert got == lengths
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(boards(max_width=12, max_height=10))
+def test_component_labels_match_networkx(board):
+    g = grid_graph(board)
+    want = sorted(sorted(c) for c in nx.connected_components(g))
+    for labels in (variants.labels(board).reshape(-1),
+                   np.array(reference.components(board.flat, board.stride)[0])):
+        groups: dict = {}
+        for i, lab in enumerate(labels):
+            if lab:
+                groups.setdefault(int(lab), []).append(i)
+        assert sorted(groups.values()) == want
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(boards(max_width=12, max_height=10, max_players=2))
+def test_territory_matches_distance_comparison(board):
+    """Strictly nearer by networkx path length, ties and heads for nobody."""
+    d = []
+    for p in (0, 1):
+        h = int(board.heads[p])
+        d.append(nx.single_source_shortest_path_length(grid_graph(board, include=[h]), h))
+    counts = [0, 0]
+    for sq in np.flatnonzero(board.flat == 0):
+        a, b = d[0].get(int(sq), 1 << 30), d[1].get(int(sq), 1 << 30)
+        if a < b:
+            counts[0] += 1
+        elif b < a:
+            counts[1] += 1
+    assert variants.territory(board) == tuple(counts)
+    assert exercises.Territory().expected(Case("x", board)) == tuple(counts)
+
+
+def brute_longest_path(board, player):
+    """Longest simple path of moves from the head over free squares (exhaustive)."""
+    flat = board.flat.copy()
+    best = 0
+    stack = [(int(board.heads[player]), 0, iter(board.offsets))]
+    while stack:
+        square, length, moves = stack[-1]
+        best = max(best, length)
+        for off in moves:
+            nxt = square + int(off)
+            if flat[nxt] == 0:
+                flat[nxt] = 1
+                stack.append((nxt, length + 1, iter(board.offsets)))
+                break
+        else:
+            stack.pop()
+            if stack:
+                flat[square] = 0
+    return best
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(small_boards())
+def test_fill_bound_and_greedy_against_brute_force(board):
+    for p in range(board.n_players):
+        bound = exercises.FillBound().expected(Case("x", board, (p,)))
+        truth = brute_longest_path(board, p)
+        assert truth <= bound
+        if not board.legal_moves(p):
+            continue
+        # every accepted greedy move is legal and keeps the most space (networkx oracle)
+        choices = variants.greedy_choices(board, p)
+        head = int(board.heads[p])
+        room = {}
+        for m in board.legal_moves(p):
+            t = head + int(board.offsets[m])
+            after = board.copy()
+            after.flat[t] = 1
+            comp = nx.node_connected_component(grid_graph(after, include=[t]), t)
+            room[m] = len(comp) - 1
+        best = max(room.values())
+        assert choices and all(room[m] == best for m in choices)
+        degree = {m: sum(1 for o in board.offsets
+                         if board.flat[head + int(board.offsets[m]) + int(o)] == 0)
+                  for m in room if room[m] == best}
+        assert set(choices) == {m for m in degree if degree[m] == min(degree.values())}
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(small_boards(max_players=2, max_width=4, max_height=4))
+def test_turn_game_search_matches_the_c_reference_search(board):
+    """Plain minimax, the checker's alpha-beta, and tronlab.search's line-for-line port of the
+    C reference search agree on the value; alpha-beta's node count equals the port's and
+    never exceeds minimax's."""
+    search = pytest.importorskip("tronlab.search")
+    size = board.flat.size
+    for depth in (1, 2, 3):
+        game = TurnGame(board)
+        full = minimax(game, depth)
+        full_nodes = game.nodes
+        game = TurnGame(board)
+        value = alphabeta(game, depth, -10**6, 10**6)
+        assert value == full and game.nodes <= full_nodes
+        assert game.depth_played == 0 and game.board == board
+        stats = np.zeros(search.N_STATS, np.int64)
+        flat = board.flat.copy()
+        v, _ = search.reference_search_kernel(
+            flat, board.heads[0], board.heads[1], np.int64(board.stride), np.int64(depth),
+            np.empty(size, np.int32), np.empty(size, np.uint8), np.empty(size, np.int32),
+            np.zeros((depth + 1, search.N_FIELDS), np.int64), stats)
+        assert v == full
+        assert stats[search.S_NODES] == game.nodes
+
+
+def test_checker_answers_agree_with_the_numba_kernels():
+    """The checkers take their expected answers from the plain-Python twins; the package's
+    numba wrappers must give the same on every board every checker uses."""
+    from tronlab import fill, multivoronoi, parity, voronoi
+    for case in exercises.FloodFill().cases():
+        assert exercises.FloodFill().expected(case) == fill.flood_fill(case.board, case.args[0])
+    for case in exercises.BfsDistances().cases():
+        want = exercises.BfsDistances().expected(case)
+        assert np.array_equal(want, voronoi.bfs_distances(case.board, case.args[0]))
+    for case in exercises.Territory().cases():
+        t = voronoi.territory(case.board)
+        assert exercises.Territory().expected(case) == (t.n0, t.n1)
+    for case in exercises.TurnOrderTerritory().cases():
+        got = multivoronoi.turn_order_territory(case.board, first=case.args[0]).counts.tolist()
+        assert exercises.TurnOrderTerritory().expected(case) == got
+    for case in exercises.FillBound().cases():
+        assert exercises.FillBound().expected(case) == parity.fill_bound(case.board, case.args[0]).bound
+    for case in exercises.Components().cases():
+        want = exercises.Components().expected(case)
+        got = fill.Components(case.board).labels.astype(np.int64)
+        got = np.where(case.board.cells == 0, got, 0)
+        assert same_partition(want, got)
