@@ -289,7 +289,7 @@ class BoardWidget(anywidget.AnyWidget):
         self.overlays, self.hidden_overlays = {}, []
         self.frame = encode_board(board)
         self.mode, self.turn, self.game_over, self.status = "view", 0, False, ""
-        self.names = [f"player {p + 1}" for p in range(board.n_players)]
+        self.names = [""] * board.n_players
         return self
 
     @property
@@ -356,7 +356,7 @@ class BoardWidget(anywidget.AnyWidget):
         self.overlays, self.hidden_overlays = {}, []
         self.mode, self.turn, self.game_over, self.playing = "play", 0, False, False
         self.frame = encode_board(self._game.board)
-        self.status = (f"{rules.name}: you are player 1 ({_color_name(0)}). Click the board, "
+        self.status = (f"{rules.name}: you drive the {_color_name(0)} cycle 1. Click the board, "
                        f"then use the arrow keys or WASD.")
         return self
 
@@ -400,7 +400,7 @@ class BoardWidget(anywidget.AnyWidget):
         parts = [f"Turn {g.turn}."]
         for p, why in sorted(deaths.items()):
             from .rules import REASONS
-            who = "You" if p == 0 else f"{g.names[p]} (player {p + 1})"
+            who = "You" if p == 0 else f"{g.names[p]} (cycle {p + 1})"
             parts.append(f"{who} {REASONS.get(why, why)}.")
         if g.over:
             out = g.outcome()
@@ -409,7 +409,7 @@ class BoardWidget(anywidget.AnyWidget):
             elif out.winner == 0:
                 parts.append("You win!")
             else:
-                parts.append(f"{g.names[out.winner]} (player {out.winner + 1}) wins.")
+                parts.append(f"{g.names[out.winner]} (cycle {out.winner + 1}) wins.")
             parts.append("Press New game to play again.")
         return " ".join(parts)
 
@@ -460,7 +460,7 @@ class BoardWidget(anywidget.AnyWidget):
         self.record = record if hasattr(record, "boards") else None
         self._set_size(b0, cell_px)
         if len(names) != b0.n_players:
-            names = [f"player {p + 1}" for p in range(b0.n_players)]
+            names = [""] * b0.n_players
         self.names = [str(n) for n in names]
         self.overlays, self.hidden_overlays = {}, []
         self.mode, self.turn, self.game_over = "replay", 0, False
@@ -478,7 +478,7 @@ class BoardWidget(anywidget.AnyWidget):
             return f"{turns} turns."
         if out.winner is None:
             return f"{turns} turns, a draw."
-        return f"{turns} turns, player {out.winner + 1} wins."
+        return f"{turns} turns, cycle {out.winner + 1} wins."
 
     # ---- overlays -----------------------------------------------------------------------------
     def set_overlay(self, name: str, array, *, kind: str | None = None,

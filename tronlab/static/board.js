@@ -283,7 +283,7 @@ function render({ model, el }) {
       const item = el_("span", "tronlab-legend-item");
       const sw = el_("span", "tronlab-swatch");
       sw.style.background = pal.players[p % 4];
-      item.append(sw, document.createTextNode(` ${p + 1}: ${name}`));
+      item.append(sw, document.createTextNode(` ${p + 1}${name ? ": " + name : ""}`));
       legend.append(item);
     });
   }
