@@ -172,13 +172,17 @@ class _Simultaneous(Rules):
         ``faults`` maps a player whose move is None to a code from
         :data:`FAULTS` (default "illegal").  Returns ``{player: reason}``.
         """
+        deaths, targets = self._resolve(board, moves, turn, faults or {})
+        self._advance(board, deaths, targets)
+        return deaths
+
+    def _resolve(self, board, moves, turn, faults):
+        """Who dies and where everybody goes: ``(deaths, {player: (target, move)})``."""
         n = board.n_players
         if len(moves) != n:
             raise ValueError(f"{self.name}: {len(moves)} moves for {n} players")
-        faults = faults or {}
-        offsets = board.offsets
         deaths: dict[int, str] = {}
-        targets: dict[int, int] = {}
+        targets: dict[int, tuple[int, int]] = {}
         for p in range(n):
             if not board.alive[p]:
                 continue
@@ -186,7 +190,7 @@ class _Simultaneous(Rules):
             if m is None:
                 deaths[p] = _check_fault(faults.get(p, "illegal"), p)
             else:
-                targets[p] = (int(board.heads[p] + offsets[m]), m)
+                targets[p] = (int(board.heads[p] + board.offsets[m]), m)
         for p, (t, _) in targets.items():
             others = [(q, tq) for q, (tq, _) in targets.items() if q != p]
             if any(tq == board.heads[p] and t == board.heads[q] for q, tq in others):
@@ -197,6 +201,10 @@ class _Simultaneous(Rules):
                 reason = "head-on"
             if reason is not None:
                 deaths[p] = reason
+        return deaths, targets
+
+    @staticmethod
+    def _advance(board, deaths, targets):
         for p, (t, m) in targets.items():
             if p not in deaths:
                 board.flat[t] = TRAIL + p
@@ -204,7 +212,6 @@ class _Simultaneous(Rules):
                 board.facing[p] = m
         for p in deaths:
             board.alive[p] = False
-        return deaths
 
     def play_turn(self, board: Board, choose, *, turn: int):
         n = board.n_players
@@ -214,23 +221,19 @@ class _Simultaneous(Rules):
                 moves[p], fault, notes[p] = choose(p, board)
                 if fault is not None:
                     faults[p] = fault
-        targets, codes = {}, {}
-        for p in notes:
-            m = self.effective_move(board, p, moves[p], turn=turn)
-            if m is not None:
-                targets[p] = int(board.heads[p] + board.offsets[m])
-                codes[p] = int(board.flat[targets[p]])
-        heads = board.heads.copy()
-        deaths = self.apply(board, moves, turn=turn, faults=faults)
+        deaths, targets = self._resolve(board, moves, turn, faults)
         out = []
         for p, reason in sorted(deaths.items()):
-            t = targets.get(p, -1)
+            t = targets[p][0] if p in targets else -1
             if reason == "head-on":
-                others = [q for q in targets if q != p and targets[q] == t]
-            else:
-                others = [q for q in targets if q != p and targets[q] == heads[p] and t == heads[q]]
-            out.append((p, reason, _describe(board, p, t, codes.get(p, 0), reason, turn=turn,
+                others = [q for q in targets if q != p and targets[q][0] == t]
+            else:   # swap partners (empty for other reasons)
+                others = [q for q in targets if q != p and targets[q][0] == board.heads[p]
+                          and t == board.heads[q]]
+            code = int(board.flat[t]) if t >= 0 else 0
+            out.append((p, reason, _describe(board, p, t, code, reason, turn=turn,
                                              others=others, note=notes[p])))
+        self._advance(board, deaths, targets)
         return moves, out
 
 
