@@ -264,6 +264,16 @@ def test_wrong_argument_to_a_checker_is_explained(bad, words):
         assert f"check_{name}({name})" in result.message
 
 
+def test_function_with_the_wrong_parameters_is_explained():
+    def flood_fill(board):
+        return 0
+    result = check("flood_fill", flood_fill)
+    assert result.status == BAD_ARGUMENT
+    assert "calls flood_fill(board, player), but your function takes (board)" in result.message
+    result = check("negamax", lambda game, depth: (0, None))
+    assert "def negamax(game, depth, alpha, beta):" in result.message
+
+
 def test_result_renders_as_text_and_html():
     good = check("flood_fill", wrong.flood_counts_head)
     assert str(good) == good.message == repr(good)
@@ -299,6 +309,7 @@ def test_is_stub_reads_the_body():
 # ---------------------------------------------------------------------------
 class Double(checker.Exercise):
     function = "double"
+    parameters = ("board", "n")
     returns = "an int"
 
     def cases(self):

@@ -114,6 +114,8 @@ class Exercise:
     returns = "a value"
     #: seconds allowed for one call before the check gives up on it
     time_limit = 10.0
+    #: the parameters the checker passes, for the message when the learner's function takes others
+    parameters = ("board",)
     #: hint shown when no specific mistake is recognised
     hint = "compare your answer with the expected one on this board, step by step"
 
@@ -312,6 +314,22 @@ def _bad_function_message(exercise: Exercise, student) -> str | None:
             f"itself, without calling it: check_{name}({name}), not check_{name}({name}(board)).")
 
 
+def _signature_problem(exercise: Exercise, student) -> str | None:
+    """A sentence if ``student`` cannot be called with the exercise's parameters."""
+    try:
+        signature = inspect.signature(student)
+    except (TypeError, ValueError):
+        return None                                    # builtins and such: just try
+    wanted = exercise.parameters
+    try:
+        signature.bind(*wanted)
+    except TypeError:
+        have = ", ".join(signature.parameters)
+        return (f"the checker calls {exercise.function}({', '.join(wanted)}), but your function "
+                f"takes ({have}). Define it as: def {exercise.function}({', '.join(wanted)}):")
+    return None
+
+
 # ---------------------------------------------------------------------------
 # the loop
 # ---------------------------------------------------------------------------
@@ -321,6 +339,10 @@ def run_check(exercise: Exercise, student, *, cases: list[Case] | None = None,
     failure.  Never raises because of the learner's code."""
     name = exercise.function
     problem = _bad_function_message(exercise, student)
+    if problem:
+        return CheckResult(name, False, BAD_ARGUMENT, f"{name}: cannot check this. {problem}",
+                           hint=problem)
+    problem = _signature_problem(exercise, student)
     if problem:
         return CheckResult(name, False, BAD_ARGUMENT, f"{name}: cannot check this. {problem}",
                            hint=problem)

@@ -15,6 +15,7 @@ from .checker import Exercise, Failure, draw_grid
 
 class FloodFill(Exercise):
     function = "flood_fill"
+    parameters = ("board", "player")
     returns = "an int: how many free squares the player's head can reach"
     hint = ("start from the head, visit each free square at most once, step only up, right, "
             "down and left, and do not count the head itself")

@@ -51,6 +51,7 @@ def search_counts(board: Board, depth: int, search) -> tuple[int, int]:
 
 class Negamax(Exercise):
     function = "negamax"
+    parameters = ("game", "depth", "alpha", "beta")
     returns = "a pair (value, move)"
     hint = ("at depth 0 return game.score(); otherwise try each move: play it, value = "
             "-negamax(game, depth - 1, -beta, -alpha), undo it; keep the best; raise alpha; stop "

@@ -51,6 +51,7 @@ TINY_FILL = {
 
 class GreedyMove(Exercise):
     function = "greedy_move"
+    parameters = ("board", "player")
     returns = "a move, an int 0-3"
     hint = ("keep the moves that leave you the most space; among them take the one whose target "
             "square has the fewest free neighbours")
@@ -102,6 +103,7 @@ def _free(n: int) -> str:
 
 class FillBound(Exercise):
     function = "fill_bound"
+    parameters = ("board", "player")
     returns = "an int: the most moves the parity argument allows"
     hint = ("colour squares like a chessboard by (x + y) % 2; a path alternates colours, first "
             "a square of the other colour than the head; count both colours among the squares the "

@@ -15,6 +15,7 @@ from .checker import Case, Exercise, WrongType, draw_grid
 
 class BfsDistances(Exercise):
     function = "bfs_distances"
+    parameters = ("board", "player")
     returns = "an int array shaped like board.cells: moves from the head, -1 where it cannot reach"
     hint = ("a breadth-first search: the head is 0, its free neighbours 1, their unvisited free "
             "neighbours 2, ...; squares never reached (and blocked squares) stay -1")
@@ -124,6 +125,7 @@ class Territory(Exercise):
 # ---------------------------------------------------------------------------
 class TurnOrderTerritory(Exercise):
     function = "turn_order_territory"
+    parameters = ("board", "first")
     returns = "a list of counts, one per player"
     hint = ("every round, each living player in turn (starting with `first`) grows its whole "
             "frontier by one step; an empty square goes to whoever reaches it first; stop when "

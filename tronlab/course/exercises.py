@@ -1,22 +1,24 @@
 """One checker per exercise (X4): call ``check_<function>(your_function)`` in a notebook.
 
-====================  ===========================================  =========================
-checker               the function you write                       notebook
-====================  ===========================================  =========================
-check_greedy_move     ``greedy_move(board, player) -> int``         01 space filling (A1)
-check_fill_bound      ``fill_bound(board, player) -> int``          01 space filling (A10)
-check_flood_fill      ``flood_fill(board, player) -> int``          02 flood fill (A3)
-check_components      ``components(board) -> array``                02 flood fill (A3)
-check_bfs_distances   ``bfs_distances(board, player) -> array``     03 Voronoi (A4)
-check_territory       ``territory(board) -> (n0, n1)``              03 Voronoi (A4)
-check_turn_order_territory ``turn_order_territory(board, first)``   03 Voronoi (K1)
-check_negamax         ``negamax(game, depth, alpha, beta)``         04 search (A5)
-====================  ===========================================  =========================
+Notebook 01, space filling
+    ``check_greedy_move``: ``greedy_move(board, player) -> move`` (A1);
+    ``check_fill_bound``: ``fill_bound(board, player) -> int`` (A10).
+Notebook 02, flood fill
+    ``check_flood_fill``: ``flood_fill(board, player) -> int`` (A3);
+    ``check_components``: ``components(board) -> labels`` (A3).
+Notebook 03, Voronoi
+    ``check_bfs_distances``: ``bfs_distances(board, player) -> dist`` (A4);
+    ``check_territory``: ``territory(board) -> (n0, n1)`` (A4);
+    ``check_turn_order_territory``: ``turn_order_territory(board, first) -> counts`` (K1).
+Notebook 04, search
+    ``check_negamax``: ``negamax(game, depth, alpha, beta) -> (value, move)`` (A5).
 
-The expected answers come from the package's plain-Python twins
-(:mod:`tronlab.reference`) and Voronoi kernel; the hints come from recomputing the
-answer with a typical mistake (:mod:`tronlab.course.variants`) and seeing whether it
-matches.  Every checker returns a :class:`~tronlab.course.checker.CheckResult`.
+The expected answers come from the package's plain-Python twins (:mod:`tronlab.reference`;
+the tests check that the numba kernels agree on every board used) and, for A1 and A5, from
+the small oracles in the exercise modules.  Hints come from recomputing the answer with a
+typical mistake (:mod:`tronlab.course.variants`) and seeing whether it matches.  Every
+checker returns a :class:`~tronlab.course.checker.CheckResult`; ``time_limit`` (seconds per
+call) overrides the exercise's default.
 """
 
 from __future__ import annotations
