@@ -49,7 +49,7 @@ def _fill_bound(cells, head, stride):
 def _oracle_eval(cells, me, opp, stride, kind):
     """Separated: 1000 * (fill difference); else the heuristic of `kind`."""
     mine = _bfs(cells, me, stride)
-    if not any(n in mine for n in _neighbours(opp, stride)):
+    if not any(n in mine and n != me for n in _neighbours(opp, stride)):
         return 1000 * (_fill_bound(cells, me, stride) - _fill_bound(cells, opp, stride)), True
     theirs = _bfs(cells, opp, stride)
     n = [0, 0]

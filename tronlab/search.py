@@ -54,8 +54,9 @@ from numba import njit
 
 from .board import Board
 from .clock import NO_DEADLINE, clock_ns, deadline_after, now_ns
-from .evaluate import (K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, Scratch, check_two_players,
-                       eval_code, heuristic_kernel, separated_score_kernel)
+from .chambers import new_scratch
+from .evaluate import (K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, check_two_players,
+                       check_weights, eval_code, heuristic_kernel, separated_score_kernel)
 from .voronoi import territory_kernel
 
 WIN = np.int64(1) << np.int64(40)       # value of a won game (far above any evaluation)
@@ -207,7 +208,7 @@ def _update_kernel(frames, pv, pv_len, killers, ply, m, v, use_order):
 def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_weight,
                    use_tt, use_order, deadline, zobrist, tt_key, tt_val, tt_depth, tt_flag,
                    tt_move, killers, prev_pv, prev_pv_len, pv, pv_len, frames, keys, onpv,
-                   dist, owner, queue, stats):
+                   cs, stats):
     """Depth-limited negamax alpha-beta over whole turns (see the module doc).
 
     ``depth`` is in turns (two plies each), at least 1.  ``code``, ``k1``,
@@ -222,8 +223,8 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
     ``prev_pv_len`` moves (the line to try first); ``pv`` int8[MAX_PLY, MAX_PLY]
     and ``pv_len`` int64[MAX_PLY] receive the new principal variation (row 0);
     ``frames`` int64[MAX_PLY, N_FIELDS]; ``keys`` uint64[MAX_PLY]; ``onpv``
-    uint8[MAX_PLY]; ``dist`` (all -1), ``owner``, ``queue`` as for the
-    evaluations; ``stats`` int64[N_STATS] is added to.
+    uint8[MAX_PLY]; ``cs`` the evaluations' scratch
+    (:func:`tronlab.chambers.new_scratch`); ``stats`` int64[N_STATS] is added to.
 
     Returns ``(value, move, completed)``.  When the deadline passes the board is
     restored and ``completed`` is False (value and move are then meaningless).
@@ -271,14 +272,15 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
                         return val, -1, True
                     state = 2
                 elif ply > 0:
-                    sep, score = separated_score_kernel(flat, hm, ho, stride, sep_weight, dist, queue)
+                    sep, score = separated_score_kernel(flat, hm, ho, stride, sep_weight, cs.dist,
+                                                        cs.owner, cs.queue)
                     if sep:
                         stats[S_SEPARATED] += 1
                         val = score
                         state = 2
                     elif ply == max_ply:
                         stats[S_EVALS] += 1
-                        val = heuristic_kernel(flat, hm, ho, stride, code, k1, k2, dist, owner, queue)
+                        val = heuristic_kernel(flat, hm, ho, stride, code, k1, k2, cs)
                         state = 2
                 if state == 1 and use_tt:
                     slot = keys[ply] & mask
@@ -416,13 +418,7 @@ class Searcher:
     def __init__(self, *, evaluation="linear", k1=K1_DEFAULT, k2=K2_DEFAULT,
                  sep_weight=SEP_WEIGHT_DEFAULT, tt=True, ordering=True, tt_bits=20):
         self.code = eval_code(evaluation)
-        if self.code > 2:
-            raise ValueError("Searcher handles 'territory', 'edges' and 'linear'; "
-                             "the chamber evaluation lives in tronlab.bots.search_bots")
-        self.k1, self.k2 = float(k1), float(k2)
-        if not isinstance(sep_weight, (int, np.integer)) or sep_weight < 1:
-            raise ValueError(f"sep_weight must be a positive int, got {sep_weight!r}")
-        self.sep_weight = int(sep_weight)
+        self.k1, self.k2, self.sep_weight = check_weights(k1, k2, sep_weight)
         self.tt, self.ordering = bool(tt), bool(ordering)
         if not isinstance(tt_bits, int) or not 4 <= tt_bits <= 26:
             raise ValueError(f"tt_bits must be an int from 4 to 26, got {tt_bits!r}")
@@ -449,8 +445,8 @@ class Searcher:
 
     def _prepare(self, board):
         size = board.flat.size
-        if self.scratch is None or not self.scratch.fits(board):
-            self.scratch = Scratch(size)
+        if self.scratch is None or self.scratch.dist.size != size:
+            self.scratch = new_scratch(size)
             self.zobrist = _zobrist(size)
             self.reset()
 
@@ -473,7 +469,7 @@ class Searcher:
             np.int64(self.code), self.k1, self.k2, np.int64(self.sep_weight), self.tt, self.ordering,
             np.int64(deadline), self.zobrist, self.tt_key, self.tt_val, self.tt_depth, self.tt_flag,
             self.tt_move, self.killers, prev, np.int64(n_prev), self.pv, self.pv_len, self.frames,
-            self.keys, self.onpv, s.dist, s.owner, s.queue, stats)
+            self.keys, self.onpv, s, stats)
         return int(v), int(m), bool(done)
 
     def search(self, board, player, *, time=None, deadline=None, max_depth=MAX_DEPTH):
@@ -545,7 +541,7 @@ def reference_search(board, *, depth=6):
     if not isinstance(depth, int) or not 0 <= depth <= 40:
         raise ValueError(f"depth must be an int from 0 to 40, got {depth!r}")
     flat = board.flat.copy()
-    s = Scratch(flat.size)
+    s = new_scratch(flat.size)
     stats = np.zeros(N_STATS, np.int64)
     frames = np.zeros((depth + 1, N_FIELDS), np.int64)
     v, m = reference_search_kernel(flat, board.heads[0], board.heads[1], np.int64(board.stride),
