@@ -1,4 +1,4 @@
-"""Built-in maps, fair random maps, contest boards (tronlab.mapgen) and map-file errors (tronlab.maps)."""
+"""Built-in, random and contest maps (tronlab.mapgen) and map-file errors (tronlab.maps)."""
 
 import os
 

@@ -1,4 +1,4 @@
-"""Rules of google2010, lightriders and codingame (tronlab.rules), one ASCII board per case in games.md."""
+"""Rules of google2010, lightriders and codingame (tronlab.rules): ASCII boards for games.md."""
 
 import numpy as np
 import pytest

@@ -55,7 +55,7 @@ from .rules import FAULTS, DeathLog, get_rules
 
 
 class BotFault(Exception):
-    """Raised by a bot wrapper to report a fault with a specific code ("bad-output", "exited", ...)."""
+    """Raised by a bot to report a fault with a specific code ("bad-output", "exited", ...)."""
 
     def __init__(self, reason: str, detail: str = ""):
         if reason not in FAULTS:

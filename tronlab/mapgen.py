@@ -79,7 +79,7 @@ def _check_size(name, value, low):
 
 
 def heads_connected(board: Board, a: int = 0, b: int = 1) -> bool:
-    """True if a path of free squares leads from a square next to head ``a`` to one next to ``b``."""
+    """True if a path of free squares leads from next to head ``a`` to next to head ``b``."""
     flat, offsets = board.flat, board.offsets
     goal = {int(board.heads[b] + off) for off in offsets}
     seen = {int(board.heads[a])}
@@ -105,7 +105,7 @@ def _board(cells: np.ndarray, squares, facing=None) -> Board:
     return Board(cells, heads, facing=facing)
 
 
-# ---- random fair maps -----------------------------------------------------------------------------
+# ---- random fair maps ----------------------------------------------------------------------
 
 def random_map(width: int, height: int, *, density: float = 0.15, border: bool = True,
                rng=None, tries: int = 200) -> Board:
@@ -166,7 +166,7 @@ def _place_heads(cells, gen, attempts: int = 8) -> Board | None:
     return None
 
 
-# ---- contest start boards -------------------------------------------------------------------------
+# ---- contest start boards ------------------------------------------------------------------
 
 def codingame_board(n_players: int = 2, *, rng=None, starts=None, mirrored: bool = False) -> Board:
     """An empty 30x20 CodinGame Tron Battle board with 2-4 players.
@@ -205,8 +205,9 @@ def codingame_board(n_players: int = 2, *, rng=None, starts=None, mirrored: bool
 
 
 def lightriders_board(*, rng=None, x: int | None = None, y: int | None = None) -> Board:
-    """An empty 16x16 Light Riders board: player 0 at (x, y) facing right, player 1 at (15-x, y) facing left.
+    """An empty 16x16 Light Riders board with mirrored starts on one row.
 
+    Player 0 is at (x, y) facing right, player 1 at (15-x, y) facing left;
     ``x`` (1..6) and ``y`` (1..14) are drawn with ``rng`` when not given.
     """
     gen = None

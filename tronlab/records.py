@@ -150,11 +150,13 @@ class GameRecord:
         boards, outcome = self.simulate()
         if self.final is not None and boards[-1] != self.final:
             raise ValueError("replay does not reproduce the recorded final board:\n"
-                             f"replayed\n{boards[-1].to_ascii()}\nrecorded\n{self.final.to_ascii()}")
+                             f"replayed\n{boards[-1].to_ascii()}\n"
+                             f"recorded\n{self.final.to_ascii()}")
         mine, theirs = self.outcome.to_dict(), outcome.to_dict()
         for key in ("winner", "ranking", "turns", "deaths", "death_turns"):
             if mine[key] != theirs[key]:
-                raise ValueError(f"replay gives {key} {theirs[key]!r}, the record says {mine[key]!r}")
+                raise ValueError(f"replay gives {key} {theirs[key]!r}, "
+                                 f"the record says {mine[key]!r}")
 
     # ---- JSON -------------------------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -187,7 +189,8 @@ class GameRecord:
         try:
             return json.dumps(self.to_dict(), indent=indent)
         except TypeError as err:
-            raise TypeError(f"game record cannot be written as JSON (check metadata): {err}") from None
+            raise TypeError(f"game record cannot be written as JSON (check metadata): "
+                            f"{err}") from None
 
     @classmethod
     def from_json(cls, text: str) -> "GameRecord":

@@ -318,7 +318,7 @@ def rules_names() -> list[str]:
 
 
 def get_rules(name) -> Rules:
-    """The rule set called ``name`` ('google2010', 'lightriders', 'codingame'); a Rules passes through."""
+    """The rule set called ``name``: 'google2010', 'lightriders' or 'codingame' (or a Rules)."""
     if isinstance(name, Rules):
         return name
     if not isinstance(name, str):
