@@ -1,0 +1,166 @@
+"""Evaluations (tronlab.evaluate) against plain-Python and networkx oracles."""
+
+import itertools
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tronlab import Board
+from tronlab.chambers import chamber_score
+from tronlab.evaluate import EVAL_NAMES, evaluate, is_separated
+
+K1, K2 = 0.055, 0.194
+
+
+@st.composite
+def boards(draw, max_side=9):
+    w = draw(st.integers(2, max_side))
+    h = draw(st.integers(2, max_side))
+    n = w * h
+    i, j = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=2, unique=True))
+    density = draw(st.sampled_from([0.0, 0.15, 0.3, 0.45]))
+    bits = draw(st.lists(st.floats(0, 1), min_size=n, max_size=n))
+    rows = []
+    for y in range(h):
+        rows.append("".join("1" if y * w + x == i else "2" if y * w + x == j
+                            else "#" if bits[y * w + x] < density else "."
+                            for x in range(w)))
+    return Board.from_ascii("\n".join(rows))
+
+
+def _grid(board):
+    """networkx graph of free squares plus the two heads (head-head edges left out)."""
+    g = nx.Graph()
+    free = {(x, y) for y in range(board.height) for x in range(board.width) if board.is_free(x, y)}
+    heads = [board.head_xy(p) for p in range(2)]
+    g.add_nodes_from(free | set(heads))
+    for (x, y) in free | set(heads):
+        for nb in ((x + 1, y), (x, y + 1)):
+            if nb in g and not ({(x, y), nb} <= set(heads)):
+                if (x, y) in free or nb in free:
+                    g.add_edge((x, y), nb)
+    return g, free, heads
+
+
+def _longest_fill(free, start):
+    """Exhaustive longest path (in moves) from start through free squares."""
+    best = 0
+    stack = [(start, frozenset(), 0)]
+    while stack:
+        (x, y), used, n = stack.pop()
+        best = max(best, n)
+        for nb in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
+            if nb in free and nb not in used:
+                stack.append((nb, used | {nb}, n + 1))
+    return best
+
+
+def _territory(board, me):
+    g, free, heads = _grid(board)
+    d0 = nx.single_source_shortest_path_length(g, heads[me])
+    d1 = nx.single_source_shortest_path_length(g, heads[1 - me])
+    n, e = [0, 0], [0, 0]
+    for s in free:
+        a, b = d0.get(s, 1 << 30), d1.get(s, 1 << 30)
+        if a == b:
+            continue
+        w = 0 if a < b else 1
+        n[w] += 1
+        e[w] += sum(1 for t in ((s[0] + 1, s[1]), (s[0] - 1, s[1]), (s[0], s[1] + 1),
+                               (s[0], s[1] - 1)) if t in free)
+    return n, e
+
+
+@settings(max_examples=200)
+@given(board=boards(), me=st.integers(0, 1))
+def test_separation_and_heuristics_match_networkx(board, me):
+    g, free, heads = _grid(board)
+    separated = not nx.has_path(g, heads[0], heads[1])
+    assert is_separated(board) == separated
+    values = {k: evaluate(board, me, kind=k) for k in ("territory", "edges", "linear")}
+    if separated:
+        # 1000 * the difference of the parity bounds: a fill alternates colours, so with
+        # `other` squares of the colour the head is not on and `same` of its own it makes
+        # at most 2*min(other, same) + (other > same) moves; never fewer than the real
+        # longest fill (exhaustive on small regions)
+        assert len(set(values.values())) == 1
+        bounds = []
+        for p in (me, 1 - me):
+            comp = nx.node_connected_component(g, heads[p]) - {heads[p]}
+            hx, hy = heads[p]
+            other = sum(1 for (x, y) in comp if (x + y + hx + hy) % 2 == 1)
+            same = len(comp) - other
+            bounds.append(2 * min(other, same) + (1 if other > same else 0))
+            if len(comp) <= 9:
+                assert bounds[-1] >= _longest_fill(comp, heads[p])
+        assert values["territory"] == 1000 * (bounds[0] - bounds[1])
+    else:
+        n, e = _territory(board, me)
+        assert values["territory"] == n[0] - n[1]
+        assert values["edges"] == (n[0] + e[0]) - (n[1] + e[1])
+        assert values["linear"] == int(np.round(1000 * (K1 * (n[0] - n[1]) + K2 * (e[0] - e[1]))))
+
+
+@settings(max_examples=100)
+@given(board=boards(), me=st.integers(0, 1), pen=st.booleans())
+def test_chamber_evaluation_is_the_chamber_score(board, me, pen):
+    if is_separated(board):
+        return
+    want = chamber_score(board, me, penalize_battlefront=pen).score
+    got = evaluate(board, me, kind="chamber-a13" if pen else "chamber")
+    assert got == int(np.round(1000 * want))
+
+
+def test_separated_fill_bounds_on_hand_worked_boards():
+    # left: a 2x2 room entered at a corner, 3 free squares, 3 moves;
+    # right: a corridor of 3 entered at its end, 3 moves
+    b = Board.from_ascii("""
+        1.#2...
+        ..#####
+    """)
+    assert is_separated(b)
+    assert evaluate(b, 0, kind="territory") == 1000 * (3 - 3)
+    # a corridor entered in the middle: parity allows 3 moves (the truth is 2)
+    c = Board.from_ascii("""
+        .1..#2
+    """)
+    assert evaluate(c, 0, kind="linear") == 1000 * (3 - 0)
+    assert evaluate(c, 1, kind="linear") == -3000
+
+
+def test_adjacent_heads_without_a_shared_square_are_separated():
+    b = Board.from_ascii("""
+        .12.
+        .##.
+    """)
+    assert is_separated(b)
+
+
+def test_names_and_errors():
+    b = Board.from_ascii("1..2")
+    assert set(EVAL_NAMES) >= {"territory", "edges", "linear", "chamber", "chamber-a13"}
+    with pytest.raises(ValueError, match="unknown evaluation"):
+        evaluate(b, 0, kind="nope")
+    with pytest.raises(ValueError, match="sep_weight"):
+        evaluate(b, 0, sep_weight=0)
+    with pytest.raises(TypeError, match="k1"):
+        evaluate(b, 0, k1="big")
+    with pytest.raises(ValueError, match="2-player"):
+        evaluate(Board.from_ascii("1.2.3"), 0)
+    with pytest.raises(TypeError, match="Board"):
+        evaluate(np.zeros((3, 3)), 0)
+
+
+def test_every_position_of_a_tiny_board_agrees_with_the_oracle():
+    # exhaustive: both heads anywhere on an open 3x3
+    for i, j in itertools.permutations(range(9), 2):
+        rows = ["..." for _ in range(3)]
+        cells = [list(r) for r in rows]
+        cells[i // 3][i % 3] = "1"
+        cells[j // 3][j % 3] = "2"
+        b = Board.from_ascii("\n".join("".join(r) for r in cells))
+        n, _ = _territory(b, 0)
+        assert evaluate(b, 0, kind="territory") == n[0] - n[1]
