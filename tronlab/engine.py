@@ -73,8 +73,8 @@ def _describe_error(err: BaseException) -> str:
 class _Seat:
     """One player's bot with its limits and bookkeeping."""
 
-    def __init__(self, bot, player, name, rng):
-        self.bot, self.player, self.name, self.rng = bot, player, name, rng
+    def __init__(self, bot, player, rng):
+        self.bot, self.player, self.rng = bot, player, rng
         self.busy: threading.Thread | None = None   # a call that overran and still runs
         self.pending: tuple[str, str] | None = None  # a fault from start_game
         self.calls = 0
@@ -166,7 +166,7 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
         raise ValueError(f"names must be {n} strings, one per player")
     seed = int(rng) if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) else None
     gen = as_rng(rng)
-    seats = [_Seat(bot, p, names[p], np.random.default_rng(int(s)))
+    seats = [_Seat(bot, p, np.random.default_rng(int(s)))
              for p, (bot, s) in enumerate(zip(bots, gen.integers(2**63, size=n)))]
 
     start = board.copy()
@@ -181,14 +181,13 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
 
     def choose(p, view_of):
         seat = seats[p]
-        view = view_of.copy()
         if seat.pending is not None:
             (fault, text), seat.pending = seat.pending, None
             note(p, fault, text)
             return None, fault, text
         limit = first_time_limit if seat.calls == 0 else time_limit
         seat.calls += 1
-        value, fault, text = seat.call(seat.bot, (view, p), {}, limit)
+        value, fault, text = seat.call(seat.bot, (view_of.copy(), p), {}, limit)
         if fault is None:
             try:
                 move = parse_move(value)
@@ -206,7 +205,6 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
         note(p, fault, text)
         return None, fault, text
 
-    record = None
     try:
         for seat in seats:
             hook = getattr(seat.bot, "start_game", None)
