@@ -12,7 +12,7 @@ as ASCII with the expected and the given answer and a hint.  See
 machinery.
 """
 
-from .checker import CheckResult, draw
+from .checker import CheckResult, draw, draw_grid
 from .exercises import (
     check_bfs_distances, check_components, check_fill_bound, check_flood_fill, check_greedy_move,
     check_negamax, check_territory, check_turn_order_territory,
@@ -20,7 +20,7 @@ from .exercises import (
 from .game import INF, LOSS, TurnGame
 
 __all__ = [
-    "CheckResult", "draw", "TurnGame", "INF", "LOSS",
+    "CheckResult", "draw", "draw_grid", "TurnGame", "INF", "LOSS",
     "check_greedy_move", "check_fill_bound", "check_flood_fill", "check_components",
     "check_bfs_distances", "check_territory", "check_turn_order_territory", "check_negamax",
 ]
