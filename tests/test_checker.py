@@ -237,6 +237,22 @@ def test_learner_cannot_swallow_the_timeout():
     assert check("flood_fill", stubborn, time_limit=0.2).status == TIMEOUT
 
 
+def test_an_outer_alarm_is_put_back():
+    """pytest-timeout and the like use SIGALRM too: the checker must re-arm their alarm."""
+    import signal
+    fired = []
+    old = signal.signal(signal.SIGALRM, lambda *a: fired.append(1))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 30)
+        check("flood_fill", wrong.flood_counts_head)
+        left, _ = signal.getitimer(signal.ITIMER_REAL)
+        assert 25 < left <= 30
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert not fired
+
+
 def test_not_implemented_in_a_helper_names_the_helper():
     def helper(board):
         raise NotImplementedError

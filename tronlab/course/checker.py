@@ -28,6 +28,7 @@ import signal
 import sys
 import textwrap
 import threading
+import time
 import traceback
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -177,14 +178,16 @@ class _Outcome(NamedTuple):
 
 def _call_with_time_limit(fn, seconds: float) -> _Outcome:
     """Run ``fn()``; stop it after ``seconds`` when the platform allows (SIGALRM in the
-    main thread), else just run it."""
+    main thread), else just run it.  An alarm already set by someone else (pytest-timeout,
+    say) is put back afterwards with the time it had left."""
     use_alarm = (seconds and hasattr(signal, "setitimer")
                  and threading.current_thread() is threading.main_thread())
     if use_alarm:
         def on_alarm(signum, frame):
             raise _TimeUp()
         old_handler = signal.signal(signal.SIGALRM, on_alarm)
-        signal.setitimer(signal.ITIMER_REAL, seconds)
+        old_delay, old_interval = signal.setitimer(signal.ITIMER_REAL, seconds)
+        started = time.monotonic()
     try:
         return _Outcome("value", fn())
     except _TimeUp:
@@ -197,13 +200,19 @@ def _call_with_time_limit(fn, seconds: float) -> _Outcome:
         if use_alarm:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, old_handler)
+            if old_delay > 0:
+                left = old_delay - (time.monotonic() - started)
+                signal.setitimer(signal.ITIMER_REAL, max(left, 0.001), old_interval)
+
+
+_LIBRARY_DIRS = tuple(os.path.abspath(d) + os.sep for d in {sys.prefix, sys.base_prefix}
+                      if len(os.path.abspath(d)) > 1) + (_PACKAGE_DIR + os.sep,)
 
 
 def _is_library_file(filename: str) -> bool:
+    """True for tronlab's own files, the standard library and installed packages."""
     path = os.path.abspath(filename)
-    return (path.startswith(_PACKAGE_DIR + os.sep) or "site-packages" in path
-            or path.startswith(os.path.abspath(sys.base_prefix) + os.sep)
-            or path.startswith(os.path.abspath(sys.prefix) + os.sep))
+    return "site-packages" in path or path.startswith(_LIBRARY_DIRS)
 
 
 def learner_frame(err: BaseException):
