@@ -22,6 +22,8 @@ def as_count(value, what: str = "a count") -> int:
     if isinstance(value, (float, np.floating)):
         raise WrongType(f"return {what} as an int, not a float ({value!r}); counts are whole "
                         f"numbers, so avoid / and use // or len(...)")
+    if isinstance(value, np.ndarray) and value.ndim == 0 and np.issubdtype(value.dtype, np.integer):
+        return int(value)
     if isinstance(value, np.ndarray):
         raise WrongType(f"return {what} (one int), not a numpy array of shape {value.shape}; "
                         f"np.count_nonzero(...) or int(array.sum()) turns an array into a count")
