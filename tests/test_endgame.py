@@ -1,0 +1,131 @@
+"""The endgame solver (tronlab.endgame, A8) against exhaustive longest paths."""
+
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tronlab import Board
+from tronlab.endgame import Endgame, fill_length_kernel, solve_endgame
+
+
+def longest_path(board, player):
+    """Exhaustive: the most moves from the head, and every first move achieving it."""
+    w, h = board.width, board.height
+    free = {(x, y) for y in range(h) for x in range(w) if board.is_free(x, y)}
+    steps = ((0, -1), (1, 0), (0, 1), (-1, 0))
+    best = {}
+    hx, hy = board.head_xy(player)
+    for m, (dx, dy) in enumerate(steps):
+        start = (hx + dx, hy + dy)
+        if start not in free:
+            continue
+        top = 0
+        stack = [(start, frozenset([start]))]
+        while stack:
+            (x, y), used = stack.pop()
+            top = max(top, len(used))
+            for ex, ey in steps:
+                nb = (x + ex, y + ey)
+                if nb in free and nb not in used:
+                    stack.append((nb, used | {nb}))
+        best[m] = top
+    return (max(best.values()) if best else 0), best
+
+
+@st.composite
+def regions(draw, max_free=11):
+    """A separated 2-player board: player 1's region of walls and free squares,
+    player 2 walled in a corner of its own."""
+    w = draw(st.integers(2, 5))
+    h = draw(st.integers(2, 16 // w))
+    n = w * h
+    head = draw(st.integers(0, n - 1))
+    density = draw(st.sampled_from([0.0, 0.2, 0.35]))
+    bits = draw(st.lists(st.floats(0, 1), min_size=n, max_size=n))
+    rows = []
+    for y in range(h):
+        row = "".join("1" if y * w + x == head else "#" if bits[y * w + x] < density else "."
+                      for x in range(w))
+        rows.append(row + ("#2" if y == 0 else "##"))
+    rows.append("#" * (w + 2))
+    b = Board.from_ascii("\n".join(rows))
+    return b
+
+
+@settings(max_examples=150)
+@given(board=regions())
+def test_solver_finds_the_longest_fill(board):
+    want, per_move = longest_path(board, 0)
+    got, move = solve_endgame(board, 0)
+    assert got == want, board.to_ascii()
+    if per_move:
+        assert per_move[move] == want
+    else:
+        assert move == -1
+
+
+def test_greedy_alone_is_not_enough_but_the_search_is():
+    # hugging the wall first (down-left) strands the right side; the search looks past it
+    b = Board.from_ascii("""
+        ...#.
+        .1...
+        #...#
+        ####2
+    """)
+    want, _ = longest_path(b, 0)
+    greedy = fill_length_kernel(b.flat.copy(), b.heads[0], b.stride, np.zeros(b.flat.size, np.int64))
+    assert (greedy, want) == (6, 10)
+    s = Endgame()
+    assert s.solve(b, 0)[0] == want
+    assert s.last_stats["exact"]
+
+
+def test_stops_at_the_parity_bound():
+    b = Board.from_ascii("""
+        1.........#2
+        ..........##
+        ..........##
+        ..........##
+        ..........##
+        ..........##
+        ..........##
+    """)
+    s = Endgame()
+    moves, move = s.solve(b, 0, time=1.0)
+    # an open 10x7 room from a corner: 69 free squares, and a fill of all of them exists
+    assert moves == 69 == s.last_stats["bound"]
+    assert s.last_stats["exact"]
+
+
+def test_deadline_holds_on_a_big_region():
+    rows = ["." * 25 for _ in range(25)]
+    rows[0] = "1" + "." * 24
+    rows[12] = "." * 12 + "#" + "." * 12
+    rows[24] = "." * 24 + "#"
+    board = Board.from_ascii("\n".join(rows) + "\n" + "#" * 24 + "2")
+    s = Endgame()
+    s.solve(board, 0, time=0.01)            # compile first
+    for budget in (0.02, 0.1):
+        t0 = time.perf_counter()
+        moves, move = s.solve(board, 0, time=budget)
+        assert time.perf_counter() - t0 < budget + 0.05
+        assert move in board.legal_moves(0)
+
+
+def test_no_move_and_bad_arguments():
+    b = Board.from_ascii("""
+        1#.
+        ##2
+    """)
+    assert solve_endgame(b, 0) == (0, -1)
+    with pytest.raises(TypeError, match="Board"):
+        solve_endgame("1.", 0)
+    with pytest.raises(ValueError, match="player"):
+        solve_endgame(b, 5)
+    with pytest.raises(ValueError, match="max_depth"):
+        solve_endgame(b, 0, max_depth=0)
+    with pytest.raises(ValueError, match="time"):
+        Endgame().solve(b, 0, time=-1)
