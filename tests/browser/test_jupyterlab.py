@@ -7,7 +7,9 @@ opens ``00_welcome.ipynb`` in a fresh workspace, runs every cell, clicks the
 play widget's canvas and presses arrow keys.  Then it asks the *kernel* (a
 second client on the kernel's connection file) where the game stands, checks
 the page shows the same turn, and saves a screenshot of the board mid-game in
-``test-artifacts/``.  The server is stopped by its process group in a finally.
+``test-artifacts/`` (``jupyterlab-board.png``, ``notebook7-board.png``).  It also
+starts a new game, toggles an overlay checkbox and lets the replay widget run
+to its end and seek with the slider, checking each in the kernel.  The server is stopped by its process group in a finally.
 """
 
 from __future__ import annotations
@@ -164,6 +166,18 @@ def ask_kernel(connection_file: Path, expressions: dict) -> dict:
         kc.stop_channels()
 
 
+def wait_for_kernel(connection_file: Path, expression: str, want: str, timeout: float = 30):
+    """Poll the kernel until ``expression`` evaluates to the text ``want``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = ask_kernel(connection_file, {"x": expression})["x"]
+        if got == want:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"kernel: {expression} is {got}, expected {want}")
+        time.sleep(0.3)
+
+
 RUN_ALL = """async () => {
   const app = window.jupyterapp;
   const panel = app.shell.currentWidget;
@@ -209,7 +223,8 @@ def colour_present(png_path: Path, hex_color: str, min_pixels: int) -> bool:
     return int(close.sum()) >= min_pixels
 
 
-def drive(app: str, url_path: str, shot_name: str, tmp_path: Path, chromium: str, sp):
+def drive(app: str, url_path: str, prefix: str, tmp_path: Path, chromium: str, sp):
+    """Run notebook 00 in ``app``; screenshots go to test-artifacts/<prefix>-*.png."""
     from tronlab.render import PLAYER_COLORS, TRAIL_COLORS
 
     server = JupyterServer(app, tmp_path / app)
@@ -260,16 +275,47 @@ def drive(app: str, url_path: str, shot_name: str, tmp_path: Path, chromium: str
                 assert status.text_content().startswith(f"Turn {len(KEYS)}.")
 
                 ARTIFACTS.mkdir(exist_ok=True)
-                shot = ARTIFACTS / shot_name
+                shot = ARTIFACTS / f"{prefix}-board.png"
                 widget.screenshot(path=str(shot))
                 # mid-game: both heads and a blue trail are on the picture
                 assert colour_present(shot, PLAYER_COLORS[0], 50)
                 assert colour_present(shot, PLAYER_COLORS[1], 50)
                 assert colour_present(shot, TRAIL_COLORS[0], 200)
 
+                # New game: the kernel starts over
+                widget.locator("button.tronlab-new").click()
+                wait_for_kernel(conn, "game.turn", "0")
+                page.wait_for_function("el => el.textContent.includes('you drive')",
+                                       arg=status.element_handle(), timeout=30_000)
+
+                # the overlay checkbox hides the territory overlay and tells the kernel
+                view = page.locator(".tronlab-board[data-mode=view]")
+                box = view.locator("input[data-overlay=territory]")
+                view_canvas = view.locator("canvas.tronlab-canvas")
+                view_canvas.scroll_into_view_if_needed()
+                assert box.is_checked()
+                with_overlay = view_canvas.screenshot()
+                box.uncheck()
+                wait_for_kernel(conn, "view.hidden_overlays", "['territory']")
+                without = view_canvas.screenshot()
+                box.check()
+                wait_for_kernel(conn, "view.hidden_overlays", "[]")
+                assert without != with_overlay and view_canvas.screenshot() == with_overlay
+                view.screenshot(path=str(ARTIFACTS / f"{prefix}-overlay.png"))
+
+                # the replay animates to its last frame (71 turns), then the slider seeks
                 replay = page.locator(".tronlab-board[data-mode=replay]")
-                assert replay.count() == 1
-                assert replay.locator("input.tronlab-slider").get_attribute("max") == "71"
+                slider = replay.locator("input.tronlab-slider")
+                assert slider.get_attribute("max") == "71"
+                replay.scroll_into_view_if_needed()
+                page.wait_for_function("el => el.textContent === 'turn 71 / 71'",
+                                       arg=replay.locator(".tronlab-turn").element_handle(),
+                                       timeout=60_000)
+                wait_for_kernel(conn, "replay.turn", "71")
+                slider.fill("30")
+                wait_for_kernel(conn, "replay.turn", "30")
+                assert replay.locator(".tronlab-turn").text_content() == "turn 30 / 71"
+                replay.screenshot(path=str(ARTIFACTS / f"{prefix}-replay.png"))
             finally:
                 browser.close()
     except Exception:
@@ -280,10 +326,10 @@ def drive(app: str, url_path: str, shot_name: str, tmp_path: Path, chromium: str
 
 
 def test_board_widget_in_jupyterlab(tmp_path, chromium_path, sync_playwright, jupyter_available):
-    drive("lab", f"/lab/tree/{NOTEBOOK}?reset&", "jupyterlab-board.png", tmp_path,
+    drive("lab", f"/lab/tree/{NOTEBOOK}?reset&", "jupyterlab", tmp_path,
           chromium_path, sync_playwright)
 
 
 def test_board_widget_in_notebook7(tmp_path, chromium_path, sync_playwright, jupyter_available):
-    drive("notebook", f"/notebooks/{NOTEBOOK}?", "notebook7-board.png", tmp_path,
+    drive("notebook", f"/notebooks/{NOTEBOOK}?", "notebook7", tmp_path,
           chromium_path, sync_playwright)
