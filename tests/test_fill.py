@@ -117,3 +117,9 @@ def test_incremental_fill_keeps_components_right(board, seed):
         assert again == local
         assert regions_of(comps.labels, comps.sizes) == nx_regions(board)
         assert comps.count == nx.number_connected_components(grid_graph(board))
+    # the plain-Python twin agrees on the last fill's regions
+    if free:
+        x, y = free[min(len(free), 25) - 1]
+        board.cells[y + 1, x + 1] = 0
+        labels, sizes = ref.fill_square(board.flat, board.stride, board.index(x, y))
+        assert regions_of(np.array(labels), sizes) == regions_of(comps.labels, comps.sizes)

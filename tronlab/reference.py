@@ -201,6 +201,14 @@ def components(flat, stride):
     return labels, sizes
 
 
+def fill_square(flat, stride, square):
+    """Twin of the incremental update: the components after ``square`` fills
+    (recomputed from scratch, which is what the update must agree with)."""
+    grid = _grid(flat)
+    grid[square] = 1
+    return components(grid, stride)
+
+
 # ---- A2 ---------------------------------------------------------------------
 def potential_articulation(ring):
     """A2 for one 8-bit ring code (bit i = i-th square clockwise from north free):
