@@ -1,0 +1,46 @@
+"""The ``filler`` bot: a1k0n's greedy space filler (A1) on its own.
+
+Every turn it takes the move of :func:`tronlab.filler.greedy_move`: keep the
+region in one piece, take the bigger side when it must split, and hug walls.
+It ignores the opponent completely, so it is a fine endgame player and a weak
+fighter - a baseline for the search bots.  It only enters free squares, so it
+plays under every rule set; boxed in, it goes straight on (and loses).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..board import Board
+from ..filler import new_scratch
+from ..filler import greedy_move_kernel
+from ..ring import POTENTIAL_ARTICULATION
+from . import register
+
+
+class FillerBot:
+    """Greedy space filler; keeps its scratch arrays between moves."""
+
+    name = "filler"
+
+    def __init__(self):
+        self._scratch = None
+
+    def __call__(self, board: Board, player: int) -> int:
+        size = board.flat.size
+        if self._scratch is None or self._scratch.labels.size != size:
+            self._scratch = new_scratch(size)
+        s = self._scratch
+        flat = board.flat.copy()
+        move = int(greedy_move_kernel(flat, np.int64(board.heads[player]), np.int64(board.stride),
+                                      POTENTIAL_ARTICULATION, s.labels, s.sizes, s.equiv,
+                                      s.counts, s.seen, s.stack))
+        if move < 0:
+            facing = int(board.facing[player])
+            return facing if facing >= 0 else 0
+        return move
+
+
+@register("filler", description="greedy space filler (A1): hugs walls, avoids cut vertices")
+def make_filler(*, rng=None, time=None):
+    return FillerBot()
