@@ -34,6 +34,10 @@ Scratch: the kernels take a :class:`tronlab.chambers.ChamberScratch`
 ``owner`` and ``queue`` arrays the Voronoi and parity kernels need.
 
 All values are from the point of view of player ``me`` and are int64.
+
+For 2-4 players (CodinGame Tron) :func:`multi_score_kernel` is kootenpv's
+one-move score (K2): ``1e7 * mine - 1e5 * theirs + enemy distance`` on the
+turn-order territory of :mod:`tronlab.multivoronoi` (K1).
 """
 
 from __future__ import annotations
@@ -43,8 +47,9 @@ from numba import njit
 
 from .board import Board
 from .chambers import chamber_counts_kernel, new_scratch
+from .multivoronoi import turn_order_territory_kernel
 from .parity import fill_bound_kernel
-from .voronoi import territory_kernel
+from .voronoi import bfs_distances_kernel, territory_kernel
 
 TERRITORY, EDGES, LINEAR, CHAMBER, CHAMBER_A13 = 0, 1, 2, 3, 4
 EVAL_NAMES = {"territory": TERRITORY, "voronoi": TERRITORY, "edges": EDGES,
@@ -134,6 +139,30 @@ def evaluate_kernel(flat, me, opp, stride, code, k1, k2, sep_weight, cs):
     if sep:
         return score
     return heuristic_kernel(flat, me, opp, stride, code, k1, k2, cs)
+
+
+@njit(cache=True)
+def multi_score_kernel(flat, heads, alive, me, stride, owner, queue, counts, dist):
+    """kootenpv's score (K2) for player ``me`` with 2-4 players: squares it
+    claims by turn-order expansion (the player after ``me`` expands first, as it
+    moves next), minus the squares all living enemies claim, plus the summed
+    BFS distance from every living enemy to every square it can reach (far
+    apart enemies are good), weighted ``1e7``, ``-1e5`` and ``1``.  Scratch:
+    ``owner`` uint8[n], ``queue``/``dist`` int32[n], ``counts`` int64[players]."""
+    n = heads.size
+    turn_order_territory_kernel(flat, heads, alive, (me + 1) % n, stride, owner, queue, counts)
+    mine = counts[me]
+    theirs = np.int64(0)
+    far = np.int64(0)
+    for p in range(n):
+        if p == me or not alive[p]:
+            continue
+        theirs += counts[p]
+        bfs_distances_kernel(flat, heads[p], stride, dist, queue)
+        for i in range(flat.size):
+            if dist[i] > 0:
+                far += dist[i]
+    return np.int64(10_000_000) * mine - np.int64(100_000) * theirs + far
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,254 @@
+"""Territory and search bots: ``voronoi``, ``multivoronoi``, ``minimax``, ``chamber``.
+
+From the simplest to the contest winner's recipe:
+
+``voronoi``       one move of lookahead: the move after which I am nearer the
+                  most squares (A4), separated positions scored by fillable space.
+``multivoronoi``  kootenpv's 78-line CodinGame bot (K2): one move of lookahead
+                  on the 2-4 player turn-order territory (K1).
+``minimax``       negamax alpha-beta over whole turns (H1, H2, A5) with the
+                  Voronoi count at the leaves, iterative deepening under the
+                  clock (A6); once separated, a one-move greedy filler.
+``chamber``       a1k0n's bot: the same search with the chamber-tree evaluation
+                  (A12; ``penalize_battlefront=True`` for A13) and, once
+                  separated, the endgame solver (A8).
+
+Every bot takes ``time=`` (seconds per move; defaults to the rule set's usual
+budget) and keeps to it: it plans to answer within ``0.8 * time - 5 ms`` to
+leave room for Python and the protocol.  After every move ``bot.last_stats``
+says what it did (depth, nodes, evaluations per second, time used); with
+``verbose=True`` it also prints them to stderr, one line a move.
+
+The two-player bots play 3-4 player games (CodinGame) with the multi-player
+score.  Making a bot compiles (or loads from numba's cache) every kernel it
+uses on a tiny board, so the first move is not charged for it (``start_game``
+runs under the first move's time limit).
+"""
+
+from __future__ import annotations
+
+import sys
+import time as _time
+
+import numpy as np
+
+from ..board import Board
+from ..chambers import new_scratch
+from ..clock import deadline_after
+from ..endgame import Endgame
+from ..evaluate import (K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, TERRITORY, evaluate_kernel,
+                        is_separated, multi_score_kernel)
+from ..search import Searcher
+from . import register
+
+DEFAULT_TIME = {"google2010": 1.0, "lightriders": 0.2, "codingame": 0.1}
+_WARMUP = """
+    1...
+    ....
+    ...2
+"""
+
+
+def _check_time(time):
+    if time is None:
+        return None
+    if isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0:
+        raise ValueError(f"time must be a positive number of seconds per move, got {time!r}")
+    return float(time)
+
+
+class _Bot:
+    """Shared plumbing: time budget, stats, verbose output, multi-player fallback."""
+
+    name = "bot"
+
+    def __init__(self, *, time=None, verbose=False, rng=None):
+        self.time = _check_time(time)
+        self.verbose = bool(verbose)
+        self.rules = None
+        self.last_stats: dict = {}
+        self._counts = None
+
+    # ---- hooks -------------------------------------------------------------
+    def start_game(self, board, player, *, rules=None, time_limit=None, rng=None):
+        self.rules = getattr(rules, "name", rules)
+        if self.time is None and time_limit is not None:
+            self.time = float(time_limit)
+
+    def warm_up(self):
+        """Run every kernel once on a tiny board (compiles or loads the cache)."""
+        b = Board.from_ascii(_WARMUP)
+        self.choose(b, 0, deadline_after(0.05))
+        self._multi(b, 0)
+
+    # ---- moves -------------------------------------------------------------
+    def budget(self) -> float:
+        t = self.time if self.time is not None else DEFAULT_TIME.get(self.rules, 1.0)
+        return max(0.005, 0.8 * t - 0.005)
+
+    def __call__(self, board: Board, player: int) -> int:
+        t0 = _time.perf_counter()
+        deadline = deadline_after(self.budget())
+        legal = board.legal_moves(player)
+        self.last_stats = {"mode": "forced", "depth": 0, "nodes": 0}
+        if not legal:
+            move = int(board.facing[player]) if board.facing[player] >= 0 else 0
+        elif len(legal) == 1:
+            move = legal[0]
+        elif board.n_players != 2 or not board.alive.all():
+            move = self._multi(board, player)
+        else:
+            move = self.choose(board, player, deadline)
+        self.last_stats["time"] = _time.perf_counter() - t0
+        self.last_stats["move"] = int(move)
+        if self.verbose:
+            shown = {k: (round(v, 4) if isinstance(v, float) else v)
+                     for k, v in self.last_stats.items() if k != "pv"}
+            print(f"{self.name}: {shown}", file=sys.stderr, flush=True)
+        return int(move)
+
+    def choose(self, board, player, deadline) -> int:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _multi(self, board, player) -> int:
+        """kootenpv's one-move lookahead (K2); works for 2-4 players."""
+        s = self._scratch(board)
+        if self._counts is None or self._counts.size != board.n_players:
+            self._counts = np.zeros(board.n_players, np.int64)
+        flat = board.flat.copy()
+        heads = board.heads.copy()
+        alive = board.alive.copy()
+        head = heads[player]
+        best, best_move = None, None
+        for m in board.legal_moves(player):
+            t = head + board.offsets[m]
+            flat[t] = 2 + player
+            heads[player] = t
+            v = int(multi_score_kernel(flat, heads, alive, np.int64(player), np.int64(board.stride),
+                                       s.owner, s.queue, self._counts, s.dist))
+            flat[t] = 0
+            heads[player] = head
+            if best is None or v > best:
+                best, best_move = v, m
+        self.last_stats.update({"mode": "multi", "value": best})
+        return best_move if best_move is not None else 0
+
+    def _scratch(self, board):
+        s = getattr(self, "_cs", None)
+        if s is None or s.dist.size != board.flat.size:
+            s = self._cs = new_scratch(board.flat.size)
+        return s
+
+
+class VoronoiBot(_Bot):
+    """One move of lookahead on Voronoi territory (A4)."""
+
+    name = "voronoi"
+
+    def choose(self, board, player, deadline):
+        s = self._scratch(board)
+        flat = board.flat.copy()
+        me, opp = board.heads[player], board.heads[1 - player]
+        best, best_move = None, None
+        for m in board.legal_moves(player):
+            t = me + board.offsets[m]
+            flat[t] = 2 + player
+            v = int(evaluate_kernel(flat, t, opp, np.int64(board.stride), np.int64(TERRITORY),
+                                    K1_DEFAULT, K2_DEFAULT, np.int64(SEP_WEIGHT_DEFAULT), s))
+            flat[t] = 0
+            if best is None or v > best:
+                best, best_move = v, m
+        self.last_stats.update({"mode": "territory", "depth": 1, "value": best})
+        return best_move
+
+
+class MultiVoronoiBot(_Bot):
+    """kootenpv's bot (K2): one move of lookahead on turn-order territory."""
+
+    name = "multivoronoi"
+
+    def choose(self, board, player, deadline):
+        return self._multi(board, player)
+
+
+class SearchBot(_Bot):
+    """Negamax alpha-beta under the clock, with an evaluation and an endgame."""
+
+    name = "search"
+
+    def __init__(self, *, evaluation="territory", time=None, depth=None, endgame_depth=None,
+                 k1=K1_DEFAULT, k2=K2_DEFAULT, tt=True, ordering=True, verbose=False, rng=None):
+        super().__init__(time=time, verbose=verbose, rng=rng)
+        self.searcher = Searcher(evaluation=evaluation, k1=k1, k2=k2, tt=tt, ordering=ordering)
+        self.endgame = Endgame()
+        if depth is not None and (not isinstance(depth, int) or depth < 1):
+            raise ValueError(f"depth must be a positive int (turns) or None, got {depth!r}")
+        self.depth = depth
+        if endgame_depth is not None and (not isinstance(endgame_depth, int) or endgame_depth < 1):
+            raise ValueError(f"endgame_depth must be a positive int or None, got {endgame_depth!r}")
+        self.endgame_depth = endgame_depth
+
+    def start_game(self, board, player, *, rules=None, time_limit=None, rng=None):
+        super().start_game(board, player, rules=rules, time_limit=time_limit, rng=rng)
+        self.searcher.reset()
+
+    def warm_up(self):
+        super().warm_up()
+        apart = Board.from_ascii(_WARMUP.replace("....", ".##.").replace("...2", ".#.2"))
+        self.endgame.solve(apart, 0, max_depth=2)
+
+    def choose(self, board, player, deadline):
+        if is_separated(board):
+            kw = {} if self.endgame_depth is None else {"max_depth": self.endgame_depth}
+            value, move = self.endgame.solve(board, player, deadline=deadline, **kw)
+            self.last_stats.update({"mode": "endgame", **self.endgame.last_stats})
+            return move
+        kw = {} if self.depth is None else {"max_depth": self.depth}
+        value, move = self.searcher.search(board, player, deadline=deadline, **kw)
+        self.last_stats.update({"mode": "search", **self.searcher.last_stats})
+        return move
+
+
+class MinimaxBot(SearchBot):
+    """Alpha-beta with the Voronoi count (A5); a greedy one-move filler when separated."""
+
+    name = "minimax"
+
+    def __init__(self, *, evaluation="territory", endgame_depth=1, **options):
+        super().__init__(evaluation=evaluation, endgame_depth=endgame_depth, **options)
+
+
+class ChamberBot(SearchBot):
+    """a1k0n's recipe: alpha-beta + chamber-tree evaluation (A12) + endgame solver (A8)."""
+
+    name = "chamber"
+
+    def __init__(self, *, penalize_battlefront=False, **options):
+        options.setdefault("evaluation", "chamber-a13" if penalize_battlefront else "chamber")
+        super().__init__(**options)
+
+
+def _warm(bot):
+    bot.warm_up()
+    return bot
+
+
+@register("voronoi", description="one move of lookahead on Voronoi territory (A4)")
+def make_voronoi(*, rng=None, time=None, verbose=False):
+    return _warm(VoronoiBot(time=time, verbose=verbose, rng=rng))
+
+
+@register("multivoronoi",
+          description="kootenpv's 2-4 player bot: one move on turn-order territory (K1, K2)")
+def make_multivoronoi(*, rng=None, time=None, verbose=False):
+    return _warm(MultiVoronoiBot(time=time, verbose=verbose, rng=rng))
+
+
+@register("minimax", description="alpha-beta + Voronoi evaluation under the clock (A5, A6, H1-H5)")
+def make_minimax(*, rng=None, time=None, **options):
+    return _warm(MinimaxBot(time=time, rng=rng, **options))
+
+
+@register("chamber", description="a1k0n's bot: alpha-beta + chamber trees + endgame (A8, A12)")
+def make_chamber(*, rng=None, time=None, **options):
+    return _warm(ChamberBot(time=time, rng=rng, **options))
