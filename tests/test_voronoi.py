@@ -122,6 +122,10 @@ def test_errors_are_clear():
         bucket_distances(board, cost=np.zeros(board.cells.shape))
     with pytest.raises(ValueError, match="shape"):
         territory_from_distances(board, np.zeros(3), np.zeros(3))
+    with pytest.raises(ValueError, match="start"):
+        bfs_distances(board, start=2)
+    with pytest.raises(ValueError, match="start"):
+        bucket_distances(board, start=10**6)
 
 
 # ---- random boards --------------------------------------------------------------

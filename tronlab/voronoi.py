@@ -283,8 +283,8 @@ def bfs_distances(board, player=0, *, start=None, scratch=None) -> np.ndarray:
     _check_board(board)
     if start is None:
         start = board.heads[_check_player(board, player)]
-    elif not 0 <= int(start) < board.flat.size:
-        raise ValueError(f"start {start} is not a flat index of this board")
+    elif not board.stride <= int(start) < board.flat.size - board.stride:
+        raise ValueError(f"start {start} is not a flat index inside this board")
     s = _scratch(board, scratch)
     bfs_distances_kernel(board.flat, np.int64(start), np.int64(board.stride), s.dist, s.queue)
     return s.dist.reshape(board.cells.shape).copy()
@@ -297,13 +297,16 @@ def bucket_distances(board, player=0, *, cost=None, start=None) -> np.ndarray:
     _check_board(board)
     if start is None:
         start = board.heads[_check_player(board, player)]
+    elif not board.stride <= int(start) < board.flat.size - board.stride:
+        raise ValueError(f"start {start} is not a flat index inside this board")
     size = board.flat.size
     if cost is None:
         cost = np.ones(size, np.uint8)
     else:
         cost = np.asarray(cost)
         if cost.shape != board.cells.shape:
-            raise ValueError(f"cost must have the board's shape {board.cells.shape}, got {cost.shape}")
+            raise ValueError(f"cost must have the board's shape {board.cells.shape}, "
+                             f"got {cost.shape}")
         if cost.min() < 1 or cost.max() > 255:
             raise ValueError("costs must be whole numbers from 1 to 255")
         cost = np.ascontiguousarray(cost, np.uint8).reshape(-1)
@@ -351,7 +354,8 @@ def territory_from_distances(board, dist0, dist1) -> Territory:
     for name, d in (("dist0", dist0), ("dist1", dist1)):
         d = np.asarray(d)
         if d.shape != board.cells.shape:
-            raise ValueError(f"{name} must have the board's shape {board.cells.shape}, got {d.shape}")
+            raise ValueError(f"{name} must have the board's shape {board.cells.shape}, "
+                             f"got {d.shape}")
         maps.append(np.ascontiguousarray(d, np.int32).reshape(-1))
     r = territory_from_distances_kernel(board.flat, maps[0], maps[1], np.int64(board.stride))
     return Territory(*(int(v) for v in r))
