@@ -206,6 +206,11 @@ ERRORS = """() => {
   return errors;
 }"""
 
+# where the page and the notebook's scroll containers stand (arrow keys must not move them)
+SCROLL_POSITIONS = """() => [document.scrollingElement,
+  ...document.querySelectorAll('.jp-WindowedPanel-outer, .jp-Notebook, .jp-NotebookPanel')]
+  .map((e) => e.scrollTop)"""
+
 SCROLL_TO_PLAY = """async () => {
   const nb = window.jupyterapp.shell.currentWidget.content;
   const i = nb.widgets.findIndex((c) => c.model.sharedModel.getSource().includes('BoardWidget.play('));
@@ -254,7 +259,7 @@ def drive(app: str, url_path: str, prefix: str, tmp_path: Path, chromium: str, s
                 canvas.scroll_into_view_if_needed()
                 canvas.click()
                 assert page.evaluate("() => document.activeElement.classList.contains('tronlab-canvas')")
-                scroll_before = page.evaluate("() => document.scrollingElement.scrollTop")
+                scroll_before = page.evaluate(SCROLL_POSITIONS)
                 status = widget.locator(".tronlab-status")
                 for turn, key in enumerate(KEYS, start=1):
                     page.keyboard.press(key)
@@ -262,7 +267,7 @@ def drive(app: str, url_path: str, prefix: str, tmp_path: Path, chromium: str, s
                                            arg=[status.element_handle(), turn], timeout=30_000)
                 # the keys went to the game, not to JupyterLab or the page
                 assert page.evaluate("() => document.activeElement.classList.contains('tronlab-canvas')")
-                assert page.evaluate("() => document.scrollingElement.scrollTop") == scroll_before
+                assert page.evaluate(SCROLL_POSITIONS) == scroll_before
 
                 conn = server.runtime / f"kernel-{kernel_ids[0]}.json"
                 state = ask_kernel(conn, {"turn": "game.turn", "over": "game.game_over",
