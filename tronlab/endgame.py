@@ -34,7 +34,9 @@ from numba import njit
 
 from .board import Board
 from .clock import NO_DEADLINE, clock_ns, deadline_after
+from .filler import fill_length_kernel, new_scratch as new_filler_scratch
 from .parity import fill_bound_kernel
+from .ring import POTENTIAL_ARTICULATION
 
 MAX_ENDGAME_DEPTH = 400
 CLOCK_EVERY = 64
@@ -45,43 +47,8 @@ N_STATS = 4
 
 
 @njit(cache=True)
-def fill_length_kernel(flat, head, stride, trail):
-    """Moves a plain greedy filler makes from ``head`` until stuck: always the
-    free neighbour with the fewest free neighbours of its own (the most walls
-    around; first in move order on ties).  ``flat`` is restored; scratch
-    ``trail`` int64[n].  (A stand-in for :mod:`tronlab.filler` when it is absent.)"""
-    offs = (np.uint64(0) - np.uint64(stride), np.uint64(1), np.uint64(stride),
-            np.uint64(0) - np.uint64(1))
-    c = np.uint64(head)
-    moves = 0
-    while True:
-        best = np.uint64(0)
-        best_free = 5
-        for k in range(4):
-            n = c + offs[k]
-            if flat[n] != 0:
-                continue
-            free = 0
-            for j in range(4):
-                if flat[n + offs[j]] == 0:
-                    free += 1
-            if free < best_free:
-                best_free = free
-                best = n
-        if best_free == 5:
-            break
-        flat[best] = 1
-        trail[moves] = best
-        moves += 1
-        c = best
-    for i in range(moves):
-        flat[trail[i]] = 0
-    return moves
-
-
-@njit(cache=True)
 def endgame_kernel(flat, head, stride, depth, target, deadline, pos, idx, first, seen, stack,
-                   fs, stats):
+                   table, fs, stats):
     """Best line of own moves: every sequence of up to ``depth`` moves from
     ``head``, each finished by the greedy filler; returns
     ``(moves, move, completed, cut)``: the length of the best line, its first
@@ -91,8 +58,9 @@ def endgame_kernel(flat, head, stride, depth, target, deadline, pos, idx, first,
     bound).  ``flat`` is changed and restored.
 
     Scratch: ``pos`` int64[depth + 1], ``idx`` and ``first`` int64[depth + 1];
-    ``seen`` uint8[n], ``stack`` int32[n] (for the parity bound); ``fs``
-    int64[n] for the greedy filler; ``stats``
+    ``seen`` uint8[n], ``stack`` int32[n] (for the parity bound); ``table``
+    the A2 ring table and ``fs`` the greedy filler's scratch
+    (:func:`tronlab.filler.new_scratch`); ``stats``
     int64[N_STATS] is added to.
     """
     offs = (np.uint64(0) - np.uint64(stride), np.uint64(1), np.uint64(stride),
@@ -130,7 +98,8 @@ def endgame_kernel(flat, head, stride, depth, target, deadline, pos, idx, first,
             descend = False
             if ply == depth:
                 stats[E_LEAVES] += 1
-                more = fill_length_kernel(flat, n, stride, fs)
+                more = fill_length_kernel(flat, n, stride, table, fs.labels, fs.sizes, fs.equiv,
+                                          fs.counts, fs.seen, fs.stack, fs.trail)
                 if more > 0:
                     cut = True
                 length = ply + more
@@ -181,7 +150,7 @@ class Endgame:
             self._size = size
             self.seen = np.zeros(size, np.uint8)
             self.stack = np.zeros(size, np.int32)
-            self.fs = np.zeros(size, np.int64)
+            self.fs = new_filler_scratch(size)
             self.pos = np.zeros(MAX_ENDGAME_DEPTH + 1, np.int64)
             self.idx = np.zeros(MAX_ENDGAME_DEPTH + 1, np.int64)
             self.first = np.zeros(MAX_ENDGAME_DEPTH + 1, np.int64)
@@ -214,7 +183,8 @@ class Endgame:
                 break
             v, m, done, cut = endgame_kernel(flat, head, stride, np.int64(d), np.int64(target),
                                              np.int64(deadline), self.pos, self.idx, self.first,
-                                             self.seen, self.stack, self.fs, stats)
+                                             self.seen, self.stack, POTENTIAL_ARTICULATION,
+                                             self.fs, stats)
             if not done:
                 break
             moves, move, depth = int(v), int(m), d
