@@ -6,7 +6,9 @@ Builds ref.c as a shared library (gcc -O2 -march=native -DLIB -shared -fPIC, in 
 temp dir), loads it with ctypes, then for each board and kernel alternates one
 C batch (``lib_bench(kernel, reps)``) and one numba batch (the compiled loops of
 ``benchmarks/kernels.py``), so both see the same machine noise.  Prints the
-median microseconds per call of each and the ratio numba / C.
+median microseconds per call of each and the ratio numba / C: the median over
+the batch pairs of (numba batch / C batch), which shrugs off load that drifts
+during the run better than a ratio of medians.
 Targets: voronoi and flood <= 1.2x, articulation <= 1.3x.
 """
 
@@ -55,7 +57,8 @@ def compare(c, path, batches):
             tc.append(c.lib_bench(C_KERNEL[k], reps, 0))
             tn.append(p.numba_batch(k, reps))
         mc, mn = statistics.median(tc) * 1e6, statistics.median(tn) * 1e6
-        rows.append((k, mc, mn, mn / mc))
+        paired = statistics.median(n / c for n, c in zip(tn, tc))
+        rows.append((k, mc, mn, paired))
     return rows
 
 
@@ -70,7 +73,8 @@ def main(argv=None):
                              ("empty15.txt", "empty30x20.txt", "rand30x20.txt")]
     with tempfile.TemporaryDirectory() as tmp:
         c = build(args.ref, tmp)
-        print(f"{'board':16s} {'kernel':13s} {'C us':>8s} {'numba us':>9s} {'numba/C':>8s}")
+        print(f"{'board':16s} {'kernel':13s} {'C us':>8s} {'numba us':>9s} {'numba/C':>8s}"
+              "   (medians; ratio = median of paired batch ratios)")
         worst = {}
         for path in boards:
             for k, mc, mn, ratio in compare(c, path, args.batches):

@@ -56,7 +56,8 @@ def articulation_points_kernel(flat, stride, disc, low, parent, it, stack, is_cu
             np.uint64(0) - np.uint64(1))
     timer = 0
     count = 0
-    for root in range(stride, size - stride):
+    for r in range(stride, size - stride):
+        root = np.uint64(r)
         if flat[root] != 0 or disc[root] != 0:
             continue
         timer += 1
@@ -86,7 +87,7 @@ def articulation_points_kernel(flat, stride, disc, low, parent, it, stack, is_cu
                     sp += 1
                     if v == root:
                         root_children += 1
-                elif np.int64(n) != parent[v] and dn < low[v]:
+                elif n != np.uint64(parent[v]) and dn < low[v]:
                     low[v] = dn
             else:
                 sp -= 1
