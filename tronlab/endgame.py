@@ -39,7 +39,6 @@ from .parity import fill_bound_kernel
 from .ring import POTENTIAL_ARTICULATION
 
 MAX_ENDGAME_DEPTH = 400
-CLOCK_EVERY = 64
 
 # stats fields
 E_NODES, E_LEAVES, E_PRUNED, E_ABORTED = 0, 1, 2, 3
@@ -88,7 +87,7 @@ def endgame_kernel(flat, head, stride, depth, target, deadline, pos, idx, first,
             first[ply] = k if ply == 1 else first[ply - 1]
             idx[ply] = 0
             nodes += 1
-            if (nodes & (CLOCK_EVERY - 1)) == 0 and clock_ns() >= deadline:
+            if clock_ns() >= deadline:             # a leaf can be slow: look every node
                 for q in range(ply, 0, -1):
                     flat[pos[q]] = 0
                 stats[E_NODES] = nodes
@@ -98,8 +97,8 @@ def endgame_kernel(flat, head, stride, depth, target, deadline, pos, idx, first,
             descend = False
             if ply == depth:
                 stats[E_LEAVES] += 1
-                more = fill_length_kernel(flat, n, stride, table, fs.labels, fs.sizes, fs.equiv,
-                                          fs.counts, fs.seen, fs.stack, fs.trail)
+                more = fill_length_kernel(flat, n, stride, table, fs.mark, fs.queue, fs.groups,
+                                          fs.gpar, fs.gpend, fs.cur, fs.cand, fs.best, fs.trail)
                 if more > 0:
                     cut = True
                 length = ply + more

@@ -63,7 +63,7 @@ WIN = np.int64(1) << np.int64(40)       # value of a won game (far above any eva
 INF = np.int64(1) << np.int64(50)       # beyond every value: the initial window
 MAX_DEPTH = 60                           # turns
 MAX_PLY = 2 * MAX_DEPTH + 2
-CLOCK_EVERY = 64                         # nodes between two looks at the clock (a power of 2)
+CLOCK_EVERY = 16                         # nodes between two looks at the clock (a power of 2)
 
 # frame fields
 F_ALPHA, F_BETA, F_BEST, F_BESTMOVE, F_IDX, F_N, F_M0 = 0, 1, 2, 3, 4, 5, 6
