@@ -14,6 +14,7 @@ to its end and seek with the slider, checking each in the kernel.  The server is
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import secrets
@@ -219,6 +220,51 @@ SCROLL_TO_PLAY = """async () => {
 }"""
 
 
+SAMPLE_PIXELS = """(root, [w, h]) => {
+  const canvas = root.querySelector('canvas.tronlab-canvas');
+  const px = canvas.width / w;
+  const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+  const out = [];
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      // a point clear of grid lines, head outline, head digit and the dead-head cross
+      const i = (Math.floor((y + 0.55) * px) * canvas.width + Math.floor((x + 0.25) * px)) * 4;
+      out.push([data[i], data[i + 1], data[i + 2]]);
+    }
+  }
+  return out;
+}"""
+
+
+def expected_rgb(ch: str) -> tuple:
+    """The colour board.js should paint a square, from its ASCII character."""
+    from tronlab.render import FREE_COLOR, PLAYER_COLORS, TRAIL_COLORS, WALL_COLOR
+
+    if ch == "#":
+        c = WALL_COLOR
+    elif ch == ".":
+        c = FREE_COLOR
+    elif ch in "abcd":
+        c = TRAIL_COLORS["abcd".index(ch)]
+    else:
+        c = PLAYER_COLORS[("1234" if ch in "1234" else "ABCD").index(ch)]
+    return tuple(int(c[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def canvas_mismatches(root_locator, ascii_board: str) -> list:
+    """Squares whose colour on the widget's canvas differs from the ASCII board."""
+    rows = ascii_board.split("\n")
+    h, w = len(rows), len(rows[0])
+    got = root_locator.evaluate(SAMPLE_PIXELS, [w, h])
+    bad = []
+    for k, rgb in enumerate(got):
+        y, x = divmod(k, w)
+        want = expected_rgb(rows[y][x])
+        if max(abs(a - b) for a, b in zip(rgb, want)) > 6:
+            bad.append(((x, y), rows[y][x], tuple(rgb), want))
+    return bad
+
+
 def colour_present(png_path: Path, hex_color: str, min_pixels: int) -> bool:
     import matplotlib.image as mpimg
 
@@ -240,6 +286,9 @@ def drive(app: str, url_path: str, prefix: str, tmp_path: Path, chromium: str, s
             browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
             try:
                 page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                outside = []
+                page.on("request", lambda r: outside.append(r.url)
+                        if not r.url.startswith((server.url, "data:", "blob:", "about:")) else None)
                 page.goto(f"{server.url}{url_path}token={server.token}", wait_until="domcontentloaded")
                 page.wait_for_function(
                     "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
@@ -278,6 +327,8 @@ def drive(app: str, url_path: str, prefix: str, tmp_path: Path, chromium: str, s
                 assert state["head"] == repr(HEAD_AFTER_KEYS), state
                 assert state["moved"].startswith("[0, "), state      # first key: up
                 assert status.text_content().startswith(f"Turn {len(KEYS)}.")
+                game_ascii = ast.literal_eval(ask_kernel(conn, {"a": "game.board.to_ascii()"})["a"])
+                assert canvas_mismatches(widget, game_ascii) == []
 
                 ARTIFACTS.mkdir(exist_ok=True)
                 shot = ARTIFACTS / f"{prefix}-board.png"
@@ -320,7 +371,11 @@ def drive(app: str, url_path: str, prefix: str, tmp_path: Path, chromium: str, s
                 slider.fill("30")
                 wait_for_kernel(conn, "replay.turn", "30")
                 assert replay.locator(".tronlab-turn").text_content() == "turn 30 / 71"
+                board30 = ast.literal_eval(
+                    ask_kernel(conn, {"a": "record.boards()[30].to_ascii()"})["a"])
+                assert canvas_mismatches(replay, board30) == []
                 replay.screenshot(path=str(ARTIFACTS / f"{prefix}-replay.png"))
+                assert outside == [], f"requests left localhost (must work offline): {outside[:5]}"
             finally:
                 browser.close()
     except Exception:
