@@ -165,6 +165,23 @@ def test_a_crashing_bot_loses_and_the_game_goes_on():
     assert "boom" in w.outcome.details[1]
 
 
+def test_a_bot_failing_to_start_loses_on_its_first_move():
+    class Moody:
+        name = "moody"
+
+        def start_game(self, board, player, **kw):
+            raise ValueError("not today")
+
+        def __call__(self, board, player):
+            return "up"
+
+    w = BoardWidget.play(Moody(), seed=0)
+    assert w.names == ["you", "moody"]
+    assert w.move("up") == {1: "error"} and w.outcome.winner == 0
+    assert "in start_game: ValueError: not today" in w.outcome.details[1]
+    w.record.verify()
+
+
 def test_play_argument_errors():
     with pytest.raises(ValueError, match="unknown rules"):
         BoardWidget.play("hugger", rules="chess")

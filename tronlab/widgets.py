@@ -160,6 +160,12 @@ def _default_board(rules, rng) -> Board:
     return load_builtin("arena")
 
 
+def _bot_label(bot) -> str:
+    if isinstance(bot, str):
+        return bot
+    return str(getattr(bot, "name", None) or getattr(bot, "__name__", None) or type(bot).__name__)
+
+
 def _make_bot(bot, rng):
     if callable(bot):
         return bot
@@ -179,22 +185,35 @@ class _Game:
         self.rules = rules
         self.start = board.copy()
         self.board = board.copy()
-        self.names = ["you"] + [b if isinstance(b, str) else getattr(b, "__name__", "bot")
-                                for b in bots]
+        self.names = ["you"] + [_bot_label(b) for b in bots]
         rngs = rng.spawn(len(bots))
         self.bots = [None] + [_make_bot(b, r) for b, r in zip(bots, rngs)]
         self.turn = 0
         self.moves: list[list] = []
         self.events: list[dict] = []
         self.log = DeathLog(board.n_players, simultaneous=rules.simultaneous)
-        self.deaths: list = []
+        self.pending: dict[int, tuple[str, str]] = {}   # faults raised before the first move
         for p in range(1, board.n_players):
             hook = getattr(self.bots[p], "start_game", None)
-            if hook is not None:
+            if hook is None:
+                continue
+            try:
                 hook(self.board.copy(), p, rules=rules, time_limit=None, rng=rngs[p - 1])
+            except Exception as err:  # noqa: BLE001 - the bot loses, the widget carries on
+                self.pending[p] = ("error", f"in start_game: {type(err).__name__}: {err}")
 
     def _ask_bot(self, player: int, board: Board):
-        """``(move, fault, note)`` as ``Rules.play_turn`` wants it; a bot never breaks the game."""
+        """``(move, fault, note)`` as ``Rules.play_turn`` wants it; a bot never breaks the game.
+
+        Bots run in the kernel without a clock: a bot that never returns blocks
+        the widget (use :func:`tronlab.engine.play` with ``time_limit`` to race
+        untrusted bots).
+        """
+        if player in self.pending:
+            fault, note = self.pending.pop(player)
+            self.events.append({"turn": self.turn, "player": player, "kind": fault,
+                                "detail": note})
+            return None, fault, note
         try:
             raw = self.bots[player](board.copy(), player)
         except Exception as err:  # noqa: BLE001
@@ -411,6 +430,8 @@ class BoardWidget(anywidget.AnyWidget):
             else:
                 parts.append(f"{g.names[out.winner]} (cycle {out.winner + 1}) wins.")
             parts.append("Press New game to play again.")
+        else:
+            parts.append("Your move.")
         return " ".join(parts)
 
     def _make_record(self):
