@@ -28,7 +28,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-DEFAULT_BOARD = os.path.join(ROOT, "..", "shared", "bench", "boards", "rand30x20.txt")
+DEFAULT_BOARD = os.path.join(HERE, "boards", "rand30x20.txt")
 
 CHILD = """
 import sys, time, json

@@ -8,7 +8,9 @@ point kernels, each measured as a ``@njit`` loop calling the kernel ``reps``
 times (median over many batches, so the Python-to-numba call cost is not
 counted), then the same for the plain-Python twins in ``tronlab.reference``
 (fewer reps), and the ratio python / numba.  ``--json`` prints one JSON object
-per board instead.
+per board instead.  Results are printed as ref.c prints them: territory and
+edges of the two heads, flood from head 1, articulation count and the sum of
+their indices y * W + x in the map file's grid.
 """
 
 from __future__ import annotations
@@ -96,9 +98,12 @@ class Prepared:
         n0, n1, e0, e1 = territory_kernel(self.flat, self.h0, self.h1, self.stride, *self.vs)
         flood = flood_fill_kernel(self.flat, self.h0, self.stride, self.seen, self.stack)
         count = articulation_points_kernel(self.flat, self.stride, *self.arts)
+        # ref.c numbers squares of the map file's grid, y * W + x (no padding)
+        cuts = (b.xy(i) for i in np.flatnonzero(self.arts.is_cut))
+        index_sum = sum(y * b.width + x for x, y in cuts)
         return {"territory": [int(n0), int(n1)], "edges": [int(e0), int(e1)],
                 "flood": int(flood), "articulation_count": int(count),
-                "size": f"{b.width}x{b.height}"}
+                "articulation_index_sum": int(index_sum), "size": f"{b.width}x{b.height}"}
 
 
 KERNELS = ("voronoi", "flood", "articulation")
@@ -133,7 +138,8 @@ def main(argv=None):
             print(json.dumps(r))
             continue
         print(f"{r['board']} ({r['size']}): territory {r['territory']} edges {r['edges']} "
-              f"flood {r['flood']} articulation points {r['articulation_count']}")
+              f"flood {r['flood']} articulation points {r['articulation_count']} "
+              f"(index sum {r['articulation_index_sum']})")
         for k in KERNELS:
             nb, py = r[f"{k}_us"], r[f"python_{k}_us"]
             print(f"  {k:13s} numba {nb:9.3f} us   python {py:10.1f} us   python/numba {py / nb:7.0f}x")

@@ -63,9 +63,9 @@ def compare(c, path, batches):
 
 
 def main(argv=None):
-    boards_dir = os.path.join(os.path.dirname(DEFAULT_REF), "boards")
+    boards_dir = os.path.join(HERE, "boards")      # copies of ref.c's boards
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("boards", nargs="*", help="Google 2010 map files (default: ref.c's boards)")
+    ap.add_argument("boards", nargs="*", help="Google 2010 map files (default: benchmarks/boards/*, ref.c's boards)")
     ap.add_argument("--ref", default=DEFAULT_REF, help="path of ref.c")
     ap.add_argument("--batches", type=int, default=101)
     args = ap.parse_args(argv)

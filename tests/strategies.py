@@ -16,13 +16,29 @@ hypothesis still shrinks size, density and player count.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 from hypothesis import strategies as st
 
 from tronlab.board import FREE, TRAIL, WALL, Board
+from tronlab.maps import load_map
 
 EXAMPLES = 200 if os.environ.get("CI") else 40
+
+_BENCH_DIRS = (Path(__file__).resolve().parents[1] / "benchmarks" / "boards",
+               Path(__file__).resolve().parents[2] / "shared" / "bench" / "boards")
+
+
+def bench_board(name):
+    """One of the C reference's boards (empty15, empty30x20, rand30x20) as a Board;
+    skips the test when the boards are not around."""
+    import pytest
+
+    for folder in _BENCH_DIRS:
+        if (folder / f"{name}.txt").exists():
+            return load_map(folder / f"{name}.txt")
+    pytest.skip(f"benchmark board {name} not available")
 
 
 @st.composite

@@ -4,8 +4,7 @@ import networkx as nx
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from strategies import EXAMPLES, boards, grid_graph
-from test_voronoi import bench_board
+from strategies import EXAMPLES, bench_board, boards, grid_graph
 
 from tronlab import Board
 from tronlab import reference as ref

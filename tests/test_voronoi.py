@@ -1,7 +1,5 @@
 """Distances and two-player Voronoi territory (A4, A7, H6) against independent oracles."""
 
-from pathlib import Path
-
 import networkx as nx
 import numpy as np
 import pytest
@@ -9,25 +7,14 @@ import scipy.sparse
 import scipy.sparse.csgraph
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import EXAMPLES, boards, grid_graph
+from strategies import EXAMPLES, bench_board, boards, grid_graph
 
-from tronlab import Board, load_map
+from tronlab import Board
 from tronlab import reference as ref
 from tronlab.voronoi import (
     NEUTRAL, NOBODY, Territory, bfs_distances, bucket_distances, new_scratch, owner_map,
     territory, territory_from_distances,
 )
-
-BENCH = Path("/work/shared/bench/boards")
-REPO_BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "boards"
-
-
-def bench_board(name):
-    for folder in (REPO_BENCH, BENCH):
-        if (folder / f"{name}.txt").exists():
-            return load_map(folder / f"{name}.txt")
-    pytest.skip(f"benchmark board {name} not available")
-
 
 def nx_distances(board, player):
     """Oracle: networkx shortest path lengths from the head, as a padded array."""
