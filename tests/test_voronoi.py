@@ -179,3 +179,25 @@ def test_owner_map_matches_reference_and_counts(board):
     assert owners.reshape(-1).tolist() == want
     t = territory(board, scratch=scratch)   # scratch reuse gives the same answer
     assert (t.n0, t.n1) == (np.sum(owners == 0) - 1, np.sum(owners == 1) - 1)
+
+
+def test_benchmark_script_reports_the_c_reference_results():
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    boards = [str(root / "benchmarks" / "boards" / f"{n}.txt") for n in ("empty15", "rand30x20")]
+    args = [a for b in boards for a in ("--board", b)]
+    out = subprocess.run([sys.executable, str(root / "benchmarks" / "kernels.py"), *args, "--json",
+                          "--batches", "3"], capture_output=True, text=True, check=True, timeout=600)
+    rows = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [r["board"] for r in rows] == ["empty15.txt", "rand30x20.txt"]
+    assert (rows[1]["territory"], rows[1]["edges"], rows[1]["flood"]) == ([237, 199], [700, 578], 448)
+    assert (rows[1]["articulation_count"], rows[1]["articulation_index_sum"]) == (39, 8787)
+    assert (rows[0]["territory"], rows[0]["edges"], rows[0]["flood"]) == ([102, 102], [378, 378], 223)
+    for r in rows:
+        for key in ("voronoi_us", "flood_us", "articulation_us", "python_voronoi_us",
+                    "python_flood_us", "python_articulation_us"):
+            assert r[key] > 0
