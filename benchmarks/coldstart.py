@@ -109,7 +109,8 @@ def main(argv=None):
           f"   target < 0.5 s: {'ok' if report['warm_s'] < 0.5 else 'MISSED'}")
     print(f"numba floor (a one-line cached function, warm): {report['numba_floor_s']:.2f} s;"
           f" tronlab's own share of warm: {report['warm_s'] - report['numba_floor_s']:+.2f} s")
-    print(f"heavy modules loaded by the end: {', '.join(report['heavy_modules_after_import']) or 'none'}")
+    heavy = ", ".join(report["heavy_modules_after_import"]) or "none"
+    print(f"heavy modules loaded by the end: {heavy}")
 
 
 if __name__ == "__main__":

@@ -28,7 +28,8 @@ from numba import njit
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from tronlab import load_map, reference  # noqa: E402
-from tronlab.articulation import articulation_points_kernel, new_scratch as art_scratch  # noqa: E402
+from tronlab.articulation import articulation_points_kernel  # noqa: E402
+from tronlab.articulation import new_scratch as art_scratch  # noqa: E402
 from tronlab.fill import flood_fill_kernel  # noqa: E402
 from tronlab.voronoi import new_scratch as vor_scratch, territory_kernel  # noqa: E402
 
@@ -142,7 +143,8 @@ def main(argv=None):
               f"(index sum {r['articulation_index_sum']})")
         for k in KERNELS:
             nb, py = r[f"{k}_us"], r[f"python_{k}_us"]
-            print(f"  {k:13s} numba {nb:9.3f} us   python {py:10.1f} us   python/numba {py / nb:7.0f}x")
+            print(f"  {k:13s} numba {nb:9.3f} us   python {py:10.1f} us"
+                  f"   python/numba {py / nb:7.0f}x")
 
 
 if __name__ == "__main__":

@@ -65,7 +65,8 @@ def compare(c, path, batches):
 def main(argv=None):
     boards_dir = os.path.join(HERE, "boards")      # copies of ref.c's boards
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("boards", nargs="*", help="Google 2010 map files (default: benchmarks/boards/*, ref.c's boards)")
+    ap.add_argument("boards", nargs="*",
+                    help="Google 2010 map files (default: copies of ref.c's boards)")
     ap.add_argument("--ref", default=DEFAULT_REF, help="path of ref.c")
     ap.add_argument("--batches", type=int, default=101)
     args = ap.parse_args(argv)
@@ -79,7 +80,8 @@ def main(argv=None):
         for path in boards:
             for k, mc, mn, ratio in compare(c, path, args.batches):
                 ok = "ok" if ratio <= TARGET[k] else f"over {TARGET[k]}x"
-                print(f"{os.path.basename(path):16s} {k:13s} {mc:8.3f} {mn:9.3f} {ratio:8.2f}  {ok}")
+                name = os.path.basename(path)
+                print(f"{name:16s} {k:13s} {mc:8.3f} {mn:9.3f} {ratio:8.2f}  {ok}")
                 worst[k] = max(worst.get(k, 0), ratio)
         print("worst ratio: " + ", ".join(f"{k} {v:.2f}x" for k, v in worst.items()))
 

@@ -34,7 +34,8 @@ def regions_of(labels, sizes):
     return out
 
 
-@pytest.mark.parametrize("name, expected", [("empty15", 223), ("empty30x20", 598), ("rand30x20", 448)])
+@pytest.mark.parametrize("name, expected",
+                         [("empty15", 223), ("empty30x20", 598), ("rand30x20", 448)])
 def test_matches_c_reference_boards(name, expected):
     board = bench_board(name)
     assert flood_fill(board, 0) == expected
@@ -86,7 +87,8 @@ def test_errors_are_clear():
 def test_flood_fill_matches_networkx(board, data):
     p = data.draw(st.integers(0, board.n_players - 1))
     head = int(board.heads[p])
-    assert flood_fill(board, p) == nx_flood(board, head) == ref.flood_fill(board.flat, head, board.stride)
+    want = nx_flood(board, head)
+    assert flood_fill(board, p) == want == ref.flood_fill(board.flat, head, board.stride)
 
 
 @settings(max_examples=EXAMPLES, deadline=None)

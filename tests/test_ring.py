@@ -9,8 +9,8 @@ from strategies import EXAMPLES, boards, grid_graph
 from tronlab import Board
 from tronlab import reference as ref
 from tronlab.ring import (
-    POTENTIAL_ARTICULATION, RING_DXDY, is_potential_articulation, make_table, potential_articulation,
-    ring_code, runs,
+    POTENTIAL_ARTICULATION, RING_DXDY, is_potential_articulation, make_table,
+    potential_articulation, ring_code, runs,
 )
 
 

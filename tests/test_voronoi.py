@@ -51,7 +51,8 @@ def brute_territory(board, p=0, q=1):
 def test_matches_c_reference_boards(name, expected):
     board = bench_board(name)
     assert territory(board) == expected
-    assert territory_from_distances(board, bfs_distances(board, 0), bfs_distances(board, 1)) == expected
+    d0, d1 = bfs_distances(board, 0), bfs_distances(board, 1)
+    assert territory_from_distances(board, d0, d1) == expected
     assert ref.territory(board.flat, *board.heads, board.stride) == expected
 
 
@@ -66,7 +67,8 @@ def test_small_board_by_hand():
     # player 0: (1,0) (0,1) (1,1) (0,2); player 1: (3,1) (2,2) (2,1) (1,2) (3,0)
     t = territory(board)
     assert (t.n0, t.n1) == (4, 5)
-    # free neighbours: (1,0):1 (0,1):2 (1,1):4 (0,2):2 -> 9; (3,1):2 (2,2):2 (2,1):3 (1,2):3 (3,0):1 -> 11
+    # free neighbours: (1,0):1 (0,1):2 (1,1):4 (0,2):2 -> 9
+    #                  (3,1):2 (2,2):2 (2,1):3 (1,2):3 (3,0):1 -> 11
     assert (t.e0, t.e1) == (9, 11)
     owners = owner_map(board)
     assert owners[1, 1] == 0 and owners[3, 4] == 1     # the heads
@@ -122,7 +124,8 @@ def test_bfs_matches_networkx_and_reference(board, data):
     p = data.draw(st.integers(0, board.n_players - 1))
     d = bfs_distances(board, p)
     assert np.array_equal(d, nx_distances(board, p))
-    assert d.reshape(-1).tolist() == ref.bfs_distances(board.flat, int(board.heads[p]), board.stride)
+    want = ref.bfs_distances(board.flat, int(board.heads[p]), board.stride)
+    assert d.reshape(-1).tolist() == want
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
@@ -190,13 +193,14 @@ def test_benchmark_script_reports_the_c_reference_results():
     root = Path(__file__).resolve().parents[1]
     boards = [str(root / "benchmarks" / "boards" / f"{n}.txt") for n in ("empty15", "rand30x20")]
     args = [a for b in boards for a in ("--board", b)]
-    out = subprocess.run([sys.executable, str(root / "benchmarks" / "kernels.py"), *args, "--json",
-                          "--batches", "3"], capture_output=True, text=True, check=True, timeout=600)
+    cmd = [sys.executable, str(root / "benchmarks" / "kernels.py"), *args, "--json", "--batches", "3"]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=600)
     rows = [json.loads(line) for line in out.stdout.splitlines()]
     assert [r["board"] for r in rows] == ["empty15.txt", "rand30x20.txt"]
-    assert (rows[1]["territory"], rows[1]["edges"], rows[1]["flood"]) == ([237, 199], [700, 578], 448)
-    assert (rows[1]["articulation_count"], rows[1]["articulation_index_sum"]) == (39, 8787)
-    assert (rows[0]["territory"], rows[0]["edges"], rows[0]["flood"]) == ([102, 102], [378, 378], 223)
+    empty15, rand = rows
+    assert (rand["territory"], rand["edges"], rand["flood"]) == ([237, 199], [700, 578], 448)
+    assert (rand["articulation_count"], rand["articulation_index_sum"]) == (39, 8787)
+    assert (empty15["territory"], empty15["edges"], empty15["flood"]) == ([102, 102], [378, 378], 223)
     for r in rows:
         for key in ("voronoi_us", "flood_us", "articulation_us", "python_voronoi_us",
                     "python_flood_us", "python_articulation_us"):
