@@ -217,3 +217,22 @@ def test_draw_record_small_multiples():
         draw_record(rec, turns=[1.5])
     with pytest.raises(TypeError, match="GameRecord"):
         draw_record([1, 2])
+
+
+def test_a_removed_trail_leaves_no_head_mark():
+    """CodinGame wipes a dead player's trail: no outline or cross may stay behind."""
+    from tronlab.rules import get_rules
+
+    b = Board.from_ascii("""
+        .....
+        .1.2.
+        .....
+    """)
+    cg = get_rules("codingame")
+    cg.apply_one(b, 0, 1, turn=1)
+    assert cg.apply_one(b, 1, 3, turn=1) == "trail"
+    fig, ax = draw_board(b, grid=False)
+    assert [t.get_text() for t in ax.texts] == ["1"]
+    assert len(ax.patches) == 1 and not ax.lines           # one outline, no cross
+    x, y = b.xy(b.heads[1])
+    assert pixel(fig, ax, x + 0.3, y - 0.3) == rgb(FREE_COLOR)

@@ -183,8 +183,8 @@ def draw_board(board: Board, *, ax=None, overlay=None, owner=None, dist=None, ma
 
     for p in range(board.n_players):
         x, y = board.xy(board.heads[p])
-        if not board.inside(x, y):
-            continue
+        if not board.inside(x, y) or cells[y, x] != TRAIL + p:
+            continue        # e.g. a CodinGame player whose trail was removed when it died
         ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, lw=1.5,
                                edgecolor=to_rgba("black", 0.8), zorder=5))
         if board.alive[p]:
