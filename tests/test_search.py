@@ -70,12 +70,12 @@ def _oracle_eval(cells, me, opp, stride, kind):
     return int(np.round(1000.0 * (K1 * (n[0] - n[1]) + K2 * (e[0] - e[1])))), False
 
 
-def _oracle(cells, me, opp, stride, depth, kind, root=True):
+def _oracle(cells, me, opp, stride, depth, kind, root=True, draw=0):
     """Full minimax over whole turns: I move, the opponent answers seeing my move."""
     mine = [m for m in range(4) if cells[_neighbours(me, stride)[m]] == 0]
     theirs = [m for m in range(4) if cells[_neighbours(opp, stride)[m]] == 0]
     if not mine:
-        return (0 if not theirs else -WIN), {}
+        return (draw if not theirs else -WIN), {}
     if not root:
         v, sep = _oracle_eval(cells, me, opp, stride, kind)
         if sep or depth == 0:
@@ -87,20 +87,20 @@ def _oracle(cells, me, opp, stride, depth, kind, root=True):
         for n in theirs:
             u = _neighbours(opp, stride)[n]
             if u == t:
-                v = 0
+                v = draw
             else:
                 cells[t] = cells[u] = 1
-                v, _ = _oracle(cells, t, u, stride, depth - 1, kind, root=False)
+                v, _ = _oracle(cells, t, u, stride, depth - 1, kind, root=False, draw=draw)
                 cells[t] = cells[u] = 0
             worst = v if worst is None else min(worst, v)
         per_move[m] = worst
     return max(per_move.values()), per_move
 
 
-def oracle(board, player, depth, kind):
+def oracle(board, player, depth, kind, draw=0):
     cells = [int(c) for c in board.flat]
     return _oracle(cells, int(board.heads[player]), int(board.heads[1 - player]),
-                   board.stride, depth, kind)
+                   board.stride, depth, kind, draw=draw)
 
 
 @st.composite
@@ -198,6 +198,14 @@ def test_alphabeta_equals_minimax(kind, board, depth, player):
                 assert per_move[m] == want
             else:
                 assert m == -1
+
+
+@settings(max_examples=60)
+@given(board=small_boards(), depth=st.integers(1, 3), draw=st.sampled_from([-7, -1, 5]))
+def test_alphabeta_equals_minimax_with_a_draw_value(board, depth, draw):
+    want, _ = oracle(board, 0, depth, "territory", draw=draw)
+    for tt in (False, True):
+        assert negamax(board, 0, depth=depth, evaluation="territory", draw=draw, tt=tt)[0] == want
 
 
 @settings(max_examples=15)

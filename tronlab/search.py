@@ -8,8 +8,8 @@ searched as two plies: I pick a move, then the opponent picks one *knowing
 mine* (a pessimistic model: the opponent is granted perfect reactions).  Only
 positions after whole turns are evaluated (even plies), so both players have
 moved the same number of times.  If the opponent picks the square I picked,
-both crash: a draw, value 0.  A player with no free neighbour loses; if both
-have none, it is a draw.
+both crash: a draw, worth ``draw`` to me (0 unless asked otherwise).  A
+player with no free neighbour loses; if both have none, it is a draw.
 
 Negamax (H1) writes minimax with one rule: a node's value is the best of the
 *negated* values of its children, each value seen from the side to move.
@@ -205,15 +205,16 @@ def _update_kernel(frames, pv, pv_len, killers, ply, m, v, use_order):
 
 
 @njit(cache=True)
-def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_weight,
+def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_weight, draw,
                    use_tt, use_order, deadline, zobrist, tt_key, tt_val, tt_depth, tt_flag,
                    tt_move, killers, prev_pv, prev_pv_len, pv, pv_len, frames, keys, onpv,
                    cs, stats):
     """Depth-limited negamax alpha-beta over whole turns (see the module doc).
 
     ``depth`` is in turns (two plies each), at least 1.  ``code``, ``k1``,
-    ``k2`` and ``sep_weight`` choose the evaluation (:mod:`tronlab.evaluate`).
-    ``use_tt`` and ``use_order`` switch the transposition table and move
+    ``k2`` and ``sep_weight`` choose the evaluation (:mod:`tronlab.evaluate`);
+    ``draw`` is the value of a draw to me (0, or a little below to avoid
+    draws).  ``use_tt`` and ``use_order`` switch the transposition table and move
     ordering on.  ``deadline``: absolute time in ns (:func:`tronlab.clock.clock_ns`).
 
     Scratch and state: ``zobrist`` uint64[3, n] (filled square, my head, the
@@ -266,7 +267,7 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
             if (ply & 1) == 0:
                 src = hm
                 if _legal_count(flat, hm, offs) == 0:
-                    val = np.int64(0) if _legal_count(flat, ho, offs) == 0 else -WIN
+                    val = draw if _legal_count(flat, ho, offs) == 0 else -WIN
                     if ply == 0:
                         stats[S_NODES] = nodes
                         return val, -1, True
@@ -377,7 +378,7 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
         if u == t:                          # both enter the same square: both crash, a draw
             nodes += 1
             pv_len[child] = child
-            _update_kernel(frames, pv, pv_len, killers, ply, m, np.int64(0), use_order)
+            _update_kernel(frames, pv, pv_len, killers, ply, m, -draw, use_order)
             continue
         flat[t] = 1
         flat[u] = 1
@@ -411,15 +412,20 @@ class Searcher:
 
     Options (keyword-only): ``evaluation`` ('territory', 'edges', 'linear';
     see :mod:`tronlab.evaluate`), ``k1``/``k2`` (linear weights),
-    ``sep_weight``, ``tt`` and ``ordering`` (switch the table and move ordering),
+    ``sep_weight``, ``draw`` (value of a draw to me: a small negative number
+    makes the bot avoid head-on crashes in even positions), ``tt`` and
+    ``ordering`` (switch the table and move ordering),
     ``tt_bits`` (table size 2**tt_bits entries).
     """
 
     def __init__(self, *, evaluation="linear", k1=K1_DEFAULT, k2=K2_DEFAULT,
-                 sep_weight=SEP_WEIGHT_DEFAULT, tt=True, ordering=True, tt_bits=20):
+                 sep_weight=SEP_WEIGHT_DEFAULT, draw=0, tt=True, ordering=True, tt_bits=20):
         self.code = eval_code(evaluation)
         self.k1, self.k2, self.sep_weight = check_weights(k1, k2, sep_weight)
         self.tt, self.ordering = bool(tt), bool(ordering)
+        if isinstance(draw, bool) or not isinstance(draw, (int, np.integer)) or abs(draw) >= WIN:
+            raise ValueError(f"draw must be an int value (0 = neutral), got {draw!r}")
+        self.draw = int(draw)
         if not isinstance(tt_bits, int) or not 4 <= tt_bits <= 26:
             raise ValueError(f"tt_bits must be an int from 4 to 26, got {tt_bits!r}")
         n = 1 << tt_bits
@@ -466,7 +472,8 @@ class Searcher:
         flat = board.flat.copy()
         v, m, done = negamax_kernel(
             flat, board.heads[me], board.heads[opp], np.int64(board.stride), np.int64(depth),
-            np.int64(self.code), self.k1, self.k2, np.int64(self.sep_weight), self.tt, self.ordering,
+            np.int64(self.code), self.k1, self.k2, np.int64(self.sep_weight), np.int64(self.draw),
+            self.tt, self.ordering,
             np.int64(deadline), self.zobrist, self.tt_key, self.tt_val, self.tt_depth, self.tt_flag,
             self.tt_move, self.killers, prev, np.int64(n_prev), self.pv, self.pv_len, self.frames,
             self.keys, self.onpv, s, stats)
@@ -514,7 +521,7 @@ class Searcher:
 
 
 def negamax(board, player=0, *, depth=2, evaluation="linear", k1=K1_DEFAULT, k2=K2_DEFAULT,
-            sep_weight=SEP_WEIGHT_DEFAULT, tt=True, ordering=True):
+            sep_weight=SEP_WEIGHT_DEFAULT, draw=0, tt=True, ordering=True):
     """Fixed-depth negamax alpha-beta (``depth`` whole turns): ``(value, move)``.
 
     >>> b = Board.from_ascii('''
@@ -527,7 +534,7 @@ def negamax(board, player=0, *, depth=2, evaluation="linear", k1=K1_DEFAULT, k2=
     >>> negamax(b, 0, depth=1, evaluation="territory")[1]   # go right: the other squares are dead ends
     1
     """
-    s = Searcher(evaluation=evaluation, k1=k1, k2=k2, sep_weight=sep_weight, tt=tt,
+    s = Searcher(evaluation=evaluation, k1=k1, k2=k2, sep_weight=sep_weight, draw=draw, tt=tt,
                  ordering=ordering, tt_bits=16)
     v, m, _ = s.search_depth(board, player, depth)
     return v, m
