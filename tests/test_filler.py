@@ -5,12 +5,13 @@ import networkx as nx
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from numba import njit
 
 from strategies import EXAMPLES, boards, small_boards
 from tronlab.board import Board
 from tronlab.filler import (
-    fill_length, fill_length_kernel, fill_path, greedy_move, new_scratch,
+    fill_length, fill_length_kernel, fill_path, greedy_move, new_scratch, sides_kernel,
 )
 from tronlab.parity import fill_bound
 from tronlab.ring import POTENTIAL_ARTICULATION
@@ -279,15 +280,53 @@ def test_every_choice_matches_a_networkx_rederivation(board):
         b.heads[0] = target
 
 
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(boards(max_width=20, max_height=20, max_players=2), st.integers(0, 10**6))
+def test_sides_kernel_matches_networkx_components(board, pick):
+    """Block a free square; its neighbours' sides and their colour counts, both
+    with the full search and with the early stop given the region's totals."""
+    flat = board.flat.copy()
+    free = np.flatnonzero(flat == 0)
+    if len(free) == 0:
+        return
+    t = int(free[pick % len(free)])
+    g = free_graph(flat.tolist(), board.stride)
+    region = nx.node_connected_component(g, t) - {t}
+    g.remove_node(t)
+    flat[t] = 1
+    stride = board.stride
+    want = {}
+    for k, off in enumerate(board.offsets):
+        u = t + int(off)
+        if flat[u] == 0:
+            side = nx.node_connected_component(g, u)
+            ones = sum(colour(x, stride) for x in side)
+            want[k] = (len(side) - ones, ones, frozenset(side))
+    n_sides = len({w[2] for w in want.values()})
+    s = new_scratch(flat.size)
+    totals = (sum(1 - colour(x, stride) for x in region), sum(colour(x, stride) for x in region))
+    for full in (True, False):
+        out = np.full((4, 2), -7, np.int32)
+        got = sides_kernel(flat, np.int64(t), np.int64(stride), full, totals[0], totals[1],
+                           s.mark, s.queue, s.groups, s.gpar, s.gpend, out)
+        assert got == n_sides
+        for k in range(4):
+            if k in want:
+                assert tuple(out[k]) == want[k][:2]
+            else:
+                assert tuple(out[k]) == (-7, -7)
+        assert not s.mark.any()
+
+
 # ---------------------------------------------------------------------------
 # kernels and errors
 # ---------------------------------------------------------------------------
 @njit
-def _total(flat, heads, stride, table, labels, sizes, equiv, counts, seen, stack, trail):
+def _total(flat, heads, stride, table, s):
     total = 0
     for h in heads:
-        total += fill_length_kernel(flat, h, stride, table, labels, sizes, equiv, counts, seen,
-                                    stack, trail)
+        total += fill_length_kernel(flat, h, stride, table, s.mark, s.queue, s.groups, s.gpar,
+                                    s.gpend, s.cur, s.cand, s.best, s.trail)
     return total
 
 
@@ -302,9 +341,9 @@ def test_fill_length_kernel_runs_in_compiled_code_and_restores_the_grid():
     s = new_scratch(b.flat.size)
     before = b.flat.copy()
     one = fill_length(b, 0, scratch=s)
-    total = _total(b.flat, b.heads[:1].repeat(3), np.int64(b.stride), POTENTIAL_ARTICULATION,
-                   s.labels, s.sizes, s.equiv, s.counts, s.seen, s.stack, s.trail)
+    total = _total(b.flat, b.heads[:1].repeat(3), np.int64(b.stride), POTENTIAL_ARTICULATION, s)
     assert total == 3 * one and np.array_equal(b.flat, before)
+    assert not s.mark.any()
     assert one == 46                         # 50 - 2 heads - 2 walls: every square
 
 

@@ -186,7 +186,7 @@ def _grow_room(flat, start, who, stride, owner, is_cut, chamber_of, rqueue, rdis
             np.uint64(0) - np.uint64(1))
     chamber_of[start] = room
     rdist[start] = 0
-    resum[start] = _free_degree(flat, start, stride)
+    resum[start] = 0
     rqueue[0] = start
     qh = 0
     qt = 1
@@ -196,8 +196,12 @@ def _grow_room(flat, start, who, stride, owner, is_cut, chamber_of, rqueue, rdis
     while qh < qt:
         s = np.uint64(rqueue[qh])
         qh += 1
+        # resum held the cheapest path up to s, s excluded; now add s itself
+        deg = _free_degree(flat, s, stride)
+        here = resum[s] + deg
+        resum[s] = here
         n += 1
-        e += _free_degree(flat, s, stride)
+        e += deg
         ds = rdist[s] + 1
         for j in range(4):
             u = s + offs[j]
@@ -209,22 +213,20 @@ def _grow_room(flat, start, who, stride, owner, is_cut, chamber_of, rqueue, rdis
             cu = chamber_of[u]
             if is_cut[u] != 0:
                 if cu < 0:
-                    count = _new_gate(flat, u, who, stride, owner, room, ds, resum[s], count,
+                    count = _new_gate(flat, u, who, stride, owner, room, ds, here, count,
                                       chamber_of, ch_parent, ch_entrance, ch_kind, ch_n, ch_e,
                                       ch_front, ch_step_n, ch_step_e)
                 elif (ch_parent[cu] == room and ch_kind[cu] == 1
-                      and ch_step_n[cu] == ds and resum[s] < ch_step_e[cu]):
-                    ch_step_e[cu] = resum[s]
+                      and ch_step_n[cu] == ds and here < ch_step_e[cu]):
+                    ch_step_e[cu] = here
             elif cu < 0:
                 chamber_of[u] = room
                 rdist[u] = ds
-                resum[u] = resum[s] + _free_degree(flat, u, stride)
+                resum[u] = here
                 rqueue[qt] = u
                 qt += 1
-            elif cu == room and rdist[u] == ds:
-                alt = resum[s] + _free_degree(flat, u, stride)
-                if alt < resum[u]:
-                    resum[u] = alt
+            elif cu == room and rdist[u] == ds and here < resum[u]:
+                resum[u] = here   # another shortest way in (u not yet dequeued)
     ch_n[room] = n
     ch_e[room] = e
     ch_front[room] = front

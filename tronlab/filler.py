@@ -39,27 +39,28 @@ import numpy as np
 from numba import njit
 
 from .board import Board
-from .fill import components_kernel, fill_square_kernel
-from .parity import fill_bound_kernel, region_colours_kernel
 from .ring import POTENTIAL_ARTICULATION, ring_code_kernel
 
 
 class FillerScratch(NamedTuple):
     """Scratch arrays for the kernels here; make with :func:`new_scratch`."""
-    labels: np.ndarray   # int32[size]
-    sizes: np.ndarray    # int32[size]
-    equiv: np.ndarray    # int32[size]
-    counts: np.ndarray   # int32[size, 2]
-    seen: np.ndarray     # uint8[size]
-    stack: np.ndarray    # int32[size]
-    trail: np.ndarray    # int64[size]
+    mark: np.ndarray     # uint8[size], all zero between calls
+    queue: np.ndarray    # int32[size]
+    groups: np.ndarray   # int32[4, 2], colour counts of the growing sides
+    gpar: np.ndarray     # int32[4], union-find over the sides
+    gpend: np.ndarray    # int32[4], squares of a side still queued
+    cur: np.ndarray      # int32[4, 2], colour counts behind each neighbour of the head
+    cand: np.ndarray     # int32[4, 2], the same for the candidate being scored
+    best: np.ndarray     # int32[4, 2], the same for the best candidate so far
+    trail: np.ndarray    # int64[size], the squares a fill entered
 
 
 def new_scratch(size: int) -> FillerScratch:
     """Scratch for a flat grid of ``size`` squares (``board.flat.size``)."""
-    return FillerScratch(np.empty(size, np.int32), np.empty(size, np.int32),
-                         np.empty(size, np.int32), np.empty((size, 2), np.int32),
-                         np.empty(size, np.uint8), np.empty(size, np.int32),
+    return FillerScratch(np.zeros(size, np.uint8), np.empty(size, np.int32),
+                         np.empty((4, 2), np.int32), np.empty(4, np.int32),
+                         np.empty(4, np.int32), np.empty((4, 2), np.int32),
+                         np.empty((4, 2), np.int32), np.empty((4, 2), np.int32),
                          np.empty(size, np.int64))
 
 
@@ -80,48 +81,125 @@ def _path_bound(other, same):
     return 2 * other
 
 
+@njit(cache=True, inline="always")
+def _find(gpar, g):
+    while gpar[g] != g:
+        g = gpar[g]
+    return g
+
+
 @njit(cache=True)
-def candidate_kernel(flat, target, stride, table, labels, counts, seen, stack):
-    """``(space, cut)`` of entering free square ``target`` (the head already
-    blocked): ``space`` = 1 + the parity bound of the region behind it (its
-    best side when ``cut``).  ``labels``/``counts`` must describe ``flat``.
-    ``flat[target]`` is blocked for a moment and restored."""
-    t = np.int64(target)
-    col = _colour(t, stride)
-    if table[ring_code_kernel(flat, t, stride)] == 0:
-        lab = labels[t]
-        same = counts[lab, col] - 1
-        other = counts[lab, 1 - col]
-        return 1 + _path_bound(other, same), False
-    # the ring test fired: flood each side with the target blocked
+def sides_kernel(flat, square, stride, full, total0, total1, mark, queue, groups, gpar, gpend,
+                 out):
+    """How the free squares next to blocked ``square`` fall apart: returns the
+    number of *sides* (connected pieces they belong to) and writes, for each
+    direction ``k`` with a free neighbour, the colour counts ``out[k] =
+    (colour-0 squares, colour-1 squares)`` of that neighbour's side.
+
+    The sides grow breadth-first *together*, one shared queue, merging when
+    they meet (a 4-entry union-find).  With ``full`` the search runs to the
+    end.  Otherwise it stops as soon as all sides have met (one side) or at
+    most one is still growing: the others are then complete, and the growing
+    one is what is left of ``(total0, total1)`` - the counts of the region
+    round ``square`` before the split, ``square`` excluded.  So the cost is set
+    by the *smaller* sides, not by the region.  ``mark`` must be all zero and
+    is left so; scratch ``queue`` int32[n], ``groups`` int32[4, 2], ``gpar``
+    and ``gpend`` int32[4].
+    """
     offs = (-np.int64(stride), np.int64(1), np.int64(stride), np.int64(-1))
-    flat[t] = 1
-    covered = 0
-    sides = 0
-    best = 0
+    t = np.int64(square)
+    n = 0
+    qt = 0
     for k in range(4):
         u = t + offs[k]
-        if flat[u] != 0 or (covered >> k) & 1:
-            continue
-        _, other_u, same_u = fill_bound_kernel(flat, u, stride, seen, stack)
-        sides += 1
-        # colours relative to the target: u and its colour-mates are "other"
-        space = 1 + _path_bound(same_u + 1, other_u)
-        if space > best:
-            best = space
-        for j in range(k + 1, 4):
-            if seen[t + offs[j]] != 0:
-                covered |= 1 << j
-    flat[t] = 0
-    if sides == 0:
-        return 1, False
-    return best, sides >= 2
+        if flat[u] == 0:
+            mark[u] = n + 1
+            gpar[n] = n
+            groups[n, 0] = 0
+            groups[n, 1] = 0
+            groups[n, _colour(u, stride)] = 1
+            gpend[n] = 1
+            queue[qt] = u
+            qt += 1
+            n += 1
+    roots = n
+    active = n
+    qh = 0
+    while qh < qt and (full or (roots > 1 and active > 1)):
+        sq = np.int64(queue[qh])
+        qh += 1
+        g = _find(gpar, mark[sq] - 1)
+        gpend[g] -= 1
+        col = 1 - _colour(sq, stride)
+        for j in range(4):
+            v = sq + offs[j]
+            if flat[v] != 0:
+                continue
+            m = mark[v]
+            if m == 0:
+                mark[v] = g + 1
+                groups[g, col] += 1
+                gpend[g] += 1
+                queue[qt] = v
+                qt += 1
+            else:
+                h = _find(gpar, m - 1)
+                if h != g:
+                    gpar[h] = g
+                    groups[g, 0] += groups[h, 0]
+                    groups[g, 1] += groups[h, 1]
+                    gpend[g] += gpend[h]
+        roots = 0
+        active = 0
+        for i in range(n):
+            if gpar[i] == i:
+                roots += 1
+                if gpend[i] > 0:
+                    active += 1
+    if not full:
+        # complete what the early stop left unfinished
+        if roots == 1:
+            for i in range(n):
+                if gpar[i] == i:
+                    groups[i, 0] = total0
+                    groups[i, 1] = total1
+        elif active == 1:
+            rest0 = total0
+            rest1 = total1
+            growing = 0
+            for i in range(n):
+                if gpar[i] == i:
+                    if gpend[i] > 0:
+                        growing = i
+                    else:
+                        rest0 -= groups[i, 0]
+                        rest1 -= groups[i, 1]
+            groups[growing, 0] = rest0
+            groups[growing, 1] = rest1
+    for k in range(4):
+        u = t + offs[k]
+        if flat[u] == 0:
+            r = _find(gpar, mark[u] - 1)
+            out[k, 0] = groups[r, 0]
+            out[k, 1] = groups[r, 1]
+    for i in range(qt):
+        mark[queue[i]] = 0
+    return roots
 
 
 @njit(cache=True)
-def choose_move_kernel(flat, head, stride, table, labels, counts, seen, stack):
-    """The greedy move from ``head`` (see the module docstring) given current
-    region ``labels`` and colour ``counts``; -1 when every neighbour is blocked."""
+def choose_move_kernel(flat, head, stride, table, mark, queue, groups, gpar, gpend, cur, cand,
+                       best):
+    """The greedy move from ``head`` (see the module docstring); -1 when every
+    neighbour is blocked.  ``cur[k]`` must hold the colour counts of the region
+    behind neighbour ``k`` of the head; on return ``best`` holds the same for
+    the square moved to (the next ``cur``).
+
+    Each free neighbour ``t`` is scored: if the A2 ring test says it cannot be
+    a cut vertex, its region is ``cur[k]`` less ``t`` itself; otherwise
+    :func:`sides_kernel` finds its sides.  ``space`` is one plus the parity
+    bound of the best side.
+    """
     offs = (-np.int64(stride), np.int64(1), np.int64(stride), np.int64(-1))
     c = np.int64(head)
     best_move = -1
@@ -132,9 +210,32 @@ def choose_move_kernel(flat, head, stride, table, labels, counts, seen, stack):
         t = c + offs[k]
         if flat[t] != 0:
             continue
-        space, cut = candidate_kernel(flat, t, stride, table, labels, counts, seen, stack)
-        free = ((flat[t - stride] == 0) + (flat[t + 1] == 0) + (flat[t + stride] == 0)
-                + (flat[t - 1] == 0))
+        col = _colour(t, stride)
+        total0 = cur[k, 0] - (1 if col == 0 else 0)
+        total1 = cur[k, 1] - (1 if col == 1 else 0)
+        free = 0
+        for j in range(4):
+            if flat[t + offs[j]] == 0:
+                free += 1
+        if table[ring_code_kernel(flat, t, stride)] == 0:
+            cut = False
+            for j in range(4):
+                cand[j, 0] = total0
+                cand[j, 1] = total1
+        else:
+            flat[t] = 1
+            sides = sides_kernel(flat, t, stride, False, total0, total1, mark, queue, groups,
+                                 gpar, gpend, cand)
+            flat[t] = 0
+            cut = sides >= 2
+        space = 1
+        for j in range(4):
+            if flat[t + offs[j]] == 0:
+                same = cand[j, col]
+                other = cand[j, 1 - col]
+                here = 1 + _path_bound(other, same)
+                if here > space:
+                    space = here
         if space != best_space:
             better = space > best_space
         elif cut != best_cut:
@@ -146,50 +247,52 @@ def choose_move_kernel(flat, head, stride, table, labels, counts, seen, stack):
             best_space = space
             best_cut = cut
             best_free = free
+            for j in range(4):
+                best[j, 0] = cand[j, 0]
+                best[j, 1] = cand[j, 1]
     return best_move
 
 
 @njit(cache=True)
-def greedy_move_kernel(flat, head, stride, table, labels, sizes, equiv, counts, seen, stack):
+def greedy_move_kernel(flat, head, stride, table, mark, queue, groups, gpar, gpend, cur, cand,
+                       best):
     """The greedy filler's move (0-3) from ``head``, or -1 when boxed in.
 
-    ``flat`` uint8[n] (nonzero blocked; the head is blocked), ``head`` and
-    ``stride`` int64, ``table`` the A2 table (uint8[256]); scratch as
+    ``flat`` uint8[n] (nonzero blocked; the head must be blocked), ``head``
+    and ``stride`` int64, ``table`` the A2 table
+    (:data:`tronlab.ring.POTENTIAL_ARTICULATION`); scratch as
     :class:`FillerScratch`.  ``flat`` is left as it was.
     """
-    k = components_kernel(flat, stride, labels, sizes, equiv)
-    region_colours_kernel(stride, labels, k, counts)
-    return choose_move_kernel(flat, head, stride, table, labels, counts, seen, stack)
+    sides_kernel(flat, head, stride, True, 0, 0, mark, queue, groups, gpar, gpend, cur)
+    return choose_move_kernel(flat, head, stride, table, mark, queue, groups, gpar, gpend, cur,
+                              cand, best)
 
 
 @njit(cache=True)
-def fill_length_kernel(flat, head, stride, table, labels, sizes, equiv, counts, seen, stack,
-                       trail):
+def fill_length_kernel(flat, head, stride, table, mark, queue, groups, gpar, gpend, cur, cand,
+                       best, trail):
     """Run the greedy filler from ``head`` until it is boxed in; return the
     number of moves.  The squares entered are left in ``trail[:moves]``;
     ``flat`` is restored.  Arguments as :func:`greedy_move_kernel` plus
-    ``trail`` int64[n].  Region labels are updated square by square and only
-    recomputed when a filled square may be a cut vertex."""
+    ``trail`` int64[n].  One full flood at the start; after that a move costs
+    O(1) unless the ring test fires, and then only the smaller sides are
+    flooded."""
     offs = (-np.int64(stride), np.int64(1), np.int64(stride), np.int64(-1))
-    n_labels = components_kernel(flat, stride, labels, sizes, equiv)
-    region_colours_kernel(stride, labels, n_labels, counts)
+    sides_kernel(flat, head, stride, True, 0, 0, mark, queue, groups, gpar, gpend, cur)
     c = np.int64(head)
     moves = 0
     while True:
-        k = choose_move_kernel(flat, c, stride, table, labels, counts, seen, stack)
+        k = choose_move_kernel(flat, c, stride, table, mark, queue, groups, gpar, gpend, cur,
+                               cand, best)
         if k < 0:
             break
         c = c + offs[k]
-        lab = labels[c]
         flat[c] = 1
         trail[moves] = c
         moves += 1
-        recomputed, n_labels = fill_square_kernel(flat, stride, c, table, labels, sizes, equiv,
-                                                  n_labels)
-        if recomputed:
-            region_colours_kernel(stride, labels, n_labels, counts)
-        else:
-            counts[lab, _colour(c, stride)] -= 1
+        for j in range(4):
+            cur[j, 0] = best[j, 0]
+            cur[j, 1] = best[j, 1]
     for i in range(moves):
         flat[trail[i]] = 0
     return moves
@@ -218,7 +321,7 @@ def _start(board, player, start):
 def _scratch(board, scratch):
     if scratch is None:
         return new_scratch(board.flat.size)
-    if not isinstance(scratch, FillerScratch) or scratch.labels.size != board.flat.size:
+    if not isinstance(scratch, FillerScratch) or scratch.mark.size != board.flat.size:
         raise ValueError("scratch must be filler.new_scratch(board.flat.size) for this board")
     return scratch
 
@@ -240,8 +343,7 @@ def greedy_move(board, player=0, *, start=None, scratch=None) -> int:
     flat = board.flat.copy()
     flat[sq] = 1                   # the start square is where a head stands
     return int(greedy_move_kernel(flat, np.int64(sq), np.int64(board.stride),
-                                  POTENTIAL_ARTICULATION, s.labels, s.sizes, s.equiv, s.counts,
-                                  s.seen, s.stack))
+                                  POTENTIAL_ARTICULATION, *s[:-1]))
 
 
 def fill_path(board, player=0, *, start=None, scratch=None) -> list:
@@ -252,7 +354,7 @@ def fill_path(board, player=0, *, start=None, scratch=None) -> list:
     flat = board.flat.copy()
     flat[sq] = 1                   # the start square is where a head stands
     n = int(fill_length_kernel(flat, np.int64(sq), np.int64(board.stride), POTENTIAL_ARTICULATION,
-                               s.labels, s.sizes, s.equiv, s.counts, s.seen, s.stack, s.trail))
+                               *s))
     steps = {int(off): m for m, off in enumerate(board.offsets)}
     squares = [sq] + [int(v) for v in s.trail[:n]]
     return [steps[b - a] for a, b in zip(squares, squares[1:])]
@@ -275,5 +377,4 @@ def fill_length(board, player=0, *, start=None, scratch=None) -> int:
     flat = board.flat.copy()
     flat[sq] = 1                   # the start square is where a head stands
     return int(fill_length_kernel(flat, np.int64(sq), np.int64(board.stride),
-                                  POTENTIAL_ARTICULATION, s.labels, s.sizes, s.equiv, s.counts,
-                                  s.seen, s.stack, s.trail))
+                                  POTENTIAL_ARTICULATION, *s))

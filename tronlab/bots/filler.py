@@ -12,8 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..board import Board
-from ..filler import new_scratch
-from ..filler import greedy_move_kernel
+from ..filler import greedy_move_kernel, new_scratch
 from ..ring import POTENTIAL_ARTICULATION
 from . import register
 
@@ -28,13 +27,12 @@ class FillerBot:
 
     def __call__(self, board: Board, player: int) -> int:
         size = board.flat.size
-        if self._scratch is None or self._scratch.labels.size != size:
+        if self._scratch is None or self._scratch.mark.size != size:
             self._scratch = new_scratch(size)
         s = self._scratch
         flat = board.flat.copy()
         move = int(greedy_move_kernel(flat, np.int64(board.heads[player]), np.int64(board.stride),
-                                      POTENTIAL_ARTICULATION, s.labels, s.sizes, s.equiv,
-                                      s.counts, s.seen, s.stack))
+                                      POTENTIAL_ARTICULATION, *s[:-1]))
         if move < 0:
             facing = int(board.facing[player])
             return facing if facing >= 0 else 0
