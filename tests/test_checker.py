@@ -168,7 +168,9 @@ MISTAKES = [
     ("greedy_move", wrong.greedy_always_up, WRONG, "not free"),
     ("greedy_move", wrong.greedy_first_legal, WRONG, "hug the walls"),
     ("greedy_move", wrong.greedy_most_open, WRONG, "hug the walls"),
-    ("greedy_move", wrong.greedy_hug_only, WRONG, "cut your own space"),
+    ("greedy_move", wrong.greedy_hug_only, WRONG, "cuts your region in pieces"),
+    ("greedy_move", wrong.greedy_counts_squares, WRONG, "Measure each side with the bound"),
+    ("greedy_move", wrong.greedy_ignores_cuts, WRONG, "keeps the region in one piece"),
     ("greedy_move", wrong.greedy_move_name, WRONG_TYPE, "not the string"),
     ("negamax", wrong.negamax_no_pruning, WRONG, "break out of the loop when alpha >= beta"),
     ("negamax", wrong.negamax_no_negation, WRONG, "negate it"),
@@ -460,22 +462,29 @@ def test_fill_bound_and_greedy_against_brute_force(board):
         assert truth <= bound
         if not board.legal_moves(p):
             continue
-        # every accepted greedy move is legal and keeps the most space (networkx oracle)
-        choices = variants.greedy_choices(board, p)
+        # the accepted greedy moves, recomputed with networkx: room = 1 + the longest path
+        # (brute force) into the best side behind the target, cut = the target is a networkx
+        # articulation point of the free squares, then fewest free neighbours
         head = int(board.heads[p])
-        room = {}
+        free_graph = grid_graph(board)
+        cuts = set(nx.articulation_points(free_graph))
+        keys = {}
         for m in board.legal_moves(p):
             t = head + int(board.offsets[m])
             after = board.copy()
-            after.flat[t] = 1
-            comp = nx.node_connected_component(grid_graph(after, include=[t]), t)
-            room[m] = len(comp) - 1
-        best = max(room.values())
-        assert choices and all(room[m] == best for m in choices)
-        degree = {m: sum(1 for o in board.offsets
-                         if board.flat[head + int(board.offsets[m]) + int(o)] == 0)
-                  for m in room if room[m] == best}
-        assert set(choices) == {m for m in degree if degree[m] == min(degree.values())}
+            after.flat[t] = 2 + p
+            after.heads[p] = t
+            room = 1 + brute_longest_path(after, p)
+            degree = sum(1 for o in board.offsets if board.flat[t + int(o)] == 0)
+            keys[m] = (room, t not in cuts, -degree)
+        top = max(keys.values())
+        choices = variants.greedy_choices(board, p)
+        # the parity bound can only overestimate the longest path, so the checker's rooms are
+        # >= the true ones; where the bound is exact (rooms equal) the choices must agree
+        exact = all(variants.move_key(board, p, m)[0] == keys[m][0] for m in keys)
+        assert all(variants.move_key(board, p, m)[1:] == keys[m][1:] for m in keys)
+        if exact:
+            assert set(choices) == {m for m in keys if keys[m] == top}
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
@@ -504,6 +513,16 @@ def test_turn_game_search_matches_the_c_reference_search(board):
         assert stats[search.S_NODES] == game.nodes
 
 
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(boards(max_width=10, max_height=8))
+def test_package_filler_move_is_always_accepted(board):
+    """tronlab.filler ranks moves the same way: its move must be one the checker accepts."""
+    filler = pytest.importorskip("tronlab.filler")
+    for p in range(board.n_players):
+        if board.legal_moves(p):
+            assert filler.greedy_move(board, p) in variants.greedy_choices(board, p)
+
+
 def test_checker_answers_agree_with_the_numba_kernels():
     """The checkers take their expected answers from the plain-Python twins; the package's
     numba wrappers must give the same on every board every checker uses."""
@@ -521,6 +540,9 @@ def test_checker_answers_agree_with_the_numba_kernels():
         assert exercises.TurnOrderTerritory().expected(case) == got
     for case in exercises.FillBound().cases():
         assert exercises.FillBound().expected(case) == parity.fill_bound(case.board, case.args[0]).bound
+    from tronlab import filler
+    for case in exercises.GreedyMove().cases():
+        assert filler.greedy_move(case.board, 0) in exercises.GreedyMove().expected(case)
     for case in exercises.Components().cases():
         want = exercises.Components().expected(case)
         got = fill.Components(case.board).labels.astype(np.int64)

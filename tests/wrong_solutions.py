@@ -320,6 +320,45 @@ def greedy_hug_only(board, player):
     return min(board.legal_moves(player), key=open_sides)
 
 
+def _greedy(board, player, *, parity=True, prefer_whole=True):
+    """The greedy ranking, with switches to leave a part out."""
+    stride = board.stride
+    head = int(board.heads[player])
+    best_key, best_move = None, None
+    for move in board.legal_moves(player):
+        target = head + int(board.offsets[move])
+        blocked = board.copy()
+        blocked.flat[target] = WALL
+        pieces = []
+        seen = set()
+        for off in board.offsets:
+            start = target + int(off)
+            if board.flat[start] == FREE and start not in seen:
+                piece = {y * stride + x for y, x in _reach(blocked, start)}
+                seen |= piece
+                pieces.append(piece)
+        room = 0
+        target_colour = sum(divmod(target, stride)) % 2
+        for piece in pieces:
+            same = sum(1 for sq in piece if sum(divmod(sq, stride)) % 2 == target_colour)
+            other = len(piece) - same
+            size = (2 * same + 1 if other > same else 2 * other) if parity else len(piece)
+            room = max(room, size)
+        open_sides = sum(1 for off in board.offsets if board.flat[target + int(off)] == FREE)
+        key = (room, len(pieces) <= 1 if prefer_whole else 0, -open_sides)
+        if best_key is None or key > best_key:
+            best_key, best_move = key, move
+    return best_move
+
+
+def greedy_counts_squares(board, player):
+    return _greedy(board, player, parity=False)
+
+
+def greedy_ignores_cuts(board, player):
+    return _greedy(board, player, prefer_whole=False)
+
+
 def greedy_move_name(board, player):
     return ("up", "right", "down", "left")[board.legal_moves(player)[0]]
 

@@ -22,7 +22,18 @@ TINY_FILL = {
         .....1..
         .....#.2
     """,
-    "do not cut": """
+    "parity beats size": """
+        #.#..
+        ..#..
+        #.2..
+        ...1#
+    """,
+    "keep it in one piece": """
+        2..#.
+        #..1#
+        .....
+    """,
+    "corridor with a pocket": """
         ###.###
         ...1...
         #######
@@ -33,12 +44,6 @@ TINY_FILL = {
         #1....
         #.##..
         ##...2
-    """,
-    "corner": """
-        ####.
-        #1.#2
-        #..#.
-        ####.
     """,
     "against a trail": """
         aaaa.
@@ -53,8 +58,8 @@ class GreedyMove(Exercise):
     function = "greedy_move"
     parameters = ("board", "player")
     returns = "a move, an int 0-3"
-    hint = ("keep the moves that leave you the most space; among them take the one whose target "
-            "square has the fewest free neighbours")
+    hint = ("rank each move by (space, keeps the region in one piece, fewest free neighbours), "
+            "where space is 1 + the parity bound of the best side behind the target square")
 
     def cases(self):
         def has_move(b):
@@ -84,15 +89,26 @@ class GreedyMove(Exercise):
         target = int(b.heads[p] + b.offsets[got])
         if b.flat[target] != FREE:
             return f"{MOVE_NAMES[got]} runs into {square_name(b, target)}, which is not free"
-        room = {m: variants.space_after(b, p, m) for m in b.legal_moves(p)}
-        best = max(room.values())
-        if room[got] < best:
-            return (f"{MOVE_NAMES[got]} leaves you {room[got]} squares but "
-                    f"{MOVE_NAMES[want[0]]} leaves {best}: do not cut your own space in two, "
-                    f"and when every move cuts, go to the bigger side")
-        t = int(b.heads[p] + b.offsets[want[0]])
-        return (f"both keep all your space, but {MOVE_NAMES[want[0]]} goes to a square with "
-                f"{_free(variants.free_neighbours(b, t))} and {MOVE_NAMES[got]} to one with "
+        best = want[0]
+        (space_g, whole_g, _), (space_b, whole_b, _) = (variants.move_key(b, p, m) for m in (got, best))
+        name_g, name_b = MOVE_NAMES[got], MOVE_NAMES[best]
+        if space_g < space_b:
+            if got in variants.greedy_choices(b, p, parity=False):
+                return (f"counted in squares {name_g} looks at least as good, but a path alternates colours: "
+                        f"by the parity bound {name_g} allows at most {space_g} moves and {name_b} "
+                        f"{space_b}. Measure each side with the bound, as fill_bound does")
+            if not whole_g:
+                return (f"{name_g} enters {square_name(b, target)}, which cuts your region in "
+                        f"pieces; the best piece allows {space_g} moves, while {name_b} allows "
+                        f"{space_b}. When you must cut, go to the side with more room")
+            return f"{name_b} allows up to {space_b} moves, {name_g} only {space_g}: most space first"
+        if whole_b and not whole_g:
+            return (f"{name_g} and {name_b} allow the same number of moves, but "
+                    f"{square_name(b, target)} is a cut vertex: entering it splits your region. "
+                    f"Prefer the move that keeps the region in one piece")
+        t = int(b.heads[p] + b.offsets[best])
+        return (f"{name_g} and {name_b} are equally good on space, but {name_b} goes to a square "
+                f"with {_free(variants.free_neighbours(b, t))} and {name_g} to one with "
                 f"{_free(variants.free_neighbours(b, target))}: hug the walls (fewest free "
                 f"neighbours)")
 

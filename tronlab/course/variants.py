@@ -129,33 +129,67 @@ def territory(board: Board, players=(0, 1), *, ties: str = "neutral", diagonal: 
     return n0, n1
 
 
-def space_after(board: Board, player: int, move: int) -> int:
-    """Free squares reachable from where ``move`` takes the head, after it moves there
-    (the new head square left out); -1 if the move is not legal."""
-    target = int(board.heads[player] + board.offsets[move])
-    if board.flat[target] != FREE:
-        return -1
-    after = board.copy()
-    after.flat[target] = after.flat[board.heads[player]]
-    after.heads[player] = target
-    return flood_size(after, player)
+def path_bound(other: int, same: int) -> int:
+    """A10: longest path into a region with ``other`` squares of the other colour than the
+    start and ``same`` of the start's colour (the start not counted)."""
+    return 2 * same + 1 if other > same else 2 * other
+
+
+def sides(board: Board, square: int) -> list[set]:
+    """The pieces the free squares next to ``square`` fall into when ``square`` is blocked:
+    a list of sets of flat indices, one per piece (more than one: ``square`` is a cut vertex)."""
+    flat = board.flat
+    seen = {int(square)}
+    pieces = []
+    for off in board.offsets:
+        start = int(square + off)
+        if flat[start] != FREE or start in seen:
+            continue
+        piece = {start}
+        seen.add(start)
+        todo = [start]
+        while todo:
+            sq = todo.pop()
+            for step in board.offsets:
+                nxt = int(sq + step)
+                if flat[nxt] == FREE and nxt not in seen:
+                    seen.add(nxt)
+                    piece.add(nxt)
+                    todo.append(nxt)
+        pieces.append(piece)
+    return pieces
+
+
+def colour(board: Board, square: int) -> int:
+    y, x = divmod(int(square), board.stride)
+    return (x + y) % 2
 
 
 def free_neighbours(board: Board, square: int) -> int:
     return sum(1 for off in board.offsets if board.flat[square + off] == FREE)
 
 
-def greedy_choices(board: Board, player: int) -> list[int]:
-    """Every move the greedy filler may play: first keep the moves that leave the most
-    space (so a move that cuts the space in two is taken only when all do, and then
-    towards the bigger side), then among those the moves whose target square has the
-    fewest free neighbours (hugging walls).  Empty if no move is legal."""
-    legal = board.legal_moves(player)
-    if not legal:
+def move_key(board: Board, player: int, move: int, *, parity: bool = True):
+    """How the greedy filler ranks ``move`` (bigger is better), or None if it is not legal:
+    ``(space, not cut, -free neighbours)`` of the target square, where ``space`` is one plus
+    the longest path the parity bound allows into the best side behind the target.  With
+    ``parity=False`` the mistake of measuring a side by its number of squares."""
+    target = int(board.heads[player] + board.offsets[move])
+    if board.flat[target] != FREE:
+        return None
+    pieces = sides(board, target)
+    best = 0
+    for piece in pieces:
+        same = sum(1 for sq in piece if colour(board, sq) == colour(board, target))
+        best = max(best, path_bound(len(piece) - same, same) if parity else len(piece))
+    return 1 + best, len(pieces) < 2, -free_neighbours(board, target)
+
+
+def greedy_choices(board: Board, player: int, *, parity: bool = True) -> list[int]:
+    """Every move the greedy filler (A1, as :mod:`tronlab.filler` ranks moves) may play: the
+    moves with the best :func:`move_key`.  Empty if no move is legal."""
+    keys = {m: move_key(board, player, m, parity=parity) for m in board.legal_moves(player)}
+    if not keys:
         return []
-    room = {m: space_after(board, player, m) for m in legal}
-    most = max(room.values())
-    roomy = [m for m in legal if room[m] == most]
-    edges = {m: free_neighbours(board, int(board.heads[player] + board.offsets[m])) for m in roomy}
-    fewest = min(edges.values())
-    return [m for m in roomy if edges[m] == fewest]
+    top = max(keys.values())
+    return [m for m, key in keys.items() if key == top]
