@@ -9,7 +9,9 @@ vertex when some DFS child ``v`` has ``low[v] >= disc[p]`` (nothing below ``v``
 climbs above ``p``); a root is one when it has two or more DFS children.
 
 The DFS runs on an explicit stack (no recursion): ``it[v]`` remembers which of
-the four neighbours of ``v`` to try next.  Every free square is covered, all
+the four neighbours of ``v`` to try next; a visit to the top of the stack scans
+neighbours until it finds an undiscovered one to descend into, or runs out and
+pops ``v``, handing ``low[v]`` to its parent.  Every free square is covered, all
 components, heads excluded (they are blocked).
 """
 
@@ -71,9 +73,12 @@ def articulation_points_kernel(flat, stride, disc, low, parent, it, stack, is_cu
         while sp > 0:
             v = np.uint64(stack[sp - 1])
             k = it[v]
-            if k < 4:
-                it[v] = k + 1
+            lv = low[v]
+            pv = np.uint64(parent[v])
+            descended = False
+            while k < 4:
                 n = v + offs[k]
+                k += 1
                 if flat[n] != 0:
                     continue
                 dn = disc[n]
@@ -87,18 +92,22 @@ def articulation_points_kernel(flat, stride, disc, low, parent, it, stack, is_cu
                     sp += 1
                     if v == root:
                         root_children += 1
-                elif n != np.uint64(parent[v]) and dn < low[v]:
-                    low[v] = dn
-            else:
-                sp -= 1
-                if sp > 0:
-                    p = np.uint64(stack[sp - 1])
-                    lv = low[v]
-                    if lv < low[p]:
-                        low[p] = lv
-                    if p != root and lv >= disc[p] and is_cut[p] == 0:
-                        is_cut[p] = 1
-                        count += 1
+                    descended = True
+                    break
+                if n != pv and dn < lv:
+                    lv = dn
+            low[v] = lv
+            it[v] = k
+            if descended:
+                continue
+            sp -= 1
+            if sp > 0:
+                p = np.uint64(stack[sp - 1])
+                if lv < low[p]:
+                    low[p] = lv
+                if p != root and lv >= disc[p] and is_cut[p] == 0:
+                    is_cut[p] = 1
+                    count += 1
         if root_children > 1:
             is_cut[root] = 1
             count += 1
