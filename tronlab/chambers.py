@@ -55,9 +55,17 @@ The construction, step by step, for one player ``p`` (the other is ``q``):
    The player's ``(N, E)`` is the value of chamber 0.
 
 The score from ``p``'s point of view is a1k0n's linear form
-``K1*(N_p - N_q) + K2*(E_p - E_q)`` (defaults 0.055 and 0.194).  Without any
-cut vertex in a player's territory its ``(N, E)`` is exactly its Voronoi
-count (the whole territory is one room).
+``K1*(N_p - N_q) + K2*(E_p - E_q)`` (defaults 0.055 and 0.194).  When a
+player's territory is in one piece without any cut vertex, its ``(N, E)`` is
+exactly its Voronoi count (the whole territory is one room).
+
+The a1k0n v. ecv257 game of the write-up in miniature (``tests/test_chambers.py``)::
+
+    ##################      Voronoi: red (1) 18, blue (2) 22.
+    #......#...#..#..#      Blue cannot have both sides of its doorway:
+    #...1......2.....#      the front room (9) or the two quiet rooms on
+    #......#...#..#..#      the right (6 + 1 + 6 = 13).  Chambers: red 16,
+    ##################      blue 13 - red is ahead.
 
 Two layers, as everywhere in tronlab: compiled kernels that take the flat grid,
 heads and scratch arrays and never allocate (:func:`chamber_counts_kernel`,
@@ -92,7 +100,9 @@ class ChamberScratch(NamedTuple):
     ``rqueue``, ``rdist``, ``resum``, ``chamber_of``, ``disc``, ``low``,
     ``parent``, ``stack`` (int32), ``owner``, ``region``, ``it``, ``is_cut``
     (uint8).  Chamber-sized (``size + 1``, one chamber per square at most plus
-    the head): the ``ch_*`` and ``val_*`` arrays (int32).
+    the head): the ``ch_*``, ``val_*`` and ``fr_*`` arrays and ``choice``
+    (int32).  ``dist``/``owner``/``queue`` are what
+    :func:`tronlab.voronoi.territory_kernel` needs, so one scratch serves both.
     """
     dist: np.ndarray
     owner: np.ndarray
@@ -127,10 +137,10 @@ class ChamberScratch(NamedTuple):
 
 def new_scratch(size: int) -> ChamberScratch:
     """Scratch for a flat grid of ``size`` squares (``board.flat.size``)."""
-    i32 = [np.empty(size, np.int32) for _ in range(14)]
+    i32 = [np.empty(size, np.int32) for _ in range(10)]
     u8 = [np.empty(size, np.uint8) for _ in range(4)]
     ch = [np.empty(size + 1, np.int32) for _ in range(15)]
-    dist, queue, disc, low, parent, stack, chamber_of, rqueue, rdist, resum = i32[:10]
+    dist, queue, disc, low, parent, stack, chamber_of, rqueue, rdist, resum = i32
     owner, region, it, is_cut = u8
     return ChamberScratch(dist, owner, queue, region, disc, low, parent, it, stack, is_cut,
                           chamber_of, rqueue, rdist, resum, *ch)
