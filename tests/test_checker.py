@@ -86,7 +86,8 @@ def test_exercise_and_solution_notebooks_are_twins(name):
     for a, b in zip(ex, sol):
         for cell in (a, b):
             if cell["cell_type"] == "code":
-                assert cell["outputs"] == [] and cell["execution_count"] is None, "saved with outputs"
+                assert cell["outputs"] == [], "saved with outputs"
+                assert cell["execution_count"] is None
         assert a["cell_type"] == b["cell_type"]
         src_a, src_b = "".join(a["source"]), "".join(b["source"])
         if tagged(a, "answer"):
@@ -539,7 +540,8 @@ def test_checker_answers_agree_with_the_numba_kernels():
         got = multivoronoi.turn_order_territory(case.board, first=case.args[0]).counts.tolist()
         assert exercises.TurnOrderTerritory().expected(case) == got
     for case in exercises.FillBound().cases():
-        assert exercises.FillBound().expected(case) == parity.fill_bound(case.board, case.args[0]).bound
+        bound = parity.fill_bound(case.board, case.args[0]).bound
+        assert exercises.FillBound().expected(case) == bound
     from tronlab import filler
     for case in exercises.GreedyMove().cases():
         assert filler.greedy_move(case.board, 0) in exercises.GreedyMove().expected(case)

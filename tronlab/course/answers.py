@@ -57,7 +57,8 @@ def as_grid(value, board: Board, what: str) -> np.ndarray:
                 and np.all(arr == np.round(arr)):
             return arr.astype(np.int64)
         raise WrongType(f"{what} must hold whole numbers; yours has dtype {arr.dtype} "
-                        f"(make it with np.full(board.cells.shape, -1) or np.zeros(..., dtype=int))")
+                        f"(make it with np.full(board.cells.shape, -1) or "
+                        f"np.zeros(..., dtype=int))")
     return arr.astype(np.int64)
 
 

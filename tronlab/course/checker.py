@@ -240,7 +240,8 @@ def is_stub(fn) -> bool | None:
         tree = ast.parse(source)
     except (OSError, TypeError, SyntaxError, IndentationError):
         return None
-    funcs = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef)
+    funcs = [node for node in tree.body if isinstance(node, kinds)]
     if not funcs:
         return None
     body = list(funcs[0].body)
@@ -367,13 +368,15 @@ def run_check(exercise: Exercise, student, *, cases: list[Case] | None = None,
         try:
             got = exercise.convert(outcome.value, case)
         except WrongType as err:
-            return _fail(exercise, case, n, WRONG_TYPE, f"{name} returned the wrong kind of answer.",
+            return _fail(exercise, case, n, WRONG_TYPE,
+                         f"{name} returned the wrong kind of answer.",
                          got=_kind(outcome.value), hint=str(err))
         if context.get("check_board", True) and not _unchanged(case.board, context["board"]):
             return _fail(exercise, case, n, CHANGED_INPUT,
                          f"{name} changed the board it was given.",
                          hint="do not write into board.cells (or board.heads): keep what you "
-                              "have visited in a separate array or set, so the board stays as it was")
+                              "have visited in a separate array or set, so the board stays as "
+                              "it was")
         failure = exercise.judge(case, got, context)
         if failure is not None:
             return _fail(exercise, case, n, failure.status, f"{name} gave a wrong answer.",
@@ -390,7 +393,8 @@ def run_check(exercise: Exercise, student, *, cases: list[Case] | None = None,
 
 
 def _unchanged(original: Board, given: Board) -> bool:
-    return (original.cells.shape == given.cells.shape and np.array_equal(original.cells, given.cells)
+    return (original.cells.shape == given.cells.shape
+            and np.array_equal(original.cells, given.cells)
             and np.array_equal(original.heads, given.heads))
 
 
@@ -440,7 +444,8 @@ def _fail(exercise, case, n, status, headline, *, expected=None, got=None, hint=
           details=None) -> CheckResult:
     name = exercise.function
     parts = [f"{name}: FAILED on board {n + 1} ({case.label}), after {n} passed.", headline,
-             f"The call: {exercise.describe_case(case)} with this board:", _indent(draw(case.board))]
+             f"The call: {exercise.describe_case(case)} with this board:",
+             _indent(draw(case.board))]
     if expected is not None:
         parts += ["Expected:", _indent(expected)]
     if got is not None:

@@ -43,11 +43,14 @@ class FloodFill(Exercise):
             return ("you walked over trails: every nonzero square is blocked (walls are 1, "
                     "trails and heads 2 and up), not only walls")
         if got == b.free_count() and got != want:
-            return "you counted every free square of the board, not only the ones the head can reach"
+            return ("you counted every free square of the board, not only the ones the head "
+                    "can reach")
         if got == len(b.legal_moves(p)) and got != want:
-            return "you counted only the head's free neighbours; keep going from each square you reach"
+            return ("you counted only the head's free neighbours; keep going from each square "
+                    "you reach")
         if got > want:
-            return "you counted some squares more than once: mark a square as seen when you first reach it"
+            return ("you counted some squares more than once: mark a square as seen when you "
+                    "first reach it")
         return None
 
 
@@ -84,7 +87,8 @@ class Components(Exercise):
         bad = np.argwhere(free & (got <= 0))
         if len(bad):
             y, x = bad[0]
-            return f"square ({x - 1}, {y - 1}) is free but has label {got[y, x]}: free squares get 1, 2, ..."
+            return (f"square ({x - 1}, {y - 1}) is free but has label {got[y, x]}: free squares "
+                    f"get 1, 2, ...")
         bad = np.argwhere(~free & (got != 0))
         if len(bad):
             y, x = bad[0]
@@ -101,8 +105,8 @@ class Components(Exercise):
                 ny, nx = y + dy, x + dx
                 if free[ny, nx] and got[y, x] != got[ny, nx]:
                     return (f"({x - 1}, {y - 1}) and ({nx - 1}, {ny - 1}) are free neighbours but "
-                            f"have different labels ({got[y, x]} and {got[ny, nx]}): every square a "
-                            f"region reaches must get its label")
+                            f"have different labels ({got[y, x]} and {got[ny, nx]}): every "
+                            f"square a region reaches must get its label")
         a, c = _merged_pair(want, got)
         return (f"squares {a} and {c} are in different regions but share a label: start a new "
                 f"label for each region you have not labelled yet")

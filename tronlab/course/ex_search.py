@@ -112,7 +112,8 @@ class Negamax(Exercise):
         _, ab_nodes = search_counts(b, depth, alphabeta)
         value, move = got
         if value != want:
-            return Failure(f"value {want}", f"value {value}", self._why_value(b, depth, value, want))
+            return Failure(f"value {want}", f"value {value}",
+                           self._why_value(b, depth, value, want))
         legal = TurnGame(b).moves()
         if legal:
             if move not in legal:

@@ -90,18 +90,21 @@ class GreedyMove(Exercise):
         if b.flat[target] != FREE:
             return f"{MOVE_NAMES[got]} runs into {square_name(b, target)}, which is not free"
         best = want[0]
-        (space_g, whole_g, _), (space_b, whole_b, _) = (variants.move_key(b, p, m) for m in (got, best))
+        space_g, whole_g, _ = variants.move_key(b, p, got)
+        space_b, whole_b, _ = variants.move_key(b, p, best)
         name_g, name_b = MOVE_NAMES[got], MOVE_NAMES[best]
         if space_g < space_b:
             if got in variants.greedy_choices(b, p, parity=False):
-                return (f"counted in squares {name_g} looks at least as good, but a path alternates colours: "
-                        f"by the parity bound {name_g} allows at most {space_g} moves and {name_b} "
-                        f"{space_b}. Measure each side with the bound, as fill_bound does")
+                return (f"counted in squares {name_g} looks at least as good, but a path "
+                        f"alternates colours: by the parity bound {name_g} allows at most "
+                        f"{space_g} moves and {name_b} {space_b}. Measure each side with the "
+                        f"bound, as fill_bound does")
             if not whole_g:
                 return (f"{name_g} enters {square_name(b, target)}, which cuts your region in "
                         f"pieces; the best piece allows {space_g} moves, while {name_b} allows "
                         f"{space_b}. When you must cut, go to the side with more room")
-            return f"{name_b} allows up to {space_b} moves, {name_g} only {space_g}: most space first"
+            return (f"{name_b} allows up to {space_b} moves, {name_g} only {space_g}: most "
+                    f"space first")
         if whole_b and not whole_g:
             return (f"{name_g} and {name_b} allow the same number of moves, but "
                     f"{square_name(b, target)} is a cut vertex: entering it splits your region. "
@@ -148,7 +151,8 @@ class FillBound(Exercise):
             return ("the extra square exists only if there are more squares of the *other* colour "
                     "than the head's: the first move always goes to the other colour")
         if got == 2 * min(other, same + 1) + (1 if other > same + 1 else 0):
-            return "you counted the head square: it is already used, count only the squares after it"
+            return ("you counted the head square: it is already used, count only the squares "
+                    "after it")
         if got == 2 * min(other, same) + (1 if same > other else 0):
             return ("the first step goes to a square of the other colour than the head (x + y "
                     "changes by one each move)")

@@ -155,8 +155,9 @@ class TurnOrderTerritory(Exercise):
 
     def expected(self, case):
         b = case.board
-        counts, _ = reference.turn_order_territory(b.flat, [int(h) for h in b.heads],
-                                                   [bool(a) for a in b.alive], case.args[0], b.stride)
+        heads = [int(h) for h in b.heads]
+        alive = [bool(a) for a in b.alive]
+        counts, _ = reference.turn_order_territory(b.flat, heads, alive, case.args[0], b.stride)
         return list(counts)
 
     def diagnose(self, case, got, want):
@@ -168,7 +169,8 @@ class TurnOrderTerritory(Exercise):
         if first != 0:
             zero, _ = reference.turn_order_territory(b.flat, heads, alive, 0, b.stride)
             if got == list(zero):
-                return "the expansion starts with player `first`, then first+1, ... (wrapping round)"
+                return ("the expansion starts with player `first`, then first+1, ... "
+                        "(wrapping round)")
         if not all(alive):
             every, _ = reference.turn_order_territory(b.flat, heads, [True] * len(heads), first,
                                                       b.stride)

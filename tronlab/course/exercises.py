@@ -69,7 +69,8 @@ def check_fill_bound(fill_bound, *, time_limit=None):
 
 
 def check_greedy_move(greedy_move, *, time_limit=None):
-    """Check ``greedy_move(board, player) -> move`` (A1); any of several equally good moves passes."""
+    """Check ``greedy_move(board, player) -> move`` (A1); any of several equally good moves
+    passes."""
     return run_check(GreedyMove(), greedy_move, time_limit=time_limit)
 
 

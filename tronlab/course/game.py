@@ -46,7 +46,8 @@ class TurnGame:
         if not isinstance(board, Board):
             raise TypeError(f"TurnGame needs a tronlab Board, got {type(board).__name__}")
         if board.n_players != 2:
-            raise ValueError(f"TurnGame is a two-player game; this board has {board.n_players} players")
+            raise ValueError(f"TurnGame is a two-player game; this board has "
+                             f"{board.n_players} players")
         if player not in (0, 1):
             raise ValueError(f"player must be 0 or 1, got {player!r}")
         self.board = board.copy()
