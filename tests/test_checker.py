@@ -179,6 +179,7 @@ MISTAKES = [
     ("negamax", wrong.negamax_value_only, WRONG_TYPE, "a pair (value, move)"),
     ("negamax", wrong.negamax_stuck_first, WRONG, "the horizon comes first"),
     ("negamax", wrong.negamax_last_move, WRONG, "remember the move"),
+    ("negamax", wrong.negamax_window_not_swapped, WRONG, "both negated and swapped"),
 ]
 
 

@@ -453,3 +453,19 @@ def negamax_last_move(game, depth, alpha, beta):
     value, _ = negamax_right(game, depth, alpha, beta)
     moves = game.moves()
     return value, (moves[-1] if moves else None)
+
+
+def negamax_window_not_swapped(game, depth, alpha, beta):
+    if depth == 0:
+        return game.score(), None
+    best, best_move = None, None
+    for move in game.moves():
+        game.play(move)
+        value = -negamax_window_not_swapped(game, depth - 1, -alpha, -beta)[0]
+        game.undo()
+        if best is None or value > best:
+            best, best_move = value, move
+        alpha = max(alpha, value)
+        if alpha >= beta:
+            break
+    return (game.LOSS, None) if best is None else (best, best_move)

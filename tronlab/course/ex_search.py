@@ -25,14 +25,18 @@ def minimax(game: TurnGame, depth: int) -> int:
     return game.LOSS if best is None else best
 
 
-def alphabeta(game: TurnGame, depth: int, alpha: int, beta: int) -> int:
-    """Fail-soft alpha-beta on the same rules (for the expected node count)."""
+def alphabeta(game: TurnGame, depth: int, alpha: int, beta: int, *, swap: bool = False) -> int:
+    """Fail-soft alpha-beta on the same rules (for the expected node count).  ``swap=True``
+    is the mistake of giving the child the window ``(-alpha, -beta)``."""
     if depth == 0:
         return game.score()
     best = None
     for move in game.moves():
         game.play(move)
-        value = -alphabeta(game, depth - 1, -beta, -alpha)
+        if swap:
+            value = -alphabeta(game, depth - 1, -alpha, -beta, swap=True)
+        else:
+            value = -alphabeta(game, depth - 1, -beta, -alpha)
         game.undo()
         if best is None or value > best:
             best = value
@@ -155,6 +159,9 @@ class Negamax(Exercise):
         for d in (depth - 1, depth + 1):
             if d >= 0 and value == search_counts(b, d, minimax)[0]:
                 return f"off by one in depth: that is the value of a depth-{d} search"
+        if value == alphabeta(TurnGame(b), depth, -INF, INF, swap=True):
+            return ("the child's window is (-beta, -alpha): both negated and swapped, because "
+                    "what is good for one side is bad for the other")
         return ("compare with plain minimax (no pruning) on this board; if that is right, check "
                 "the window: the child gets (-beta, -alpha)")
 
