@@ -13,6 +13,9 @@ From the simplest to the contest winner's recipe:
                   (A12; ``penalize_battlefront=True`` for A13) and, once
                   separated, the endgame solver (A8).
 
+The search bots value a draw (a head-on crash) at ``draw=-1``, a hair below
+an even position, so on symmetric maps they do not drive into each other.
+
 Every bot takes ``time=`` (seconds per move; defaults to the rule set's usual
 budget) and keeps to it: it plans to answer within ``0.8 * time - 5 ms`` to
 leave room for Python and the protocol.  After every move ``bot.last_stats``
@@ -68,12 +71,14 @@ class _Bot:
         self.rules = None
         self.last_stats: dict = {}
         self._counts = None
+        self._first = False
 
     # ---- hooks -------------------------------------------------------------
     def start_game(self, board, player, *, rules=None, time_limit=None, rng=None):
         self.rules = getattr(rules, "name", rules)
         if self.time is None and time_limit is not None:
             self.time = float(time_limit)
+        self._first = True
 
     def warm_up(self):
         """Run every kernel once on a tiny board (compiles or loads the cache)."""
@@ -83,12 +88,17 @@ class _Bot:
 
     # ---- moves -------------------------------------------------------------
     def budget(self) -> float:
+        """Seconds to think this move: 80% of the time per move less 5 ms; a
+        quarter of that on the first move of a game, whose clock may already
+        include the program's start-up (imports, numba loading its cache)."""
         t = self.time if self.time is not None else DEFAULT_TIME.get(self.rules, 1.0)
-        return max(0.005, 0.8 * t - 0.005)
+        think = max(0.005, 0.8 * t - 0.005)
+        return max(0.005, think / 4) if self._first else think
 
     def __call__(self, board: Board, player: int) -> int:
         t0 = _time.perf_counter()
         deadline = deadline_after(self.budget())
+        self._first = False
         legal = board.legal_moves(player)
         self.last_stats = {"mode": "forced", "depth": 0, "nodes": 0}
         if not legal:
@@ -177,9 +187,11 @@ class SearchBot(_Bot):
     name = "search"
 
     def __init__(self, *, evaluation="territory", time=None, depth=None, endgame_depth=None,
-                 k1=K1_DEFAULT, k2=K2_DEFAULT, tt=True, ordering=True, verbose=False, rng=None):
+                 k1=K1_DEFAULT, k2=K2_DEFAULT, draw=-1, tt=True, ordering=True, verbose=False,
+                 rng=None):
         super().__init__(time=time, verbose=verbose, rng=rng)
-        self.searcher = Searcher(evaluation=evaluation, k1=k1, k2=k2, tt=tt, ordering=ordering)
+        self.searcher = Searcher(evaluation=evaluation, k1=k1, k2=k2, draw=draw, tt=tt,
+                                 ordering=ordering)
         self.endgame = Endgame()
         if depth is not None and (not isinstance(depth, int) or depth < 1):
             raise ValueError(f"depth must be a positive int (turns) or None, got {depth!r}")
