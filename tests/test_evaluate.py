@@ -164,3 +164,80 @@ def test_every_position_of_a_tiny_board_agrees_with_the_oracle():
         b = Board.from_ascii("\n".join("".join(r) for r in cells))
         n, _ = _territory(b, 0)
         assert evaluate(b, 0, kind="territory") == n[0] - n[1]
+
+
+# ---------------------------------------------------------------------------
+# K2: kootenpv's multi-player score
+# ---------------------------------------------------------------------------
+def _k2_oracle(board, me):
+    """Literal turn-order expansion, layer by layer, then BFS distances of enemies."""
+    from collections import deque
+    n = board.n_players
+    free = {(x, y) for y in range(board.height) for x in range(board.width) if board.is_free(x, y)}
+    owner = {}
+    frontier = {p: [board.head_xy(p)] for p in range(n) if board.alive[p]}
+    order = [(me + 1 + j) % n for j in range(n)]
+    while any(frontier.values()):
+        for p in order:
+            if p not in frontier:
+                continue
+            new = []
+            for (x, y) in frontier[p]:
+                for nb in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
+                    if nb in free and nb not in owner:
+                        owner[nb] = p
+                        new.append(nb)
+            frontier[p] = new
+    mine = sum(1 for o in owner.values() if o == me)
+    theirs = sum(1 for o in owner.values() if o != me)
+    far = 0
+    for p in range(n):
+        if p == me or not board.alive[p]:
+            continue
+        dist = {board.head_xy(p): 0}
+        todo = deque([board.head_xy(p)])
+        while todo:
+            (x, y) = todo.popleft()
+            for nb in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
+                if nb in free and nb not in dist:
+                    dist[nb] = dist[(x, y)] + 1
+                    todo.append(nb)
+        far += sum(dist.values())
+    return 10_000_000 * mine - 100_000 * theirs + far
+
+
+@st.composite
+def multi_boards(draw):
+    w = draw(st.integers(3, 8))
+    h = draw(st.integers(3, 8))
+    n = draw(st.integers(2, 4))
+    cells = draw(st.lists(st.integers(0, w * h - 1), min_size=n, max_size=n, unique=True))
+    density = draw(st.sampled_from([0.0, 0.2, 0.4]))
+    bits = draw(st.lists(st.floats(0, 1), min_size=w * h, max_size=w * h))
+    rows = []
+    for y in range(h):
+        row = ""
+        for x in range(w):
+            k = y * w + x
+            row += str(cells.index(k) + 1) if k in cells else ("#" if bits[k] < density else ".")
+        rows.append(row)
+    b = Board.from_ascii("\n".join(rows))
+    dead = draw(st.integers(-1, n - 1))
+    if dead > 0:
+        b.alive[dead] = False
+    return b
+
+
+@settings(max_examples=200)
+@given(board=multi_boards(), me=st.integers(0, 3))
+def test_multi_score_matches_a_literal_expansion(board, me):
+    from tronlab.chambers import new_scratch
+    from tronlab.evaluate import multi_score_kernel
+    me = me % board.n_players
+    if not board.alive[me]:
+        return
+    s = new_scratch(board.flat.size)
+    counts = np.zeros(board.n_players, np.int64)
+    got = multi_score_kernel(board.flat, board.heads, board.alive, np.int64(me),
+                             np.int64(board.stride), s.owner, s.queue, counts, s.dist)
+    assert got == _k2_oracle(board, me)
