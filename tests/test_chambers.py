@@ -4,6 +4,7 @@ oracle in chamber_oracle.py on random boards, and properties of the structure.""
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from numba import njit
 
 import chamber_oracle as oracle
@@ -268,6 +269,52 @@ def test_structure_properties(board):
         assert all(p == 0 for p in tree.parent[1:])
         if len(tree) == 2:
             assert (tree.n, tree.e) == (v.n0, v.e0)
+
+
+def maze(width, height, seed):
+    """A perfect maze (a tree of corridors) on odd squares, as ASCII rows, by a
+    randomised depth-first walk; player 1 at the top-left cell, player 2 walled
+    off in an extra column on the right."""
+    rng = np.random.default_rng(seed)
+    w, h = 2 * width - 1, 2 * height - 1
+    grid = [["#"] * w for _ in range(h)]
+    grid[0][0] = "."
+    stack, seen = [(0, 0)], {(0, 0)}
+    while stack:
+        x, y = stack[-1]
+        nexts = [(x + dx, y + dy) for dx, dy in ((2, 0), (-2, 0), (0, 2), (0, -2))
+                 if 0 <= x + dx < w and 0 <= y + dy < h and (x + dx, y + dy) not in seen]
+        if not nexts:
+            stack.pop()
+            continue
+        nx_, ny_ = nexts[rng.integers(len(nexts))]
+        grid[(y + ny_) // 2][(x + nx_) // 2] = "."
+        grid[ny_][nx_] = "."
+        seen.add((nx_, ny_))
+        stack.append((nx_, ny_))
+    grid[0][0] = "1"
+    rows = ["".join(r) + "#." for r in grid]
+    rows[-1] = rows[-1][:-1] + "2"
+    return "\n".join(rows)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(2, 8), st.integers(2, 8), st.integers(0, 2**32 - 1))
+def test_in_a_tree_of_corridors_the_line_is_the_farthest_square(width, height, seed):
+    """Every inner square of a tree is a cut vertex, so with K2 = 0 the chamber
+    value is the longest path from the head: its farthest square (plain BFS)."""
+    b = Board.from_ascii(maze(width, height, seed))
+    flat, stride = b.flat, b.stride
+    dist = {int(b.heads[0]): 0}
+    todo = [int(b.heads[0])]
+    for sq in todo:
+        for nb in (sq - stride, sq + 1, sq + stride, sq - 1):
+            if flat[nb] == 0 and nb not in dist:
+                dist[nb] = dist[sq] + 1
+                todo.append(nb)
+    tree = chamber_tree(b, 0, k1=1.0, k2=0.0)
+    assert tree.n == max(dist.values())
+    assert not tree.battlefront.any()
 
 
 # ---------------------------------------------------------------------------
