@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from .board import Board
-from .clock import NO_DEADLINE, clock_ns, deadline_after
+from .clock import clock_ns, deadline_after
 from .filler import fill_length_kernel, new_scratch as new_filler_scratch
 from .parity import fill_bound_kernel
 from .ring import POTENTIAL_ARTICULATION
@@ -159,7 +159,8 @@ class Endgame:
             raise TypeError(f"expected a tronlab Board, got {type(board).__name__}")
         if isinstance(player, bool) or not isinstance(player, (int, np.integer)) \
                 or not 0 <= player < board.n_players:
-            raise ValueError(f"player must be an int from 0 to {board.n_players - 1}, got {player!r}")
+            raise ValueError(f"player must be an int from 0 to {board.n_players - 1}, "
+                             f"got {player!r}")
         if not isinstance(max_depth, int) or not 1 <= max_depth <= MAX_ENDGAME_DEPTH:
             raise ValueError(f"max_depth must be an int from 1 to {MAX_ENDGAME_DEPTH}")
         if deadline is None:

@@ -385,8 +385,8 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
         frames[ply, F_FROM_ME] = hm
         frames[ply, F_FROM_OPP] = ho
         frames[ply, F_APPLIED] = 1
-        keys[child] = (keys[ply - 1] ^ zobrist[0, t] ^ zobrist[0, u] ^ zobrist[1, hm] ^ zobrist[1, t]
-                       ^ zobrist[2, ho] ^ zobrist[2, u])
+        keys[child] = (keys[ply - 1] ^ zobrist[0, t] ^ zobrist[0, u]
+                       ^ zobrist[1, hm] ^ zobrist[1, t] ^ zobrist[2, ho] ^ zobrist[2, u])
         hm = t
         ho = u
         ply = child
@@ -456,7 +456,8 @@ class Searcher:
             self.zobrist = _zobrist(size)
             self.reset()
 
-    def search_depth(self, board, player, depth, *, deadline=NO_DEADLINE, prev_pv=None, stats=None):
+    def search_depth(self, board, player, depth, *, deadline=NO_DEADLINE, prev_pv=None,
+                     stats=None):
         """One depth-limited search (``depth`` turns): ``(value, move, completed)``."""
         me, opp = check_two_players(board, player)
         if not isinstance(depth, (int, np.integer)) or not 1 <= depth <= MAX_DEPTH:
@@ -496,6 +497,7 @@ class Searcher:
         value, move, depth, pv = 0, (legal[0] if legal else -1), 0, None
         if len(legal) > 1:
             for d in range(1, max_depth + 1):
+                before = stats.copy()
                 v, m, done = self.search_depth(board, me, d, deadline=deadline, prev_pv=pv,
                                                stats=stats)
                 if not done:
@@ -504,8 +506,9 @@ class Searcher:
                 pv = self.pv[0, :self.pv_len[0]].copy()
                 if abs(v) >= WIN or now_ns() >= deadline:
                     break
-                if stats[S_EVALS] == 0 and stats[S_TT_CUTS] == 0 and d > 1 and stats[S_ABORTED] == 0:
-                    # nothing heuristic left in the tree: deeper searches add nothing
+                if stats[S_EVALS] == before[S_EVALS] and stats[S_TT_CUTS] == before[S_TT_CUTS]:
+                    # every line ended (crash or separation) before the depth limit:
+                    # deeper searches would find the same
                     break
         elapsed = _time.perf_counter() - t0
         nodes = int(stats[S_NODES])
@@ -531,7 +534,7 @@ def negamax(board, player=0, *, depth=2, evaluation="linear", k1=K1_DEFAULT, k2=
     ...     #..2#
     ...     #####
     ... ''')
-    >>> negamax(b, 0, depth=1, evaluation="territory")[1]   # go right: the other squares are dead ends
+    >>> negamax(b, 0, depth=1, evaluation="territory")[1]   # right: down is a dead end
     1
     """
     s = Searcher(evaluation=evaluation, k1=k1, k2=k2, sep_weight=sep_weight, draw=draw, tt=tt,
