@@ -307,7 +307,8 @@ def test_sides_kernel_matches_networkx_components(board, pick):
     totals = (sum(1 - colour(x, stride) for x in region), sum(colour(x, stride) for x in region))
     for full in (True, False):
         out = np.full((4, 2), -7, np.int32)
-        got = sides_kernel(flat, np.int64(t), np.int64(stride), full, totals[0], totals[1],
+        got = sides_kernel(flat, np.int64(t), np.int64(stride), np.int64(full),
+                           np.int64(totals[0]), np.int64(totals[1]),
                            s.mark, s.queue, s.groups, s.gpar, s.gpend, out)
         assert got == n_sides
         for k in range(4):

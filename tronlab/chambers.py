@@ -174,7 +174,7 @@ def _new_gate(flat, sq, who, stride, owner, parent, step_n, step_e, count, chamb
               ch_parent, ch_entrance, ch_kind, ch_n, ch_e, ch_front, ch_step_n, ch_step_e):
     """Claim cut vertex ``sq`` as gate chamber ``count``; returns ``count + 1``."""
     chamber_of[sq] = count
-    _new_chamber(1, sq, parent, step_n, step_e, count, ch_parent, ch_entrance, ch_kind,
+    _new_chamber(np.int64(1), sq, parent, step_n, step_e, count, ch_parent, ch_entrance, ch_kind,
                  ch_n, ch_e, ch_front, ch_step_n, ch_step_e)
     ch_n[count] = 1
     ch_e[count] = _free_degree(flat, sq, stride)
@@ -223,7 +223,8 @@ def _grow_room(flat, start, who, stride, owner, is_cut, chamber_of, rqueue, rdis
             cu = chamber_of[u]
             if is_cut[u] != 0:
                 if cu < 0:
-                    count = _new_gate(flat, u, who, stride, owner, room, ds, here, count,
+                    count = _new_gate(flat, np.int64(u), who, stride, owner, np.int64(room),
+                                      np.int64(ds), np.int64(here), np.int64(count),
                                       chamber_of, ch_parent, ch_entrance, ch_kind, ch_n, ch_e,
                                       ch_front, ch_step_n, ch_step_e)
                 elif (ch_parent[cu] == room and ch_kind[cu] == 1
@@ -271,7 +272,9 @@ def chamber_tree_kernel(flat, head, who, stride, owner, region, disc, low, paren
         region[i] = 0 if (flat[i] == 0 and owner[i] == w) else 1
         chamber_of[i] = -1
     articulation_points_kernel(region, stride, disc, low, parent, it, stack, is_cut)
-    count = _new_chamber(0, head, -1, 0, 0, 0, ch_parent, ch_entrance, ch_kind, ch_n, ch_e,
+    zero = np.int64(0)
+    count = _new_chamber(zero, np.int64(head), np.int64(-1), zero, zero, zero, ch_parent,
+                         ch_entrance, ch_kind, ch_n, ch_e,
                          ch_front, ch_step_n, ch_step_e)
     fr_chamber[0] = 0
     fr_next[0] = 0
@@ -301,14 +304,16 @@ def chamber_tree_kernel(flat, head, who, stride, owner, region, disc, low, paren
         step_e = ch_e[c]
         child = count
         if want_cut == 1:
-            count = _new_gate(flat, t, w, stride, owner, c, step_n, step_e, count, chamber_of,
+            count = _new_gate(flat, np.int64(t), w, stride, owner, np.int64(c), np.int64(step_n),
+                              np.int64(step_e), np.int64(count), chamber_of,
                               ch_parent, ch_entrance, ch_kind, ch_n, ch_e, ch_front, ch_step_n,
                               ch_step_e)
             fr_next[sp] = 0
         else:
-            count = _new_chamber(2, t, c, step_n, step_e, count, ch_parent, ch_entrance, ch_kind,
+            count = _new_chamber(np.int64(2), np.int64(t), np.int64(c), np.int64(step_n),
+                                 np.int64(step_e), np.int64(count), ch_parent, ch_entrance, ch_kind,
                                  ch_n, ch_e, ch_front, ch_step_n, ch_step_e)
-            count = _grow_room(flat, t, w, stride, owner, is_cut, chamber_of, rqueue, rdist,
+            count = _grow_room(flat, np.int64(t), w, stride, owner, is_cut, chamber_of, rqueue, rdist,
                                resum, child, count, ch_parent, ch_entrance, ch_kind, ch_n, ch_e,
                                ch_front, ch_step_n, ch_step_e)
             ch_end[child] = count
@@ -371,13 +376,15 @@ def chamber_counts_kernel(flat, head0, head1, stride, k1, k2, penalize, dist, ow
     for i in range(flat.size):
         if dist[i] < 0:
             owner[i] = 255
-    count = chamber_tree_kernel(flat, head0, 0, stride, owner, region, disc, low, parent, it,
+    count = chamber_tree_kernel(flat, np.int64(head0), np.int64(0), stride, owner, region, disc,
+                                low, parent, it,
                                 stack, is_cut, chamber_of, rqueue, rdist, resum, ch_parent,
                                 ch_entrance, ch_kind, ch_n, ch_e, ch_front, ch_step_n, ch_step_e,
                                 ch_end, fr_chamber, fr_next)
     n0, e0 = chamber_values_kernel(count, k1, k2, penalize, ch_parent, ch_n, ch_e, ch_front,
                                    ch_step_n, ch_step_e, val_n, val_e, val_front, choice)
-    count = chamber_tree_kernel(flat, head1, 1, stride, owner, region, disc, low, parent, it,
+    count = chamber_tree_kernel(flat, np.int64(head1), np.int64(1), stride, owner, region, disc,
+                                low, parent, it,
                                 stack, is_cut, chamber_of, rqueue, rdist, resum, ch_parent,
                                 ch_entrance, ch_kind, ch_n, ch_e, ch_front, ch_step_n, ch_step_e,
                                 ch_end, fr_chamber, fr_next)
@@ -534,7 +541,7 @@ def chamber_score(board, player=0, *, opponent=None, k1=K1_DEFAULT, k2=K2_DEFAUL
     ...     .1.....
     ...     ...#.2.
     ... '''))
-    ChamberScore(n_me=7, e_me=14, n_opp=5, e_opp=13, score=0.304)
+    ChamberScore(n_me=7, e_me=14, n_opp=6, e_opp=14, score=0.055)
     """
     me, opp = _check(board, player, opponent)
     k1, k2 = _weights(k1, k2)
@@ -557,7 +564,8 @@ def chamber_tree(board, player=0, *, opponent=None, k1=K1_DEFAULT, k2=K2_DEFAULT
     flat, stride = board.flat, np.int64(board.stride)
     territory_kernel(flat, board.heads[me], board.heads[opp], stride, s.dist, s.owner, s.queue)
     s.owner[s.dist < 0] = 255
-    count = chamber_tree_kernel(flat, board.heads[me], 0, stride, s.owner, s.region, s.disc,
+    count = chamber_tree_kernel(flat, np.int64(board.heads[me]), np.int64(0), stride, s.owner,
+                                s.region, s.disc,
                                 s.low, s.parent, s.it, s.stack, s.is_cut, s.chamber_of,
                                 s.rqueue, s.rdist, s.resum, s.ch_parent, s.ch_entrance,
                                 s.ch_kind, s.ch_n, s.ch_e, s.ch_front, s.ch_step_n, s.ch_step_e,

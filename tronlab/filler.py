@@ -97,8 +97,8 @@ def sides_kernel(flat, square, stride, full, total0, total1, mark, queue, groups
     (colour-0 squares, colour-1 squares)`` of that neighbour's side.
 
     The sides grow breadth-first *together*, one shared queue, merging when
-    they meet (a 4-entry union-find).  With ``full`` the search runs to the
-    end.  Otherwise it stops as soon as all sides have met (one side) or at
+    they meet (a 4-entry union-find).  With ``full`` nonzero the search runs
+    to the end.  Otherwise it stops as soon as all sides have met (one side) or at
     most one is still growing: the others are then complete, and the growing
     one is what is left of ``(total0, total1)`` - the counts of the region
     round ``square`` before the split, ``square`` excluded.  So the cost is set
@@ -125,7 +125,7 @@ def sides_kernel(flat, square, stride, full, total0, total1, mark, queue, groups
     roots = n
     active = n
     qh = 0
-    while qh < qt and (full or (roots > 1 and active > 1)):
+    while qh < qt and (full != 0 or (roots > 1 and active > 1)):
         sq = np.int64(queue[qh])
         qh += 1
         g = _find(gpar, mark[sq] - 1)
@@ -156,7 +156,7 @@ def sides_kernel(flat, square, stride, full, total0, total1, mark, queue, groups
                 roots += 1
                 if gpend[i] > 0:
                     active += 1
-    if not full:
+    if full == 0:
         # complete what the early stop left unfinished
         if roots == 1:
             for i in range(n):
@@ -224,7 +224,8 @@ def choose_move_kernel(flat, head, stride, table, mark, queue, groups, gpar, gpe
                 cand[j, 1] = total1
         else:
             flat[t] = 1
-            sides = sides_kernel(flat, t, stride, False, total0, total1, mark, queue, groups,
+            sides = sides_kernel(flat, t, stride, np.int64(0), np.int64(total0),
+                                 np.int64(total1), mark, queue, groups,
                                  gpar, gpend, cand)
             flat[t] = 0
             cut = sides >= 2
@@ -263,7 +264,9 @@ def greedy_move_kernel(flat, head, stride, table, mark, queue, groups, gpar, gpe
     (:data:`tronlab.ring.POTENTIAL_ARTICULATION`); scratch as
     :class:`FillerScratch`.  ``flat`` is left as it was.
     """
-    sides_kernel(flat, head, stride, True, 0, 0, mark, queue, groups, gpar, gpend, cur)
+    zero = np.int64(0)
+    sides_kernel(flat, np.int64(head), stride, np.int64(1), zero, zero, mark, queue, groups, gpar,
+                 gpend, cur)
     return choose_move_kernel(flat, head, stride, table, mark, queue, groups, gpar, gpend, cur,
                               cand, best)
 
@@ -278,7 +281,9 @@ def fill_length_kernel(flat, head, stride, table, mark, queue, groups, gpar, gpe
     O(1) unless the ring test fires, and then only the smaller sides are
     flooded."""
     offs = (-np.int64(stride), np.int64(1), np.int64(stride), np.int64(-1))
-    sides_kernel(flat, head, stride, True, 0, 0, mark, queue, groups, gpar, gpend, cur)
+    zero = np.int64(0)
+    sides_kernel(flat, np.int64(head), stride, np.int64(1), zero, zero, mark, queue, groups, gpar,
+                 gpend, cur)
     c = np.int64(head)
     moves = 0
     while True:
