@@ -20,8 +20,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from ._jit import KernelTable, kernel
 from .board import Board
 
 
@@ -42,7 +42,7 @@ def new_scratch(size: int) -> ArticulationScratch:
                                np.empty(size, np.int32), np.empty(size, np.uint8))
 
 
-@njit(cache=True)
+@kernel
 def articulation_points_kernel(flat, stride, disc, low, parent, it, stack, is_cut):
     """Mark every articulation point of the free-square graph in ``is_cut``
     (1 = cut vertex, 0 otherwise) and return how many there are.
@@ -114,6 +114,21 @@ def articulation_points_kernel(flat, stride, disc, low, parent, it, stack, is_cu
     return count
 
 
+# the kernels compile on first use; wrappers prefer ahead-of-time twins (tronlab._jit)
+_kernels = KernelTable(globals())
+__getattr__ = _kernels.module_getattr
+__dir__ = _kernels.module_dir
+
+
+def _fits(scratch, size):
+    """Is ``scratch`` what :func:`new_scratch` makes for ``size`` squares?  (The
+    ahead-of-time kernels trust their argument types.)"""
+    return (isinstance(scratch, ArticulationScratch)
+            and all(isinstance(a, np.ndarray) and a.shape == (size,) and a.flags.c_contiguous
+                    and a.dtype == b.dtype and a.flags.writeable
+                    for a, b in zip(scratch, new_scratch(0))))
+
+
 def articulation_points(board, *, scratch=None):
     """``(count, mask)``: the number of articulation points of the free squares and
     a boolean mask shaped like ``board.cells`` marking them.
@@ -133,7 +148,8 @@ def articulation_points(board, *, scratch=None):
     size = board.flat.size
     if scratch is None:
         scratch = new_scratch(size)
-    elif not isinstance(scratch, ArticulationScratch) or scratch.disc.size != size:
+    elif not _fits(scratch, size):
         raise ValueError("scratch must be articulation.new_scratch(board.flat.size) for this board")
-    count = articulation_points_kernel(board.flat, np.int64(board.stride), *scratch)
+    find = _kernels.fast("articulation_points_kernel")
+    count = find(board.flat, np.int64(board.stride), *scratch)
     return int(count), scratch.is_cut.reshape(board.cells.shape).astype(bool)

@@ -17,16 +17,17 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from . import ring
+from ._jit import KernelTable, kernel
 from .board import Board
-from .ring import POTENTIAL_ARTICULATION, ring_code_kernel
+from .ring import POTENTIAL_ARTICULATION
 
 
 # ---------------------------------------------------------------------------
 # kernels
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def flood_fill_kernel(flat, start, stride, seen, stack):
     """Number of free squares reachable from ``start``'s free neighbours, ``start``
     itself not counted.  ``flat`` uint8[n], ``start`` int64, ``stride`` int64;
@@ -52,7 +53,7 @@ def flood_fill_kernel(flat, start, stride, seen, stack):
     return count
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _find(equiv, label):
     root = label
     while equiv[root] != root:
@@ -64,7 +65,7 @@ def _find(equiv, label):
     return root
 
 
-@njit(cache=True)
+@kernel
 def components_kernel(flat, stride, labels, sizes, equiv):
     """Label the connected regions of free squares; return how many there are.
 
@@ -122,7 +123,7 @@ def components_kernel(flat, stride, labels, sizes, equiv):
     return k
 
 
-@njit(cache=True)
+@kernel
 def fill_square_kernel(flat, stride, square, table, labels, sizes, equiv, n_labels):
     """Update ``labels``/``sizes`` after free square ``square`` was filled.
 
@@ -139,6 +140,12 @@ def fill_square_kernel(flat, stride, square, table, labels, sizes, equiv, n_labe
         sizes[lab] -= 1
         return False, n_labels
     return True, components_kernel(flat, stride, labels, sizes, equiv)
+
+
+# the kernels compile on first use; wrappers prefer ahead-of-time twins (tronlab._jit)
+_kernels = KernelTable(globals(), uses={"ring_code_kernel": ring})
+__getattr__ = _kernels.module_getattr
+__dir__ = _kernels.module_dir
 
 
 # ---------------------------------------------------------------------------
@@ -171,8 +178,9 @@ def flood_fill(board, player=0, *, start=None) -> int:
     elif not board.stride <= int(start) < board.flat.size - board.stride:
         raise ValueError(f"start {start} is not a flat index inside this board")
     size = board.flat.size
-    return int(flood_fill_kernel(board.flat, np.int64(start), np.int64(board.stride),
-                                 np.empty(size, np.uint8), np.empty(size, np.int32)))
+    fill = _kernels.fast("flood_fill_kernel")
+    return int(fill(board.flat, np.int64(start), np.int64(board.stride),
+                    np.empty(size, np.uint8), np.empty(size, np.int32)))
 
 
 class Components:
@@ -206,8 +214,9 @@ class Components:
         self._labels = np.empty(size, np.int32)
         self._sizes = np.zeros(size, np.int32)
         self._equiv = np.empty(size, np.int32)
-        self.n_labels = int(components_kernel(self.flat, np.int64(self.stride), self._labels,
-                                              self._sizes, self._equiv))
+        label = _kernels.fast("components_kernel")
+        self.n_labels = int(label(self.flat, np.int64(self.stride), self._labels,
+                                  self._sizes, self._equiv))
 
     @property
     def labels(self) -> np.ndarray:
@@ -234,7 +243,7 @@ class Components:
         if self.flat[square] != 0:
             raise ValueError(f"({x}, {y}) is not free")
         self.flat[square] = 1
-        recomputed, self.n_labels = fill_square_kernel(
+        recomputed, self.n_labels = _kernels.fast("fill_square_kernel")(
             self.flat, np.int64(self.stride), np.int64(square), POTENTIAL_ARTICULATION,
             self._labels, self._sizes, self._equiv, np.int64(self.n_labels))
         return bool(recomputed)

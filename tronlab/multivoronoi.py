@@ -31,8 +31,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from ._jit import KernelTable, kernel
 from .board import Board
 
 NOBODY = 255
@@ -43,7 +43,7 @@ class MultiTerritory(NamedTuple):
     owner: np.ndarray    # uint8, shaped like board.cells: player, or NOBODY (255)
 
 
-@njit(cache=True)
+@kernel
 def turn_order_territory_kernel(flat, heads, alive, first, stride, owner, queue, counts):
     """Turn-order expansion; see the module docstring.
 
@@ -81,6 +81,12 @@ def turn_order_territory_kernel(flat, heads, alive, first, stride, owner, queue,
     return qt - seeds
 
 
+# the kernels compile on first use; wrappers prefer ahead-of-time twins (tronlab._jit)
+_kernels = KernelTable(globals())
+__getattr__ = _kernels.module_getattr
+__dir__ = _kernels.module_dir
+
+
 def turn_order_territory(board, *, first=0) -> MultiTerritory:
     """Squares each player claims by turn-order expansion starting with player
     ``first``; dead players claim nothing.
@@ -105,7 +111,8 @@ def turn_order_territory(board, *, first=0) -> MultiTerritory:
     size = board.flat.size
     owner = np.empty(size, np.uint8)
     counts = np.zeros(board.n_players, np.int64)
-    turn_order_territory_kernel(board.flat, board.heads, board.alive.astype(np.bool_),
-                                np.int64(first), np.int64(board.stride), owner,
-                                np.empty(size, np.int32), counts)
+    expand = _kernels.fast("turn_order_territory_kernel")
+    expand(board.flat, np.ascontiguousarray(board.heads, np.int64),
+           np.ascontiguousarray(board.alive, np.bool_), np.int64(first),
+           np.int64(board.stride), owner, np.empty(size, np.int32), counts)
     return MultiTerritory(counts, owner.reshape(board.cells.shape))

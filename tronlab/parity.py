@@ -27,10 +27,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from . import fill
+from ._jit import KernelTable, kernel
 from .board import Board
-from .fill import components_kernel
 
 
 class FillBound(NamedTuple):
@@ -39,7 +39,7 @@ class FillBound(NamedTuple):
     same: int    # reachable free squares of the start's colour (start not counted)
 
 
-@njit(cache=True)
+@kernel
 def fill_bound_kernel(flat, start, stride, seen, stack):
     """``(bound, other, same)`` for the region reachable from ``start``; see the
     module docstring.  ``flat`` uint8[n], ``start`` int64, ``stride`` int64;
@@ -72,7 +72,7 @@ def fill_bound_kernel(flat, start, stride, seen, stack):
     return bound, other, same
 
 
-@njit(cache=True)
+@kernel
 def region_colours_kernel(stride, labels, n_labels, counts):
     """Count, for each region label 1..``n_labels`` of ``labels`` (int32[n], as
     :func:`tronlab.fill.components_kernel` leaves it), its squares of colour 0
@@ -85,6 +85,12 @@ def region_colours_kernel(stride, labels, n_labels, counts):
             lab = labels[base + x]
             if lab != 0:
                 counts[lab, (x + y) & 1] += 1
+
+
+# the kernels compile on first use; wrappers prefer ahead-of-time twins (tronlab._jit)
+_kernels = KernelTable(globals())
+__getattr__ = _kernels.module_getattr
+__dir__ = _kernels.module_dir
 
 
 def fill_bound(board, player=0, *, start=None) -> FillBound:
@@ -111,8 +117,9 @@ def fill_bound(board, player=0, *, start=None) -> FillBound:
     elif not board.stride <= int(start) < board.flat.size - board.stride:
         raise ValueError(f"start {start} is not a flat index inside this board")
     size = board.flat.size
-    r = fill_bound_kernel(board.flat, np.int64(start), np.int64(board.stride),
-                          np.empty(size, np.uint8), np.empty(size, np.int32))
+    bound = _kernels.fast("fill_bound_kernel")
+    r = bound(board.flat, np.int64(start), np.int64(board.stride),
+              np.empty(size, np.uint8), np.empty(size, np.int32))
     return FillBound(*(int(v) for v in r))
 
 
@@ -124,8 +131,10 @@ def region_colours(board):
         raise TypeError(f"expected a tronlab Board, got {type(board).__name__}")
     size = board.flat.size
     labels = np.empty(size, np.int32)
-    k = components_kernel(board.flat, np.int64(board.stride), labels,
-                          np.zeros(size, np.int32), np.empty(size, np.int32))
+    label = fill._kernels.fast("components_kernel")
+    k = label(board.flat, np.int64(board.stride), labels,
+              np.zeros(size, np.int32), np.empty(size, np.int32))
     counts = np.empty((k + 1, 2), np.int32)
-    region_colours_kernel(np.int64(board.stride), labels, np.int64(k), counts)
+    colours = _kernels.fast("region_colours_kernel")
+    colours(np.int64(board.stride), labels, np.int64(k), counts)
     return labels.reshape(board.cells.shape), counts

@@ -35,7 +35,8 @@ brute-force connectivity of the 3x3 graph with and without its centre.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from ._jit import KernelTable, kernel
 
 RING_ORDER = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 RING_DXDY = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
@@ -75,7 +76,7 @@ def make_table() -> np.ndarray:
 POTENTIAL_ARTICULATION = make_table()
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def ring_code_kernel(flat, square, stride):
     """The 8-bit ring code of ``square`` (bit i set = ring square i is free)."""
     s = np.int64(square)
@@ -100,11 +101,18 @@ def ring_code_kernel(flat, square, stride):
     return code
 
 
+# the kernels compile on first use; wrappers prefer ahead-of-time twins (tronlab._jit)
+_kernels = KernelTable(globals())
+__getattr__ = _kernels.module_getattr
+__dir__ = _kernels.module_dir
+
+
 def ring_code(board, x: int, y: int) -> int:
     """Ring code of playing square (x, y) of a Board."""
     if not board.inside(x, y):
         raise ValueError(f"({x}, {y}) is off the {board.width}x{board.height} board")
-    return int(ring_code_kernel(board.flat, np.int64(board.index(x, y)), np.int64(board.stride)))
+    code = _kernels.fast("ring_code_kernel")
+    return int(code(board.flat, np.int64(board.index(x, y)), np.int64(board.stride)))
 
 
 def potential_articulation(board, x: int, y: int) -> bool:

@@ -28,8 +28,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from ._jit import KernelTable, kernel
 from .board import Board
 
 UNREACHED = -1
@@ -62,7 +62,7 @@ def new_scratch(size: int) -> VoronoiScratch:
 # ---------------------------------------------------------------------------
 # kernels
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def bfs_distances_kernel(flat, start, stride, dist, queue):
     """Moves from ``start`` to every square (``-1`` unreachable); returns how many
     squares were reached, the start included.
@@ -91,7 +91,7 @@ def bfs_distances_kernel(flat, start, stride, dist, queue):
     return qt
 
 
-@njit(cache=True)
+@kernel
 def bucket_distances_kernel(flat, start, stride, cost, dist, bucket_top, pool_node, pool_next):
     """Dijkstra with a bucket ("radix") queue: cheapest cost from ``start`` to each
     square, entering square ``s`` costs ``cost[s]`` (1 to 255).  ``-1`` unreachable.
@@ -143,7 +143,7 @@ def bucket_distances_kernel(flat, start, stride, cost, dist, bucket_top, pool_no
     return settled
 
 
-@njit(cache=True)
+@kernel
 def territory_kernel(flat, head0, head1, stride, dist, owner, queue):
     """Two-player Voronoi counts from one BFS seeded with both heads.
 
@@ -198,7 +198,7 @@ def territory_kernel(flat, head0, head1, stride, dist, owner, queue):
     return n0, n1, e0, e1
 
 
-@njit(cache=True)
+@kernel
 def owner_map_kernel(flat, head0, head1, stride, dist, owner, queue):
     """Like :func:`territory_kernel` but leaves a clean picture in ``owner``:
     0 or 1 for a player's squares, 2 neutral, 255 for blocked or unreachable
@@ -212,7 +212,7 @@ def owner_map_kernel(flat, head0, head1, stride, dist, owner, queue):
     return res
 
 
-@njit(cache=True)
+@kernel
 def territory_from_distances_kernel(flat, dist0, dist1, stride):
     """H6: Voronoi counts from two distance maps: a free square belongs to player 0
     where ``sign(d1 - d0) > 0`` (unreachable counts as infinitely far), to player 1
@@ -243,6 +243,12 @@ def territory_from_distances_kernel(flat, dist0, dist1, stride):
     return n0, n1, e0, e1
 
 
+# the kernels compile on first use; wrappers prefer ahead-of-time twins (tronlab._jit)
+_kernels = KernelTable(globals())
+__getattr__ = _kernels.module_getattr
+__dir__ = _kernels.module_dir
+
+
 # ---------------------------------------------------------------------------
 # friendly wrappers
 # ---------------------------------------------------------------------------
@@ -263,7 +269,11 @@ def _check_player(board, player, what="player"):
 def _scratch(board, scratch):
     if scratch is None:
         return new_scratch(board.flat.size)
-    if not isinstance(scratch, VoronoiScratch) or scratch.dist.size != board.flat.size:
+    size = board.flat.size
+    fits = isinstance(scratch, VoronoiScratch) and all(
+        isinstance(a, np.ndarray) and a.shape == (size,) and a.flags.c_contiguous
+        and a.flags.writeable and a.dtype == b.dtype for a, b in zip(scratch, new_scratch(0)))
+    if not fits:     # (the ahead-of-time kernels trust their argument types)
         raise ValueError("scratch must be voronoi.new_scratch(board.flat.size) for this board")
     return scratch
 
@@ -286,7 +296,8 @@ def bfs_distances(board, player=0, *, start=None, scratch=None) -> np.ndarray:
     elif not board.stride <= int(start) < board.flat.size - board.stride:
         raise ValueError(f"start {start} is not a flat index inside this board")
     s = _scratch(board, scratch)
-    bfs_distances_kernel(board.flat, np.int64(start), np.int64(board.stride), s.dist, s.queue)
+    bfs = _kernels.fast("bfs_distances_kernel")
+    bfs(board.flat, np.int64(start), np.int64(board.stride), s.dist, s.queue)
     return s.dist.reshape(board.cells.shape).copy()
 
 
@@ -311,9 +322,10 @@ def bucket_distances(board, player=0, *, cost=None, start=None) -> np.ndarray:
             raise ValueError("costs must be whole numbers from 1 to 255")
         cost = np.ascontiguousarray(cost, np.uint8).reshape(-1)
     dist = np.empty(size, np.int32)
-    bucket_distances_kernel(board.flat, np.int64(start), np.int64(board.stride), cost, dist,
-                            np.empty(256, np.int32), np.empty(4 * size + 1, np.int32),
-                            np.empty(4 * size + 1, np.int32))
+    dijkstra = _kernels.fast("bucket_distances_kernel")
+    dijkstra(board.flat, np.int64(start), np.int64(board.stride), cost, dist,
+             np.empty(256, np.int32), np.empty(4 * size + 1, np.int32),
+             np.empty(4 * size + 1, np.int32))
     return dist.reshape(board.cells.shape)
 
 
@@ -330,8 +342,9 @@ def territory(board, players=(0, 1), *, scratch=None) -> Territory:
     _check_board(board)
     p, q = _pair(board, players)
     s = _scratch(board, scratch)
-    r = territory_kernel(board.flat, board.heads[p], board.heads[q], np.int64(board.stride),
-                         s.dist, s.owner, s.queue)
+    count = _kernels.fast("territory_kernel")
+    r = count(board.flat, board.heads[p], board.heads[q], np.int64(board.stride),
+              s.dist, s.owner, s.queue)
     return Territory(*(int(v) for v in r))
 
 
@@ -342,8 +355,9 @@ def owner_map(board, players=(0, 1), *, scratch=None) -> np.ndarray:
     _check_board(board)
     p, q = _pair(board, players)
     s = _scratch(board, scratch)
-    owner_map_kernel(board.flat, board.heads[p], board.heads[q], np.int64(board.stride),
-                     s.dist, s.owner, s.queue)
+    paint = _kernels.fast("owner_map_kernel")
+    paint(board.flat, board.heads[p], board.heads[q], np.int64(board.stride),
+          s.dist, s.owner, s.queue)
     return s.owner.reshape(board.cells.shape).copy()
 
 
@@ -357,5 +371,6 @@ def territory_from_distances(board, dist0, dist1) -> Territory:
             raise ValueError(f"{name} must have the board's shape {board.cells.shape}, "
                              f"got {d.shape}")
         maps.append(np.ascontiguousarray(d, np.int32).reshape(-1))
-    r = territory_from_distances_kernel(board.flat, maps[0], maps[1], np.int64(board.stride))
+    count = _kernels.fast("territory_from_distances_kernel")
+    r = count(board.flat, maps[0], maps[1], np.int64(board.stride))
     return Territory(*(int(v) for v in r))
