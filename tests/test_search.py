@@ -70,12 +70,13 @@ def _oracle_eval(cells, me, opp, stride, kind):
     return int(np.round(1000.0 * (K1 * (n[0] - n[1]) + K2 * (e[0] - e[1])))), False
 
 
-def _oracle(cells, me, opp, stride, depth, kind, root=True, draw=0):
-    """Full minimax over whole turns: I move, the opponent answers seeing my move."""
+def _oracle(cells, me, opp, stride, depth, kind, root=True, draw=0, ply=0):
+    """Full minimax over whole turns: I move, the opponent answers seeing my move.
+    A side stuck ``ply`` plies from the root loses ``-WIN + ply``."""
     mine = [m for m in range(4) if cells[_neighbours(me, stride)[m]] == 0]
     theirs = [m for m in range(4) if cells[_neighbours(opp, stride)[m]] == 0]
     if not mine:
-        return (draw if not theirs else -WIN), {}
+        return (draw if not theirs else -WIN + ply), {}
     if not root:
         v, sep = _oracle_eval(cells, me, opp, stride, kind)
         if sep or depth == 0:
@@ -83,14 +84,15 @@ def _oracle(cells, me, opp, stride, depth, kind, root=True, draw=0):
     per_move = {}
     for m in mine:
         t = _neighbours(me, stride)[m]
-        worst = WIN if not theirs else None
+        worst = WIN - (ply + 1) if not theirs else None
         for n in theirs:
             u = _neighbours(opp, stride)[n]
             if u == t:
                 v = draw
             else:
                 cells[t] = cells[u] = 1
-                v, _ = _oracle(cells, t, u, stride, depth - 1, kind, root=False, draw=draw)
+                v, _ = _oracle(cells, t, u, stride, depth - 1, kind, root=False, draw=draw,
+                               ply=ply + 2)
                 cells[t] = cells[u] = 0
             worst = v if worst is None else min(worst, v)
         per_move[m] = worst
@@ -168,7 +170,7 @@ def test_opponent_stuck_is_a_win():
         ...##
     """)
     v, m = negamax(b, 0, depth=1)
-    assert v == WIN and m in (1, 2)
+    assert v == WIN - 1 and m in (1, 2)
 
 
 def test_separated_position_scores_fill_difference():

@@ -9,7 +9,11 @@ mine* (a pessimistic model: the opponent is granted perfect reactions).  Only
 positions after whole turns are evaluated (even plies), so both players have
 moved the same number of times.  If the opponent picks the square I picked,
 both crash: a draw, worth ``draw`` to me (0 unless asked otherwise).  A
-player with no free neighbour loses; if both have none, it is a draw.
+player with no free neighbour loses; if both have none, it is a draw.  A
+loss found ``k`` plies from the root is worth ``-WIN + k`` to the loser (a win
+``WIN - k`` to the winner): a lost bot holds out as long as it can, a winning
+one finishes quickly.  The transposition table stores such values counted
+from the node, not the root, so they stay right when reached at another ply.
 
 Negamax (H1) writes minimax with one rule: a node's value is the best of the
 *negated* values of its children, each value seen from the side to move.
@@ -185,6 +189,26 @@ def _legal_count(flat, head, offs):
     return c
 
 
+@njit(cache=True, inline="always")
+def _to_table(v, ply):
+    """A won or lost value, counted from the root, as counted from this node."""
+    if v >= WIN - MAX_PLY:
+        return v + ply
+    if v <= -WIN + MAX_PLY:
+        return v - ply
+    return v
+
+
+@njit(cache=True, inline="always")
+def _from_table(v, ply):
+    """The inverse of :func:`_to_table` at ``ply``."""
+    if v >= WIN - MAX_PLY:
+        return v - ply
+    if v <= -WIN + MAX_PLY:
+        return v + ply
+    return v
+
+
 @njit(cache=True)
 def _update_kernel(frames, pv, pv_len, killers, ply, m, v, use_order):
     """A child of the node at ``ply`` reached by move ``m`` is worth ``v`` to
@@ -267,7 +291,7 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
             if (ply & 1) == 0:
                 src = hm
                 if _legal_count(flat, hm, offs) == 0:
-                    val = draw if _legal_count(flat, ho, offs) == 0 else -WIN
+                    val = draw if _legal_count(flat, ho, offs) == 0 else -WIN + ply
                     if ply == 0:
                         stats[S_NODES] = nodes
                         return val, -1, True
@@ -289,7 +313,7 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
                         stats[S_TT_HITS] += 1
                         first = tt_move[slot]
                         if ply > 0 and tt_depth[slot] >= depth - ply // 2:
-                            tv = tt_val[slot]
+                            tv = _from_table(tt_val[slot], ply)
                             fl = tt_flag[slot]
                             if (fl == EXACT or (fl == LOWER and tv >= frames[ply, F_BETA])
                                     or (fl == UPPER and tv <= frames[ply, F_ALPHA])):
@@ -318,7 +342,7 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
                         frames[ply, F_M0 + n_moves] = m
                         n_moves += 1
                 if n_moves == 0:            # only at odd plies: the opponent is stuck and loses
-                    val = -WIN
+                    val = -WIN + ply
                     state = 2
                 else:
                     frames[ply, F_N] = n_moves
@@ -347,7 +371,7 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
             if (ply & 1) == 0 and use_tt:
                 slot = keys[ply] & mask
                 tt_key[slot] = keys[ply]
-                tt_val[slot] = val
+                tt_val[slot] = _to_table(val, ply)
                 tt_depth[slot] = depth - ply // 2
                 tt_move[slot] = frames[ply, F_BESTMOVE]
                 if val <= frames[ply, F_ALPHA0]:
@@ -504,7 +528,7 @@ class Searcher:
                     break
                 value, move, depth = v, m, d
                 pv = self.pv[0, :self.pv_len[0]].copy()
-                if abs(v) >= WIN or now_ns() >= deadline:
+                if abs(v) >= WIN - MAX_PLY or now_ns() >= deadline:
                     break
                 if stats[S_EVALS] == before[S_EVALS] and stats[S_TT_CUTS] == before[S_TT_CUTS]:
                     # every line ended (crash or separation) before the depth limit:
