@@ -362,3 +362,14 @@ def test_wrappers_reject_bad_input():
     with pytest.raises(ValueError, match="which opponent"):
         chamber_score(three, 0)
     assert isinstance(chamber_score(three, 0, opponent=2), ChamberScore)
+
+
+def test_each_cached_kernel_has_one_signature():
+    # numba can crash loading a cached function compiled for several types
+    import tronlab.chambers as mod
+    b = Board.from_ascii(ECV257)
+    chamber_tree(b, 1, penalize_battlefront=True)
+    chamber_score(b, 0)
+    for name in ("chamber_tree_kernel", "chamber_values_kernel", "chamber_counts_kernel",
+                 "_new_chamber", "_new_gate", "_grow_room"):
+        assert len(getattr(mod, name).signatures) <= 1, name

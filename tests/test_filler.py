@@ -406,3 +406,17 @@ def test_filler_bot_plays_every_rule_set_without_suicide():
         record = play(board, [get_bot("filler") for _ in range(board.n_players)],
                       rules=rules, rng=0, max_turns=600)
         assert record.outcome.turns > 20
+
+
+def test_each_cached_kernel_has_one_signature():
+    # numba can crash loading a cached function compiled for several types
+    import tronlab.filler as mod
+    from tronlab.bots.filler import FillerBot
+    b = Board.from_ascii("""
+        1...#
+        ..#.2
+    """)
+    fill_length(b), greedy_move(b), fill_path(b, start=b.index(1, 1)), FillerBot()(b, 1)
+    for name in ("sides_kernel", "choose_move_kernel", "greedy_move_kernel",
+                 "fill_length_kernel"):
+        assert len(getattr(mod, name).signatures) <= 1, name
