@@ -12,8 +12,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..board import Board
-from ..filler import greedy_move_kernel, new_scratch
-from ..ring import POTENTIAL_ARTICULATION
 from . import register
 
 
@@ -23,16 +21,21 @@ class FillerBot:
     name = "filler"
 
     def __init__(self):
+        # imported here so that importing the bot registry does not load numba
+        from ..filler import greedy_move_kernel, new_scratch
+        from ..ring import POTENTIAL_ARTICULATION
+        self._kernel = greedy_move_kernel
+        self._new_scratch = new_scratch
+        self._table = POTENTIAL_ARTICULATION
         self._scratch = None
 
     def __call__(self, board: Board, player: int) -> int:
         size = board.flat.size
         if self._scratch is None or self._scratch.mark.size != size:
-            self._scratch = new_scratch(size)
-        s = self._scratch
+            self._scratch = self._new_scratch(size)
         flat = board.flat.copy()
-        move = int(greedy_move_kernel(flat, np.int64(board.heads[player]), np.int64(board.stride),
-                                      POTENTIAL_ARTICULATION, *s[:-1]))
+        move = int(self._kernel(flat, np.int64(board.heads[player]), np.int64(board.stride),
+                                self._table, *self._scratch[:-1]))
         if move < 0:
             facing = int(board.facing[player])
             return facing if facing >= 0 else 0
