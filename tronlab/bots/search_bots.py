@@ -8,17 +8,20 @@ From the simplest to the contest winner's recipe:
                   on the 2-4 player turn-order territory (K1).
 ``minimax``       negamax alpha-beta over whole turns (H1, H2, A5) with the
                   Voronoi count at the leaves, iterative deepening under the
-                  clock (A6); once separated, a one-move greedy filler.
+                  clock (A6); once separated, one move of lookahead finished
+                  by the greedy filler (A1).
 ``chamber``       a1k0n's bot: the same search with the chamber-tree evaluation
                   (A12; ``penalize_battlefront=True`` for A13) and, once
                   separated, the endgame solver (A8).
 
 The search bots value a draw (a head-on crash) at ``draw=-1``, a hair below
-an even position, so on symmetric maps they do not drive into each other.
+an even position: between a crash and an equal game they keep playing (they
+still take the crash when every other line looks worse).
 
 Every bot takes ``time=`` (seconds per move; defaults to the rule set's usual
 budget) and keeps to it: it plans to answer within ``0.8 * time - 5 ms`` to
-leave room for Python and the protocol.  After every move ``bot.last_stats``
+leave room for Python and the protocol, and within a quarter of that on the
+first move of a game, whose clock may include the program's start-up.  After every move ``bot.last_stats``
 says what it did (depth, nodes, evaluations per second, time used); with
 ``verbose=True`` it also prints them to stderr, one line a move.
 
