@@ -356,6 +356,12 @@ def test_wrappers_reject_bad_input():
         chamber_score(b, 0, opponent=0)
     with pytest.raises(ValueError, match="finite"):
         chamber_score(b, 0, k1=float("nan"))
+    with pytest.raises(ValueError, match=">= 0"):
+        chamber_tree(b, 0, k2=-1)
+    with pytest.raises(ValueError, match="both 0"):
+        chamber_score(b, 0, k1=0, k2=0.0)
+    with pytest.raises(TypeError, match="k1 must be a number"):
+        chamber_score(b, 0, k1="big")
     with pytest.raises(ValueError, match="scratch"):
         chamber_score(b, 0, scratch=new_scratch(10))
     three = Board.from_ascii("1.2.3")

@@ -517,8 +517,10 @@ def _weights(k1, k2):
     for name, value in (("k1", k1), ("k2", k2)):
         if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
             raise TypeError(f"{name} must be a number, got {type(value).__name__}")
-        if not np.isfinite(value):
-            raise ValueError(f"{name} must be finite, got {value}")
+        if not np.isfinite(value) or value < 0:
+            raise ValueError(f"{name} must be a finite number >= 0, got {value}")
+    if k1 == 0 and k2 == 0:
+        raise ValueError("k1 and k2 are both 0: every line would be worth nothing")
     return float(k1), float(k2)
 
 
