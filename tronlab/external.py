@@ -55,6 +55,7 @@ from .protocol import (LIGHTRIDERS_TIME_PER_MOVE_MS, LIGHTRIDERS_TIMEBANK_MS, Pr
 STDERR_CAP = 64 * 1024
 LINE_CAP = 64 * 1024
 _MARGIN = 0.9  # fraction of an engine-imposed limit this bot waits
+_POLL = 0.05  # seconds between checks that the program still runs
 
 DEFAULT_TIMES = {  # protocol: (first move, later moves) in seconds
     "google2010": (3.0, 1.0),
@@ -262,12 +263,19 @@ class ExternalBot:
     def _next_line(self, deadline: float, limit: float) -> str:
         while True:
             remaining = deadline - time.monotonic()
-            try:
-                line = self._lines.get(timeout=max(remaining, 0))
-            except queue.Empty:
+            if remaining <= 0:
                 if self._banked:
                     self._bank_ms = 0
-                raise BotFault("timeout", f"no answer within {limit:g} s") from None
+                raise BotFault("timeout", f"no answer within {limit:g} s")
+            try:  # short waits: a program can die while a child of it holds stdout open
+                line = self._lines.get(timeout=min(remaining, _POLL))
+            except queue.Empty:
+                if self._proc.poll() is None:
+                    continue
+                try:  # it has ended: take a last line it may have printed
+                    line = self._lines.get(timeout=_POLL)
+                except queue.Empty:
+                    line = None
             if line is None:
                 self._lines.put(None)
                 self._failure = BotFault("exited", self._exit_detail())
@@ -309,13 +317,18 @@ class ExternalBot:
         if self._finalizer is not None:
             self._finalizer()  # kills the group (even if the program already exited)
             self._finalizer = None
+        reader, _, collector = self._threads
         for t in self._threads:
             t.join(timeout=1)
-        for stream in (proc.stdout, proc.stderr):
-            try:
-                stream.close()
-            except OSError:
-                pass
+        # a stream is closed only once its thread is done with it (closing a buffered
+        # stream under a blocked reader would wait for that reader); a process that
+        # escaped the group and still holds the pipe leaves it to the garbage collector
+        for stream, t in ((proc.stdout, reader), (proc.stderr, collector)):
+            if not t.is_alive():
+                try:
+                    stream.close()
+                except OSError:
+                    pass
 
     def stderr_text(self) -> str:
         """What the program wrote on stderr this game (first 64 KiB)."""

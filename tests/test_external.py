@@ -1,0 +1,282 @@
+"""ExternalBot with real subprocesses: whole games through the three protocols,
+misbehaving programs, time banks, and no process left behind.
+
+The main oracle: a tronlab bot run as a contest program (``python -m tronlab bot``)
+behind ExternalBot must play move for move the same game as the same bot, with
+the same seed, called in-process - the protocol may lose nothing the bot uses.
+"""
+
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tronlab.board import Board
+from tronlab.bots import get_bot
+from tronlab.engine import BotFault, play
+from tronlab.external import STDERR_CAP, ExternalBot
+from tronlab.mapgen import codingame_board, lightriders_board, load_builtin
+from tronlab.rules import FAULTS
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="process groups are POSIX")
+
+FIXTURES = Path(__file__).parent / "fixtures"
+PY = sys.executable
+
+DUEL = """
+#########
+#1......#
+#.......#
+#..#.#..#
+#.......#
+#......2#
+#########
+"""
+
+
+def tronlab_bot(name, protocol, seed):
+    return [PY, "-m", "tronlab", "bot", name, "--protocol", protocol, "--seed", str(seed)]
+
+
+def fixture(name, *args):
+    return [PY, str(FIXTURES / name), *map(str, args)]
+
+
+def gone(pid: int) -> bool:
+    """True when process ``pid`` no longer runs (a zombie awaiting its reaper counts as gone)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] == "Z"
+
+
+def wait_gone(pids, seconds=3.0):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and not all(gone(p) for p in pids):
+        time.sleep(0.05)
+    return [p for p in pids if not gone(p)]
+
+
+def faults_of(record, player):
+    return [e for e in record.events if e["player"] == player and e["kind"] in FAULTS]
+
+
+# ---- whole games through the protocols ----------------------------------------------
+
+@pytest.mark.parametrize("protocol", ["google2010", "codingame", "lightriders"])
+def test_protocol_games_match_in_process_games(protocol):
+    if protocol == "google2010":
+        board = Board.from_ascii(DUEL)
+        specs = [("random", 11), ("hugger", 12)]
+    elif protocol == "codingame":
+        board = codingame_board(3, rng=np.random.default_rng(5))
+        specs = [("random", 21), ("hugger", 22), ("random", 23)]
+    else:
+        board = lightriders_board(rng=np.random.default_rng(6))
+        specs = [("random", 31), ("random", 32)]
+    external = [ExternalBot(tronlab_bot(n, protocol, s), protocol=protocol,
+                            time_limit=1.0, first_time_limit=10.0) for n, s in specs]
+    inproc = [get_bot(n, rng=np.random.default_rng(s)) for n, s in specs]
+    rec_ext = play(board, external, rules=protocol, rng=1)
+    rec_in = play(board, inproc, rules=protocol, rng=1)
+    for p in range(board.n_players):
+        assert faults_of(rec_ext, p) == [], rec_ext.events
+    assert rec_ext.moves == rec_in.moves
+    assert rec_ext.outcome.to_dict() == rec_in.outcome.to_dict()
+    assert rec_ext.outcome.turns >= 2
+    rec_ext.verify()
+    assert all(b.pid is None for b in external)
+
+
+def test_two_tronlab_programs_play_google2010_on_a_builtin_map():
+    board = load_builtin("open-field")
+    bots = [ExternalBot(tronlab_bot("hugger", "google2010", 1), name="hugger-a"),
+            ExternalBot(tronlab_bot("random", "google2010", 2), name="random-b")]
+    rec = play(board, bots, rules="google2010", rng=3)
+    assert rec.metadata["names"] == ["hugger-a", "random-b"]
+    assert rec.outcome.turns > 1
+    assert not faults_of(rec, 0) and not faults_of(rec, 1)
+    assert set(rec.outcome.deaths) <= {None, "wall", "trail", "head-on", "swap"}
+
+
+# ---- misbehaving programs -----------------------------------------------------------
+
+def duel(program, *, rules="google2010", **limits):
+    board = Board.from_ascii(DUEL) if rules == "google2010" else lightriders_board(x=2, y=7)
+    bot = ExternalBot(program, protocol=rules, **limits)
+    t0 = time.monotonic()
+    rec = play(board, [bot, get_bot("hugger")], rules=rules, rng=0, max_turns=30)
+    return rec, time.monotonic() - t0
+
+
+def test_sleeper_times_out():
+    rec, seconds = duel(fixture("sleeper.py"), time_limit=0.2, first_time_limit=0.6)
+    assert rec.outcome.deaths[0] == "timeout" and rec.outcome.winner == 1
+    assert "0.6 s" in rec.outcome.details[0]
+    assert seconds < 5
+
+
+def test_sleeper_times_out_under_the_engine_limit_too():
+    bot = ExternalBot(fixture("sleeper.py"))
+    rec = play(Board.from_ascii(DUEL), [bot, get_bot("hugger")], rng=0, time_limit=0.2)
+    assert rec.outcome.deaths[0] == "timeout"
+    assert rec.outcome.turns == 1
+
+
+def test_crasher_exits_with_its_code_and_stderr():
+    rec, _ = duel(fixture("crasher.py"))
+    assert rec.outcome.deaths[0] == "exited"
+    assert "exited with code 3" in rec.outcome.details[0]
+    assert "giving up on purpose" in rec.outcome.details[0]
+    assert "giving up on purpose" in rec.stderr[0]
+
+
+def test_garbage_is_bad_output_quoted_and_cut_short():
+    rec, _ = duel(fixture("garbage.py"))
+    assert rec.outcome.deaths[0] == "bad-output"
+    detail = rec.outcome.details[0]
+    assert "'jump over the wall please" in detail and "characters)" in detail
+    assert len(detail) < 300
+
+
+def test_missing_program_is_exited_not_a_crash():
+    rec, _ = duel([str(FIXTURES / "no-such-program")])
+    assert rec.outcome.deaths[0] == "exited"
+    assert "could not start" in rec.outcome.details[0]
+
+
+def test_garbage_under_lightriders_goes_straight_and_is_recorded():
+    rec, _ = duel(fixture("garbage.py"), rules="lightriders")
+    kinds = [e["kind"] for e in rec.events if e["player"] == 0]
+    assert kinds and set(kinds) == {"bad-output"}
+    # every move was replaced by "straight on": player 0 rode right from (2, 7)
+    assert rec.outcome.deaths[0] in ("wall", "edge", "trail", "head-on", "swap")
+    assert len(kinds) == rec.outcome.turns
+    final = rec.replay()
+    assert all(final.at(x, 7) != 0 for x in range(2, 2 + rec.outcome.turns))
+
+
+def test_noisy_stderr_is_capped():
+    rec, _ = duel(fixture("noisy.py"), time_limit=0.2, first_time_limit=1.0)
+    assert rec.outcome.deaths[0] == "timeout"
+    text = rec.stderr[0]
+    assert text.startswith("noise 00000 ")
+    assert len(text.encode()) < STDERR_CAP + 200 and "bytes of stderr dropped" in text
+
+
+def test_lightriders_time_bank():
+    board = lightriders_board(x=3, y=3)
+    # bank 1.5 s, +0.02 s a move; the first answer is quick, every later one takes
+    # 0.25 s: far over the 0.02 s increment, so only the bank pays for them
+    bot = ExternalBot(fixture("slowpoke.py", "lightriders", 0.25, 1), protocol="lightriders",
+                      time_limit=0.02, first_time_limit=1.5)
+    bot.start_game(board, 0)
+    try:
+        answered = 0
+        for _ in range(12):
+            try:
+                assert bot(board, 0) == "pass"
+            except BotFault as err:
+                assert err.reason == "timeout"
+                break
+            answered += 1
+        assert 4 <= answered <= 8
+        t0 = time.monotonic()
+        with pytest.raises(BotFault):  # the bank is empty now: 0.02 s is not enough
+            bot(board, 0)
+        assert time.monotonic() - t0 < 0.2
+        time.sleep(0.3)
+    finally:
+        bot.close()
+    banks = [int(x) for x in bot.stderr_text().split()]
+    assert banks[0] == 1500                       # the full bank, capped
+    assert all(a > b for a, b in zip(banks[1:], banks[2:]))  # spent faster than refilled
+    assert banks[-1] < 250
+
+
+def test_late_answers_are_not_taken_for_the_next_turn():
+    board = Board.from_ascii(DUEL)
+    bot = ExternalBot(fixture("slowpoke.py", "google2010", 0.4, 1), time_limit=0.15)
+    bot.start_game(board, 0)
+    try:
+        assert bot(board, 0) == 0            # first turn answered at once
+        with pytest.raises(BotFault):        # second answer comes 0.4 s late
+            bot(board, 0)
+        time.sleep(0.5)                      # ...and is waiting in the pipe now
+        with pytest.raises(BotFault):        # it must not count as the third answer
+            bot(board, 0)
+    finally:
+        bot.close()
+
+
+# ---- cleaning up --------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", ["sleep", "exit"])
+def test_no_process_outlives_the_game(tmp_path, mode):
+    pidfile = tmp_path / "pids"
+    rec, _ = duel(fixture("spawner.py", pidfile, mode), time_limit=0.2, first_time_limit=1.5)
+    assert rec.outcome.deaths[0] == ("timeout" if mode == "sleep" else "exited")
+    pids = [int(x) for x in pidfile.read_text().split()]
+    assert len(pids) == 2
+    assert wait_gone(pids) == []
+
+
+def test_close_twice_and_restart_for_a_new_game(tmp_path):
+    board = Board.from_ascii(DUEL)
+    bot = ExternalBot(fixture("slowpoke.py", "google2010", 0))
+    bot.start_game(board, 0)
+    first = bot.pid
+    assert bot(board, 0) == 0
+    bot.start_game(board, 0)             # a new game: a new process
+    second = bot.pid
+    assert second != first and wait_gone([first]) == []
+    assert bot(board, 0) == 0
+    bot.close()
+    bot.close()
+    assert bot.pid is None and wait_gone([second]) == []
+
+
+def test_interpreter_exit_kills_the_program_group(tmp_path):
+    pidfile = tmp_path / "pids"
+    script = textwrap.dedent(f"""
+        import os, sys, time
+        from tronlab.board import Board
+        from tronlab.external import ExternalBot
+        bot = ExternalBot({fixture("spawner.py", pidfile, "sleep")!r})
+        bot.start_game(Board.from_ascii({DUEL!r}), 0)
+        for _ in range(200):
+            if os.path.exists({str(pidfile)!r}):
+                break
+            time.sleep(0.05)
+        sys.exit(0)   # no close(): the finalizer must clean up
+    """)
+    subprocess.run([PY, "-c", script], check=True, timeout=60)
+    pids = [int(x) for x in pidfile.read_text().split()]
+    assert len(pids) == 2 and wait_gone(pids) == []
+
+
+# ---- arguments ----------------------------------------------------------------------
+
+def test_bad_arguments():
+    with pytest.raises(TypeError, match="command must be"):
+        ExternalBot(42)
+    with pytest.raises(ValueError, match="command is empty"):
+        ExternalBot("  ")
+    with pytest.raises(ValueError, match="unknown protocol"):
+        ExternalBot("x", protocol="tron")
+    with pytest.raises(ValueError, match="time_limit must be a positive"):
+        ExternalBot("x", time_limit=0)
+    bot = ExternalBot("python3 'my bot.py' --fast")
+    assert bot.args == ["python3", "my bot.py", "--fast"] and bot.name == "python3"
