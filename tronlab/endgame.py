@@ -97,13 +97,14 @@ def endgame_kernel(flat, head, stride, depth, target, deadline, pos, idx, first,
             descend = False
             if ply == depth:
                 stats[E_LEAVES] += 1
-                more = fill_length_kernel(flat, n, stride, table, fs.mark, fs.queue, fs.groups,
-                                          fs.gpar, fs.gpend, fs.cur, fs.cand, fs.best, fs.trail)
+                more = fill_length_kernel(flat, np.int64(n), stride, table, fs.mark, fs.queue,
+                                          fs.groups, fs.gpar, fs.gpend, fs.cur, fs.cand, fs.best,
+                                          fs.trail)
                 if more > 0:
                     cut = True
                 length = ply + more
             else:
-                bound, _, _ = fill_bound_kernel(flat, n, stride, seen, stack)
+                bound, _, _ = fill_bound_kernel(flat, np.int64(n), stride, seen, stack)
                 if bound == 0:
                     length = ply                    # a dead end: the line ends here
                 elif ply + bound <= best:

@@ -46,7 +46,9 @@ turns, so the positions searched for the last move give cut-offs for the next.
 
 The kernel is one loop over an explicit stack of frames (no recursion): each
 frame holds a node's window, its ordered moves and what was changed on the
-board to get to its child.
+board to get to its child.  Heads are unsigned inside (cheap indexing) and
+handed to other modules' kernels as int64, so each cached kernel keeps one
+signature.
 """
 
 from __future__ import annotations
@@ -131,9 +133,11 @@ def reference_search_kernel(flat, head0, head1, stride, depth, dist, owner, queu
             child = ply + 1
             if child == depth:                      # a leaf: evaluate for the side to move there
                 if child & 1:
-                    n0, n1, _, _ = territory_kernel(flat, pos1, pos0, stride, dist, owner, queue)
+                    n0, n1, _, _ = territory_kernel(flat, np.int64(pos1), np.int64(pos0), stride,
+                                                    dist, owner, queue)
                 else:
-                    n0, n1, _, _ = territory_kernel(flat, pos0, pos1, stride, dist, owner, queue)
+                    n0, n1, _, _ = territory_kernel(flat, np.int64(pos0), np.int64(pos1), stride,
+                                                    dist, owner, queue)
                 v = -(n0 - n1)
                 flat[n] = 0
                 if ply & 1:
@@ -297,7 +301,8 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
                         return val, -1, True
                     state = 2
                 elif ply > 0:
-                    sep, score = separated_score_kernel(flat, hm, ho, stride, sep_weight, cs.dist,
+                    sep, score = separated_score_kernel(flat, np.int64(hm), np.int64(ho), stride,
+                                                        sep_weight, cs.dist,
                                                         cs.owner, cs.queue)
                     if sep:
                         stats[S_SEPARATED] += 1
@@ -305,7 +310,8 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
                         state = 2
                     elif ply == max_ply:
                         stats[S_EVALS] += 1
-                        val = heuristic_kernel(flat, hm, ho, stride, code, k1, k2, cs)
+                        val = heuristic_kernel(flat, np.int64(hm), np.int64(ho), stride, code,
+                                           k1, k2, cs)
                         state = 2
                 if state == 1 and use_tt:
                     slot = keys[ply] & mask
@@ -361,7 +367,7 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
                 ho = np.uint64(frames[ply, F_FROM_OPP])
                 frames[ply, F_APPLIED] = 0
             m = frames[ply, F_M0 + frames[ply, F_IDX] - 1]
-            _update_kernel(frames, pv, pv_len, killers, ply, m, -val, use_order)
+            _update_kernel(frames, pv, pv_len, killers, np.int64(ply), m, -val, use_order)
             state = 1
             continue
         # ---- next: try the node's next move, or finish it ----
@@ -402,7 +408,7 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
         if u == t:                          # both enter the same square: both crash, a draw
             nodes += 1
             pv_len[child] = child
-            _update_kernel(frames, pv, pv_len, killers, ply, m, -draw, use_order)
+            _update_kernel(frames, pv, pv_len, killers, np.int64(ply), m, -draw, use_order)
             continue
         flat[t] = 1
         flat[u] = 1
