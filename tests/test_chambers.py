@@ -321,11 +321,11 @@ def test_in_a_tree_of_corridors_the_line_is_the_farthest_square(width, height, s
 # kernels, scratch and errors
 # ---------------------------------------------------------------------------
 @njit
-def _score_loop(flat, h0, h1, stride, reps, k1, k2, s):
+def _score_loop(flat, h0, h1, stride, reps, k1, k2, penalize, s):
     total = 0.0
     for _ in range(reps):
         total += chamber_score_kernel(
-            flat, h0, h1, stride, k1, k2, False, s.dist, s.owner, s.queue, s.region, s.disc,
+            flat, h0, h1, stride, k1, k2, penalize, s.dist, s.owner, s.queue, s.region, s.disc,
             s.low, s.parent, s.it, s.stack, s.is_cut, s.chamber_of, s.rqueue, s.rdist, s.resum,
             s.ch_parent, s.ch_entrance, s.ch_kind, s.ch_n, s.ch_e, s.ch_front, s.ch_step_n,
             s.ch_step_e, s.val_n, s.val_e, s.val_front, s.choice, s.ch_end, s.fr_chamber,
@@ -337,7 +337,8 @@ def test_score_kernel_runs_inside_compiled_code_with_reused_scratch():
     b = Board.from_ascii(ECV257)
     s = new_scratch(b.flat.size)
     one = chamber_score(b, 0, scratch=s).score
-    total = _score_loop(b.flat, b.heads[0], b.heads[1], np.int64(b.stride), 5, 0.055, 0.194, s)
+    total = _score_loop(b.flat, b.heads[0], b.heads[1], np.int64(b.stride), 5, 0.055, 0.194,
+                        False, s)
     assert total == pytest.approx(5 * one)
     n0, e0, n1, e1 = chamber_counts_kernel(b.flat, b.heads[0], b.heads[1], np.int64(b.stride),
                                            0.055, 0.194, False, *s)
