@@ -343,6 +343,29 @@ def test_failing_start_and_end_hooks_do_not_crash_the_game():
     assert b.log[-1] == ("close",)
 
 
+def test_close_runs_after_a_hung_move_and_a_hung_close_is_abandoned():
+    stop = threading.Event()
+
+    class Stuck(Hooked):
+        def __call__(self, board, player):
+            stop.wait()
+            return RIGHT
+
+        def close(self):
+            self.log.append(("close",))
+            stop.wait()
+    a = Stuck()
+    t0 = time.perf_counter()
+    try:
+        rec = play(B(CORRIDOR), [a, Hooked(LEFT)], time_limit=0.05, first_time_limit=0.1)
+    finally:
+        stop.set()
+    assert time.perf_counter() - t0 < 2.0
+    assert rec.outcome.deaths[0] == "timeout" and a.log[-1] == ("close",)
+    assert {"turn": 1, "player": 0, "kind": "hook-error",
+            "detail": "close: no answer within 0.1 s"} in rec.events
+
+
 def test_close_runs_when_the_engine_is_interrupted():
     class Interrupt(Hooked):
         def __call__(self, board, player):

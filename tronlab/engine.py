@@ -8,7 +8,8 @@ board, so it may scribble on it.  A bot object may also have
   before its first move (``rules`` is the rules' name, ``rng`` a Generator
   for this seat), under the first-move time limit;
 * ``end_game(record)`` and ``close()`` - called after the game, always, even
-  when the game stopped with an error;
+  when the game stopped with an error or the bot's last move still hangs
+  (under the first-move time limit; a failure becomes a "hook-error" event);
 * ``stderr_text()`` - for external programs: the text is kept in the record.
 
 A bot that raises, answers something that is not a move, or runs over its
@@ -80,9 +81,13 @@ class _Seat:
         self.calls = 0
         self.seconds = 0.0
 
-    def call(self, fn, args, kwargs, limit):
-        """Run ``fn``; returns ``(value, fault, note)`` - fault None when all went well."""
-        if self.busy is not None and self.busy.is_alive():
+    def call(self, fn, args, kwargs, limit, *, force=False):
+        """Run ``fn``; returns ``(value, fault, note)`` - fault None when all went well.
+
+        An earlier call that is still running makes this one time out at once,
+        unless ``force`` (the after-game hooks: ``close`` must always run).
+        """
+        if not force and self.busy is not None and self.busy.is_alive():
             return None, "timeout", "still busy with an earlier call that ran over its time"
         box = {}
 
@@ -230,25 +235,24 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
         meta.update(metadata or {})
         record = GameRecord(rules.name, start, moves, log.outcome(turn), metadata=meta,
                             events=events, final=state)
-        _finish(seats, record)
+        _finish(seats, record, first_time_limit)
     return record
 
 
-def _finish(seats, record):
-    """end_game, stderr_text and close on every bot; their errors become events."""
+def _finish(seats, record, limit):
+    """end_game, stderr_text and close on every bot, each under ``limit``; failures are events."""
     turn = record.outcome.turns
     for seat in seats:
         for hook_name in ("end_game", "stderr_text", "close"):
             hook = getattr(seat.bot, hook_name, None)
             if not callable(hook):
                 continue
-            try:
-                value = hook(record) if hook_name == "end_game" else hook()
-            except Exception as err:  # noqa: BLE001
+            args = (record,) if hook_name == "end_game" else ()
+            value, fault, text = seat.call(hook, args, {}, limit, force=True)
+            if fault is not None:
                 record.events.append({"turn": turn, "player": seat.player, "kind": "hook-error",
-                                      "detail": f"{hook_name}: {_describe_error(err)}"})
-                continue
-            if hook_name == "stderr_text" and value:
+                                      "detail": f"{hook_name}: {text}"})
+            elif hook_name == "stderr_text" and value:
                 record.stderr[seat.player] = str(value)
 
 
