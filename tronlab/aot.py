@@ -6,7 +6,7 @@ its registries), even when every kernel comes from numba's cache.  This module
 compiles the kernels once, ahead of time, into an ordinary C extension module
 with ``numba.pycc``; loading that takes milliseconds and does not import numba.
 
-    python -m tronlab.aot build     # compile (~20-60 s; needs a C compiler)
+    python -m tronlab.aot build     # compile (10-20 s; needs a C compiler)
     python -m tronlab.aot status    # one line: loaded, or why the JIT kernels are used
     python -m tronlab.aot clean     # delete builds for other versions
 
@@ -264,8 +264,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tronlab.aot",
                                  description="Ahead-of-time compiled tronlab kernels.")
     ap.add_argument("command", choices=("build", "status", "clean"))
-    ap.add_argument("--dir", default=None, help="base directory (default: %(default)s -> "
-                    "$TRONLAB_AOT_DIR or the user cache)")
+    ap.add_argument("--dir", default=None,
+                    help="where builds go (default: $TRONLAB_AOT_DIR or the user cache)")
     ap.add_argument("--verbose", action="store_true", help="show the compiler's output")
     args = ap.parse_args(argv)
     if args.command == "status":

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import ring
+from . import ring     # its ring_code_kernel is linked into fill_square_kernel (see _kernels)
 from ._jit import KernelTable, kernel
 from .board import Board
 from .ring import POTENTIAL_ARTICULATION
