@@ -1,0 +1,172 @@
+"""The tronlab command, run as a real program (``python -m tronlab``)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tronlab.bots import bot_names, get_bot
+from tronlab.engine import play
+from tronlab.mapgen import builtin_maps, load_builtin
+from tronlab.maps import load_map
+from tronlab.protocol import google2010_state
+from tronlab.records import GameRecord
+
+PY = sys.executable
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def tronlab(*args, stdin="", timeout=120):
+    return subprocess.run([PY, "-m", "tronlab", *map(str, args)], input=stdin, text=True,
+                          capture_output=True, timeout=timeout)
+
+
+def cmd_bot(name, protocol, seed=1):
+    return f"cmd:{PY} -m tronlab bot {name} --protocol {protocol} --seed {seed}"
+
+
+# ---- match --------------------------------------------------------------------------
+
+def test_match_json_between_registered_bots_is_the_engine_result():
+    r = tronlab("match", "--rules", "google2010", "--map", "arena", "random", "hugger",
+                "--seed", 4, "--json")
+    assert r.returncode == 0 and r.stderr == ""
+    data = json.loads(r.stdout)   # exactly one JSON object on stdout
+    assert data["names"] == ["random", "hugger"] and data["rules"] == "google2010"
+    assert data["winner"] in (0, 1, None) and len(data["deaths"]) == 2
+    assert data["ranking"] and data["turns"] >= 1
+    # the same game played directly (the CLI draws the game seed from --seed)
+    rng = np.random.default_rng(4)
+    game_seed = int(rng.integers(2**63))
+    rec = play(load_map("arena"), [get_bot("random"), get_bot("hugger")], rng=game_seed)
+    assert data["winner"] == rec.outcome.winner
+    assert data["turns"] == rec.outcome.turns
+    assert data["deaths"] == rec.outcome.deaths
+    assert data["final"] == rec.replay().to_ascii().split("\n")
+
+
+def test_match_registered_bot_against_external_program(tmp_path):
+    save = tmp_path / "game.json"
+    r = tronlab("match", "--map", "open-field", "hugger", cmd_bot("random", "google2010"),
+                "--seed", 2, "--json", "--save", save)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["names"][0] == "hugger" and data["names"][1].startswith("cmd:")
+    assert all(d in (None, "wall", "trail", "head-on", "swap") for d in data["deaths"])
+    rec = GameRecord.load(save)
+    rec.verify()
+    assert rec.outcome.winner == data["winner"] and rec.outcome.turns == data["turns"]
+
+
+def test_match_text_output_shows_board_and_result():
+    r = tronlab("match", "--map", "arena", "hugger", "hugger", "--seed", 1)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("google2010 on arena (15x15): 1=hugger, 2=hugger")
+    board = lines[1:16]
+    assert all(len(row) == 15 for row in board) and board[0] == "#" * 15
+    assert sum(row.count("a") for row in board) >= 1 and sum(row.count("b") for row in board) >= 1
+    assert lines[16].startswith("after ") and ("wins" in lines[16] or "draw" in lines[16])
+    assert lines[17].startswith("  1 hugger: ") and lines[18].startswith("  2 hugger: ")
+
+
+def test_match_codingame_three_players_and_lightriders_defaults():
+    r = tronlab("match", "--rules", "codingame", "random", "hugger",
+                cmd_bot("random", "codingame"), "--seed", 3, "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert len(data["deaths"]) == 3 and len(data["final"]) == 20 and len(data["final"][0]) == 30
+    assert data["winner"] in (0, 1, 2)           # codingame cannot draw
+    r = tronlab("match", "--rules", "lightriders", cmd_bot("hugger", "lightriders"), "random",
+                "--seed", 3, "--json", "--time", "2")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert len(data["final"]) == 16 and data["turns"] >= 1
+
+
+# ---- listings -----------------------------------------------------------------------
+
+def test_maps_lists_builtin_maps_with_sizes():
+    r = tronlab("maps")
+    assert r.returncode == 0
+    rows = [line.split() for line in r.stdout.splitlines()]
+    assert [row[0] for row in rows] == builtin_maps()
+    for name, size in rows:
+        b = load_builtin(name)
+        assert size == f"{b.width}x{b.height}"
+
+
+def test_bots_lists_registered_bots():
+    r = tronlab("bots")
+    assert r.returncode == 0
+    names = [line.split()[0] for line in r.stdout.splitlines()]
+    assert names == bot_names() and {"random", "hugger"} <= set(names)
+
+
+def test_console_script_is_the_same_command():
+    script = Path(PY).parent / "tronlab"
+    if not script.exists():
+        pytest.skip("the tronlab console script is not installed next to this Python")
+    r = subprocess.run([str(script), "maps"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout == tronlab("maps").stdout
+
+
+# ---- bot: a tronlab bot as a contest program ----------------------------------------
+
+def test_bot_answers_one_line_per_turn():
+    board = load_builtin("arena")
+    r = tronlab("bot", "hugger", "--protocol", "google2010", stdin=google2010_state(board, 1) * 3)
+    assert r.returncode == 0 and r.stderr == ""
+    answers = r.stdout.splitlines()
+    assert len(answers) == 3 and set(answers) <= {"1", "2", "3", "4"}
+
+
+def test_bot_verbose_logs_on_stderr_only():
+    board = load_builtin("arena")
+    r = tronlab("bot", "random", "--protocol", "google2010", "--verbose", "--seed", 5,
+                stdin=google2010_state(board, 0))
+    assert r.returncode == 0
+    assert len(r.stdout.splitlines()) == 1
+    assert "turn 0: player 0 answers" in r.stderr
+
+
+# ---- errors: one line on stderr, exit code 2 ----------------------------------------
+
+RAGGED = "5 3\n#####\n#1 2\n#####\n"
+
+
+@pytest.mark.parametrize("args,message", [
+    ([], "choose a command"),
+    (["dance"], "invalid choice: 'dance'"),
+    (["match", "--map", "no/such/map.txt", "random", "random"], "no such map file"),
+    (["match", "--map", "{ragged}", "random", "random"], "ragged rows"),
+    (["match", "--map", "arena", "random", "chess-master"], "unknown bot 'chess-master'"),
+    (["match", "random", "random", "--time", "-1"], "positive number of seconds"),
+    (["match", "random", "random", "--time", "soon"], "expected a number of seconds"),
+    (["match", "random", "random", "--colour", "red"], "unrecognized arguments: --colour"),
+    (["match", "--rules", "chess", "random", "random"], "invalid choice: 'chess'"),
+    (["match", "random", "random", "random"], "the map has 2 players but 3 bots"),
+    (["match", "--rules", "codingame", "random", "random", "random", "random", "random"],
+     "codingame is for 2 to 4 players"),
+    (["match", "random", "cmd:./no-such-bot --fast"], "program not found: './no-such-bot'"),
+    (["match", "random", "cmd:python3 'unbalanced"], "cannot read the command"),
+    (["match", "random", "random", "--save", "no/such/dir/game.json"], "cannot save the record"),
+    (["match", "random", "random", "--max-turns", "-3"], "--max-turns must be 0 or more"),
+    (["bot", "chess-master", "--protocol", "google2010"], "unknown bot 'chess-master'"),
+    (["bot", "random"], "the following arguments are required: --protocol"),
+    (["bot", "random", "--protocol", "tron"], "invalid choice: 'tron'"),
+])
+def test_errors_are_one_line_and_exit_2(tmp_path, args, message):
+    ragged = tmp_path / "ragged.txt"
+    ragged.write_text(RAGGED)
+    args = [a.replace("{ragged}", str(ragged)) for a in args]
+    r = tronlab(*args)
+    assert r.returncode == 2
+    assert "Traceback" not in r.stderr
+    assert r.stderr.endswith("\n") and r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr.startswith("tronlab: error: ")
+    assert message in r.stderr
+    assert r.stdout == ""
