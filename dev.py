@@ -51,6 +51,20 @@ def ensure_venv(extras: str) -> None:
     stamp.write_text(digest)
 
 
+def build_fast_start() -> None:
+    """Compile the ahead-of-time kernels so a fresh kernel gets its first answer at once.
+
+    Optional: without a C compiler tronlab uses numba's JIT cache instead.
+    """
+    built = ("import os, sys, tronlab.aot as a; "
+             "sys.exit(0 if os.path.exists(a.module_path()) else 1)")
+    if subprocess.call([str(PY), "-c", built], cwd=ROOT) == 0:
+        return
+    say("compiling the ahead-of-time kernels (about 20 s; optional)")
+    if subprocess.call([str(PY), "-m", "tronlab.aot", "build"], cwd=ROOT) != 0:
+        say("no ahead-of-time kernels: tronlab will use numba's compile cache instead")
+
+
 def ensure_chromium() -> None:
     """The browser test drives Debian's chromium; install it when we may."""
     if Path(CHROMIUM).exists():
@@ -66,12 +80,14 @@ def ensure_chromium() -> None:
 
 def course(args) -> int:
     ensure_venv("")
+    build_fast_start()
     say("opening the course in JupyterLab (Ctrl-C to stop)")
     return subprocess.call([str(BIN / "jupyter"), "lab", "notebooks/00_welcome.ipynb", *args], cwd=ROOT)
 
 
 def test(args) -> int:
     ensure_venv("test")
+    build_fast_start()
     ensure_chromium()
     env = dict(os.environ, PYTHONHASHSEED="0", MPLBACKEND="Agg")
     return subprocess.call([str(PY), "-m", "pytest", *args], cwd=ROOT, env=env)
