@@ -59,8 +59,8 @@ import numpy as np
 from numba import njit
 
 from .board import Board
-from .clock import NO_DEADLINE, clock_ns, deadline_after, now_ns
 from .chambers import new_scratch
+from .clock import NO_DEADLINE, clock_ns, deadline_after, now_ns
 from .evaluate import (K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, check_two_players,
                        check_weights, eval_code, heuristic_kernel, separated_score_kernel)
 from .voronoi import territory_kernel
@@ -73,8 +73,8 @@ CLOCK_EVERY = 16                         # nodes between two looks at the clock 
 
 # frame fields
 F_ALPHA, F_BETA, F_BEST, F_BESTMOVE, F_IDX, F_N, F_M0 = 0, 1, 2, 3, 4, 5, 6
-F_TARGET, F_APPLIED, F_ALPHA0, F_FROM_ME, F_FROM_OPP, F_ONPV = 10, 11, 12, 13, 14, 15
-N_FIELDS = 16
+F_TARGET, F_APPLIED, F_ALPHA0, F_FROM_ME, F_FROM_OPP = 10, 11, 12, 13, 14
+N_FIELDS = 15
 
 # stats fields
 S_NODES, S_EVALS, S_SEPARATED, S_TT_HITS, S_TT_CUTS, S_ABORTED = 0, 1, 2, 3, 4, 5
