@@ -278,5 +278,18 @@ def test_bad_arguments():
         ExternalBot("x", protocol="tron")
     with pytest.raises(ValueError, match="time_limit must be a positive"):
         ExternalBot("x", time_limit=0)
+    with pytest.raises(ValueError, match="first_time_limit must be a positive"):
+        ExternalBot("x", first_time_limit=True)
     bot = ExternalBot("python3 'my bot.py' --fast")
     assert bot.args == ["python3", "my bot.py", "--fast"] and bot.name == "python3"
+
+
+def test_protocol_must_match_the_rules():
+    bot = ExternalBot(fixture("slowpoke.py", "google2010", 0))   # speaks google2010
+    rec = play(lightriders_board(x=2, y=7), [bot, get_bot("hugger")], rules="lightriders",
+               rng=0, max_turns=2)
+    faults = faults_of(rec, 0)
+    assert len(faults) == 2
+    assert all(f["kind"] == "error" and "speaks the google2010 protocol" in f["detail"]
+               for f in faults)
+    assert bot.pid is None

@@ -88,7 +88,7 @@ def _read_lines(stream, lines: queue.Queue) -> None:
     lines.put(None)  # end of output
 
 
-def _write_lines(stream, pending: queue.Queue, broken: threading.Event) -> None:
+def _write_lines(stream, pending: queue.Queue) -> None:
     while True:
         text = pending.get()
         if text is None:
@@ -96,8 +96,7 @@ def _write_lines(stream, pending: queue.Queue, broken: threading.Event) -> None:
         try:
             stream.write(text.encode("utf-8"))
             stream.flush()
-        except (OSError, ValueError):
-            broken.set()
+        except (OSError, ValueError):  # the program closed stdin or died: EOF tells the reader
             break
     try:
         stream.close()
@@ -138,7 +137,10 @@ class ExternalBot:
     """A contest program speaking ``protocol`` on stdin/stdout, one process per game.
 
     ``command`` is a string (split like a shell would, with :func:`shlex.split`) or
-    a list of arguments.  See the module docstring for time limits and failures.
+    a list of arguments; ``cwd`` is its working directory and ``env`` extra
+    environment variables on top of the current ones.  ``name`` (default: the
+    program's file name) is what game records call it.  See the module docstring
+    for time limits and failures.
     """
 
     def __init__(self, command, *, protocol: str = "google2010", name: str | None = None,
@@ -154,7 +156,8 @@ class ExternalBot:
             raise ValueError("command is empty")
         self.protocol = check_protocol(protocol)
         for what, value in (("time_limit", time_limit), ("first_time_limit", first_time_limit)):
-            if value is not None and not (isinstance(value, (int, float)) and value > 0):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                      or not value > 0):
                 raise ValueError(f"{what} must be a positive number of seconds, got {value!r}")
         self.args = args
         self.name = name or os.path.basename(args[0])
@@ -172,8 +175,17 @@ class ExternalBot:
 
     # ---- game hooks ----------------------------------------------------------------
     def start_game(self, board, player, *, rules=None, time_limit=None, rng=None) -> None:
-        """Start a fresh process for this game (a previous one is killed first)."""
+        """Start a fresh process for this game (a previous one is killed first).
+
+        ``rules`` (a name or :class:`~tronlab.rules.Rules`) must match the protocol.
+        """
         self.close()
+        game = getattr(rules, "name", rules)
+        if game is not None and game != self.protocol:
+            msg = (f"{self.name} speaks the {self.protocol} protocol but the game is played "
+                   f"under {game} rules (pass protocol={game!r})")
+            self._failure = BotFault("error", msg)  # every later move fails the same way
+            raise ValueError(msg)
         self._sink = _StderrSink()
         self._failure = None
         self._moves = 0
@@ -190,11 +202,9 @@ class ExternalBot:
         self._finalizer = weakref.finalize(self, _kill_group, proc)
         self._lines: queue.Queue = queue.Queue()
         self._pending: queue.Queue = queue.Queue()
-        self._broken = threading.Event()
         self._threads = [
             threading.Thread(target=_read_lines, args=(proc.stdout, self._lines), daemon=True),
-            threading.Thread(target=_write_lines, args=(proc.stdin, self._pending, self._broken),
-                             daemon=True),
+            threading.Thread(target=_write_lines, args=(proc.stdin, self._pending), daemon=True),
             threading.Thread(target=self._sink.run, args=(proc.stderr,), daemon=True),
         ]
         for t in self._threads:
