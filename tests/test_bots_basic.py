@@ -1,5 +1,8 @@
 """The bot registry (tronlab.bots) and the random and hugger bots (tronlab.bots.basic)."""
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -69,8 +72,17 @@ def test_register_as_decorator_and_call(scratch_registry):
 
 def test_a_broken_builtin_module_only_warns(monkeypatch):
     monkeypatch.setattr(registry, "_BUILTIN_MODULES", ["basic", "does_not_exist"])
+    monkeypatch.setattr(registry, "_loaded", False)
     with pytest.warns(RuntimeWarning, match="could not load built-in bots from 'does_not_exist'"):
         registry._load_builtins()
+    assert "random" in registry.bot_names()
+
+
+def test_import_tronlab_loads_no_bot_module_until_asked():
+    code = ("import sys, tronlab; assert 'tronlab.bots.search_bots' not in sys.modules; "
+            "assert 'numba' not in sys.modules; assert 'chamber' in tronlab.bot_names(); "
+            "assert 'tronlab.bots.search_bots' in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 # ---- random ---------------------------------------------------------------------------------

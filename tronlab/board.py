@@ -90,7 +90,7 @@ class Board:
 
     Construct with :meth:`from_ascii`, :func:`tronlab.maps.parse_map`,
     :func:`tronlab.maps.load_map` or the game constructors in
-    :mod:`tronlab.maps`; or directly from arrays.
+    :mod:`tronlab.mapgen`; or directly from arrays.
     """
 
     __slots__ = ("cells", "heads", "alive", "facing", "starts")

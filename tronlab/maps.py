@@ -27,6 +27,8 @@ def parse_map(text: str, *, name: str = "map") -> Board:
     if not isinstance(text, str):
         raise TypeError(f"{name}: map text must be a str, got {type(text).__name__}")
     lines = text.replace("\r\n", "\n").split("\n")
+    if lines and lines[-1] == "":      # the newline that ends the last row
+        lines.pop()
     if not lines or not lines[0].strip():
         raise BoardError(f"{name}: empty file (expected a first line 'W H')")
     parts = lines[0].split()

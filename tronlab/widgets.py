@@ -198,7 +198,7 @@ class _Game:
             if hook is None:
                 continue
             try:
-                hook(self.board.copy(), p, rules=rules, time_limit=None, rng=rngs[p - 1])
+                hook(self.board.copy(), p, rules=rules.name, time_limit=None, rng=rngs[p - 1])
             except Exception as err:  # noqa: BLE001 - the bot loses, the widget carries on
                 self.pending[p] = ("error", f"in start_game: {type(err).__name__}: {err}")
 

@@ -14,7 +14,7 @@ Register a factory under a name, in any module::
 
 then ``get_bot("greedy")`` builds one.  The modules in
 :data:`_BUILTIN_MODULES` register the bots shipped with tronlab; they are
-imported when this package is.
+imported on the first look-up by name.
 """
 
 from __future__ import annotations
@@ -44,10 +44,12 @@ def register(name: str, factory=None, *, description: str = ""):
 
 def bot_names() -> list[str]:
     """Names of the registered bots, sorted."""
+    _load_builtins()
     return sorted(_REGISTRY)
 
 
 def _entry(name):
+    _load_builtins()
     if name not in _REGISTRY:
         known = ", ".join(bot_names()) or "none"
         raise ValueError(f"unknown bot {name!r}; known bots: {known}")
@@ -69,11 +71,18 @@ def get_bot(name: str, **options):
     return bot
 
 
-# Modules that register built-in bots (each helper appends its own).
-_BUILTIN_MODULES = ["basic"]
+# Modules that register the built-in bots.  They are imported on the first
+# look-up, not with this package: the search bots pull in numba, and
+# ``import tronlab`` should stay light.
+_BUILTIN_MODULES = ["basic", "filler", "search_bots"]
+_loaded = False
 
 
 def _load_builtins() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
     for module in _BUILTIN_MODULES:
         try:
             importlib.import_module(f"{__name__}.{module}")
@@ -81,5 +90,3 @@ def _load_builtins() -> None:
             warnings.warn(f"tronlab.bots: could not load built-in bots from {module!r}: {err}",
                           RuntimeWarning, stacklevel=2)
 
-
-_load_builtins()
