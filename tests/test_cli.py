@@ -16,7 +16,6 @@ from tronlab.protocol import google2010_state
 from tronlab.records import GameRecord
 
 PY = sys.executable
-FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def tronlab(*args, stdin="", timeout=120):

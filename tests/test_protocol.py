@@ -64,7 +64,8 @@ def test_answer_names_and_pass():
 
 @pytest.mark.parametrize("protocol,text", [
     ("google2010", "5"), ("google2010", "north"), ("google2010", "1 2"), ("google2010", ""),
-    ("codingame", "UPP"), ("codingame", "1"), ("lightriders", "straight"), ("lightriders", "UP now"),
+    ("codingame", "UPP"), ("codingame", "1"),
+    ("lightriders", "straight"), ("lightriders", "UP now"),
 ])
 def test_bad_answers_are_quoted(protocol, text):
     with pytest.raises(ProtocolError) as err:
@@ -398,7 +399,8 @@ def test_stdio_answers_each_turn_and_calls_hooks():
     b = Board.from_ascii(SMALL)
     n, out, err = run(Bot(), "google2010", google2010_state(b, 1) * 2)
     assert n == 2 and out == "2\n2\n" and err == ""
-    assert [c if c[0] != "start" else ("start", c[1], c[2].name) for c in calls] == [("start", 0, "google2010"), ("move", (5, 3)), ("move", (5, 3)), ("close",)]
+    seen = [c if c[0] != "start" else ("start", c[1], c[2].name) for c in calls]
+    assert seen == [("start", 0, "google2010"), ("move", (5, 3)), ("move", (5, 3)), ("close",)]
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)

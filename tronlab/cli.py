@@ -126,7 +126,8 @@ def cmd_match(args) -> int:
     rng = np.random.default_rng(args.seed)
     board, map_name = _board_for(args, len(args.bots), rng)
     if board.n_players != len(args.bots):
-        raise CLIError(f"the map has {board.n_players} players but {len(args.bots)} bots were given")
+        raise CLIError(f"the map has {board.n_players} players but {len(args.bots)} bots "
+                       f"were given")
     bots, specs = zip(*(_make_bot(spec, args.rules, args.time) for spec in args.bots))
     names = [getattr(bot, "name", None) or spec for bot, spec in zip(bots, specs)]
     names = [spec if spec.startswith("cmd:") else name for name, spec in zip(names, specs)]

@@ -148,7 +148,8 @@ class ExternalBot:
                  cwd=None, env=None):
         if isinstance(command, str):
             args = shlex.split(command)
-        elif isinstance(command, (list, tuple)) and all(isinstance(a, (str, os.PathLike)) for a in command):
+        elif (isinstance(command, (list, tuple))
+              and all(isinstance(a, (str, os.PathLike)) for a in command)):
             args = [os.fspath(a) for a in command]
         else:
             raise TypeError("command must be a str or a list of str")

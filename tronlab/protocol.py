@@ -295,7 +295,8 @@ class Google2010Client:
                     heads[p] = (y + 1) * (width + 2) + x + 1
                     cells[y + 1, x + 1] = TRAIL + p
                 elif ch != " ":
-                    raise ProtocolError(f"google2010 grid: unknown character {ch!r} at x={x}, y={y}")
+                    raise ProtocolError(f"google2010 grid: unknown character {ch!r} "
+                                        f"at x={x}, y={y}")
         if None in heads:
             raise ProtocolError(f"google2010 grid: no player {heads.index(None) + 1} head")
         return Board(cells, heads)
@@ -339,7 +340,8 @@ class CodingameClient:
 
     def _index(self, x: int, y: int, what: str) -> int:
         if not (0 <= x < self.width and 0 <= y < self.height):
-            raise ProtocolError(f"codingame: {what} ({x}, {y}) is off the {self.width}x{self.height} grid")
+            raise ProtocolError(f"codingame: {what} ({x}, {y}) is off the "
+                                f"{self.width}x{self.height} grid")
         return (y + 1) * (self.width + 2) + x + 1
 
     def update(self, players) -> Board:
@@ -436,7 +438,8 @@ class LightRidersClient:
                 heads[p], alive[p] = k, True
                 cells[y + 1, x + 1] = TRAIL + p
             elif tok != ".":
-                raise ProtocolError(f"lightriders field: unknown token {quote(tok)} at x={x}, y={y}")
+                raise ProtocolError(f"lightriders field: unknown token {quote(tok)} "
+                                    f"at x={x}, y={y}")
         facing = [1, 3]  # games.md: p0 starts facing right, p1 left
         old = self.board
         if old is not None and old.stride == stride:
