@@ -24,11 +24,18 @@ Concretely each free neighbour ``t`` of the head gets the key
 * then the fewest free neighbours of ``t``;
 * then the first in move order (up, right, down, left).
 
-and the move with the best key is taken.  Region labels come from
-:func:`tronlab.fill.components_kernel` and are kept up to date while
-:func:`fill_length_kernel` runs (:func:`tronlab.fill.fill_square_kernel`:
-cheap unless the filled square may be a cut vertex), colour counts per region
-from :func:`tronlab.parity.region_colours_kernel`.
+and the move with the best key is taken.
+
+Keeping the counts cheap.  The filler remembers, for each neighbour of its
+head, the colour counts of the region behind it.  Entering a square the ring
+test clears just takes that square off its region's count: O(1).  When the
+test fires, :func:`sides_kernel` grows the sides around the square
+breadth-first *together* and stops as soon as only one side is still growing:
+the finished sides are exact and the last one is the region's total minus
+them, so the work is set by the small sides (a dead end, a pocket), not by the
+region.  Only the first move of a fill floods the whole region.  (A full
+relabelling with :func:`tronlab.fill.fill_square_kernel` after every ring hit
+was 5-10 times slower on random boards.)
 """
 
 from __future__ import annotations
