@@ -64,12 +64,13 @@ def test_match_text_output_shows_board_and_result():
     r = tronlab("match", "--map", "arena", "hugger", "hugger", "--seed", 1)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
-    assert lines[0].startswith("google2010 on arena (15x15): 1=hugger, 2=hugger")
+    assert lines[0] == "google2010 on arena (15x15), 2 players"
     board = lines[1:16]
     assert all(len(row) == 15 for row in board) and board[0] == "#" * 15
     assert sum(row.count("a") for row in board) >= 1 and sum(row.count("b") for row in board) >= 1
     assert lines[16].startswith("after ") and ("wins" in lines[16] or "draw" in lines[16])
-    assert lines[17].startswith("  1 hugger: ") and lines[18].startswith("  2 hugger: ")
+    assert lines[17].startswith("  player 0 [1/a] hugger: ")
+    assert lines[18].startswith("  player 1 [2/b] hugger: ")
 
 
 def test_match_codingame_three_players_and_lightriders_defaults():

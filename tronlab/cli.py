@@ -159,16 +159,23 @@ def match_summary(record, map_name: str) -> dict:
 
 
 def match_text(record, map_name: str) -> str:
-    """Human-readable result: header, final board, one line per player."""
+    """Human-readable result: header, final board, one line per player.
+
+    Players are numbered from 0 as everywhere in tronlab; ``[1/a]`` recalls that
+    player 0 is drawn as head ``1`` (``A`` once dead) with trail ``a``.
+    """
     out = record.outcome
-    names = record.metadata.get("names") or [f"player {p}" for p in range(record.start.n_players)]
+    n = record.start.n_players
+    names = record.metadata.get("names") or [f"bot {p}" for p in range(n)]
     final = record.final if getattr(record, "final", None) is not None else record.replay()
-    lines = [f"{record.rules} on {map_name} ({final.width}x{final.height}): "
-             + ", ".join(f"{p + 1}={n}" for p, n in enumerate(names)), final.to_ascii()]
-    if out.winner is None:
-        verdict = "draw" if len(out.ranking[0]) != 1 else "no winner"
+    lines = [f"{record.rules} on {map_name} ({final.width}x{final.height}), {n} players",
+             final.to_ascii()]
+    if out.winner is not None:
+        verdict = f"player {out.winner} ({names[out.winner]}) wins"
+    elif len(out.ranking[0]) > 1:
+        verdict = "draw between players " + ", ".join(map(str, out.ranking[0]))
     else:
-        verdict = f"player {out.winner + 1} ({names[out.winner]}) wins"
+        verdict = "no winner"
     lines.append(f"after {out.turns} turns: {verdict}")
     for p, name in enumerate(names):
         if out.deaths[p] is None:
@@ -176,7 +183,7 @@ def match_text(record, map_name: str) -> str:
         else:
             detail = out.details[p] or f"turn {out.death_turns[p]}"
             fate = f"died ({out.deaths[p]}) {detail}"
-        lines.append(f"  {p + 1} {name}: {fate}")
+        lines.append(f"  player {p} [{p + 1}/{'abcd'[p]}] {name}: {fate}")
     return "\n".join(lines)
 
 
