@@ -178,10 +178,10 @@ def test_noisy_stderr_is_capped():
 
 def test_lightriders_time_bank():
     board = lightriders_board(x=3, y=3)
-    # bank 1.5 s, +0.02 s a move; the first answer is quick, every later one takes
+    # bank 2 s, +0.02 s a move; the first answer is quick, every later one takes
     # 0.25 s: far over the 0.02 s increment, so only the bank pays for them
     bot = ExternalBot(fixture("slowpoke.py", "lightriders", 0.25, 1), protocol="lightriders",
-                      time_limit=0.02, first_time_limit=1.5)
+                      time_limit=0.02, first_time_limit=2.0)
     bot.start_game(board, 0)
     try:
         answered = 0
@@ -192,16 +192,16 @@ def test_lightriders_time_bank():
                 assert err.reason == "timeout"
                 break
             answered += 1
-        assert 4 <= answered <= 8
+        assert 4 <= answered <= 10  # about 8: 2 s less start-up time, 0.23 s a move
         t0 = time.monotonic()
         with pytest.raises(BotFault):  # the bank is empty now: 0.02 s is not enough
             bot(board, 0)
-        assert time.monotonic() - t0 < 0.2
+        assert time.monotonic() - t0 < 0.5
         time.sleep(0.3)
     finally:
         bot.close()
     banks = [int(x) for x in bot.stderr_text().split()]
-    assert banks[0] == 1500                       # the full bank, capped
+    assert banks[0] == 2000                       # the full bank, capped
     assert all(a > b for a, b in zip(banks[1:], banks[2:]))  # spent faster than refilled
     assert banks[-1] < 250
 
@@ -214,7 +214,7 @@ def test_late_answers_are_not_taken_for_the_next_turn():
         assert bot(board, 0) == 0            # first turn answered at once
         with pytest.raises(BotFault):        # second answer comes 0.4 s late
             bot(board, 0)
-        time.sleep(0.5)                      # ...and is waiting in the pipe now
+        time.sleep(1.0)                      # ...and is waiting in the pipe now
         with pytest.raises(BotFault):        # it must not count as the third answer
             bot(board, 0)
     finally:
