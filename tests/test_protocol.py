@@ -448,3 +448,12 @@ def test_fallback_never_reverses_in_lightriders():
     """)
     boxed.facing[0] = 2
     assert fallback_move(boxed, 0, "lightriders") == 2   # no free square: straight on
+
+
+def test_module_docstring_examples():
+    import doctest
+
+    import tronlab.protocol
+
+    result = doctest.testmod(tronlab.protocol)
+    assert result.attempted >= 5 and result.failed == 0

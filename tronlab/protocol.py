@@ -37,6 +37,25 @@ Answers: Google 2010 digits ``1`` north, ``2`` east, ``3`` south, ``4`` west;
 CodinGame ``UP RIGHT DOWN LEFT``; Light Riders ``up right down left pass``
 (``pass`` = keep going straight, read as ``None``).  Answers are matched after
 stripping surrounding whitespace and ignoring case; anything else is bad output.
+
+>>> from tronlab.board import Board
+>>> b = Board.from_ascii('''
+...     #####
+...     #1a2#
+...     #####
+... ''')
+>>> text = google2010_state(b, 1)   # player 1 reads itself as '1'
+>>> print(text, end="")
+5 3
+#####
+#2#1#
+#####
+>>> client = make_client("google2010")
+>>> request = [client.feed(line) for line in text.splitlines(True)][-1]
+>>> request.player, request.board.head_xy(0)   # the reader is player 0, head at (3, 1)
+(0, (3, 1))
+>>> parse_answer("codingame", "LEFT"), format_answer("google2010", "left")
+(3, '4')
 """
 
 from __future__ import annotations
