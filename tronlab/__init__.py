@@ -33,7 +33,6 @@ _LAZY = {
     "articulation_points": "articulation",
     "turn_order_territory": "multivoronoi",
     "fill_bound": "parity", "region_colours": "parity",
-    "chamber_score": "chambers", "chamber_tree": "chambers",
     "greedy_move": "filler", "fill_length": "filler", "fill_path": "filler",
     "evaluate": "evaluate", "is_separated": "evaluate",
     "negamax": "search", "Searcher": "search",
@@ -41,6 +40,8 @@ _LAZY = {
     "draw_board": "render", "draw_record": "render",
     "BoardWidget": "widgets",
     "ExternalBot": "external",
+    "run_stdio": "stdio",
+    "chamber_score": "chambers", "chamber_tree": "chambers",
 }
 
 
