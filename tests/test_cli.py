@@ -133,6 +133,17 @@ def test_bot_verbose_logs_on_stderr_only():
     assert "turn 0: player 0 answers" in r.stderr
 
 
+def test_bot_verbose_prints_search_statistics():
+    board = load_builtin("arena")
+    r = tronlab("bot", "minimax", "--protocol", "google2010", "--verbose", "--time", "0.2",
+                stdin=google2010_state(board, 0))
+    assert r.returncode == 0 and len(r.stdout.splitlines()) == 1
+    stats = r.stderr.split(" search: ", 1)[1].splitlines()[0]
+    fields = dict(item.split("=", 1) for item in stats.split() if "=" in item)
+    assert int(fields["depth"]) >= 1 and int(fields["nodes"]) > 0
+    assert float(fields["time"]) < 0.2
+
+
 # ---- errors: one line on stderr, exit code 2 ----------------------------------------
 
 RAGGED = "5 3\n#####\n#1 2\n#####\n"

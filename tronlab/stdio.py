@@ -72,7 +72,7 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
                 hook = getattr(bot, "start_game", None)
                 if hook is not None:
                     try:
-                        hook(board.copy(), player, rules=rules, time_limit=time_limit, rng=rng)
+                        hook(board.copy(), player, rules=rules.name, time_limit=time_limit, rng=rng)
                     except Exception:
                         log("tronlab bot: start_game raised:\n" + traceback.format_exc())
             t0 = time.perf_counter()
@@ -89,8 +89,11 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
                     f"{client.answer(move)} instead:\n" + traceback.format_exc())
             text = client.answer(move)
             if verbose:
+                stats = getattr(bot, "last_stats", None)
                 log(f"turn {request.turn}: player {player} answers {text} "
-                    f"({(time.perf_counter() - t0) * 1000:.1f} ms)\n{board.to_ascii()}")
+                    f"({(time.perf_counter() - t0) * 1000:.1f} ms)"
+                    + (f" search: {_format_stats(stats)}" if stats else "")
+                    + f"\n{board.to_ascii()}")
             stdout.write(text + "\n")
             stdout.flush()
             answers += 1
@@ -104,3 +107,9 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
             except Exception:
                 log("tronlab bot: close raised:\n" + traceback.format_exc())
     return answers
+
+
+def _format_stats(stats) -> str:
+    """One line from a bot's ``last_stats`` (a dict or any object with attributes)."""
+    items = stats.items() if isinstance(stats, dict) else vars(stats).items()
+    return " ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in items)
