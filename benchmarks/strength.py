@@ -1,19 +1,36 @@
 """Playing strength: a round robin of the Tron bots on the Google AI Challenge 2010 maps.
 
     python benchmarks/strength.py [--bots chamber,minimax,voronoi,filler,random]
-        [--pairs ladder|all] [--maps NAME,...] [--time S] [--results FILE] [--fresh]
+        [--pairs ladder|all] [--maps all|NAME,...] [--random N] [--time S] [--depth D]
+        [--jobs J] [--tag LABEL] [--results FILE] [--fresh] [--table-only]
 
 Every pair plays every map twice, once from each seat (player 1 and player 2),
-under the google2010 rules, each bot thinking ``--time`` seconds a move (the
-engine allows twice that before it calls a timeout, so machine noise does not
-decide games; timeouts are still counted and shown).  ``--pairs ladder`` plays
-only neighbours on the ladder (chamber-minimax, minimax-voronoi, ...) plus the
-top bot against the third; ``all`` plays every pair.
+under the google2010 rules.  Two ways to limit thinking:
 
-Results go to a JSON-lines file as games finish (default
-``benchmarks/strength_results.jsonl``); running again skips the games already
-there (resumable), ``--fresh`` starts over.  At the end: W/D/L of every pair
-(from the first bot's side) and points per bot (win 1, draw 1/2).
+``--time S`` (default 0.05)
+    each bot thinks about S seconds a move (the search bots plan to answer
+    within ``0.8 S - 5 ms``); the engine allows 2 S before it calls a timeout,
+    so machine noise rarely decides a game (timeouts are counted and shown).
+    Results depend a little on machine load.
+``--depth D``
+    the search bots search exactly D turns (whole turns, two plies) however long
+    that takes; S then only caps the endgame solver and the clock is not
+    enforced by the engine.  With the same code the games are the same on
+    any machine, so this is the mode for comparing versions.
+
+Maps: ``--maps all`` (default) is every map in ``../shared/maps/google2010/``
+(27); names of built-in maps (:func:`tronlab.mapgen.builtin_maps`) work too,
+and ``--random N`` adds N point-symmetric random maps (``rand0``, ``rand1``...,
+20x20, ``random_map(rng=seed)``).  Each game's engine seed is derived from the
+pair, the seat and the map, so a game replays identically.
+
+Results go to a JSON-lines file as each game ends (default
+``benchmarks/strength_results.jsonl``), tagged with ``--tag`` (default: the
+git commit), the mode and the bots; running again with the same settings skips
+the games already there (resumable), ``--fresh`` forgets them.  ``--jobs 2``
+plays two games at once (use it only with ``--depth``: timed games on a busy
+machine are noisier).  At the end: W/D/L of every pair from the first bot's
+side, its score (W + D/2 out of the games), and points per bot.
 """
 
 from __future__ import annotations
@@ -21,24 +38,34 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
 import time
+import zlib
 from collections import defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MAPS = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "maps", "google2010"))
 DEFAULT_BOTS = "chamber,minimax,voronoi,filler,random"
-DEFAULT_MAPS = "apocalyptic,big-room,center,divider,joust,keyhole,playground,box,quadrant,ring"
+SEARCH_BOTS = {"minimax", "chamber"}
 
-import tronlab.bots.search_bots  # noqa: E402,F401  (registers the search bots)
-from tronlab.bots import get_bot  # noqa: E402
-from tronlab.engine import play  # noqa: E402
-from tronlab.maps import load_map  # noqa: E402
 
-try:
-    import tronlab.bots.filler  # noqa: E402,F401
-except ImportError:
-    pass
+def google_maps():
+    return sorted(f[:-4] for f in os.listdir(MAPS) if f.endswith(".txt"))
+
+
+def make_board(name):
+    """A map by name: a 2010 map, a built-in map, or ``rand<seed>``."""
+    from tronlab.maps import load_map
+    from tronlab.mapgen import builtin_maps, load_builtin, random_map
+    path = os.path.join(MAPS, f"{name}.txt")
+    if os.path.exists(path):
+        return load_map(path)
+    if name in builtin_maps():
+        return load_builtin(name)
+    if name.startswith("rand") and name[4:].isdigit():
+        return random_map(20, 20, density=0.1, rng=int(name[4:]))
+    raise SystemExit(f"unknown map {name!r}")
 
 
 def pairs_of(bots, how):
@@ -52,17 +79,59 @@ def pairs_of(bots, how):
     return ladder
 
 
-def play_one(a, b, map_name, seconds, seed):
-    board = load_map(os.path.join(MAPS, f"{map_name}.txt"))
-    bots = [get_bot(a, time=seconds), get_bot(b, time=seconds)]
+def game_seed(a, b, map_name):
+    return zlib.crc32(f"{a}|{b}|{map_name}".encode())
+
+
+def bot_options(name, seconds, depth):
+    opts = {"time": seconds}
+    if depth is not None and name in SEARCH_BOTS:
+        opts["depth"] = depth
+    return opts
+
+
+def play_one(job):
+    """One game (run in a worker process when --jobs > 1)."""
+    a, b, map_name, seconds, depth, key = job
+    import tronlab.bots.search_bots  # noqa: F401  (registers the search bots)
+    from tronlab.bots import get_bot
+    from tronlab.engine import play
+
+    board = make_board(map_name)
+    bots = [get_bot(a, **bot_options(a, seconds, depth)),
+            get_bot(b, **bot_options(b, seconds, depth))]
+    depths = {0: [], 1: []}
+    wrapped = [_Recorder(bot, depths[p]) for p, bot in enumerate(bots)]
+    limit = None if depth is not None else 2 * seconds
     t0 = time.perf_counter()
-    rec = play(board, bots, rules="google2010", rng=seed, time_limit=2 * seconds,
-               first_time_limit=6 * seconds, names=[a, b])
+    rec = play(board, wrapped, rules="google2010", rng=game_seed(a, b, map_name),
+               time_limit=limit, first_time_limit=None if limit is None else 6 * seconds,
+               names=[a, b])
     out = rec.outcome
-    return {"p1": a, "p2": b, "map": map_name, "time": seconds,
+    return {"key": key, "p1": a, "p2": b, "map": map_name, "time": seconds, "depth": depth,
             "winner": None if out.winner is None else [a, b][out.winner],
             "turns": out.turns, "deaths": list(out.deaths),
+            "mean_depth": [round(sum(d) / len(d), 2) if d else None for d in depths.values()],
             "seconds": round(time.perf_counter() - t0, 2)}
+
+
+class _Recorder:
+    """Passes moves through and notes the search depth each move reached."""
+
+    def __init__(self, bot, depths):
+        self.bot, self.depths = bot, depths
+        self.name = getattr(bot, "name", "bot")
+
+    def start_game(self, *args, **kwargs):
+        if hasattr(self.bot, "start_game"):
+            self.bot.start_game(*args, **kwargs)
+
+    def __call__(self, board, player):
+        move = self.bot(board, player)
+        stats = getattr(self.bot, "last_stats", None) or {}
+        if stats.get("mode") == "search":
+            self.depths.append(stats.get("depth", 0))
+        return move
 
 
 def load_results(path):
@@ -74,11 +143,13 @@ def load_results(path):
 
 
 def table(results, pairs):
-    print(f"\n{'pair':<26}{'W':>4}{'D':>4}{'L':>4}   (from the first bot's side; both seats)")
+    print(f"\n{'pair':<24}{'W':>4}{'D':>4}{'L':>4}{'score':>9}  "
+          f"mean search depth   (first bot's side; both seats)")
     points = defaultdict(float)
     games = defaultdict(int)
     for a, b in pairs:
         w = d = l = 0
+        da, db = [], []
         for r in results:
             if {r["p1"], r["p2"]} != {a, b}:
                 continue
@@ -88,7 +159,15 @@ def table(results, pairs):
                 w += 1
             else:
                 l += 1
-        print(f"{a + ' v ' + b:<26}{w:>4}{d:>4}{l:>4}")
+            md = r.get("mean_depth") or [None, None]
+            ia = 0 if r["p1"] == a else 1
+            if md[ia] is not None:
+                da.append(md[ia])
+            if md[1 - ia] is not None:
+                db.append(md[1 - ia])
+        n = w + d + l
+        depth_text = " / ".join(f"{sum(x) / len(x):.1f}" if x else "-" for x in (da, db))
+        print(f"{a + ' v ' + b:<24}{w:>4}{d:>4}{l:>4}{w + d / 2:>6.1f}/{n:<3} {depth_text}")
     for r in results:
         for name in (r["p1"], r["p2"]):
             games[name] += 1
@@ -103,35 +182,66 @@ def table(results, pairs):
     print(f"\ntimeouts: {timeouts} in {len(results)} games")
 
 
+def git_commit():
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE,
+                              capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bots", default=DEFAULT_BOTS)
     ap.add_argument("--pairs", choices=("ladder", "all"), default="ladder")
-    ap.add_argument("--maps", default=DEFAULT_MAPS, help="comma-separated names, or 'all'")
+    ap.add_argument("--maps", default="all", help="'all' (the 27 2010 maps) or NAME,...")
+    ap.add_argument("--random", type=int, default=0, help="add N seeded random 20x20 maps")
     ap.add_argument("--time", type=float, default=0.05, help="seconds per move (default 0.05)")
+    ap.add_argument("--depth", type=int, default=None, help="fixed search depth in turns")
+    ap.add_argument("--jobs", type=int, default=1, help="games played at once")
+    ap.add_argument("--tag", default=None, help="label of this version (default: git commit)")
     ap.add_argument("--results", default=os.path.join(HERE, "strength_results.jsonl"))
-    ap.add_argument("--fresh", action="store_true", help="forget earlier results")
+    ap.add_argument("--fresh", action="store_true", help="forget earlier results of this tag")
+    ap.add_argument("--table-only", action="store_true", help="print the table, play nothing")
     args = ap.parse_args(argv)
     bots = args.bots.split(",")
-    maps = (sorted(f[:-4] for f in os.listdir(MAPS) if f.endswith(".txt"))
-            if args.maps == "all" else args.maps.split(","))
+    maps = google_maps() if args.maps == "all" else args.maps.split(",")
+    maps += [f"rand{i}" for i in range(args.random)]
     pairs = pairs_of(bots, args.pairs)
-    if args.fresh and os.path.exists(args.results):
-        os.remove(args.results)
-    results = [r for r in load_results(args.results) if r.get("time") == args.time]
+    tag = args.tag or git_commit()
+    key = f"{tag}|t={args.time}|d={args.depth}"
+    old = load_results(args.results)
+    if args.fresh:
+        old = [r for r in old if r.get("key") != key]
+        with open(args.results, "w") as f:
+            f.writelines(json.dumps(r) + "\n" for r in old)
+    wanted = {(x, y, m) for a, b in pairs for m in maps for x, y in ((a, b), (b, a))}
+    results = [r for r in old if r.get("key") == key and (r["p1"], r["p2"], r["map"]) in wanted]
     done = {(r["p1"], r["p2"], r["map"]) for r in results}
-    todo = [(x, y, m) for a, b in pairs for m in maps for x, y in ((a, b), (b, a))
-            if (x, y, m) not in done]
-    print(f"{len(results)} games already played, {len(todo)} to play "
-          f"({args.time} s a move, {len(maps)} maps, {len(pairs)} pairs)")
-    for i, (x, y, m) in enumerate(todo):
-        r = play_one(x, y, m, args.time, seed=i)
+    todo = [(x, y, m, args.time, args.depth, key) for a, b in pairs for m in maps
+            for x, y in ((a, b), (b, a)) if (x, y, m) not in done]
+    mode = f"depth {args.depth} (time cap {args.time} s)" if args.depth else f"{args.time} s a move"
+    print(f"[{key}] {len(results)} games already played, {len(todo)} to play "
+          f"({mode}, {len(maps)} maps, {len(pairs)} pairs)")
+    if args.table_only:
+        todo = []
+    if args.jobs > 1 and todo:
+        from multiprocessing import get_context
+        pool = get_context("spawn").Pool(args.jobs)
+        games = pool.imap_unordered(play_one, todo)
+    else:
+        pool = None
+        games = map(play_one, todo)
+    for i, r in enumerate(games):
         results.append(r)
         with open(args.results, "a") as f:
             f.write(json.dumps(r) + "\n")
-        print(f"[{i + 1}/{len(todo)}] {m:<12} {x} v {y}: "
+        print(f"[{i + 1}/{len(todo)}] {r['map']:<12} {r['p1']} v {r['p2']}: "
               f"{'draw' if r['winner'] is None else r['winner'] + ' wins'} "
-              f"in {r['turns']} turns ({r['seconds']} s) {r['deaths']}", flush=True)
+              f"in {r['turns']} turns ({r['seconds']} s) {r['deaths']} depth {r['mean_depth']}",
+              flush=True)
+    if pool is not None:
+        pool.close()
     table(results, pairs)
 
 
