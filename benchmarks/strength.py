@@ -18,6 +18,9 @@ under the google2010 rules.  Two ways to limit thinking:
     enforced by the engine.  With the same code the games are the same on
     any machine, so this is the mode for comparing versions.
 
+A bot may carry options after its name: ``chamber+draw=-500+tt=false``
+(values in JSON), to compare variants of one bot.
+
 Maps: ``--maps all`` (default) is every map in ``../shared/maps/google2010/``
 (27); names of built-in maps (:func:`tronlab.mapgen.builtin_maps`) work too,
 and ``--random N`` adds N point-symmetric random maps (``rand0``, ``rand1``...,
@@ -83,23 +86,39 @@ def game_seed(a, b, map_name):
     return zlib.crc32(f"{a}|{b}|{map_name}".encode())
 
 
-def bot_options(name, seconds, depth):
+def bot_options(spec, seconds, depth):
+    """``spec`` is a bot name, optionally with options: ``chamber+draw=-500+tt=0``."""
+    name, *extra = spec.split("+")
     opts = {"time": seconds}
     if depth is not None and name in SEARCH_BOTS:
         opts["depth"] = depth
-    return opts
+    for item in extra:
+        k, _, v = item.partition("=")
+        opts[k] = json.loads(v) if v[:1] in "-0123456789tfn[" else v
+    return name, opts
+
+
+def new_bot(spec, seconds, depth):
+    from tronlab.bots import get_bot
+    name, opts = bot_options(spec, seconds, depth)
+    return get_bot(name, **opts)
+
+
+_warm = set()
 
 
 def play_one(job):
     """One game (run in a worker process when --jobs > 1)."""
     a, b, map_name, seconds, depth, key = job
     import tronlab.bots.search_bots  # noqa: F401  (registers the search bots)
-    from tronlab.bots import get_bot
     from tronlab.engine import play
 
+    if (a, b) not in _warm:     # a first unrecorded game: no kernel compiles or loads in a real one
+        _warm.add((a, b))
+        play(make_board("box"), [new_bot(a, 0.05, None), new_bot(b, 0.05, None)],
+             rules="google2010", rng=0, max_turns=30)
     board = make_board(map_name)
-    bots = [get_bot(a, **bot_options(a, seconds, depth)),
-            get_bot(b, **bot_options(b, seconds, depth))]
+    bots = [new_bot(a, seconds, depth), new_bot(b, seconds, depth)]
     depths = {0: [], 1: []}
     wrapped = [_Recorder(bot, depths[p]) for p, bot in enumerate(bots)]
     limit = None if depth is not None else 2 * seconds

@@ -175,3 +175,37 @@ def test_chamber_never_loses_on_time_at_one_second_on_the_largest_maps(name):
                time_limit=1.0, first_time_limit=3.0, max_turns=8)
     assert rec.outcome.deaths[0] not in {"timeout", "exited", "bad-output"}, rec.stderr
     assert len(rec.moves) == 8 or rec.outcome.deaths[0] is None
+
+
+def test_voronoi_bot_keeps_clear_of_a_head_on_crash_when_ahead():
+    # right (between the heads) claims the most squares, but the opponent can
+    # enter the same square this turn: a draw, bad for the side that is ahead
+    b = Board.from_ascii("""
+        .........
+        .........
+        .....1.2.
+        .........
+        .........
+    """)
+    assert get_bot("voronoi", draw=10**6)(b, 0) == 1      # the guard switched off
+    move = get_bot("voronoi")(b, 0)
+    assert move != 1 and move in b.legal_moves(0)
+
+
+def test_voronoi_bot_fills_greedily_once_separated():
+    b = Board.from_ascii("""
+        ......#..
+        .1....#..
+        .....##..
+        .....#..2
+    """)
+    bot = get_bot("voronoi")
+    move = bot(b, 0)
+    assert bot.last_stats["mode"] == "endgame"
+    # the greedy line from the chosen move fills all 21 free squares of the room
+    assert move in b.legal_moves(0) and bot.last_stats["moves"] == 21
+
+
+def test_voronoi_bot_rejects_a_bad_draw_value():
+    with pytest.raises(ValueError, match="draw"):
+        get_bot("voronoi", draw=0.5)

@@ -154,14 +154,38 @@ class _Bot:
 
 
 class VoronoiBot(_Bot):
-    """One move of lookahead on Voronoi territory (A4)."""
+    """One move of lookahead on Voronoi territory (A4).
+
+    Two guards a bare territory count lacks: a move into a square the opponent
+    can also enter this turn risks a head-on crash, so it is worth at most
+    ``draw`` (a draw is bad for the side ahead, which then keeps clear); and
+    once the players are separated territory says nothing about how to fill,
+    so the bot plays the greedy filler's best first move (A1, as ``minimax``).
+    """
 
     name = "voronoi"
 
+    def __init__(self, *, draw=-1, time=None, verbose=False, rng=None):
+        super().__init__(time=time, verbose=verbose, rng=rng)
+        if isinstance(draw, bool) or not isinstance(draw, (int, np.integer)):
+            raise ValueError(f"draw must be an int (squares; 0 = neutral), got {draw!r}")
+        self.draw = int(draw)
+        self.endgame = Endgame()
+
+    def warm_up(self):
+        super().warm_up()
+        apart = Board.from_ascii(_WARMUP.replace("....", ".##.").replace("...2", ".#.2"))
+        self.endgame.solve(apart, 0, max_depth=1)
+
     def choose(self, board, player, deadline):
+        if is_separated(board):
+            _, move = self.endgame.solve(board, player, deadline=deadline, max_depth=1)
+            self.last_stats.update({"mode": "endgame", **self.endgame.last_stats})
+            return move
         s = self._scratch(board)
         flat = board.flat.copy()
         me, opp = board.heads[player], board.heads[1 - player]
+        contested = {opp + off for off in board.offsets}
         best, best_move = None, None
         for m in board.legal_moves(player):
             t = me + board.offsets[m]
@@ -169,6 +193,8 @@ class VoronoiBot(_Bot):
             v = int(evaluate_kernel(flat, t, opp, np.int64(board.stride), np.int64(TERRITORY),
                                     K1_DEFAULT, K2_DEFAULT, np.int64(SEP_WEIGHT_DEFAULT), s))
             flat[t] = 0
+            if t in contested:
+                v = min(v, self.draw)
             if best is None or v > best:
                 best, best_move = v, m
         self.last_stats.update({"mode": "territory", "depth": 1, "value": best})
@@ -190,11 +216,11 @@ class SearchBot(_Bot):
     name = "search"
 
     def __init__(self, *, evaluation="territory", time=None, depth=None, endgame_depth=None,
-                 k1=K1_DEFAULT, k2=K2_DEFAULT, draw=-1, tt=True, ordering=True, verbose=False,
-                 rng=None):
+                 k1=K1_DEFAULT, k2=K2_DEFAULT, draw=-1, crash="pessimistic", tt=True, ordering=True,
+                 verbose=False, rng=None):
         super().__init__(time=time, verbose=verbose, rng=rng)
-        self.searcher = Searcher(evaluation=evaluation, k1=k1, k2=k2, draw=draw, tt=tt,
-                                 ordering=ordering)
+        self.searcher = Searcher(evaluation=evaluation, k1=k1, k2=k2, draw=draw, crash=crash,
+                                 tt=tt, ordering=ordering)
         self.endgame = Endgame()
         if depth is not None and (not isinstance(depth, int) or depth < 1):
             raise ValueError(f"depth must be a positive int (turns) or None, got {depth!r}")
@@ -249,8 +275,8 @@ def _warm(bot):
 
 
 @register("voronoi", description="one move of lookahead on Voronoi territory (A4)")
-def make_voronoi(*, rng=None, time=None, verbose=False):
-    return _warm(VoronoiBot(time=time, verbose=verbose, rng=rng))
+def make_voronoi(*, rng=None, time=None, verbose=False, draw=-1):
+    return _warm(VoronoiBot(draw=draw, time=time, verbose=verbose, rng=rng))
 
 
 @register("multivoronoi",
