@@ -80,6 +80,10 @@ N_FIELDS = 15
 S_NODES, S_EVALS, S_SEPARATED, S_TT_HITS, S_TT_CUTS, S_ABORTED = 0, 1, 2, 3, 4, 5
 N_STATS = 8
 
+# collision models (see the module doc)
+PESSIMISTIC, BLIND = 0, 1
+CRASH_MODELS = {"pessimistic": PESSIMISTIC, "blind": BLIND}
+
 # transposition-table bound flags
 EXACT, LOWER, UPPER = 1, 2, 3
 
@@ -234,7 +238,7 @@ def _update_kernel(frames, pv, pv_len, killers, ply, m, v, use_order):
 
 @njit(cache=True)
 def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_weight, draw,
-                   use_tt, use_order, deadline, zobrist, tt_key, tt_val, tt_depth, tt_flag,
+                   crash, use_tt, use_order, deadline, zobrist, tt_key, tt_val, tt_depth, tt_flag,
                    tt_move, killers, prev_pv, prev_pv_len, pv, pv_len, frames, keys, onpv,
                    cs, stats):
     """Depth-limited negamax alpha-beta over whole turns (see the module doc).
@@ -406,6 +410,8 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
         u = ho + offs[m]
         frames[ply, F_TARGET] = u
         if u == t:                          # both enter the same square: both crash, a draw
+            if crash == BLIND and frames[ply, F_N] > 1:
+                continue                    # the opponent cannot aim at my square: not a choice
             nodes += 1
             pv_len[child] = child
             _update_kernel(frames, pv, pv_len, killers, np.int64(ply), m, -draw, use_order)
@@ -449,8 +455,12 @@ class Searcher:
     """
 
     def __init__(self, *, evaluation="linear", k1=K1_DEFAULT, k2=K2_DEFAULT,
-                 sep_weight=SEP_WEIGHT_DEFAULT, draw=0, tt=True, ordering=True, tt_bits=20):
+                 sep_weight=SEP_WEIGHT_DEFAULT, draw=0, crash="pessimistic", tt=True,
+                 ordering=True, tt_bits=20):
         self.code = eval_code(evaluation)
+        if crash not in CRASH_MODELS:
+            raise ValueError(f"crash must be one of {sorted(CRASH_MODELS)}, got {crash!r}")
+        self.crash = CRASH_MODELS[crash]
         self.k1, self.k2, self.sep_weight = check_weights(k1, k2, sep_weight)
         self.tt, self.ordering = bool(tt), bool(ordering)
         if isinstance(draw, bool) or not isinstance(draw, (int, np.integer)) or abs(draw) >= WIN:
@@ -504,7 +514,7 @@ class Searcher:
         v, m, done = negamax_kernel(
             flat, board.heads[me], board.heads[opp], np.int64(board.stride), np.int64(depth),
             np.int64(self.code), self.k1, self.k2, np.int64(self.sep_weight), np.int64(self.draw),
-            self.tt, self.ordering,
+            np.int64(self.crash), self.tt, self.ordering,
             np.int64(deadline), self.zobrist, self.tt_key, self.tt_val, self.tt_depth, self.tt_flag,
             self.tt_move, self.killers, prev, np.int64(n_prev), self.pv, self.pv_len, self.frames,
             self.keys, self.onpv, s, stats)
