@@ -85,6 +85,36 @@ def parse_move(move) -> int:
     raise TypeError(f"a move is an int 0-3 or a name like 'up', got {type(move).__name__}")
 
 
+def check_board(board) -> "Board":
+    """``board`` itself if it is a :class:`Board`, else a clear TypeError."""
+    if not isinstance(board, Board):
+        raise TypeError(f"expected a tronlab Board, got {type(board).__name__}")
+    return board
+
+
+def check_player(board: "Board", player, what: str = "player") -> int:
+    """``player`` as an int if the board has that player, else a clear error."""
+    if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
+        raise TypeError(f"{what} must be an int, got {type(player).__name__}")
+    if not 0 <= player < board.n_players:
+        raise ValueError(f"{what} {player} does not exist: the board has players "
+                         f"0..{board.n_players - 1}")
+    return int(player)
+
+
+def start_square(board: "Board", player=0, start=None) -> int:
+    """The flat index a search from ``player`` starts at: its head, or ``start``
+    (a flat index of a playing square) when given.  Checks both."""
+    check_board(board)
+    if start is None:
+        return int(board.heads[check_player(board, player)])
+    if isinstance(start, bool) or not isinstance(start, (int, np.integer)):
+        raise TypeError(f"start must be a flat index (int), got {type(start).__name__}")
+    if not board.stride <= int(start) < board.flat.size - board.stride:
+        raise ValueError(f"start {start} is not a flat index inside this board")
+    return int(start)
+
+
 class Board:
     """Walls, trails and heads of a Tron game; see the module docstring.
 

@@ -83,7 +83,7 @@ import numpy as np
 from numba import njit
 
 from .articulation import articulation_points_kernel
-from .board import Board
+from .board import check_board, check_player
 from .voronoi import territory_kernel
 
 K1_DEFAULT = 0.055
@@ -493,16 +493,10 @@ class ChamberTree:
 
 
 def _check(board, player, opponent):
-    if not isinstance(board, Board):
-        raise TypeError(f"expected a tronlab Board, got {type(board).__name__}")
-    for name, value in (("player", player), ("opponent", opponent)):
-        if value is None:
-            continue
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-        if not 0 <= value < board.n_players:
-            raise ValueError(f"{name} {value} does not exist: the board has players "
-                             f"0..{board.n_players - 1}")
+    check_board(board)
+    check_player(board, player)
+    if opponent is not None:
+        check_player(board, opponent, "opponent")
     if opponent is None:
         if board.n_players != 2:
             raise ValueError(f"a {board.n_players}-player board: say which opponent "

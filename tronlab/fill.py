@@ -20,7 +20,7 @@ import numpy as np
 
 from . import ring     # its ring_code_kernel is linked into fill_square_kernel (see _kernels)
 from ._jit import KernelTable, kernel
-from .board import Board
+from .board import check_board, start_square
 from .ring import POTENTIAL_ARTICULATION
 
 
@@ -151,11 +151,6 @@ __dir__ = _kernels.module_dir
 # ---------------------------------------------------------------------------
 # friendly wrappers
 # ---------------------------------------------------------------------------
-def _check_board(board):
-    if not isinstance(board, Board):
-        raise TypeError(f"expected a tronlab Board, got {type(board).__name__}")
-
-
 def flood_fill(board, player=0, *, start=None) -> int:
     """Free squares reachable from a player's head (or from flat index ``start``),
     not counting the start square.
@@ -167,16 +162,7 @@ def flood_fill(board, player=0, *, start=None) -> int:
     ... '''))
     3
     """
-    _check_board(board)
-    if start is None:
-        if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
-            raise TypeError(f"player must be an int, got {type(player).__name__}")
-        if not 0 <= player < board.n_players:
-            raise ValueError(f"player {player} does not exist: the board has players "
-                             f"0..{board.n_players - 1}")
-        start = board.heads[player]
-    elif not board.stride <= int(start) < board.flat.size - board.stride:
-        raise ValueError(f"start {start} is not a flat index inside this board")
+    start = start_square(board, player, start)
     size = board.flat.size
     fill = _kernels.fast("flood_fill_kernel")
     return int(fill(board.flat, np.int64(start), np.int64(board.stride),
@@ -206,7 +192,7 @@ class Components:
     """
 
     def __init__(self, board):
-        _check_board(board)
+        check_board(board)
         self.shape = board.cells.shape
         self.stride = board.stride
         self.flat = board.flat.copy()

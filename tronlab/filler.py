@@ -45,7 +45,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .board import Board
+from .board import start_square
 from .ring import POTENTIAL_ARTICULATION, ring_code_kernel
 
 
@@ -313,23 +313,6 @@ def fill_length_kernel(flat, head, stride, table, mark, queue, groups, gpar, gpe
 # ---------------------------------------------------------------------------
 # friendly wrappers
 # ---------------------------------------------------------------------------
-def _start(board, player, start):
-    if not isinstance(board, Board):
-        raise TypeError(f"expected a tronlab Board, got {type(board).__name__}")
-    if start is not None:
-        if isinstance(start, bool) or not isinstance(start, (int, np.integer)):
-            raise TypeError(f"start must be a flat index (int), got {type(start).__name__}")
-        if not board.stride <= int(start) < board.flat.size - board.stride:
-            raise ValueError(f"start {start} is not a flat index inside this board")
-        return int(start)
-    if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
-        raise TypeError(f"player must be an int, got {type(player).__name__}")
-    if not 0 <= player < board.n_players:
-        raise ValueError(f"player {player} does not exist: the board has players "
-                         f"0..{board.n_players - 1}")
-    return int(board.heads[player])
-
-
 def _scratch(board, scratch):
     if scratch is None:
         return new_scratch(board.flat.size)
@@ -350,7 +333,7 @@ def greedy_move(board, player=0, *, start=None, scratch=None) -> int:
     ... '''))        # left is a dead end of 1; right leads on
     1
     """
-    sq = _start(board, player, start)
+    sq = start_square(board, player, start)
     s = _scratch(board, scratch)
     flat = board.flat.copy()
     flat[sq] = 1                   # the start square is where a head stands
@@ -361,7 +344,7 @@ def greedy_move(board, player=0, *, start=None, scratch=None) -> int:
 def fill_path(board, player=0, *, start=None, scratch=None) -> list:
     """The moves (0-3) the greedy filler makes from ``player``'s head (or flat
     square ``start``) until it is boxed in, ignoring every other player."""
-    sq = _start(board, player, start)
+    sq = start_square(board, player, start)
     s = _scratch(board, scratch)
     flat = board.flat.copy()
     flat[sq] = 1                   # the start square is where a head stands
@@ -384,7 +367,7 @@ def fill_length(board, player=0, *, start=None, scratch=None) -> int:
     ... '''))
     9
     """
-    sq = _start(board, player, start)
+    sq = start_square(board, player, start)
     s = _scratch(board, scratch)
     flat = board.flat.copy()
     flat[sq] = 1                   # the start square is where a head stands

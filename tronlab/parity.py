@@ -30,7 +30,7 @@ import numpy as np
 
 from . import fill
 from ._jit import KernelTable, kernel
-from .board import Board
+from .board import check_board, start_square
 
 
 class FillBound(NamedTuple):
@@ -105,17 +105,7 @@ def fill_bound(board, player=0, *, start=None) -> FillBound:
     ... '''))
     FillBound(bound=5, other=5, same=2)
     """
-    if not isinstance(board, Board):
-        raise TypeError(f"expected a tronlab Board, got {type(board).__name__}")
-    if start is None:
-        if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
-            raise TypeError(f"player must be an int, got {type(player).__name__}")
-        if not 0 <= player < board.n_players:
-            raise ValueError(f"player {player} does not exist: the board has players "
-                             f"0..{board.n_players - 1}")
-        start = board.heads[player]
-    elif not board.stride <= int(start) < board.flat.size - board.stride:
-        raise ValueError(f"start {start} is not a flat index inside this board")
+    start = start_square(board, player, start)
     size = board.flat.size
     bound = _kernels.fast("fill_bound_kernel")
     r = bound(board.flat, np.int64(start), np.int64(board.stride),
@@ -127,8 +117,7 @@ def region_colours(board):
     """``(labels, counts)``: region labels as :func:`tronlab.fill.components` and
     ``counts[j] = [colour-0 squares, colour-1 squares]`` of region j (row 0 unused);
     colour of (x, y) is ``(x + y) % 2``."""
-    if not isinstance(board, Board):
-        raise TypeError(f"expected a tronlab Board, got {type(board).__name__}")
+    check_board(board)
     size = board.flat.size
     labels = np.empty(size, np.int32)
     label = fill._kernels.fast("components_kernel")

@@ -30,7 +30,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._jit import KernelTable, kernel
-from .board import Board
+from .board import check_board, check_player, start_square
 
 UNREACHED = -1
 NEUTRAL = 2     # owner code of squares both players reach at the same time
@@ -252,20 +252,6 @@ __dir__ = _kernels.module_dir
 # ---------------------------------------------------------------------------
 # friendly wrappers
 # ---------------------------------------------------------------------------
-def _check_board(board):
-    if not isinstance(board, Board):
-        raise TypeError(f"expected a tronlab Board, got {type(board).__name__}")
-
-
-def _check_player(board, player, what="player"):
-    if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
-        raise TypeError(f"{what} must be an int, got {type(player).__name__}")
-    if not 0 <= player < board.n_players:
-        raise ValueError(f"{what} {player} does not exist: the board has players "
-                         f"0..{board.n_players - 1}")
-    return int(player)
-
-
 def _scratch(board, scratch):
     if scratch is None:
         return new_scratch(board.flat.size)
@@ -281,7 +267,7 @@ def _scratch(board, scratch):
 def _pair(board, players):
     if len(players) != 2:
         raise ValueError(f"players must be two player numbers, got {players!r}")
-    p, q = (_check_player(board, x) for x in players)
+    p, q = (check_player(board, x) for x in players)
     if p == q:
         raise ValueError(f"players must differ, got {p} twice")
     return p, q
@@ -290,11 +276,7 @@ def _pair(board, players):
 def bfs_distances(board, player=0, *, start=None, scratch=None) -> np.ndarray:
     """Moves from a player's head (or a flat index ``start``) to every square,
     shaped like ``board.cells``; ``-1`` where it cannot reach."""
-    _check_board(board)
-    if start is None:
-        start = board.heads[_check_player(board, player)]
-    elif not board.stride <= int(start) < board.flat.size - board.stride:
-        raise ValueError(f"start {start} is not a flat index inside this board")
+    start = start_square(board, player, start)
     s = _scratch(board, scratch)
     bfs = _kernels.fast("bfs_distances_kernel")
     bfs(board.flat, np.int64(start), np.int64(board.stride), s.dist, s.queue)
@@ -305,11 +287,7 @@ def bucket_distances(board, player=0, *, cost=None, start=None) -> np.ndarray:
     """Cheapest cost from a head to every square by bucket-queue Dijkstra, where
     entering a square costs ``cost`` there (uint8 1-255 shaped like ``board.cells``;
     default all 1, which gives :func:`bfs_distances`).  ``-1`` unreachable."""
-    _check_board(board)
-    if start is None:
-        start = board.heads[_check_player(board, player)]
-    elif not board.stride <= int(start) < board.flat.size - board.stride:
-        raise ValueError(f"start {start} is not a flat index inside this board")
+    start = start_square(board, player, start)
     size = board.flat.size
     if cost is None:
         cost = np.ones(size, np.uint8)
@@ -339,7 +317,7 @@ def territory(board, players=(0, 1), *, scratch=None) -> Territory:
     ... '''))
     Territory(n0=2, n1=2, e0=3, e1=3)
     """
-    _check_board(board)
+    check_board(board)
     p, q = _pair(board, players)
     s = _scratch(board, scratch)
     count = _kernels.fast("territory_kernel")
@@ -352,7 +330,7 @@ def owner_map(board, players=(0, 1), *, scratch=None) -> np.ndarray:
     """Who is nearer each square, shaped like ``board.cells``: 0 or 1 for
     ``players[0]``/``players[1]`` (their heads included), ``NEUTRAL`` (2) for ties,
     ``NOBODY`` (255) for blocked or unreachable squares."""
-    _check_board(board)
+    check_board(board)
     p, q = _pair(board, players)
     s = _scratch(board, scratch)
     paint = _kernels.fast("owner_map_kernel")
@@ -363,7 +341,7 @@ def owner_map(board, players=(0, 1), *, scratch=None) -> np.ndarray:
 
 def territory_from_distances(board, dist0, dist1) -> Territory:
     """H6: territory from two distance maps (as :func:`bfs_distances` returns)."""
-    _check_board(board)
+    check_board(board)
     maps = []
     for name, d in (("dist0", dist0), ("dist1", dist1)):
         d = np.asarray(d)
