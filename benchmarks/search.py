@@ -23,7 +23,6 @@
 from __future__ import annotations
 
 import argparse
-import ctypes
 import os
 import statistics
 import subprocess
@@ -37,11 +36,11 @@ from numba import njit
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHARED = os.path.normpath(os.path.join(HERE, "..", "..", "shared"))
-DEFAULT_REF = os.path.join(SHARED, "bench", "ref.c")
 DEFAULT_BOARDS = [os.path.join(SHARED, "bench", "boards", f"{n}.txt")
                   for n in ("empty15", "empty30x20", "rand30x20")]
 MAPS = os.path.join(SHARED, "maps", "google2010")
 
+from refc import DEFAULT_REF, build_library, build_program  # noqa: E402
 from tronlab.chambers import new_scratch  # noqa: E402
 from tronlab.maps import load_map  # noqa: E402
 from tronlab.search import (N_FIELDS, N_STATS, S_EVALS, S_NODES, Searcher,  # noqa: E402
@@ -51,21 +50,6 @@ from tronlab.search import (N_FIELDS, N_STATS, S_EVALS, S_NODES, Searcher,  # no
 # ---------------------------------------------------------------------------
 # 1. ref.c against numba
 # ---------------------------------------------------------------------------
-def build(ref_c, tmp):
-    lib = os.path.join(tmp, "libref.so")
-    subprocess.run(["gcc", "-O2", "-march=native", "-DLIB", "-shared", "-fPIC", "-o", lib, ref_c],
-                   check=True)
-    c = ctypes.CDLL(lib)
-    c.lib_load.argtypes = [ctypes.c_char_p]
-    c.lib_load.restype = ctypes.c_int
-    c.lib_bench.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int]
-    c.lib_bench.restype = ctypes.c_double
-    c.lib_nodes.restype = ctypes.c_long
-    exe = os.path.join(tmp, "ref")
-    subprocess.run(["gcc", "-O2", "-march=native", "-o", exe, ref_c], check=True)
-    return c, exe
-
-
 def standalone_nps(exe, path):
     """ref.c's own figure (``ref BOARD --bench``: median of 201 searches)."""
     out = subprocess.run([exe, path, "--bench"], check=True, capture_output=True, text=True).stdout
@@ -247,7 +231,7 @@ def main(argv=None):
     print(f"{'board':<16}{'value':>6}{'nodes':>7}{'C nodes':>8}{'C lib n/s':>11}"
           f"{'numba n/s':>11}{'ratio':>7}{'C alone n/s':>13}{'ratio':>7}{'python n/s':>12}")
     with tempfile.TemporaryDirectory() as tmp:
-        c, exe = build(args.ref, tmp)
+        c, exe = build_library(args.ref, tmp), build_program(args.ref, tmp)
         for path in args.boards:
             alone = standalone_nps(exe, path)
             r = compare_c(c, path, batches)

@@ -15,10 +15,8 @@ Targets: voronoi and flood <= 1.2x, articulation <= 1.3x.
 from __future__ import annotations
 
 import argparse
-import ctypes
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 
@@ -26,22 +24,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from kernels import KERNELS, REPS, Prepared  # noqa: E402
+from refc import DEFAULT_REF, build_library  # noqa: E402
 
-DEFAULT_REF = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "bench", "ref.c"))
 C_KERNEL = {"voronoi": 0, "flood": 1, "articulation": 2}
 TARGET = {"voronoi": 1.2, "flood": 1.2, "articulation": 1.3}
-
-
-def build(ref_c, tmp):
-    lib = os.path.join(tmp, "libref.so")
-    subprocess.run(["gcc", "-O2", "-march=native", "-DLIB", "-shared", "-fPIC", "-o", lib, ref_c],
-                   check=True)
-    c = ctypes.CDLL(lib)
-    c.lib_load.argtypes = [ctypes.c_char_p]
-    c.lib_load.restype = ctypes.c_int
-    c.lib_bench.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int]
-    c.lib_bench.restype = ctypes.c_double
-    return c
 
 
 def compare(c, path, batches):
@@ -73,7 +59,7 @@ def main(argv=None):
     boards = args.boards or [os.path.join(boards_dir, f) for f in
                              ("empty15.txt", "empty30x20.txt", "rand30x20.txt")]
     with tempfile.TemporaryDirectory() as tmp:
-        c = build(args.ref, tmp)
+        c = build_library(args.ref, tmp)
         print(f"{'board':16s} {'kernel':13s} {'C us':>8s} {'numba us':>9s} {'numba/C':>8s}"
               "   (medians; ratio = median of paired batch ratios)")
         worst = {}
