@@ -70,9 +70,10 @@ def _oracle_eval(cells, me, opp, stride, kind):
     return int(np.round(1000.0 * (K1 * (n[0] - n[1]) + K2 * (e[0] - e[1])))), False
 
 
-def _oracle(cells, me, opp, stride, depth, kind, root=True, draw=0, ply=0):
+def _oracle(cells, me, opp, stride, depth, kind, root=True, draw=0, ply=0, blind=False):
     """Full minimax over whole turns: I move, the opponent answers seeing my move.
-    A side stuck ``ply`` plies from the root loses ``-WIN + ply``."""
+    A side stuck ``ply`` plies from the root loses ``-WIN + ply``.  ``blind``: the
+    opponent cannot pick the crash into my square unless it has no other move."""
     mine = [m for m in range(4) if cells[_neighbours(me, stride)[m]] == 0]
     theirs = [m for m in range(4) if cells[_neighbours(opp, stride)[m]] == 0]
     if not mine:
@@ -88,21 +89,23 @@ def _oracle(cells, me, opp, stride, depth, kind, root=True, draw=0, ply=0):
         for n in theirs:
             u = _neighbours(opp, stride)[n]
             if u == t:
+                if blind and len(theirs) > 1:
+                    continue
                 v = draw
             else:
                 cells[t] = cells[u] = 1
                 v, _ = _oracle(cells, t, u, stride, depth - 1, kind, root=False, draw=draw,
-                               ply=ply + 2)
+                               ply=ply + 2, blind=blind)
                 cells[t] = cells[u] = 0
             worst = v if worst is None else min(worst, v)
         per_move[m] = worst
     return max(per_move.values()), per_move
 
 
-def oracle(board, player, depth, kind, draw=0):
+def oracle(board, player, depth, kind, draw=0, blind=False):
     cells = [int(c) for c in board.flat]
     return _oracle(cells, int(board.heads[player]), int(board.heads[1 - player]),
-                   board.stride, depth, kind, draw=draw)
+                   board.stride, depth, kind, draw=draw, blind=blind)
 
 
 @st.composite
@@ -208,6 +211,31 @@ def test_alphabeta_equals_minimax_with_a_draw_value(board, depth, draw):
     want, _ = oracle(board, 0, depth, "territory", draw=draw)
     for tt in (False, True):
         assert negamax(board, 0, depth=depth, evaluation="territory", draw=draw, tt=tt)[0] == want
+
+
+@settings(max_examples=80)
+@given(board=small_boards(), depth=st.integers(1, 3), player=st.integers(0, 1),
+       draw=st.sampled_from([-7, 0, 5]))
+def test_alphabeta_equals_minimax_with_blind_collisions(board, depth, player, draw):
+    want, per_move = oracle(board, player, depth, "territory", draw=draw, blind=True)
+    for tt in (False, True):
+        for ordering in (False, True):
+            v, m = negamax(board, player, depth=depth, evaluation="territory", draw=draw,
+                           crash="blind", tt=tt, ordering=ordering)
+            assert v == want, (tt, ordering, board.to_ascii())
+            if per_move:
+                assert per_move[m] == want
+
+
+def test_blind_opponent_cannot_aim_at_my_square():
+    # entering the square between the heads: pessimistic, the opponent takes the
+    # crash (a draw, 0); blind, it must turn away and I keep one square more
+    b = Board.from_ascii("""
+        ..#.
+        1.2.
+    """)
+    assert negamax(b, 0, depth=1, evaluation="territory")[0] == 0
+    assert negamax(b, 0, depth=1, evaluation="territory", crash="blind") == (1000, 1)
 
 
 @settings(max_examples=15)

@@ -564,7 +564,7 @@ class Searcher:
 
 
 def negamax(board, player=0, *, depth=2, evaluation="linear", k1=K1_DEFAULT, k2=K2_DEFAULT,
-            sep_weight=SEP_WEIGHT_DEFAULT, draw=0, tt=True, ordering=True):
+            sep_weight=SEP_WEIGHT_DEFAULT, draw=0, crash="pessimistic", tt=True, ordering=True):
     """Fixed-depth negamax alpha-beta (``depth`` whole turns): ``(value, move)``.
 
     >>> b = Board.from_ascii('''
@@ -577,8 +577,8 @@ def negamax(board, player=0, *, depth=2, evaluation="linear", k1=K1_DEFAULT, k2=
     >>> negamax(b, 0, depth=1, evaluation="territory")[1]   # right: down is a dead end
     1
     """
-    s = Searcher(evaluation=evaluation, k1=k1, k2=k2, sep_weight=sep_weight, draw=draw, tt=tt,
-                 ordering=ordering, tt_bits=16)
+    s = Searcher(evaluation=evaluation, k1=k1, k2=k2, sep_weight=sep_weight, draw=draw,
+                 crash=crash, tt=tt, ordering=ordering, tt_bits=16)
     v, m, _ = s.search_depth(board, player, depth)
     return v, m
 
