@@ -148,7 +148,7 @@ class _Recorder:
     def __call__(self, board, player):
         move = self.bot(board, player)
         stats = getattr(self.bot, "last_stats", None) or {}
-        if stats.get("mode") == "search":
+        if stats.get("mode") in ("search", "matrix"):
             self.depths.append(stats.get("depth", 0))
         return move
 
