@@ -399,8 +399,7 @@ def test_stdio_answers_each_turn_and_calls_hooks():
     b = Board.from_ascii(SMALL)
     n, out, err = run(Bot(), "google2010", google2010_state(b, 1) * 2)
     assert n == 2 and out == "2\n2\n" and err == ""
-    seen = [c if c[0] != "start" else ("start", c[1], c[2].name) for c in calls]
-    assert seen == [("start", 0, "google2010"), ("move", (5, 3)), ("move", (5, 3)), ("close",)]
+    assert calls == [("start", 0, "google2010"), ("move", (5, 3)), ("move", (5, 3)), ("close",)]
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
