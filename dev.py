@@ -82,7 +82,9 @@ def course(args) -> int:
     ensure_venv("")
     build_fast_start()
     say("opening the course in JupyterLab (Ctrl-C to stop)")
-    return subprocess.call([str(BIN / "jupyter"), "lab", "notebooks/00_welcome.ipynb", *args], cwd=ROOT)
+    extra = ["--allow-root"] if os.name == "posix" and os.geteuid() == 0 else []
+    return subprocess.call([str(BIN / "jupyter"), "lab", "notebooks/00_welcome.ipynb", *extra, *args],
+                           cwd=ROOT)
 
 
 def test(args) -> int:
