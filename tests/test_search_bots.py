@@ -209,3 +209,22 @@ def test_voronoi_bot_fills_greedily_once_separated():
 def test_voronoi_bot_rejects_a_bad_draw_value():
     with pytest.raises(ValueError, match="draw"):
         get_bot("voronoi", draw=0.5)
+
+
+def test_contempt_makes_a_draw_cost_the_side_ahead():
+    from tronlab.evaluate import evaluate
+    b = Board.from_ascii("""
+        .........
+        .........
+        .....1.2.
+        .........
+        .........
+    """)
+    ahead = evaluate(b, 0, kind="chamber")
+    assert ahead > 0
+    bot = get_bot("chamber", contempt=0.5, time=0.05)
+    assert bot.draw_value(b, 0) == -1 - round(0.5 * ahead)     # a draw throws the lead away
+    assert bot.draw_value(b, 1) == -1 + round(0.5 * ahead)     # and rescues the side behind
+    assert get_bot("chamber", contempt=0.0).draw_value(b, 0) == -1
+    with pytest.raises(ValueError, match="contempt"):
+        get_bot("chamber", contempt=2)

@@ -40,7 +40,7 @@ import numpy as np
 
 from ..board import Board
 from ..chambers import new_scratch
-from ..clock import deadline_after, now_ns
+from ..clock import deadline_after
 from ..endgame import Endgame
 from ..evaluate import (K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, TERRITORY, evaluate_kernel,
                         is_separated, multi_score_kernel)
@@ -216,23 +216,16 @@ class SearchBot(_Bot):
     name = "search"
 
     def __init__(self, *, evaluation="territory", time=None, depth=None, endgame_depth=None,
-                 k1=K1_DEFAULT, k2=K2_DEFAULT, draw=-1, contempt=0.0, crash="pessimistic",
-                 predict=False, matrix=0, tt=True, ordering=True, verbose=False, rng=None):
+                 k1=K1_DEFAULT, k2=K2_DEFAULT, sep_weight=SEP_WEIGHT_DEFAULT, draw=-1, contempt=0.0,
+                 crash="pessimistic", tt=True, ordering=True, verbose=False, rng=None):
         super().__init__(time=time, verbose=verbose, rng=rng)
-        if isinstance(matrix, bool) or not isinstance(matrix, int) or matrix < 0:
-            raise ValueError(f"matrix must be an int >= 0 (squares between the heads), "
-                             f"got {matrix!r}")
-        self.matrix = matrix
         if (isinstance(contempt, bool) or not isinstance(contempt, (int, float))
                 or not 0 <= contempt <= 1):
             raise ValueError(f"contempt must be a number from 0 to 1, got {contempt!r}")
         self.contempt = float(contempt)
         self.draw = draw
-        self.searcher = Searcher(evaluation=evaluation, k1=k1, k2=k2, draw=draw, crash=crash,
-                                 tt=tt, ordering=ordering)
-        self.predict = bool(predict)
-        self.rival = Searcher(evaluation=evaluation, k1=k1, k2=k2, draw=draw, crash=crash,
-                              tt=tt, ordering=ordering, tt_bits=16) if self.predict else None
+        self.searcher = Searcher(evaluation=evaluation, k1=k1, k2=k2, sep_weight=sep_weight,
+                                 draw=draw, crash=crash, tt=tt, ordering=ordering)
         self.endgame = Endgame()
         if depth is not None and (not isinstance(depth, int) or depth < 1):
             raise ValueError(f"depth must be a positive int (turns) or None, got {depth!r}")
@@ -244,15 +237,11 @@ class SearchBot(_Bot):
     def start_game(self, board, player, *, rules=None, time_limit=None, rng=None):
         super().start_game(board, player, rules=rules, time_limit=time_limit, rng=rng)
         self.searcher.reset()
-        if self.rival is not None:
-            self.rival.reset()
 
     def warm_up(self):
         super().warm_up()
         apart = Board.from_ascii(_WARMUP.replace("....", ".##.").replace("...2", ".#.2"))
         self.endgame.solve(apart, 0, max_depth=2)
-        if self.matrix:
-            self._equilibrium_move(np.array([[1.0, -1.0], [-1.0, 1.0]]), [0, 1])
 
     def choose(self, board, player, deadline):
         if is_separated(board):
@@ -262,117 +251,9 @@ class SearchBot(_Bot):
             return move
         kw = {} if self.depth is None else {"max_depth": self.depth}
         self.searcher.draw = self.draw_value(board, player)
-        if self.matrix and self._near(board, player, self.matrix):
-            return self._matrix_move(board, player, deadline)
-        contested = self._contested(board, player)
-        if not (self.predict and contested):
-            value, move = self.searcher.search(board, player, deadline=deadline, **kw)
-            self.last_stats.update({"mode": "search", **self.searcher.last_stats})
-            return move
-        # the heads share a free neighbour: a head-on crash is possible this turn
-        start = now_ns()
-        span = max(0, deadline - start)
-        value, move = self.searcher.search(board, player, deadline=start + span // 2, **kw)
+        value, move = self.searcher.search(board, player, deadline=deadline, **kw)
         self.last_stats.update({"mode": "search", **self.searcher.last_stats})
-        target = int(board.heads[player] + board.offsets[move])
-        if target not in contested:
-            return move
-        # would the opponent, searching from its side, enter the same square?
-        opp = 1 - player
-        _, theirs = self.rival.search(board, opp, deadline=start + 3 * span // 4, **kw)
-        self.last_stats["predicted"] = int(theirs)
-        if theirs < 0 or int(board.heads[opp] + board.offsets[theirs]) != target:
-            return move
-        blocked = board.copy()
-        blocked.cells.reshape(-1)[target] = 1
-        if not blocked.legal_moves(player):
-            return move
-        v2, m2 = self.searcher.search(blocked, player, deadline=deadline, **kw)
-        self.last_stats["avoided"] = bool(v2 > self.searcher.draw)
-        return m2 if v2 > self.searcher.draw else move
-
-    @staticmethod
-    def _near(board, player, reach):
-        """Are the heads at most ``reach`` squares apart (rows plus columns)?"""
-        (x0, y0), (x1, y1) = board.xy(board.heads[player]), board.xy(board.heads[1 - player])
-        return abs(x0 - x1) + abs(y0 - y1) <= reach
-
-    def _matrix_move(self, board, player, deadline):
-        """Close to the opponent, where a move it *sees* is worth the most, treat
-        the first turn as what it is, a simultaneous game: search every pair
-        (my move, its move) a turn shallower and play the move an equilibrium
-        of that payoff table favours (a pure saddle point when there is one)."""
-        kw = {} if self.depth is None else {"max_depth": self.depth}
-        value, move = self.searcher.search(board, player, deadline=deadline,
-                                           max_depth=1)   # a fallback answer at once
-        stats = dict(self.searcher.last_stats)
-        opp = 1 - player
-        mine, theirs = board.legal_moves(player), board.legal_moves(opp)
-        if len(mine) < 2 or not theirs:
-            self.last_stats.update({"mode": "search", **stats})
-            return move
-        depth = 1
-        limit = kw.get("max_depth", 60)
-        nodes = stats.get("nodes", 0)
-        for d in range(2, limit + 1):
-            table = np.zeros((len(mine), len(theirs)))
-            done = True
-            for i, m in enumerate(mine):
-                t = int(board.heads[player] + board.offsets[m])
-                for j, u in enumerate(theirs):
-                    w = int(board.heads[opp] + board.offsets[u])
-                    if t == w:
-                        table[i, j] = self.searcher.draw
-                        continue
-                    child = board.copy()
-                    child.flat[t] = 2 + player
-                    child.flat[w] = 2 + opp
-                    child.heads[player] = t
-                    child.heads[opp] = w
-                    st = np.zeros(8, np.int64)
-                    v, _, ok = self.searcher.search_depth(child, player, d - 1, deadline=deadline,
-                                                          stats=st)
-                    nodes += int(st[0])
-                    if not ok:
-                        done = False
-                        break
-                    table[i, j] = v
-                if not done:
-                    break
-            if not done:
-                break
-            move, value, depth = self._equilibrium_move(table, mine) + (d,)
-            if now_ns() >= deadline:
-                break
-        self.last_stats.update({"mode": "matrix", "depth": depth, "value": value,
-                                "nodes": nodes})
         return move
-
-    @staticmethod
-    def _equilibrium_move(table, mine):
-        """My move from a zero-sum payoff table (rows mine, I maximise): the
-        pure max-min move when it is a saddle point, else the move the optimal
-        mixed strategy plays most often (solved as a small linear program)."""
-        a = np.clip(table, -1e9, 1e9) / 1e6
-        row_min = a.min(axis=1)
-        lower = row_min.max()
-        upper = a.max(axis=0).min()
-        if upper - lower <= 1e-9:
-            i = int(row_min.argmax())
-            return mine[i], int(table[i].min())
-        from scipy.optimize import linprog
-        r, c = a.shape
-        # variables x_1..x_r, v: maximise v with (x A)_j >= v for every column j
-        cost = np.zeros(r + 1)
-        cost[-1] = -1.0
-        a_ub = np.hstack([-a.T, np.ones((c, 1))])
-        res = linprog(cost, A_ub=a_ub, b_ub=np.zeros(c), A_eq=[[1.0] * r + [0.0]], b_eq=[1.0],
-                      bounds=[(0, 1)] * r + [(None, None)], method="highs")
-        if not res.success:
-            i = int(row_min.argmax())
-            return mine[i], int(table[i].min())
-        i = int(np.argmax(res.x[:r]))
-        return mine[i], int(round(res.x[-1] * 1e6))
 
     def draw_value(self, board, player):
         """The value of a draw in this move's search: ``draw``, less ``contempt``
@@ -386,14 +267,6 @@ class SearchBot(_Bot):
                                      np.int64(self.searcher.code), self.searcher.k1,
                                      self.searcher.k2, np.int64(self.searcher.sep_weight), s))
         return self.draw - int(round(self.contempt * static))
-
-    @staticmethod
-    def _contested(board, player):
-        """Free squares both heads can enter this turn."""
-        flat = board.flat
-        mine = {int(board.heads[player] + o) for o in board.offsets}
-        return {int(board.heads[1 - player] + o) for o in board.offsets
-                if flat[board.heads[1 - player] + o] == 0} & mine
 
 
 class MinimaxBot(SearchBot):
