@@ -25,6 +25,7 @@ from .rules import REASONS, Outcome, get_rules  # noqa: E402
 __version__ = "0.1.0"
 
 # name -> module: imported when first asked for (these pull in numba or matplotlib).
+# No name here may equal a submodule's name (``tronlab.evaluate`` is the module).
 _LAZY = {
     "territory": "voronoi", "owner_map": "voronoi", "bfs_distances": "voronoi",
     "bucket_distances": "voronoi", "territory_from_distances": "voronoi",
@@ -34,7 +35,7 @@ _LAZY = {
     "turn_order_territory": "multivoronoi",
     "fill_bound": "parity", "region_colours": "parity",
     "greedy_move": "filler", "fill_length": "filler", "fill_path": "filler",
-    "evaluate": "evaluate", "is_separated": "evaluate",
+    "is_separated": "evaluate",
     "negamax": "search", "Searcher": "search",
     "solve_endgame": "endgame",
     "draw_board": "render", "draw_record": "render",
