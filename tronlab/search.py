@@ -15,6 +15,14 @@ loss found ``k`` plies from the root is worth ``-WIN + k`` to the loser (a win
 one finishes quickly.  The transposition table stores such values counted
 from the node, not the root, so they stay right when reached at another ply.
 
+Seeing my move lets the opponent choose the crash whenever a draw suits it,
+which is what the pessimistic model (``crash="pessimistic"``, the default)
+assumes.  In the real game it moves without knowing mine, so it cannot aim at
+my square: ``crash="blind"`` drops the crash from its choices unless it is its
+only move.  Neither model is the simultaneous game itself (a payoff table per
+turn, solved for mixed strategies); each is a one-sided simplification that
+alpha-beta can search.
+
 Negamax (H1) writes minimax with one rule: a node's value is the best of the
 *negated* values of its children, each value seen from the side to move.
 Alpha-beta keeps a window ``(alpha, beta)`` of values that can still matter
@@ -449,7 +457,9 @@ class Searcher:
     Options (keyword-only): ``evaluation`` ('territory', 'edges', 'linear';
     see :mod:`tronlab.evaluate`), ``k1``/``k2`` (linear weights),
     ``sep_weight``, ``draw`` (value of a draw to me: a small negative number
-    makes the bot avoid head-on crashes in even positions), ``tt`` and
+    makes the bot avoid head-on crashes in even positions), ``crash``
+    ('pessimistic' or 'blind': may the opponent aim at my square; see the
+    module doc), ``tt`` and
     ``ordering`` (switch the table and move ordering),
     ``tt_bits`` (table size 2**tt_bits entries).
     """

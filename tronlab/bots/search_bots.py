@@ -3,7 +3,9 @@
 From the simplest to the contest winner's recipe:
 
 ``voronoi``       one move of lookahead: the move after which I am nearer the
-                  most squares (A4), separated positions scored by fillable space.
+                  most squares (A4); a square the opponent can also enter this
+                  turn is worth at most a draw; once separated, the greedy
+                  filler's move (A1).
 ``multivoronoi``  kootenpv's 78-line CodinGame bot (K2): one move of lookahead
                   on the 2-4 player turn-order territory (K1).
 ``minimax``       negamax alpha-beta over whole turns (H1, H2, A5) with the
@@ -16,7 +18,12 @@ From the simplest to the contest winner's recipe:
 
 The search bots value a draw (a head-on crash) at ``draw=-1``, a hair below
 an even position: between a crash and an equal game they keep playing (they
-still take the crash when every other line looks worse).
+still take the crash when every other line looks worse).  ``contempt=c`` (0 to
+1) also takes ``c`` times the static evaluation off the draw value, so a bot
+that is ahead avoids crashes more and one that is behind seeks them;
+``crash="blind"`` searches with an opponent that cannot aim at my square (see
+:mod:`tronlab.search`).  Both are options: on the 2010 maps neither changed the
+results measurably (``benchmarks/strength.py``).
 
 Every bot takes ``time=`` (seconds per move; defaults to the rule set's usual
 budget) and keeps to it: it plans to answer within ``0.8 * time - 5 ms`` to
