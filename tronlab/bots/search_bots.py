@@ -29,8 +29,9 @@ Every bot takes ``time=`` (seconds per move; defaults to the rule set's usual
 budget) and keeps to it: it plans to answer within ``0.8 * time - 5 ms`` to
 leave room for Python and the protocol, and within a quarter of that on the
 first move of a game, whose clock may include the program's start-up.  After
-every move ``bot.last_stats`` says what it did (depth, nodes, evaluations per second, time used); with
-``verbose=True`` it also prints them to stderr, one line a move.
+every move ``bot.last_stats`` says what it did (depth, nodes, evaluations per
+second, time used); with ``verbose=True`` it also prints them to stderr, one
+line a move.
 
 The two-player bots play 3-4 player games (CodinGame) with the multi-player
 score.  Making a bot compiles (or loads from numba's cache) every kernel it
