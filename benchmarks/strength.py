@@ -34,6 +34,20 @@ the games already there (resumable), ``--fresh`` forgets them.  ``--jobs 2``
 plays two games at once (use it only with ``--depth``: timed games on a busy
 machine are noisier).  At the end: W/D/L of every pair from the first bot's
 side, its score (W + D/2 out of the games), and points per bot.
+
+Strength notes (2 shared cores, 27 maps, both seats; W-D-L of chamber v minimax).
+Six games of every pair are forced draws (``divider``, ``test-board``,
+``test-board2``); most other draws are head-on crashes on point-symmetric maps,
+where both bots make the mirror move.  Timed, chamber searches about two turns
+less deep than minimax (its evaluation costs about 3x a Voronoi count), and
+that cancels its better evaluation: 13-34-7 and 16-32-6 at 0.1 s, 13-38-3 at
+0.05 s, 12-34-8 at 0.2 s.  At an equal depth (``--depth 3``) it is 16-35-3, and
+22-31-1 with the A13 battlefront penalty.  Tried and measured, no clear gain
+at 0.05 s: a draw worth -2 moves (15-31-8) or -100 moves (17-18-19, crashes
+avoided but lost races), contempt 0.5 (16-33-5), the blind collision model
+(13-37-4), blind plus a prediction of the opponent's move (12-29-13), a root
+payoff table solved for mixed strategies near the opponent (13-33-8), A13
+alone (14-35-5), evaluations rounded to 0.01 move (13-36-5; 1.5 turns deeper).
 """
 
 from __future__ import annotations
