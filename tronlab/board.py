@@ -275,15 +275,21 @@ def _ascii_code(ch):
     return None, None
 
 
-def _build(rows, code_of, what) -> Board:
-    """Turn equal-length rows of characters into a Board using ``code_of``."""
-    height, width = len(rows), len(rows[0])
+def grid_cells(rows, code_of=None, what="ASCII board"):
+    """The padded ``cells`` array of equal-length character rows, and the heads
+    found as ``{player: (flat index, alive)}``.  ``code_of(ch)`` gives a cell
+    code and a head marker (default: the ASCII characters of this module)."""
+    code_of = code_of or _ascii_code
+    height, width = len(rows), len(rows[0]) if rows else 0
     if width == 0:
         raise BoardError(f"{what}: rows are empty")
     cells = np.full((height + 2, width + 2), WALL, dtype=np.uint8)
     found: dict[int, tuple[int, bool]] = {}
     stride = width + 2
     for y, row in enumerate(rows):
+        if len(row) != width:
+            raise BoardError(f"{what}: ragged rows: row {y} has {len(row)} characters, "
+                             f"expected {width}")
         for x, ch in enumerate(row):
             code, head = code_of(ch)
             if code is None:
@@ -295,6 +301,12 @@ def _build(rows, code_of, what) -> Board:
                     raise BoardError(f"{what}: player {p + 1} appears twice "
                                      f"(at {_xy(found[p][0], stride)} and ({x}, {y}))")
                 found[p] = ((y + 1) * stride + x + 1, kind == "head")
+    return cells, found
+
+
+def _build(rows, code_of, what) -> Board:
+    """Turn equal-length rows of characters into a Board using ``code_of``."""
+    cells, found = grid_cells(rows, code_of, what)
     if not found:
         raise BoardError(f"{what}: no players (heads are written 1, 2, 3, 4)")
     n = max(found) + 1

@@ -45,9 +45,8 @@ from __future__ import annotations
 import json
 import os
 
-import numpy as np
 
-from .board import _ascii_code, Board
+from .board import Board, grid_cells
 from .rules import FAULTS, DeathLog, Outcome, get_rules
 
 FORMAT = "tronlab-game"
@@ -74,13 +73,7 @@ def board_from_dict(data: dict) -> Board:
         raise ValueError(f"not a board dict: {err!r}") from None
     if len(rows) != height or any(len(r) != width for r in rows):
         raise ValueError(f"board rows do not make a {width}x{height} grid")
-    cells = np.full((height + 2, width + 2), 1, dtype=np.uint8)
-    for y, row in enumerate(rows):
-        for x, ch in enumerate(row):
-            code, _ = _ascii_code(ch)
-            if code is None:
-                raise ValueError(f"board rows: unknown character {ch!r} at ({x}, {y})")
-            cells[y + 1, x + 1] = code
+    cells, _ = grid_cells(rows, what="board rows")
     stride = width + 2
 
     def flat(squares):
