@@ -71,7 +71,6 @@ def endgame_kernel(flat, head, stride, depth, target, deadline, pos, idx, first,
     pos[0] = head
     idx[0] = 0
     first[0] = -1
-    children = 0
     ply = 0
     while True:
         k = idx[ply]
