@@ -57,8 +57,12 @@ def build_fast_start() -> None:
     numba's cache is filled by ``tronlab.warmup`` (about 30 s the first time, 3 s after).
     The ahead-of-time module is optional: without a C compiler tronlab uses numba's cache.
     """
-    say("filling numba's compile cache (about 30 s the first time)")
-    run(PY, "-m", "tronlab.warmup", "--quiet", cwd=ROOT)
+    stamp = VENV / ".warm"
+    digest = _sources_digest()
+    if not (stamp.exists() and stamp.read_text() == digest):
+        say("filling numba's compile cache (about 30 s the first time)")
+        run(PY, "-m", "tronlab.warmup", "--quiet", cwd=ROOT)
+        stamp.write_text(_sources_digest())     # the warm-up itself wrote cache files
     built = ("import os, sys, tronlab.aot as a; "
              "sys.exit(0 if os.path.exists(a.module_path()) else 1)")
     if subprocess.call([str(PY), "-c", built], cwd=ROOT) == 0:
@@ -66,6 +70,16 @@ def build_fast_start() -> None:
     say("compiling the ahead-of-time kernels (about 20 s; optional)")
     if subprocess.call([str(PY), "-m", "tronlab.aot", "build"], cwd=ROOT) != 0:
         say("no ahead-of-time kernels: tronlab will use numba's compile cache instead")
+
+
+def _sources_digest() -> str:
+    """Changes when the package's sources, the environment or numba's cache files change."""
+    h = hashlib.sha256((ROOT / "pyproject.toml").read_bytes())
+    for path in sorted((ROOT / "tronlab").rglob("*.py")):
+        st = path.stat()
+        h.update(f"{path}:{st.st_mtime_ns}:{st.st_size}".encode())
+    h.update(str(len(list((ROOT / "tronlab").rglob("*.nbi")))).encode())
+    return h.hexdigest()
 
 
 def ensure_chromium() -> None:

@@ -16,12 +16,6 @@ import sys
 import time
 
 
-def _free_square(board):
-    x, y = board.head_xy(0)
-    return next((x + dx, y + dy) for dx, dy in ((1, 0), (0, 1), (-1, 0), (0, -1))
-                if board.is_free(x + dx, y + dy))
-
-
 def _steps():
     """(name, thunk) pairs, each touching one family of kernels."""
     from . import (articulation, chambers, endgame, engine, evaluate, fill, filler, mapgen,
@@ -45,7 +39,7 @@ def _steps():
         ("territory", lambda: (voronoi.territory(board), voronoi.owner_map(board),
                                voronoi.bfs_distances(board), voronoi.bucket_distances(board))),
         ("flood fill", lambda: (fill.flood_fill(board), fill.components(board),
-                                fill.Components(board).fill(*_free_square(board)))),
+                                fill.Components(board).fill(*board.xy(board.target(0, board.legal_moves(0)[0]))))),
         ("ring table", lambda: ring.potential_articulation(board, 1, 1)),
         ("articulation points", lambda: articulation.articulation_points(board)),
         ("parity", lambda: (parity.fill_bound(board), parity.region_colours(board))),
