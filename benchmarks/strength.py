@@ -1,7 +1,7 @@
 """Playing strength: a round robin of the Tron bots on the Google AI Challenge 2010 maps.
 
     python benchmarks/strength.py [--bots chamber,minimax,voronoi,filler,random]
-        [--pairs ladder|all] [--maps all|NAME,...] [--random N] [--time S] [--depth D]
+        [--pairs ladder|all] [--maps all|none|NAME,...] [--random N] [--time S] [--depth D]
         [--jobs J] [--tag LABEL] [--results FILE] [--fresh] [--table-only]
 
 Every pair plays every map twice, once from each seat (player 1 and player 2),
@@ -24,7 +24,7 @@ A bot may carry options after its name: ``chamber+draw=-500+tt=false``
 Maps: ``--maps all`` (default) is every map in ``../shared/maps/google2010/``
 (27); names of built-in maps (:func:`tronlab.mapgen.builtin_maps`) work too,
 and ``--random N`` adds N point-symmetric random maps (``rand0``, ``rand1``...,
-20x20, ``random_map(rng=seed)``).  Each game's engine seed is derived from the
+20x20, ``random_map(rng=seed)``; ``--maps none`` plays only those).  Each game's engine seed is derived from the
 pair, the seat and the map, so a game replays identically.
 
 Results go to a JSON-lines file as each game ends (default
@@ -36,18 +36,29 @@ machine are noisier).  At the end: W/D/L of every pair from the first bot's
 side, its score (W + D/2 out of the games), and points per bot.
 
 Strength notes (2 shared cores, 27 maps, both seats; W-D-L of chamber v minimax).
-Six games of every pair are forced draws (``divider``, ``test-board``,
-``test-board2``); most other draws are head-on crashes on point-symmetric maps,
-where both bots make the mirror move.  Timed, chamber searches about two turns
-less deep than minimax (its evaluation costs about 3x a Voronoi count), and
-that cancels its better evaluation: 13-34-7 and 16-32-6 at 0.1 s, 13-38-3 at
-0.05 s, 12-34-8 at 0.2 s.  At an equal depth (``--depth 3``) it is 16-35-3, and
-22-31-1 with the A13 battlefront penalty.  Tried and measured, no clear gain
-at 0.05 s: a draw worth -2 moves (15-31-8) or -100 moves (17-18-19, crashes
+Eight games of every pair are draws without contact (``divider``,
+``playground``, ``test-board``, ``test-board2``); most other draws are crashes
+(head-on or swap) on point-symmetric maps, where giving way costs either bot
+more than a move, and some are separated fills that end on the same turn.
+On an otherwise idle machine (one game at a time, no timeouts) at 0.1 s a
+move chamber is 11-37-6 (21 crashes, 8 same-turn ends, 8 no-contact draws);
+it searches about two turns less deep (in compiled code its evaluation costs
+about 7x a Voronoi count: 27 us against 3.5 us on a 25x25 map).  Depth is not
+the whole story: given twice minimax's time it reaches the same mean depth
+and is 11-39-4.  At an equal fixed depth (``--depth 3``) it is 16-35-3, and
+22-31-1 with the A13 battlefront penalty, but timed A13 is 11-36-7.  On 20
+random 20x20 maps (``--maps none --random 20``, 0.1 s) it is 17-18-5.
+Tried and measured, no clear gain (timed at 0.1 s unless said): chamber
+without the edge term (k2=0, 11-37-6), a draw worth -0.3 moves (12-36-6);
+at 0.05 s a draw worth -2 moves (15-31-8) or -100 moves (17-18-19, crashes
 avoided but lost races), contempt 0.5 (16-33-5), the blind collision model
 (13-37-4), blind plus a prediction of the opponent's move (12-29-13), a root
 payoff table solved for mixed strategies near the opponent (13-33-8), A13
-alone (14-35-5), evaluations rounded to 0.01 move (13-36-5; 1.5 turns deeper).
+alone (14-35-5), evaluations rounded to 0.01 move (13-36-5; 1.5 turns
+deeper); at depth 3, stepping aside when the search of the opponent's seat
+predicts it enters my chosen square and another move is within m of it
+(m = 0: 16-35-3, the crash only comes later; m = 1 move: 16-33-5; 3 moves:
+16-28-10).
 """
 
 from __future__ import annotations
@@ -209,7 +220,7 @@ def table(results, pairs):
             elif r["winner"] == name:
                 points[name] += 1
     print(f"\n{'bot':<14}{'points':>8}{'games':>7}")
-    for name in sorted(points, key=lambda n: -points[n] / games[n]):
+    for name in sorted(games, key=lambda n: -points[n] / games[n]):
         print(f"{name:<14}{points[name]:>8.1f}{games[name]:>7}")
     timeouts = sum(1 for r in results for d in r["deaths"] if d == "timeout")
     print(f"\ntimeouts: {timeouts} in {len(results)} games")
@@ -227,7 +238,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bots", default=DEFAULT_BOTS)
     ap.add_argument("--pairs", choices=("ladder", "all"), default="ladder")
-    ap.add_argument("--maps", default="all", help="'all' (the 27 2010 maps) or NAME,...")
+    ap.add_argument("--maps", default="all", help="'all' (the 27 2010 maps), 'none' (with --random) or NAME,...")
     ap.add_argument("--random", type=int, default=0, help="add N seeded random 20x20 maps")
     ap.add_argument("--time", type=float, default=0.05, help="seconds per move (default 0.05)")
     ap.add_argument("--depth", type=int, default=None, help="fixed search depth in turns")
@@ -238,7 +249,8 @@ def main(argv=None):
     ap.add_argument("--table-only", action="store_true", help="print the table, play nothing")
     args = ap.parse_args(argv)
     bots = args.bots.split(",")
-    maps = google_maps() if args.maps == "all" else args.maps.split(",")
+    maps = (google_maps() if args.maps == "all" else [] if args.maps == "none"
+            else args.maps.split(","))
     maps += [f"rand{i}" for i in range(args.random)]
     pairs = pairs_of(bots, args.pairs)
     tag = args.tag or git_commit()
