@@ -24,8 +24,9 @@ A bot may carry options after its name: ``chamber+draw=-500+tt=false``
 Maps: ``--maps all`` (default) is every map in ``../shared/maps/google2010/``
 (27); names of built-in maps (:func:`tronlab.mapgen.builtin_maps`) work too,
 and ``--random N`` adds N point-symmetric random maps (``rand0``, ``rand1``...,
-20x20, ``random_map(rng=seed)``; ``--maps none`` plays only those).  Each game's engine seed is derived from the
-pair, the seat and the map, so a game replays identically.
+20x20, ``random_map(rng=seed)``; ``--maps none`` plays only those).  Each
+game's engine seed is derived from the pair, the seat and the map, so a game
+replays identically.
 
 Results go to a JSON-lines file as each game ends (default
 ``benchmarks/strength_results.jsonl``), tagged with ``--tag`` (default: the
@@ -238,7 +239,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bots", default=DEFAULT_BOTS)
     ap.add_argument("--pairs", choices=("ladder", "all"), default="ladder")
-    ap.add_argument("--maps", default="all", help="'all' (the 27 2010 maps), 'none' (with --random) or NAME,...")
+    ap.add_argument("--maps", default="all",
+                    help="'all' (the 27 2010 maps), 'none' (with --random) or NAME,...")
     ap.add_argument("--random", type=int, default=0, help="add N seeded random 20x20 maps")
     ap.add_argument("--time", type=float, default=0.05, help="seconds per move (default 0.05)")
     ap.add_argument("--depth", type=int, default=None, help="fixed search depth in turns")
@@ -252,6 +254,8 @@ def main(argv=None):
     maps = (google_maps() if args.maps == "all" else [] if args.maps == "none"
             else args.maps.split(","))
     maps += [f"rand{i}" for i in range(args.random)]
+    if not maps:
+        ap.error("no maps to play: --maps none needs --random N")
     pairs = pairs_of(bots, args.pairs)
     tag = args.tag or git_commit()
     key = f"{tag}|t={args.time}|d={args.depth}"
