@@ -48,7 +48,9 @@ about 7x a Voronoi count: 27 us against 3.5 us on a 25x25 map).  Depth is not
 the whole story: given twice minimax's time it reaches the same mean depth
 and is 11-39-4.  At an equal fixed depth (``--depth 3``) it is 16-35-3, and
 22-31-1 with the A13 battlefront penalty, but timed A13 is 11-36-7.  On 20
-random 20x20 maps (``--maps none --random 20``, 0.1 s) it is 17-18-5.
+random 20x20 maps (``--maps none --random 20``, 0.1 s) it is 17-18-5; on 20
+random maps without symmetry (a scratch run) 18-6-16, where on 16 maps each
+bot won from the same seat (the map, not the bot, decided).
 Tried and measured, no clear gain (timed at 0.1 s unless said): chamber
 without the edge term (k2=0, 11-37-6), a draw worth -0.3 moves (12-36-6);
 at 0.05 s a draw worth -2 moves (15-31-8) or -100 moves (17-18-19, crashes
