@@ -1,4 +1,5 @@
-"""Playing strength: a round robin of the Tron bots on the Google AI Challenge 2010 maps.
+"""Playing strength: a round robin of the Tron bots on the Google AI Challenge 2010 maps
+and on seeded random maps.
 
     python benchmarks/strength.py [--bots chamber,minimax,voronoi,filler,random]
         [--pairs ladder|all] [--maps all|none|NAME,...] [--random N] [--time S] [--depth D]
@@ -7,7 +8,7 @@
 Every pair plays every map twice, once from each seat (player 1 and player 2),
 under the google2010 rules.  Two ways to limit thinking:
 
-``--time S`` (default 0.05)
+``--time S`` (default 0.1)
     each bot thinks about S seconds a move (the search bots plan to answer
     within ``0.8 S - 5 ms``); the engine allows 2 S before it calls a timeout,
     so machine noise rarely decides a game (timeouts are counted and shown).
@@ -23,18 +24,34 @@ A bot may carry options after its name: ``chamber+draw=-500+tt=false``
 
 Maps: ``--maps all`` (default) is every map in ``../shared/maps/google2010/``
 (27); names of built-in maps (:func:`tronlab.mapgen.builtin_maps`) work too,
-and ``--random N`` adds N point-symmetric random maps (``rand0``, ``rand1``...,
-20x20, ``random_map(rng=seed)``; ``--maps none`` plays only those).  Each
-game's engine seed is derived from the pair, the seat and the map, so a game
-replays identically.
+and ``--random N`` (default 40) adds N point-symmetric random maps (``rand0``,
+``rand1``..., 20x20, ``random_map(rng=seed)``; ``--maps none`` plays only
+those, ``--random 0`` none of them).  Each game's engine seed is derived from
+the pair, the seat and the map, so a game replays identically.
+
+Why random maps too: on the 2010 maps most games between the two search bots
+are draws whatever either bot does - maps where the bots never meet, and
+point-symmetric maps where both race to the centre and crash.  At such a
+crash neither bot can do better: giving way hands the contested square to the
+other, so entering it is the equilibrium of that turn's simultaneous choice.
+Draws say nothing about which bot is better, so telling two strong bots apart
+takes many decided games, more than 27 maps give.
 
 Results go to a JSON-lines file as each game ends (default
 ``benchmarks/strength_results.jsonl``), tagged with ``--tag`` (default: the
 git commit), the mode and the bots; running again with the same settings skips
 the games already there (resumable), ``--fresh`` forgets them.  ``--jobs 2``
 plays two games at once (use it only with ``--depth``: timed games on a busy
-machine are noisier).  At the end: W/D/L of every pair from the first bot's
-side, its score (W + D/2 out of the games), and points per bot.
+machine are noisier).  A full default run (6 pairs, 67 maps, 804 games) takes
+about 25 minutes on this machine (chamber v minimax is 11 of them).
+
+At the end, for every pair, from the first bot's side and per map set (2010,
+random, all): W/D/L, points (W + D/2) and the score (points a game, with a
+normal 95% interval), the two-sided sign-test p of the decided games (the
+chance that coin tosses split them at least this unevenly), a verdict -
+``clear`` when p < 0.01 and the first bot won more, ``lost`` when it won
+fewer, else ``unclear`` - and each bot's mean search depth; then points per
+bot and the number of timeouts.
 
 Strength notes (2 shared cores, 27 maps, both seats; W-D-L of chamber v minimax).
 Eight games of every pair are draws without contact (``divider``,
@@ -68,7 +85,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
+import re
 import subprocess
 import sys
 import time
@@ -85,8 +104,25 @@ def google_maps():
     return sorted(f[:-4] for f in os.listdir(MAPS) if f.endswith(".txt"))
 
 
+_RANDOM = re.compile(r"rand(?:(\d+)x(\d+)-)?(\d+)")
+
+
+def random_name(seed, width=20, height=20):
+    """``rand<seed>`` for a 20x20 random map, ``rand<W>x<H>-<seed>`` for other sizes."""
+    return f"rand{seed}" if (width, height) == (20, 20) else f"rand{width}x{height}-{seed}"
+
+
+def parse_random(name):
+    """``(width, height, seed)`` of a random map's name, None for any other name."""
+    m = _RANDOM.fullmatch(name)
+    if m is None:
+        return None
+    width, height, seed = m.groups()
+    return (20, 20, int(seed)) if width is None else (int(width), int(height), int(seed))
+
+
 def make_board(name):
-    """A map by name: a 2010 map, a built-in map, or ``rand<seed>``."""
+    """A map by name: a 2010 map, a built-in map, or a random map (:func:`random_name`)."""
     from tronlab.maps import load_map
     from tronlab.mapgen import builtin_maps, load_builtin, random_map
     path = os.path.join(MAPS, f"{name}.txt")
@@ -94,8 +130,10 @@ def make_board(name):
         return load_map(path)
     if name in builtin_maps():
         return load_builtin(name)
-    if name.startswith("rand") and name[4:].isdigit():
-        return random_map(20, 20, density=0.1, rng=int(name[4:]))
+    spec = parse_random(name)
+    if spec is not None:
+        width, height, seed = spec
+        return random_map(width, height, density=0.1, rng=seed)
     raise SystemExit(f"unknown map {name!r}")
 
 
@@ -176,7 +214,7 @@ class _Recorder:
     def __call__(self, board, player):
         move = self.bot(board, player)
         stats = getattr(self.bot, "last_stats", None) or {}
-        if stats.get("mode") in ("search", "matrix"):
+        if stats.get("mode") == "search":
             self.depths.append(stats.get("depth", 0))
         return move
 
@@ -189,32 +227,92 @@ def load_results(path):
     return done
 
 
+def sign_test(wins, losses):
+    """Two-sided exact sign test on the decided games: the chance of a split at
+    least this uneven if each decided game were a coin toss (draws say nothing
+    about which bot is better, so they are left out)."""
+    n = wins + losses
+    if n == 0:
+        return 1.0
+    k = min(wins, losses)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
+
+
+def score_interval(wins, draws, losses, z=1.96):
+    """Mean points a game (win 1, draw 1/2) and the half-width of its normal
+    95% interval, from the spread of the games' own points."""
+    n = wins + draws + losses
+    if n == 0:
+        return 0.0, 0.0
+    mean = (wins + draws / 2) / n
+    var = (wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean ** 2) / n
+    return mean, z * math.sqrt(var / n)
+
+
+def verdict(wins, draws, losses, alpha=0.01):
+    """``clear`` when the first bot wins more decided games than it loses and a
+    coin could not plausibly have done it (sign test p < ``alpha``); ``unclear``
+    otherwise (``lost`` when it loses more than it wins, just as clearly)."""
+    p = sign_test(wins, losses)
+    if p >= alpha:
+        return "unclear"
+    return "clear" if wins > losses else "lost"
+
+
+def map_set(name):
+    """Which set a map belongs to in the table: ``2010``, ``built-in`` or the
+    size of a random map (``20x20``)."""
+    if os.path.exists(os.path.join(MAPS, f"{name}.txt")):
+        return "2010"
+    spec = parse_random(name)
+    return "built-in" if spec is None else f"{spec[0]}x{spec[1]}"
+
+
+def pair_row(results, a, b):
+    """W, D, L of ``a`` against ``b`` and each one's mean search depth."""
+    w = d = l = 0
+    da, db = [], []
+    for r in results:
+        if {r["p1"], r["p2"]} != {a, b}:
+            continue
+        if r["winner"] is None:
+            d += 1
+        elif r["winner"] == a:
+            w += 1
+        else:
+            l += 1
+        md = r.get("mean_depth") or [None, None]
+        ia = 0 if r["p1"] == a else 1
+        if md[ia] is not None:
+            da.append(md[ia])
+        if md[1 - ia] is not None:
+            db.append(md[1 - ia])
+    depth_text = " / ".join(f"{sum(x) / len(x):.1f}" if x else "-" for x in (da, db))
+    return w, d, l, depth_text
+
+
 def table(results, pairs):
-    print(f"\n{'pair':<24}{'W':>4}{'D':>4}{'L':>4}{'score':>9}  "
-          f"mean search depth   (first bot's side; both seats)")
+    sets = sorted({map_set(r["map"]) for r in results})
+    rows = [("all", results)] if len(sets) < 2 else (
+        [(s, [r for r in results if map_set(r["map"]) == s]) for s in sets] + [("all", results)])
+    print(f"\n{'pair':<24}{'maps':>7}{'W':>5}{'D':>4}{'L':>4}{'points':>11}{'score':>12}"
+          f"{'sign p':>9}  verdict  mean depth")
+    for a, b in pairs:
+        for label, subset in rows:
+            w, d, l, depth_text = pair_row(subset, a, b)
+            n = w + d + l
+            if n == 0:
+                continue
+            mean, half = score_interval(w, d, l)
+            print(f"{a + ' v ' + b if label == rows[0][0] else '':<24}{label:>7}{w:>5}{d:>4}{l:>4}"
+                  f"{w + d / 2:>7.1f}/{n:<3}{100 * mean:>5.0f}% ±{100 * half:>2.0f}"
+                  f"{sign_test(w, l):>9.2g}  {verdict(w, d, l):<8} {depth_text}")
+    print("(W-D-L from the first bot's side, both seats; score: points a game with a 95% interval; "
+          "sign p: the\n chance of a split of the decided games at least this uneven from coin "
+          "tosses; verdict\n 'clear' when p < 0.01)")
     points = defaultdict(float)
     games = defaultdict(int)
-    for a, b in pairs:
-        w = d = l = 0
-        da, db = [], []
-        for r in results:
-            if {r["p1"], r["p2"]} != {a, b}:
-                continue
-            if r["winner"] is None:
-                d += 1
-            elif r["winner"] == a:
-                w += 1
-            else:
-                l += 1
-            md = r.get("mean_depth") or [None, None]
-            ia = 0 if r["p1"] == a else 1
-            if md[ia] is not None:
-                da.append(md[ia])
-            if md[1 - ia] is not None:
-                db.append(md[1 - ia])
-        n = w + d + l
-        depth_text = " / ".join(f"{sum(x) / len(x):.1f}" if x else "-" for x in (da, db))
-        print(f"{a + ' v ' + b:<24}{w:>4}{d:>4}{l:>4}{w + d / 2:>6.1f}/{n:<3} {depth_text}")
     for r in results:
         for name in (r["p1"], r["p2"]):
             games[name] += 1
@@ -243,8 +341,11 @@ def main(argv=None):
     ap.add_argument("--pairs", choices=("ladder", "all"), default="ladder")
     ap.add_argument("--maps", default="all",
                     help="'all' (the 27 2010 maps), 'none' (with --random) or NAME,...")
-    ap.add_argument("--random", type=int, default=0, help="add N seeded random 20x20 maps")
-    ap.add_argument("--time", type=float, default=0.05, help="seconds per move (default 0.05)")
+    ap.add_argument("--random", type=int, default=40,
+                    help="add N seeded random maps (default 40)")
+    ap.add_argument("--random-size", default="20x20",
+                    help="WxH of the random maps (default 20x20)")
+    ap.add_argument("--time", type=float, default=0.1, help="seconds per move (default 0.1)")
     ap.add_argument("--depth", type=int, default=None, help="fixed search depth in turns")
     ap.add_argument("--jobs", type=int, default=1, help="games played at once")
     ap.add_argument("--tag", default=None, help="label of this version (default: git commit)")
@@ -255,9 +356,14 @@ def main(argv=None):
     bots = args.bots.split(",")
     maps = (google_maps() if args.maps == "all" else [] if args.maps == "none"
             else args.maps.split(","))
-    maps += [f"rand{i}" for i in range(args.random)]
+    if args.random < 0:
+        ap.error(f"--random is a number of maps >= 0, got {args.random}")
+    size = re.fullmatch(r"(\d+)x(\d+)", args.random_size)
+    if size is None or min(int(size[1]), int(size[2])) < 5:
+        ap.error(f"--random-size is WxH, each at least 5 (like 20x20), got {args.random_size!r}")
+    maps += [random_name(i, int(size[1]), int(size[2])) for i in range(args.random)]
     if not maps:
-        ap.error("no maps to play: --maps none needs --random N")
+        ap.error("no maps to play: --maps none with --random 0")
     pairs = pairs_of(bots, args.pairs)
     tag = args.tag or git_commit()
     key = f"{tag}|t={args.time}|d={args.depth}"
