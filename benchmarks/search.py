@@ -9,7 +9,8 @@
    :func:`tronlab.search.reference_search_kernel` ``reps`` times.  Value and
    node count must equal C's (``lib_nodes()``); printed: nodes/s of each and
    the ratio numba / C speed (median of paired batches).  TARGET >= 0.85.
-2. **The plain-Python twin** of the same search (deque BFS), for scale.
+2. **The plain-Python twin** of the same search
+   (:func:`tronlab.reference.refc_search`), for scale.
 3. **The real search** (:class:`tronlab.search.Searcher`, whole turns,
    collisions, separation) at a fixed depth with each evaluation: nodes/s and
    evaluations/s.
@@ -29,7 +30,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import deque
 
 import numpy as np
 from numba import njit
@@ -43,6 +43,7 @@ MAPS = os.path.join(SHARED, "maps", "google2010")
 from refc import DEFAULT_REF, build_library, build_program  # noqa: E402
 from tronlab.chambers import new_scratch  # noqa: E402
 from tronlab.maps import load_map  # noqa: E402
+from tronlab.reference import refc_search  # noqa: E402
 from tronlab.search import (N_FIELDS, N_STATS, S_EVALS, S_NODES, Searcher,  # noqa: E402
                             reference_search, reference_search_kernel)
 
@@ -100,70 +101,13 @@ def compare_c(c, path, batches, depth=6):
 # ---------------------------------------------------------------------------
 # 2. the plain-Python twin
 # ---------------------------------------------------------------------------
-def _py_territory(cells, a, b, stride):
-    offs = (-stride, 1, stride, -1)
-    dist = {a: 0, b: 0}
-    own = {a: 0, b: 1}
-    todo = deque([a, b])
-    n = [0, 0]
-    while todo:
-        c = todo.popleft()
-        d = dist[c] + 1
-        for o in offs:
-            x = c + o
-            if cells[x]:
-                continue
-            if x not in dist:
-                dist[x] = d
-                own[x] = own[c]
-                todo.append(x)
-            elif dist[x] == d and own[x] != own[c]:
-                own[x] = 2
-        if dist[c] > 0 and own[c] < 2:
-            n[own[c]] += 1
-    return n[0] - n[1]
-
-
-def python_search(cells, pos, p, depth, alpha, beta, stride, count):
-    """ref.c's negamax in plain Python (recursive, lists): the speed baseline."""
-    count[0] += 1
-    if depth == 0:
-        return _py_territory(cells, pos[p], pos[1 - p], stride)
-    best = None
-    for o in (-stride, 1, stride, -1):
-        n = pos[p] + o
-        if cells[n]:
-            continue
-        cells[n] = 1
-        old, pos[p] = pos[p], n
-        v = -python_search(cells, pos, 1 - p, depth - 1, -beta, -alpha, stride, count)
-        pos[p] = old
-        cells[n] = 0
-        best = v if best is None else max(best, v)
-        alpha = max(alpha, v)
-        if alpha >= beta:
-            break
-    return -10000 if best is None else best
-
-
 def python_nps(path, depth=6):
+    """ref.c's search in plain Python (:func:`tronlab.reference.refc_search`)."""
     board = load_map(path)
-    cells = [int(c) for c in board.flat]
-    count = [1]
-    pos = [int(board.heads[0]), int(board.heads[1])]
     t0 = time.perf_counter()
-    best, alpha = None, -1000000
-    for o in (-board.stride, 1, board.stride, -1):      # the root, as ref.c's search()
-        n = pos[0] + o
-        if cells[n]:
-            continue
-        cells[n] = 1
-        old, pos[0] = pos[0], n
-        v = -python_search(cells, pos, 1, depth - 1, -1000000, -alpha, board.stride, count)
-        pos[0], cells[n] = old, 0
-        best = v if best is None else max(best, v)
-        alpha = max(alpha, v)
-    return best, count[0], count[0] / (time.perf_counter() - t0)
+    value, _, nodes = refc_search(board.flat.tolist(), int(board.heads[0]), int(board.heads[1]),
+                                  board.stride, depth)
+    return value, nodes, nodes / (time.perf_counter() - t0)
 
 
 # ---------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from tronlab import Board
 from tronlab.maps import load_map
+from tronlab.reference import refc_search
 from tronlab.search import WIN, Searcher, negamax, reference_search
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -351,8 +352,11 @@ def test_reference_search_matches_python_twin(board, depth):
     count = [0]
     want = _ref_oracle(cells, [int(board.heads[0]), int(board.heads[1])], 0, depth,
                        -1000000, 1000000, board.stride, count)
-    v, _, nodes = reference_search(board, depth=depth)
+    v, m, nodes = reference_search(board, depth=depth)
     assert (v, nodes) == (want, count[0])
+    # the benchmark's plain-Python baseline computes the same search
+    assert refc_search(board.flat.tolist(), int(board.heads[0]), int(board.heads[1]),
+                       board.stride, depth) == (v, m, nodes)
 
 
 # ---------------------------------------------------------------------------

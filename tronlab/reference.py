@@ -298,3 +298,40 @@ def articulation_points(flat, stride):
         if children > 1:
             cuts.add(root)
     return cuts
+
+
+# ---- ref.c's search (the speed baseline of benchmarks/search.py) --------------
+def refc_search(flat, head0, head1, stride, depth=6):
+    """Twin of :func:`tronlab.search.reference_search_kernel`: ``bench/ref.c``'s
+    fail-soft alpha-beta negamax, player 0 then player 1 on the changed board
+    (sequential plies, no collisions), moves up, right, down, left, -10000 for a
+    side with no move, leaves scored ``n(side to move) - n(other)`` by
+    :func:`territory`.  Plain recursion over a list.  Returns ``(value, move,
+    nodes)`` with nodes counted as ref.c counts them (the root included)."""
+    grid = list(_grid(flat))
+    steps = _steps(stride)
+    pos = [head0, head1]
+    nodes = [1]
+
+    def negamax(side, depth, alpha, beta):
+        if depth == 0:
+            n_me, n_other, _, _ = territory(grid, pos[side], pos[1 - side], stride)
+            return n_me - n_other, -1
+        best, best_move = None, -1
+        for move, step in enumerate(steps):
+            if alpha >= beta:
+                break
+            target = pos[side] + step
+            if grid[target]:
+                continue
+            grid[target], old, pos[side] = 1, pos[side], target
+            nodes[0] += 1
+            value = -negamax(1 - side, depth - 1, -beta, -alpha)[0]
+            grid[target], pos[side] = 0, old
+            if best is None or value > best:
+                best, best_move = value, move
+            alpha = max(alpha, value)
+        return (-10000, -1) if best is None else (best, best_move)
+
+    value, move = negamax(0, depth, -1000000, 1000000)
+    return value, move, nodes[0]
