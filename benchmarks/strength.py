@@ -24,9 +24,10 @@ A bot may carry options after its name: ``chamber+draw=-500+tt=false``
 
 Maps: ``--maps all`` (default) is every map in ``../shared/maps/google2010/``
 (27); names of built-in maps (:func:`tronlab.mapgen.builtin_maps`) work too,
-and ``--random N`` (default 40) adds N point-symmetric random maps (``rand0``,
-``rand1``..., 20x20, ``random_map(rng=seed)``; ``--maps none`` plays only
-those, ``--random 0`` none of them).  Each game's engine seed is derived from
+and ``--random N`` (default 120) adds N point-symmetric random maps
+(``rand0``, ``rand1``..., 20x20, ``random_map(rng=seed)``; ``--random-size
+30x30`` makes them ``rand30x30-0``...; ``--maps none`` plays only those,
+``--random 0`` none of them).  Each game's engine seed is derived from
 the pair, the seat and the map, so a game replays identically.
 
 Why random maps too: on the 2010 maps most games between the two search bots
@@ -35,50 +36,66 @@ point-symmetric maps where both race to the centre and crash.  At such a
 crash neither bot can do better: giving way hands the contested square to the
 other, so entering it is the equilibrium of that turn's simultaneous choice.
 Draws say nothing about which bot is better, so telling two strong bots apart
-takes many decided games, more than 27 maps give.
+takes many decided games, more than 27 maps give (22 of chamber v minimax's 54
+games on them were draws in every one of the 8 bot variants measured below).
 
 Results go to a JSON-lines file as each game ends (default
 ``benchmarks/strength_results.jsonl``), tagged with ``--tag`` (default: the
 git commit), the mode and the bots; running again with the same settings skips
-the games already there (resumable), ``--fresh`` forgets them.  ``--jobs 2``
-plays two games at once (use it only with ``--depth``: timed games on a busy
-machine are noisier).  A full default run (6 pairs, 67 maps, 804 games) takes
-about 25 minutes on this machine (chamber v minimax is 11 of them).
+the games already there (resumable), ``--fresh`` forgets them, and a run
+stopped with Ctrl-C keeps every game it finished.  ``--jobs 2`` plays two
+games at once; timed, do that only on two otherwise idle cores (a busy machine
+makes timed games noisier).  A full default run (6 pairs, 147 maps, 1764
+games) takes about an hour on this 2-core machine with one job, half that with
+``--jobs 2``; chamber v minimax is more than half of it.
 
 At the end, for every pair, from the first bot's side and per map set (2010,
-random, all): W/D/L, points (W + D/2) and the score (points a game, with a
+20x20 random, all): W/D/L, points (W + D/2) and the score (points a game, with a
 normal 95% interval), the two-sided sign-test p of the decided games (the
 chance that coin tosses split them at least this unevenly), a verdict -
 ``clear`` when p < 0.01 and the first bot won more, ``lost`` when it won
 fewer, else ``unclear`` - and each bot's mean search depth; then points per
 bot and the number of timeouts.
 
-Strength notes (2 shared cores, 27 maps, both seats; W-D-L of chamber v minimax).
-Eight games of every pair are draws without contact (``divider``,
-``playground``, ``test-board``, ``test-board2``); most other draws are crashes
-(head-on or swap) on point-symmetric maps, where giving way costs either bot
-more than a move, and some are separated fills that end on the same turn.
-On an otherwise idle machine (one game at a time, no timeouts) at 0.1 s a
-move chamber is 11-37-6 (21 crashes, 8 same-turn ends, 8 no-contact draws);
-it searches about two turns less deep (in compiled code its evaluation costs
-about 7x a Voronoi count: 27 us against 3.5 us on a 25x25 map).  Depth is not
-the whole story: given twice minimax's time it reaches the same mean depth
-and is 11-39-4.  At an equal fixed depth (``--depth 3``) it is 16-35-3, and
-22-31-1 with the A13 battlefront penalty, but timed A13 is 11-36-7.  On 20
-random 20x20 maps (``--maps none --random 20``, 0.1 s) it is 17-18-5; on 20
-random maps without symmetry (a scratch run) 18-6-16, where on 16 maps each
-bot won from the same seat (the map, not the bot, decided).
-Tried and measured, no clear gain (timed at 0.1 s unless said): chamber
-without the edge term (k2=0, 11-37-6), a draw worth -0.3 moves (12-36-6);
-at 0.05 s a draw worth -2 moves (15-31-8) or -100 moves (17-18-19, crashes
-avoided but lost races), contempt 0.5 (16-33-5), the blind collision model
-(13-37-4), blind plus a prediction of the opponent's move (12-29-13), a root
-payoff table solved for mixed strategies near the opponent (13-33-8), A13
-alone (14-35-5), evaluations rounded to 0.01 move (13-36-5; 1.5 turns
-deeper); at depth 3, stepping aside when the search of the opponent's seat
-predicts it enters my chosen square and another move is within m of it
-(m = 0: 16-35-3, the crash only comes later; m = 1 move: 16-33-5; 3 moves:
-16-28-10).
+Strength notes (2 shared cores, both seats, no timeouts in any run below).
+The default run (0.1 s a move; 2010 maps in one job, the random maps partly two
+jobs at a time; chamber v minimax, W-D-L, score, sign p):
+
+    2010 maps     12-36-6     56% +- 8   p = 0.24   (unclear on these maps alone)
+    rand0-119     96-102-42   61% +- 5   p = 5e-6
+    all           108-138-48  60% +- 4   p = 2e-6   clear
+
+and the other pairs, all maps (2010 maps alone in brackets), every one clear:
+minimax v voronoi 178-104-12, 78% (26-28-0); chamber v voronoi 197-88-9, 82%
+(26-26-2); voronoi v filler 207-83-4, 85% (43-11-0); filler v random 256-31-7,
+92% (46-5-3); voronoi v random 265-29-0, 95% (49-5-0).
+
+In chamber v minimax on the 2010 maps, 8 games of every pair are draws without
+contact (``divider``, ``playground``, ``test-board``, ``test-board2``); most
+other draws are crashes (head-on or swap) on point-symmetric maps, and some are
+separated fills that end on the same turn.  Chamber searches about two turns
+less deep (in compiled code its evaluation costs about 7x a Voronoi count: 27
+us against 3.5 us on a 25x25 map), but depth is not the whole story: given
+twice minimax's time it reaches the same mean depth and is 11-39-4 on the 2010
+maps.  At an equal fixed depth (``--depth 3``) it is 16-35-3 there, and
+22-31-1 with the A13 battlefront penalty, but timed A13 is 11-36-7.  Other
+budgets on the 2010 maps: 0.03 s 13-36-5.  Random 30x30 maps (10 of them,
+0.1 s) 11-3-6: few draws, but the seat decides most of them, as on 20 random
+maps without symmetry (a scratch run, 18-6-16; on 16 of them each bot won
+from the same seat).
+Variants tried, none better (2010 maps, timed at 0.1 s unless said): chamber
+without the edge term (k2=0, 11-37-6); a draw worth -0.3 moves (12-36-6); at
+0.05 s a draw worth -2 moves (15-31-8) or -100 moves (17-18-19, crashes
+avoided but lost races); contempt 0.5 (16-33-5); the blind collision model
+(13-37-4); blind plus a prediction of the opponent's move (12-29-13); a root
+payoff table solved for mixed strategies near the opponent (13-33-8); A13
+alone (14-35-5); evaluations rounded to 0.01 move (13-36-5; 1.5 turns
+deeper); a front only where a chamber borders the opponent's squares, not
+neutral ones (9-38-7, and 19-28-14 on 61 random-map games); an evaluation
+halfway between the chamber and the Voronoi linear form (8-38-8); at depth
+3, stepping aside when the search of the opponent's seat predicts it enters
+my chosen square and another move is within m of it (m = 0: 16-35-3, the
+crash only comes later; m = 1 move: 16-33-5; 3 moves: 16-28-10).
 """
 
 from __future__ import annotations
@@ -341,8 +358,8 @@ def main(argv=None):
     ap.add_argument("--pairs", choices=("ladder", "all"), default="ladder")
     ap.add_argument("--maps", default="all",
                     help="'all' (the 27 2010 maps), 'none' (with --random) or NAME,...")
-    ap.add_argument("--random", type=int, default=40,
-                    help="add N seeded random maps (default 40)")
+    ap.add_argument("--random", type=int, default=120,
+                    help="add N seeded random maps (default 120)")
     ap.add_argument("--random-size", default="20x20",
                     help="WxH of the random maps (default 20x20)")
     ap.add_argument("--time", type=float, default=0.1, help="seconds per move (default 0.1)")
@@ -389,14 +406,23 @@ def main(argv=None):
     else:
         pool = None
         games = map(play_one, todo)
-    for i, r in enumerate(games):
-        results.append(r)
-        with open(args.results, "a") as f:
-            f.write(json.dumps(r) + "\n")
-        print(f"[{i + 1}/{len(todo)}] {r['map']:<12} {r['p1']} v {r['p2']}: "
-              f"{'draw' if r['winner'] is None else r['winner'] + ' wins'} "
-              f"in {r['turns']} turns ({r['seconds']} s) {r['deaths']} depth {r['mean_depth']}",
-              flush=True)
+    played = 0
+    try:
+        for r in games:
+            results.append(r)
+            with open(args.results, "a") as f:
+                f.write(json.dumps(r) + "\n")
+            played += 1
+            print(f"[{played}/{len(todo)}] {r['map']:<12} {r['p1']} v {r['p2']}: "
+                  f"{'draw' if r['winner'] is None else r['winner'] + ' wins'} in {r['turns']} "
+                  f"turns ({r['seconds']} s) {r['deaths']} depth {r['mean_depth']}", flush=True)
+    except KeyboardInterrupt:
+        if pool is not None:
+            pool.terminate()
+        print(f"\nstopped: the {played} games finished this run are saved in {args.results}; "
+              f"run the same command again to play the other {len(todo) - played}")
+        table(results, pairs)
+        return 130
     if pool is not None:
         pool.close()
     table(results, pairs)
