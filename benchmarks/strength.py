@@ -316,15 +316,17 @@ def table(results, pairs):
     print(f"\n{'pair':<24}{'maps':>7}{'W':>5}{'D':>4}{'L':>4}{'points':>11}{'score':>12}"
           f"{'sign p':>9}  verdict  mean depth")
     for a, b in pairs:
+        name = a + " v " + b                      # printed on the pair's first row only
         for label, subset in rows:
             w, d, l, depth_text = pair_row(subset, a, b)
             n = w + d + l
             if n == 0:
                 continue
             mean, half = score_interval(w, d, l)
-            print(f"{a + ' v ' + b if label == rows[0][0] else '':<24}{label:>7}{w:>5}{d:>4}{l:>4}"
+            print(f"{name:<24}{label:>7}{w:>5}{d:>4}{l:>4}"
                   f"{w + d / 2:>7.1f}/{n:<3}{100 * mean:>5.0f}% ±{100 * half:>2.0f}"
                   f"{sign_test(w, l):>9.2g}  {verdict(w, d, l):<8} {depth_text}")
+            name = ""
     print("(W-D-L from the first bot's side, both seats; score: points a game with a 95% interval; "
           "sign p: the\n chance of a split of the decided games at least this uneven from coin "
           "tosses; verdict\n 'clear' when p < 0.01)")
