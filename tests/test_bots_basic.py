@@ -85,6 +85,24 @@ def test_import_tronlab_loads_no_bot_module_until_asked():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+def test_a_simple_bot_is_made_without_numba():
+    # a protocol program playing random or hugger answers its first move sooner
+    code = ("import sys; from tronlab.bots import get_bot; get_bot('random'); get_bot('hugger'); "
+            "assert 'numba' not in sys.modules, 'numba loaded'; "
+            "assert 'tronlab.bots.search_bots' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_every_builtin_home_registers_its_bots():
+    registry._load_builtins()
+    for name, module in registry._BUILTIN_HOMES.items():
+        factory, _ = registry._REGISTRY[name]
+        assert factory.__module__ == f"tronlab.bots.{module}", name
+    builtin = {n for n, (f, _) in registry._REGISTRY.items()
+               if f.__module__.startswith("tronlab.bots.")}
+    assert builtin == set(registry._BUILTIN_HOMES)
+
+
 # ---- random ---------------------------------------------------------------------------------
 
 @settings(max_examples=EXAMPLES)
