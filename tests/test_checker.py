@@ -5,6 +5,8 @@ oracles (networkx, brute force) and with the package's kernels."""
 from __future__ import annotations
 
 import json
+import threading
+import time
 from pathlib import Path
 
 import networkx as nx
@@ -239,6 +241,44 @@ def test_learner_cannot_swallow_the_timeout():
             except Exception:          # noqa: BLE001 - what a learner might write
                 continue
     assert check("flood_fill", stubborn, time_limit=0.2).status == TIMEOUT
+
+
+def _in_a_thread(fn):
+    out = []
+    t = threading.Thread(target=lambda: out.append(fn()), daemon=True)
+    t.start()
+    t.join(10)
+    assert not t.is_alive(), "the check never came back"
+    return out[0]
+
+
+def test_a_check_run_from_another_thread_has_a_time_limit_too():
+    # no SIGALRM outside the main thread (nor on Windows): the watchdog stops the loop
+    result = _in_a_thread(lambda: check("flood_fill", wrong.flood_loops_forever,
+                                        time_limit=0.3))
+    assert result.status == TIMEOUT
+    assert "did not finish within 0.3 s" in result.message
+    solved = learner_namespace("solutions", "02_flood_fill")["flood_fill"]
+    assert _in_a_thread(lambda: check("flood_fill", solved)).status == PASSED
+
+
+def test_the_watchdog_stops_loops_reports_values_and_errors_and_leaves_nothing_behind():
+    def endless():
+        while True:
+            pass
+
+    started = time.monotonic()
+    assert checker._call_with_watchdog(endless, 0.2).kind == "timeout"
+    assert time.monotonic() - started < 5
+    assert checker._call_with_watchdog(lambda: 41 + 1, 5).value == 42
+    raised = checker._call_with_watchdog(lambda: 1 / 0, 5)
+    assert raised.kind == "raised" and isinstance(raised.error, ZeroDivisionError)
+    # once a call is over no late _TimeUp reaches the caller
+    quick = checker._call_with_watchdog(lambda: sum(range(1000)), 0.05)
+    assert quick.kind in ("value", "timeout")
+    until = time.monotonic() + 0.3
+    while time.monotonic() < until:
+        pass
 
 
 def test_an_outer_alarm_is_put_back():

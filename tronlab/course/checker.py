@@ -21,6 +21,7 @@ and exposes ``passed``, ``status``, ``message``, ``board`` and ``hint`` for test
 from __future__ import annotations
 
 import ast
+import ctypes
 import html
 import inspect
 import os
@@ -177,11 +178,14 @@ class _Outcome(NamedTuple):
 
 
 def _call_with_time_limit(fn, seconds: float) -> _Outcome:
-    """Run ``fn()``; stop it after ``seconds`` when the platform allows (SIGALRM in the
-    main thread), else just run it.  An alarm already set by someone else (pytest-timeout,
-    say) is put back afterwards with the time it had left."""
+    """Run ``fn()``; stop it after ``seconds``.  In the main thread of a system with
+    SIGALRM an interval timer does it (an alarm already set by someone else, pytest-timeout
+    say, is put back afterwards with the time it had left); elsewhere (Windows, or a
+    checker run from another thread) :func:`_call_with_watchdog` does."""
     use_alarm = (seconds and hasattr(signal, "setitimer")
                  and threading.current_thread() is threading.main_thread())
+    if seconds and not use_alarm:
+        return _call_with_watchdog(fn, seconds)
     if use_alarm:
         def on_alarm(signum, frame):
             raise _TimeUp()
@@ -203,6 +207,43 @@ def _call_with_time_limit(fn, seconds: float) -> _Outcome:
             if old_delay > 0:
                 left = old_delay - (time.monotonic() - started)
                 signal.setitimer(signal.ITIMER_REAL, max(left, 0.001), old_interval)
+
+
+def _call_with_watchdog(fn, seconds: float) -> _Outcome:
+    """Run ``fn()`` in this thread; a timer thread raises :class:`_TimeUp` in it after
+    ``seconds`` (CPython's ``PyThreadState_SetAsyncExc``).  The exception arrives between
+    two Python bytecodes, which is where a learner's endless loop spends its time; code
+    blocked inside one long C call (``time.sleep``, a compiled kernel) sees it only when
+    that call returns."""
+    target = threading.get_ident()
+    lock = threading.Lock()
+    state = {"done": False, "fired": False}
+
+    def fire():
+        with lock:
+            if not state["done"]:
+                state["fired"] = True
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target),
+                                                           ctypes.py_object(_TimeUp))
+
+    timer = threading.Timer(seconds, fire)
+    timer.daemon = True
+    try:
+        try:
+            timer.start()
+            return _Outcome("value", fn())
+        finally:
+            with lock:
+                state["done"] = True
+            timer.cancel()
+            if state["fired"]:      # a _TimeUp may still be on its way: withdraw it
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), None)
+    except _TimeUp:
+        return _Outcome("timeout")
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as err:  # noqa: BLE001 - anything the learner raises is reported
+        return _Outcome("raised", error=err)
 
 
 _LIBRARY_DIRS = tuple(os.path.abspath(d) + os.sep for d in {sys.prefix, sys.base_prefix}
