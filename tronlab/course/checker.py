@@ -21,6 +21,7 @@ and exposes ``passed``, ``status``, ``message``, ``board`` and ``hint`` for test
 from __future__ import annotations
 
 import ast
+import contextlib
 import ctypes
 import html
 import inspect
@@ -177,44 +178,53 @@ class _Outcome(NamedTuple):
     error: BaseException | None = None
 
 
-def _call_with_time_limit(fn, seconds: float) -> _Outcome:
-    """Run ``fn()``; stop it after ``seconds``.  In the main thread of a system with
-    SIGALRM an interval timer does it (an alarm already set by someone else, pytest-timeout
-    say, is put back afterwards with the time it had left); elsewhere (Windows, or a
-    checker run from another thread) :func:`_call_with_watchdog` does."""
-    use_alarm = (seconds and hasattr(signal, "setitimer")
-                 and threading.current_thread() is threading.main_thread())
-    if seconds and not use_alarm:
-        return _call_with_watchdog(fn, seconds)
-    if use_alarm:
-        def on_alarm(signum, frame):
-            raise _TimeUp()
-        old_handler = signal.signal(signal.SIGALRM, on_alarm)
-        old_delay, old_interval = signal.setitimer(signal.ITIMER_REAL, seconds)
-        started = time.monotonic()
+def _call_with_time_limit(fn, seconds: float, *, use_alarm: bool | None = None) -> _Outcome:
+    """Run ``fn()``; stop it after ``seconds`` (no limit when ``seconds`` is 0 or None).
+
+    In the main thread of a system with SIGALRM an interval timer does it (:func:`_alarm`);
+    elsewhere (Windows, or a checker run from another thread) a watchdog thread does
+    (:func:`_watchdog`).  ``use_alarm`` forces one or the other (tests)."""
+    if use_alarm is None:
+        use_alarm = (hasattr(signal, "setitimer")
+                     and threading.current_thread() is threading.main_thread())
+    limit = contextlib.nullcontext if not seconds else _alarm if use_alarm else _watchdog
     try:
-        return _Outcome("value", fn())
+        with limit(seconds):
+            return _Outcome("value", fn())
     except _TimeUp:
         return _Outcome("timeout")
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as err:  # noqa: BLE001 - anything the learner raises is reported
         return _Outcome("raised", error=err)
+
+
+@contextlib.contextmanager
+def _alarm(seconds: float):
+    """Raise :class:`_TimeUp` in the main thread after ``seconds`` (SIGALRM).  An alarm
+    already set by someone else (pytest-timeout, say) is put back afterwards with the time
+    it had left."""
+    def on_alarm(signum, frame):
+        raise _TimeUp()
+    old_handler = signal.signal(signal.SIGALRM, on_alarm)
+    old_delay, old_interval = signal.setitimer(signal.ITIMER_REAL, seconds)
+    started = time.monotonic()
+    try:
+        yield
     finally:
-        if use_alarm:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, old_handler)
-            if old_delay > 0:
-                left = old_delay - (time.monotonic() - started)
-                signal.setitimer(signal.ITIMER_REAL, max(left, 0.001), old_interval)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old_handler)
+        if old_delay > 0:
+            left = old_delay - (time.monotonic() - started)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 0.001), old_interval)
 
 
-def _call_with_watchdog(fn, seconds: float) -> _Outcome:
-    """Run ``fn()`` in this thread; a timer thread raises :class:`_TimeUp` in it after
-    ``seconds`` (CPython's ``PyThreadState_SetAsyncExc``).  The exception arrives between
-    two Python bytecodes, which is where a learner's endless loop spends its time; code
-    blocked inside one long C call (``time.sleep``, a compiled kernel) sees it only when
-    that call returns."""
+@contextlib.contextmanager
+def _watchdog(seconds: float):
+    """Raise :class:`_TimeUp` in this thread after ``seconds``, from a timer thread
+    (CPython's ``PyThreadState_SetAsyncExc``).  The exception arrives between two Python
+    bytecodes, which is where a learner's endless loop spends its time; code blocked inside
+    one long C call (``time.sleep``, a compiled kernel) sees it only when that call returns."""
     target = threading.get_ident()
     lock = threading.Lock()
     state = {"done": False, "fired": False}
@@ -228,22 +238,15 @@ def _call_with_watchdog(fn, seconds: float) -> _Outcome:
 
     timer = threading.Timer(seconds, fire)
     timer.daemon = True
+    timer.start()
     try:
-        try:
-            timer.start()
-            return _Outcome("value", fn())
-        finally:
-            with lock:
-                state["done"] = True
-            timer.cancel()
-            if state["fired"]:      # a _TimeUp may still be on its way: withdraw it
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), None)
-    except _TimeUp:
-        return _Outcome("timeout")
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except BaseException as err:  # noqa: BLE001 - anything the learner raises is reported
-        return _Outcome("raised", error=err)
+        yield
+    finally:
+        with lock:
+            state["done"] = True
+        timer.cancel()
+        if state["fired"]:      # a _TimeUp may still be on its way: withdraw it
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), None)
 
 
 _LIBRARY_DIRS = tuple(os.path.abspath(d) + os.sep for d in {sys.prefix, sys.base_prefix}
