@@ -308,7 +308,7 @@ def refc_search(flat, head0, head1, stride, depth=6):
     side with no move, leaves scored ``n(side to move) - n(other)`` by
     :func:`territory`.  Plain recursion over a list.  Returns ``(value, move,
     nodes)`` with nodes counted as ref.c counts them (the root included)."""
-    grid = list(_grid(flat))
+    grid = _grid(flat)                  # a fresh list: the search writes to it
     steps = _steps(stride)
     pos = [head0, head1]
     nodes = [1]
