@@ -376,20 +376,19 @@ def chamber_counts_kernel(flat, head0, head1, stride, k1, k2, penalize, dist, ow
     for i in range(flat.size):
         if dist[i] < 0:
             owner[i] = 255
-    count = chamber_tree_kernel(flat, np.int64(head0), np.int64(0), stride, owner, region, disc,
-                                low, parent, it,
-                                stack, is_cut, chamber_of, rqueue, rdist, resum, ch_parent,
-                                ch_entrance, ch_kind, ch_n, ch_e, ch_front, ch_step_n, ch_step_e,
-                                ch_end, fr_chamber, fr_next)
-    n0, e0 = chamber_values_kernel(count, k1, k2, penalize, ch_parent, ch_n, ch_e, ch_front,
-                                   ch_step_n, ch_step_e, val_n, val_e, val_front, choice)
-    count = chamber_tree_kernel(flat, np.int64(head1), np.int64(1), stride, owner, region, disc,
-                                low, parent, it,
-                                stack, is_cut, chamber_of, rqueue, rdist, resum, ch_parent,
-                                ch_entrance, ch_kind, ch_n, ch_e, ch_front, ch_step_n, ch_step_e,
-                                ch_end, fr_chamber, fr_next)
-    n1, e1 = chamber_values_kernel(count, k1, k2, penalize, ch_parent, ch_n, ch_e, ch_front,
-                                   ch_step_n, ch_step_e, val_n, val_e, val_front, choice)
+    n0 = e0 = n1 = e1 = 0
+    for who in range(2):                  # the same scratch serves both trees in turn
+        head = head0 if who == 0 else head1
+        count = chamber_tree_kernel(flat, np.int64(head), np.int64(who), stride, owner, region,
+                                    disc, low, parent, it, stack, is_cut, chamber_of, rqueue,
+                                    rdist, resum, ch_parent, ch_entrance, ch_kind, ch_n, ch_e,
+                                    ch_front, ch_step_n, ch_step_e, ch_end, fr_chamber, fr_next)
+        n, e = chamber_values_kernel(count, k1, k2, penalize, ch_parent, ch_n, ch_e, ch_front,
+                                     ch_step_n, ch_step_e, val_n, val_e, val_front, choice)
+        if who == 0:
+            n0, e0 = n, e
+        else:
+            n1, e1 = n, e
     return n0, e0, n1, e1
 
 
