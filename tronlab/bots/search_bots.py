@@ -161,7 +161,34 @@ class _Bot:
         return s
 
 
-class VoronoiBot(_Bot):
+class _EndgameBot(_Bot):
+    """A two-player bot that, once the players are separated, plays the endgame
+    solver's move (A8), searching at most ``endgame_depth`` moves deep (None: until
+    the parity bound or the deadline; 1: the greedy filler's best first move, A1)."""
+
+    def __init__(self, *, endgame_depth=None, time=None, verbose=False, rng=None):
+        super().__init__(time=time, verbose=verbose, rng=rng)
+        if endgame_depth is not None and (not isinstance(endgame_depth, int) or endgame_depth < 1):
+            raise ValueError(f"endgame_depth must be a positive int or None, got {endgame_depth!r}")
+        self.endgame_depth = endgame_depth
+        self.endgame = Endgame()
+
+    def warm_up(self):
+        super().warm_up()
+        apart = Board.from_ascii(_WARMUP.replace("....", ".##.").replace("...2", ".#.2"))
+        self.endgame.solve(apart, 0, max_depth=2)
+
+    def endgame_move(self, board, player, deadline):
+        """The endgame solver's move when the players are separated, else None."""
+        if not is_separated(board):
+            return None
+        kw = {} if self.endgame_depth is None else {"max_depth": self.endgame_depth}
+        _, move = self.endgame.solve(board, player, deadline=deadline, **kw)
+        self.last_stats.update({"mode": "endgame", **self.endgame.last_stats})
+        return move
+
+
+class VoronoiBot(_EndgameBot):
     """One move of lookahead on Voronoi territory (A4).
 
     Two guards a bare territory count lacks: a move into a square the opponent
@@ -174,21 +201,14 @@ class VoronoiBot(_Bot):
     name = "voronoi"
 
     def __init__(self, *, draw=-1, time=None, verbose=False, rng=None):
-        super().__init__(time=time, verbose=verbose, rng=rng)
+        super().__init__(endgame_depth=1, time=time, verbose=verbose, rng=rng)
         if isinstance(draw, bool) or not isinstance(draw, (int, np.integer)):
             raise ValueError(f"draw must be an int (squares; 0 = neutral), got {draw!r}")
         self.draw = int(draw)
-        self.endgame = Endgame()
-
-    def warm_up(self):
-        super().warm_up()
-        apart = Board.from_ascii(_WARMUP.replace("....", ".##.").replace("...2", ".#.2"))
-        self.endgame.solve(apart, 0, max_depth=1)
 
     def choose(self, board, player, deadline):
-        if is_separated(board):
-            _, move = self.endgame.solve(board, player, deadline=deadline, max_depth=1)
-            self.last_stats.update({"mode": "endgame", **self.endgame.last_stats})
+        move = self.endgame_move(board, player, deadline)
+        if move is not None:
             return move
         s = self._scratch(board)
         flat = board.flat.copy()
@@ -218,7 +238,7 @@ class MultiVoronoiBot(_Bot):
         return self._multi(board, player)
 
 
-class SearchBot(_Bot):
+class SearchBot(_EndgameBot):
     """Negamax alpha-beta under the clock, with an evaluation and an endgame."""
 
     name = "search"
@@ -226,7 +246,7 @@ class SearchBot(_Bot):
     def __init__(self, *, evaluation="territory", time=None, depth=None, endgame_depth=None,
                  k1=K1_DEFAULT, k2=K2_DEFAULT, sep_weight=SEP_WEIGHT_DEFAULT, draw=-1, contempt=0.0,
                  crash="pessimistic", tt=True, ordering=True, verbose=False, rng=None):
-        super().__init__(time=time, verbose=verbose, rng=rng)
+        super().__init__(endgame_depth=endgame_depth, time=time, verbose=verbose, rng=rng)
         if (isinstance(contempt, bool) or not isinstance(contempt, (int, float))
                 or not 0 <= contempt <= 1):
             raise ValueError(f"contempt must be a number from 0 to 1, got {contempt!r}")
@@ -234,28 +254,17 @@ class SearchBot(_Bot):
         self.draw = draw
         self.searcher = Searcher(evaluation=evaluation, k1=k1, k2=k2, sep_weight=sep_weight,
                                  draw=draw, crash=crash, tt=tt, ordering=ordering)
-        self.endgame = Endgame()
         if depth is not None and (not isinstance(depth, int) or depth < 1):
             raise ValueError(f"depth must be a positive int (turns) or None, got {depth!r}")
         self.depth = depth
-        if endgame_depth is not None and (not isinstance(endgame_depth, int) or endgame_depth < 1):
-            raise ValueError(f"endgame_depth must be a positive int or None, got {endgame_depth!r}")
-        self.endgame_depth = endgame_depth
 
     def start_game(self, board, player, *, rules=None, time_limit=None, rng=None):
         super().start_game(board, player, rules=rules, time_limit=time_limit, rng=rng)
         self.searcher.reset()
 
-    def warm_up(self):
-        super().warm_up()
-        apart = Board.from_ascii(_WARMUP.replace("....", ".##.").replace("...2", ".#.2"))
-        self.endgame.solve(apart, 0, max_depth=2)
-
     def choose(self, board, player, deadline):
-        if is_separated(board):
-            kw = {} if self.endgame_depth is None else {"max_depth": self.endgame_depth}
-            value, move = self.endgame.solve(board, player, deadline=deadline, **kw)
-            self.last_stats.update({"mode": "endgame", **self.endgame.last_stats})
+        move = self.endgame_move(board, player, deadline)
+        if move is not None:
             return move
         kw = {} if self.depth is None else {"max_depth": self.depth}
         self.searcher.draw = self.draw_value(board, player)
