@@ -54,21 +54,21 @@ def ensure_venv(extras: str) -> None:
 def build_fast_start() -> None:
     """Compile the kernels ahead of use, so that no notebook waits for the compiler.
 
-    numba's cache is filled by ``tronlab.warmup`` (about 30 s the first time, 3 s after).
+    numba's cache is filled by ``tronlab.jit.warmup`` (about 30 s the first time, 3 s after).
     The ahead-of-time module is optional: without a C compiler tronlab uses numba's cache.
     """
     stamp = VENV / ".warm"
     digest = _sources_digest()
     if not (stamp.exists() and stamp.read_text() == digest):
         say("filling numba's compile cache (about 30 s the first time)")
-        run(PY, "-m", "tronlab.warmup", "--quiet", cwd=ROOT)
+        run(PY, "-m", "tronlab.jit.warmup", "--quiet", cwd=ROOT)
         stamp.write_text(_sources_digest())     # the warm-up itself wrote cache files
-    built = ("import os, sys, tronlab.aot as a; "
+    built = ("import os, sys, tronlab.jit.aot as a; "
              "sys.exit(0 if os.path.exists(a.module_path()) else 1)")
     if subprocess.call([str(PY), "-c", built], cwd=ROOT) == 0:
         return
     say("compiling the ahead-of-time kernels (about 20 s; optional)")
-    if subprocess.call([str(PY), "-m", "tronlab.aot", "build"], cwd=ROOT) != 0:
+    if subprocess.call([str(PY), "-m", "tronlab.jit.aot", "build"], cwd=ROOT) != 0:
         say("no ahead-of-time kernels: tronlab will use numba's compile cache instead")
 
 

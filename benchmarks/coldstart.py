@@ -3,14 +3,14 @@
     python benchmarks/coldstart.py [--board FILE] [--runs 5] [--aot-dir DIR] [--json]
 
 Each run is a new ``python -c`` that imports tronlab, loads a board and computes
-its Voronoi territory with ``tronlab.voronoi.territory``.  Three set-ups, each
+its Voronoi territory with ``tronlab.grid.voronoi.territory``.  Three set-ups, each
 the median of ``--runs`` fresh processes:
 
 * **cold JIT**: ``NUMBA_CACHE_DIR`` a fresh empty directory and ``TRONLAB_AOT=0``,
   so every kernel the call needs compiles;
 * **warm JIT**: the same cache directory again, so numba loads the kernels
   from its cache (still importing numba and building its registries);
-* **AOT**: the ahead-of-time module of :mod:`tronlab.aot` (built into a temp
+* **AOT**: the ahead-of-time module of :mod:`tronlab.jit.aot` (built into a temp
   dir first, or taken from ``--aot-dir``): no numba at all.
 
 Also printed: ``import tronlab`` alone (inside the AOT runs), an empty
@@ -43,7 +43,7 @@ import sys, time, json
 t0 = time.perf_counter()
 import tronlab
 t1 = time.perf_counter()
-from tronlab.voronoi import territory
+from tronlab.grid.voronoi import territory
 board = tronlab.load_map(sys.argv[1])
 result = list(territory(board))
 t2 = time.perf_counter()
@@ -103,7 +103,7 @@ def run_empty():
 
 def build_aot(directory):
     """Build the AOT module into ``directory`` in a child process; seconds taken."""
-    _, wall, _ = _timed([sys.executable, "-m", "tronlab.aot", "build", "--dir", directory],
+    _, wall, _ = _timed([sys.executable, "-m", "tronlab.jit.aot", "build", "--dir", directory],
                         _env(), ROOT)
     return wall
 

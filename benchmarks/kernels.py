@@ -6,7 +6,7 @@ Boards are Google 2010 map files with heads 1 and 2.  For each board: microsecon
 per call of the voronoi territory, flood fill (from head 1) and articulation
 point kernels, each measured as a ``@njit`` loop calling the kernel ``reps``
 times (median over many batches, so the Python-to-numba call cost is not
-counted), then the same for the plain-Python twins in ``tronlab.reference``
+counted), then the same for the plain-Python twins in ``tronlab.grid.reference``
 (fewer reps), and the ratio python / numba.  ``--json`` prints one JSON object
 per board instead.  Results are printed as ref.c prints them: territory and
 edges of the two heads, flood from head 1, articulation count and the sum of
@@ -27,11 +27,12 @@ from numba import njit
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from tronlab import load_map, reference  # noqa: E402
-from tronlab.articulation import articulation_points_kernel  # noqa: E402
-from tronlab.articulation import new_scratch as art_scratch  # noqa: E402
-from tronlab.fill import flood_fill_kernel  # noqa: E402
-from tronlab.voronoi import new_scratch as vor_scratch, territory_kernel  # noqa: E402
+from tronlab import load_map  # noqa: E402
+from tronlab.grid import reference  # noqa: E402
+from tronlab.grid.articulation import articulation_points_kernel  # noqa: E402
+from tronlab.grid.articulation import new_scratch as art_scratch  # noqa: E402
+from tronlab.grid.flood import flood_fill_kernel  # noqa: E402
+from tronlab.grid.voronoi import new_scratch as vor_scratch, territory_kernel  # noqa: E402
 
 
 # ---- compiled loops: the kernel called reps times from numba ------------------

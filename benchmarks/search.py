@@ -6,12 +6,12 @@
    library (gcc -O2 -march=native -DLIB -shared -fPIC, in a temp dir) and
    ``lib_bench(3, reps, 6)`` (depth-6 fail-soft alpha-beta, Voronoi leaves) is
    timed batch for batch against a compiled loop calling
-   :func:`tronlab.search.reference_search_kernel` ``reps`` times.  Value and
+   :func:`tronlab.tron.search.reference_search_kernel` ``reps`` times.  Value and
    node count must equal C's (``lib_nodes()``); printed: nodes/s of each and
    the ratio numba / C speed (median of paired batches).  TARGET >= 0.85.
 2. **The plain-Python twin** of the same search
-   (:func:`tronlab.reference.refc_search`), for scale.
-3. **The real search** (:class:`tronlab.search.Searcher`, whole turns,
+   (:func:`tronlab.grid.reference.refc_search`), for scale.
+3. **The real search** (:class:`tronlab.tron.search.Searcher`, whole turns,
    collisions, separation) at a fixed depth with each evaluation: nodes/s and
    evaluations/s.
 4. **H4**: nodes over several turns of a game with the transposition table
@@ -41,10 +41,10 @@ DEFAULT_BOARDS = [os.path.join(SHARED, "bench", "boards", f"{n}.txt")
 MAPS = os.path.join(SHARED, "maps", "google2010")
 
 from refc import DEFAULT_REF, build_library, build_program  # noqa: E402
-from tronlab.chambers import new_scratch  # noqa: E402
-from tronlab.maps import load_map  # noqa: E402
-from tronlab.reference import refc_search  # noqa: E402
-from tronlab.search import (N_FIELDS, N_STATS, S_EVALS, S_NODES, Searcher,  # noqa: E402
+from tronlab.tron.chambers import new_scratch  # noqa: E402
+from tronlab.tron.maps import load_map  # noqa: E402
+from tronlab.grid.reference import refc_search  # noqa: E402
+from tronlab.tron.search import (N_FIELDS, N_STATS, S_EVALS, S_NODES, Searcher,  # noqa: E402
                             reference_search, reference_search_kernel)
 
 
@@ -102,7 +102,7 @@ def compare_c(c, path, batches, depth=6):
 # 2. the plain-Python twin
 # ---------------------------------------------------------------------------
 def python_nps(path, depth=6):
-    """ref.c's search in plain Python (:func:`tronlab.reference.refc_search`)."""
+    """ref.c's search in plain Python (:func:`tronlab.grid.reference.refc_search`)."""
     board = load_map(path)
     t0 = time.perf_counter()
     value, _, nodes = refc_search(board.flat.tolist(), int(board.heads[0]), int(board.heads[1]),

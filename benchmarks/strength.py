@@ -23,7 +23,7 @@ A bot may carry options after its name: ``chamber+draw=-500+tt=false``
 (values in JSON), to compare variants of one bot.
 
 Maps: ``--maps all`` (default) is every map in ``../shared/maps/google2010/``
-(27); names of built-in maps (:func:`tronlab.mapgen.builtin_maps`) work too,
+(27); names of built-in maps (:func:`tronlab.tron.mapgen.builtin_maps`) work too,
 and ``--random N`` (default 120) adds N point-symmetric random maps
 (``rand0``, ``rand1``..., 20x20, ``random_map(rng=seed)``; ``--random-size
 30x30`` makes them ``rand30x30-0``...; ``--maps none`` plays only those,
@@ -140,8 +140,8 @@ def parse_random(name):
 
 def make_board(name):
     """A map by name: a 2010 map, a built-in map, or a random map (:func:`random_name`)."""
-    from tronlab.maps import load_map
-    from tronlab.mapgen import builtin_maps, load_builtin, random_map
+    from tronlab.tron.maps import load_map
+    from tronlab.tron.mapgen import builtin_maps, load_builtin, random_map
     path = os.path.join(MAPS, f"{name}.txt")
     if os.path.exists(path):
         return load_map(path)
@@ -182,7 +182,7 @@ def bot_options(spec, seconds, depth):
 
 
 def new_bot(spec, seconds, depth):
-    from tronlab.bots import get_bot
+    from tronlab.runner.registry import get_bot
     name, opts = bot_options(spec, seconds, depth)
     return get_bot(name, **opts)
 
@@ -193,8 +193,8 @@ _warm = set()
 def play_one(job):
     """One game (run in a worker process when --jobs > 1)."""
     a, b, map_name, seconds, depth, key = job
-    import tronlab.bots.search_bots  # noqa: F401  (registers the search bots)
-    from tronlab.engine import play
+    import tronlab.tron.bots.search  # noqa: F401  (registers the search bots)
+    from tronlab.runner.engine import play
 
     if (a, b) not in _warm:     # a first unrecorded game: no kernel compiles or loads in a real one
         _warm.add((a, b))

@@ -1,6 +1,6 @@
-"""A slow, plain-Python chamber tree (A12/A13) to check tronlab.chambers against.
+"""A slow, plain-Python chamber tree (A12/A13) to check tronlab.tron.chambers against.
 
-Written from the definition in the ``tronlab.chambers`` docstring, sharing no
+Written from the definition in the ``tronlab.tron.chambers`` docstring, sharing no
 code with it: two separate BFS distance maps decide ownership (the kernel uses
 one BFS seeded with both heads), networkx finds the cut vertices (the kernel
 uses C's Hopcroft-Tarjan), chambers are sets grown with a deque, and values

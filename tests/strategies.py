@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 from hypothesis import strategies as st
 
-from tronlab.board import FREE, TRAIL, WALL, Board
-from tronlab.maps import load_map
+from tronlab.tron.board import FREE, TRAIL, WALL, Board
+from tronlab.tron.maps import load_map
 
 EXAMPLES = 200 if os.environ.get("CI") else 40
 

@@ -1,4 +1,4 @@
-"""Ahead-of-time twins (tronlab.aot) and kernels compiled on demand (tronlab._jit).
+"""Ahead-of-time twins (tronlab.jit.aot) and kernels compiled on demand (tronlab.jit.kernels).
 
 One build per test session into a temp dir (``aot_build``, ~10-30 s).  The twins
 must return exactly what the numba kernels return and leave the same scratch
@@ -20,12 +20,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import EXAMPLES, bench_board, boards
 
-from tronlab import Board, aot
-from tronlab import articulation, fill, multivoronoi, parity, ring, voronoi
+from tronlab import Board
+from tronlab.jit import aot
+from tronlab.grid import articulation, flood as fill, multivoronoi, parity, ring, voronoi
 
 ROOT = Path(__file__).resolve().parents[1]
-MODULES = {"ring": ring, "fill": fill, "voronoi": voronoi, "articulation": articulation,
-           "multivoronoi": multivoronoi, "parity": parity}
+MODULES = {"grid.ring": ring, "grid.flood": fill, "grid.voronoi": voronoi,
+           "grid.articulation": articulation, "grid.multivoronoi": multivoronoi,
+           "grid.parity": parity}
 
 
 @pytest.fixture(scope="session")
@@ -267,12 +269,12 @@ def test_build_for_other_sources_is_not_loaded(aot_build, tmp_path, monkeypatch)
     """Editing a kernel changes the key; the old build is then ignored."""
     directory, _ = aot_build
     pkg = tmp_path / "pkg"
-    shutil.copytree(Path(aot.__file__).parent, pkg,
+    shutil.copytree(Path(aot.__file__).parents[1], pkg,
                     ignore=shutil.ignore_patterns("__pycache__", "course", "static", "bots"))
     old_key = aot.key()
     monkeypatch.setattr(aot, "_PKG", str(pkg))
     assert aot.key() == old_key                  # same files, same key
-    with open(pkg / "voronoi.py", "a") as f:
+    with open(pkg / "grid" / "voronoi.py", "a") as f:
         f.write("\n# edited\n")
     assert aot.key() != old_key
     assert aot.load(directory) is None
@@ -321,11 +323,11 @@ def test_broken_file_falls_back(tmp_path):
 CHILD = r"""
 import json, sys
 import tronlab
-from tronlab.voronoi import territory
+from tronlab.grid.voronoi import territory
 board = tronlab.load_map(sys.argv[1])
 result = list(territory(board))
 numba_loaded = "numba" in sys.modules
-from tronlab import aot
+from tronlab.jit import aot
 print(json.dumps({"result": result, "numba": numba_loaded, "status": aot.status()}))
 """
 
@@ -354,8 +356,8 @@ def test_fresh_process_without_build_uses_numba(tmp_path):
 
 
 def test_importing_kernel_modules_does_not_import_numba():
-    code = ("import sys; import tronlab.voronoi, tronlab.fill, tronlab.articulation, "
-            "tronlab.multivoronoi, tronlab.parity, tronlab.ring; print('numba' in sys.modules)")
+    code = ("import sys; import tronlab.grid.voronoi, tronlab.grid.flood, tronlab.grid.articulation, "
+            "tronlab.grid.multivoronoi, tronlab.grid.parity, tronlab.grid.ring; print('numba' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], env=_child_env(), capture_output=True,
                           text=True, timeout=300)
     assert proc.stdout.strip() == "False", proc.stderr
@@ -364,7 +366,7 @@ def test_importing_kernel_modules_does_not_import_numba():
 def test_kernels_are_numba_dispatchers_on_demand():
     from numba.core.registry import CPUDispatcher
 
-    from tronlab.voronoi import territory_kernel       # module __getattr__ at work
+    from tronlab.grid.voronoi import territory_kernel       # module __getattr__ at work
     assert isinstance(territory_kernel, CPUDispatcher)
     assert voronoi.territory_kernel is territory_kernel
     assert territory_kernel.py_func is voronoi._kernels.py_func("territory_kernel")
@@ -377,12 +379,12 @@ def test_kernels_are_numba_dispatchers_on_demand():
 def test_cli_status_and_build_without_compiler(tmp_path):
     env = _child_env(TRONLAB_AOT_DIR=str(tmp_path), PATH=str(tmp_path / "empty"))
     env.pop("CC", None)
-    status = subprocess.run([sys.executable, "-m", "tronlab.aot", "status"], env=env,
+    status = subprocess.run([sys.executable, "-m", "tronlab.jit.aot", "status"], env=env,
                             capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert status.returncode == 0, status.stderr
     lines = status.stdout.strip().splitlines()
     assert len(lines) == 1 and "no C compiler" in lines[0], lines
-    built = subprocess.run([sys.executable, "-m", "tronlab.aot", "build"], env=env,
+    built = subprocess.run([sys.executable, "-m", "tronlab.jit.aot", "build"], env=env,
                            capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert built.returncode == 1
     assert "no C compiler" in built.stdout and "numba JIT kernels" in built.stdout

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from strategies import EXAMPLES, bench_board, boards, grid_graph
 
 from tronlab import Board
-from tronlab import reference as ref
-from tronlab.articulation import articulation_points, new_scratch
+from tronlab.grid import reference as ref
+from tronlab.grid.articulation import articulation_points, new_scratch
 
 
 def squares(board, mask):

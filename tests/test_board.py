@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given, settings
 
 from strategies import EXAMPLES, boards
-from tronlab.board import (FREE, TRAIL, WALL, Board, BoardError, check_player, opposite,
+from tronlab.tron.board import (FREE, TRAIL, WALL, Board, BoardError, check_player, opposite,
                            parse_ascii, parse_move, start_square)
-from tronlab.maps import format_map, parse_map
+from tronlab.tron.maps import format_map, parse_map
 
 TINY = """
     #####

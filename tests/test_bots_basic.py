@@ -1,4 +1,4 @@
-"""The bot registry (tronlab.bots) and the random and hugger bots (tronlab.bots.basic)."""
+"""The bot registry (tronlab.runner.registry) and the random and hugger bots (tronlab.tron.bots.basic)."""
 
 import subprocess
 import sys
@@ -8,13 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import tronlab.bots as registry
+import tronlab.runner.registry as registry
 from strategies import EXAMPLES, boards
-from tronlab.board import Board
-from tronlab.bots import bot_names, describe, get_bot, register
-from tronlab.bots.basic import HuggerBot, RandomBot, wall_count
-from tronlab.engine import play
-from tronlab.mapgen import lightriders_board
+from tronlab.tron.board import Board
+from tronlab.runner.registry import bot_names, describe, get_bot, register
+from tronlab.tron.bots.basic import HuggerBot, RandomBot, wall_count
+from tronlab.runner.engine import play
+from tronlab.tron.mapgen import lightriders_board
 
 DXY = [(0, -1), (1, 0), (0, 1), (-1, 0)]
 
@@ -79,17 +79,17 @@ def test_a_broken_builtin_module_only_warns(monkeypatch):
 
 
 def test_import_tronlab_loads_no_bot_module_until_asked():
-    code = ("import sys, tronlab; assert 'tronlab.bots.search_bots' not in sys.modules; "
+    code = ("import sys, tronlab; assert 'tronlab.tron.bots.search' not in sys.modules; "
             "assert 'numba' not in sys.modules; assert 'chamber' in tronlab.bot_names(); "
-            "assert 'tronlab.bots.search_bots' in sys.modules")
+            "assert 'tronlab.tron.bots.search' in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_a_simple_bot_is_made_without_numba():
     # a protocol program playing random or hugger answers its first move sooner
-    code = ("import sys; from tronlab.bots import get_bot; get_bot('random'); get_bot('hugger'); "
+    code = ("import sys; from tronlab.runner.registry import get_bot; get_bot('random'); get_bot('hugger'); "
             "assert 'numba' not in sys.modules, 'numba loaded'; "
-            "assert 'tronlab.bots.search_bots' not in sys.modules")
+            "assert 'tronlab.tron.bots.search' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -97,9 +97,9 @@ def test_every_builtin_home_registers_its_bots():
     registry._load_builtins()
     for name, module in registry._BUILTIN_HOMES.items():
         factory, _ = registry._REGISTRY[name]
-        assert factory.__module__ == f"tronlab.bots.{module}", name
+        assert factory.__module__ == module, name
     builtin = {n for n, (f, _) in registry._REGISTRY.items()
-               if f.__module__.startswith("tronlab.bots.")}
+               if f.__module__.startswith("tronlab.tron.bots.")}
     assert builtin == set(registry._BUILTIN_HOMES)
 
 

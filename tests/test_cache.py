@@ -27,8 +27,8 @@ import json, os, time
 t0 = time.perf_counter()
 import tronlab
 from tronlab import Board
-from tronlab.voronoi import territory, territory_kernel
-from tronlab.fill import flood_fill, flood_fill_kernel
+from tronlab.grid.voronoi import territory, territory_kernel
+from tronlab.grid.flood import flood_fill, flood_fill_kernel
 board = Board.from_ascii("1...\n....\n...2")
 result = [list(territory(board)), flood_fill(board)]
 stats = {k.__name__: [sum(k.stats.cache_hits.values()), sum(k.stats.cache_misses.values())]

@@ -9,12 +9,12 @@ from numba import njit
 
 import chamber_oracle as oracle
 from strategies import EXAMPLES, boards
-from tronlab.board import Board
-from tronlab.chambers import (
+from tronlab.tron.board import Board
+from tronlab.tron.chambers import (
     ChamberScore, chamber_counts_kernel, chamber_score, chamber_score_kernel, chamber_tree,
     new_scratch,
 )
-from tronlab.voronoi import territory
+from tronlab.grid.voronoi import territory
 
 # a1k0n v. ecv257 (seed 000), in miniature.  Red (1) owns a room of 17 squares
 # plus the doorway on its right.  Blue (2) sits in the next doorway: on its
@@ -373,7 +373,7 @@ def test_wrappers_reject_bad_input():
 
 def test_each_cached_kernel_has_one_signature():
     # numba can crash loading a cached function compiled for several types
-    import tronlab.chambers as mod
+    import tronlab.tron.chambers as mod
     b = Board.from_ascii(ECV257)
     chamber_tree(b, 1, penalize_battlefront=True)
     chamber_score(b, 0)

@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from strategies import EXAMPLES, boards, grid_graph, small_boards
 
 import wrong_solutions as wrong
-from tronlab import Board, reference
+from tronlab import Board
+from tronlab.grid import reference
 from tronlab.course import CheckResult, TurnGame, checker, exercises, variants
 from tronlab.course import boards as course_boards
 from tronlab.course.checker import (BAD_ARGUMENT, CHANGED_INPUT, CRASH, NOT_IMPLEMENTED, PASSED,
@@ -532,10 +533,10 @@ def test_fill_bound_and_greedy_against_brute_force(board):
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(small_boards(max_players=2, max_width=4, max_height=4))
 def test_turn_game_search_matches_the_c_reference_search(board):
-    """Plain minimax, the checker's alpha-beta, and tronlab.search's line-for-line port of the
+    """Plain minimax, the checker's alpha-beta, and tronlab.tron.search's line-for-line port of the
     C reference search agree on the value; alpha-beta's node count equals the port's and
     never exceeds minimax's."""
-    search = pytest.importorskip("tronlab.search")
+    search = pytest.importorskip("tronlab.tron.search")
     size = board.flat.size
     for depth in (1, 2, 3):
         game = TurnGame(board)
@@ -558,8 +559,8 @@ def test_turn_game_search_matches_the_c_reference_search(board):
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(boards(max_width=10, max_height=8))
 def test_package_filler_move_is_always_accepted(board):
-    """tronlab.filler ranks moves the same way: its move must be one the checker accepts."""
-    filler = pytest.importorskip("tronlab.filler")
+    """tronlab.tron.spacefill ranks moves the same way: its move must be one the checker accepts."""
+    filler = pytest.importorskip("tronlab.tron.spacefill")
     for p in range(board.n_players):
         if board.legal_moves(p):
             assert filler.greedy_move(board, p) in variants.greedy_choices(board, p)
@@ -568,7 +569,7 @@ def test_package_filler_move_is_always_accepted(board):
 def test_checker_answers_agree_with_the_numba_kernels():
     """The checkers take their expected answers from the plain-Python twins; the package's
     numba wrappers must give the same on every board every checker uses."""
-    from tronlab import fill, multivoronoi, parity, voronoi
+    from tronlab.grid import flood as fill, multivoronoi, parity, voronoi
     for case in exercises.FloodFill().cases():
         assert exercises.FloodFill().expected(case) == fill.flood_fill(case.board, case.args[0])
     for case in exercises.BfsDistances().cases():
@@ -583,7 +584,7 @@ def test_checker_answers_agree_with_the_numba_kernels():
     for case in exercises.FillBound().cases():
         bound = parity.fill_bound(case.board, case.args[0]).bound
         assert exercises.FillBound().expected(case) == bound
-    from tronlab import filler
+    from tronlab.tron import spacefill as filler
     for case in exercises.GreedyMove().cases():
         assert filler.greedy_move(case.board, 0) in exercises.GreedyMove().expected(case)
     for case in exercises.Components().cases():

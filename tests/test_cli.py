@@ -8,12 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tronlab.bots import bot_names, get_bot
-from tronlab.engine import play
-from tronlab.mapgen import builtin_maps, load_builtin
-from tronlab.maps import load_map
-from tronlab.protocol import google2010_state
-from tronlab.records import GameRecord
+from tronlab.runner.registry import bot_names, get_bot
+from tronlab.runner.engine import play
+from tronlab.tron.mapgen import builtin_maps, load_builtin
+from tronlab.tron.maps import load_map
+from tronlab.tron.protocol import google2010_state
+from tronlab.runner.records import GameRecord
 
 PY = sys.executable
 

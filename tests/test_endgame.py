@@ -1,4 +1,4 @@
-"""The endgame solver (tronlab.endgame, A8) against exhaustive longest paths."""
+"""The endgame solver (tronlab.tron.endgame, A8) against exhaustive longest paths."""
 
 import time
 
@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tronlab import Board
-from tronlab.endgame import Endgame, solve_endgame
-from tronlab.filler import fill_length
+from tronlab.tron.endgame import Endgame, solve_endgame
+from tronlab.tron.spacefill import fill_length
 
 
 def longest_path(board, player):

@@ -1,4 +1,4 @@
-"""Whole games (tronlab.engine.play): turn order, faults, time limits, hooks, termination."""
+"""Whole games (tronlab.runner.engine.play): turn order, faults, time limits, hooks, termination."""
 
 import threading
 import time
@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from strategies import EXAMPLES
-from tronlab.board import FREE, Board
-from tronlab.bots import get_bot
-from tronlab.engine import BotFault, play
-from tronlab.mapgen import codingame_board, lightriders_board, load_builtin, random_map
+from tronlab.tron.board import FREE, Board
+from tronlab.runner.registry import get_bot
+from tronlab.runner.engine import BotFault, play
+from tronlab.tron.mapgen import codingame_board, lightriders_board, load_builtin, random_map
 
 UP, RIGHT, DOWN, LEFT = 0, 1, 2, 3
 

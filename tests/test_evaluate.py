@@ -1,4 +1,4 @@
-"""Evaluations (tronlab.evaluate) against plain-Python and networkx oracles."""
+"""Evaluations (tronlab.tron.evaluate) against plain-Python and networkx oracles."""
 
 import itertools
 
@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tronlab import Board
-from tronlab.chambers import chamber_score
-from tronlab.evaluate import EVAL_NAMES, evaluate, is_separated
+from tronlab.tron.chambers import chamber_score
+from tronlab.tron.evaluate import EVAL_NAMES, evaluate, is_separated
 
 K1, K2 = 0.055, 0.194
 
@@ -231,8 +231,8 @@ def multi_boards(draw):
 @settings(max_examples=200)
 @given(board=multi_boards(), me=st.integers(0, 3))
 def test_multi_score_matches_a_literal_expansion(board, me):
-    from tronlab.chambers import new_scratch
-    from tronlab.evaluate import multi_score_kernel
+    from tronlab.tron.chambers import new_scratch
+    from tronlab.tron.evaluate import multi_score_kernel
     me = me % board.n_players
     if not board.alive[me]:
         return

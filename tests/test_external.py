@@ -16,12 +16,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tronlab.board import Board
-from tronlab.bots import get_bot
-from tronlab.engine import BotFault, play
-from tronlab.external import STDERR_CAP, ExternalBot
-from tronlab.mapgen import codingame_board, lightriders_board, load_builtin
-from tronlab.rules import FAULTS
+from tronlab.tron.board import Board
+from tronlab.runner.registry import get_bot
+from tronlab.runner.engine import BotFault, play
+from tronlab.runner.external import STDERR_CAP, ExternalBot
+from tronlab.tron.mapgen import codingame_board, lightriders_board, load_builtin
+from tronlab.tron.rules import FAULTS
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="process groups are POSIX")
 
@@ -252,8 +252,8 @@ def test_interpreter_exit_kills_the_program_group(tmp_path):
     pidfile = tmp_path / "pids"
     script = textwrap.dedent(f"""
         import os, sys, time
-        from tronlab.board import Board
-        from tronlab.external import ExternalBot
+        from tronlab.tron.board import Board
+        from tronlab.runner.external import ExternalBot
         bot = ExternalBot({fixture("spawner.py", pidfile, "sleep")!r})
         bot.start_game(Board.from_ascii({DUEL!r}), 0)
         for _ in range(200):

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 from strategies import EXAMPLES, bench_board, boards, grid_graph
 
 from tronlab import Board
-from tronlab import reference as ref
-from tronlab.fill import Components, components, flood_fill
-from tronlab.ring import potential_articulation
+from tronlab.grid import reference as ref
+from tronlab.grid.flood import Components, components, flood_fill
+from tronlab.grid.ring import potential_articulation
 
 
 def nx_flood(board, start):

@@ -9,12 +9,12 @@ from hypothesis import strategies as st
 from numba import njit
 
 from strategies import EXAMPLES, boards, small_boards
-from tronlab.board import Board
-from tronlab.filler import (
+from tronlab.tron.board import Board
+from tronlab.tron.spacefill import (
     fill_length, fill_length_kernel, fill_path, greedy_move, new_scratch, sides_kernel,
 )
-from tronlab.parity import fill_bound
-from tronlab.ring import POTENTIAL_ARTICULATION
+from tronlab.grid.parity import fill_bound
+from tronlab.grid.ring import POTENTIAL_ARTICULATION
 
 UP, RIGHT, DOWN, LEFT = 0, 1, 2, 3
 
@@ -372,9 +372,9 @@ def test_start_square_and_errors():
 # the bot
 # ---------------------------------------------------------------------------
 def test_filler_bot_is_registered_and_outlasts_random_when_walled_off():
-    import tronlab.bots.filler  # noqa: F401  (registers "filler")
-    from tronlab.bots import describe, get_bot
-    from tronlab.engine import play
+    import tronlab.tron.bots.filler  # noqa: F401  (registers "filler")
+    from tronlab.runner.registry import describe, get_bot
+    from tronlab.runner.engine import play
 
     assert "greedy" in describe("filler")
     # Two equal separated rooms: the filler fills its room, random soon traps
@@ -396,10 +396,10 @@ def test_filler_bot_is_registered_and_outlasts_random_when_walled_off():
 
 
 def test_filler_bot_plays_every_rule_set_without_suicide():
-    import tronlab.bots.filler  # noqa: F401
-    from tronlab.bots import get_bot
-    from tronlab.engine import play
-    from tronlab.mapgen import codingame_board, lightriders_board
+    import tronlab.tron.bots.filler  # noqa: F401
+    from tronlab.runner.registry import get_bot
+    from tronlab.runner.engine import play
+    from tronlab.tron.mapgen import codingame_board, lightriders_board
 
     for rules, board in (("codingame", codingame_board(3, rng=1)),
                          ("lightriders", lightriders_board(rng=2))):
@@ -410,8 +410,8 @@ def test_filler_bot_plays_every_rule_set_without_suicide():
 
 def test_each_cached_kernel_has_one_signature():
     # numba can crash loading a cached function compiled for several types
-    import tronlab.filler as mod
-    from tronlab.bots.filler import FillerBot
+    import tronlab.tron.spacefill as mod
+    from tronlab.tron.bots.filler import FillerBot
     b = Board.from_ascii("""
         1...#
         ..#.2

@@ -1,4 +1,4 @@
-"""Built-in, random and contest maps (tronlab.mapgen) and map-file errors (tronlab.maps)."""
+"""Built-in, random and contest maps (tronlab.tron.mapgen) and map-file errors (tronlab.tron.maps)."""
 
 import os
 
@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from strategies import EXAMPLES
-from tronlab.board import FREE, TRAIL, WALL, Board, BoardError
-from tronlab.mapgen import (builtin_maps, builtin_path, codingame_board, heads_connected,
+from tronlab.tron.board import FREE, TRAIL, WALL, Board, BoardError
+from tronlab.tron.mapgen import (builtin_maps, builtin_path, codingame_board, heads_connected,
                             lightriders_board, load_builtin, random_map)
-from tronlab.maps import format_map, load_map, parse_map
+from tronlab.tron.maps import format_map, load_map, parse_map
 
 SHARED_MAPS = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "maps", "google2010")
 

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 from strategies import EXAMPLES, boards, grid_graph
 
 from tronlab import Board
-from tronlab import reference as ref
-from tronlab.multivoronoi import NOBODY, turn_order_territory
-from tronlab.voronoi import owner_map
+from tronlab.grid import reference as ref
+from tronlab.grid.multivoronoi import NOBODY, turn_order_territory
+from tronlab.grid.voronoi import owner_map
 
 
 def nx_owner(board, first):

@@ -7,9 +7,9 @@ from hypothesis import strategies as st
 from strategies import EXAMPLES, boards, small_boards
 
 from tronlab import Board
-from tronlab import reference as ref
-from tronlab.fill import components
-from tronlab.parity import fill_bound, region_colours
+from tronlab.grid import reference as ref
+from tronlab.grid.flood import components
+from tronlab.grid.parity import fill_bound, region_colours
 
 
 def longest_path(board, start):

@@ -1,4 +1,4 @@
-"""Contest protocol codecs (tronlab.protocol) and the stdin/stdout runner (tronlab.stdio).
+"""Contest protocol codecs (tronlab.tron.protocol) and the stdin/stdout runner (tronlab.runner.stdio).
 
 Oracles: literal protocol text written by hand from docs/games.md, and small
 plain-Python game simulators whose states are encoded by the server side and
@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tronlab.board import FREE, TRAIL, WALL, Board
-from tronlab.protocol import (
+from tronlab.tron.board import FREE, TRAIL, WALL, Board
+from tronlab.tron.protocol import (
     PROTOCOLS, ProtocolError, codingame_state, encode_state, format_answer, google2010_state,
     lightriders_field, lightriders_settings, lightriders_state, make_client, parse_answer,
 )
-from tronlab.stdio import fallback_move, run_stdio
+from tronlab.runner.stdio import fallback_move, run_stdio
 
 SMALL = """
 #######
@@ -452,7 +452,7 @@ def test_fallback_never_reverses_in_lightriders():
 def test_module_docstring_examples():
     import doctest
 
-    import tronlab.protocol
+    import tronlab.tron.protocol
 
-    result = doctest.testmod(tronlab.protocol)
+    result = doctest.testmod(tronlab.tron.protocol)
     assert result.attempted >= 5 and result.failed == 0

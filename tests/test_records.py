@@ -1,4 +1,4 @@
-"""Game records (tronlab.records): exact JSON round trips, replay, verification, golden games."""
+"""Game records (tronlab.runner.records): exact JSON round trips, replay, verification, golden games."""
 
 import json
 import os
@@ -9,11 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from strategies import EXAMPLES, boards
-from tronlab.board import Board
-from tronlab.bots import get_bot
-from tronlab.engine import play
-from tronlab.mapgen import codingame_board, lightriders_board, load_builtin, random_map
-from tronlab.records import GameRecord, board_from_dict, board_to_dict
+from tronlab.tron.board import Board
+from tronlab.runner.registry import get_bot
+from tronlab.runner.engine import play
+from tronlab.tron.mapgen import codingame_board, lightriders_board, load_builtin, random_map
+from tronlab.runner.records import GameRecord, board_from_dict, board_to_dict
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "golden_games")
 RULES = ["google2010", "lightriders", "codingame"]

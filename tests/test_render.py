@@ -196,9 +196,9 @@ def test_draw_on_given_axes_returns_them():
 
 
 def test_draw_record_small_multiples():
-    from tronlab.bots import get_bot
-    from tronlab.engine import play
-    from tronlab.mapgen import load_builtin
+    from tronlab.runner.registry import get_bot
+    from tronlab.runner.engine import play
+    from tronlab.tron.mapgen import load_builtin
 
     rec = play(load_builtin("arena"), [get_bot("hugger"), get_bot("random")], rng=7)
     last = rec.outcome.turns
@@ -221,7 +221,7 @@ def test_draw_record_small_multiples():
 
 def test_a_removed_trail_leaves_no_head_mark():
     """CodinGame wipes a dead player's trail: no outline or cross may stay behind."""
-    from tronlab.rules import get_rules
+    from tronlab.tron.rules import get_rules
 
     b = Board.from_ascii("""
         .....

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from strategies import EXAMPLES, boards, grid_graph
 
 from tronlab import Board
-from tronlab import reference as ref
-from tronlab.ring import (
+from tronlab.grid import reference as ref
+from tronlab.grid.ring import (
     POTENTIAL_ARTICULATION, RING_DXDY, is_potential_articulation, make_table,
     potential_articulation, ring_code, runs,
 )

@@ -1,4 +1,4 @@
-"""Rules of google2010, lightriders and codingame (tronlab.rules): ASCII boards for games.md."""
+"""Rules of google2010, lightriders and codingame (tronlab.tron.rules): ASCII boards for games.md."""
 
 import numpy as np
 import pytest
@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from strategies import EXAMPLES, boards
-from tronlab.board import FREE, TRAIL, WALL, Board
-from tronlab.rules import (FAULTS, REASONS, DeathLog, Outcome, collision, get_rules,
+from tronlab.tron.board import FREE, TRAIL, WALL, Board
+from tronlab.tron.rules import (FAULTS, REASONS, DeathLog, Outcome, collision, get_rules,
                            rank_players, rules_names)
 
 UP, RIGHT, DOWN, LEFT = 0, 1, 2, 3

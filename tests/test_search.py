@@ -1,4 +1,4 @@
-"""Negamax alpha-beta (tronlab.search) against a plain-Python full minimax oracle,
+"""Negamax alpha-beta (tronlab.tron.search) against a plain-Python full minimax oracle,
 the ref.c search, and the clock."""
 
 import time
@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tronlab import Board
-from tronlab.maps import load_map
-from tronlab.reference import refc_search
-from tronlab.search import WIN, Searcher, negamax, reference_search
+from tronlab.tron.maps import load_map
+from tronlab.grid.reference import refc_search
+from tronlab.tron.search import WIN, Searcher, negamax, reference_search
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"

@@ -1,4 +1,4 @@
-"""The territory and search bots (tronlab.bots.search_bots) in games, on the clock,
+"""The territory and search bots (tronlab.tron.bots.search) in games, on the clock,
 and as contest programs driven through stdin/stdout."""
 
 import sys
@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-import tronlab.bots.filler  # noqa: F401  (registers "filler")
-import tronlab.bots.search_bots  # noqa: F401  (registers the bots)
+import tronlab.tron.bots.filler  # noqa: F401  (registers "filler")
+import tronlab.tron.bots.search  # noqa: F401  (registers the bots)
 from tronlab import Board
-from tronlab.bots import bot_names, get_bot
-from tronlab.engine import play
-from tronlab.maps import load_map
-from tronlab.mapgen import codingame_board, lightriders_board
+from tronlab.runner.registry import bot_names, get_bot
+from tronlab.runner.engine import play
+from tronlab.tron.maps import load_map
+from tronlab.tron.mapgen import codingame_board, lightriders_board
 
 ROOT = Path(__file__).resolve().parents[1]
 MAPS = ROOT.parent / "shared" / "maps" / "google2010"
@@ -145,13 +145,13 @@ def test_voronoi_bot_takes_the_bigger_side():
 # as a contest program: a real process on stdin/stdout (B's ExternalBot)
 # ---------------------------------------------------------------------------
 def _program(name, protocol, seconds):
-    code = ("import sys, tronlab.bots.search_bots; from tronlab.cli import main; "
+    code = ("import sys, tronlab.tron.bots.search; from tronlab.cli import main; "
             f"sys.exit(main(['bot', '{name}', '--protocol', '{protocol}', '--time', '{seconds}']))")
     return [sys.executable, "-c", code]
 
 
 def _external(name, seconds=1.0, first=3.0):
-    ext = pytest.importorskip("tronlab.external")
+    ext = pytest.importorskip("tronlab.runner.external")
     return ext.ExternalBot(_program(name, "google2010", seconds), protocol="google2010",
                            time_limit=seconds, first_time_limit=first)
 
@@ -212,7 +212,7 @@ def test_voronoi_bot_rejects_a_bad_draw_value():
 
 
 def test_contempt_makes_a_draw_cost_the_side_ahead():
-    from tronlab.evaluate import evaluate
+    from tronlab.tron.evaluate import evaluate
     b = Board.from_ascii("""
         .........
         .........

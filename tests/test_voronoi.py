@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from strategies import EXAMPLES, bench_board, boards, grid_graph
 
 from tronlab import Board
-from tronlab import reference as ref
-from tronlab.voronoi import (
+from tronlab.grid import reference as ref
+from tronlab.grid.voronoi import (
     NEUTRAL, NOBODY, Territory, bfs_distances, bucket_distances, new_scratch, owner_map,
     territory, territory_from_distances,
 )

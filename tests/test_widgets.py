@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from strategies import EXAMPLES, boards
 
 from tronlab import Board
-from tronlab.bots import get_bot
-from tronlab.engine import play
-from tronlab.mapgen import codingame_board, load_builtin
+from tronlab.runner.registry import get_bot
+from tronlab.runner.engine import play
+from tronlab.tron.mapgen import codingame_board, load_builtin
 from tronlab.widgets import (
     BoardWidget, decode_board, decode_frames, encode_board, encode_frames,
 )

@@ -9,7 +9,7 @@ from collections import deque
 
 import numpy as np
 
-from tronlab.board import FREE, WALL
+from tronlab.tron.board import FREE, WALL
 
 STRAIGHT = ((0, -1), (1, 0), (0, 1), (-1, 0))
 DIAGONAL = STRAIGHT + ((1, -1), (1, 1), (-1, 1), (-1, -1))

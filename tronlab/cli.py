@@ -27,7 +27,7 @@ import shlex
 import shutil
 import sys
 
-from .protocol import PROTOCOLS
+from .tron.protocol import PROTOCOLS
 
 EXIT_ERROR = 2
 DEFAULT_MAP = "arena"
@@ -83,8 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
 # ---- match --------------------------------------------------------------------------
 
 def _make_bot(spec: str, rules: str, time):
-    from .bots import get_bot
-    from .external import ExternalBot
+    from .runner.registry import get_bot
+    from .runner.external import ExternalBot
 
     if spec.startswith("cmd:"):
         command = spec[4:].strip()
@@ -102,8 +102,8 @@ def _make_bot(spec: str, rules: str, time):
 
 
 def _board_for(args, n_bots: int, rng):
-    from .mapgen import codingame_board, lightriders_board
-    from .maps import load_map
+    from .tron.mapgen import codingame_board, lightriders_board
+    from .tron.maps import load_map
 
     if args.map is not None:
         return load_map(args.map), args.map
@@ -119,7 +119,7 @@ def _board_for(args, n_bots: int, rng):
 def cmd_match(args) -> int:
     import numpy as np
 
-    from .engine import play
+    from .runner.engine import play
 
     if args.max_turns is not None and args.max_turns < 0:
         raise CLIError(f"--max-turns must be 0 or more, got {args.max_turns}")
@@ -190,7 +190,7 @@ def match_text(record, map_name: str) -> str:
 # ---- maps, bots, bot ----------------------------------------------------------------
 
 def cmd_maps(args) -> int:
-    from .mapgen import builtin_maps, load_builtin
+    from .tron.mapgen import builtin_maps, load_builtin
 
     for name in builtin_maps():
         board = load_builtin(name)
@@ -199,7 +199,7 @@ def cmd_maps(args) -> int:
 
 
 def cmd_bots(args) -> int:
-    from .bots import bot_names, describe
+    from .runner.registry import bot_names, describe
 
     for name in bot_names():
         print(f"{name:<16} {describe(name)}")
@@ -209,8 +209,8 @@ def cmd_bots(args) -> int:
 def cmd_bot(args) -> int:
     import numpy as np
 
-    from .bots import get_bot
-    from .stdio import run_stdio
+    from .runner.registry import get_bot
+    from .runner.stdio import run_stdio
 
     rng = np.random.default_rng(args.seed)
     bot = get_bot(args.name, rng=rng, time=args.time)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .board import FREE, MAX_PLAYERS, TRAIL, WALL, Board
+from .tron.board import FREE, MAX_PLAYERS, TRAIL, WALL, Board
 
 # One palette for pictures and the widget: (head, trail) per player.
 PLAYER_COLORS = ("#1f6fd1", "#e4572e", "#2a9d3f", "#8e44ad")
@@ -207,7 +207,7 @@ def draw_board(board: Board, *, ax=None, overlay=None, owner=None, dist=None, ma
 def draw_record(record, *, turns=None, ncols: int = 4, size: float = 2.6, titles: bool = True):
     """Small multiples of a recorded game: the board after each of ``turns``.
 
-    ``record`` is a :class:`tronlab.records.GameRecord` (anything with a
+    ``record`` is a :class:`tronlab.runner.records.GameRecord` (anything with a
     ``boards()`` method returning the start board and one board per turn).
     ``turns`` defaults to five evenly spaced turns from the start to the end;
     negative turns count from the end.  Returns the Figure.

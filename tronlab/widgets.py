@@ -6,7 +6,7 @@ One canvas widget, :class:`BoardWidget`, does three jobs:
 * ``BoardWidget.play(bot="hugger", rules="google2010")`` lets a person play
   player 1 (index 0) against registered bots with the arrow keys or WASD
   (click the board first) or the on-screen buttons.  Each key press travels
-  to Python, which asks the bots, applies :mod:`tronlab.rules` and sends the
+  to Python, which asks the bots, applies :mod:`tronlab.tron.rules` and sends the
   new frame back; ``widget.turn``, ``widget.game_over`` and
   ``widget.outcome`` can be read from the kernel at any time;
 * ``BoardWidget.replay(record)`` sends every frame of a recorded game once
@@ -37,7 +37,7 @@ import anywidget
 import numpy as np
 import traitlets
 
-from .board import MAX_PLAYERS, WALL, Board, parse_move
+from .tron.board import MAX_PLAYERS, WALL, Board, parse_move
 from .render import FREE_COLOR, PLAYER_COLORS, TRAIL_COLORS, WALL_COLOR, grid_of
 
 _STATIC = pathlib.Path(__file__).parent / "static"
@@ -151,12 +151,12 @@ def _overlay_payload(board: Board, name: str, array, kind: str) -> dict:
 def _default_board(rules, rng) -> Board:
     """A fresh start board for ``rules`` when the caller gives none."""
     if rules.name == "lightriders":
-        from .mapgen import lightriders_board
+        from .tron.mapgen import lightriders_board
         return lightriders_board(rng=rng)
     if rules.name == "codingame":
-        from .mapgen import codingame_board
+        from .tron.mapgen import codingame_board
         return codingame_board(2, rng=rng)
-    from .mapgen import load_builtin
+    from .tron.mapgen import load_builtin
     return load_builtin("arena")
 
 
@@ -170,7 +170,7 @@ def _make_bot(bot, rng):
     if callable(bot):
         return bot
     if isinstance(bot, str):
-        from .bots import get_bot
+        from .runner.registry import get_bot
         return get_bot(bot, rng=rng)
     raise TypeError(f"a bot is a registered name (str) or a callable bot(board, player), "
                     f"got {type(bot).__name__}")
@@ -180,7 +180,7 @@ class _Game:
     """A person-vs-bots game, stepped one human move at a time with ``Rules.play_turn``."""
 
     def __init__(self, board: Board, bots, rules, rng):
-        from .rules import DeathLog
+        from .tron.rules import DeathLog
 
         self.rules = rules
         self.start = board.copy()
@@ -206,7 +206,7 @@ class _Game:
         """``(move, fault, note)`` as ``Rules.play_turn`` wants it; a bot never breaks the game.
 
         Bots run in the kernel without a clock: a bot that never returns blocks
-        the widget (use :func:`tronlab.engine.play` with ``time_limit`` to race
+        the widget (use :func:`tronlab.runner.engine.play` with ``time_limit`` to race
         untrusted bots).
         """
         if player in self.pending:
@@ -246,7 +246,7 @@ class _Game:
         return self.log.outcome(self.turn)
 
     def record(self):
-        from .records import GameRecord
+        from .runner.records import GameRecord
         return GameRecord(self.rules.name, self.start.copy(), [list(m) for m in self.moves],
                           self.outcome(), metadata={"names": list(self.names)},
                           events=list(self.events), final=self.board.copy())
@@ -339,7 +339,7 @@ class BoardWidget(anywidget.AnyWidget):
     def new_game(self, *, bot=None, rules=None, board: Board | None = None, seed=None,
                  cell_px: int | None = None) -> "BoardWidget":
         """Start (or restart) a game; unspecified options keep their previous values."""
-        from .rules import get_rules
+        from .tron.rules import get_rules
 
         prev = getattr(self, "_setup", {})
         bot = prev.get("bot", "hugger") if bot is None else bot
@@ -381,7 +381,7 @@ class BoardWidget(anywidget.AnyWidget):
 
     @property
     def outcome(self):
-        """The game's :class:`tronlab.rules.Outcome` once it is over (else None)."""
+        """The game's :class:`tronlab.tron.rules.Outcome` once it is over (else None)."""
         if self._game is None or not self.game_over:
             return None
         return self._game.outcome()
@@ -418,7 +418,7 @@ class BoardWidget(anywidget.AnyWidget):
         g = self._game
         parts = [f"Turn {g.turn}."]
         for p, why in sorted(deaths.items()):
-            from .rules import REASONS
+            from .tron.rules import REASONS
             who = "You" if p == 0 else f"{g.names[p]} (cycle {p + 1})"
             parts.append(f"{who} {REASONS.get(why, why)}.")
         if g.over:
@@ -435,7 +435,7 @@ class BoardWidget(anywidget.AnyWidget):
         return " ".join(parts)
 
     def _make_record(self):
-        """Keep the finished game as a :class:`tronlab.records.GameRecord` in ``widget.record``."""
+        """Keep the finished game as a :class:`tronlab.runner.records.GameRecord` in ``widget.record``."""
         self.record = self._game.record()
 
     def _on_browser_msg(self, _widget, content, _buffers):

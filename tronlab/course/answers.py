@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..board import Board
+from ..tron.board import Board
 from .checker import Case, WrongType
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..board import FREE, TRAIL, WALL, Board
+from ..tron.board import FREE, TRAIL, WALL, Board
 from .checker import Case
 
 # ---------------------------------------------------------------------------

@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..board import FREE, TRAIL, WALL, Board
+from ..tron.board import FREE, TRAIL, WALL, Board
 
 #: statuses a :class:`CheckResult` can have
 PASSED = "passed"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..board import MOVE_NAMES, Board
+from ..tron.board import MOVE_NAMES, Board
 from .answers import as_count, as_move
 from .boards import TINY_SEARCH, random_cases, tiny_cases
 from .checker import Case, Exercise, Failure, WrongType

@@ -3,8 +3,8 @@ checkerboard parity bound on the longest fill."""
 
 from __future__ import annotations
 
-from .. import reference
-from ..board import FREE, MOVE_NAMES
+from ..grid import reference
+from ..tron.board import FREE, MOVE_NAMES
 from . import variants
 from .answers import as_count, as_move, player_cases, square_name
 from .boards import TINY, random_cases, tiny_cases

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import reference
-from ..board import FREE
+from ..grid import reference
+from ..tron.board import FREE
 from . import variants
 from .answers import as_count, as_grid, first_difference, player_cases
 from .boards import TINY, TINY_MULTI, random_cases, tiny_cases

@@ -13,7 +13,7 @@ Notebook 03, Voronoi
 Notebook 04, search
     ``check_negamax``: ``negamax(game, depth, alpha, beta) -> (value, move)`` (A5).
 
-The expected answers come from the package's plain-Python twins (:mod:`tronlab.reference`;
+The expected answers come from the package's plain-Python twins (:mod:`tronlab.grid.reference`;
 the tests check that the numba kernels agree on every board used) and, for A1 and A5, from
 the small oracles in the exercise modules.  Hints come from recomputing the answer with a
 typical mistake (:mod:`tronlab.course.variants`) and seeing whether it matches.  Every

@@ -2,13 +2,13 @@
 
 To keep the first search simple the players take turns: the side to move moves one
 square, leaving its trail, then the other side moves, and so on.  (Real Tron moves are
-simultaneous; :mod:`tronlab.search` models that.)  This is the game of the C reference
+simultaneous; :mod:`tronlab.tron.search` models that.)  This is the game of the C reference
 search in ``bench/ref.c``:
 
 * ``moves()`` lists the side to move's legal moves in the order up, right, down, left;
 * ``play(move)`` makes one, ``undo()`` takes the last one back;
 * ``score()`` values the position for the side to move: its Voronoi territory minus the
-  other's (:func:`tronlab.voronoi.territory`, ties neutral, heads left out);
+  other's (:func:`tronlab.grid.voronoi.territory`, ties neutral, heads left out);
 * a side with no legal move has lost: the search scores that :data:`LOSS`.
 
 The game counts what a search does: ``nodes`` is one for the root plus one per
@@ -27,8 +27,8 @@ minimax to see that alpha-beta really prunes.
 
 from __future__ import annotations
 
-from ..board import FREE, MOVE_NAMES, TRAIL, Board
-from ..voronoi import territory
+from ..tron.board import FREE, MOVE_NAMES, TRAIL, Board
+from ..grid.voronoi import territory
 
 #: value of a position whose side to move has no legal move
 LOSS = -10000

@@ -16,7 +16,7 @@ from collections import deque
 
 import numpy as np
 
-from ..board import FREE, WALL, Board
+from ..tron.board import FREE, WALL, Board
 
 _STRAIGHT = ((0, -1), (1, 0), (0, 1), (-1, 0))
 _DIAGONAL = ((1, -1), (1, 1), (-1, 1), (-1, -1))
@@ -186,7 +186,7 @@ def move_key(board: Board, player: int, move: int, *, parity: bool = True):
 
 
 def greedy_choices(board: Board, player: int, *, parity: bool = True) -> list[int]:
-    """Every move the greedy filler (A1, as :mod:`tronlab.filler` ranks moves) may play: the
+    """Every move the greedy filler (A1, as :mod:`tronlab.tron.spacefill` ranks moves) may play: the
     moves with the best :func:`move_key`.  Empty if no move is legal."""
     keys = {m: move_key(board, player, m, parity=parity) for m in board.legal_moves(player)}
     if not keys:

@@ -1,0 +1,79 @@
+"""Fill numba's compile cache once, so no notebook or bot waits for the compiler.
+
+Compiling every kernel from scratch takes a minute or two (the search kernel
+alone is about half a minute); loading them from numba's cache afterwards takes
+about a second.  ``python -m tronlab.jit.warmup`` calls each compiled kernel once,
+through the same public functions the notebooks and bots use, on a small board;
+``python3 dev.py`` runs it after installing.  The ahead-of-time twins of
+:mod:`tronlab.jit.aot` are switched off here so that the numba versions get compiled
+too (search code calls those from compiled code).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+
+def _steps():
+    """(name, thunk) pairs, each touching one family of kernels."""
+    from ..grid import articulation, flood as fill, multivoronoi, parity, ring, voronoi
+    from ..runner import engine
+    from ..tron import chambers, endgame, evaluate, mapgen, search, spacefill as filler
+    from ..runner.registry import bot_names, get_bot
+
+    board = mapgen.load_builtin("arena")
+    cg = mapgen.codingame_board(3, rng=0)
+
+    def bots():
+        for name in bot_names():
+            rules = "codingame" if name == "multivoronoi" else "google2010"
+            start = cg if rules == "codingame" else board
+            n = start.n_players
+            play(start, [get_bot(name, rng=0, time=0.05)] + [get_bot("random", rng=p) for p in
+                                                            range(1, n)],
+                 rules=rules, rng=0, max_turns=3)
+
+    play = engine.play
+    return [
+        ("territory", lambda: (voronoi.territory(board), voronoi.owner_map(board),
+                               voronoi.bfs_distances(board), voronoi.bucket_distances(board))),
+        ("flood fill", lambda: (fill.flood_fill(board), fill.components(board),
+                                fill.Components(board).fill(*board.xy(board.target(0, board.legal_moves(0)[0]))))),
+        ("ring table", lambda: ring.potential_articulation(board, 1, 1)),
+        ("articulation points", lambda: articulation.articulation_points(board)),
+        ("parity", lambda: (parity.fill_bound(board), parity.region_colours(board))),
+        ("turn-order territory", lambda: multivoronoi.turn_order_territory(cg)),
+        ("chambers", lambda: (chambers.chamber_score(board), chambers.chamber_tree(board))),
+        ("filler", lambda: (filler.greedy_move(board), filler.fill_length(board))),
+        ("evaluations", lambda: [evaluate.evaluate(board, kind=k) for k in
+                                 ("territory", "edges", "linear", "chamber", "chamber-a13")]),
+        ("search", lambda: [search.negamax(board, depth=2, evaluation=k) for k in
+                            ("territory", "linear", "chamber")]),
+        ("endgame", lambda: endgame.solve_endgame(board, time=0.05)),
+        ("bots", bots),
+    ]
+
+
+def warm_up(*, verbose: bool = False) -> float:
+    """Compile (or load from the cache) every kernel; return the seconds it took."""
+    os.environ["TRONLAB_AOT"] = "0"
+    t0 = time.perf_counter()
+    for name, step in _steps():
+        t = time.perf_counter()
+        step()
+        if verbose:
+            print(f"  {name:<22} {time.perf_counter() - t:6.1f} s", flush=True)
+    return time.perf_counter() - t0
+
+
+def main() -> int:
+    verbose = "--quiet" not in sys.argv[1:]
+    seconds = warm_up(verbose=verbose)
+    print(f"numba kernels compiled or loaded from the cache in {seconds:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

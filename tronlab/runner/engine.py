@@ -1,0 +1,261 @@
+"""Play a whole game between bots and record it (technique E4).
+
+A *bot* is any callable ``bot(board, player) -> move``: a move is 0-3 (up,
+right, down, left) or a name such as ``"up"``.  It receives a copy of the
+board, so it may scribble on it.  A bot object may also have
+
+* ``start_game(board, player, *, rules, time_limit, rng)`` - called once
+  before its first move (``rules`` is the rules' name, ``rng`` a Generator
+  for this seat), under the first-move time limit;
+* ``end_game(record)`` and ``close()`` - called after the game, always, even
+  when the game stopped with an error or the bot's last move still hangs
+  (under the first-move time limit; a failure becomes a "hook-error" event);
+* ``stderr_text()`` - for external programs: the text is kept in the record.
+
+A bot that raises, answers something that is not a move, or runs over its
+time limit has a *fault* (codes in :data:`tronlab.tron.rules.FAULTS`): under
+google2010 and codingame it dies for it, under lightriders it keeps going
+straight.  A bot may raise :class:`BotFault` (or any exception whose
+``reason`` attribute is a fault code, like
+:class:`tronlab.runner.external.BotFailure`) to report a specific fault such as
+"bad-output" or "exited".  A game never crashes because of a bot.
+
+How games end (our reading of games.md)
+---------------------------------------
+* google2010 (2 players): after the first turn in which anybody dies.  One
+  death: the other player wins; both: a draw.  No turn limit.
+* lightriders (2 players): the same - the game goes on only while both ride.
+* codingame (2-4 players): as soon as one player is left, even in the middle
+  of a turn (later players of that turn do not move); the survivor wins,
+  the others rank by when they died (a later sub-move ranks better).
+* ``max_turns`` (default: none) stops a game early; the players still alive
+  then share the top of the ranking (a draw if more than one).
+
+Time limits
+-----------
+``time_limit`` is in seconds per move (None: no limit); the first move (and
+``start_game``) get ``first_time_limit``, by default three times as long.  A
+timed call runs in a daemon worker thread joined with the timeout, so a bot
+stuck in an endless Python loop cannot hang the game; the thread is
+abandoned.  A bot whose earlier call is still running is not asked again: it
+times out at once.  A bot that answers, but late, has timed out too.
+"""
+
+from __future__ import annotations
+
+import datetime
+import threading
+import time
+
+import numpy as np
+
+from ..tron.board import Board, parse_move
+from ..tron.mapgen import as_rng
+from .records import GameRecord
+from ..tron.rules import FAULTS, DeathLog, get_rules
+
+
+class BotFault(Exception):
+    """Raised by a bot to report a fault with a specific code ("bad-output", "exited", ...)."""
+
+    def __init__(self, reason: str, detail: str = ""):
+        if reason not in FAULTS:
+            raise ValueError(f"BotFault reason {reason!r} is not one of {', '.join(FAULTS)}")
+        super().__init__(detail or reason)
+        self.reason = reason
+        self.detail = detail
+
+
+def _describe_error(err: BaseException) -> str:
+    text = str(err)
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
+
+
+class _Seat:
+    """One player's bot with its limits and bookkeeping."""
+
+    def __init__(self, bot, player, rng):
+        self.bot, self.player, self.rng = bot, player, rng
+        self.busy: threading.Thread | None = None   # a call that overran and still runs
+        self.pending: tuple[str, str] | None = None  # a fault from start_game
+        self.calls = 0
+        self.seconds = 0.0
+
+    def call(self, fn, args, kwargs, limit, *, force=False):
+        """Run ``fn``; returns ``(value, fault, note)`` - fault None when all went well.
+
+        An earlier call that is still running makes this one time out at once,
+        unless ``force`` (the after-game hooks: ``close`` must always run).
+        """
+        if not force and self.busy is not None and self.busy.is_alive():
+            return None, "timeout", "still busy with an earlier call that ran over its time"
+        box = {}
+
+        def run():
+            try:
+                box["value"] = fn(*args, **kwargs)
+            except BaseException as err:  # noqa: BLE001 - a bot must never crash the game
+                box["error"] = err
+
+        start = time.perf_counter()
+        if limit is None:
+            run()
+        else:
+            worker = threading.Thread(target=run, daemon=True,
+                                      name=f"tronlab-bot-{self.player}")
+            worker.start()
+            worker.join(limit)
+            if worker.is_alive():
+                self.busy = worker
+                self.seconds += limit
+                return None, "timeout", f"no answer within {limit:g} s"
+        elapsed = time.perf_counter() - start
+        self.seconds += elapsed
+        err = box.get("error")
+        if isinstance(err, KeyboardInterrupt):
+            raise err
+        if getattr(err, "reason", None) in FAULTS:   # BotFault or any exception that names a fault
+            return None, err.reason, getattr(err, "detail", None) or _describe_error(err)
+        if err is not None:
+            return None, "error", _describe_error(err)
+        if limit is not None and elapsed > limit:
+            return None, "timeout", f"answered after {elapsed:.3f} s, over the {limit:g} s limit"
+        return box.get("value"), None, None
+
+
+def _check_limit(name, value):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise ValueError(f"{name} is a positive number of seconds or None, got {value!r}")
+    return float(value)
+
+
+def _bot_name(bot, player):
+    for attr in ("name", "__name__"):
+        value = getattr(bot, attr, None)
+        if isinstance(value, str) and value:
+            return value
+    return f"{type(bot).__name__}-{player}"
+
+
+def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
+         first_time_limit=None, max_turns=None, names=None, metadata=None) -> GameRecord:
+    """Play ``bots`` (one per player, in player order) against each other from ``board``.
+
+    ``board`` is not changed.  ``rng`` (Generator or int seed) seeds each
+    bot's own Generator, handed over in ``start_game``.  Returns the
+    :class:`~tronlab.runner.records.GameRecord`; see the module docstring for the
+    rules of play.
+    """
+    rules = get_rules(rules)
+    rules.check(board)
+    bots = list(bots)
+    n = board.n_players
+    if len(bots) != n:
+        raise ValueError(f"the board has {n} players but {len(bots)} bots were given")
+    for p, bot in enumerate(bots):
+        if not callable(bot):
+            raise TypeError(f"bot {p} is not callable: a bot is a function bot(board, player) "
+                            f"-> move (got {type(bot).__name__})")
+    time_limit = _check_limit("time_limit", time_limit)
+    first_time_limit = _check_limit("first_time_limit", first_time_limit)
+    if first_time_limit is None and time_limit is not None:
+        first_time_limit = 3 * time_limit
+    if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, int)
+                                  or max_turns < 0):
+        raise ValueError(f"max_turns is a whole number >= 0 or None, got {max_turns!r}")
+    if names is None:
+        names = [_bot_name(bot, p) for p, bot in enumerate(bots)]
+    elif len(names) != n or not all(isinstance(s, str) for s in names):
+        raise ValueError(f"names must be {n} strings, one per player")
+    seed = int(rng) if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) else None
+    gen = as_rng(rng)
+    seats = [_Seat(bot, p, np.random.default_rng(int(s)))
+             for p, (bot, s) in enumerate(zip(bots, gen.integers(2**63, size=n)))]
+
+    start = board.copy()
+    state = board.copy()
+    events: list[dict] = []
+    moves: list[list] = []
+    log = DeathLog(n, simultaneous=rules.simultaneous)
+    turn = 0
+
+    def note(p, kind, detail):
+        events.append({"turn": turn, "player": p, "kind": kind, "detail": detail})
+
+    def choose(p, view_of):
+        seat = seats[p]
+        if seat.pending is not None:
+            (fault, text), seat.pending = seat.pending, None
+            note(p, fault, text)
+            return None, fault, text
+        limit = first_time_limit if seat.calls == 0 else time_limit
+        seat.calls += 1
+        value, fault, text = seat.call(seat.bot, (view_of.copy(), p), {}, limit)
+        if fault is None:
+            try:
+                move = parse_move(value)
+            except (ValueError, TypeError) as err:
+                if (rules.name == "lightriders" and isinstance(value, str)
+                        and value.strip().lower() == "pass"):
+                    note(p, "pass", "pass: keeps going straight")
+                    return None, None, "pass"
+                fault, text = "illegal", f"returned {value!r}: {err}"
+            else:
+                effective = rules.effective_move(view_of, p, move, turn=turn)
+                if effective != move:
+                    note(p, "reverse", f"reversing ({value!r}) after round 1: keeps going straight")
+                return move, None, None
+        note(p, fault, text)
+        return None, fault, text
+
+    try:
+        for seat in seats:
+            hook = getattr(seat.bot, "start_game", None)
+            if callable(hook):
+                _, fault, text = seat.call(hook, (start.copy(), seat.player),
+                                           {"rules": rules.name, "time_limit": time_limit,
+                                            "rng": seat.rng}, first_time_limit)
+                if fault is not None:
+                    seat.pending = (fault, f"in start_game: {text}")
+        while not rules.game_over(state) and (max_turns is None or turn < max_turns):
+            turn += 1
+            turn_moves, deaths = rules.play_turn(state, choose, turn=turn)
+            moves.append(turn_moves)
+            log.add(turn, deaths)
+    finally:
+        meta = {
+            "names": list(names), "seed": seed, "time_limit": time_limit,
+            "first_time_limit": first_time_limit, "max_turns": max_turns,
+            "tronlab": _version(),
+            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "think_seconds": [round(seat.seconds, 6) for seat in seats],
+        }
+        meta.update(metadata or {})
+        record = GameRecord(rules.name, start, moves, log.outcome(turn), metadata=meta,
+                            events=events, final=state)
+        _finish(seats, record, first_time_limit)
+    return record
+
+
+def _finish(seats, record, limit):
+    """end_game, stderr_text and close on every bot, each under ``limit``; failures are events."""
+    turn = record.outcome.turns
+    for seat in seats:
+        for hook_name in ("end_game", "stderr_text", "close"):
+            hook = getattr(seat.bot, hook_name, None)
+            if not callable(hook):
+                continue
+            args = (record,) if hook_name == "end_game" else ()
+            value, fault, text = seat.call(hook, args, {}, limit, force=True)
+            if fault is not None:
+                record.events.append({"turn": turn, "player": seat.player, "kind": "hook-error",
+                                      "detail": f"{hook_name}: {text}"})
+            elif hook_name == "stderr_text" and value:
+                record.stderr[seat.player] = str(value)
+
+
+def _version():
+    import tronlab
+    return getattr(tronlab, "__version__", None)

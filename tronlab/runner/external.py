@@ -1,0 +1,351 @@
+"""An outside contest program as a tronlab player (technique E3).
+
+:class:`ExternalBot` starts one subprocess per game, writes each turn in the
+contest's protocol (:mod:`tronlab.tron.protocol`) and reads the answer, all under
+a clock.  Three small threads keep it from ever blocking: one writes stdin,
+one reads stdout lines into a queue, one collects stderr (kept, capped, and
+returned by :meth:`ExternalBot.stderr_text` for the game record).
+
+A program that misbehaves loses with a reason code, raised as
+:class:`tronlab.runner.engine.BotFault` so the game engine records it:
+
+``"timeout"``     no answer within the move's time limit;
+``"bad-output"``  the answer is not a move (the text is quoted, cut short);
+``"exited"``      the program ended (exit code or signal given) or could not start.
+
+Under Light Riders rules the engine turns these into "keep going straight",
+as the contest did; a ``pass`` answer is handed on as the string ``"pass"``.
+
+The program runs in its own session (process group): at the end of the game,
+at :meth:`close`, and at interpreter exit the whole group is killed, so no
+helper process a contest program spawned outlives the game.
+
+Time limits (seconds) follow ``docs/games.md`` unless given:
+
+===========  =============  ============================================
+protocol     first move     later moves
+===========  =============  ============================================
+google2010   3              1
+codingame    1              0.1
+lightriders  time bank 10   +0.2 a move, bank capped at 10 s
+===========  =============  ============================================
+
+For Light Riders ``first_time_limit`` is the starting (and maximum) time bank
+and ``time_limit`` the time added each move.  When the engine runs the game with
+its own ``time_limit`` and none was given here, that limit is used per move
+(three times it for the first move, as the engine does), a little shortened so
+this bot's own clock always answers first.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import threading
+import time
+import weakref
+
+from .engine import BotFault
+from ..tron.protocol import (LIGHTRIDERS_TIME_PER_MOVE_MS, LIGHTRIDERS_TIMEBANK_MS, ProtocolError,
+                       check_protocol, encode_state, lightriders_settings, parse_answer, quote)
+
+STDERR_CAP = 64 * 1024
+LINE_CAP = 64 * 1024
+_MARGIN = 0.9  # fraction of an engine-imposed limit this bot waits
+_POLL = 0.05  # seconds between checks that the program still runs
+
+DEFAULT_TIMES = {  # protocol: (first move, later moves) in seconds
+    "google2010": (3.0, 1.0),
+    "codingame": (1.0, 0.1),
+    "lightriders": (LIGHTRIDERS_TIMEBANK_MS / 1000, LIGHTRIDERS_TIME_PER_MOVE_MS / 1000),
+}
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """Kill the program's whole process group and reap the program."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+    try:
+        proc.wait(timeout=2)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+def _read_lines(stream, lines: queue.Queue) -> None:
+    try:
+        while True:
+            raw = stream.readline(LINE_CAP)
+            if not raw:
+                break
+            lines.put(raw.decode("utf-8", errors="replace"))
+    except (OSError, ValueError):
+        pass
+    lines.put(None)  # end of output
+
+
+def _write_lines(stream, pending: queue.Queue) -> None:
+    while True:
+        text = pending.get()
+        if text is None:
+            break
+        try:
+            stream.write(text.encode("utf-8"))
+            stream.flush()
+        except (OSError, ValueError):  # the program closed stdin or died: EOF tells the reader
+            break
+    try:
+        stream.close()
+    except OSError:
+        pass
+
+
+class _StderrSink:
+    """Collects a program's stderr, keeping the first ``STDERR_CAP`` bytes."""
+
+    def __init__(self):
+        self.data = bytearray()
+        self.dropped = 0
+        self.lock = threading.Lock()
+
+    def run(self, stream) -> None:
+        try:
+            while True:
+                chunk = stream.read1(4096)
+                if not chunk:
+                    break
+                with self.lock:
+                    room = STDERR_CAP - len(self.data)
+                    self.data += chunk[:max(room, 0)]
+                    self.dropped += max(len(chunk) - max(room, 0), 0)
+        except (OSError, ValueError):
+            pass
+
+    def text(self) -> str:
+        with self.lock:
+            text = self.data.decode("utf-8", errors="replace")
+            if self.dropped:
+                text += f"\n[tronlab: {self.dropped} more bytes of stderr dropped]\n"
+            return text
+
+
+class ExternalBot:
+    """A contest program speaking ``protocol`` on stdin/stdout, one process per game.
+
+    ``command`` is a string (split like a shell would, with :func:`shlex.split`) or
+    a list of arguments; ``cwd`` is its working directory and ``env`` extra
+    environment variables on top of the current ones.  ``name`` (default: the
+    program's file name) is what game records call it.  See the module docstring
+    for time limits and failures.
+    """
+
+    def __init__(self, command, *, protocol: str = "google2010", name: str | None = None,
+                 time_limit: float | None = None, first_time_limit: float | None = None,
+                 cwd=None, env=None):
+        if isinstance(command, str):
+            args = shlex.split(command)
+        elif (isinstance(command, (list, tuple))
+              and all(isinstance(a, (str, os.PathLike)) for a in command)):
+            args = [os.fspath(a) for a in command]
+        else:
+            raise TypeError("command must be a str or a list of str")
+        if not args:
+            raise ValueError("command is empty")
+        self.protocol = check_protocol(protocol)
+        for what, value in (("time_limit", time_limit), ("first_time_limit", first_time_limit)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                      or not value > 0):
+                raise ValueError(f"{what} must be a positive number of seconds, got {value!r}")
+        self.args = args
+        self.name = name or os.path.basename(args[0])
+        self.time_limit = time_limit
+        self.first_time_limit = first_time_limit
+        self.cwd = cwd
+        self.env = None if env is None else {**os.environ, **env}
+        self._proc = None
+        self._finalizer = None
+        self._sink = _StderrSink()
+        self._failure: BotFault | None = None
+
+    def __repr__(self) -> str:
+        return f"ExternalBot({shlex.join(self.args)!r}, protocol={self.protocol!r})"
+
+    # ---- game hooks ----------------------------------------------------------------
+    def start_game(self, board, player, *, rules=None, time_limit=None, rng=None) -> None:
+        """Start a fresh process for this game (a previous one is killed first).
+
+        ``rules`` (a name or :class:`~tronlab.tron.rules.Rules`) must match the protocol.
+        """
+        self.close()
+        game = getattr(rules, "name", rules)
+        if game is not None and game != self.protocol:
+            msg = (f"{self.name} speaks the {self.protocol} protocol but the game is played "
+                   f"under {game} rules (pass protocol={game!r})")
+            self._failure = BotFault("error", msg)  # every later move fails the same way
+            raise ValueError(msg)
+        self._sink = _StderrSink()
+        self._failure = None
+        self._moves = 0
+        self._set_clock(time_limit)
+        try:
+            proc = subprocess.Popen(self.args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, cwd=self.cwd, env=self.env,
+                                    start_new_session=True)
+        except OSError as err:
+            self._failure = BotFault("exited", f"could not start {shlex.join(self.args)}: "
+                                                 f"{err.strerror or err}")
+            return
+        self._proc = proc
+        self._finalizer = weakref.finalize(self, _kill_group, proc)
+        self._lines: queue.Queue = queue.Queue()
+        self._pending: queue.Queue = queue.Queue()
+        self._threads = [
+            threading.Thread(target=_read_lines, args=(proc.stdout, self._lines), daemon=True),
+            threading.Thread(target=_write_lines, args=(proc.stdin, self._pending), daemon=True),
+            threading.Thread(target=self._sink.run, args=(proc.stderr,), daemon=True),
+        ]
+        for t in self._threads:
+            t.start()
+        if self.protocol == "lightriders":
+            self._pending.put(lightriders_settings(board, player, timebank_ms=self._bank_cap_ms,
+                                                   time_per_move_ms=self._per_move_ms))
+
+    def _set_clock(self, engine_limit) -> None:
+        first_default, later_default = DEFAULT_TIMES[self.protocol]
+        later, first = self.time_limit, self.first_time_limit
+        self._banked = self.protocol == "lightriders"
+        if later is None and engine_limit is not None:
+            later = engine_limit * _MARGIN
+            if first is None:
+                first = 3 * engine_limit * _MARGIN
+            self._banked = False
+        later = later_default if later is None else later
+        first = first_default if first is None else first
+        self._first, self._later = first, later
+        self._bank_cap_ms = int(round(first * 1000))
+        self._per_move_ms = int(round(later * 1000))
+        self._bank_ms = self._bank_cap_ms
+
+    def __call__(self, board, player):
+        """Send this turn and wait for the answer: 0-3, or ``"pass"`` (Light Riders).
+
+        Raises :class:`~tronlab.runner.engine.BotFault` ("timeout", "bad-output", "exited").
+        """
+        if self._proc is None and self._failure is None:
+            self.start_game(board, player)
+        if self._failure is not None:
+            raise self._failure
+        if self._banked:
+            self._bank_ms = min(self._bank_cap_ms, self._bank_ms + self._per_move_ms)
+            limit = self._bank_ms / 1000
+        else:
+            limit = self._first if self._moves == 0 else self._later
+        self._drain()
+        turn = self._moves
+        self._moves += 1
+        self._pending.put(encode_state(self.protocol, board, player, turn=turn,
+                                       time_ms=int(limit * 1000)))
+        t0 = time.monotonic()
+        line = self._next_line(t0 + limit, limit)
+        if self._banked:
+            spent = int((time.monotonic() - t0) * 1000)
+            self._bank_ms = max(self._bank_ms - spent, 0)
+        try:
+            move = parse_answer(self.protocol, line)
+        except ProtocolError as err:
+            raise BotFault("bad-output", f"bad output: {err}") from None
+        return "pass" if move is None else move  # Light Riders 'pass': keep going straight
+
+    def _drain(self) -> None:
+        """Throw away lines printed late or in excess before asking again."""
+        while True:
+            try:
+                line = self._lines.get_nowait()
+            except queue.Empty:
+                return
+            if line is None:
+                self._lines.put(None)
+                return
+
+    def _next_line(self, deadline: float, limit: float) -> str:
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                if self._banked:
+                    self._bank_ms = 0
+                raise BotFault("timeout", f"no answer within {limit:g} s")
+            try:  # short waits: a program can die while a child of it holds stdout open
+                line = self._lines.get(timeout=min(remaining, _POLL))
+            except queue.Empty:
+                if self._proc.poll() is None:
+                    continue
+                try:  # it has ended: take a last line it may have printed
+                    line = self._lines.get(timeout=_POLL)
+                except queue.Empty:
+                    line = None
+            if line is None:
+                self._lines.put(None)
+                self._failure = BotFault("exited", self._exit_detail())
+                raise self._failure
+            if line.strip():
+                return line
+
+    def _exit_detail(self) -> str:
+        try:
+            code = self._proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            code = None
+        if code is None:
+            what = "closed its output"
+        elif code < 0:
+            try:
+                what = f"was killed by signal {signal.Signals(-code).name}"
+            except ValueError:
+                what = f"was killed by signal {-code}"
+        else:
+            what = f"exited with code {code}"
+        last = [ln for ln in self._sink.text().splitlines() if ln.strip()]
+        tail = f" (last stderr line: {quote(last[-1])})" if last else ""
+        return f"program {what}{tail}"
+
+    def end_game(self, record=None) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Kill the program and everything it started; safe to call twice."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        self._pending.put(None)  # writer closes stdin: a polite program exits by itself
+        try:
+            proc.wait(timeout=0.05)
+        except subprocess.TimeoutExpired:
+            pass
+        if self._finalizer is not None:
+            self._finalizer()  # kills the group (even if the program already exited)
+            self._finalizer = None
+        reader, _, collector = self._threads
+        for t in self._threads:
+            t.join(timeout=1)
+        # a stream is closed only once its thread is done with it (closing a buffered
+        # stream under a blocked reader would wait for that reader); a process that
+        # escaped the group and still holds the pipe leaves it to the garbage collector
+        for stream, t in ((proc.stdout, reader), (proc.stderr, collector)):
+            if not t.is_alive():
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+
+    def stderr_text(self) -> str:
+        """What the program wrote on stderr this game (first 64 KiB)."""
+        return self._sink.text()
+
+    @property
+    def pid(self) -> int | None:
+        """Process id of the running program, if any."""
+        return None if self._proc is None else self._proc.pid

@@ -1,0 +1,115 @@
+"""Run a tronlab bot as a contest program on stdin/stdout (technique E3).
+
+One process plays one game: it reads the server's turns line by line with a
+:mod:`tronlab.tron.protocol` client, asks the bot for a move and prints the answer,
+flushing after every line.  Diagnostics go to stderr only.  At end of input
+the program stops cleanly.
+
+A bot that raises or returns something that is not a move must not lose the
+game by silence: the runner logs the problem to stderr and answers a fallback
+move instead (the first move into a free square, never a Light Riders
+reverse).  This is what ``python -m tronlab bot NAME --protocol P`` runs.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import traceback
+
+from ..tron.board import opposite, parse_move
+from ..tron.protocol import ProtocolError, make_client
+from ..tron.rules import get_rules
+
+
+def fallback_move(board, player: int, protocol: str):
+    """A legal-looking move when the bot failed: a free square, else straight on."""
+    facing = int(board.facing[player]) if board.n_players > player else -1
+    legal = board.legal_moves(player)
+    if protocol == "lightriders" and facing >= 0:
+        legal = [m for m in legal if m != opposite(facing)]
+    if legal:
+        return legal[0]
+    if facing >= 0:
+        return facing
+    return 0
+
+
+def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
+              time_limit: float | None = None, rng=None, verbose: bool = False) -> int:
+    """Play one game of ``protocol`` as a contest program; return the number of answers.
+
+    ``bot`` is a callable ``bot(board, player) -> move`` with the optional
+    ``start_game``/``close`` hooks of :func:`tronlab.runner.engine.play`.
+    """
+    stdin = sys.stdin if stdin is None else stdin
+    stdout = sys.stdout if stdout is None else stdout
+    stderr = sys.stderr if stderr is None else stderr
+    client = make_client(protocol)
+    rules = get_rules(protocol)
+    started = False
+    answers = 0
+
+    def log(msg: str) -> None:
+        try:
+            stderr.write(msg.rstrip("\n") + "\n")
+            stderr.flush()
+        except (OSError, ValueError):
+            pass
+
+    try:
+        for line in stdin:
+            try:
+                request = client.feed(line)
+            except ProtocolError as err:
+                log(f"tronlab bot: bad input: {err}")
+                continue
+            if request is None:
+                continue
+            board, player = request.board, request.player
+            if not started:
+                started = True
+                hook = getattr(bot, "start_game", None)
+                if hook is not None:
+                    try:
+                        hook(board.copy(), player, rules=rules.name, time_limit=time_limit, rng=rng)
+                    except Exception:
+                        log("tronlab bot: start_game raised:\n" + traceback.format_exc())
+            t0 = time.perf_counter()
+            try:
+                move = bot(board, player)
+                if protocol == "lightriders" and (move is None or (
+                        isinstance(move, str) and move.strip().lower() == "pass")):
+                    move = None
+                else:
+                    move = parse_move(move)
+            except Exception:
+                move = fallback_move(board, player, protocol)
+                log(f"tronlab bot: turn {request.turn}: bot failed, answering "
+                    f"{client.answer(move)} instead:\n" + traceback.format_exc())
+            text = client.answer(move)
+            if verbose:
+                stats = getattr(bot, "last_stats", None)
+                log(f"turn {request.turn}: player {player} answers {text} "
+                    f"({(time.perf_counter() - t0) * 1000:.1f} ms)"
+                    + (f" search: {_format_stats(stats)}" if stats else "")
+                    + f"\n{board.to_ascii()}")
+            stdout.write(text + "\n")
+            stdout.flush()
+            answers += 1
+    except BrokenPipeError:
+        pass  # the server went away: the game is over for us
+    finally:
+        close = getattr(bot, "close", None)
+        if close is not None:
+            try:
+                close()
+            except Exception:
+                log("tronlab bot: close raised:\n" + traceback.format_exc())
+    return answers
+
+
+def _format_stats(stats) -> str:
+    """One line from a bot's ``last_stats`` (a dict or any object with attributes)."""
+    items = stats.items() if isinstance(stats, dict) else vars(stats).items()
+    return " ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in items)

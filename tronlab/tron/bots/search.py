@@ -1,0 +1,331 @@
+"""Territory and search bots: ``voronoi``, ``multivoronoi``, ``minimax``, ``chamber``.
+
+From the simplest to the contest winner's recipe:
+
+``voronoi``       one move of lookahead: the move after which I am nearer the
+                  most squares (A4); a square the opponent can also enter this
+                  turn is worth at most a draw; once separated, the greedy
+                  filler's move (A1).
+``multivoronoi``  kootenpv's 78-line CodinGame bot (K2): one move of lookahead
+                  on the 2-4 player turn-order territory (K1).
+``minimax``       negamax alpha-beta over whole turns (H1, H2, A5) with the
+                  Voronoi count at the leaves, iterative deepening under the
+                  clock (A6); once separated, one move of lookahead finished
+                  by the greedy filler (A1).
+``chamber``       a1k0n's bot: the same search with the chamber-tree evaluation
+                  (A12; ``penalize_battlefront=True`` for A13) and, once
+                  separated, the endgame solver (A8).
+
+The search bots value a draw (a head-on crash) at ``draw=-1``, a hair below
+an even position: between a crash and an equal game they keep playing (they
+still take the crash when every other line looks worse).  ``contempt=c`` (0 to
+1) also takes ``c`` times the static evaluation off the draw value, so a bot
+that is ahead avoids crashes more and one that is behind seeks them;
+``crash="blind"`` searches with an opponent that cannot aim at my square (see
+:mod:`tronlab.tron.search`).  Both are options: on the 2010 maps neither changed the
+results measurably (``benchmarks/strength.py``).
+
+Every bot takes ``time=`` (seconds per move; defaults to the rule set's usual
+budget) and keeps to it: it plans to answer within ``0.8 * time - 5 ms`` to
+leave room for Python and the protocol, and within a quarter of that on the
+first move of a game, whose clock may include the program's start-up.  After
+every move ``bot.last_stats`` says what it did (depth, nodes, evaluations per
+second, time used); with ``verbose=True`` it also prints them to stderr, one
+line a move.
+
+The two-player bots play 3-4 player games (CodinGame) with the multi-player
+score.  Making a bot compiles (or loads from numba's cache) every kernel it
+uses on a tiny board, so the first move is not charged for it (``start_game``
+runs under the first move's time limit).
+"""
+
+from __future__ import annotations
+
+import sys
+import time as _time
+
+import numpy as np
+
+from ..board import Board
+from ..chambers import new_scratch
+from ...jit.clock import deadline_after
+from ..endgame import Endgame
+from ..evaluate import (K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, TERRITORY, evaluate_kernel,
+                        is_separated, multi_score_kernel)
+from ..search import Searcher
+from ...runner.registry import register
+
+DEFAULT_TIME = {"google2010": 1.0, "lightriders": 0.2, "codingame": 0.1}
+_WARMUP = """
+    1...
+    ....
+    ...2
+"""
+
+
+def _check_time(time):
+    if time is None:
+        return None
+    if isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0:
+        raise ValueError(f"time must be a positive number of seconds per move, got {time!r}")
+    return float(time)
+
+
+class _Bot:
+    """Shared plumbing: time budget, stats, verbose output, multi-player fallback."""
+
+    name = "bot"
+
+    def __init__(self, *, time=None, verbose=False, rng=None):
+        self.time = _check_time(time)
+        self.verbose = bool(verbose)
+        self.rules = None
+        self.last_stats: dict = {}
+        self._counts = None
+        self._first = False
+
+    # ---- hooks -------------------------------------------------------------
+    def start_game(self, board, player, *, rules=None, time_limit=None, rng=None):
+        self.rules = getattr(rules, "name", rules)
+        if self.time is None and time_limit is not None:
+            self.time = float(time_limit)
+        self._first = True
+
+    def warm_up(self):
+        """Run every kernel once on a tiny board (compiles or loads the cache)."""
+        b = Board.from_ascii(_WARMUP)
+        self.choose(b, 0, deadline_after(0.05))
+        self._multi(b, 0)
+
+    # ---- moves -------------------------------------------------------------
+    def budget(self) -> float:
+        """Seconds to think this move: 80% of the time per move less 5 ms; a
+        quarter of that on the first move of a game, whose clock may already
+        include the program's start-up (imports, numba loading its cache)."""
+        t = self.time if self.time is not None else DEFAULT_TIME.get(self.rules, 1.0)
+        think = max(0.005, 0.8 * t - 0.005)
+        return max(0.005, think / 4) if self._first else think
+
+    def __call__(self, board: Board, player: int) -> int:
+        t0 = _time.perf_counter()
+        deadline = deadline_after(self.budget())
+        self._first = False
+        legal = board.legal_moves(player)
+        self.last_stats = {"mode": "forced", "depth": 0, "nodes": 0}
+        if not legal:
+            move = int(board.facing[player]) if board.facing[player] >= 0 else 0
+        elif len(legal) == 1:
+            move = legal[0]
+        elif board.n_players != 2 or not board.alive.all():
+            move = self._multi(board, player)
+        else:
+            move = self.choose(board, player, deadline)
+        self.last_stats["time"] = _time.perf_counter() - t0
+        self.last_stats["move"] = int(move)
+        if self.verbose:
+            shown = {k: (round(v, 4) if isinstance(v, float) else v)
+                     for k, v in self.last_stats.items() if k != "pv"}
+            print(f"{self.name}: {shown}", file=sys.stderr, flush=True)
+        return int(move)
+
+    def choose(self, board, player, deadline) -> int:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _multi(self, board, player) -> int:
+        """kootenpv's one-move lookahead (K2); works for 2-4 players."""
+        s = self._scratch(board)
+        if self._counts is None or self._counts.size != board.n_players:
+            self._counts = np.zeros(board.n_players, np.int64)
+        flat = board.flat.copy()
+        heads = board.heads.copy()
+        alive = board.alive.copy()
+        head = heads[player]
+        best, best_move = None, None
+        for m in board.legal_moves(player):
+            t = head + board.offsets[m]
+            flat[t] = 2 + player
+            heads[player] = t
+            v = int(multi_score_kernel(flat, heads, alive, np.int64(player), np.int64(board.stride),
+                                       s.owner, s.queue, self._counts, s.dist))
+            flat[t] = 0
+            heads[player] = head
+            if best is None or v > best:
+                best, best_move = v, m
+        self.last_stats.update({"mode": "multi", "value": best})
+        return best_move if best_move is not None else 0
+
+    def _scratch(self, board):
+        s = getattr(self, "_cs", None)
+        if s is None or s.dist.size != board.flat.size:
+            s = self._cs = new_scratch(board.flat.size)
+        return s
+
+
+class _EndgameBot(_Bot):
+    """A two-player bot that, once the players are separated, plays the endgame
+    solver's move (A8), searching at most ``endgame_depth`` moves deep (None: until
+    the parity bound or the deadline; 1: the greedy filler's best first move, A1)."""
+
+    def __init__(self, *, endgame_depth=None, time=None, verbose=False, rng=None):
+        super().__init__(time=time, verbose=verbose, rng=rng)
+        if endgame_depth is not None and (not isinstance(endgame_depth, int) or endgame_depth < 1):
+            raise ValueError(f"endgame_depth must be a positive int or None, got {endgame_depth!r}")
+        self.endgame_depth = endgame_depth
+        self.endgame = Endgame()
+
+    def warm_up(self):
+        super().warm_up()
+        apart = Board.from_ascii(_WARMUP.replace("....", ".##.").replace("...2", ".#.2"))
+        self.endgame.solve(apart, 0, max_depth=2)
+
+    def endgame_move(self, board, player, deadline):
+        """The endgame solver's move when the players are separated, else None."""
+        if not is_separated(board):
+            return None
+        kw = {} if self.endgame_depth is None else {"max_depth": self.endgame_depth}
+        _, move = self.endgame.solve(board, player, deadline=deadline, **kw)
+        self.last_stats.update({"mode": "endgame", **self.endgame.last_stats})
+        return move
+
+
+class VoronoiBot(_EndgameBot):
+    """One move of lookahead on Voronoi territory (A4).
+
+    Two guards a bare territory count lacks: a move into a square the opponent
+    can also enter this turn risks a head-on crash, so it is worth at most
+    ``draw`` (a draw is bad for the side ahead, which then keeps clear); and
+    once the players are separated territory says nothing about how to fill,
+    so the bot plays the greedy filler's best first move (A1, as ``minimax``).
+    """
+
+    name = "voronoi"
+
+    def __init__(self, *, draw=-1, time=None, verbose=False, rng=None):
+        super().__init__(endgame_depth=1, time=time, verbose=verbose, rng=rng)
+        if isinstance(draw, bool) or not isinstance(draw, (int, np.integer)):
+            raise ValueError(f"draw must be an int (squares; 0 = neutral), got {draw!r}")
+        self.draw = int(draw)
+
+    def choose(self, board, player, deadline):
+        move = self.endgame_move(board, player, deadline)
+        if move is not None:
+            return move
+        s = self._scratch(board)
+        flat = board.flat.copy()
+        me, opp = board.heads[player], board.heads[1 - player]
+        contested = {opp + off for off in board.offsets}
+        best, best_move = None, None
+        for m in board.legal_moves(player):
+            t = me + board.offsets[m]
+            flat[t] = 2 + player
+            v = int(evaluate_kernel(flat, t, opp, np.int64(board.stride), np.int64(TERRITORY),
+                                    K1_DEFAULT, K2_DEFAULT, np.int64(SEP_WEIGHT_DEFAULT), s))
+            flat[t] = 0
+            if t in contested:
+                v = min(v, self.draw)
+            if best is None or v > best:
+                best, best_move = v, m
+        self.last_stats.update({"mode": "territory", "depth": 1, "value": best})
+        return best_move
+
+
+class MultiVoronoiBot(_Bot):
+    """kootenpv's bot (K2): one move of lookahead on turn-order territory."""
+
+    name = "multivoronoi"
+
+    def choose(self, board, player, deadline):
+        return self._multi(board, player)
+
+
+class SearchBot(_EndgameBot):
+    """Negamax alpha-beta under the clock, with an evaluation and an endgame."""
+
+    name = "search"
+
+    def __init__(self, *, evaluation="territory", time=None, depth=None, endgame_depth=None,
+                 k1=K1_DEFAULT, k2=K2_DEFAULT, sep_weight=SEP_WEIGHT_DEFAULT, draw=-1, contempt=0.0,
+                 crash="pessimistic", tt=True, ordering=True, verbose=False, rng=None):
+        super().__init__(endgame_depth=endgame_depth, time=time, verbose=verbose, rng=rng)
+        if (isinstance(contempt, bool) or not isinstance(contempt, (int, float))
+                or not 0 <= contempt <= 1):
+            raise ValueError(f"contempt must be a number from 0 to 1, got {contempt!r}")
+        self.contempt = float(contempt)
+        self.draw = draw
+        self.searcher = Searcher(evaluation=evaluation, k1=k1, k2=k2, sep_weight=sep_weight,
+                                 draw=draw, crash=crash, tt=tt, ordering=ordering)
+        if depth is not None and (not isinstance(depth, int) or depth < 1):
+            raise ValueError(f"depth must be a positive int (turns) or None, got {depth!r}")
+        self.depth = depth
+
+    def start_game(self, board, player, *, rules=None, time_limit=None, rng=None):
+        super().start_game(board, player, rules=rules, time_limit=time_limit, rng=rng)
+        self.searcher.reset()
+
+    def choose(self, board, player, deadline):
+        move = self.endgame_move(board, player, deadline)
+        if move is not None:
+            return move
+        kw = {} if self.depth is None else {"max_depth": self.depth}
+        self.searcher.draw = self.draw_value(board, player)
+        value, move = self.searcher.search(board, player, deadline=deadline, **kw)
+        self.last_stats.update({"mode": "search", **self.searcher.last_stats})
+        return move
+
+    def draw_value(self, board, player):
+        """The value of a draw in this move's search: ``draw``, less ``contempt``
+        times the static evaluation of the position (a draw throws a lead away
+        and rescues a deficit)."""
+        if not self.contempt:
+            return self.draw
+        s = self._scratch(board)
+        me, opp = board.heads[player], board.heads[1 - player]
+        static = int(evaluate_kernel(board.flat, me, opp, np.int64(board.stride),
+                                     np.int64(self.searcher.code), self.searcher.k1,
+                                     self.searcher.k2, np.int64(self.searcher.sep_weight), s))
+        return self.draw - int(round(self.contempt * static))
+
+
+class MinimaxBot(SearchBot):
+    """Alpha-beta with the Voronoi count (A5); a greedy one-move filler when separated."""
+
+    name = "minimax"
+
+    def __init__(self, *, evaluation="territory", endgame_depth=1, **options):
+        super().__init__(evaluation=evaluation, endgame_depth=endgame_depth, **options)
+
+
+class ChamberBot(SearchBot):
+    """a1k0n's recipe: alpha-beta + chamber-tree evaluation (A12) + endgame solver (A8)."""
+
+    name = "chamber"
+
+    def __init__(self, *, penalize_battlefront=False, **options):
+        options.setdefault("evaluation", "chamber-a13" if penalize_battlefront else "chamber")
+        super().__init__(**options)
+
+
+def _warm(bot):
+    bot.warm_up()
+    return bot
+
+
+@register("voronoi", description="one move of lookahead on Voronoi territory (A4)")
+def make_voronoi(*, rng=None, time=None, verbose=False, draw=-1):
+    return _warm(VoronoiBot(draw=draw, time=time, verbose=verbose, rng=rng))
+
+
+@register("multivoronoi",
+          description="kootenpv's 2-4 player bot: one move on turn-order territory (K1, K2)")
+def make_multivoronoi(*, rng=None, time=None, verbose=False):
+    return _warm(MultiVoronoiBot(time=time, verbose=verbose, rng=rng))
+
+
+@register("minimax", description="alpha-beta + Voronoi evaluation under the clock (A5, A6, H1-H5)")
+def make_minimax(*, rng=None, time=None, **options):
+    return _warm(MinimaxBot(time=time, rng=rng, **options))
+
+
+@register("chamber", description="a1k0n's bot: alpha-beta + chamber trees + endgame (A8, A12)")
+def make_chamber(*, rng=None, time=None, **options):
+    return _warm(ChamberBot(time=time, rng=rng, **options))

@@ -1,0 +1,589 @@
+"""Chamber trees with battlefronts (techniques A12 and A13).
+
+Voronoi territory (A4) counts every square a player reaches first, as if it
+could have all of them.  It cannot when its territory is cut into *chambers*:
+a bot that walks through a one-square doorway into one room leaves the other
+rooms behind for good.  a1k0n (Google AI Challenge 2010 post-mortem) counted
+only the space along the best route through the chambers, and added one more
+twist, the *battlefront*: a chamber that borders the opponent's space must be
+fought for now.  Filling a quiet chamber first and visiting the front later is
+not an option: by then the opponent has taken it.
+
+The construction, step by step, for one player ``p`` (the other is ``q``):
+
+1. **Ownership.**  One BFS from both heads (:func:`tronlab.grid.voronoi.territory_kernel`):
+   a free square is *p's* when p's head is strictly nearer.  Squares nearer q,
+   and ties (neutral), are not p's.
+2. **Cut vertices.**  The graph of p's squares (everything else, p's head
+   included, treated as wall) and its articulation points
+   (:func:`tronlab.grid.articulation.articulation_points_kernel`).  A cut vertex is
+   a *gate*.
+3. **Chambers.**  Chamber 0 is p's head (no space of its own).  A *gate
+   chamber* is a single cut vertex; a *room* is a connected set of p's squares
+   that are not cut vertices.  The tree is grown by a depth-first walk from the
+   head.  The head and every gate look at their unclaimed neighbours owned by
+   p - rooms first, then gates, each in move order (up, right, down, left) -
+   and each becomes a child that is explored to the end before the next
+   neighbour is looked at.  A new room is grown at once, breadth-first from
+   the square where it was entered; every unclaimed gate next to it becomes
+   its child, and those are explored in the order the room found them.  A
+   square belongs to the first chamber that claims it, so a region reachable
+   two ways hangs under the first one found (the structure is a tree, and a
+   ring of gates round the head is followed as one long line).
+4. **Size and edges.**  A chamber's ``N`` is its number of squares, ``E`` the
+   sum of their free neighbours (any owner; the A7 edge count).
+5. **Steps.**  How much of the parent is used on the way into a child: zero
+   from the head; the gate square itself (1, its free neighbours) from a gate;
+   from a room, the squares on a shortest path from the room's entrance to the
+   square next to the child gate, both ends included, with the fewest edges
+   among the shortest paths.
+6. **Front.**  A chamber *touches the front* when one of its squares has a
+   free neighbour that is not p's (q's or neutral).  A chamber's best line is
+   a *battlefront* line when the chamber touches the front or its chosen child
+   line is a battlefront line.
+7. **Values** (children before parents).  The options of a chamber ``C``:
+   stay (``N, E`` of ``C``), or go on into a child ``K``:
+
+   * K's line is quiet: fill ``C`` first, then go: ``C + value(K)``;
+   * K's line is a battlefront: go now, giving up the rest of ``C``:
+     ``steps(C -> K) + value(K)``; with ``penalize_battlefront`` (A13, an idea
+     a1k0n never tried) the part of ``C`` given up is also subtracted, since
+     the opponent is free to take it.
+
+   Options are compared by ``K1*N + K2*E`` (the same linear model the score
+   uses); the best wins, ties go to staying, then to the lowest chamber id.
+   The player's ``(N, E)`` is the value of chamber 0.
+
+The score from ``p``'s point of view is a1k0n's linear form
+``K1*(N_p - N_q) + K2*(E_p - E_q)`` (defaults 0.055 and 0.194).  When a
+player's territory is in one piece without any cut vertex, its ``(N, E)`` is
+exactly its Voronoi count (the whole territory is one room).
+
+The a1k0n v. ecv257 game of the write-up in miniature (``tests/test_chambers.py``)::
+
+    ##################      Voronoi: red (1) 18, blue (2) 22.
+    #......#...#..#..#      Blue cannot have both sides of its doorway:
+    #...1......2.....#      the front room (9) or the two quiet rooms on
+    #......#...#..#..#      the right (6 + 1 + 6 = 13).  Chambers: red 16,
+    ##################      blue 13 - red is ahead.
+
+Two layers, as everywhere in tronlab: compiled kernels that take the flat grid,
+heads and scratch arrays and never allocate (:func:`chamber_counts_kernel`,
+:func:`chamber_score_kernel`, meant to be called from search), and the
+friendly :func:`chamber_tree` / :func:`chamber_score` that take a
+:class:`~tronlab.tron.board.Board`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from ..grid.articulation import articulation_points_kernel
+from .board import check_board, check_player
+from ..grid.voronoi import territory_kernel
+
+K1_DEFAULT = 0.055
+K2_DEFAULT = 0.194
+
+HEAD, GATE, ROOM = 0, 1, 2
+KIND_NAMES = ("head", "gate", "room")
+
+
+class ChamberScratch(NamedTuple):
+    """Scratch arrays for the kernels here; make with :func:`new_scratch`.
+
+    Square-sized (``size`` = ``board.flat.size``): ``dist``, ``queue``,
+    ``rqueue``, ``rdist``, ``resum``, ``chamber_of``, ``disc``, ``low``,
+    ``parent``, ``stack`` (int32), ``owner``, ``region``, ``it``, ``is_cut``
+    (uint8).  Chamber-sized (``size + 1``, one chamber per square at most plus
+    the head): the ``ch_*``, ``val_*`` and ``fr_*`` arrays and ``choice``
+    (int32).  ``dist``/``owner``/``queue`` are what
+    :func:`tronlab.grid.voronoi.territory_kernel` needs, so one scratch serves both.
+    """
+    dist: np.ndarray
+    owner: np.ndarray
+    queue: np.ndarray
+    region: np.ndarray
+    disc: np.ndarray
+    low: np.ndarray
+    parent: np.ndarray
+    it: np.ndarray
+    stack: np.ndarray
+    is_cut: np.ndarray
+    chamber_of: np.ndarray
+    rqueue: np.ndarray
+    rdist: np.ndarray
+    resum: np.ndarray
+    ch_parent: np.ndarray
+    ch_entrance: np.ndarray
+    ch_kind: np.ndarray
+    ch_n: np.ndarray
+    ch_e: np.ndarray
+    ch_front: np.ndarray
+    ch_step_n: np.ndarray
+    ch_step_e: np.ndarray
+    val_n: np.ndarray
+    val_e: np.ndarray
+    val_front: np.ndarray
+    choice: np.ndarray
+    ch_end: np.ndarray
+    fr_chamber: np.ndarray
+    fr_next: np.ndarray
+
+
+def new_scratch(size: int) -> ChamberScratch:
+    """Scratch for a flat grid of ``size`` squares (``board.flat.size``)."""
+    i32 = [np.empty(size, np.int32) for _ in range(10)]
+    u8 = [np.empty(size, np.uint8) for _ in range(4)]
+    ch = [np.empty(size + 1, np.int32) for _ in range(15)]
+    dist, queue, disc, low, parent, stack, chamber_of, rqueue, rdist, resum = i32
+    owner, region, it, is_cut = u8
+    return ChamberScratch(dist, owner, queue, region, disc, low, parent, it, stack, is_cut,
+                          chamber_of, rqueue, rdist, resum, *ch)
+
+
+# ---------------------------------------------------------------------------
+# kernels
+# ---------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _free_degree(flat, sq, stride):
+    return (np.int32(flat[sq - stride] == 0) + np.int32(flat[sq + 1] == 0)
+            + np.int32(flat[sq + stride] == 0) + np.int32(flat[sq - 1] == 0))
+
+
+@njit(cache=True)
+def _new_chamber(kind, entrance, parent, step_n, step_e, count, ch_parent, ch_entrance,
+                 ch_kind, ch_n, ch_e, ch_front, ch_step_n, ch_step_e):
+    ch_parent[count] = parent
+    ch_entrance[count] = entrance
+    ch_kind[count] = kind
+    ch_n[count] = 0
+    ch_e[count] = 0
+    ch_front[count] = 0
+    ch_step_n[count] = step_n
+    ch_step_e[count] = step_e
+    return count + 1
+
+
+@njit(cache=True)
+def _new_gate(flat, sq, who, stride, owner, parent, step_n, step_e, count, chamber_of,
+              ch_parent, ch_entrance, ch_kind, ch_n, ch_e, ch_front, ch_step_n, ch_step_e):
+    """Claim cut vertex ``sq`` as gate chamber ``count``; returns ``count + 1``."""
+    chamber_of[sq] = count
+    _new_chamber(np.int64(1), sq, parent, step_n, step_e, count, ch_parent, ch_entrance, ch_kind,
+                 ch_n, ch_e, ch_front, ch_step_n, ch_step_e)
+    ch_n[count] = 1
+    ch_e[count] = _free_degree(flat, sq, stride)
+    for u in (sq - stride, sq + 1, sq + stride, sq - 1):
+        if flat[u] == 0 and owner[u] != who:
+            ch_front[count] = 1
+    return count + 1
+
+
+@njit(cache=True)
+def _grow_room(flat, start, who, stride, owner, is_cut, chamber_of, rqueue, rdist, resum,
+               room, count, ch_parent, ch_entrance, ch_kind, ch_n, ch_e, ch_front, ch_step_n,
+               ch_step_e):
+    """Grow room ``room`` breadth-first from ``start`` over unclaimed non-cut
+    squares of ``who``; every unclaimed cut vertex next to it becomes a child
+    gate, its steps the shortest (then fewest-edge) way there.  Returns the new
+    chamber count (the room's gates are ids ``room + 1`` up to it)."""
+    offs = (np.uint64(0) - np.uint64(stride), np.uint64(1), np.uint64(stride),
+            np.uint64(0) - np.uint64(1))
+    chamber_of[start] = room
+    rdist[start] = 0
+    resum[start] = 0
+    rqueue[0] = start
+    qh = 0
+    qt = 1
+    n = 0
+    e = 0
+    front = 0
+    while qh < qt:
+        s = np.uint64(rqueue[qh])
+        qh += 1
+        # resum held the cheapest path up to s, s excluded; now add s itself
+        deg = _free_degree(flat, s, stride)
+        here = resum[s] + deg
+        resum[s] = here
+        n += 1
+        e += deg
+        ds = rdist[s] + 1
+        for j in range(4):
+            u = s + offs[j]
+            if flat[u] != 0:
+                continue
+            if owner[u] != who:
+                front = 1
+                continue
+            cu = chamber_of[u]
+            if is_cut[u] != 0:
+                if cu < 0:
+                    count = _new_gate(flat, np.int64(u), who, stride, owner, np.int64(room),
+                                      np.int64(ds), np.int64(here), np.int64(count),
+                                      chamber_of, ch_parent, ch_entrance, ch_kind, ch_n, ch_e,
+                                      ch_front, ch_step_n, ch_step_e)
+                elif (ch_parent[cu] == room and ch_kind[cu] == 1
+                      and ch_step_n[cu] == ds and here < ch_step_e[cu]):
+                    ch_step_e[cu] = here
+            elif cu < 0:
+                chamber_of[u] = room
+                rdist[u] = ds
+                resum[u] = here
+                rqueue[qt] = u
+                qt += 1
+            elif cu == room and rdist[u] == ds and here < resum[u]:
+                resum[u] = here   # another shortest way in (u not yet dequeued)
+    ch_n[room] = n
+    ch_e[room] = e
+    ch_front[room] = front
+    return count
+
+
+@njit(cache=True)
+def chamber_tree_kernel(flat, head, who, stride, owner, region, disc, low, parent, it, stack,
+                        is_cut, chamber_of, rqueue, rdist, resum, ch_parent, ch_entrance,
+                        ch_kind, ch_n, ch_e, ch_front, ch_step_n, ch_step_e, ch_end,
+                        fr_chamber, fr_next):
+    """Build the chamber tree of the player whose owner code is ``who`` (steps
+    2-6 of the module docstring); returns the number of chambers.
+
+    ``owner`` holds 0/1/2 ownership codes (anything else, e.g. 255 for
+    unreached squares, is nobody's).  Fills ``region`` (0 = the player's
+    square), ``is_cut``, ``chamber_of`` (-1 for squares in no chamber) and the
+    ``ch_*`` arrays: parent, entrance square, kind (0 head, 1 gate, 2 room),
+    N, E, touches-front flag, steps taken in the parent on the way in.
+
+    The exploration is a depth-first walk on an explicit stack of frames
+    (``fr_chamber``, ``fr_next``): a head or gate frame looks at its four
+    neighbours twice (rooms, then gates) and descends into each new child at
+    once; a room frame descends into its gates in the order the room found
+    them (ids ``room + 1`` to ``ch_end[room] - 1``).
+    """
+    size = flat.size
+    offs = (np.uint64(0) - np.uint64(stride), np.uint64(1), np.uint64(stride),
+            np.uint64(0) - np.uint64(1))
+    w = np.uint8(who)
+    for i in range(size):
+        region[i] = 0 if (flat[i] == 0 and owner[i] == w) else 1
+        chamber_of[i] = -1
+    articulation_points_kernel(region, stride, disc, low, parent, it, stack, is_cut)
+    zero = np.int64(0)
+    count = _new_chamber(zero, np.int64(head), np.int64(-1), zero, zero, zero, ch_parent,
+                         ch_entrance, ch_kind, ch_n, ch_e,
+                         ch_front, ch_step_n, ch_step_e)
+    fr_chamber[0] = 0
+    fr_next[0] = 0
+    sp = 1
+    while sp > 0:
+        c = fr_chamber[sp - 1]
+        k = fr_next[sp - 1]
+        if ch_kind[c] == 2:                       # a room: descend into its next gate
+            if k < ch_end[c]:
+                fr_next[sp - 1] = k + 1
+                fr_chamber[sp] = k
+                fr_next[sp] = 0
+                sp += 1
+            else:
+                sp -= 1
+            continue
+        if k >= 8:                                # a head or gate with nothing left
+            sp -= 1
+            continue
+        fr_next[sp - 1] = k + 1
+        want_cut = k // 4                         # rooms first, then gates
+        g = np.uint64(ch_entrance[c])
+        t = g + offs[k % 4]
+        if region[t] != 0 or chamber_of[t] >= 0 or is_cut[t] != want_cut:
+            continue
+        step_n = ch_n[c]                          # 0 from the head, the gate square from a gate
+        step_e = ch_e[c]
+        child = count
+        if want_cut == 1:
+            count = _new_gate(flat, np.int64(t), w, stride, owner, np.int64(c), np.int64(step_n),
+                              np.int64(step_e), np.int64(count), chamber_of,
+                              ch_parent, ch_entrance, ch_kind, ch_n, ch_e, ch_front, ch_step_n,
+                              ch_step_e)
+            fr_next[sp] = 0
+        else:
+            count = _new_chamber(np.int64(2), np.int64(t), np.int64(c), np.int64(step_n),
+                                 np.int64(step_e), np.int64(count), ch_parent, ch_entrance, ch_kind,
+                                 ch_n, ch_e, ch_front, ch_step_n, ch_step_e)
+            count = _grow_room(flat, np.int64(t), w, stride, owner, is_cut, chamber_of, rqueue, rdist,
+                               resum, child, count, ch_parent, ch_entrance, ch_kind, ch_n, ch_e,
+                               ch_front, ch_step_n, ch_step_e)
+            ch_end[child] = count
+            fr_next[sp] = child + 1
+        fr_chamber[sp] = child
+        sp += 1
+    return count
+
+
+@njit(cache=True)
+def chamber_values_kernel(count, k1, k2, penalize, ch_parent, ch_n, ch_e, ch_front, ch_step_n,
+                          ch_step_e, val_n, val_e, val_front, choice):
+    """Step 7: the value ``(val_n, val_e)`` of every chamber, whether its best
+    line is a battlefront line (``val_front``) and the child it goes on to
+    (``choice``, -1 = stay).  Children have larger ids than their parent, so
+    one pass from the last chamber to the first sees every child before its
+    parent.  Returns the value of chamber 0 as ``(N, E)``.
+    """
+    for c in range(count):
+        val_n[c] = ch_n[c]
+        val_e[c] = ch_e[c]
+        val_front[c] = ch_front[c]
+        choice[c] = -1
+    for c in range(count - 1, 0, -1):
+        p = ch_parent[c]
+        if val_front[c] != 0:
+            n = ch_step_n[c] + val_n[c]
+            e = ch_step_e[c] + val_e[c]
+            if penalize:
+                n -= ch_n[p] - ch_step_n[c]
+                e -= ch_e[p] - ch_step_e[c]
+        else:
+            n = ch_n[p] + val_n[c]
+            e = ch_e[p] + val_e[c]
+        score = k1 * n + k2 * e
+        best = k1 * val_n[p] + k2 * val_e[p]
+        # children come in descending id: on a tie a later (lower) child
+        # replaces an earlier one, but never the "stay" option
+        if score > best or (score == best and choice[p] >= 0):
+            val_n[p] = n
+            val_e[p] = e
+            val_front[p] = 1 if (ch_front[p] != 0 or val_front[c] != 0) else 0
+            choice[p] = c
+    return val_n[0], val_e[0]
+
+
+@njit(cache=True)
+def chamber_counts_kernel(flat, head0, head1, stride, k1, k2, penalize, dist, owner, queue,
+                          region, disc, low, parent, it, stack, is_cut, chamber_of, rqueue,
+                          rdist, resum, ch_parent, ch_entrance, ch_kind, ch_n, ch_e, ch_front,
+                          ch_step_n, ch_step_e, val_n, val_e, val_front, choice, ch_end,
+                          fr_chamber, fr_next):
+    """``(n0, e0, n1, e1)``: the chamber-tree value of each player, for the
+    linear form.  ``flat`` uint8[n] padded grid, ``head0``/``head1`` flat
+    indices, ``stride``, weights ``k1``/``k2`` (float64, used to compare
+    options), ``penalize`` (bool, A13); the rest is :class:`ChamberScratch`.
+    No allocation: callable millions of times from a compiled search.
+    """
+    territory_kernel(flat, head0, head1, stride, dist, owner, queue)
+    for i in range(flat.size):
+        if dist[i] < 0:
+            owner[i] = 255
+    n0 = e0 = n1 = e1 = 0
+    for who in range(2):                  # the same scratch serves both trees in turn
+        head = head0 if who == 0 else head1
+        count = chamber_tree_kernel(flat, np.int64(head), np.int64(who), stride, owner, region,
+                                    disc, low, parent, it, stack, is_cut, chamber_of, rqueue,
+                                    rdist, resum, ch_parent, ch_entrance, ch_kind, ch_n, ch_e,
+                                    ch_front, ch_step_n, ch_step_e, ch_end, fr_chamber, fr_next)
+        n, e = chamber_values_kernel(count, k1, k2, penalize, ch_parent, ch_n, ch_e, ch_front,
+                                     ch_step_n, ch_step_e, val_n, val_e, val_front, choice)
+        if who == 0:
+            n0, e0 = n, e
+        else:
+            n1, e1 = n, e
+    return n0, e0, n1, e1
+
+
+@njit(cache=True)
+def chamber_score_kernel(flat, head0, head1, stride, k1, k2, penalize, dist, owner, queue,
+                         region, disc, low, parent, it, stack, is_cut, chamber_of, rqueue,
+                         rdist, resum, ch_parent, ch_entrance, ch_kind, ch_n, ch_e, ch_front,
+                         ch_step_n, ch_step_e, val_n, val_e, val_front, choice, ch_end,
+                         fr_chamber, fr_next):
+    """a1k0n's linear form on the chamber values, for the player at ``head0``:
+    ``k1 * (n0 - n1) + k2 * (e0 - e1)`` (float64).  Same arguments as
+    :func:`chamber_counts_kernel`."""
+    n0, e0, n1, e1 = chamber_counts_kernel(
+        flat, head0, head1, stride, k1, k2, penalize, dist, owner, queue, region, disc, low,
+        parent, it, stack, is_cut, chamber_of, rqueue, rdist, resum, ch_parent, ch_entrance,
+        ch_kind, ch_n, ch_e, ch_front, ch_step_n, ch_step_e, val_n, val_e, val_front, choice,
+        ch_end, fr_chamber, fr_next)
+    return k1 * (n0 - n1) + k2 * (e0 - e1)
+
+
+# ---------------------------------------------------------------------------
+# friendly wrappers
+# ---------------------------------------------------------------------------
+class ChamberScore(NamedTuple):
+    """Chamber-tree values of a player and its opponent and the linear score."""
+    n_me: int
+    e_me: int
+    n_opp: int
+    e_opp: int
+    score: float
+
+
+@dataclass(frozen=True, eq=False)
+class ChamberTree:
+    """One player's chamber tree, for notebooks and pictures.
+
+    Per square (shaped like ``board.cells``): ``chamber_of`` (chamber id, -1
+    for none), ``cut_mask`` (the gates), ``owner`` (0 the player, 1 the
+    opponent, 2 neutral, 255 nobody).  Per chamber (arrays indexed by id,
+    chamber 0 is the head): ``parent`` (-1 for the head), ``entrance`` (flat
+    square where it is entered), ``kind`` (``"head"``, ``"gate"``, ``"room"``),
+    ``size`` and ``edges`` (N and E of its own squares), ``touches_front``,
+    ``step`` (N, E spent in the parent on the way in), ``value`` (N, E of the
+    best line from here), ``battlefront`` (that line is a battlefront line) and
+    ``choice`` (the child it goes on to, -1 = stays).  ``path`` lists the
+    chambers of the chosen line from the head; ``n``, ``e`` are its value.
+    """
+    player: int
+    opponent: int
+    chamber_of: np.ndarray
+    cut_mask: np.ndarray
+    owner: np.ndarray
+    parent: np.ndarray
+    entrance: np.ndarray
+    kind: tuple
+    size: np.ndarray
+    edges: np.ndarray
+    touches_front: np.ndarray
+    step: np.ndarray
+    value: np.ndarray
+    battlefront: np.ndarray
+    choice: np.ndarray
+    path: tuple
+    n: int
+    e: int
+
+    def __len__(self) -> int:
+        return len(self.parent)
+
+    @property
+    def links(self) -> list:
+        """Tree edges ``(parent, child, via)``: ``via`` is the flat index of the
+        cut vertex crossed (the child's entrance when the child is a gate, the
+        parent's when a room hangs off a gate) or -1 for children of the head."""
+        out = []
+        for c in range(1, len(self)):
+            p = int(self.parent[c])
+            if self.kind[c] == "gate":
+                via = int(self.entrance[c])
+            elif self.kind[p] == "gate":
+                via = int(self.entrance[p])
+            else:
+                via = -1
+            out.append((p, c, via))
+        return out
+
+    def children(self, chamber: int) -> list:
+        return [int(c) for c in np.flatnonzero(self.parent == chamber)]
+
+    def table(self) -> str:
+        """A plain-text table of the chambers (id, kind, parent, N, E, front, value)."""
+        rows = ["  id kind parent    N    E front  step     value  line"]
+        for c in range(len(self)):
+            rows.append(f"{c:4d} {self.kind[c]:>4} {int(self.parent[c]):6d} {int(self.size[c]):4d} "
+                        f"{int(self.edges[c]):4d} {'yes' if self.touches_front[c] else 'no':>5} "
+                        f"{int(self.step[c, 0]):2d},{int(self.step[c, 1]):3d} "
+                        f"{int(self.value[c, 0]):4d},{int(self.value[c, 1]):4d}  "
+                        f"{'front' if self.battlefront[c] else 'quiet'}"
+                        + (" *" if c in self.path else ""))
+        return "\n".join(rows)
+
+
+def _check(board, player, opponent):
+    check_board(board)
+    check_player(board, player)
+    if opponent is not None:
+        check_player(board, opponent, "opponent")
+    if opponent is None:
+        if board.n_players != 2:
+            raise ValueError(f"a {board.n_players}-player board: say which opponent "
+                             "(chamber trees compare two players)")
+        opponent = 1 - int(player)
+    if int(opponent) == int(player):
+        raise ValueError(f"player and opponent must differ, got {player} twice")
+    return int(player), int(opponent)
+
+
+def _weights(k1, k2):
+    for name, value in (("k1", k1), ("k2", k2)):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{name} must be a number, got {type(value).__name__}")
+        if not np.isfinite(value) or value < 0:
+            raise ValueError(f"{name} must be a finite number >= 0, got {value}")
+    if k1 == 0 and k2 == 0:
+        raise ValueError("k1 and k2 are both 0: every line would be worth nothing")
+    return float(k1), float(k2)
+
+
+def _scratch(board, scratch):
+    if scratch is None:
+        return new_scratch(board.flat.size)
+    if not isinstance(scratch, ChamberScratch) or scratch.dist.size != board.flat.size:
+        raise ValueError("scratch must be chambers.new_scratch(board.flat.size) for this board")
+    return scratch
+
+
+def chamber_score(board, player=0, *, opponent=None, k1=K1_DEFAULT, k2=K2_DEFAULT,
+                  penalize_battlefront=False, scratch=None) -> ChamberScore:
+    """Chamber-tree values ``(N, E)`` of ``player`` and ``opponent`` and the
+    score ``k1*(N_me - N_opp) + k2*(E_me - E_opp)`` (see the module docstring).
+
+    >>> from tronlab import Board
+    >>> chamber_score(Board.from_ascii('''
+    ...     ...#...
+    ...     .1.....
+    ...     ...#.2.
+    ... '''))
+    ChamberScore(n_me=7, e_me=14, n_opp=6, e_opp=14, score=0.055)
+    """
+    me, opp = _check(board, player, opponent)
+    k1, k2 = _weights(k1, k2)
+    s = _scratch(board, scratch)
+    n0, e0, n1, e1 = chamber_counts_kernel(board.flat, board.heads[me], board.heads[opp],
+                                           np.int64(board.stride), k1, k2,
+                                           bool(penalize_battlefront), *s)
+    n0, e0, n1, e1 = int(n0), int(e0), int(n1), int(e1)
+    return ChamberScore(n0, e0, n1, e1, round(k1 * (n0 - n1) + k2 * (e0 - e1), 12))
+
+
+def chamber_tree(board, player=0, *, opponent=None, k1=K1_DEFAULT, k2=K2_DEFAULT,
+                 penalize_battlefront=False) -> ChamberTree:
+    """The whole chamber tree of ``player`` against ``opponent`` (A12; A13 with
+    ``penalize_battlefront=True``), built by the same kernels as
+    :func:`chamber_score`."""
+    me, opp = _check(board, player, opponent)
+    k1, k2 = _weights(k1, k2)
+    s = new_scratch(board.flat.size)
+    flat, stride = board.flat, np.int64(board.stride)
+    territory_kernel(flat, board.heads[me], board.heads[opp], stride, s.dist, s.owner, s.queue)
+    s.owner[s.dist < 0] = 255
+    count = chamber_tree_kernel(flat, np.int64(board.heads[me]), np.int64(0), stride, s.owner,
+                                s.region, s.disc,
+                                s.low, s.parent, s.it, s.stack, s.is_cut, s.chamber_of,
+                                s.rqueue, s.rdist, s.resum, s.ch_parent, s.ch_entrance,
+                                s.ch_kind, s.ch_n, s.ch_e, s.ch_front, s.ch_step_n, s.ch_step_e,
+                                s.ch_end, s.fr_chamber, s.fr_next)
+    n, e = chamber_values_kernel(count, k1, k2, bool(penalize_battlefront), s.ch_parent, s.ch_n,
+                                 s.ch_e, s.ch_front, s.ch_step_n, s.ch_step_e, s.val_n, s.val_e,
+                                 s.val_front, s.choice)
+    path = [0]
+    while s.choice[path[-1]] >= 0:
+        path.append(int(s.choice[path[-1]]))
+    shape = board.cells.shape
+    return ChamberTree(
+        player=me, opponent=opp,
+        chamber_of=s.chamber_of.reshape(shape).copy(),
+        cut_mask=s.is_cut.reshape(shape).astype(bool),
+        owner=s.owner.reshape(shape).copy(),
+        parent=s.ch_parent[:count].copy(),
+        entrance=s.ch_entrance[:count].astype(np.int64),
+        kind=tuple(KIND_NAMES[k] for k in s.ch_kind[:count]),
+        size=s.ch_n[:count].copy(), edges=s.ch_e[:count].copy(),
+        touches_front=s.ch_front[:count].astype(bool),
+        step=np.stack([s.ch_step_n[:count], s.ch_step_e[:count]], axis=1),
+        value=np.stack([s.val_n[:count], s.val_e[:count]], axis=1),
+        battlefront=s.val_front[:count].astype(bool),
+        choice=s.choice[:count].copy(),
+        path=tuple(path), n=int(n), e=int(e))

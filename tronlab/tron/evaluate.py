@@ -1,0 +1,246 @@
+"""Evaluation functions for two-player Tron search (techniques A4, A5, A7, A9, A12, A13, H3).
+
+A search looks a few turns ahead and then has to *guess* who is winning.  The
+guesses here are interchangeable: each is selected by an int code, so one
+compiled search kernel can use any of them.
+
+``TERRITORY`` (A4)
+    Voronoi territory: squares strictly nearer me minus squares strictly
+    nearer the opponent.
+``EDGES`` (A7)
+    Territory plus its edges (free neighbours of owned squares): equal areas,
+    but the more open one wins, so the bot keeps its own space uncluttered and
+    hugs walls.
+``LINEAR`` (A9)
+    a1k0n's fitted model ``K1*(N1-N2) + K2*(E1-E2)``, which predicts the
+    difference in moves the two players will make; in thousandths of a move so
+    it stays an integer (defaults ``K1=0.055``, ``K2=0.194``).
+``CHAMBER`` (A12) and ``CHAMBER_A13``
+    The same linear model on the space each player can really use: the chamber
+    tree with battlefronts of :mod:`tronlab.tron.chambers`; ``CHAMBER_A13`` also
+    counts the space given up at a battlefront against us (a1k0n's untried idea).
+
+When the heads are in different components (*separated*, H3 / A5) nothing the
+players do affects each other: the game is decided by who can fill more.  Then
+the score is ``sep_weight * (fill_me - fill_opp)`` where ``fill`` is the
+checkerboard-parity bound on the longest fill (A10,
+:func:`tronlab.grid.parity.fill_bound_kernel`).  LINEAR and CHAMBER are in
+thousandths of a predicted move, TERRITORY and EDGES in squares, so with the
+default ``sep_weight`` of 1000 a separated position sits on the LINEAR scale
+exactly, and far above any guess on the count scales.
+
+Scratch: the kernels take a :class:`tronlab.tron.chambers.ChamberScratch`
+(``chambers.new_scratch(board.flat.size)``), which also holds the ``dist``,
+``owner`` and ``queue`` arrays the Voronoi and parity kernels need.
+
+All values are from the point of view of player ``me`` and are int64.
+
+For 2-4 players (CodinGame Tron) :func:`multi_score_kernel` is kootenpv's
+one-move score (K2): ``1e7 * mine - 1e5 * theirs + enemy distance`` on the
+turn-order territory of :mod:`tronlab.grid.multivoronoi` (K1).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .board import Board
+from .chambers import chamber_counts_kernel, new_scratch
+from ..grid.multivoronoi import turn_order_territory_kernel
+from ..grid.parity import fill_bound_kernel
+from ..grid.voronoi import bfs_distances_kernel, territory_kernel
+
+TERRITORY, EDGES, LINEAR, CHAMBER, CHAMBER_A13 = 0, 1, 2, 3, 4
+EVAL_NAMES = {"territory": TERRITORY, "voronoi": TERRITORY, "edges": EDGES,
+              "linear": LINEAR, "chamber": CHAMBER, "chamber-a13": CHAMBER_A13}
+K1_DEFAULT = 0.055
+K2_DEFAULT = 0.194
+SEP_WEIGHT_DEFAULT = 1000
+
+
+# ---------------------------------------------------------------------------
+# separation and fillable space
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def touching_kernel(flat, head, other, stride, dist, queue):
+    """Can the two heads still meet?  A breadth-first search over free squares
+    from ``head`` that stops as soon as it reaches a neighbour of ``other``
+    (true at once when the heads share a free neighbour).  Scratch ``dist``
+    int32[n] and ``queue`` int32[n] are overwritten."""
+    dist[:] = -1
+    up = np.uint64(0) - np.uint64(stride)
+    offs = (up, np.uint64(1), np.uint64(stride), np.uint64(0) - np.uint64(1))
+    o = np.uint64(other)
+    dist[head] = 0
+    queue[0] = head
+    qh = 0
+    qt = 1
+    while qh < qt:
+        c = np.uint64(queue[qh])
+        qh += 1
+        for k in range(4):
+            n = c + offs[k]
+            if qh > 1 and n == o:       # a free square next to the other head
+                return True
+            if flat[n] == 0 and dist[n] < 0:
+                dist[n] = 0
+                queue[qt] = n
+                qt += 1
+    return False
+
+
+@njit(cache=True)
+def separated_score_kernel(flat, me, opp, stride, sep_weight, dist, owner, queue):
+    """``(separated, score)``: when the heads cannot meet, ``score`` is
+    ``sep_weight * (fill_me - fill_opp)`` with the parity bounds of the two
+    fills; otherwise ``(False, 0)``.  Scratch ``dist``, ``queue`` int32[n],
+    ``owner`` uint8[n]."""
+    if touching_kernel(flat, me, opp, stride, dist, queue):
+        return False, np.int64(0)
+    mine, _, _ = fill_bound_kernel(flat, me, stride, owner, queue)
+    theirs, _, _ = fill_bound_kernel(flat, opp, stride, owner, queue)
+    return True, np.int64(sep_weight) * np.int64(mine - theirs)
+
+
+# ---------------------------------------------------------------------------
+# heuristic evaluations of a position where the heads can still meet
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def heuristic_kernel(flat, me, opp, stride, code, k1, k2, cs):
+    """Heuristic value (int64) for ``me`` of a position where the heads can meet.
+
+    ``code`` picks the function (TERRITORY, EDGES, LINEAR, CHAMBER,
+    CHAMBER_A13); ``k1``/``k2`` are the weights of the linear forms; ``cs`` a
+    :class:`~tronlab.tron.chambers.ChamberScratch` for this board size.
+    """
+    if code >= CHAMBER:
+        n0, e0, n1, e1 = chamber_counts_kernel(
+            flat, me, opp, stride, k1, k2, code == CHAMBER_A13, cs.dist, cs.owner, cs.queue,
+            cs.region, cs.disc, cs.low, cs.parent, cs.it, cs.stack, cs.is_cut, cs.chamber_of,
+            cs.rqueue, cs.rdist, cs.resum, cs.ch_parent, cs.ch_entrance, cs.ch_kind, cs.ch_n,
+            cs.ch_e, cs.ch_front, cs.ch_step_n, cs.ch_step_e, cs.val_n, cs.val_e, cs.val_front,
+            cs.choice, cs.ch_end, cs.fr_chamber, cs.fr_next)
+    else:
+        n0, n1, e0, e1 = territory_kernel(flat, me, opp, stride, cs.dist, cs.owner, cs.queue)
+    if code == TERRITORY:
+        return np.int64(n0 - n1)
+    if code == EDGES:
+        return np.int64((n0 + e0) - (n1 + e1))
+    return np.int64(np.round(1000.0 * (k1 * (n0 - n1) + k2 * (e0 - e1))))
+
+
+@njit(cache=True)
+def evaluate_kernel(flat, me, opp, stride, code, k1, k2, sep_weight, cs):
+    """Full value for ``me``: the separated score when the heads cannot meet
+    (H3), else the heuristic ``code``."""
+    sep, score = separated_score_kernel(flat, me, opp, stride, sep_weight, cs.dist, cs.owner,
+                                        cs.queue)
+    if sep:
+        return score
+    return heuristic_kernel(flat, me, opp, stride, code, k1, k2, cs)
+
+
+@njit(cache=True)
+def multi_score_kernel(flat, heads, alive, me, stride, owner, queue, counts, dist):
+    """kootenpv's score (K2) for player ``me`` with 2-4 players: squares it
+    claims by turn-order expansion (the player after ``me`` expands first, as it
+    moves next), minus the squares all living enemies claim, plus the summed
+    BFS distance from every living enemy to every square it can reach (far
+    apart enemies are good), weighted ``1e7``, ``-1e5`` and ``1``.  Scratch:
+    ``owner`` uint8[n], ``queue``/``dist`` int32[n], ``counts`` int64[players]."""
+    n = heads.size
+    turn_order_territory_kernel(flat, heads, alive, (me + 1) % n, stride, owner, queue, counts)
+    mine = counts[me]
+    theirs = np.int64(0)
+    far = np.int64(0)
+    for p in range(n):
+        if p == me or not alive[p]:
+            continue
+        theirs += counts[p]
+        bfs_distances_kernel(flat, heads[p], stride, dist, queue)
+        for i in range(flat.size):
+            if dist[i] > 0:
+                far += dist[i]
+    return np.int64(10_000_000) * mine - np.int64(100_000) * theirs + far
+
+
+# ---------------------------------------------------------------------------
+# friendly wrappers
+# ---------------------------------------------------------------------------
+def eval_code(kind) -> int:
+    """An evaluation name (see :data:`EVAL_NAMES`) or code -> code."""
+    if isinstance(kind, str):
+        key = kind.strip().lower()
+        if key in EVAL_NAMES:
+            return EVAL_NAMES[key]
+        raise ValueError(f"unknown evaluation {kind!r}; use one of {sorted(EVAL_NAMES)}")
+    if (isinstance(kind, (int, np.integer)) and not isinstance(kind, bool)
+            and 0 <= kind <= CHAMBER_A13):
+        return int(kind)
+    raise ValueError(f"an evaluation is a name or a code 0-{CHAMBER_A13}, got {kind!r}")
+
+
+def check_two_players(board, player):
+    """Validate ``board`` and ``player`` for two-player search; returns (me, opp)."""
+    if not isinstance(board, Board):
+        raise TypeError(f"expected a tronlab Board, got {type(board).__name__}")
+    if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
+        raise TypeError(f"player must be an int, got {type(player).__name__}")
+    if board.n_players != 2:
+        raise ValueError(f"two-player search needs a 2-player board, this one has "
+                         f"{board.n_players}")
+    if not 0 <= player < 2:
+        raise ValueError(f"player {player} does not exist: use 0 or 1")
+    return int(player), 1 - int(player)
+
+
+def check_weights(k1, k2, sep_weight):
+    """Validate the linear weights and the separation weight; returns them typed."""
+    for name, k in (("k1", k1), ("k2", k2)):
+        if isinstance(k, bool) or not isinstance(k, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{name} must be a number, got {type(k).__name__}")
+    if (isinstance(sep_weight, bool) or not isinstance(sep_weight, (int, np.integer))
+            or sep_weight < 1):
+        raise ValueError(f"sep_weight must be a positive int, got {sep_weight!r}")
+    return float(k1), float(k2), int(sep_weight)
+
+
+def is_separated(board, players=(0, 1)) -> bool:
+    """True when the two heads can never meet again (different components).
+
+    >>> is_separated(Board.from_ascii('1.#.2'))
+    True
+    """
+    if not isinstance(board, Board):
+        raise TypeError(f"expected a tronlab Board, got {type(board).__name__}")
+    p, q = players
+    s = new_scratch(board.flat.size)
+    return not touching_kernel(board.flat, board.heads[p], board.heads[q],
+                               np.int64(board.stride), s.dist, s.queue)
+
+
+def evaluate(board, player=0, *, kind="linear", k1=K1_DEFAULT, k2=K2_DEFAULT,
+             sep_weight=SEP_WEIGHT_DEFAULT, scratch=None) -> int:
+    """Value of ``board`` for ``player`` (two players) under evaluation ``kind``.
+
+    >>> evaluate(Board.from_ascii('''
+    ...     1..#...
+    ...     ...#..2
+    ... '''), 0, kind="territory")     # separated: 5 moves against 5
+    0
+    >>> evaluate(Board.from_ascii('''
+    ...     1....
+    ...     .....
+    ...     ....2
+    ... '''), 0, kind="territory")     # as many squares nearer each head
+    0
+    """
+    me, opp = check_two_players(board, player)
+    code = eval_code(kind)
+    k1, k2, sep_weight = check_weights(k1, k2, sep_weight)
+    if scratch is None or scratch.dist.size != board.flat.size:
+        scratch = new_scratch(board.flat.size)
+    return int(evaluate_kernel(board.flat, board.heads[me], board.heads[opp],
+                               np.int64(board.stride), np.int64(code), k1, k2,
+                               np.int64(sep_weight), scratch))

@@ -1,0 +1,481 @@
+"""Contest stdin/stdout protocols, both directions (techniques E3, K3).
+
+Three Tron contests talked to their bots through text on stdin/stdout
+(``docs/games.md`` sections 1-3).  This module turns a :class:`~tronlab.tron.board.Board`
+into the text a contest server would send, reads that text back into a
+``Board`` the way a contest program would, and converts moves to and from
+the answer words.  Everything here is plain text processing: no processes,
+no clocks.  :mod:`tronlab.runner.stdio` runs a tronlab bot behind the client side,
+:mod:`tronlab.runner.external` runs an outside program behind the server side.
+
+Server side (what tronlab sends an external program)
+    :func:`encode_state` gives one turn's input; :func:`lightriders_settings`
+    the Light Riders preamble; :func:`parse_answer` reads the reply and raises
+    :class:`ProtocolError` quoting it when it is not a move.
+
+Client side (what a tronlab bot running as a contest program reads)
+    :func:`make_client` returns a small object fed one input line at a time
+    (``client.feed(line)``); when a turn's input is complete it returns a
+    :class:`Request` ``(board, player, turn, time_left)`` and the bot's move goes
+    back out through ``client.answer(move)``.
+
+Who is who on the client's board
+    * ``google2010``: the reader is always player 0 and the opponent player 1
+      (the server writes the reader as ``1``), so the bot is called with
+      ``player=0``.  Trails arrive as ``#`` and become walls.
+    * ``codingame``: players keep their contest indices ``0..N-1`` and the bot
+      is called with its own index ``P``, so "lower players moved first this
+      turn" keeps its meaning.  No grid is sent: the client remembers every head
+      it has seen and marks those squares as the owner's trail; when a player's
+      line turns to ``-1 -1 -1 -1`` its whole trail is removed (K3).
+    * ``lightriders``: players keep their ids 0 and 1 (``your_botid``).  Walls and
+      trails both arrive as ``x``.  The client keeps each player's facing between
+      rounds (from how its head moved; p0 starts facing right, p1 left) so the
+      bot knows which way is straight and which move would be a reverse.
+
+Answers: Google 2010 digits ``1`` north, ``2`` east, ``3`` south, ``4`` west;
+CodinGame ``UP RIGHT DOWN LEFT``; Light Riders ``up right down left pass``
+(``pass`` = keep going straight, read as ``None``).  Answers are matched after
+stripping surrounding whitespace and ignoring case; anything else is bad output.
+
+>>> from tronlab.tron.board import Board
+>>> b = Board.from_ascii('''
+...     #####
+...     #1a2#
+...     #####
+... ''')
+>>> text = google2010_state(b, 1)   # player 1 reads itself as '1'
+>>> print(text, end="")
+5 3
+#####
+#2#1#
+#####
+>>> client = make_client("google2010")
+>>> request = [client.feed(line) for line in text.splitlines(True)][-1]
+>>> request.player, request.board.head_xy(0)   # the reader is player 0, head at (3, 1)
+(0, (3, 1))
+>>> parse_answer("codingame", "LEFT"), format_answer("google2010", "left")
+(3, '4')
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .board import FREE, MOVE_NAMES, TRAIL, WALL, Board, parse_move
+
+PROTOCOLS = ("google2010", "codingame", "lightriders")
+
+CODINGAME_SIZE = (30, 20)
+LIGHTRIDERS_SIZE = (16, 16)
+LIGHTRIDERS_TIMEBANK_MS = 10000
+LIGHTRIDERS_TIME_PER_MOVE_MS = 200
+
+_QUOTE_MAX = 60
+
+
+class ProtocolError(ValueError):
+    """Text that does not follow a contest protocol (input or answer)."""
+
+
+def check_protocol(protocol: str) -> str:
+    """Return ``protocol`` if it is one of :data:`PROTOCOLS`, else raise ValueError."""
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"unknown protocol {protocol!r}; use one of {', '.join(PROTOCOLS)}")
+    return protocol
+
+
+def quote(text: str, limit: int = _QUOTE_MAX) -> str:
+    """``repr`` of ``text`` cut to ``limit`` characters, for error messages."""
+    if len(text) > limit:
+        return repr(text[:limit]) + f"... ({len(text)} characters)"
+    return repr(text)
+
+
+# ---- answers ------------------------------------------------------------------------
+
+_G2010_DIGITS = {"1": 0, "2": 1, "3": 2, "4": 3}
+_CG_WORDS = ("UP", "RIGHT", "DOWN", "LEFT")
+
+
+def format_answer(protocol: str, move) -> str:
+    """The answer line (without newline) a contest program prints for ``move``.
+
+    ``move`` is 0-3 or a move name; for Light Riders ``None`` means ``pass``.
+    """
+    check_protocol(protocol)
+    if move is None:
+        if protocol == "lightriders":
+            return "pass"
+        raise ValueError(f"{protocol} has no 'pass' answer: a move is required")
+    m = parse_move(move)
+    if protocol == "google2010":
+        return str(m + 1)
+    if protocol == "codingame":
+        return _CG_WORDS[m]
+    return MOVE_NAMES[m]
+
+
+def parse_answer(protocol: str, text: str):
+    """Read one answer line: 0-3, or ``None`` for a Light Riders ``pass``.
+
+    Raises :class:`ProtocolError` quoting the text when it is not a valid answer.
+    """
+    check_protocol(protocol)
+    word = text.strip()
+    if protocol == "google2010":
+        if word in _G2010_DIGITS:
+            return _G2010_DIGITS[word]
+        expected = "a digit 1-4 (1 north, 2 east, 3 south, 4 west)"
+    elif protocol == "codingame":
+        if word.upper() in _CG_WORDS:
+            return _CG_WORDS.index(word.upper())
+        expected = "UP, RIGHT, DOWN or LEFT"
+    else:
+        low = word.lower()
+        if low in MOVE_NAMES:
+            return MOVE_NAMES.index(low)
+        if low == "pass":
+            return None
+        expected = "up, right, down, left or pass"
+    raise ProtocolError(f"expected {expected}, got {quote(text)}")
+
+
+# ---- server side: board -> text ----------------------------------------------------
+
+def _check_player(board: Board, player: int) -> int:
+    if not 0 <= int(player) < board.n_players:
+        raise ValueError(f"player {player} does not exist on a {board.n_players}-player board")
+    return int(player)
+
+
+def google2010_state(board: Board, player: int) -> str:
+    """One Google 2010 turn as the server writes it for ``player``.
+
+    ``W H`` then ``H`` rows: ``#`` wall or trail, space empty, ``1`` the reader's
+    head, ``2`` the opponent's head.
+    """
+    if board.n_players != 2:
+        raise ValueError(f"google2010 is a 2-player game, this board has {board.n_players} players")
+    player = _check_player(board, player)
+    inner = board.cells[1:-1, 1:-1]
+    chars = np.where(inner == FREE, " ", "#").astype("<U1")
+    for p, mark in ((player, "1"), (1 - player, "2")):
+        x, y = board.head_xy(p)
+        if board.inside(x, y):
+            chars[y, x] = mark
+    rows = ["".join(r) for r in chars]
+    return f"{board.width} {board.height}\n" + "\n".join(rows) + "\n"
+
+
+def codingame_state(board: Board, player: int) -> str:
+    """One CodinGame Tron turn for ``player``: ``N P`` then ``X0 Y0 X1 Y1`` per player."""
+    player = _check_player(board, player)
+    lines = [f"{board.n_players} {player}"]
+    for p in range(board.n_players):
+        if board.alive[p]:
+            x0, y0 = board.xy(board.starts[p])
+            x1, y1 = board.head_xy(p)
+            lines.append(f"{x0} {y0} {x1} {y1}")
+        else:
+            lines.append("-1 -1 -1 -1")
+    return "\n".join(lines) + "\n"
+
+
+def lightriders_field(board: Board) -> str:
+    """The ``update game field`` tokens: row-major, ``.`` empty, ``x`` wall, ``0``/``1`` heads."""
+    inner = board.cells[1:-1, 1:-1]
+    tokens = np.where(inner == FREE, ".", "x").astype("<U1")
+    for p in range(board.n_players):
+        x, y = board.head_xy(p)
+        if board.alive[p] and board.inside(x, y):
+            tokens[y, x] = str(p)
+    return ",".join(tokens.reshape(-1))
+
+
+def lightriders_settings(board: Board, player: int, *, timebank_ms: int = LIGHTRIDERS_TIMEBANK_MS,
+                         time_per_move_ms: int = LIGHTRIDERS_TIME_PER_MOVE_MS) -> str:
+    """The ``settings`` lines sent once at the start of a Light Riders game."""
+    player = _check_player(board, player)
+    names = ",".join(f"player{p}" for p in range(board.n_players))
+    lines = [f"settings timebank {int(timebank_ms)}",
+             f"settings time_per_move {int(time_per_move_ms)}",
+             f"settings player_names {names}",
+             f"settings your_bot player{player}",
+             f"settings your_botid {player}",
+             f"settings field_width {board.width}",
+             f"settings field_height {board.height}"]
+    return "\n".join(lines) + "\n"
+
+
+def lightriders_state(board: Board, player: int, *, round: int, time_ms: int) -> str:
+    """One Light Riders round: round number, field, then ``action move <ms>``."""
+    _check_player(board, player)
+    return (f"update game round {int(round)}\n"
+            f"update game field {lightriders_field(board)}\n"
+            f"action move {int(time_ms)}\n")
+
+
+def encode_state(protocol: str, board: Board, player: int, *, turn: int = 0,
+                 time_ms: int = 0) -> str:
+    """One turn's server input for ``player`` in ``protocol`` (``turn`` counts from 0)."""
+    check_protocol(protocol)
+    if protocol == "google2010":
+        return google2010_state(board, player)
+    if protocol == "codingame":
+        return codingame_state(board, player)
+    return lightriders_state(board, player, round=turn + 1, time_ms=time_ms)
+
+
+# ---- client side: text -> board -----------------------------------------------------
+
+class Request(NamedTuple):
+    """A complete turn read by a client: ask ``bot(board, player)`` for a move."""
+
+    board: Board
+    player: int
+    turn: int
+    time_left: float | None  # seconds the server gives for this move, when it says
+
+
+def _int_fields(line: str, count: int, what: str) -> list[int]:
+    parts = line.split()
+    if len(parts) != count:
+        raise ProtocolError(f"{what}: expected {count} whole numbers, got {quote(line)}")
+    try:
+        return [int(p) for p in parts]
+    except ValueError:
+        raise ProtocolError(f"{what}: expected {count} whole numbers, got {quote(line)}") from None
+
+
+def _empty_cells(width: int, height: int) -> np.ndarray:
+    cells = np.full((height + 2, width + 2), WALL, dtype=np.uint8)
+    cells[1:-1, 1:-1] = FREE
+    return cells
+
+
+def _move_between(stride: int, before: int, after: int) -> int:
+    """The move (0-3) that takes a head from ``before`` to ``after``, or -1."""
+    delta = int(after) - int(before)
+    for m, off in enumerate((-stride, 1, stride, -1)):
+        if delta == off:
+            return m
+    return -1
+
+
+class Google2010Client:
+    """Reads Google 2010 turns (stateless: each turn is the whole grid)."""
+
+    protocol = "google2010"
+
+    def __init__(self):
+        self._size = None
+        self._rows: list[str] = []
+        self._turn = 0
+
+    def feed(self, line: str) -> Request | None:
+        line = line.rstrip("\r\n")
+        if self._size is None:
+            if not line.strip():
+                return None
+            self._size = _int_fields(line, 2, "google2010 header 'W H'")
+            if min(self._size) < 1:
+                raise ProtocolError(f"google2010 header: empty size {quote(line)}")
+            self._rows = []
+            return None
+        width, height = self._size
+        if len(line) > width:
+            raise ProtocolError(f"google2010 row {len(self._rows)} is longer than width {width}: "
+                                f"{quote(line)}")
+        self._rows.append(line.ljust(width))  # tolerate stripped trailing spaces
+        if len(self._rows) < height:
+            return None
+        self._size = None
+        board = self.decode(self._rows)
+        self._turn += 1
+        return Request(board, 0, self._turn - 1, None)
+
+    @staticmethod
+    def decode(rows) -> Board:
+        """A Board from the grid rows; the reader (``1``) is player 0."""
+        height, width = len(rows), len(rows[0])
+        cells = _empty_cells(width, height)
+        heads = [None, None]
+        for y, row in enumerate(rows):
+            for x, ch in enumerate(row):
+                if ch == "#":
+                    cells[y + 1, x + 1] = WALL
+                elif ch in "12":
+                    p = int(ch) - 1
+                    if heads[p] is not None:
+                        raise ProtocolError(f"google2010 grid: player {ch} appears twice")
+                    heads[p] = (y + 1) * (width + 2) + x + 1
+                    cells[y + 1, x + 1] = TRAIL + p
+                elif ch != " ":
+                    raise ProtocolError(f"google2010 grid: unknown character {ch!r} "
+                                        f"at x={x}, y={y}")
+        if None in heads:
+            raise ProtocolError(f"google2010 grid: no player {heads.index(None) + 1} head")
+        return Board(cells, heads)
+
+    def answer(self, move) -> str:
+        return format_answer(self.protocol, move)
+
+
+class CodingameClient:
+    """Reads CodinGame Tron turns and rebuilds the trails from the heads (K3)."""
+
+    protocol = "codingame"
+
+    def __init__(self, *, width: int = CODINGAME_SIZE[0], height: int = CODINGAME_SIZE[1]):
+        self.width, self.height = width, height
+        self.board: Board | None = None
+        self._header = None
+        self._lines: list[list[int]] = []
+        self._turn = 0
+
+    def feed(self, line: str) -> Request | None:
+        if not line.strip():
+            return None
+        if self._header is None:
+            n, me = _int_fields(line, 2, "codingame header 'N P'")
+            if not 1 <= n <= 4 or not 0 <= me < n:
+                raise ProtocolError(f"codingame header: bad player count or index {quote(line)}")
+            if self.board is not None and n != self.board.n_players:
+                raise ProtocolError(f"codingame: player count changed from "
+                                    f"{self.board.n_players} to {n}")
+            self._header, self._lines = (n, me), []
+            return None
+        self._lines.append(_int_fields(line, 4, "codingame player line 'X0 Y0 X1 Y1'"))
+        n, me = self._header
+        if len(self._lines) < n:
+            return None
+        self._header = None
+        board = self.update(self._lines)
+        self._turn += 1
+        return Request(board.copy(), me, self._turn - 1, None)
+
+    def _index(self, x: int, y: int, what: str) -> int:
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise ProtocolError(f"codingame: {what} ({x}, {y}) is off the "
+                                f"{self.width}x{self.height} grid")
+        return (y + 1) * (self.width + 2) + x + 1
+
+    def update(self, players) -> Board:
+        """Apply one turn's ``[x0, y0, x1, y1]`` lines to the remembered board."""
+        n = len(players)
+        if self.board is None:
+            self.board = Board(_empty_cells(self.width, self.height), np.zeros(n, np.int64),
+                               alive=np.zeros(n, np.bool_), starts=np.zeros(n, np.int64))
+            self._seen = np.zeros(n, np.bool_)
+        board = self.board
+        if board.n_players != n:
+            raise ProtocolError(f"codingame: player count changed from {board.n_players} to {n}")
+        for p, (x0, y0, x1, y1) in enumerate(players):
+            if (x0, y0, x1, y1) == (-1, -1, -1, -1):
+                if board.alive[p]:  # died since last turn: its trail disappears
+                    board.cells[board.cells == TRAIL + p] = FREE
+                board.alive[p] = False
+                continue
+            if self._seen[p] and not board.alive[p]:
+                raise ProtocolError(f"codingame: player {p} came back after dying")
+            start, head = self._index(x0, y0, "start"), self._index(x1, y1, "head")
+            if self._seen[p]:
+                board.facing[p] = _move_between(board.stride, board.heads[p], head)
+            board.starts[p], board.heads[p] = start, head
+            board.flat[start] = TRAIL + p
+            board.flat[head] = TRAIL + p
+            board.alive[p] = True
+            self._seen[p] = True
+        return board
+
+    def answer(self, move) -> str:
+        return format_answer(self.protocol, move)
+
+
+class LightRidersClient:
+    """Reads Light Riders settings and rounds; keeps facings between rounds."""
+
+    protocol = "lightriders"
+
+    def __init__(self):
+        self.settings: dict[str, str] = {}
+        self.round = 0
+        self.board: Board | None = None
+        self._field: str | None = None
+
+    def feed(self, line: str) -> Request | None:
+        parts = line.split()
+        if not parts:
+            return None
+        if parts[0] == "settings" and len(parts) >= 3:
+            self.settings[parts[1]] = parts[2]
+            return None
+        if parts[:3] == ["update", "game", "round"] and len(parts) == 4:
+            self.round = _int_fields(parts[3], 1, "lightriders round")[0]
+            return None
+        if parts[:3] == ["update", "game", "field"] and len(parts) == 4:
+            self._field = parts[3]
+            return None
+        if parts[0] == "update":
+            return None  # other updates (e.g. player data) carry nothing we need
+        if parts[:2] == ["action", "move"] and len(parts) == 3:
+            ms = _int_fields(parts[2], 1, "lightriders time bank")[0]
+            if self._field is None:
+                raise ProtocolError("lightriders: 'action move' before any 'update game field'")
+            board = self.decode(self._field)
+            return Request(board, self.player, max(self.round - 1, 0), ms / 1000.0)
+        raise ProtocolError(f"lightriders: unexpected line {quote(line.strip())}")
+
+    @property
+    def player(self) -> int:
+        return int(self.settings.get("your_botid", 0))
+
+    def decode(self, field: str) -> Board:
+        """A Board from the field tokens; facings carried over from the last round."""
+        width = int(self.settings.get("field_width", LIGHTRIDERS_SIZE[0]))
+        height = int(self.settings.get("field_height", LIGHTRIDERS_SIZE[1]))
+        tokens = field.split(",")
+        if len(tokens) != width * height:
+            raise ProtocolError(f"lightriders field: {len(tokens)} tokens, expected "
+                                f"{width}x{height} = {width * height}")
+        cells = _empty_cells(width, height)
+        stride = width + 2
+        heads = [0, 0]
+        alive = [False, False]
+        for i, tok in enumerate(tokens):
+            y, x = divmod(i, width)
+            k = (y + 1) * stride + x + 1
+            if tok == "x":
+                cells[y + 1, x + 1] = WALL
+            elif tok in ("0", "1"):
+                p = int(tok)
+                if alive[p]:
+                    raise ProtocolError(f"lightriders field: player {p} appears twice")
+                heads[p], alive[p] = k, True
+                cells[y + 1, x + 1] = TRAIL + p
+            elif tok != ".":
+                raise ProtocolError(f"lightriders field: unknown token {quote(tok)} "
+                                    f"at x={x}, y={y}")
+        facing = [1, 3]  # games.md: p0 starts facing right, p1 left
+        old = self.board
+        if old is not None and old.stride == stride:
+            for p in range(2):
+                if alive[p] and old.alive[p]:
+                    moved = _move_between(stride, old.heads[p], heads[p])
+                    facing[p] = moved if moved >= 0 else int(old.facing[p])
+        board = Board(cells, heads, alive=alive, facing=facing)
+        self.board = board.copy()
+        return board
+
+    def answer(self, move) -> str:
+        return format_answer(self.protocol, move)
+
+
+def make_client(protocol: str):
+    """A fresh client (one per game) for ``protocol``; see the module docstring."""
+    check_protocol(protocol)
+    return {"google2010": Google2010Client, "codingame": CodingameClient,
+            "lightriders": LightRidersClient}[protocol]()
