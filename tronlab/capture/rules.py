@@ -7,9 +7,17 @@ a target ``(x, y)``, ``("BACK", n)``, or a fault code of
 course's games.md; the points that text leaves open are settled here:
 
 * **Order inside a round.**  Eliminations first (the player neither moves
-  nor stands anywhere this round), then moves, then all standing captures,
-  then enclosures in player id order.  A player eliminated in a round that a
-  ``BACK`` throws away stays eliminated.
+  nor stands anywhere this round), then all moves, then captures player by
+  player in id order: player 0's standing capture, player 0's enclosures,
+  player 1's standing capture, ...  "Alone on a square" is judged on the
+  positions after all moves.  This is the reading under which the id order
+  matters as games.md says: a lower id standing alone inside a higher id's
+  region takes its square first and so spoils the region, while a higher id
+  standing inside a lower id's region is too late (the region, its square
+  included, is already taken).  Enclosures alone could not spoil each other:
+  a region taken is a whole 8-connected component, so it touches no other
+  region.  A player eliminated in a round that a ``BACK`` throws away stays
+  eliminated.
 * **Enclosure trigger.**  Player ``p`` looks for enclosures in round ``r``
   when its new square is orthogonally next to a square it stood on at the end
   of a round ``k <= r - 2`` of the current timeline; its start square counts
@@ -197,15 +205,16 @@ def _play_round(state, targets, eliminated, backs) -> State:
             positions.append(step_toward(*state.positions[p], *targets[p]))
     owner = np.array(state.owner, dtype=np.int8, copy=True)
     crowd = Counter(pos for pos in positions if pos is not None)
-    for p, pos in enumerate(positions):
-        if pos is not None and crowd[pos] == 1 and owner[pos[1], pos[0]] == NEUTRAL:
-            owner[pos[1], pos[0]] = p
     flat = owner.reshape(-1)
     w, h = np.int64(state.width), np.int64(state.height)
     seen, region = np.empty(flat.size, np.uint8), np.empty(flat.size, np.int32)
     take = enclosure._kernels.fast("enclose_kernel")
-    for p, pos in enumerate(positions):
-        if pos is not None and touches_old_square(state, p, pos):
+    for p, pos in enumerate(positions):     # in id order: stand, then enclose
+        if pos is None:
+            continue
+        if crowd[pos] == 1 and owner[pos[1], pos[0]] == NEUTRAL:
+            owner[pos[1], pos[0]] = p
+        if touches_old_square(state, p, pos):
             take(flat, w, h, np.int64(p), np.int64(pos[0]), np.int64(pos[1]), seen, region)
     moved = any(pos is not None and pos != state.positions[p] for p, pos in enumerate(positions))
     owner = frozen(owner)
