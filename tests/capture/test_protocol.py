@@ -43,6 +43,15 @@ def test_turn_lines_renumber_so_the_reader_is_zero():
         format_turn(s, 2)
 
 
+def test_game_round_after_a_back_is_the_round_play_resumes_at():
+    s = state_from_ascii(THREE)
+    for _ in range(6):
+        s = step(s, [(4, 0), (0, 0), (4, 1)]).state
+    assert format_turn(s, 2).split("\n")[0] == "7"
+    s = step(s, [("BACK", 4), (0, 0), ("BACK", 1)]).state      # round 7 goes back 5
+    assert format_turn(s, 2).split("\n")[0] == "2"
+
+
 def test_seen_ids_keep_the_opponents_order():
     assert seen_ids(2, 1) == [1, 0]
     assert seen_ids(3, 1) == [1, 0, 2]

@@ -32,6 +32,10 @@ import numpy as np
 from .state import NEUTRAL, ROUND_LIMITS, Config, State, View
 
 MESSAGE_LIMIT = 100
+#: advertised time per answer: the first turn, then every later turn (the
+#: referee allowed 150 ms of grace on the later turns)
+FIRST_TURN_SECONDS = 1.0
+TURN_SECONDS = 0.1
 _XY = re.compile(r"\s*([+-]?\d+) +([+-]?\d+)(?: (.*))?")
 _BACK = re.compile(r"\s*back\s+([+-]?\d+)\s*", re.IGNORECASE)
 
