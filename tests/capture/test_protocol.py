@@ -1,11 +1,17 @@
 """Back to the Code protocol (tronlab.capture.protocol): turn input, answers, the client."""
 
 import io
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
+import tronlab
 from tronlab.capture import reset, state_from_ascii, step
+from tronlab.capture.bots import NearestBot
+from tronlab.capture.program import main
 from tronlab.capture.protocol import (
     CaptureClient, format_answer, format_start, format_turn, parse_answer, parse_turn, seen_ids,
 )
@@ -168,3 +174,26 @@ def test_client_refuses_a_turn_cut_short():
     with pytest.raises(ValueError, match="ended in the middle"):
         client.read_turn()
     assert CaptureClient(io.StringIO(""), io.StringIO()).read_turn() is None
+
+
+def test_a_built_in_bot_runs_as_a_contest_program():
+    s = reset(3, rng=8)
+    text = format_start(3) + format_turn(s, 1) + format_turn(step(s, [(0, 0)] * 3).state, 1)
+    out = io.StringIO()
+    assert main(["nearest"], io.StringIO(text), out) == 0
+    answers = out.getvalue().splitlines()
+    assert len(answers) == 2 and all(parse_answer(a).reason is None for a in answers)
+    view = parse_turn(format_turn(s, 1).splitlines(), 3)
+    assert answers[0] == format_answer(NearestBot()(view, 0))
+
+
+def test_the_contest_program_runs_in_its_own_process():
+    root = os.path.dirname(os.path.dirname(tronlab.__file__))
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    s = reset(2, rng=9)
+    text = format_start(2) + format_turn(s, 0)
+    done = subprocess.run([sys.executable, "-m", "tronlab.capture.program", "random", "--seed",
+                           "3"], input=text, capture_output=True, text=True, env=env,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert parse_answer(done.stdout).reason is None and done.stdout.count("\n") == 1

@@ -11,7 +11,9 @@ may once rewind the whole game with ``BACK n``.  The pieces:
 * :mod:`~tronlab.capture.ascii` - grids as ASCII strings;
 * :mod:`~tronlab.capture.protocol` - the contest program's input and output;
 * :mod:`~tronlab.capture.bots` - the random and nearest-neutral bots;
-* :mod:`~tronlab.capture.game` - the game loop and its JSON records.
+* :mod:`~tronlab.capture.game` - the game loop and its JSON records;
+* :mod:`~tronlab.capture.arena` - one bot against copies of another;
+* :mod:`~tronlab.capture.program` - a built-in bot as a contest program.
 
 Importing this package does not import numba; the enclosure kernel compiles
 at the first round that needs it.

@@ -4,8 +4,8 @@ A bot is a callable ``bot(view, player) -> action`` (:class:`~tronlab.capture.st
 the player's id in that view); the action is a target ``(x, y)`` or
 ``("BACK", n)``.
 
-:func:`nearest_target` follows the first idea of the contest's write-up
-(CodinGame, "Back to the Code", the strategies post): head for the nearest
+:func:`nearest_target` follows the first idea of CodinGame's write-up "Back
+to the Code" (2015, with the strategies of Recar and Olaf69): head for the nearest
 neutral square by Manhattan distance, and improve it two ways - late in the
 game avoid squares an opponent is nearer to, and prefer a square with
 neutral neighbours (a cluster) to a lone one.  Exactly:

@@ -22,6 +22,11 @@ course's games.md; the points that text leaves open are settled here:
   when its new square is orthogonally next to a square it stood on at the end
   of a round ``k <= r - 2`` of the current timeline; its start square counts
   as round 0.  ``BACK`` rewinds these squares too.
+* **BACK.**  In round ``r`` the n of all valid BACKs add up and the game
+  goes back ``m = min(sum, r - 1)`` rounds: owners, positions and the
+  squares stood on become those at the end of round ``r - m - 1`` and
+  ``round`` becomes ``r - m``.  Eliminations and BACKs used stay as they
+  are, and the idle count restarts.
 * **Errors in actions.**  ``("BACK", n)`` from a player with no BACK left
   eliminates it ("second-back"); ``n`` outside 1..25 eliminates it
   ("back-range"); a target off the grid eliminates it ("off-grid"); anything
