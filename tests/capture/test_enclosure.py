@@ -1,5 +1,9 @@
 """Enclosure kernels (tronlab.capture.enclosure) against scipy.ndimage's 8-connected labels."""
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -7,6 +11,7 @@ from hypothesis import strategies as st
 from scipy import ndimage
 from strategies import EXAMPLES
 
+import tronlab
 from tronlab.capture.ascii import format_grid, parse_grid
 from tronlab.capture.enclosure import enclose, neutral_region
 
@@ -124,3 +129,23 @@ def test_bad_arguments_are_refused():
         neutral_region(np.zeros((3, 3), int), 0, 0)
     with pytest.raises(ValueError, match="off the"):
         neutral_region(np.zeros((3, 3), np.int8), 3, 0)
+
+
+def test_kernels_are_numba_dispatchers_with_plain_python_twins():
+    from tronlab.capture import enclosure
+
+    kernel = enclosure.enclose_kernel
+    assert hasattr(kernel, "signatures") and kernel.py_func is enclosure._kernels.py_func(
+        "enclose_kernel")
+    assert enclosure._kernels.names == ["neutral_region_kernel", "enclose_kernel"]
+
+
+def test_importing_the_game_does_not_import_numba():
+    code = ("import sys, tronlab.capture, tronlab.capture.game, tronlab.capture.program, "
+            "tronlab.capture.arena; print('numba' in sys.modules)")
+    root = os.path.dirname(os.path.dirname(tronlab.__file__))
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
