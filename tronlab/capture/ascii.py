@@ -123,20 +123,26 @@ def state_from_ascii(text: str, *, n_players: int | None = None, positions=None,
     missing = [p for p in range(n) if p not in pos and p not in out]
     if missing:
         raise ValueError(f"players {missing} have no position and are not eliminated")
-    now = tuple(None if p in out else tuple(pos[p]) for p in range(n))
-    trails = {p: [tuple(s) for s in t] for p, t in (trails or {}).items()}
-    length = max((len(t) for t in trails.values()), default=0)
+    now = tuple(None if p in out else (int(pos[p][0]), int(pos[p][1])) for p in range(n))
+    for square in filter(None, now):
+        if not (0 <= square[0] < w and 0 <= square[1] < h):
+            raise ValueError(f"position {square} is off the {w}x{h} grid")
     owner = frozen(grid.owner)
-    history = []
-    for k in range(length):
-        snap = []
-        for p in range(n):
-            t = trails.get(p, [])
-            pad = length - len(t)
-            snap.append(None if now[p] is None else
-                        (t[k - pad] if k >= pad else (t[0] if t else now[p])))
-        history.append(Snapshot(owner, tuple(snap)))
-    history.append(Snapshot(owner, now))
+    history = _history(owner, now, trails or {})
     backs = tuple(backs_left) if backs_left is not None else (1,) * n
     return State(config, owner, now, tuple(p in out for p in range(n)), backs,
-                 len(history), tuple(history))
+                 len(history), history)
+
+
+def _history(owner, now, trails) -> tuple:
+    """Snapshots for :func:`state_from_ascii`: one per trail square, then the present."""
+    trails = {p: [tuple(s) for s in t] for p, t in trails.items()}
+    length = max((len(t) for t in trails.values()), default=0)
+    padded = {}
+    for p, here in enumerate(now):
+        t = trails.get(p, [])
+        padded[p] = [t[0] if t else here] * (length - len(t)) + t
+    history = [Snapshot(owner, tuple(None if now[p] is None else padded[p][k]
+                                     for p in range(len(now))))
+               for k in range(length)]
+    return tuple(history) + (Snapshot(owner, now),)
