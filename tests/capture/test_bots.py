@@ -2,6 +2,9 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import EXAMPLES
 
 from tronlab.capture import reset, state_from_ascii
 from tronlab.capture.bots import NearestBot, RandomBot, get_bot, nearest_target, neutral_neighbours
@@ -136,3 +139,50 @@ def test_bots_by_name():
     with pytest.raises(ValueError, match="unknown bot"):
         get_bot("clever")
     assert np.issubdtype(type(get_bot("nearest")(reset(2, rng=0).view(), 1)[0]), np.integer)
+
+
+def brute_nearest(view, player, late=0.5, lone_penalty=3):
+    """Oracle: the rule of the bots module docstring, square by square."""
+    w, h = view.width, view.height
+    me = view.positions[player]
+    neutral = {(x, y) for y in range(h) for x in range(w) if view.owner[y][x] == -1}
+    cand = neutral - {me}
+    if not cand:
+        return me
+
+    def dist(a, b):
+        return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+    if len(neutral) <= late * w * h:
+        rivals = [q for q in range(view.n_players)
+                  if q != player and not view.eliminated[q] and view.positions[q] is not None]
+        safe = {s for s in cand if not any(dist(view.positions[q], s) < dist(me, s)
+                                           for q in rivals)}
+        cand = safe or cand
+
+    def around(s):
+        return sum((s[0] + dx, s[1] + dy) in neutral
+                   for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+
+    def key(s):
+        d = dist(me, s)
+        return (d + (lone_penalty if around(s) == 0 else 0), d, -around(s), s[1], s[0])
+
+    return min(cand, key=key)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(2, 4), st.integers(2, 12), st.integers(2, 9), st.integers(0, 2**32 - 1),
+       st.floats(0.0, 1.0), st.floats(0.0, 1.0), st.integers(0, 5))
+def test_nearest_target_matches_a_brute_force_reading_of_its_rule(n, w, h, seed, neutral,
+                                                                   late, penalty):
+    rng = np.random.default_rng(seed)
+    owner = np.where(rng.random((h, w)) < neutral, -1, rng.integers(0, n, (h, w)))
+    squares = rng.choice(w * h, size=n, replace=True)
+    positions = tuple((int(s) % w, int(s) // w) for s in squares)
+    eliminated = tuple(bool(rng.random() < 0.3) and p > 0 for p in range(n))
+    positions = tuple(None if e else pos for pos, e in zip(positions, eliminated))
+    view = reset(n, width=w, height=h, symmetric=False, rng=seed).view()._replace(
+        owner=owner.astype(np.int8), positions=positions, eliminated=eliminated)
+    assert nearest_target(view, 0, late=late, lone_penalty=penalty) == brute_nearest(
+        view, 0, late=late, lone_penalty=penalty)

@@ -7,6 +7,9 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import EXAMPLES
 
 import tronlab
 from tronlab.capture import reset, state_from_ascii, step
@@ -197,3 +200,29 @@ def test_the_contest_program_runs_in_its_own_process():
                           timeout=60)
     assert done.returncode == 0, done.stderr
     assert parse_answer(done.stdout).reason is None and done.stdout.count("\n") == 1
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(2, 4), st.integers(0, 2**32 - 1), st.integers(0, 40), st.data())
+def test_turn_text_round_trips_to_the_renumbered_view(n, seed, rounds, data):
+    """Random games: what parse_turn rebuilds equals the engine's state seen by the reader."""
+    rng = np.random.default_rng(seed)
+    s = reset(n, rng=rng, width=12, height=7)
+    for _ in range(rounds):
+        acts = [None if s.eliminated[p] else
+                ("timeout" if rng.random() < 0.01 else
+                 (int(rng.integers(12)), int(rng.integers(7)))) for p in range(n)]
+        r = step(s, acts)
+        if r.outcome is not None:
+            break
+        s = r.state
+    reader = data.draw(st.sampled_from(s.active))
+    view = parse_turn(format_turn(s, reader).splitlines(), n, width=12, height=7)
+    seen = seen_ids(n, reader)
+    back = {seen[q]: q for q in range(n)}
+    assert view.round == s.round
+    assert view.positions == tuple(s.positions[back[k]] for k in range(n))
+    assert view.backs_left == tuple(0 if s.eliminated[back[k]] else s.backs_left[back[k]]
+                                    for k in range(n))
+    relabel = np.array([-1] + seen)
+    assert view.owner.tolist() == relabel[s.owner.astype(int) + 1].tolist()
