@@ -111,6 +111,16 @@ def test_actions_may_be_lists_or_numpy_integers():
     assert r.state.positions == ((2, 0), (3, 2)) and r.events == []
 
 
+def test_actions_may_come_as_a_dict_and_a_missing_player_is_bad_output():
+    s = walked(1)[1]
+    r = step(s, {0: (5, 0), 1: (0, 2)})
+    assert r.state.positions == ((2, 0), (3, 2)) and r.events == []
+    r = step(s, {1: (0, 2)})
+    assert [(e.player, e.kind) for e in r.events] == [(0, "bad-output")]
+    with pytest.raises(ValueError, match="need 2 actions"):
+        step(s, [(5, 0)])
+
+
 def test_an_eliminated_players_squares_still_block_enclosures():
     s = state_from_ascii("""
         .......

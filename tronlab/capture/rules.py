@@ -146,10 +146,14 @@ def step_toward(x: int, y: int, tx: int, ty: int) -> tuple:
 
 def step(state: State, actions) -> StepResult:
     """Play one turn.  ``actions[p]`` is read for every active player (entries
-    of eliminated players are ignored).  Returns the new state, the turn's
-    events and the :class:`Outcome` once the game is over."""
+    of eliminated players are ignored); ``actions`` is a sequence with one
+    entry per player or a dict {player: action} (a missing active player is
+    "bad-output").  Returns the new state, the turn's events and the
+    :class:`Outcome` once the game is over.  ``state`` is not changed."""
     if state.over:
         raise ValueError("the game is over")
+    if isinstance(actions, dict):
+        actions = [actions.get(p) for p in range(state.n_players)]
     if len(actions) != state.n_players:
         raise ValueError(f"need {state.n_players} actions, got {len(actions)}")
     r = state.round
