@@ -1,8 +1,8 @@
 """What a game of Back to the Code remembers between rounds (technique B1).
 
 A :class:`State` is immutable: :func:`tronlab.capture.rules.step` returns a new
-one.  Its arrays are read-only, and the snapshots of earlier rounds share them
-(nothing is copied when a round leaves a square's owner unchanged elsewhere).
+one.  Its arrays are read-only, so states and the snapshots of earlier rounds
+share them: a round makes one new owner array, and a rewind makes none.
 
 Conventions
 -----------
