@@ -3,6 +3,9 @@
 :func:`play_capture` asks every active bot for its action (all of them
 first, then :func:`~tronlab.capture.rules.step` applies them together), turns
 a bot's exception into the fault "error", and returns a :class:`CaptureRecord`.
+Bots here run in-process and untimed (about 0.3 ms a turn for four random
+bots, 0.7 ms for four nearest bots); "timeout" and "exited" come from runners
+of external programs, which record them like any other action.
 
 JSON schema (``format`` "tronlab-capture", ``version`` 1)::
 
