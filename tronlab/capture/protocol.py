@@ -124,7 +124,9 @@ def parse_answer(line: str | None) -> Answer:
 
 
 def format_answer(action, message: str | None = None) -> str:
-    """The answer line (no newline) for a target ``(x, y)`` or ``("BACK", n)``.
+    """The answer line (no newline) for a target ``(x, y)`` or ``("BACK", n)``;
+    a message (targets only) has its whitespace runs made single spaces and is
+    cut to 100 characters.
 
     >>> format_answer((3, 4), "hi"), format_answer(("back", 2))
     ('3 4 hi', 'BACK 2')
