@@ -84,10 +84,20 @@ class CaptureRecord:
         fields = {k: v for k, v in data.items() if k not in ("format", "version")}
         return cls(**fields)
 
+    def to_json(self) -> str:
+        """The record as JSON text, one turn (or grid row, or event) a line."""
+        parts = []
+        for key, value in self.to_dict().items():
+            if isinstance(value, list) and value:
+                items = ",\n  ".join(json.dumps(v) for v in value)
+                parts.append(f"{json.dumps(key)}: [\n  {items}\n ]")
+            else:
+                parts.append(f"{json.dumps(key)}: {json.dumps(value)}")
+        return "{\n " + ",\n ".join(parts) + "\n}\n"
+
     def save(self, path) -> None:
         with open(path, "w", encoding="utf-8") as f:
-            json.dump(self.to_dict(), f, indent=1)
-            f.write("\n")
+            f.write(self.to_json())
 
     @classmethod
     def load(cls, path) -> CaptureRecord:
