@@ -1,0 +1,58 @@
+"""ASCII grids for Back to the Code (tronlab.capture.ascii)."""
+
+import numpy as np
+import pytest
+
+from tronlab.capture import format_grid, parse_grid, state_from_ascii
+
+
+def test_parse_and_format_round_trip():
+    text = "a.1.\n.0C2\nB..3"
+    grid = parse_grid(text)
+    assert grid.owner.dtype == np.int8
+    assert grid.owner.tolist() == [[-1, -1, 1, -1], [-1, 0, 2, 2], [1, -1, -1, 3]]
+    assert grid.positions == {0: (0, 0), 2: (2, 1), 1: (0, 2)}
+    assert format_grid(grid.owner, grid.positions) == text
+    assert format_grid(grid.owner) == "..1.\n.022\n1..3"
+
+
+def test_positions_that_cannot_be_drawn_fall_back_to_the_owner():
+    owner = parse_grid("01.\n...").owner
+    # player 0 on 1's square, players 0 and 1 sharing a neutral square
+    assert format_grid(owner, [(1, 0), (2, 1)]) == "01.\n..b"
+    assert format_grid(owner, [(2, 0), (2, 0)]) == "01.\n..."
+    assert format_grid(owner, [None, (0, 0)]) == "01.\n..."
+
+
+@pytest.mark.parametrize("text, match", [
+    ("..\n...", "equally long"),
+    ("", "non-empty"),
+    (".x.", "unknown grid character 'x'"),
+    ("a.A", "player 0 is drawn twice"),
+])
+def test_bad_grids_are_refused(text, match):
+    with pytest.raises(ValueError, match=match):
+        parse_grid(text)
+
+
+def test_state_from_ascii_builds_the_history_from_trails():
+    s = state_from_ascii("""
+        ....
+        .A.b
+    """, trails={0: [(0, 0), (1, 0)], 1: [(2, 1)]})
+    assert s.round == 3 and len(s.history) == 3
+    assert s.trail(0) == [(0, 0), (1, 0), (1, 1)]
+    assert s.trail(1) == [(2, 1), (2, 1), (3, 1)]       # padded with its oldest square
+    assert s.owner.flags.writeable is False
+
+
+def test_state_from_ascii_checks_its_players():
+    with pytest.raises(ValueError, match="no position"):
+        state_from_ascii("A.1.")
+    with pytest.raises(ValueError, match="off the 4x1 grid"):
+        state_from_ascii("A.1.", positions={1: (4, 0)})
+    with pytest.raises(ValueError, match="names player 2"):
+        state_from_ascii("A.2.", n_players=2, positions={1: (1, 0)})
+    s = state_from_ascii("A.1.", eliminated=(1,))
+    assert s.positions == ((0, 0), None) and s.eliminated == (False, True)
+    assert state_from_ascii("a..", n_players=3, eliminated=(1, 2)).n_players == 3

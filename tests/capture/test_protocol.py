@@ -1,0 +1,228 @@
+"""Back to the Code protocol (tronlab.capture.protocol): turn input, answers, the client."""
+
+import io
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import EXAMPLES
+
+import tronlab
+from tronlab.capture import reset, state_from_ascii, step
+from tronlab.capture.bots import NearestBot
+from tronlab.capture.program import main
+from tronlab.capture.protocol import (
+    CaptureClient, format_answer, format_start, format_turn, parse_answer, parse_turn, seen_ids,
+)
+
+THREE = """
+    A..2.
+    .1...
+    ..0Bc
+"""
+
+
+def three_players():
+    s = state_from_ascii(THREE, backs_left=(1, 0, 1))
+    return step(s, [(0, 0), (3, 2), "timeout"]).state     # player 2 eliminated in round 1
+
+
+def test_first_line_is_the_opponent_count():
+    assert format_start(2) == "1\n" and format_start(4) == "3\n"
+
+
+def test_turn_lines_renumber_so_the_reader_is_zero():
+    s = three_players()
+    assert format_turn(s, 1) == "\n".join([
+        "2",            # gameRound: round 1 was played
+        "3 2 0",        # own line
+        "0 0 1",        # player 0 is seen as 1
+        "-1 -1 0",      # player 2 (seen as 2) is eliminated
+        "1..2.",
+        ".0...",
+        "..10.",
+    ]) + "\n"
+    assert format_turn(s, 0).split("\n")[1:4] == ["0 0 1", "3 2 0", "-1 -1 0"]
+    assert format_turn(s, 0).split("\n")[4] == "0..2."
+    with pytest.raises(ValueError, match="eliminated"):
+        format_turn(s, 2)
+
+
+def test_game_round_after_a_back_is_the_round_play_resumes_at():
+    s = state_from_ascii(THREE)
+    for _ in range(6):
+        s = step(s, [(4, 0), (0, 0), (4, 1)]).state
+    assert format_turn(s, 2).split("\n")[0] == "7"
+    s = step(s, [("BACK", 4), (0, 0), ("BACK", 1)]).state      # round 7 goes back 5
+    assert format_turn(s, 2).split("\n")[0] == "2"
+
+
+def test_seen_ids_keep_the_opponents_order():
+    assert seen_ids(2, 1) == [1, 0]
+    assert seen_ids(3, 1) == [1, 0, 2]
+    assert seen_ids(4, 3) == [1, 2, 3, 0]
+
+
+def test_full_size_turn_has_20_rows_of_35():
+    s = reset(4, rng=3)
+    lines = format_turn(s, 2).rstrip("\n").split("\n")
+    assert len(lines) == 1 + 4 + 20 and all(len(r) == 35 for r in lines[5:])
+    assert lines[0] == "1"
+
+
+def test_parse_turn_rebuilds_the_renumbered_view():
+    s = three_players()
+    view = parse_turn(format_turn(s, 1).splitlines(True), 3, width=5, height=3)
+    assert view.round == 2
+    assert view.positions == ((3, 2), (0, 0), None)
+    assert view.backs_left == (0, 1, 0) and view.eliminated == (False, False, True)
+    seen = np.array(seen_ids(3, 1))
+    real = s.owner.astype(int)
+    want = np.where(real >= 0, seen[np.maximum(real, 0)], -1)
+    assert view.owner.tolist() == want.tolist()
+    assert view.config.round_limit == 300 and (view.width, view.height) == (5, 3)
+
+
+@pytest.mark.parametrize("lines, match", [
+    (["1", "0 0 1", "2 2 1", "...", "..."], "a turn has 6 lines"),
+    (["x", "0 0 1", "2 2 1", "...", "...", "..."], "bad number"),
+    (["1", "0 0", "2 2 1", "...", "...", "..."], "three numbers"),
+    (["1", "0 0 1", "2 2 1", "...", "....", "..."], "row 1 has 4"),
+    (["1", "0 0 1", "2 2 1", "...", ".2.", "..."], "unexpected grid character '2'"),
+])
+def test_parse_turn_refuses_malformed_input(lines, match):
+    with pytest.raises(ValueError, match=match):
+        parse_turn(lines, 2, width=3, height=3)
+
+
+@pytest.mark.parametrize("line, action, message", [
+    ("3 4", (3, 4), None),
+    ("3 4\n", (3, 4), None),
+    ("3 4\r\n", (3, 4), None),
+    ("0 19 hello world", (0, 19), "hello world"),
+    ("3   4", (3, 4), None),                      # spaces between the numbers
+    ("3 4 ", (3, 4), ""),
+    ("3 4  two spaces", (3, 4), " two spaces"),   # the message starts after one space
+    ("3 4 " + "m" * 150, (3, 4), "m" * 100),      # cut to 100 characters
+    ("-1 40", (-1, 40), None),                    # read as is: the rules eliminate
+    ("BACK 5", ("BACK", 5), None),
+    ("back 25", ("BACK", 25), None),
+    ("Back   3 ", ("BACK", 3), None),
+    ("BACK 0", ("BACK", 0), None),
+    ("BACK 99", ("BACK", 99), None),
+])
+def test_answers_that_parse(line, action, message):
+    ans = parse_answer(line)
+    assert ans.action == action and ans.message == message and ans.reason is None
+
+
+@pytest.mark.parametrize("line, reason", [
+    ("", "empty answer"),
+    ("\n", "empty answer"),
+    ("   ", "empty answer"),
+    ("3", "cannot read '3'"),
+    ("3,4", "cannot read '3,4'"),
+    ("3 4x", "cannot read '3 4x'"),
+    ("x 4", "cannot read 'x 4'"),
+    ("3.5 4", "cannot read '3.5 4'"),
+    ("BACK", "cannot read 'BACK'"),
+    ("BACK 2 please", "cannot read 'BACK 2 please'"),
+    ("BACKWARD 2", "cannot read 'BACKWARD 2'"),
+    ("UP", "cannot read 'UP'"),
+    ("z" * 60, "cannot read 'zzz"),
+])
+def test_answers_that_are_bad_output(line, reason):
+    ans = parse_answer(line)
+    assert ans.action == "bad-output" and ans.reason.startswith(reason)
+    assert "expected 'x y [message]' or 'BACK n'" in ans.reason or ans.reason == "empty answer"
+
+
+def test_end_of_output_means_exited():
+    assert parse_answer(None).action == "exited"
+
+
+def test_format_answer_round_trips():
+    for action, message in [((3, 4), None), ((0, 19), "go  there"), (("BACK", 7), None)]:
+        ans = parse_answer(format_answer(action, message))
+        assert ans.action == action
+        assert ans.message == (None if message is None else "go there")
+    with pytest.raises(ValueError):
+        format_answer(("JUMP", 2))
+
+
+def test_client_reads_turns_and_writes_answers():
+    s = three_players()
+    text = format_start(3) + format_turn(s, 1) + format_turn(s, 0)
+    out = io.StringIO()
+    client = CaptureClient(io.StringIO(text), out, width=5, height=3)
+    seen = []
+
+    def bot(view, player):
+        seen.append((view.round, view.positions[player], view.n_players))
+        return ("BACK", 2) if len(seen) == 2 else (4, 0)
+
+    assert client.run(bot) == 2
+    assert seen == [(2, (3, 2), 3), (2, (0, 0), 3)]
+    assert out.getvalue() == "4 0\nBACK 2\n"
+
+
+def test_client_refuses_a_turn_cut_short():
+    s = three_players()
+    text = format_start(3) + format_turn(s, 1)[:-8]
+    client = CaptureClient(io.StringIO(text), io.StringIO(), width=5, height=3)
+    with pytest.raises(ValueError, match="ended in the middle"):
+        client.read_turn()
+    assert CaptureClient(io.StringIO(""), io.StringIO()).read_turn() is None
+
+
+def test_a_built_in_bot_runs_as_a_contest_program():
+    s = reset(3, rng=8)
+    text = format_start(3) + format_turn(s, 1) + format_turn(step(s, [(0, 0)] * 3).state, 1)
+    out = io.StringIO()
+    assert main(["nearest"], io.StringIO(text), out) == 0
+    answers = out.getvalue().splitlines()
+    assert len(answers) == 2 and all(parse_answer(a).reason is None for a in answers)
+    view = parse_turn(format_turn(s, 1).splitlines(), 3)
+    assert answers[0] == format_answer(NearestBot()(view, 0))
+
+
+def test_the_contest_program_runs_in_its_own_process():
+    root = os.path.dirname(os.path.dirname(tronlab.__file__))
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    s = reset(2, rng=9)
+    text = format_start(2) + format_turn(s, 0)
+    done = subprocess.run([sys.executable, "-m", "tronlab.capture.program", "random", "--seed",
+                           "3"], input=text, capture_output=True, text=True, env=env,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert parse_answer(done.stdout).reason is None and done.stdout.count("\n") == 1
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(st.integers(2, 4), st.integers(0, 2**32 - 1), st.integers(0, 40), st.data())
+def test_turn_text_round_trips_to_the_renumbered_view(n, seed, rounds, data):
+    """Random games: what parse_turn rebuilds equals the engine's state seen by the reader."""
+    rng = np.random.default_rng(seed)
+    s = reset(n, rng=rng, width=12, height=7)
+    for _ in range(rounds):
+        acts = [None if s.eliminated[p] else
+                ("timeout" if rng.random() < 0.01 else
+                 (int(rng.integers(12)), int(rng.integers(7)))) for p in range(n)]
+        r = step(s, acts)
+        if r.outcome is not None:
+            break
+        s = r.state
+    reader = data.draw(st.sampled_from(s.active))
+    view = parse_turn(format_turn(s, reader).splitlines(), n, width=12, height=7)
+    seen = seen_ids(n, reader)
+    back = {seen[q]: q for q in range(n)}
+    assert view.round == s.round
+    assert view.positions == tuple(s.positions[back[k]] for k in range(n))
+    assert view.backs_left == tuple(0 if s.eliminated[back[k]] else s.backs_left[back[k]]
+                                    for k in range(n))
+    relabel = np.array([-1] + seen)
+    assert view.owner.tolist() == relabel[s.owner.astype(int) + 1].tolist()

@@ -1,0 +1,148 @@
+"""Back to the Code grids as short ASCII strings, for tests and docs.
+
+One character per square, one line per row (leading and trailing blank
+lines and the common indentation are ignored):
+
+====== =====================================================
+``.``  neutral square
+``0-3`` square owned by player 0-3
+``a-d`` player 0-3 stands here, the square is neutral
+``A-D`` player 0-3 stands here, on a square it owns
+====== =====================================================
+
+A player standing on another player's square, or on a square shared with
+another player, cannot be drawn: pass such positions with ``positions=``.
+:func:`format_grid` draws a letter only where exactly one player stands on
+a neutral square or on its own square, and the plain owner character
+elsewhere.
+
+>>> grid = parse_grid('''
+...     a..
+...     .1B
+... ''')
+>>> grid.owner.tolist(), grid.positions
+([[-1, -1, -1], [-1, 1, 1]], {0: (0, 0), 1: (2, 1)})
+>>> print(format_grid(grid.owner, grid.positions))
+a..
+.1B
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import NamedTuple
+
+import numpy as np
+
+from .state import NEUTRAL, Snapshot, State, frozen, make_config
+
+_OWNED = "0123"
+_ON_NEUTRAL = "abcd"
+_ON_OWN = "ABCD"
+
+
+class ParsedGrid(NamedTuple):
+    owner: np.ndarray       # int8 (height, width), -1 neutral
+    positions: dict         # player -> (x, y), from the letters
+
+
+def _rows(text: str) -> list[str]:
+    rows = [r.rstrip() for r in textwrap.dedent(text).strip("\n").split("\n")]
+    if not rows or not rows[0] or any(len(r) != len(rows[0]) for r in rows):
+        raise ValueError("grid rows must be non-empty and all equally long")
+    return rows
+
+
+def parse_grid(text: str) -> ParsedGrid:
+    """Owners and marked positions of an ASCII grid (see the module docstring)."""
+    rows = _rows(text)
+    owner = np.full((len(rows), len(rows[0])), NEUTRAL, np.int8)
+    positions = {}
+    for y, row in enumerate(rows):
+        for x, ch in enumerate(row):
+            if ch == ".":
+                continue
+            if ch in _OWNED:
+                owner[y, x] = _OWNED.index(ch)
+                continue
+            if ch in _ON_NEUTRAL:
+                p = _ON_NEUTRAL.index(ch)
+            elif ch in _ON_OWN:
+                p = _ON_OWN.index(ch)
+                owner[y, x] = p
+            else:
+                raise ValueError(f"unknown grid character {ch!r} at ({x}, {y})")
+            if p in positions:
+                raise ValueError(f"player {p} is drawn twice")
+            positions[p] = (x, y)
+    return ParsedGrid(owner, positions)
+
+
+def format_grid(owner, positions=None) -> str:
+    """The ASCII picture of ``owner`` with players' ``positions`` marked where
+    the notation allows (``positions``: a dict or a sequence, ``None`` entries
+    for players standing nowhere)."""
+    owner = np.asarray(owner)
+    if isinstance(positions, dict):
+        positions = [positions.get(p) for p in range(max(positions, default=-1) + 1)]
+    chars = [[_OWNED[v] if v >= 0 else "." for v in row] for row in owner.tolist()]
+    stands = {}
+    for p, pos in enumerate(positions or ()):
+        if pos is not None:
+            stands.setdefault(tuple(pos), []).append(p)
+    for (x, y), players in stands.items():
+        p = players[0]
+        if len(players) == 1 and owner[y, x] in (NEUTRAL, p):
+            chars[y][x] = (_ON_NEUTRAL if owner[y, x] == NEUTRAL else _ON_OWN)[p]
+    return "\n".join("".join(row) for row in chars)
+
+
+def state_from_ascii(text: str, *, n_players: int | None = None, positions=None,
+                     eliminated=(), backs_left=None, trails=None,
+                     round_limit: int | None = None) -> State:
+    """A :class:`State` drawn as ASCII, for tests.
+
+    ``positions`` adds or overrides positions ({player: (x, y)}); every player
+    not in ``eliminated`` needs one.  ``trails`` gives players' earlier squares
+    ({player: [(x, y), ...]}, oldest first, the present square left out); the
+    state's round is one more than the longest trail, shorter trails are padded
+    at the front with their oldest square, and every earlier snapshot has the
+    present owners.  ``n_players`` defaults to the highest id drawn plus one
+    (at least 2).
+    """
+    grid = parse_grid(text)
+    pos = dict(grid.positions)
+    pos.update(positions or {})
+    seen = [int(v) for v in np.unique(grid.owner) if v >= 0] + list(pos) + list(eliminated)
+    n = n_players if n_players is not None else max(2, max(seen, default=0) + 1)
+    h, w = grid.owner.shape
+    config = make_config(n, width=w, height=h, round_limit=round_limit)
+    out = set(eliminated)
+    if max(seen, default=0) >= n:
+        raise ValueError(f"the grid names player {max(seen)} but there are {n} players")
+    missing = [p for p in range(n) if p not in pos and p not in out]
+    if missing:
+        raise ValueError(f"players {missing} have no position and are not eliminated")
+    now = tuple(None if p in out else (int(pos[p][0]), int(pos[p][1])) for p in range(n))
+    for square in filter(None, now):
+        if not (0 <= square[0] < w and 0 <= square[1] < h):
+            raise ValueError(f"position {square} is off the {w}x{h} grid")
+    owner = frozen(grid.owner)
+    history = _history(owner, now, trails or {})
+    backs = tuple(backs_left) if backs_left is not None else (1,) * n
+    return State(config, owner, now, tuple(p in out for p in range(n)), backs,
+                 len(history), history)
+
+
+def _history(owner, now, trails) -> tuple:
+    """Snapshots for :func:`state_from_ascii`: one per trail square, then the present."""
+    trails = {p: [tuple(s) for s in t] for p, t in trails.items()}
+    length = max((len(t) for t in trails.values()), default=0)
+    padded = {}
+    for p, here in enumerate(now):
+        t = trails.get(p, [])
+        padded[p] = [t[0] if t else here] * (length - len(t)) + t
+    history = [Snapshot(owner, tuple(None if now[p] is None else padded[p][k]
+                                     for p in range(len(now))))
+               for k in range(length)]
+    return tuple(history) + (Snapshot(owner, now),)

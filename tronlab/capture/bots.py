@@ -1,0 +1,121 @@
+"""Bots for Back to the Code: a random walker and the nearest-neutral bot (B2).
+
+A bot is a callable ``bot(view, player) -> action`` (:class:`~tronlab.capture.state.View`,
+the player's id in that view); the action is a target ``(x, y)`` or
+``("BACK", n)``.
+
+:func:`nearest_target` follows the first idea of CodinGame's write-up "Back
+to the Code" (2015, with the strategies of Recar and Olaf69): head for the nearest
+neutral square by Manhattan distance, and improve it two ways - late in the
+game avoid squares an opponent is nearer to, and prefer a square with
+neutral neighbours (a cluster) to a lone one.  Exactly:
+
+* candidates: the neutral squares except the one the player stands on (a
+  shared square stays neutral; aiming at it would freeze the bot);
+* late in the game (at most ``late`` of the grid still neutral) drop the
+  squares strictly nearer, by Manhattan distance, to some active opponent
+  than to the player, unless that drops every candidate;
+* cost = distance, plus ``lone_penalty`` when none of the square's four
+  orthogonal neighbours is neutral;
+* the lowest cost wins; ties go to the shorter distance, then to more
+  neutral neighbours, then to the square first in reading order (smaller
+  ``y``, then smaller ``x``);
+* no candidate: stay.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .starts import as_rng
+from .state import MAX_BACK, NEUTRAL
+
+
+def _grid_coords(view):
+    ys, xs = np.mgrid[0:view.height, 0:view.width]
+    return xs, ys
+
+
+def neutral_neighbours(owner) -> np.ndarray:
+    """How many of each square's four orthogonal neighbours are neutral."""
+    free = np.pad(owner == NEUTRAL, 1).astype(np.int8)
+    return free[:-2, 1:-1] + free[2:, 1:-1] + free[1:-1, :-2] + free[1:-1, 2:]
+
+
+def nearest_target(view, player: int, *, late: float = 0.5, lone_penalty: int = 3) -> tuple:
+    """The B2 target of ``player`` (see the module docstring for the exact rule).
+
+    >>> from tronlab.capture.ascii import state_from_ascii
+    >>> view = state_from_ascii('''
+    ...     0.0..
+    ...     00A00
+    ...     00000
+    ... ''', positions={1: (0, 2)}).view()
+    >>> nearest_target(view, 0)     # (1, 0) is as near but alone
+    (3, 0)
+    """
+    x, y = view.positions[player]
+    xs, ys = _grid_coords(view)
+    dist = np.abs(xs - x) + np.abs(ys - y)
+    cand = view.owner == NEUTRAL
+    cand[y, x] = False
+    if not cand.any():
+        return (x, y)
+    if np.count_nonzero(view.owner == NEUTRAL) <= late * view.owner.size:
+        nearer = np.zeros_like(cand)
+        for q, pos in enumerate(view.positions):
+            if q != player and pos is not None and not view.eliminated[q]:
+                nearer |= np.abs(xs - pos[0]) + np.abs(ys - pos[1]) < dist
+        if (cand & ~nearer).any():
+            cand &= ~nearer
+    around = neutral_neighbours(view.owner)
+    cost = dist + lone_penalty * (around == 0)
+    sy, sx = np.nonzero(cand)      # reading order
+    keys = np.lexsort((sx, sy, -around[sy, sx], dist[sy, sx], cost[sy, sx]))
+    best = keys[0]
+    return (int(sx[best]), int(sy[best]))
+
+
+class NearestBot:
+    """B2: go to :func:`nearest_target`; never uses BACK."""
+
+    def __init__(self, *, late: float = 0.5, lone_penalty: int = 3):
+        self.late, self.lone_penalty = late, lone_penalty
+
+    def __call__(self, view, player):
+        return nearest_target(view, player, late=self.late, lone_penalty=self.lone_penalty)
+
+
+class RandomBot:
+    """Walks to a random square, drawn with ``rng``, and draws a new one when
+    there; with probability ``back_chance`` a turn (while it has one) it uses
+    BACK with n drawn from 1..25."""
+
+    def __init__(self, rng=None, *, back_chance: float = 0.0):
+        self.rng = as_rng(rng)
+        self.back_chance = back_chance
+        self.target = None
+
+    def __call__(self, view, player):
+        if view.backs_left[player] > 0 and self.back_chance > 0 \
+                and self.rng.random() < self.back_chance:
+            return ("BACK", int(self.rng.integers(1, MAX_BACK + 1)))
+        if self.target is None or self.target == view.positions[player]:
+            self.target = (int(self.rng.integers(view.width)), int(self.rng.integers(view.height)))
+        return self.target
+
+
+#: built-in bots by name: name -> factory taking ``rng``
+BOTS = {
+    "random": lambda rng=None: RandomBot(rng),
+    "random-back": lambda rng=None: RandomBot(rng, back_chance=0.01),
+    "nearest": lambda rng=None: NearestBot(),
+}
+
+
+def get_bot(name: str, rng=None):
+    """A fresh built-in bot by name (:data:`BOTS`)."""
+    try:
+        return BOTS[name](rng)
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r}; built-in: {sorted(BOTS)}") from None

@@ -1,0 +1,172 @@
+"""Enclosure capture: 8-connected neutral regions and who may take them (B1).
+
+After a player moves, each neutral square among the 8 around it seeds a
+region: every neutral square reachable by king steps (diagonals too).  The
+player takes the whole region when it is *closed* for that player:
+
+* no square of the region lies on the grid's outer ring (so the grid edge
+  is not a wall for the region), and
+* no square touching the region, diagonals included, is owned by another
+  player (an eliminated player's squares block too).
+
+A region is a maximal 8-connected set of neutral squares, so every square
+touching it from outside is owned by somebody; "closed" means all of them
+are the player's own.  Where players stand does not matter.
+
+Kernels take the flat ``int8`` owner array (``owner.reshape(-1)``, ``-1``
+neutral), ``width`` and ``height`` as int64, and scratch arrays of the grid's
+size (``seen`` uint8, ``region`` int32); they never allocate.  Their plain
+Python twins are ``neutral_region_kernel.py_func`` and
+``enclose_kernel.py_func`` (or ``_kernels.py_func(name)`` without numba).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import KernelTable, kernel
+
+
+@kernel
+def neutral_region_kernel(owner, width, height, seed, seen, region):
+    """Flood the 8-connected neutral region of flat square ``seed``.
+
+    Squares of the region go into ``region[:count]`` in breadth-first order
+    and are marked in ``seen`` (which the caller clears); returns ``count``,
+    0 when ``seed`` is owned or already seen.
+    """
+    if owner[seed] != -1 or seen[seed] != 0:
+        return 0
+    seen[seed] = 1
+    region[0] = seed
+    count = 1
+    head = 0
+    while head < count:
+        c = region[head]
+        head += 1
+        cx = c % width
+        cy = c // width
+        for ny in range(max(cy - 1, 0), min(cy + 2, height)):
+            for nx in range(max(cx - 1, 0), min(cx + 2, width)):
+                n = ny * width + nx
+                if owner[n] == -1 and seen[n] == 0:
+                    seen[n] = 1
+                    region[count] = n
+                    count += 1
+    return count
+
+
+@kernel
+def enclose_kernel(owner, width, height, player, x, y, seen, region):
+    """Give ``player`` every closed neutral region touching square ``(x, y)``.
+
+    Changes ``owner`` in place; returns the number of squares taken.  Same
+    flood as :func:`neutral_region_kernel`, written out so that the plain
+    Python twin calls no other kernel.
+    """
+    seen[:] = 0
+    taken = 0
+    for sy in range(max(y - 1, 0), min(y + 2, height)):
+        for sx in range(max(x - 1, 0), min(x + 2, width)):
+            seed = sy * width + sx
+            if owner[seed] != -1 or seen[seed] != 0:
+                continue
+            seen[seed] = 1
+            region[0] = seed
+            count = 1
+            head = 0
+            closed = True
+            while head < count:
+                c = region[head]
+                head += 1
+                cx = c % width
+                cy = c // width
+                if cx == 0 or cy == 0 or cx == width - 1 or cy == height - 1:
+                    closed = False
+                for ny in range(max(cy - 1, 0), min(cy + 2, height)):
+                    for nx in range(max(cx - 1, 0), min(cx + 2, width)):
+                        n = ny * width + nx
+                        v = owner[n]
+                        if v == -1:
+                            if seen[n] == 0:
+                                seen[n] = 1
+                                region[count] = n
+                                count += 1
+                        elif v != player:
+                            closed = False
+            if closed:
+                for i in range(count):
+                    owner[region[i]] = player
+                taken += count
+    return taken
+
+
+# the kernels compile on first use (tronlab._jit)
+_kernels = KernelTable(globals())
+__getattr__ = _kernels.module_getattr
+__dir__ = _kernels.module_dir
+
+
+# ---------------------------------------------------------------------------
+# friendly wrappers
+# ---------------------------------------------------------------------------
+def _kernel(name: str, jit: bool):
+    return _kernels.jit(name) if jit else _kernels.py_func(name)
+
+
+def _flat_owner(owner) -> np.ndarray:
+    owner = np.asarray(owner)
+    if owner.ndim != 2 or owner.dtype != np.int8:
+        raise ValueError(f"owner must be a 2-D int8 array, got {owner.dtype} {owner.shape}")
+    return owner
+
+
+def neutral_region(owner, x: int, y: int, *, jit: bool = True) -> set:
+    """The 8-connected region of neutral squares around ``(x, y)`` as a set of
+    ``(x, y)`` pairs (empty when the square is owned).
+
+    >>> from tronlab.capture.ascii import parse_grid
+    >>> owner = parse_grid('''
+    ...     .0.
+    ...     0.0
+    ...     .00
+    ... ''').owner
+    >>> sorted(neutral_region(owner, 0, 0, jit=False))   # diagonal steps connect
+    [(0, 0), (0, 2), (1, 1), (2, 0)]
+    """
+    owner = _flat_owner(owner)
+    h, w = owner.shape
+    if not (0 <= x < w and 0 <= y < h):
+        raise ValueError(f"({x}, {y}) is off the {w}x{h} grid")
+    flat = np.ascontiguousarray(owner).reshape(-1)
+    region = np.empty(flat.size, np.int32)
+    flood = _kernel("neutral_region_kernel", jit)
+    count = flood(flat, np.int64(w), np.int64(h), np.int64(y * w + x),
+                  np.zeros(flat.size, np.uint8), region)
+    return {(int(s) % w, int(s) // w) for s in region[:count]}
+
+
+def enclose(owner, player: int, x: int, y: int, *, jit: bool = True):
+    """``(new_owner, taken)``: a copy of ``owner`` after ``player``, standing on
+    ``(x, y)``, took every closed neutral region next to it.
+
+    >>> from tronlab.capture.ascii import format_grid, parse_grid
+    >>> owner = parse_grid('''
+    ...     .....
+    ...     .000.
+    ...     .0.0.
+    ...     .000.
+    ...     .....
+    ... ''').owner
+    >>> new, taken = enclose(owner, 0, 3, 3, jit=False)
+    >>> taken, int(new[2, 2])
+    (1, 0)
+    """
+    owner = _flat_owner(owner)
+    h, w = owner.shape
+    out = np.array(owner, dtype=np.int8, order="C", copy=True)
+    flat = out.reshape(-1)
+    take = _kernel("enclose_kernel", jit)
+    taken = take(flat, np.int64(w), np.int64(h), np.int64(player), np.int64(x),
+                 np.int64(y), np.empty(flat.size, np.uint8), np.empty(flat.size, np.int32))
+    return out, int(taken)

@@ -1,0 +1,288 @@
+"""The rules of Back to the Code (CodinGame 2015), technique B1.
+
+:func:`reset` starts a game, :func:`step` plays one round: every active
+player's action is read first, then all are applied together.  An action is
+a target ``(x, y)``, ``("BACK", n)``, or a fault code of
+:data:`~tronlab.capture.state.FAULTS`.  The rules follow section 4 of the
+course's games.md; the points that text leaves open are settled here:
+
+* **Order inside a round.**  Eliminations first (the player neither moves
+  nor stands anywhere this round), then all moves, then captures player by
+  player in id order: player 0's standing capture, player 0's enclosures,
+  player 1's standing capture, ...  "Alone on a square" is judged on the
+  positions after all moves.  This is the reading under which the id order
+  matters as games.md says: a lower id standing alone inside a higher id's
+  region takes its square first and so spoils the region, while a higher id
+  standing inside a lower id's region is too late (the region, its square
+  included, is already taken).  Enclosures alone could not spoil each other:
+  a region taken is a whole 8-connected component, so it touches no other
+  region.  A player eliminated in a round that a ``BACK`` throws away stays
+  eliminated.
+* **Enclosure trigger.**  Player ``p`` looks for enclosures in round ``r``
+  when its new square is orthogonally next to a square it stood on at the end
+  of a round ``k <= r - 2`` of the current timeline; its start square counts
+  as round 0.  ``BACK`` rewinds these squares too.
+* **BACK.**  In round ``r`` the n of all valid BACKs add up and the game
+  goes back ``m = min(sum, r - 1)`` rounds: owners, positions and the
+  squares stood on become those at the end of round ``r - m - 1`` and
+  ``round`` becomes ``r - m``.  Eliminations and BACKs used stay as they
+  are, and the idle count restarts.
+* **Errors in actions.**  ``("BACK", n)`` from a player with no BACK left
+  eliminates it ("second-back"); ``n`` outside 1..25 eliminates it
+  ("back-range"); a target off the grid eliminates it ("off-grid"); anything
+  that is neither a target, a BACK nor a fault code is "bad-output".  An
+  eliminating BACK does not count toward the rewind.
+* **Idle rounds.**  A round counts as idle when no player active at its end
+  changed square and nobody used BACK (players eliminated in it do not count
+  as moving).  Any turn with a valid BACK resets the count.
+* **Ranking decided.**  Score intervals as games.md says; two intervals
+  overlap when they share a value, except two equal single values (a tie
+  that can no longer change).  The check runs after every round actually
+  played (not after a turn that went back in time); when it succeeds the
+  next turn is played, whatever it does, and the game ends after it.
+* **Which ending.**  After a turn the first that applies of: nobody active
+  ("no-active-player"), the decided game's extra turn ("decided"), round
+  ``round_limit`` completed without a rewind ("round-limit"), 25 idle
+  rounds ("idle").  Ranks: 1 + the number of players with a higher score.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import NamedTuple
+
+import numpy as np
+
+from . import enclosure
+from .starts import as_rng, random_starts, symmetric_starts
+from .state import (FAULTS, IDLE_ROUNDS, MAX_BACK, NEUTRAL, Snapshot, State, frozen,
+                    initial_state, make_config)
+
+#: event kinds that eliminate a player: the fault codes and the rule breaches
+ELIMINATIONS = FAULTS + ("second-back", "back-range", "off-grid")
+REASONS = ("no-active-player", "decided", "round-limit", "idle")
+
+
+class Event(NamedTuple):
+    """Something that happened in a turn: ``kind`` is one of
+    :data:`ELIMINATIONS`, "back" (``detail`` = the n asked) or "rewind"."""
+    round: int
+    player: int | None
+    kind: str
+    detail: str
+
+
+class Outcome(NamedTuple):
+    """How a game ended; ``round`` is the last in-game round completed."""
+    reason: str
+    scores: tuple
+    ranks: tuple
+    round: int
+    turns: int
+
+
+class StepResult(NamedTuple):
+    state: State
+    events: list
+    outcome: Outcome | None
+
+
+def reset(n_players: int, *, rng=None, width: int = 35, height: int = 20, starts=None,
+          symmetric: bool = True, round_limit: int | None = None) -> State:
+    """A new game: explicit ``starts``, else point-symmetric (or random
+    distinct, ``symmetric=False``) starts drawn with ``rng``.
+
+    >>> s = reset(2, rng=7)
+    >>> s.round, s.positions, s.scores()
+    (1, ((31, 18), (3, 1)), (1, 1))
+    """
+    config = make_config(n_players, width=width, height=height, round_limit=round_limit)
+    if starts is None:
+        starts = (symmetric_starts if symmetric else random_starts)(config, as_rng(rng))
+    return initial_state(config, starts)
+
+
+def read_action(action, state: State, player: int):
+    """``(kind, value)``: ("move", (x, y)), ("back", n), or an elimination
+    kind of :data:`ELIMINATIONS` with a text saying why."""
+    if isinstance(action, str):
+        if action in FAULTS:
+            return action, f"fault: {action}"
+        return "bad-output", f"not an action: {action!r}"
+    if not isinstance(action, (tuple, list)) or len(action) != 2:
+        return "bad-output", f"not an action: {action!r}"
+    a, b = action
+    if not _is_int(b):
+        return "bad-output", f"not an action: {action!r}"
+    if isinstance(a, str) and a.upper() == "BACK":
+        if state.backs_left[player] < 1:
+            return "second-back", f"BACK {b} with no BACK left"
+        if not 1 <= b <= MAX_BACK:
+            return "back-range", f"BACK {b}: n must be 1 to {MAX_BACK}"
+        return "back", int(b)
+    if not _is_int(a):
+        return "bad-output", f"not an action: {action!r}"
+    if not (0 <= a < state.width and 0 <= b < state.height):
+        return "off-grid", f"target ({a}, {b}) is off the grid"
+    return "move", (int(a), int(b))
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def step_toward(x: int, y: int, tx: int, ty: int) -> tuple:
+    """One step from ``(x, y)`` toward ``(tx, ty)``, x first.
+
+    >>> step_toward(2, 2, 5, 0), step_toward(5, 2, 5, 0), step_toward(5, 0, 5, 0)
+    ((3, 2), (5, 1), (5, 0))
+    """
+    if x != tx:
+        return x + (1 if tx > x else -1), y
+    if y != ty:
+        return x, y + (1 if ty > y else -1)
+    return x, y
+
+
+def step(state: State, actions) -> StepResult:
+    """Play one turn.  ``actions[p]`` is read for every active player (entries
+    of eliminated players are ignored); ``actions`` is a sequence with one
+    entry per player or a dict {player: action} (a missing active player is
+    "bad-output").  Returns the new state, the turn's events and the
+    :class:`Outcome` once the game is over.  ``state`` is not changed."""
+    if state.over:
+        raise ValueError("the game is over")
+    if isinstance(actions, dict):
+        actions = [actions.get(p) for p in range(state.n_players)]
+    if len(actions) != state.n_players:
+        raise ValueError(f"need {state.n_players} actions, got {len(actions)}")
+    r = state.round
+    events = []
+    eliminated = list(state.eliminated)
+    backs = list(state.backs_left)
+    targets, asked = {}, 0
+    backed = False
+    for p in state.active:
+        kind, value = read_action(actions[p], state, p)
+        if kind == "move":
+            targets[p] = value
+        elif kind == "back":
+            backs[p] -= 1
+            asked += value
+            backed = True
+            events.append(Event(r, p, "back", str(value)))
+        else:
+            eliminated[p] = True
+            events.append(Event(r, p, kind, value))
+    if backed:
+        new = _rewind(state, asked, eliminated, backs, events)
+    else:
+        new = _play_round(state, targets, eliminated, backs)
+    return _finish(state, new, events, played=not backed)
+
+
+def _rewind(state, asked, eliminated, backs, events) -> State:
+    r = state.round
+    n = min(asked, r - 1)
+    back_to = r - n
+    snap = state.history[back_to - 1]
+    positions = tuple(None if eliminated[p] else snap.positions[p]
+                      for p in range(state.n_players))
+    history = state.history[:back_to - 1] + (Snapshot(snap.owner, positions),)
+    events.append(Event(r, None, "rewind", f"{n} rounds back: round {back_to} is next"))
+    return State(state.config, snap.owner, positions, tuple(eliminated), tuple(backs),
+                 back_to, history, 0, state.turns + 1)
+
+
+def touches_old_square(state: State, player: int, square) -> bool:
+    """Whether ``square`` is orthogonally next to a square ``player`` stood on
+    at the end of a round two or more rounds before the one being played."""
+    x, y = square
+    for snap in state.history[:-1]:
+        old = snap.positions[player]
+        if old is not None and abs(old[0] - x) + abs(old[1] - y) == 1:
+            return True
+    return False
+
+
+def _play_round(state, targets, eliminated, backs) -> State:
+    positions = []
+    for p in range(state.n_players):
+        if eliminated[p]:
+            positions.append(None)
+        else:
+            positions.append(step_toward(*state.positions[p], *targets[p]))
+    owner = np.array(state.owner, dtype=np.int8, copy=True)
+    crowd = Counter(pos for pos in positions if pos is not None)
+    flat = owner.reshape(-1)
+    w, h = np.int64(state.width), np.int64(state.height)
+    seen, region = np.empty(flat.size, np.uint8), np.empty(flat.size, np.int32)
+    take = enclosure._kernels.fast("enclose_kernel")
+    for p, pos in enumerate(positions):     # in id order: stand, then enclose
+        if pos is None:
+            continue
+        if crowd[pos] == 1 and owner[pos[1], pos[0]] == NEUTRAL:
+            owner[pos[1], pos[0]] = p
+        if touches_old_square(state, p, pos):
+            take(flat, w, h, np.int64(p), np.int64(pos[0]), np.int64(pos[1]), seen, region)
+    moved = any(pos is not None and pos != state.positions[p] for p, pos in enumerate(positions))
+    owner = frozen(owner)
+    positions = tuple(positions)
+    return State(state.config, owner, positions, tuple(eliminated), tuple(backs),
+                 state.round + 1, state.history + (Snapshot(owner, positions),),
+                 0 if moved else state.idle + 1, state.turns + 1)
+
+
+def ranks_of(scores) -> tuple:
+    """Rank of each score: 1 + how many scores are higher (ties share a rank).
+
+    >>> ranks_of((5, 9, 5, 2))
+    (2, 1, 2, 4)
+    """
+    return tuple(1 + sum(o > s for o in scores) for s in scores)
+
+
+def ranking_decided(state: State) -> bool:
+    """Whether no BACK and no future round can change the ranking any more
+    (games.md: score intervals from round R, see the module docstring)."""
+    r = state.round - 1
+    unused = sum(state.backs_left[p] for p in state.active)
+    if unused * MAX_BACK > r:
+        return False
+    past = state.history[r - unused * MAX_BACK].owner
+    free = state.width * state.height - int(np.count_nonzero(past >= 0))
+    now = state.scores()
+    spans = []
+    for p in range(state.n_players):
+        low = int(np.count_nonzero(past == p))
+        spans.append((now[p] if state.eliminated[p] else low + free, low))
+    spans.sort()
+    for (high1, low1), (high2, low2) in zip(spans, spans[1:]):
+        if low2 <= high1 and not (low1 == high1 == low2 == high2):
+            return False
+    return True
+
+
+def _finish(before: State, state: State, events, *, played: bool) -> StepResult:
+    reason = None
+    if not state.active:
+        reason = "no-active-player"
+    elif before.last_round:
+        reason = "decided"
+    elif played and before.round == state.config.round_limit:
+        reason = "round-limit"
+    elif state.idle >= IDLE_ROUNDS:
+        reason = "idle"
+    if reason is None:
+        if played and ranking_decided(state):
+            state = _replace(state, last_round=True)
+        return StepResult(state, events, None)
+    state = _replace(state, over=True)
+    scores = state.scores()
+    outcome = Outcome(reason, scores, ranks_of(scores), state.round - 1, state.turns)
+    return StepResult(state, events, outcome)
+
+
+def _replace(state: State, **changes) -> State:
+    from dataclasses import replace
+    return replace(state, **changes)
