@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import KernelTable, kernel
+from ..jit.kernels import KernelTable, kernel
 
 
 @kernel
@@ -101,7 +101,7 @@ def enclose_kernel(owner, width, height, player, x, y, seen, region):
     return taken
 
 
-# the kernels compile on first use (tronlab._jit)
+# the kernels compile on first use (tronlab.jit.kernels)
 _kernels = KernelTable(globals())
 __getattr__ = _kernels.module_getattr
 __dir__ = _kernels.module_dir
