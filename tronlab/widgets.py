@@ -177,45 +177,54 @@ def _make_bot(bot, rng):
 
 
 class _Game:
-    """A person-vs-bots game, stepped one human move at a time with ``Rules.play_turn``."""
+    """A person-vs-bots game on the shared step API (:class:`tronlab.tron.match.Match`),
+    stepped one human move at a time; the person is player 0."""
 
     def __init__(self, board: Board, bots, rules, rng):
-        from .tron.rules import DeathLog
+        from .tron.match import Match
 
-        self.rules = rules
-        self.start = board.copy()
-        self.board = board.copy()
+        self.match = Match(board, rules)
+        self.rules = self.match.rules
         self.names = ["you"] + [_bot_label(b) for b in bots]
         rngs = rng.spawn(len(bots))
         self.bots = [None] + [_make_bot(b, r) for b, r in zip(bots, rngs)]
-        self.turn = 0
-        self.moves: list[list] = []
         self.events: list[dict] = []
-        self.log = DeathLog(board.n_players, simultaneous=rules.simultaneous)
         self.pending: dict[int, tuple[str, str]] = {}   # faults raised before the first move
         for p in range(1, board.n_players):
             hook = getattr(self.bots[p], "start_game", None)
             if hook is None:
                 continue
             try:
-                hook(self.board.copy(), p, rules=rules.name, time_limit=None, rng=rngs[p - 1])
+                hook(board.copy(), p, rules=self.rules.name, time_limit=None, rng=rngs[p - 1])
             except Exception as err:  # noqa: BLE001 - the bot loses, the widget carries on
                 self.pending[p] = ("error", f"in start_game: {type(err).__name__}: {err}")
 
+    @property
+    def board(self) -> Board:
+        return self.match.board
+
+    @property
+    def moves(self) -> list:
+        return self.match.moves
+
+    @property
+    def turn(self) -> int:
+        return self.match.turns
+
     def _ask_bot(self, player: int, board: Board):
-        """``(move, fault, note)`` as ``Rules.play_turn`` wants it; a bot never breaks the game.
+        """``(move, fault, note)`` for the step API; a bot never breaks the game.
 
         Bots run in the kernel without a clock: a bot that never returns blocks
         the widget (use :func:`tronlab.runner.engine.play` with ``time_limit`` to race
         untrusted bots).
         """
+        turn = self.match.next_turn
         if player in self.pending:
             fault, note = self.pending.pop(player)
-            self.events.append({"turn": self.turn, "player": player, "kind": fault,
-                                "detail": note})
+            self.events.append({"turn": turn, "player": player, "kind": fault, "detail": note})
             return None, fault, note
         try:
-            raw = self.bots[player](board.copy(), player)
+            raw = self.bots[player](board, player)
         except Exception as err:  # noqa: BLE001
             fault, note = "error", f"{type(err).__name__}: {err}"
         else:
@@ -223,33 +232,28 @@ class _Game:
                 return parse_move(raw), None, None
             except (TypeError, ValueError) as err:
                 fault, note = "illegal", f"returned {raw!r}: {err}"
-        self.events.append({"turn": self.turn, "player": player, "kind": fault, "detail": note})
+        self.events.append({"turn": turn, "player": player, "kind": fault, "detail": note})
         return None, fault, note
 
     def step(self, human_move) -> dict:
         """One turn with the person's move (None once the person is out); returns the deaths."""
-        self.turn += 1
-
-        def choose(p, board):
-            return (human_move, None, None) if p == 0 else self._ask_bot(p, board)
-
-        moves, deaths = self.rules.play_turn(self.board, choose, turn=self.turn)
-        self.moves.append(list(moves))
-        self.log.add(self.turn, deaths)
-        return {p: reason for p, reason, _ in deaths}
+        deaths = {}
+        turn = self.match.next_turn
+        while not self.match.over and self.match.next_turn == turn:
+            answers = {p: (human_move, None, None) if p == 0 else
+                       self._ask_bot(p, self.match.view(p)) for p in self.match.to_move()}
+            deaths.update(self.match.step(answers).deaths)
+        return deaths
 
     @property
     def over(self) -> bool:
-        return bool(self.rules.game_over(self.board))
+        return self.match.over
 
     def outcome(self):
-        return self.log.outcome(self.turn)
+        return self.match.outcome()
 
     def record(self):
-        from .runner.records import GameRecord
-        return GameRecord(self.rules.name, self.start.copy(), [list(m) for m in self.moves],
-                          self.outcome(), metadata={"names": list(self.names)},
-                          events=list(self.events), final=self.board.copy())
+        return self.match.record(metadata={"names": list(self.names)}, events=self.events)
 
 
 # ---- the widget --------------------------------------------------------------------------------

@@ -51,8 +51,9 @@ import numpy as np
 
 from ..tron.board import Board, parse_move
 from ..tron.mapgen import as_rng
+from ..tron.match import Match
+from ..tron.rules import FAULTS, get_rules
 from .records import GameRecord
-from ..tron.rules import FAULTS, DeathLog, get_rules
 
 
 class BotFault(Exception):
@@ -174,15 +175,11 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
     seats = [_Seat(bot, p, np.random.default_rng(int(s)))
              for p, (bot, s) in enumerate(zip(bots, gen.integers(2**63, size=n)))]
 
-    start = board.copy()
-    state = board.copy()
+    match = Match(board, rules)
     events: list[dict] = []
-    moves: list[list] = []
-    log = DeathLog(n, simultaneous=rules.simultaneous)
-    turn = 0
 
     def note(p, kind, detail):
-        events.append({"turn": turn, "player": p, "kind": kind, "detail": detail})
+        events.append({"turn": match.next_turn, "player": p, "kind": kind, "detail": detail})
 
     def choose(p, view_of):
         seat = seats[p]
@@ -192,7 +189,7 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
             return None, fault, text
         limit = first_time_limit if seat.calls == 0 else time_limit
         seat.calls += 1
-        value, fault, text = seat.call(seat.bot, (view_of.copy(), p), {}, limit)
+        value, fault, text = seat.call(seat.bot, (view_of, p), {}, limit)
         if fault is None:
             try:
                 move = parse_move(value)
@@ -203,8 +200,7 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
                     return None, None, "pass"
                 fault, text = "illegal", f"returned {value!r}: {err}"
             else:
-                effective = rules.effective_move(view_of, p, move, turn=turn)
-                if effective != move:
+                if match.effective_move(p, move) != move:
                     note(p, "reverse", f"reversing ({value!r}) after round 1: keeps going straight")
                 return move, None, None
         note(p, fault, text)
@@ -214,16 +210,13 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
         for seat in seats:
             hook = getattr(seat.bot, "start_game", None)
             if callable(hook):
-                _, fault, text = seat.call(hook, (start.copy(), seat.player),
+                _, fault, text = seat.call(hook, (board.copy(), seat.player),
                                            {"rules": rules.name, "time_limit": time_limit,
                                             "rng": seat.rng}, first_time_limit)
                 if fault is not None:
                     seat.pending = (fault, f"in start_game: {text}")
-        while not rules.game_over(state) and (max_turns is None or turn < max_turns):
-            turn += 1
-            turn_moves, deaths = rules.play_turn(state, choose, turn=turn)
-            moves.append(turn_moves)
-            log.add(turn, deaths)
+        while not match.over and (max_turns is None or match.next_turn <= max_turns):
+            match.step({p: choose(p, match.view(p)) for p in match.to_move()})
     finally:
         meta = {
             "names": list(names), "seed": seed, "time_limit": time_limit,
@@ -233,8 +226,7 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
             "think_seconds": [round(seat.seconds, 6) for seat in seats],
         }
         meta.update(metadata or {})
-        record = GameRecord(rules.name, start, moves, log.outcome(turn), metadata=meta,
-                            events=events, final=state)
+        record = match.record(metadata=meta, events=events)
         _finish(seats, record, first_time_limit)
     return record
 

@@ -47,7 +47,7 @@ import os
 
 
 from ..tron.board import Board, grid_cells
-from ..tron.rules import FAULTS, DeathLog, Outcome, get_rules
+from ..tron.rules import FAULTS, Outcome, get_rules
 
 FORMAT = "tronlab-game"
 VERSION = 1
@@ -109,26 +109,22 @@ class GameRecord:
 
     def simulate(self):
         """Replay the moves: ``(boards, outcome)``, boards = start + one per turn."""
-        rules = get_rules(self.rules)
-        board = self.start.copy()
-        n = board.n_players
+        from ..tron.match import Match
+
+        match = Match(self.start, self.rules)
+        n = self.start.n_players
         faults = self._faults()
-        log = DeathLog(n, simultaneous=rules.simultaneous)
-        boards = [board.copy()]
+        boards = [match.board.copy()]
         for turn, turn_moves in enumerate(self.moves, start=1):
             if len(turn_moves) != n:
                 raise ValueError(f"turn {turn}: {len(turn_moves)} moves for {n} players")
-            if rules.game_over(board):
+            if match.over:
                 raise ValueError(f"the record has moves after the game ended (turn {turn})")
-
-            def choose(p, _board, turn=turn, turn_moves=turn_moves):
-                fault, note = faults.get((turn, p), (None, None))
-                return turn_moves[p], fault, note
-
-            _, deaths = rules.play_turn(board, choose, turn=turn)
-            log.add(turn, deaths)
-            boards.append(board.copy())
-        return boards, log.outcome(len(self.moves))
+            while match.next_turn == turn and not match.over:
+                match.step({p: (turn_moves[p], *faults.get((turn, p), (None, None)))
+                            for p in match.to_move()})
+            boards.append(match.board.copy())
+        return boards, match.outcome()
 
     def replay(self) -> Board:
         """The final board, recomputed from the start board and the moves."""

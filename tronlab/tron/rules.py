@@ -293,6 +293,17 @@ class CodinGame(Rules):
         board.facing[player] = move
         return None
 
+    def sub_move(self, board: Board, player: int, move, *, turn: int, fault=None, note=None):
+        """:meth:`apply_one` with the death explained: ``(player, reason, detail)`` or None."""
+        checked = _check_move(move, player)
+        target = -1 if checked is None else int(board.heads[player] + board.offsets[checked])
+        code = 0 if target < 0 else int(board.flat[target])
+        reason = self.apply_one(board, player, checked, turn=turn, fault=fault)
+        if reason is None:
+            return None
+        return (player, reason, _describe(board, player, target, code, reason, turn=turn,
+                                          note=note))
+
     def play_turn(self, board: Board, choose, *, turn: int):
         moves, out = [None] * board.n_players, []
         for p in range(board.n_players):
@@ -300,13 +311,9 @@ class CodinGame(Rules):
                 continue
             move, fault, note = choose(p, board)
             moves[p] = move
-            move = _check_move(move, p)
-            target = -1 if move is None else int(board.heads[p] + board.offsets[move])
-            code = 0 if target < 0 else int(board.flat[target])
-            reason = self.apply_one(board, p, move, turn=turn, fault=fault)
-            if reason is not None:
-                out.append((p, reason, _describe(board, p, target, code, reason, turn=turn,
-                                                 note=note)))
+            death = self.sub_move(board, p, move, turn=turn, fault=fault, note=note)
+            if death is not None:
+                out.append(death)
         return moves, out
 
 
