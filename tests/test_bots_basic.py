@@ -21,7 +21,7 @@ DXY = [(0, -1), (1, 0), (0, 1), (-1, 0)]
 
 @pytest.fixture
 def scratch_registry(monkeypatch):
-    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    monkeypatch.setattr(registry, "_REGISTRY", {f: dict(t) for f, t in registry._REGISTRY.items()})
 
 
 # ---- registry -------------------------------------------------------------------------------
@@ -35,7 +35,7 @@ def test_builtin_bots_are_registered():
 
 
 def test_unknown_bot_lists_known_names():
-    with pytest.raises(ValueError, match="unknown bot 'nobody'; known bots: .*hugger.*random"):
+    with pytest.raises(ValueError, match="unknown bot 'nobody'; known tron bots: .*hugger.*random"):
         get_bot("nobody")
     with pytest.raises(ValueError, match="unknown bot"):
         describe("nobody")
@@ -95,11 +95,11 @@ def test_a_simple_bot_is_made_without_numba():
 
 def test_every_builtin_home_registers_its_bots():
     registry._load_builtins()
-    for name, module in registry._BUILTIN_HOMES.items():
-        factory, _ = registry._REGISTRY[name]
+    for (family, name), module in registry._BUILTIN_HOMES.items():
+        factory, _ = registry._REGISTRY[family][name]
         assert factory.__module__ == module, name
-    builtin = {n for n, (f, _) in registry._REGISTRY.items()
-               if f.__module__.startswith("tronlab.tron.bots.")}
+    builtin = {(family, n) for family, table in registry._REGISTRY.items()
+               for n, (f, _) in table.items() if f.__module__.startswith("tronlab.tron.bots.")}
     assert builtin == set(registry._BUILTIN_HOMES)
 
 

@@ -1,9 +1,12 @@
-"""The bot registry: bots by name.
+"""The bot registry: bots by game family and name.
 
 A *factory* makes a bot: ``factory(*, rng=None, time=None, **options) ->
-bot``, where a bot is a callable ``bot(board, player) -> move`` (see
-:mod:`tronlab.runner.engine`), ``rng`` a ``numpy.random.Generator`` (or int seed)
-and ``time`` a thinking budget in seconds per move for bots that search.
+bot``, where ``rng`` is a ``numpy.random.Generator`` (or int seed) and
+``time`` a thinking budget in seconds per move for bots that search.  What a
+bot is depends on the game family (:mod:`tronlab.runner.games`): a Tron bot is a
+callable ``bot(board, player) -> move`` (see :mod:`tronlab.runner.engine`), a
+capture bot ``bot(view, player) -> action`` (see :mod:`tronlab.capture`).
+Names are per family: ``random`` is one bot for Tron and another for capture.
 Register a factory under a name, in any module::
 
     from tronlab.runner.registry import register
@@ -12,7 +15,8 @@ Register a factory under a name, in any module::
     def greedy(*, rng=None, time=None):
         ...
 
-then ``get_bot("greedy")`` builds one.  The modules in
+then ``get_bot("greedy")`` builds one (``game="tron"`` is the default; pass a
+family or a game name such as ``game="backtothecode"``).  The modules in
 :data:`_BUILTIN_MODULES` register the bots shipped with tronlab; they are
 imported on the first look-up by name.
 """
@@ -22,51 +26,62 @@ from __future__ import annotations
 import importlib
 import warnings
 
-_REGISTRY: dict[str, tuple[object, str]] = {}
+_REGISTRY: dict[str, dict[str, tuple[object, str]]] = {}   # family -> name -> entry
 
 
-def register(name: str, factory=None, *, description: str = ""):
-    """Register ``factory`` as ``name``; without ``factory``, a decorator that does it."""
+def _family(game) -> str:
+    from .games import family_of
+    return family_of(game)
+
+
+def register(name: str, factory=None, *, description: str = "", game: str = "tron"):
+    """Register ``factory`` as ``name`` for a game family (or a game's family);
+    without ``factory``, a decorator that does it."""
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"a bot name is a non-empty str, got {name!r}")
+    family = _family(game)
 
     def add(fn):
         if not callable(fn):
             raise TypeError(f"bot factory for {name!r} is not callable")
-        if name in _REGISTRY and _REGISTRY[name][0] is not fn:
-            raise ValueError(f"a bot called {name!r} is already registered")
+        table = _REGISTRY.setdefault(family, {})
+        if name in table and table[name][0] is not fn:
+            raise ValueError(f"a {family} bot called {name!r} is already registered")
         doc = description or (fn.__doc__ or "").strip().split("\n")[0]
-        _REGISTRY[name] = (fn, doc)
+        table[name] = (fn, doc)
         return fn
 
     return add if factory is None else add(factory)
 
 
-def bot_names() -> list[str]:
-    """Names of the registered bots, sorted."""
+def bot_names(game: str = "tron") -> list[str]:
+    """Names of the registered bots of a game family (or a game's family), sorted."""
+    family = _family(game)
     _load_builtins()
-    return sorted(_REGISTRY)
+    return sorted(_REGISTRY.get(family, {}))
 
 
-def _entry(name):
-    if name not in _REGISTRY and name in _BUILTIN_HOMES:
-        _load_module(_BUILTIN_HOMES[name])    # only the module that makes this bot
-    if name not in _REGISTRY:
+def _entry(name, game="tron"):
+    family = _family(game)
+    table = _REGISTRY.setdefault(family, {})
+    if name not in table and (family, name) in _BUILTIN_HOMES:
+        _load_module(_BUILTIN_HOMES[family, name])    # only the module that makes this bot
+    if name not in table:
         _load_builtins()
-    if name not in _REGISTRY:
-        known = ", ".join(bot_names()) or "none"
-        raise ValueError(f"unknown bot {name!r}; known bots: {known}")
-    return _REGISTRY[name]
+    if name not in table:
+        known = ", ".join(bot_names(family)) or "none"
+        raise ValueError(f"unknown bot {name!r}; known {family} bots: {known}")
+    return table[name]
 
 
-def describe(name: str) -> str:
+def describe(name: str, *, game: str = "tron") -> str:
     """The one-line description of bot ``name``."""
-    return _entry(name)[1]
+    return _entry(name, game)[1]
 
 
-def get_bot(name: str, **options):
-    """A new bot from the factory registered as ``name``, given ``options``."""
-    factory, _ = _entry(name)
+def get_bot(name: str, *, game: str = "tron", **options):
+    """A new bot from the factory registered as ``name`` for ``game``'s family."""
+    factory, _ = _entry(name, game)
     bot = factory(**options)
     if not callable(bot):
         raise TypeError(f"the factory of bot {name!r} returned a {type(bot).__name__}, "
@@ -80,10 +95,10 @@ def get_bot(name: str, **options):
 # just its own module, so ``random`` or ``hugger`` as a protocol program
 # answers its first move without loading numba (about half a second sooner).
 _BUILTIN_MODULES = ["tronlab.tron.bots.basic", "tronlab.tron.bots.filler", "tronlab.tron.bots.search"]
-_BUILTIN_HOMES = {"random": _BUILTIN_MODULES[0], "hugger": _BUILTIN_MODULES[0],
-                  "filler": _BUILTIN_MODULES[1], "voronoi": _BUILTIN_MODULES[2],
-                  "multivoronoi": _BUILTIN_MODULES[2], "minimax": _BUILTIN_MODULES[2],
-                  "chamber": _BUILTIN_MODULES[2]}
+_BUILTIN_HOMES = {("tron", "random"): _BUILTIN_MODULES[0], ("tron", "hugger"): _BUILTIN_MODULES[0],
+                  ("tron", "filler"): _BUILTIN_MODULES[1], ("tron", "voronoi"): _BUILTIN_MODULES[2],
+                  ("tron", "multivoronoi"): _BUILTIN_MODULES[2],
+                  ("tron", "minimax"): _BUILTIN_MODULES[2], ("tron", "chamber"): _BUILTIN_MODULES[2]}
 _loaded = False
 
 
