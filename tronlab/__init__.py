@@ -43,6 +43,8 @@ _LAZY = {
     "ExternalBot": "runner.external",
     "run_stdio": "runner.stdio",
     "chamber_score": "tron.chambers", "chamber_tree": "tron.chambers",
+    "Match": "tron.match",
+    "parallel_env": "tron.env",
 }
 
 
