@@ -1,0 +1,134 @@
+"""Draw a Tron map with the mouse, save it as a Google 2010 map file, play on it (X1).
+
+    editor = MapEditor(15, 15, symmetric=True)
+    editor                      # draw: click or drag to paint walls; pick a tool for the starts
+    editor.save("my_map.txt")   # or the Save button, which writes to ``editor.path``
+    BoardWidget.play("chamber", board=editor.board())
+
+The map lives in Python as the ``cells`` trait: one string per row in the map
+file's own alphabet (the file adds a first line ``W H``) (``#`` wall, space free, ``1`` and ``2`` the starts), so
+what the page shows, what :meth:`board` returns and what :meth:`save` writes
+are the same text.  The page edits it and sends each change back.
+
+``symmetric=True`` mirrors every stroke through the centre (point symmetry),
+the symmetry the contest's fair maps have: painting ``(x, y)`` also paints
+``(w-1-x, h-1-y)``, and placing start 1 places start 2 on its mirror square.
+
+>>> ed = MapEditor(5, 3, symmetric=True, border=False)
+>>> ed.paint(1, 0, "#"); ed.paint(0, 1, "1")
+>>> ed.cells
+[' #   ', '1   2', '   # ']
+>>> ed.board().head_xy(1)
+(4, 1)
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import anywidget
+import traitlets
+
+from .tron.board import Board
+from .tron.maps import parse_map, save_map
+
+_STATIC = Path(__file__).parent / "static"
+TOOLS = ("#", " ", "1", "2")
+MAX_SIDE = 100
+
+
+def _check_side(name, value):
+    if isinstance(value, bool) or not isinstance(value, int) or not 3 <= value <= MAX_SIDE:
+        raise ValueError(f"{name} is a whole number from 3 to {MAX_SIDE}, got {value!r}")
+    return value
+
+
+class MapEditor(anywidget.AnyWidget):
+    """A map you draw; see the module docstring."""
+
+    _esm = _STATIC / "map_editor.js"
+    _css = _STATIC / "map_editor.css"
+
+    width = traitlets.Int(15).tag(sync=True)
+    height = traitlets.Int(15).tag(sync=True)
+    cells = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    symmetric = traitlets.Bool(True).tag(sync=True)
+    tool = traitlets.Unicode("#").tag(sync=True)
+    path = traitlets.Unicode("my_map.txt").tag(sync=True)
+    status = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, width: int = 15, height: int = 15, *, symmetric: bool = True,
+                 border: bool = True, board: Board | None = None, path: str = "my_map.txt",
+                 **kwargs):
+        super().__init__(**kwargs)
+        self.symmetric, self.path = bool(symmetric), str(path)
+        if board is not None:
+            self.width, self.height = board.width, board.height
+            self.cells = _board_text(board).splitlines()
+        else:
+            self.width, self.height = _check_side("width", width), _check_side("height", height)
+            rows = [[" "] * width for _ in range(height)]
+            if border:
+                for x in range(width):
+                    rows[0][x] = rows[-1][x] = "#"
+                for y in range(height):
+                    rows[y][0] = rows[y][-1] = "#"
+            self.cells = ["".join(r) for r in rows]
+        self.on_msg(self._on_browser_msg)
+
+    # ---- editing (the page calls these through messages) -----------------------------------
+    def paint(self, x: int, y: int, tool: str) -> None:
+        """Put ``tool`` (``#``, space, ``1`` or ``2``) at ``(x, y)``, and its mirror image
+        when symmetric (a start's mirror is the other start)."""
+        if tool not in TOOLS:
+            raise ValueError(f"tool is one of {TOOLS}, got {tool!r}")
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise ValueError(f"({x}, {y}) is off the {self.width}x{self.height} map")
+        rows = [list(r) for r in self.cells]
+        changes = [(x, y, tool)]
+        if self.symmetric:
+            mirror = {"1": "2", "2": "1"}.get(tool, tool)
+            changes.append((self.width - 1 - x, self.height - 1 - y, mirror))
+        for cx, cy, ch in changes:
+            if ch in "12":        # one start per player: clear the old one
+                rows = [[" " if c == ch else c for c in r] for r in rows]
+            rows[cy][cx] = ch
+        self.cells = ["".join(r) for r in rows]
+
+    def text(self) -> str:
+        """The map in Google 2010 format: ``W H``, then one line per row."""
+        return f"{self.width} {self.height}\n" + "".join(row + "\n" for row in self.cells)
+
+    def load_text(self, text: str) -> None:
+        """Replace the map by Google 2010 map text (checked by the map parser)."""
+        board = parse_map(text, name="map text")
+        self.width, self.height = board.width, board.height
+        self.cells = _board_text(board).splitlines()
+
+    def board(self) -> Board:
+        """The map as a :class:`Board` ready to play; a clear error if a start is missing."""
+        return parse_map(self.text(), name="the drawn map")
+
+    def save(self, path=None) -> Path:
+        """Write the map file (to ``path`` or :attr:`path`); returns the path written."""
+        target = Path(os.fspath(path if path is not None else self.path))
+        save_map(self.board(), target)
+        return target
+
+    def _on_browser_msg(self, _widget, content, _buffers):
+        kind = content.get("kind") if isinstance(content, dict) else None
+        try:
+            if kind == "paint":
+                self.paint(int(content["x"]), int(content["y"]), str(content["tool"]))
+                self.status = ""
+            elif kind == "save":
+                self.status = f"saved {self.save()}"
+        except (ValueError, KeyError, TypeError) as err:
+            self.status = str(err)
+
+
+def _board_text(board: Board) -> str:
+    """The rows of ``board``'s map text, without the ``W H`` line."""
+    from .tron.maps import format_map
+    return format_map(board).split("\n", 1)[1]
