@@ -12,7 +12,8 @@ imported on first use of its names.
 
 from .zero_sum import ZeroSumSolution, solve_zero_sum
 
-_LAZY = {"nash_search": "tron_search", "NashSearcher": "tron_search"}
+_LAZY = {"nash_search": "tron_searcher", "NashSearcher": "tron_searcher",
+         "choose_move": "tron_searcher"}
 
 __all__ = ["ZeroSumSolution", "solve_zero_sum", *_LAZY]
 
