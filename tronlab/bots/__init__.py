@@ -79,10 +79,10 @@ def get_bot(name: str, **options):
 # ``import tronlab`` should stay light.  A look-up of a built-in name imports
 # just its own module, so ``random`` or ``hugger`` as a protocol program
 # answers its first move without loading numba (about half a second sooner).
-_BUILTIN_MODULES = ["basic", "filler", "search_bots"]
+_BUILTIN_MODULES = ["basic", "filler", "search_bots", "nash_bot"]
 _BUILTIN_HOMES = {"random": "basic", "hugger": "basic", "filler": "filler",
                   "voronoi": "search_bots", "multivoronoi": "search_bots",
-                  "minimax": "search_bots", "chamber": "search_bots"}
+                  "minimax": "search_bots", "chamber": "search_bots", "nash": "nash_bot"}
 _loaded = False
 
 
