@@ -56,7 +56,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._jit import KernelTable, kernel
-from ..clock import NO_DEADLINE, clock_ns
+from ..clock import clock_ns
 from ..evaluate import heuristic_kernel, separated_score_kernel
 from . import zero_sum
 
