@@ -7,7 +7,8 @@ position and of a position ten random-ish turns in, on Light Riders boards,
 with pruning and ordering switched off and on.  Ordering needs iterative
 deepening to have something to order by, so every row deepens from 1 to
 ``depth`` and counts all iterations.  Prints nodes, matrices, the share settled
-by a saddle point, cells skipped, hint hits and time; the values must agree.
+by a saddle point and by a window cut-off, cells never searched, hint hits and
+time; the values must agree.
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ def main(argv=None):
     boards = positions(args.boards, np.random.default_rng(args.seed))
     NashSearcher().search_depth(boards[0], 0, 1)            # compile / load the cache
     print(f"{len(boards)} positions, iterative deepening to depth {args.depth}")
-    print(f"{'mode':<20} {'nodes':>10} {'matrices':>9} {'saddle':>7} {'skipped':>9} "
+    print(f"{'mode':<20} {'nodes':>10} {'matrices':>9} {'saddle':>7} {'cut':>6} {'skipped':>9} "
           f"{'hints':>8} {'seconds':>8} {'nodes/s':>9}")
     reference = None
     for name, prune, ordering in MODES:
@@ -82,6 +83,7 @@ def main(argv=None):
         assert np.allclose(values, reference, rtol=1e-9, atol=1e-9), (name, values, reference)
         mats = max(1, st[ts.S_MATRICES])
         print(f"{name:<20} {st[ts.S_NODES]:>10} {mats:>9} {st[ts.S_SADDLE] / mats:>7.1%} "
+              f"{st[ts.S_CUTS] / mats:>6.1%} "
               f"{st[ts.S_SKIPPED]:>9} {st[ts.S_HINTS]:>8} {secs:>8.2f} "
               f"{st[ts.S_NODES] / secs:>9.0f}")
 

@@ -2,6 +2,8 @@
 
 * :mod:`tronlab.nash.zero_sum` - zero-sum matrix games: :func:`solve_zero_sum`
   and its allocation-free kernel (L1).
+* :mod:`tronlab.nash.saddle` - saddle-point pruning of a matrix searched cell
+  by cell, with alpha-beta windows (L2).
 * :mod:`tronlab.nash.tron_search` - the simultaneous-move Tron search that
   values each node by the matrix game over both players' moves, with
   saddle-point pruning and iterative deepening (L1-L3, L5, L6).

@@ -25,16 +25,16 @@ guarantee with a mixed strategy when neither side sees the other's move.
 
 Saddle-point pruning (L2)
 -------------------------
-If a cell is the smallest of its row and the largest of its column, the game
-has a pure equilibrium and that cell is its value, whatever the cells not yet
-searched hold.  So cells are searched one at a time: terminal cells first
-(they are free), then, of the cells that could still be such a saddle point
-(no smaller value known in its row, no larger in its column), the one with the
-fewest unknown cells in its row and column gets its next unknown cell searched.
-When the candidate has none left the node is done.  Without a candidate the
-next cell in move-order (anti-diagonals from the top left) is searched.  The
-check runs after every cell, so a full matrix (and any 1xN or Nx1 one) ends
-by a saddle point when it has one, and otherwise goes to the solver.
+Cells are searched one at a time, terminal ones first (they are free); after
+each one :func:`tronlab.nash.saddle.next_cell_kernel` says whether the cells
+known so far settle the node (a saddle point) and otherwise which cell to
+search next and with what window.  Checking a saddle candidate worth ``a``
+only needs each cell of its row shown ``>= a`` and each of its column
+``<= a``: an alpha-beta question, so such cells are searched with a null
+window and come back as bounds.  Every node therefore has a window
+``(alpha, beta)`` and may answer with a bound outside it (fail-soft); each cell
+keeps a lower and an upper bound.  The root's window is infinite, so its value
+is exact; a mixed node has every cell searched exactly before it is solved.
 
 Move order (L6)
 ---------------
@@ -45,8 +45,8 @@ position; those moves go first.  Good moves first make the first candidate a
 saddle point more often.
 
 The kernel walks the tree with an explicit stack (one frame per turn:
-``pay``, ``filled``, ``moves``, ``counts``, ``cell``, ``heads``, ``keys`` in a
-:class:`NashScratch`), no recursion, and allocates nothing.
+``lo``, ``hi``, ``window``, ``moves``, ``counts``, ``cell``, ``heads``,
+``keys`` in a :class:`NashScratch`), no recursion, and allocates nothing.
 """
 
 from __future__ import annotations
@@ -58,7 +58,8 @@ import numpy as np
 from .._jit import KernelTable, kernel
 from ..clock import clock_ns
 from ..evaluate import heuristic_kernel, separated_score_kernel
-from . import zero_sum
+from . import saddle, zero_sum
+from .saddle import FILL, SADDLE, SOLVE
 
 WIN = float(1 << 24)        # a won game: far above any evaluation
 MAX_DEPTH = 48              # turns
@@ -66,19 +67,18 @@ CLOCK_EVERY = 16            # nodes between two looks at the clock (a power of 2
 
 # stats fields
 (S_NODES, S_EVALS, S_SEPARATED, S_MATRICES, S_SADDLE, S_SOLVED, S_CELLS, S_TERMINAL,
- S_SKIPPED, S_HINTS, S_ABORTED) = range(11)
-N_STATS = 11
+ S_SKIPPED, S_HINTS, S_ABORTED, S_CUTS) = range(12)
+N_STATS = 12
 STAT_NAMES = ("nodes", "evals", "separated_leaves", "matrices", "saddle", "solved", "cells",
-              "terminal_cells", "skipped_cells", "hint_hits", "aborted")
+              "terminal_cells", "skipped_cells", "hint_hits", "aborted", "cuts")
 
-# what _next_cell_kernel asks for
-FILL, SADDLE, SOLVE = 0, 1, 2
 
 
 class NashScratch(NamedTuple):
     """Per-turn frames and scratch of :func:`nash_search_kernel` (:func:`new_scratch`)."""
-    pay: np.ndarray        # float64[MAX_DEPTH + 1, 4, 4] payoff matrices
-    filled: np.ndarray     # uint8[MAX_DEPTH + 1, 4, 4] which cells are known
+    lo: np.ndarray         # float64[MAX_DEPTH + 1, 4, 4] lower bounds of the cells
+    hi: np.ndarray         # float64[MAX_DEPTH + 1, 4, 4] upper bounds (equal: exact)
+    window: np.ndarray     # float64[MAX_DEPTH + 1, 2] each node's (alpha, beta)
     moves: np.ndarray      # int64[MAX_DEPTH + 1, 2, 4] rows' and columns' moves (-1: dead)
     counts: np.ndarray     # int64[MAX_DEPTH + 1, 2] number of rows and columns
     cell: np.ndarray       # int64[MAX_DEPTH + 1, 2] the cell being searched below
@@ -93,7 +93,7 @@ class NashScratch(NamedTuple):
 def new_scratch() -> NashScratch:
     d = MAX_DEPTH + 1
     z = zero_sum.new_scratch(4, 4)
-    return NashScratch(np.zeros((d, 4, 4)), np.zeros((d, 4, 4), np.uint8),
+    return NashScratch(np.zeros((d, 4, 4)), np.zeros((d, 4, 4)), np.zeros((d, 2)),
                        np.zeros((d, 2, 4), np.int64), np.zeros((d, 2), np.int64),
                        np.zeros((d, 2), np.int64), np.zeros((d, 2), np.int64),
                        np.zeros(d, np.uint64), np.zeros(4), np.zeros(4), z.tableau, z.index)
@@ -140,71 +140,26 @@ def has_move_kernel(flat, head, offs):
 
 
 @kernel
-def fill_terminal_kernel(pay, filled, moves, m, n, hm, ho, offs, turns, draw):
-    """Mark and value the cells where somebody dies (``turns`` = turns played
-    after the joint move); returns how many."""
+def fill_terminal_kernel(lo, hi, moves, m, n, hm, ho, offs, turns, draw):
+    """Value the cells where somebody dies (``turns`` = turns played after the
+    joint move) and mark the others unknown; returns how many were terminal."""
     count = 0
     for i in range(m):
         for j in range(n):
             a = moves[0, i]
             b = moves[1, j]
-            filled[i, j] = 0
+            lo[i, j] = -np.inf
+            hi[i, j] = np.inf
             if a < 0 or b < 0 or hm + offs[a] == ho + offs[b]:
-                filled[i, j] = 1
                 count += 1
+                v = draw
                 if a < 0 and b >= 0:
-                    pay[i, j] = -(WIN - turns)
+                    v = -(WIN - turns)
                 elif b < 0 and a >= 0:
-                    pay[i, j] = WIN - turns
-                else:
-                    pay[i, j] = draw
+                    v = WIN - turns
+                lo[i, j] = v
+                hi[i, j] = v
     return count
-
-
-@kernel
-def next_cell_kernel(pay, filled, m, n, prune):
-    """``(what, i, j)``: ``FILL`` cell (i, j) next, ``SADDLE`` at (i, j) is the
-    value, or ``SOLVE`` the full matrix (see the module doc)."""
-    best = 1 << 20
-    bi = -1
-    bj = -1
-    for i in range(m):
-        for j in range(n):
-            if filled[i, j] == 0 or not (prune or bi < 0):
-                continue
-            a = pay[i, j]
-            unknown = 0
-            ok = True
-            for k in range(n):
-                if filled[i, k] == 0:
-                    unknown += 1
-                elif pay[i, k] < a:
-                    ok = False
-            for k in range(m):
-                if filled[k, j] == 0:
-                    unknown += 1
-                elif pay[k, j] > a:
-                    ok = False
-            if ok and unknown < best:
-                best = unknown
-                bi = i
-                bj = j
-    if prune and bi >= 0:
-        if best == 0:
-            return SADDLE, bi, bj
-        for k in range(n):
-            if filled[bi, k] == 0:
-                return FILL, bi, k
-        for k in range(m):
-            if filled[k, bj] == 0:
-                return FILL, k, bj
-    for s in range(m + n - 1):      # anti-diagonals: the first moves of both first
-        for i in range(max(0, s - n + 1), min(m, s + 1)):
-            if filled[i, s - i] == 0:
-                return FILL, i, s - i
-    if bi >= 0 and best == 0:
-        return SADDLE, bi, bj
-    return SOLVE, 0, 0
 
 
 @kernel
@@ -234,9 +189,12 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
     ns.keys[0] = key ^ zobrist[1, me] ^ zobrist[2, opp]
     ns.heads[0, 0] = me
     ns.heads[0, 1] = opp
+    ns.window[0, 0] = -np.inf
+    ns.window[0, 1] = np.inf
     ply = 0
     state = 0                   # 0: enter the node at ply, 1: its next cell, 2: return val
     val = 0.0
+    kind = SADDLE               # what val is: exact (SADDLE), a LOWER or an UPPER bound
     while True:
         hm = ns.heads[ply, 0]
         ho = ns.heads[ply, 1]
@@ -252,6 +210,7 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
             if ply > 0 and has_move_kernel(flat, hm, offs) and has_move_kernel(flat, ho, offs):
                 sep, score = separated_score_kernel(flat, hm, ho, stride, sep_weight, cs.dist,
                                                     cs.owner, cs.queue)
+                kind = SADDLE
                 if sep:
                     stats[S_SEPARATED] += 1
                     val = float(score)
@@ -275,15 +234,18 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
                                        prior[1, 0] >= 0, h1, mv[1])
                 ns.counts[ply, 0] = m
                 ns.counts[ply, 1] = n
-                stats[S_TERMINAL] += fill_terminal_kernel(ns.pay[ply], ns.filled[ply], mv, m, n,
+                stats[S_TERMINAL] += fill_terminal_kernel(ns.lo[ply], ns.hi[ply], mv, m, n,
                                                           hm, ho, offs, ply + 1, draw)
         elif state == 1:
             m = ns.counts[ply, 0]
             n = ns.counts[ply, 1]
-            what, i, j = next_cell_kernel(ns.pay[ply], ns.filled[ply], m, n, prune)
+            what, i, j, a, b = next_cell_kernel(  # noqa: F821
+                ns.lo[ply], ns.hi[ply], m, n, ns.window[ply, 0], ns.window[ply, 1], prune)
             if what == FILL:
                 ns.cell[ply, 0] = i
                 ns.cell[ply, 1] = j
+                ns.window[ply + 1, 0] = a
+                ns.window[ply + 1, 1] = b
                 t0 = hm + offs[ns.moves[ply, 0, i]]
                 t1 = ho + offs[ns.moves[ply, 1, j]]
                 flat[t0] = 1
@@ -299,17 +261,20 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
             stats[S_MATRICES] += 1
             ns.row[:] = 0.0
             ns.col[:] = 0.0
-            if what == SADDLE:
-                stats[S_SADDLE] += 1
-                for a in range(m):
-                    for b in range(n):
-                        stats[S_SKIPPED] += 1 - ns.filled[ply, a, b]
-                val = ns.pay[ply, i, j]
+            kind = what
+            if what != SOLVE:
+                stats[S_SADDLE if what == SADDLE else S_CUTS] += 1
+                for r in range(m):
+                    for c in range(n):
+                        if ns.lo[ply, r, c] == -np.inf and ns.hi[ply, r, c] == np.inf:
+                            stats[S_SKIPPED] += 1
+                val = a
                 ns.row[i] = 1.0
                 ns.col[j] = 1.0
             else:
                 stats[S_SOLVED] += 1
-                val = solve_zero_sum_kernel(ns.pay[ply], m, n, ns.row,  # noqa: F821
+                kind = SADDLE
+                val = solve_zero_sum_kernel(ns.lo[ply], m, n, ns.row,  # noqa: F821
                                             ns.col, ns.tab, ns.idx)
                 i = np.argmax(ns.row[:m])
                 j = np.argmax(ns.col[:n])
@@ -319,12 +284,12 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
             hint_move[slot, 1] = ns.moves[ply, 1, j]
             if ply == 0:
                 strategy[:] = 0.0
-                for a in range(m):
-                    if ns.moves[0, 0, a] >= 0:
-                        strategy[0, ns.moves[0, 0, a]] = ns.row[a]
-                for b in range(n):
-                    if ns.moves[0, 1, b] >= 0:
-                        strategy[1, ns.moves[0, 1, b]] = ns.col[b]
+                for r in range(m):
+                    if ns.moves[0, 0, r] >= 0:
+                        strategy[0, ns.moves[0, 0, r]] = ns.row[r]
+                for c in range(n):
+                    if ns.moves[0, 1, c] >= 0:
+                        strategy[1, ns.moves[0, 1, c]] = ns.col[c]
             state = 2
         else:
             if ply == 0:
@@ -332,12 +297,14 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
             flat[hm] = 0
             flat[ho] = 0
             ply -= 1
-            ns.pay[ply, ns.cell[ply, 0], ns.cell[ply, 1]] = val
-            ns.filled[ply, ns.cell[ply, 0], ns.cell[ply, 1]] = 1
+            record_child_kernel(  # noqa: F821
+                ns.lo[ply], ns.hi[ply], ns.cell[ply, 0], ns.cell[ply, 1], val, kind)
             state = 1
 
 
 # the kernels compile on first use (tronlab._jit)
-_kernels = KernelTable(globals(), uses={"solve_zero_sum_kernel": zero_sum})
+_kernels = KernelTable(globals(), uses={"solve_zero_sum_kernel": zero_sum,
+                                        "next_cell_kernel": saddle,
+                                        "record_child_kernel": saddle})
 __getattr__ = _kernels.module_getattr
 __dir__ = _kernels.module_dir

@@ -136,7 +136,8 @@ class NashSearcher:
         st = {name: int(stats[k]) for k, name in enumerate(ts.STAT_NAMES)}
         mats = max(1, st["matrices"])
         st.update({"depth": depth, "value": value, "move": move, "time": elapsed,
-                   "saddle_share": st["saddle"] / mats, "solve_share": st["solved"] / mats,
+                   "saddle_share": st["saddle"] / mats, "cut_share": st["cuts"] / mats,
+                   "solve_share": st["solved"] / mats,
                    "strategy": None if strategy is None else strategy[0].round(4).tolist()})
         self.last_stats = st
 
