@@ -15,13 +15,14 @@ saddle point and that is its value; the Light Riders write-up (seed 004,
 window ``(alpha, beta)`` may also stop once the first bound reaches ``beta`` or
 the second falls to ``alpha``, answering with a bound (fail-soft).
 
-Which cell next: of the exactly known cells that could still be a saddle
-point, the one with the fewest cells left to check; a row cell only has to be
-shown ``>= a`` (a null window just below the candidate's value ``a``), a
-column cell ``<= a``.  Without a candidate, the next cell in move order is
-searched exactly (anti-diagonals from the top left: both players' first moves
-first).  If no saddle point appears, every cell gets searched exactly and the
-matrix goes to the solver.
+Which cell next: of the cells that could still settle the node (an exact
+value ``a`` with nothing smaller known in its row and nothing larger in its
+column; or a cell known beyond the window), the one with the fewest cells left
+to check; a row cell only has to be shown ``>= a`` (a null window just below
+``a``), a column cell ``<= a``.  Without a candidate, the next cell in move
+order (anti-diagonals from the top left: both players' first moves first) is
+searched with the node's window.  If nothing settles the node, every cell gets
+searched exactly and the matrix goes to the solver.
 
 >>> import numpy as np
 >>> lo = np.array([[3.0, 5.0], [1.0, -np.inf]]); hi = np.array([[3.0, 5.0], [1.0, np.inf]])
@@ -67,6 +68,22 @@ def pure_bounds_kernel(lo, hi, m, n):
 
 
 @kernel
+def targets_kernel(lo, hi, i, j, alpha, beta):
+    """``(candidate, row_t, col_t)``: can cell (i, j) still settle the node, and
+    what must hold for that: every cell of its row ``>= row_t`` and of its column
+    ``<= col_t`` (``-inf``/``inf``: no condition).  A cell known ``>= beta``
+    needs only its row (the node is then worth at least beta), one known
+    ``<= alpha`` only its column; an exact value ``a`` in between needs both."""
+    if lo[i, j] >= beta:
+        return True, beta, np.inf
+    if hi[i, j] <= alpha:
+        return True, -np.inf, alpha
+    if lo[i, j] == hi[i, j]:
+        return True, lo[i, j], lo[i, j]
+    return False, 0.0, 0.0
+
+
+@kernel
 def next_cell_kernel(lo, hi, m, n, alpha, beta, prune):
     """What to do next at a node with window ``(alpha, beta)``:
     ``(what, i, j, a, b)``: ``FILL`` = search cell (i, j) with window (a, b);
@@ -88,38 +105,40 @@ def next_cell_kernel(lo, hi, m, n, alpha, beta, prune):
     cj = -1
     for i in range(m):
         for j in range(n):
-            a = lo[i, j]
-            if a != hi[i, j]:
+            ok, rt, ct = targets_kernel(lo, hi, i, j, alpha, beta)
+            if not ok:
                 continue
             need = 0
-            for k in range(n):          # row cells still to prove >= min(a, beta)
-                if hi[i, k] < a:
-                    need = 1 << 20
-                elif a > alpha and lo[i, k] < min(a, beta):
+            for k in range(n):
+                if hi[i, k] < rt:
+                    need = 1 << 20          # the row holds something smaller: dead
+                elif lo[i, k] < rt:
                     need += 1
-            for k in range(m):          # column cells still to prove <= max(a, alpha)
-                if lo[k, j] > a:
+            for k in range(m):
+                if lo[k, j] > ct:
                     need = 1 << 20
-                elif a < beta and hi[k, j] > max(a, alpha):
+                elif hi[k, j] > ct:
                     need += 1
             if need < best:
                 best = need
                 ci = i
                 cj = j
     if ci >= 0:
-        a = lo[ci, cj]
-        t = min(a, beta)
+        _, rt, ct = targets_kernel(lo, hi, ci, cj, alpha, beta)
         for k in range(n):
-            if a > alpha and lo[ci, k] < t:
-                return FILL, ci, k, t - PROOF_EPS, t
-        t = max(a, alpha)
+            if lo[ci, k] < rt:
+                return FILL, ci, k, rt - PROOF_EPS, rt
         for k in range(m):
-            if a < beta and hi[k, cj] > t:
-                return FILL, k, cj, t, t + PROOF_EPS
-    for s in range(m + n - 1):      # anti-diagonals: the first moves of both first
-        for i in range(max(0, s - n + 1), min(m, s + 1)):
-            if lo[i, s - i] != hi[i, s - i]:
-                return FILL, i, s - i, -np.inf, np.inf
+            if hi[k, cj] > ct:
+                return FILL, k, cj, ct, ct + PROOF_EPS
+    for exact in range(2):          # cells not known well enough for the window, then exactly
+        for s in range(m + n - 1):  # anti-diagonals: the first moves of both first
+            for i in range(max(0, s - n + 1), min(m, s + 1)):
+                j = s - i
+                if lo[i, j] != hi[i, j] and (exact or (lo[i, j] < beta and hi[i, j] > alpha)):
+                    if exact:
+                        return FILL, i, j, -np.inf, np.inf
+                    return FILL, i, j, alpha, beta
     return SOLVE, 0, 0, 0.0, 0.0
 
 
