@@ -14,6 +14,12 @@ its own moves, each line finished by the greedy filler, stopping at the
 checkerboard-parity bound - the write-up's longest-path search with an
 estimate of the remaining length at the cutoff.
 
+The cutoff evaluation is Voronoi territory, as in the write-up; any of
+:mod:`tronlab.evaluate`'s works (``evaluation="chamber"``: a1k0n's chamber
+trees, slower per node but in a small Light Riders check at 50 ms a move the
+stronger choice against the ``minimax`` and ``chamber`` bots; see
+``benchmarks/nash_strength.py``).
+
 Works under the google2010 and lightriders rules (2 players); in 3-4 player
 games it falls back to the shared one-move multi-player score.  Clock handling
 is the other search bots' (:class:`tronlab.bots.search_bots._Bot`).
