@@ -44,6 +44,8 @@ _LAZY = {
     "run_stdio": "runner.stdio",
     "chamber_score": "tron.chambers", "chamber_tree": "tron.chambers",
     "Match": "tron.match",
+    "solve_zero_sum": "nash.zero_sum",
+    "MapEditor": "map_editor",
     "parallel_env": "tron.env",
 }
 

@@ -1,0 +1,96 @@
+"""The ``nash`` bot (tronlab.tron.bots.nash) in whole games, on the clock."""
+
+import pytest
+
+from tronlab import Board
+from tronlab.runner.registry import bot_names, describe, get_bot
+from tronlab.runner.engine import play
+from tronlab.tron.mapgen import codingame_board, lightriders_board
+
+SMALL = """
+    ###########
+    #1........#
+    #.........#
+    #...###...#
+    #.........#
+    #........2#
+    ###########
+"""
+FAULTS = {"timeout", "error", "illegal"}
+
+
+def test_registered_by_name():
+    assert "nash" in bot_names()
+    assert "Nash" in describe("nash")
+
+
+def test_never_loses_to_random_under_google2010():
+    # an equilibrium player may accept a head-on crash (a draw) when the rest
+    # looks worse, and a random opponent sometimes walks into it: count wins
+    results = []
+    for seed in (1, 2):
+        for seat in (0, 1):
+            bots = [get_bot("random", rng=seed), get_bot("random", rng=seed)]
+            bots[seat] = nash = get_bot("nash", time=0.02)
+            rec = play(Board.from_ascii(SMALL), bots, rules="google2010", rng=seed,
+                       time_limit=0.5)
+            results.append(rec.outcome.winner)
+            assert rec.outcome.winner in (seat, None)
+            assert {"time", "move", "mode"} <= set(nash.last_stats)
+    assert results.count(None) <= 1
+
+
+def test_plays_lightriders_on_the_clock():
+    nash = get_bot("nash", time=0.05)
+    times = []
+
+    def timed(board, player):
+        move = nash(board, player)
+        times.append(nash.last_stats["time"])
+        return move
+
+    timed.start_game = nash.start_game
+    rec = play(lightriders_board(rng=4), [timed, get_bot("minimax", time=0.05)],
+               rules="lightriders", rng=4, time_limit=0.5, max_turns=60)
+    assert not set(rec.outcome.deaths) & FAULTS
+    # the bot plans 0.8 * 0.05 - 0.005 = 35 ms a move; allow for a busy machine
+    assert rec.outcome.turns > 5 and max(times) < 0.1
+    assert sorted(times)[len(times) // 2] < 0.05
+
+
+def test_nash_mode_reports_search_stats():
+    nash = get_bot("nash", time=0.05)
+    board = lightriders_board(x=3, y=8)
+    nash.start_game(board, 0, rules="lightriders")
+    nash(board, 0)
+    st = nash.last_stats
+    assert st["mode"] == "nash" and st["depth"] >= 1
+    assert {"saddle_share", "solve_share", "nodes", "strategy"} <= set(st)
+
+
+def test_sampling_is_reproducible_with_a_seed():
+    board = Board.from_ascii("""
+        .......
+        .1...2.
+        .......
+    """)
+    moves = []
+    for _ in range(2):
+        bot = get_bot("nash", time=0.02, sample=True, depth=2, rng=11)
+        bot.start_game(board, 0, rules="google2010")
+        moves.append([bot(board, 0) for _ in range(6)])
+    assert moves[0] == moves[1]
+
+
+def test_three_player_codingame_falls_back():
+    board = codingame_board(3, rng=2)
+    bots = [get_bot("nash", time=0.02)] + [get_bot("random", rng=i) for i in range(2)]
+    rec = play(board, bots, rules="codingame", rng=2, time_limit=0.5, max_turns=40)
+    assert rec.outcome.deaths[0] not in FAULTS
+
+
+def test_bad_options():
+    with pytest.raises(ValueError):
+        get_bot("nash", depth=0)
+    with pytest.raises(ValueError):
+        get_bot("nash", evaluation="nonsense")

@@ -1,0 +1,187 @@
+"""The simultaneous-move Nash search (L1-L3, L5, L6) against a plain full-matrix
+search written independently: Board copies, the rules as games.md states them,
+every cell searched, each matrix solved by scipy's HiGHS."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.optimize import linprog
+from strategies import EXAMPLES, small_boards
+
+from tronlab import Board, lightriders_board
+from tronlab.tron.board import TRAIL
+from tronlab.tron.evaluate import evaluate, is_separated
+from tronlab.nash import NashSearcher, choose_move, nash_search
+from tronlab.tron import nash_search as ts
+
+
+def lp_value(a):
+    """Oracle: value of the zero-sum game ``a`` (rows maximise) by linprog.  Not
+    rescaled, with tight tolerances: wins are worth 2**24 and a difference of 1
+    must survive (HiGHS's default tolerances are 1e-7 of the scaled problem)."""
+    m, n = a.shape
+    tight = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
+    res = linprog(np.r_[np.zeros(m), -1.0], A_ub=np.hstack([-a.T, np.ones((n, 1))]),
+                  b_ub=np.zeros(n), A_eq=np.r_[np.ones(m), 0.0][None], b_eq=[1.0],
+                  bounds=[(0, None)] * m + [(None, None)], method="highs", options=tight)
+    assert res.status == 0
+    return res.x[-1]
+
+
+def full_matrix_value(board, me, turn, depth, draw):
+    """Reference: value for ``me`` with every cell of every matrix searched."""
+    opp = 1 - me
+    mine, theirs = board.legal_moves(me), board.legal_moves(opp)
+    if turn > 0 and mine and theirs:
+        if is_separated(board, (me, opp)) or turn == depth:
+            return evaluate(board, me, kind="territory")   # separated score or territory
+    win = ts.WIN - (turn + 1)
+    rows, cols = mine or [None], theirs or [None]
+    a = np.zeros((len(rows), len(cols)))
+    for i, x in enumerate(rows):
+        for j, y in enumerate(cols):
+            if x is None or y is None:
+                a[i, j] = draw if x is None and y is None else (-win if x is None else win)
+                continue
+            tx, ty = board.target(me, x), board.target(opp, y)
+            if tx == ty:                        # head-on: both die
+                a[i, j] = draw
+                continue
+            child = board.copy()
+            child.flat[tx], child.flat[ty] = TRAIL + me, TRAIL + opp
+            child.heads[me], child.heads[opp] = tx, ty
+            a[i, j] = full_matrix_value(child, me, turn + 1, depth, draw)
+    return lp_value(a)
+
+
+@st.composite
+def facing_boards(draw):
+    """Open boards (4x3 to 6x5, few walls) with the heads two steps apart, so
+    that both can enter the same square: the matrices are mixed more often."""
+    width, height = draw(st.integers(4, 6)), draw(st.integers(3, 5))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    cells = np.ones((height + 2, width + 2), np.uint8)
+    cells[1:-1, 1:-1] = rng.random((height, width)) < draw(st.floats(0, 0.2))
+    x0, y0 = draw(st.integers(0, width - 1)), draw(st.integers(0, height - 1))
+    dx, dy = draw(st.sampled_from([(2, 0), (0, 2), (1, 1), (-1, 1), (-2, 0), (0, -2)]))
+    x1, y1 = min(max(x0 + dx, 0), width - 1), min(max(y0 + dy, 0), height - 1)
+    if (x1, y1) == (x0, y0):
+        x1 = (x0 + 2) % width
+    stride = width + 2
+    heads = [(y0 + 1) * stride + x0 + 1, (y1 + 1) * stride + x1 + 1]
+    for p, h in enumerate(heads):
+        cells.flat[h] = TRAIL + p
+    return Board(cells, heads)
+
+
+def close(a, b):
+    """Equal within 1e-9, relative for win-scale values (2**24)."""
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(small_boards(max_players=2, max_density=0.4), st.integers(1, 3), st.integers(0, 1),
+       st.sampled_from([0.0, -1.0]))
+def test_pruned_search_equals_full_matrix_search(board, depth, me, draw):
+    expected = full_matrix_value(board, me, 0, depth, draw)
+    searcher = NashSearcher(draw=draw)
+    for prior in (None, np.array([[0.1, 0.2, 0.3, 0.4], [0.4, 0.3, 0.2, 0.1]])):
+        v, strategy, done = searcher.search_depth(board, me, depth, prior=prior)
+        assert done and close(v, expected), (board, v, expected)
+    for prune, ordering in ((False, False), (True, False), (False, True)):
+        v, _ = nash_search(board, me, depth=depth, draw=draw, prune=prune, ordering=ordering)
+        assert close(v, expected)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(facing_boards(), st.integers(1, 3), st.integers(0, 1), st.sampled_from([0.0, -1.0]))
+def test_pruned_search_equals_full_matrix_search_heads_close(board, depth, me, draw):
+    expected = full_matrix_value(board, me, 0, depth, draw)
+    v, strategy, done = NashSearcher(draw=draw).search_depth(board, me, depth)
+    assert done and close(v, expected), (board, v, expected)
+    v, _ = nash_search(board, me, depth=depth, draw=draw, prune=False, ordering=False)
+    assert close(v, expected)
+
+
+def test_known_positions():
+    corridor = Board.from_ascii("""
+        #.####
+        #1...2
+        ######
+    """)
+    assert nash_search(corridor, 0, depth=3) == (0.0, 1)      # the dead end loses, right draws
+    trapped = Board.from_ascii("""
+        1#
+        .2
+    """)
+    # I can only go down, into the only square the opponent can enter too: a draw
+    assert nash_search(trapped, 0, depth=1) == (0.0, 2)
+    v, move = nash_search(Board.from_ascii("1#.2"), 0, depth=1)
+    assert (v, move) == (-(ts.WIN - 1), -1)                    # no move: lost in one turn
+
+
+def test_mixed_root_strategy():
+    # Both heads face the two squares between them; entering the same one is a
+    # crash (a draw), the other splits the board.  Each picks a square.
+    board = Board.from_ascii("""
+        ###.###
+        #1...2#
+        ###.###
+    """)
+    s = NashSearcher(draw=0)
+    v, strategy, done = s.search_depth(board, 0, 2)
+    assert done
+    assert close(v, full_matrix_value(board, 0, 0, 2, 0.0))
+    for p in strategy:
+        assert abs(p.sum() - 1) < 1e-9 and (p >= 0).all()
+
+
+def test_saddle_pruning_skips_cells_and_counts():
+    board = lightriders_board(x=3, y=7)
+    stats_on = np.zeros(ts.N_STATS, np.int64)
+    stats_off = np.zeros(ts.N_STATS, np.int64)
+    v_on, _, _ = NashSearcher().search_depth(board, 0, 3, stats=stats_on)
+    v_off, _, _ = NashSearcher(prune=False).search_depth(board, 0, 3, stats=stats_off)
+    assert close(v_on, v_off)
+    assert stats_on[ts.S_SKIPPED] > 0 and stats_off[ts.S_SKIPPED] == 0
+    assert stats_on[ts.S_NODES] < stats_off[ts.S_NODES]
+    assert (stats_on[ts.S_SADDLE] + stats_on[ts.S_SOLVED] + stats_on[ts.S_CUTS]
+            == stats_on[ts.S_MATRICES])
+
+
+def test_iterative_deepening_under_a_deadline():
+    board = lightriders_board(x=2, y=5)
+    s = NashSearcher()
+    value, move = s.search(board, 1, time=0.1)
+    st_ = s.last_stats
+    assert move in board.legal_moves(1)
+    assert st_["depth"] >= 2 and st_["time"] < 0.3
+    assert 0 <= st_["saddle_share"] <= 1 and st_["nodes"] > 0
+    assert abs(sum(st_["strategy"]) - 1) < 1e-3
+
+
+def test_root_decision_sampling_is_seeded():
+    p = [0.0, 0.3, 0.7, 0.0]
+    a = [choose_move(p, rng=np.random.default_rng(7)) for _ in range(5)]
+    b = [choose_move(p, rng=np.random.default_rng(7)) for _ in range(5)]
+    assert a == b and set(a) <= {1, 2}
+    draws = [choose_move(p, rng=g) for g in [np.random.default_rng(1)] for _ in range(400)]
+    assert 0.6 < draws.count(2) / 400 < 0.8
+    assert choose_move(p) == 2
+    with pytest.raises(ValueError):
+        choose_move([0, 0, 0, 0])
+
+
+def test_bad_arguments():
+    board = Board.from_ascii("1..2")
+    with pytest.raises(ValueError):
+        nash_search(Board.from_ascii("1.2.3"), 0)
+    with pytest.raises(ValueError):
+        nash_search(board, 0, depth=0)
+    with pytest.raises(ValueError):
+        NashSearcher(evaluation="nonsense")
+    with pytest.raises(TypeError):
+        nash_search("1..2", 0)

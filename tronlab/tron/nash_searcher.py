@@ -1,0 +1,162 @@
+"""The simultaneous-move Nash search under a clock, from Python (L3, L5, L6).
+
+:class:`NashSearcher` deepens :func:`tronlab.tron.nash_search.nash_search_kernel`
+one turn at a time against an absolute deadline (L3): an iteration the clock
+cuts short is thrown away and the last completed one's answer stands.  Each
+iteration tries the root moves in the order of the previous one's equilibrium
+probabilities, and the hint table it keeps between iterations and moves puts
+the last known best pair of moves first deeper in the tree (L6).
+
+The answer at the root is a mixed strategy.  :func:`choose_move` turns it into
+one move (L5): the most likely move, or, given a ``numpy.random.Generator``, a
+move drawn with the equilibrium's probabilities (an opponent who knew our
+deterministic choice could exploit it; one who only knows the strategy cannot).
+"""
+
+from __future__ import annotations
+
+import time as _time
+
+import numpy as np
+
+from ..jit.clock import NO_DEADLINE, deadline_after, now_ns
+from .chambers import new_scratch as new_eval_scratch
+from .evaluate import (K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, check_two_players,
+                        check_weights, eval_code)
+from . import nash_search as ts
+
+
+def _zobrist(size: int) -> np.ndarray:
+    """Random 64-bit keys for filled squares, my head and the opponent's head."""
+    rng = np.random.default_rng(0x4A5E + size)
+    return rng.integers(0, np.iinfo(np.uint64).max, size=(3, size), dtype=np.uint64, endpoint=True)
+
+
+def choose_move(strategy, *, rng=None) -> int:
+    """One move from a strategy (probabilities by move code 0-3): the most likely
+    (the lowest code on ties), or a draw from ``rng`` when given (L5).
+
+    >>> choose_move([0.0, 0.25, 0.75, 0.0])
+    2
+    >>> choose_move([0.5, 0.5, 0.0, 0.0], rng=np.random.default_rng(1)) in (0, 1)
+    True
+    """
+    p = np.asarray(strategy, float)
+    if p.shape != (4,) or (p < 0).any() or not p.sum() > 0:
+        raise ValueError(f"a strategy is 4 probabilities (by move code), got {strategy!r}")
+    if rng is None:
+        return int(np.argmax(p))
+    return int(rng.choice(4, p=p / p.sum()))
+
+
+class NashSearcher:
+    """Iteratively deepened simultaneous-move search for one player of a 2-player
+    game.  Options: ``evaluation`` (see :mod:`tronlab.tron.evaluate`; territory by
+    default), ``k1``/``k2``/``sep_weight`` (its weights), ``draw`` (value of a
+    draw to me), ``prune`` (L2 saddle-point pruning), ``ordering`` (L6),
+    ``hint_bits`` (hint table size 2**hint_bits).  ``last_stats`` tells what the
+    last :meth:`search` did."""
+
+    def __init__(self, *, evaluation="territory", k1=K1_DEFAULT, k2=K2_DEFAULT,
+                 sep_weight=SEP_WEIGHT_DEFAULT, draw=0.0, prune=True, ordering=True,
+                 hint_bits=16):
+        self.code = eval_code(evaluation)
+        self.k1, self.k2, self.sep_weight = check_weights(k1, k2, sep_weight)
+        if isinstance(draw, bool) or not isinstance(draw, (int, float)) or not abs(draw) < ts.WIN:
+            raise ValueError(f"draw must be a number well inside +-WIN, got {draw!r}")
+        if not isinstance(hint_bits, int) or not 4 <= hint_bits <= 24:
+            raise ValueError(f"hint_bits must be an int from 4 to 24, got {hint_bits!r}")
+        self.draw, self.prune, self.ordering = float(draw), bool(prune), bool(ordering)
+        self.hint_key = np.zeros(1 << hint_bits, np.uint64)
+        self.hint_move = np.zeros((1 << hint_bits, 2), np.int64)
+        self.ns = ts.new_scratch()
+        self.cs = self.zobrist = None
+        self.strategy = np.zeros((2, 4))
+        self.last_stats: dict = {}
+
+    def reset(self) -> None:
+        """Forget the hints (call between games)."""
+        self.hint_key[:] = 0
+
+    def search_depth(self, board, player, depth, *, deadline=NO_DEADLINE, prior=None,
+                     stats=None):
+        """One search ``depth`` turns deep: ``(value, strategies, completed)`` where
+        ``strategies`` is float64[2, 4], the root equilibrium of me and the
+        opponent by move code; ``prior`` the same shape, or None."""
+        me, opp = check_two_players(board, player)
+        if not isinstance(depth, (int, np.integer)) or not 1 <= depth <= ts.MAX_DEPTH:
+            raise ValueError(f"depth must be an int from 1 to {ts.MAX_DEPTH} turns, got {depth!r}")
+        size = board.flat.size
+        if self.cs is None or self.cs.dist.size != size:
+            self.cs, self.zobrist = new_eval_scratch(size), _zobrist(size)
+            self.reset()
+        stats = np.zeros(ts.N_STATS, np.int64) if stats is None else stats
+        prior = np.full((2, 4), -1.0) if prior is None else np.asarray(prior, float)
+        kernel = ts.nash_search_kernel
+        v, done = kernel(board.flat.copy(), np.int64(board.heads[me]), np.int64(board.heads[opp]),
+                         np.int64(board.stride), np.int64(depth), np.int64(self.code), self.k1,
+                         self.k2, np.int64(self.sep_weight), self.draw, self.prune, self.ordering,
+                         np.int64(deadline), prior, self.zobrist, self.hint_key, self.hint_move,
+                         self.strategy, self.ns, self.cs, stats)
+        return float(v), self.strategy.copy(), bool(done)
+
+    def search(self, board, player, *, time=None, deadline=None, max_depth=ts.MAX_DEPTH,
+               rng=None):
+        """Deepen until ``max_depth``, a decided game, or the deadline; ``(value,
+        move)`` of the last completed depth (move -1: no legal move).  The move is
+        the strategy's most likely, or drawn with ``rng`` (L5)."""
+        t0 = _time.perf_counter()
+        if deadline is None:
+            deadline = deadline_after(time)
+        elif time is not None:
+            raise ValueError("give time or deadline, not both")
+        me, _ = check_two_players(board, player)
+        legal = board.legal_moves(me)
+        stats = np.zeros(ts.N_STATS, np.int64)
+        value, depth, strategy = 0.0, 0, None
+        for d in range(1, max_depth + 1 if len(legal) > 1 else 1):
+            evals = stats[ts.S_EVALS]
+            v, s, done = self.search_depth(board, me, d, deadline=deadline, prior=strategy,
+                                           stats=stats)
+            if not done:
+                break
+            value, depth, strategy = v, d, s
+            if abs(v) >= ts.WIN - ts.MAX_DEPTH - 1 or stats[ts.S_EVALS] == evals:
+                break       # decided, or every line ended before the depth limit
+            if now_ns() >= deadline:
+                break
+        if strategy is None:
+            move = legal[0] if legal else -1
+        else:
+            move = choose_move(strategy[0], rng=rng)
+        self._record(stats, depth, value, move, strategy, _time.perf_counter() - t0)
+        return value, move
+
+    def _record(self, stats, depth, value, move, strategy, elapsed):
+        st = {name: int(stats[k]) for k, name in enumerate(ts.STAT_NAMES)}
+        mats = max(1, st["matrices"])
+        st.update({"depth": depth, "value": value, "move": move, "time": elapsed,
+                   "saddle_share": st["saddle"] / mats, "cut_share": st["cuts"] / mats,
+                   "solve_share": st["solved"] / mats,
+                   "strategy": None if strategy is None else strategy[0].round(4).tolist()})
+        self.last_stats = st
+
+
+def nash_search(board, player=0, *, depth=2, evaluation="territory", draw=0.0, prune=True,
+                ordering=True):
+    """Fixed-depth simultaneous-move search (``depth`` turns): ``(value, move)``
+    with the most likely move of my equilibrium strategy.
+
+    >>> from tronlab import Board
+    >>> nash_search(Board.from_ascii('''
+    ...     #.####
+    ...     #1...2
+    ...     ######
+    ... '''), 0, depth=3)      # up is a dead end; right ends in a head-on crash, a draw
+    (0.0, 1)
+    """
+    s = NashSearcher(evaluation=evaluation, draw=draw, prune=prune, ordering=ordering,
+                     hint_bits=10)
+    v, strategy, _ = s.search_depth(board, player, depth)
+    legal = board.legal_moves(player)
+    return v, (choose_move(strategy[0]) if legal else -1)
