@@ -18,3 +18,7 @@ settings.register_profile(
 )
 settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+# The fixture programs are external bots that read stdin when run: pytest's
+# --doctest-modules must not import them.
+collect_ignore = ["fixtures"]

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from test_jupyterlab import (ALL_DONE, ARTIFACTS, CHROMIUM_ARGS, ERRORS, RUN_ALL, JupyterServer,
+from .test_jupyterlab import (ALL_DONE, ARTIFACTS, CHROMIUM_ARGS, ERRORS, RUN_ALL, JupyterServer,
                              ask_kernel, wait_for_kernel)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
