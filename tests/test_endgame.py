@@ -97,6 +97,9 @@ def test_stops_at_the_parity_bound():
     # an open 10x7 room from a corner: 69 free squares, and a fill of all of them exists
     assert moves == 69 == s.last_stats["bound"]
     assert s.last_stats["exact"]
+    # the first iteration's filler already reaches the bound: the deepening stops there
+    # instead of running on to max_depth (or to the 1 s budget)
+    assert s.last_stats["depth"] == 1 and s.last_stats["nodes"] == 1
 
 
 def test_deadline_holds_on_a_big_region():

@@ -222,8 +222,8 @@ def multi_boards(draw):
             row += str(cells.index(k) + 1) if k in cells else ("#" if bits[k] < density else ".")
         rows.append(row)
     b = Board.from_ascii("\n".join(rows))
-    dead = draw(st.integers(-1, n - 1))
-    if dead > 0:
+    dead = draw(st.integers(-1, n - 1))     # -1: everybody alive; any player may be the dead one
+    if dead >= 0:
         b.alive[dead] = False
     return b
 

@@ -254,7 +254,13 @@ def test_iterative_deepening_and_kept_table_give_minimax(board, depth):
     want, _ = oracle(board, 0, depth, "linear")
     s = Searcher(tt_bits=12)
     before = board.copy()
-    assert s.search(board, 0, max_depth=depth)[0] == want or s.last_stats["depth"] < depth
+    if len(board.legal_moves(0)) <= 1:         # a forced move is played without a search
+        assert s.search(board, 0, max_depth=depth) == (None, (board.legal_moves(0) or [-1])[0])
+        assert s.last_stats["forced"] and s.last_stats["depth"] == 0
+        return
+    # no deadline: the deepening reaches ``depth`` or stops early only on a decided game,
+    # whose value no deeper search changes - so the value must be the minimax value
+    assert s.search(board, 0, max_depth=depth)[0] == want, (s.last_stats, board.to_ascii())
     # the same position again with the table kept: same value
     assert s.search_depth(board, 0, depth)[0] == want
     assert board == before and np.array_equal(board.cells, before.cells)
@@ -391,3 +397,21 @@ def test_bad_arguments_are_clear():
         negamax("1.2", 0)
     with pytest.raises(ValueError, match="2-player"):
         negamax(Board.from_ascii("1.2.3"), 0)
+
+
+def test_a_new_draw_value_empties_the_table():
+    # entries scored with one draw value must not answer a search with another
+    b = Board.from_ascii("""
+        1....
+        .....
+        ....2
+    """)
+    s = Searcher(tt_bits=10)
+    s.search(b, 0, max_depth=3)
+    assert s.tt_key.any()
+    s.draw = 0                                  # unchanged: the table stays
+    assert s.tt_key.any()
+    s.draw = -5
+    assert not s.tt_key.any()
+    with pytest.raises(ValueError, match="draw"):
+        s.draw = 1.5

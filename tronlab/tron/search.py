@@ -473,9 +473,8 @@ class Searcher:
         self.crash = CRASH_MODELS[crash]
         self.k1, self.k2, self.sep_weight = check_weights(k1, k2, sep_weight)
         self.tt, self.ordering = bool(tt), bool(ordering)
-        if isinstance(draw, bool) or not isinstance(draw, (int, np.integer)) or abs(draw) >= WIN:
-            raise ValueError(f"draw must be an int value (0 = neutral), got {draw!r}")
-        self.draw = int(draw)
+        self._draw = None
+        self.draw = draw
         if not isinstance(tt_bits, int) or not 4 <= tt_bits <= 26:
             raise ValueError(f"tt_bits must be an int from 4 to 26, got {tt_bits!r}")
         n = 1 << tt_bits
@@ -498,6 +497,22 @@ class Searcher:
         """Forget everything learned (call between games)."""
         self.tt_key[:] = 0
         self.killers[:] = -1
+
+    @property
+    def draw(self) -> int:
+        """The value of a draw to the searching player."""
+        return self._draw
+
+    @draw.setter
+    def draw(self, value) -> None:
+        # Table entries hold values scored with the draw value of their search: a new
+        # draw value (a bot with contempt sets one every move) empties the table.
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+                or abs(value) >= WIN:
+            raise ValueError(f"draw must be an int value (0 = neutral), got {value!r}")
+        if self._draw is not None and int(value) != self._draw:
+            self.tt_key[:] = 0
+        self._draw = int(value)
 
     def _prepare(self, board):
         size = board.flat.size
@@ -535,7 +550,9 @@ class Searcher:
         turns, a decided game, or the deadline (an absolute time from
         :func:`tronlab.jit.clock.deadline_after`; or ``time`` seconds from now).
         The last *completed* depth's move is returned: ``(value, move)``;
-        ``move`` is -1 only when the player has no legal move."""
+        ``move`` is -1 only when the player has no legal move.  With fewer than
+        two legal moves there is nothing to choose and nothing is searched:
+        ``value`` is ``None`` and ``last_stats["forced"]`` is true."""
         t0 = _time.perf_counter()
         if deadline is None:
             deadline = deadline_after(time)
@@ -544,7 +561,7 @@ class Searcher:
         me, opp = check_two_players(board, player)
         legal = board.legal_moves(me)
         stats = np.zeros(N_STATS, np.int64)
-        value, move, depth, pv = 0, (legal[0] if legal else -1), 0, None
+        value, move, depth, pv = None, (legal[0] if legal else -1), 0, None
         if len(legal) > 1:
             for d in range(1, max_depth + 1):
                 before = stats.copy()
@@ -564,6 +581,7 @@ class Searcher:
         nodes = int(stats[S_NODES])
         self.last_stats = {
             "depth": depth, "value": value, "move": move, "nodes": nodes,
+            "forced": len(legal) <= 1,
             "evals": int(stats[S_EVALS]), "separated_leaves": int(stats[S_SEPARATED]),
             "tt_hits": int(stats[S_TT_HITS]), "tt_cuts": int(stats[S_TT_CUTS]),
             "time": elapsed, "nodes_per_s": nodes / elapsed if elapsed > 0 else 0.0,
