@@ -67,6 +67,26 @@ The a1k0n v. ecv257 game of the write-up in miniature (``tests/test_chambers.py`
     #......#...#..#..#      the right (6 + 1 + 6 = 13).  Chambers: red 16,
     ##################      blue 13 - red is ahead.
 
+Where this differs from the write-up.  a1k0n describes his rule in a few
+sentences and says it was roughly formed; four choices here go beyond or
+against the literal reading, and each is a place to measure (the literal
+version of each is the baseline notebook 05 plays against; none of the four
+has an arena verdict yet):
+
+* **Ties are walls for the cut-vertex search.**  The write-up treats the
+  opponent's Voronoi squares as walls; here neutral squares (equal distance)
+  are walls too, so a doorway through a tie square makes a gate.
+* **A battlefront travels up the chosen line.**  The write-up asks whether the
+  child chamber itself is a battlefront; here a line is a battlefront when any
+  chamber on it touches the front, so a quiet room in front of a contested
+  one is treated as contested.
+* **Staying is an option.**  The write-up's value is the best child; here the
+  chamber alone (fill it and stop) competes with the children, which matters
+  when every child is a battlefront reached by a long walk.
+* **Options are compared by K1*N + K2*E.**  The write-up compares the space
+  counts; here the same linear model as the score decides, so edges break
+  ties between equally large lines.
+
 Two layers, as everywhere in tronlab: compiled kernels that take the flat grid,
 heads and scratch arrays and never allocate (:func:`chamber_counts_kernel`,
 :func:`chamber_score_kernel`, meant to be called from search), and the
