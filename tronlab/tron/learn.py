@@ -155,3 +155,29 @@ def prediction_error(samples, k1: float, k2: float) -> float:
     if len(y) == 0:
         raise ValueError("no samples")
     return float(np.sqrt(np.mean((x @ np.array([k1, k2]) - y) ** 2)))
+
+
+def draw_fit(samples, weights: dict, *, size: float = 4.0):
+    """Two panels: the features ``dN`` against ``dE`` (coloured by the target), and
+    each weight pair's prediction against what happened.  ``weights`` maps a label to
+    ``(k1, k2)``.  Returns the matplotlib Figure."""
+    import matplotlib.pyplot as plt
+
+    x, y = design_matrix(samples)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(2.2 * size, size))
+    dots = left.scatter(x[:, 0], x[:, 1], c=y, cmap="coolwarm", s=10)
+    fig.colorbar(dots, ax=left, label="moves0 - moves1")
+    left.set_xlabel("N0 - N1 (squares)")
+    left.set_ylabel("E0 - E1 (edges)")
+    left.set_title("the two features at separation")
+    for label, (k1, k2) in weights.items():
+        right.scatter(y, x @ np.array([k1, k2]), s=10, alpha=0.6,
+                      label=f"{label}: K1={k1:.3f}, K2={k2:.3f}")
+    lo, hi = float(y.min()), float(y.max())
+    right.plot([lo, hi], [lo, hi], color="grey", lw=1)
+    right.set_xlabel("moves0 - moves1 (what happened)")
+    right.set_ylabel("K1*dN + K2*dE (predicted)")
+    right.set_title("prediction against outcome")
+    right.legend(fontsize="small")
+    fig.tight_layout()
+    return fig
