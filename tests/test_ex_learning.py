@@ -1,0 +1,106 @@
+"""The A9 exercise checkers: the solution passes, a stub is 'not implemented', planted
+mistakes get the hint that names them, wrong kinds of answer are explained."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tronlab.course.checker import NOT_IMPLEMENTED, PASSED, WRONG, WRONG_TYPE
+from tronlab.course.ex_learning import check_fit_weights, check_separation_sample
+from tronlab.grid.voronoi import territory
+from tronlab.tron.evaluate import is_separated
+from tronlab.tron.spacefill import fill_length
+
+
+def solution_sample(record, *, board_shift=0, fatal_counted=False, no_fill=False, swap=False):
+    """The learner's function written out plainly, with switchable mistakes."""
+    boards = record.boards()
+    turn = None
+    for i, b in enumerate(boards):
+        if not (b.alive[0] and b.alive[1]):
+            break
+        if is_separated(b):
+            turn = i
+            break
+    if turn is None:
+        return None
+    t = territory(boards[min(max(turn + board_shift, 0), len(boards) - 1)])
+    dn, de = t.n0 - t.n1, t.e0 - t.e1
+    if swap:
+        dn, de = -dn, -de
+    out = record.outcome
+    moves = []
+    for p in (0, 1):
+        died = out.death_turns[p]
+        if died is not None:
+            moves.append(died - turn - (0 if fatal_counted else 1))
+        else:
+            moves.append(out.turns - turn + (0 if no_fill else fill_length(boards[-1], p)))
+    return dn, de, moves[0], moves[1]
+
+
+def solution_fit(records, *, intercept=False):
+    rows, ys = [], []
+    for r in records:
+        s = solution_sample(r)
+        if s is not None:
+            rows.append([s[0], s[1], 1.0] if intercept else [s[0], s[1]])
+            ys.append(s[2] - s[3])
+    k = np.linalg.lstsq(np.array(rows, float), np.array(ys, float), rcond=None)[0]
+    return float(k[0]), float(k[1])
+
+
+def test_the_solutions_pass():
+    assert check_separation_sample(solution_sample).status == PASSED
+    assert check_fit_weights(solution_fit, separation_sample=solution_sample).status == PASSED
+
+
+def test_stubs_are_not_implemented():
+    def separation_sample(record):
+        raise NotImplementedError
+
+    def fit_weights(records):
+        ...
+    assert check_separation_sample(separation_sample).status == NOT_IMPLEMENTED
+    assert check_fit_weights(fit_weights).status == NOT_IMPLEMENTED
+
+
+@pytest.mark.parametrize("mistake, words", [
+    ({"board_shift": 1}, "separate on board"),
+    ({"board_shift": -1}, "separate on board"),
+    ({"fatal_counted": True}, "fatal move"),
+    ({"no_fill": True}, "fill_length"),
+    ({"swap": True}, "player 0's count minus player 1's"),
+])
+def test_planted_mistakes_get_their_hint(mistake, words):
+    r = check_separation_sample(lambda record: solution_sample(record, **mistake))
+    assert r.status == WRONG and words in r.hint, r.message
+
+
+def test_never_separating_and_always_none():
+    def separation_sample(record):
+        record.boards()
+        return None
+    r = check_separation_sample(separation_sample)
+    assert r.status == WRONG and "do separate" in r.hint
+    r = check_separation_sample(lambda record: solution_sample(record) or (0, 0, 0, 0))
+    assert r.status == WRONG and "return None" in r.hint
+
+
+def test_wrong_kinds_of_answer():
+    r = check_separation_sample(lambda record: [1, 2, 3])
+    assert r.status == WRONG_TYPE and "4 ints" in r.hint
+    r = check_separation_sample(lambda record: (1.5, 2, 3, 4))
+    assert r.status == WRONG_TYPE and "dn must be an int" in r.hint
+    r = check_fit_weights(lambda records: "k1")
+    assert r.status == WRONG_TYPE and "two numbers" in r.hint
+
+
+def test_a_wrong_fit_is_explained():
+    r = check_fit_weights(lambda records: solution_fit(records, intercept=True))
+    assert r.status == WRONG and "intercept" in r.hint
+    # with the learner's own features, the first record where they differ is named
+    bad = lambda record: solution_sample(record, no_fill=True)  # noqa: E731
+    r = check_fit_weights(lambda records: (0.1, 0.2), separation_sample=bad)
+    assert r.status == WRONG and "features differ first on game" in r.hint, r.message

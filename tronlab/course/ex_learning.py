@@ -1,0 +1,236 @@
+"""Exercises of notebook 06, learning the evaluation (A9).
+
+``separation_sample(record) -> (dn, de, moves0, moves1)`` or None
+    the regression point of one game: territory differences on the first board where
+    the players are separated, and the moves each made from there on;
+``fit_weights(records) -> (k1, k2)``
+    least squares through the origin over the games that separate.
+
+Both are checked against :mod:`tronlab.tron.learn` on hand-made games and on seeded games
+between the package's bots.  When a fit is wrong and the learner's ``separation_sample``
+is given too, the checker names the first record where the learner's features differ.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..runner.records import GameRecord
+from ..tron.board import DOWN, LEFT, RIGHT, UP, Board
+from ..tron import learn
+from .checker import Case, Exercise, Failure, WrongType, draw, is_stub, run_check
+
+__all__ = ["check_separation_sample", "check_fit_weights", "scripted", "sample_games"]
+
+
+def scripted(moves):
+    """A bot that plays ``moves`` in order, then keeps repeating the last one."""
+    it, last = iter(moves), [moves[-1]]
+
+    def bot(board, player):
+        last[0] = next(it, last[0])
+        return last[0]
+    return bot
+
+
+def _hand_games():
+    from ..runner.engine import play
+
+    rows = Board.from_ascii("""
+        .....
+        1....
+        .....
+        ....2
+    """)
+    rooms = Board.from_ascii("""
+        1..#...
+        ...#..2
+    """)
+    return [
+        ("hand: a wall along the second row",
+         play(rows, [scripted([RIGHT, RIGHT, RIGHT, RIGHT, UP, LEFT]),
+                     scripted([LEFT, LEFT, LEFT, LEFT, UP, RIGHT])])),
+        ("hand: two rooms, player 1 crashes",
+         play(rooms, [scripted([RIGHT, RIGHT, DOWN, LEFT]), scripted([UP, LEFT, LEFT, LEFT])])),
+        ("hand: head-on, never separated",
+         play(Board.from_ascii("1.2"), [scripted([RIGHT]), scripted([LEFT])])),
+    ]
+
+
+def sample_games(n: int, seed: int, *, size=(7, 13)):
+    """``n`` seeded games between ``voronoi`` and ``filler`` on small random maps."""
+    from ..runner.engine import play
+    from ..runner.registry import get_bot
+    from ..tron.mapgen import random_map
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for g in range(n):
+        w, h = (int(v) for v in rng.integers(size[0], size[1] + 1, size=2))
+        board = random_map(w, h, rng=rng, density=float(rng.uniform(0.0, 0.2)))
+        names = [("voronoi", "filler")[int(i)] for i in rng.integers(0, 2, size=2)]
+        rec = play(board, [get_bot(names[0]), get_bot(names[1])], rng=g)
+        out.append((f"game {g}: {names[0]} v {names[1]} on {w}x{h}", rec))
+    return out
+
+
+#: what the checker sees when the learner's function returns None on purpose ("no sample"):
+#: the generic checker reads a bare None as a forgotten ``return``
+NO_SAMPLE = "no sample"
+
+
+def _copy(record: GameRecord) -> GameRecord:
+    return GameRecord.from_dict(record.to_dict())
+
+
+def _as_sample(value):
+    if value is None or value is NO_SAMPLE:
+        return None
+    try:
+        items = tuple(value)
+    except TypeError:
+        raise WrongType("return None or a tuple (dn, de, moves0, moves1) of 4 ints") from None
+    if len(items) != 4:
+        raise WrongType(f"return a tuple of 4 ints (dn, de, moves0, moves1), got {len(items)} "
+                        f"values")
+    out = []
+    for name, v in zip(("dn", "de", "moves0", "moves1"), items):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+            raise WrongType(f"{name} must be an int, got {type(v).__name__}")
+        out.append(int(v))
+    return tuple(out)
+
+
+def _expected(record):
+    s = learn.sample_from_record(record)
+    return None if s is None else (s.dn, s.de, s.moves0, s.moves1)
+
+
+class SeparationSample(Exercise):
+    function = "separation_sample"
+    parameters = ("record",)
+    returns = "None, or a tuple (dn, de, moves0, moves1) of ints"
+    hint = ("find the first board of record.boards() where both players are alive and apart, "
+            "take territory() there, and count the moves each player made after it")
+
+    def cases(self):
+        return [Case(label, rec.start, (rec,)) for label, rec in _hand_games() + sample_games(30, 6)]
+
+    def call(self, student, case, context):
+        value = student(_copy(case.args[0]))
+        return NO_SAMPLE if value is None and not is_stub(student) else value
+
+    def describe_case(self, case):
+        return f"separation_sample(record)   # {case.label}"
+
+    def convert(self, value, case):
+        return _as_sample(value)
+
+    def expected(self, case):
+        return _expected(case.args[0])
+
+    def diagnose(self, case, got, want):
+        return _diagnose_sample(case.args[0], got, want)
+
+
+def _diagnose_sample(record, got, want) -> str | None:
+    from ..grid.voronoi import territory
+
+    if want is None:
+        return ("these players never separate (the game ends first): return None for such "
+                "games")
+    if got is None:
+        return "the players do separate in this game: look at every board, the start included"
+    boards = record.boards()
+    turn = learn.separation_turn(boards)
+    for other in (turn - 1, turn + 1):
+        if 0 <= other < len(boards):
+            t = territory(boards[other])
+            if got[:2] == (t.n0 - t.n1, t.e0 - t.e1) and got[:2] != want[:2]:
+                return (f"your features come from board {other}, but the players separate on "
+                        f"board {turn}: use the first board on which they cannot meet")
+    if got[:2] != want[:2] and got[:2] == (-want[0], -want[1]):
+        return "the differences are player 0's count minus player 1's, not the other way round"
+    if got[:2] == want[:2]:
+        deaths = record.outcome.death_turns
+        for p in (0, 1):
+            if got[2 + p] != want[2 + p]:
+                if deaths[p] is not None and got[2 + p] == want[2 + p] + 1:
+                    return (f"player {p} died on turn {deaths[p]}: its fatal move is not a move "
+                            f"it made, so count only the turns before it")
+                if deaths[p] is None and got[2 + p] < want[2 + p]:
+                    return (f"player {p} survived: the record stops with the game, so add the "
+                            f"greedy filler's length from the final board (fill_length) to the "
+                            f"moves it made")
+    return None
+
+
+class FitWeights(Exercise):
+    function = "fit_weights"
+    parameters = ("records",)
+    returns = "a pair of floats (k1, k2)"
+    hint = ("turn every record that separates into (dn, de, moves0 - moves1), then solve the "
+            "least-squares problem for k1, k2 with numpy.linalg.lstsq")
+
+    def __init__(self, separation_sample=None):
+        self.learner_sample = separation_sample
+
+    def cases(self):
+        games = sample_games(60, 11)
+        return [Case(f"{len(part)} games from seed 11", part[0][1].start,
+                     ([rec for _, rec in part],), {"labels": [lab for lab, _ in part]})
+                for part in (games[:30], games)]
+
+    def call(self, student, case, context):
+        return student([_copy(r) for r in case.args[0]])
+
+    def describe_case(self, case):
+        return f"fit_weights(records)   # {case.label}"
+
+    def convert(self, value, case):
+        try:
+            k1, k2 = value
+            return float(k1), float(k2)
+        except (TypeError, ValueError):
+            raise WrongType("return two numbers (k1, k2)") from None
+
+    def expected(self, case):
+        fit = learn.fit_weights(learn.samples_from_records(case.args[0]))
+        return fit.k1, fit.k2
+
+    def judge(self, case, got, context):
+        want = self.expected(case)
+        if np.allclose(got, want, rtol=1e-6, atol=1e-9):
+            return None
+        return Failure(f"k1 = {want[0]:.6f}, k2 = {want[1]:.6f}",
+                       f"k1 = {got[0]:.6f}, k2 = {got[1]:.6f}", self._why(case, got))
+
+    def _why(self, case, got) -> str:
+        records = case.args[0]
+        if self.learner_sample is not None:
+            for label, rec in zip(case.options["labels"], records):
+                try:
+                    mine = _as_sample(self.learner_sample(_copy(rec)))
+                except Exception as err:            # the learner's code: report, never raise
+                    return f"your separation_sample fails on {label}: {type(err).__name__}: {err}"
+                if mine != _expected(rec):
+                    return (f"the features differ first on {label}: separation_sample gives "
+                            f"{mine}, the package {_expected(rec)}\n{draw(rec.start)}")
+        samples = learn.samples_from_records(records)
+        x, y = learn.design_matrix(samples)
+        with_icept = np.linalg.lstsq(np.column_stack([x, np.ones(len(y))]), y, rcond=None)[0]
+        if np.allclose(got, with_icept[:2], rtol=1e-6):
+            return ("you fitted an intercept too: swapping the players negates features and "
+                    "target, so the line goes through the origin - fit k1, k2 alone")
+        return self.hint
+
+
+def check_separation_sample(separation_sample, *, time_limit=None):
+    """Check ``separation_sample(record) -> (dn, de, moves0, moves1)`` or None (A9)."""
+    return run_check(SeparationSample(), separation_sample, time_limit=time_limit)
+
+
+def check_fit_weights(fit_weights, *, separation_sample=None, time_limit=None):
+    """Check ``fit_weights(records) -> (k1, k2)`` (A9); given the learner's
+    ``separation_sample`` too, a wrong fit names the first record whose features differ."""
+    return run_check(FitWeights(separation_sample), fit_weights, time_limit=time_limit)
