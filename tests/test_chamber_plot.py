@@ -1,0 +1,58 @@
+"""The chamber-tree picture: one line per tree edge (the chosen line thick), a red outline
+on every square of a chamber touching the front, a dot on every gate."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from tronlab import Board  # noqa: E402
+from tronlab.tron.chamber_plot import FRONT_COLOR, PATH_COLOR, chamber_centres, draw_chamber_tree  # noqa: E402
+from tronlab.tron.chambers import chamber_tree  # noqa: E402
+
+BOARD = Board.from_ascii("""
+    ##################
+    #......#...#..#..#
+    #...1......2.....#
+    #......#...#..#..#
+    ##################
+""")
+
+
+@pytest.mark.parametrize("player", [0, 1])
+def test_the_picture_shows_the_tree(player):
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import to_rgba
+
+    tree = chamber_tree(BOARD, player)
+    fig, ax = draw_chamber_tree(BOARD, tree)
+    lines = [ln for ln in ax.lines if ln.get_zorder() == 7]
+    assert len(lines) == len(tree) - 1
+    thick = [ln for ln in lines if ln.get_linewidth() == 3.0]
+    assert len(thick) == len(tree.path) - 1
+    assert all(to_rgba(ln.get_color()) == to_rgba(PATH_COLOR) for ln in thick)
+    front = [p for p in ax.patches if to_rgba(p.get_edgecolor()) == to_rgba(FRONT_COLOR)]
+    ids = tree.chamber_of
+    want = sum(int(np.sum(ids == c)) for c in range(len(tree)) if tree.touches_front[c])
+    assert len(front) == want
+    dots = ax.collections[-1].get_offsets()
+    assert len(dots) == int(tree.cut_mask.sum())
+    plt.close(fig)
+
+
+def test_centres_are_the_mean_of_each_chamber():
+    tree = chamber_tree(BOARD, 1)
+    c = chamber_centres(BOARD, tree)
+    assert tuple(c[0]) == BOARD.xy(int(BOARD.heads[1]))
+    ys, xs = np.nonzero(tree.chamber_of[1:-1, 1:-1] == 1)
+    assert tuple(c[1]) == (xs.mean(), ys.mean())
+
+
+def test_errors():
+    with pytest.raises(TypeError, match="ChamberTree"):
+        draw_chamber_tree(BOARD, "tree")
+    other = Board.from_ascii("1..\n..2")
+    with pytest.raises(ValueError, match="another size"):
+        draw_chamber_tree(other, chamber_tree(BOARD, 0))
