@@ -1,0 +1,75 @@
+"""A13 in play: the chamber bot with and without counting the space given up at a battlefront.
+
+    .venv/bin/python benchmarks/chambers_a13.py [--maps 100] [--depth 3] [--size 20]
+
+Both bots search to a fixed depth (no clock, so the result does not depend on the machine's
+load) with an endgame of at most 2 plies; each random point-symmetric map is played from both
+seats.  Prints W-D-L from the A13 side, the exact sign test of the decided games and a verdict
+(clear at p < 0.01), and the same for the chamber bot against the Voronoi minimax bot as a
+yardstick.  Notebook 05 quotes the output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+import numpy as np
+
+from tronlab import play, random_map
+from tronlab.tron.bots.search import ChamberBot, MinimaxBot
+
+
+def sign_test(wins, losses):
+    n = wins + losses
+    if n == 0:
+        return 1.0
+    k = min(wins, losses)
+    return min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n)
+
+
+def duel(make_a, make_b, maps, size, seed):
+    rng = np.random.default_rng(seed)
+    won = drawn = lost = 0
+    for m in range(maps):
+        board = random_map(size, size, rng=rng)
+        for seat in (0, 1):
+            bots = [make_a(), make_b()]
+            if seat:
+                bots.reverse()
+            winner = play(board, bots, rng=m).outcome.winner
+            if winner is None:
+                drawn += 1
+            elif winner == seat:
+                won += 1
+            else:
+                lost += 1
+    return won, drawn, lost
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--maps", type=int, default=100)
+    ap.add_argument("--depth", type=int, default=3)
+    ap.add_argument("--size", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=13)
+    args = ap.parse_args(argv)
+    d = args.depth
+    pairs = {
+        "chamber+A13 v chamber": (lambda: ChamberBot(depth=d, endgame_depth=2, penalize_battlefront=True),
+                                  lambda: ChamberBot(depth=d, endgame_depth=2)),
+        "chamber v minimax": (lambda: ChamberBot(depth=d, endgame_depth=2),
+                              lambda: MinimaxBot(depth=d)),
+    }
+    for name, (a, b) in pairs.items():
+        t0 = time.perf_counter()
+        w, dr, lo = duel(a, b, args.maps, args.size, args.seed)
+        p = sign_test(w, lo)
+        print(f"{name}: depth {d}, {args.maps} random {args.size}x{args.size} maps x 2 seats: "
+              f"W-D-L {w}-{dr}-{lo}, sign p {p:.3g} ({'clear' if p < 0.01 else 'not clear'}); "
+              f"{time.perf_counter() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
