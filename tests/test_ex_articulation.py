@@ -1,0 +1,95 @@
+"""The A11 exercise checker: the solution passes, a stub is 'not implemented', each
+planted mistake gets the hint that names it, a missed or invented square is named, and
+wrong kinds of answer are explained.  The checker's own mistake variants are checked too:
+with no mistake switched on they equal networkx's articulation points."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from tronlab import Board
+from tronlab.course.checker import NOT_IMPLEMENTED, PASSED, WRONG, WRONG_TYPE
+from tronlab.course.ex_articulation import check_articulation_points, tarjan_variant
+from tronlab.tron.board import FREE
+
+from strategies import EXAMPLES, boards
+
+
+def solution(board):
+    """A plain recursive-free Hopcroft-Tarjan over (x, y) squares."""
+    return tarjan_variant(board)
+
+
+def networkx_cuts(board):
+    free = board.cells == FREE
+    g = nx.Graph()
+    for y, x in zip(*np.nonzero(free)):
+        g.add_node((x - 1, y - 1))
+        for dx, dy in ((1, 0), (0, 1)):
+            if free[y + dy, x + dx]:
+                g.add_edge((x - 1, y - 1), (x - 1 + dx, y - 1 + dy))
+    return set(nx.articulation_points(g))
+
+
+@settings(max_examples=EXAMPLES)
+@given(board=boards())
+def test_the_variant_without_mistakes_is_networkx(board):
+    assert tarjan_variant(board) == networkx_cuts(board)
+
+
+def test_the_solution_passes_and_a_stub_is_not_implemented():
+    r = check_articulation_points(solution)
+    assert r.status == PASSED and r.checked >= 50, r.message
+
+    def articulation_points(board):
+        pass
+    assert check_articulation_points(articulation_points).status == NOT_IMPLEMENTED
+
+
+@pytest.mark.parametrize("mistake, words", [
+    ({"root_rule": False}, "DFS root"),
+    ({"strict": True}, ">=, not >"),
+    ({"diagonal": True}, "corner"),
+])
+def test_planted_mistakes_get_their_hint(mistake, words):
+    r = check_articulation_points(lambda board: tarjan_variant(board, **mistake))
+    assert r.status == WRONG and words in r.hint, r.message
+
+
+def test_missed_and_invented_squares_are_named():
+    def misses_one(board):
+        cuts = sorted(tarjan_variant(board))
+        return set(cuts[1:])
+    r = check_articulation_points(misses_one)
+    assert r.status == WRONG and "was missed" in r.hint and "low" in r.hint, r.message
+
+    def invents_one(board):
+        cuts = tarjan_variant(board)
+        free = [board.xy(i) for i in np.flatnonzero(board.flat == FREE)]
+        extra = [sq for sq in free if sq not in cuts][-1]
+        return cuts | {extra}
+    r = check_articulation_points(invents_one)
+    assert r.status == WRONG and "is not a cut vertex" in r.hint, r.message
+
+    def with_heads(board):
+        return tarjan_variant(board) | {board.xy(int(board.heads[0]))}
+    r = check_articulation_points(with_heads)
+    assert r.status == WRONG and "only free squares" in r.hint
+
+
+def test_wrong_kinds_of_answer():
+    r = check_articulation_points(lambda board: board.cells == 0)
+    assert r.status == WRONG_TYPE and "not a mask" in r.hint
+    r = check_articulation_points(lambda board: 3)
+    assert r.status == WRONG_TYPE and "(x, y) pairs" in r.hint
+    r = check_articulation_points(lambda board: {(99, 0)})
+    assert r.status == WRONG_TYPE and "is not a square" in r.hint
+
+
+def test_a_failure_draws_both_answers():
+    r = check_articulation_points(lambda board: tarjan_variant(board, strict=True))
+    assert "Expected:" in r.message and "Got:" in r.message
+    assert r.expected.splitlines()[0] != r.got.splitlines()[0]

@@ -1,0 +1,184 @@
+"""Exercise of notebook 01: articulation points (A11).
+
+``articulation_points(board) -> set of (x, y)``: the free squares whose removal splits the
+region of free squares they belong to (the graph: free squares, joined up/right/down/left;
+walls, trails and heads are not in it).  The expected answer is the package's plain-Python
+Hopcroft-Tarjan (:func:`tronlab.grid.reference.articulation_points`; the tests check it
+against networkx and the numba kernel).  A wrong answer names the first square missed or
+invented; hints come from recomputing the answer with a typical mistake and seeing
+whether it matches.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..grid import reference
+from ..tron.board import FREE
+from .boards import TINY, random_cases, tiny_cases
+from .checker import Case, Exercise, Failure, WrongType, draw_grid, run_check
+
+__all__ = ["check_articulation_points", "ArticulationPoints", "tarjan_variant"]
+
+#: boards chosen for the mistakes the hints name
+TINY_CUTS = {
+    "a corridor": """
+        1.....2
+    """,
+    "a root with one child": """
+        1...
+        ....
+        ...2
+    """,
+    "two rooms and a door": """
+        1..#...
+        ...#...
+        .......
+        ...#..2
+    """,
+    "a cycle hanging off a square": """
+        1.....
+        .##.#.
+        ......
+        ...#.2
+    """,
+    "diagonal touch": """
+        1.#..
+        ..#..
+        ##...
+        ...#2
+    """,
+}
+
+
+def tarjan_variant(board, *, strict=False, root_rule=True, diagonal=False) -> set:
+    """Cut vertices as ``(x, y)`` computed with a switchable mistake: ``strict`` uses
+    ``low > disc`` (the bridge test) instead of ``>=``; ``root_rule=False`` treats the DFS
+    root like any other square; ``diagonal`` also joins squares that touch at a corner."""
+    free = board.cells == FREE
+    h, w = free.shape
+    steps = [(0, -1), (1, 0), (0, 1), (-1, 0)]
+    if diagonal:
+        steps += [(1, -1), (1, 1), (-1, 1), (-1, -1)]
+    disc, low, cuts = {}, {}, set()
+    for root in zip(*np.nonzero(free)):
+        if root in disc:
+            continue
+        disc[root] = low[root] = len(disc)
+        children, stack = 0, [(root, None, iter(steps))]
+        while stack:
+            sq, parent, nbs = stack[-1]
+            for dx, dy in nbs:
+                nb = (sq[0] + dy, sq[1] + dx)
+                if not (0 <= nb[0] < h and 0 <= nb[1] < w) or not free[nb]:
+                    continue
+                if nb not in disc:
+                    disc[nb] = low[nb] = len(disc)
+                    stack.append((nb, sq, iter(steps)))
+                    children += sq == root
+                    break
+                if nb != parent:
+                    low[sq] = min(low[sq], disc[nb])
+            else:
+                stack.pop()
+                if stack:
+                    up = stack[-1][0]
+                    low[up] = min(low[up], low[sq])
+                    beyond = low[sq] > disc[up] if strict else low[sq] >= disc[up]
+                    if beyond and (up != root or not root_rule):
+                        cuts.add(up)
+        if root_rule and children > 1:
+            cuts.add(root)
+    return {(int(x) - 1, int(y) - 1) for y, x in cuts}
+
+
+def _as_squares(value, board) -> frozenset:
+    if isinstance(value, np.ndarray) and value.dtype == np.bool_:
+        raise WrongType("return a set of (x, y) squares, not a mask (hint: "
+                        "{board.xy(i) for i in np.flatnonzero(mask)})")
+    try:
+        items = list(value)
+    except TypeError:
+        raise WrongType("return a set of (x, y) pairs") from None
+    out = set()
+    for item in items:
+        try:
+            x, y = item
+            x, y = int(x), int(y)
+        except (TypeError, ValueError):
+            raise WrongType(f"every element must be an (x, y) pair of ints, got {item!r}") from None
+        if not board.inside(x, y):
+            raise WrongType(f"({x}, {y}) is not a square of this {board.width}x{board.height} "
+                            f"board: squares are (x, y) with 0 <= x < width, 0 <= y < height")
+        out.add((x, y))
+    return frozenset(out)
+
+
+class ArticulationPoints(Exercise):
+    function = "articulation_points"
+    parameters = ("board",)
+    returns = "a set of (x, y) squares"
+    hint = ("walk the free squares depth first, numbering each square when you first reach it "
+            "(disc) and keeping the lowest number reachable from its subtree through one back "
+            "edge (low); a square is a cut vertex when some child's low is >= its own disc")
+
+    def cases(self):
+        return (tiny_cases(TINY_CUTS) + tiny_cases(TINY)
+                + random_cases(111, 50, sizes=((3, 3), (12, 9)), density=(0.1, 0.4)))
+
+    def describe_case(self, case: Case) -> str:
+        return "articulation_points(board)"
+
+    def convert(self, value, case):
+        return _as_squares(value, case.board)
+
+    def expected(self, case):
+        b = case.board
+        return frozenset(b.xy(i) for i in reference.articulation_points(b.flat, b.stride))
+
+    def judge(self, case, got, context):
+        want = self.expected(case)
+        if got == want:
+            return None
+        return Failure(self._picture(case.board, want), self._picture(case.board, got),
+                       self._why(case.board, want, got))
+
+    def _picture(self, board, squares) -> str:
+        marks = np.full(board.cells.shape, "", dtype=object)
+        for x, y in squares:
+            marks[y + 1, x + 1] = "X"
+        listed = ", ".join(f"({x}, {y})" for x, y in sorted(squares)) or "none"
+        return f"{listed}   (X on the board)\n" + draw_grid(board, marks, blank="")
+
+    def _why(self, board, want, got) -> str:
+        free = board.cells == FREE
+        blocked = sorted((x, y) for x, y in got if not free[y + 1, x + 1])
+        if blocked:
+            x, y = blocked[0]
+            return (f"({x}, {y}) is not free (a wall, trail or head): only free squares are in "
+                    f"the graph, so only they can be cut vertices")
+        for kw, text in (
+            ({"root_rule": False}, "the square where a search starts (the DFS root) has no "
+             "parent, so the low-number test does not apply to it: it is a cut vertex only when "
+             "it has two or more DFS children"),
+            ({"strict": True}, "compare with >=, not >: a child whose low number equals the "
+             "parent's discovery number can only get back up *to* the parent, not past it, so "
+             "removing the parent still cuts it off (low > disc finds bridges, not cut vertices)"),
+            ({"diagonal": True}, "squares that touch only at a corner are not neighbours: a "
+             "player moves up, right, down or left"),
+        ):
+            if got == frozenset(tarjan_variant(board, **kw)):
+                return text
+        missed = sorted(want - got)
+        if missed:
+            x, y = missed[0]
+            return (f"({x}, {y}) was missed: removing it splits its region in two. Check the "
+                    f"low numbers around it: is some child's low >= the square's disc?")
+        x, y = sorted(got - want)[0]
+        return (f"({x}, {y}) is not a cut vertex: its region stays in one piece without it. A "
+                f"back edge from below it (low < disc) means its children have another way up")
+
+
+def check_articulation_points(articulation_points, *, time_limit=None):
+    """Check ``articulation_points(board) -> set of (x, y)`` (A11)."""
+    return run_check(ArticulationPoints(), articulation_points, time_limit=time_limit)
