@@ -18,7 +18,7 @@ move there, so a parent's value is the largest of its children's values negated.
 ...     ..2
 ... '''), depth=2)
 >>> t.value, len(t.nodes), t.nodes[0].children
-(0, 5, (1, 4))
+(0, 6, (1, 4))
 """
 
 from __future__ import annotations
