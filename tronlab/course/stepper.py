@@ -1,0 +1,132 @@
+"""Step through a recorded alpha-beta search in the notebook (techniques X1 and X3).
+
+``SearchStepper(board, depth=4)`` records the search with
+:func:`tronlab.course.search_trace.trace_alphabeta` and shows, side by side, the board
+at the node the search is visiting and the tree so far: visited nodes, their values once
+known, moves cut off greyed with a cross, the current node ringed.  *prev* / *next* (or
+the left and right arrow keys, or the slider) move through the search's steps; Python
+can do the same with ``stepper.next()``, ``stepper.prev()`` or ``stepper.step = k``.  A
+line under the pictures says what happens at that step: which window a node is searched
+with, the value it returns, which moves a cut-off skipped.
+
+A saved notebook shows the finished tree as a picture (``image/png`` beside the widget),
+so a reader without a kernel still sees it.  The JavaScript is
+``tronlab/static/stepper.js``, shipped with the package.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import pathlib
+
+import anywidget
+import traitlets
+
+from ..render import PLAYER_COLORS, TRAIL_COLORS, WALL_COLOR
+from ..tron.board import MOVE_NAMES, Board
+from .search_trace import Trace, trace_alphabeta, tree_layout
+
+_STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
+
+__all__ = ["SearchStepper", "step_texts"]
+
+
+def _window(v: int) -> str:
+    return "-inf" if v <= -10**5 else "inf" if v >= 10**5 else str(v)
+
+
+def step_texts(trace: Trace) -> list:
+    """One sentence per step of ``trace`` saying what the search does there."""
+    out = []
+    for k, (i, kind) in enumerate(trace.steps):
+        n = trace.nodes[i]
+        who = f"player {n.player + 1} to move"
+        where = trace.label(i)
+        if kind == "enter":
+            out.append(f"step {k}: enter {where} ({who}), window ({_window(n.alpha)}, "
+                       f"{_window(n.beta)})")
+        else:
+            text = f"step {k}: leave {where} with value {n.value}"
+            if n.pruned:
+                skipped = ", ".join(MOVE_NAMES[m] for m in n.pruned)
+                text += f" - cut-off: {n.value} >= beta {_window(n.beta)}, {skipped} never tried"
+            out.append(text)
+    return out
+
+
+def _board_data(board: Board) -> dict:
+    inner = board.cells[1:-1, 1:-1]
+    return {"cells": inner.astype(int).tolist(), "heads": [list(board.xy(h)) for h in board.heads]}
+
+
+def stepper_data(trace: Trace) -> dict:
+    """Everything the browser needs, as plain JSON."""
+    pos = tree_layout(trace)
+    nodes = [{"id": n.id, "parent": n.parent, "x": pos[n.id][0], "y": pos[n.id][1],
+              "value": n.value, "player": n.player,
+              "move": MOVE_NAMES[n.move][0].upper() if n.move >= 0 else "",
+              "pruned": [MOVE_NAMES[m][0].upper() for m in n.pruned]} for n in trace.nodes]
+    return {"nodes": nodes, "steps": [[i, k] for i, k in trace.steps], "pv": list(trace.pv),
+            "boards": [_board_data(n.board) for n in trace.nodes], "texts": step_texts(trace),
+            "colors": {"players": list(PLAYER_COLORS), "trails": list(TRAIL_COLORS),
+                       "wall": WALL_COLOR}}
+
+
+class SearchStepper(anywidget.AnyWidget):
+    """See the module docstring."""
+
+    _esm = _STATIC / "stepper.js"
+    data = traitlets.Dict().tag(sync=True)
+    step = traitlets.Int(0).tag(sync=True)
+
+    def __init__(self, board: Board, depth: int = 4, *, player: int = 0, **kwargs):
+        super().__init__(**kwargs)
+        self.trace = trace_alphabeta(board, depth, player=player)
+        self.data = stepper_data(self.trace)
+
+    @traitlets.validate("step")
+    def _clamp(self, proposal):
+        return max(0, min(int(proposal["value"]), len(self.trace.steps) - 1)) \
+            if hasattr(self, "trace") else int(proposal["value"])
+
+    @property
+    def text(self) -> str:
+        """The sentence for the current step."""
+        return self.data["texts"][self.step]
+
+    @property
+    def node(self):
+        """The :class:`~tronlab.course.search_trace.Node` of the current step."""
+        return self.trace.nodes[self.trace.steps[self.step][0]]
+
+    def next(self) -> None:
+        self.step = self.step + 1
+
+    def prev(self) -> None:
+        self.step = self.step - 1
+
+    def picture_png(self) -> bytes:
+        """The board and the whole tree as one PNG (the saved notebook's picture)."""
+        import matplotlib.pyplot as plt
+
+        from ..render import draw_board
+        from .search_trace import draw_search_tree
+
+        fig, (left, right) = plt.subplots(1, 2, figsize=(11, 3.6),
+                                          gridspec_kw={"width_ratios": [1, 2.6]})
+        draw_board(self.trace.nodes[0].board, ax=left, title="the root position")
+        draw_search_tree(self.trace, ax=right)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
+        plt.close(fig)
+        return buf.getvalue()
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = super()._repr_mimebundle_(**kwargs)
+        data, meta = bundle if isinstance(bundle, tuple) else (bundle, {})
+        data = dict(data or {})
+        data["image/png"] = base64.b64encode(self.picture_png()).decode("ascii")
+        data["text/plain"] = (f"SearchStepper: alpha-beta, {self.trace.depth} plies, "
+                              f"{len(self.trace.nodes)} nodes, value {self.trace.value}")
+        return (data, meta) if isinstance(bundle, tuple) else data
