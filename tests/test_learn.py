@@ -16,21 +16,11 @@ from hypothesis import strategies as st
 
 from tronlab import Board, get_bot, play, random_map
 from tronlab.tron.board import DOWN, LEFT, RIGHT, UP
+from tronlab.course.ex_learning import scripted
 from tronlab.tron.learn import (Sample, fit_weights, moves_after, prediction_error,
                                 sample_from_record, samples_from_records, separation_turn)
 
 from strategies import EXAMPLES
-
-
-def scripted(moves):
-    """A bot that plays ``moves`` in order (then keeps playing the last one)."""
-    it = iter(moves)
-    last = [moves[-1]]
-
-    def bot(board, player):
-        last[0] = next(it, last[0])
-        return last[0]
-    return bot
 
 
 def test_a_hand_worked_game():
