@@ -30,7 +30,8 @@ ROOT = Path(__file__).resolve().parents[1]
 EXPORTS = aot_build.exports()          # generated from the @kernel(sig=...) declarations
 # kernels checked through their wrappers and the bots (tests/test_aot_search.py)
 THROUGH_WRAPPERS = {"negamax_kernel", "evaluate_kernel", "touching_kernel", "multi_score_kernel",
-                    "endgame_kernel", "greedy_move_kernel", "fill_length_kernel"}
+                    "endgame_kernel", "greedy_move_kernel", "fill_length_kernel",
+                    "nash_search_kernel"}
 
 
 # ---------------------------------------------------------------------------

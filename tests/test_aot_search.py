@@ -22,11 +22,12 @@ from tronlab import get_bot, load_builtin, play
 from tronlab.jit import aot
 from tronlab.tron.endgame import solve_endgame
 from tronlab.tron.evaluate import evaluate, is_separated
+from tronlab.tron.nash_searcher import nash_search
 from tronlab.tron.search import negamax
 from tronlab.tron.spacefill import fill_length, greedy_move
 
 ROOT = Path(__file__).resolve().parents[1]
-BOTS = ["voronoi", "multivoronoi", "minimax", "chamber", "filler"]
+BOTS = ["voronoi", "multivoronoi", "minimax", "chamber", "nash", "filler"]
 
 
 def _with_and_without(aot_build, compute):
@@ -57,6 +58,7 @@ def _values(board):
     for kind in ("territory", "linear", "chamber", "chamber-a13"):
         out.append(evaluate(board, 0, kind=kind))
         out.append(negamax(board, 0, depth=2, evaluation=kind))
+    out.append(nash_search(board, 0, depth=2))
     for p in (0, 1):
         out += [greedy_move(board, p), fill_length(board, p), solve_endgame(board, p, max_depth=3)]
     return out
@@ -77,6 +79,8 @@ def _game(name, rules):
     others = [get_bot("filler") for _ in range(board.n_players - 1)]
     # fixed depth where the bot searches, so the clock cannot change the moves
     opts = {"depth": 3, "endgame_depth": 4} if name in ("minimax", "chamber") else {}
+    if name == "nash":
+        opts = {"depth": 2}
     rec = play(board, [get_bot(name, rng=0, time=5.0, **opts)] + others, rules=rules, rng=0,
                max_turns=40)
     return rec.moves if hasattr(rec, "moves") else str(rec)
