@@ -100,18 +100,25 @@ def check_spec(spec: str, game: str) -> None:
                              f"{', '.join(bot_names(family))}")
 
 
-def make_bot(spec: str, game: str, *, time=None, depth=None, rng=None):
+#: the share of the engine's limits a program's own clock waits (its clock must answer first)
+MARGIN = 0.9
+
+
+def make_bot(spec: str, game: str, *, time=None, depth=None, rng=None, limits=(None, None)):
     """A fresh bot for one game of ``game`` (Tron games; capture bots are built by
-    :func:`tronlab.capture.play_capture` from their names)."""
+    :func:`tronlab.capture.play_capture` from their names).  ``limits`` are the
+    engine's ``(time_limit, first_time_limit)``, for the clock of programs."""
     from ..runner.external import ExternalBot
 
-    if spec.startswith("cmd:"):
-        args = _command(spec)
-        return ExternalBot(args, protocol=game, name=bot_name(spec))
-    if spec.startswith("py:"):
-        args = [sys.executable, "-m", "tronlab.arena.pyprogram", os.path.abspath(spec[3:]),
-                "--protocol", game]
-        return ExternalBot(args, protocol=game, name=bot_name(spec))
+    if is_program(spec):
+        if spec.startswith("cmd:"):
+            args = _command(spec)
+        else:
+            args = [sys.executable, "-m", "tronlab.arena.pyprogram", os.path.abspath(spec[3:]),
+                    "--protocol", game]
+        later, first = (None if v is None else MARGIN * v for v in limits)
+        return ExternalBot(args, protocol=game, name=bot_name(spec), time_limit=later,
+                           first_time_limit=first)
     from ..runner.registry import get_bot
     name, opts = _options(spec)
     opts.setdefault("time", time)

@@ -10,7 +10,9 @@ a timeout after twice that (six times for the first move), so machine noise
 rarely decides a game.  At a fixed ``depth`` the search bots search that deep
 however long it takes, and when every bot is a registered one the engine sets no
 clock at all (the games are then the same on any machine); a program (py:, cmd:)
-still gets the clock, so it can never hang a game.
+still gets the clock, so it can never hang a game.  When a program plays, the
+first move may take at least :data:`PROGRAM_START` seconds (for every seat),
+because starting a Python program takes a good part of a second on a busy machine.
 
 Search kernels compile (or load from numba's cache) on first use; :func:`warm_up`
 does that once per process with a short unrecorded game, so no real game pays
@@ -61,12 +63,15 @@ class _Depths:
         return move
 
 
+#: the least first-move time when a program plays: starting Python takes a while
+PROGRAM_START = 2.0
+
+
 def _limits(spec):
-    if spec.time is None:
+    programs = any(is_program(b) for b in spec.bots)
+    if spec.time is None or (spec.depth is not None and not programs):
         return None, None
-    if spec.depth is not None and not any(is_program(b) for b in spec.bots):
-        return None, None
-    return 2 * spec.time, 6 * spec.time
+    return 2 * spec.time, max(6 * spec.time, PROGRAM_START if programs else 0)
 
 
 def _play_tron(spec) -> dict:
@@ -77,9 +82,9 @@ def _play_tron(spec) -> dict:
 
     board = make_board(spec.game, spec.map, len(spec.bots))
     seeds = np.random.default_rng(spec.seed).integers(2**63, size=len(spec.bots))
-    bots = [_Depths(make_bot(b, spec.game, time=spec.time, depth=spec.depth, rng=int(s)))
-            for b, s in zip(spec.bots, seeds)]
     limit, first = _limits(spec)
+    bots = [_Depths(make_bot(b, spec.game, time=spec.time, depth=spec.depth, rng=int(s),
+                             limits=(limit, first))) for b, s in zip(spec.bots, seeds)]
     rec = play(board, bots, rules=spec.game, rng=spec.seed, time_limit=limit,
                first_time_limit=first, names=list(spec.names),
                metadata={"map": spec.map_label, "arena_key": spec.key})
