@@ -38,8 +38,13 @@ CHECKS = {
 # ---------------------------------------------------------------------------
 # notebooks
 # ---------------------------------------------------------------------------
+def notebook_path(folder, name):
+    """``exercises/NN_topic_exercise.ipynb`` or ``solutions/NN_topic_solution.ipynb``."""
+    return ROOT / folder / f"{name}_{folder[:-1]}.ipynb"
+
+
 def cells(folder, name):
-    return json.loads((ROOT / folder / f"{name}.ipynb").read_text())["cells"]
+    return json.loads(notebook_path(folder, name).read_text())["cells"]
 
 
 def tagged(cell, tag):
@@ -51,7 +56,7 @@ def learner_namespace(folder, name):
     ns: dict = {}
     for cell in cells(folder, name):
         if cell["cell_type"] == "code" and (tagged(cell, "setup") or tagged(cell, "answer")):
-            exec(compile("".join(cell["source"]), f"{folder}/{name}.ipynb", "exec"), ns)
+            exec(compile("".join(cell["source"]), str(notebook_path(folder, name)), "exec"), ns)
     return ns
 
 
