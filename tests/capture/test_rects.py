@@ -52,6 +52,19 @@ def _check_scan(game, jit):
     best = scan_rectangles(owner, 0, pos, n_players=n, terms=terms, opponents=opponents,
                            aimed=aimed, needed=need, prev=prev, jit=jit)
     assert best.score == pytest.approx(max(want.values(), default=-1))
+    rect = (best.x0, best.y0, best.x1, best.y1)
+    if best.score > 0:
+        assert want[rect] == pytest.approx(best.score)
+        t, _, _ = fewest_turns(owner, 0, pos, border_squares(*rect), params[3], params[4])
+        assert best.turns == t
+        # the reported start and direction really take that many turns
+        cycle = border_squares(*rect)
+        ex, ey = cycle[best.entry]
+        todo = {sq for sq in cycle if owner[sq[1], sq[0]] != 0}
+        walk = next(k for k in range(len(cycle))
+                    if todo <= {cycle[(best.entry + best.direction * j) % len(cycle)]
+                                for j in range(k + 1)})
+        assert params[3] * (abs(pos[0] - ex) + abs(pos[1] - ey)) + walk + 1 + params[4] == t
 
 
 @settings(max_examples=EXAMPLES, deadline=None)

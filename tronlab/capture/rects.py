@@ -32,6 +32,40 @@ enclose_kernel = enclosure._kernels.py_func("enclose_kernel")   # compiled twin 
 DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))      # east, south, west, north
 
 
+@kernel(inline="always")
+def _fewest_turns_bound(pre, base, w1, x0, y0, x1, y1, px, py, approach, constant):
+    """A lower bound of a rectangle's turns: the approach to the nearest border
+    square, one step per border square not yet ours, the constant."""
+    own = (pre[base + (y1 + 1) * w1 + x1 + 1] - pre[base + y0 * w1 + x1 + 1]
+           - pre[base + (y1 + 1) * w1 + x0] + pre[base + y0 * w1 + x0])
+    if x1 - x0 >= 2 and y1 - y0 >= 2:
+        own -= (pre[base + y1 * w1 + x1] - pre[base + (y0 + 1) * w1 + x1]
+                - pre[base + y1 * w1 + x0 + 1] + pre[base + (y0 + 1) * w1 + x0 + 1])
+    todo = 2 * (x1 - x0) + 2 * (y1 - y0) - own
+    gap = max(0, x0 - px, px - x1) + max(0, y0 - py, py - y1)
+    if gap == 0:
+        gap = min(px - x0, x1 - px, py - y0, y1 - py)
+    return approach * gap + max(todo, 1) + constant
+
+
+@kernel(inline="always")
+def _most(neutral, needed, cap, win_bonus, x0, y0, x1, y1, border_col, border_bonus, edge_bonus,
+          width, height, prev, stable):
+    """An upper bound of a rectangle's points times its bonuses."""
+    most = float(max(neutral, 1))
+    if cap > 0 and neutral > needed:
+        most = float(needed)
+    if neutral >= needed:
+        most *= max(1.0, win_bonus)
+    if x0 == border_col or x1 == border_col:
+        most *= max(1.0, border_bonus)
+    if x0 == 0 or y0 == 0 or x1 == width - 1 or y1 == height - 1:
+        most *= max(1.0, edge_bonus)
+    if x0 == prev[0] and y0 == prev[1] and x1 == prev[2] and y1 == prev[3]:
+        most *= max(1.0, stable)
+    return most
+
+
 @kernel
 def rect_scan_kernel(owner, width, height, player, px, py, blocked, aimed, opp_x, opp_y,
                      needed, prev, params, pre, cx, cy, own, run_a, run_b, scores, best):
@@ -48,27 +82,29 @@ def rect_scan_kernel(owner, width, height, player, px, py, blocked, aimed, opp_x
     side = np.int64(params[15])
     w1 = width + 1
     plane = (height + 1) * w1
-    for k in range(3 * plane):      # prefix sums of neutral, blocked and aimed squares
+    for k in range(4 * plane):      # prefix sums of neutral, blocked, aimed and own squares
         pre[k] = 0
     for y in range(height):
         for x in range(width):
             c = y * width + x
             i = (y + 1) * w1 + x + 1
-            for m in range(3):
+            for m in range(4):
                 v = 0
                 if m == 0:
                     v = 1 if owner[c] == -1 else 0
                 elif m == 1:
                     v = blocked[c]
-                else:
+                elif m == 2:
                     v = aimed[c]
+                else:
+                    v = 1 if owner[c] == player else 0
                 pre[m * plane + i] = (v + pre[m * plane + i - 1] + pre[m * plane + i - w1]
                                       - pre[m * plane + i - w1 - 1])
     if scores.size > 0:
         scores[:] = -1.0
     best_score = -1.0
-    for h in range(2, min(side, height) + 1):
-        for w in range(2, min(side, width) + 1):
+    for h in range(min(side, height), 1, -1):       # large first: a high best prunes more
+        for w in range(min(side, width), 1, -1):
             for y0 in range(height - h + 1):
                 for x0 in range(width - w + 1):
                     x1 = x0 + w - 1
@@ -89,6 +125,13 @@ def rect_scan_kernel(owner, width, height, player, px, py, blocked, aimed, opp_x
                     points = 0
                     if nblock > 0 or neutral == 0:
                         score = 0.0
+                    elif scores.size == 0 and best_score > 0 and (
+                            _most(neutral, needed, cap, win_bonus, x0, y0, x1, y1, border_col,
+                                  border_bonus, edge_bonus, width, height, prev, stable)
+                            / _fewest_turns_bound(
+                                pre, 3 * plane, w1, x0, y0, x1, y1, px, py, approach, constant)
+                            <= best_score):
+                        continue            # cannot beat the best so far: skip the walk
                     else:
                         n = 0                       # the border as a cycle
                         for x in range(x0, x1):
@@ -108,34 +151,43 @@ def rect_scan_kernel(owner, width, height, player, px, py, blocked, aimed, opp_x
                             cy[n] = y
                             n += 1
                         start = -1
+                        nown = 0
                         for i in range(n):
                             own[i] = 1 if owner[cy[i] * width + cx[i]] == player else 0
+                            nown += own[i]
                             if own[i] == 0:
                                 start = i
                         best_t = 1e18
-                        for i in range(n):
-                            run_a[i] = 0
-                            run_b[i] = 0
-                        if start >= 0:
-                            for k in range(2, n + 1):      # own squares just behind i
-                                i = (start + k) % n
-                                j = (i + n - 1) % n
-                                run_a[i] = run_a[j] + 1 if own[j] == 1 else 0
-                            for k in range(2, n + 1):      # own squares just ahead of i
-                                i = (start + n * 2 - k) % n
-                                j = (i + 1) % n
-                                run_b[i] = run_b[j] + 1 if own[j] == 1 else 0
-                        for i in range(n):
-                            dist = abs(px - cx[i]) + abs(py - cy[i])
-                            for s in range(2):
-                                walk = 0
-                                if start >= 0:
-                                    walk = n - 1 - (run_a[i] if s == 0 else run_b[i])
-                                t = approach * dist + walk + 1 + constant
+                        if nown == 0:          # every walk is n - 1 steps: the nearest entry
+                            for i in range(n):
+                                dist = abs(px - cx[i]) + abs(py - cy[i])
+                                t = approach * dist + n + constant
                                 if t < best_t:
                                     best_t = t
                                     entry = i
-                                    direction = 1 if s == 0 else -1
+                        else:
+                            if start >= 0:
+                                run_a[(start + 1) % n] = 0
+                                for k in range(2, n + 1):      # own squares just behind i
+                                    i = (start + k) % n
+                                    j = (i + n - 1) % n
+                                    run_a[i] = run_a[j] + 1 if own[j] == 1 else 0
+                                run_b[(start + n - 1) % n] = 0
+                                for k in range(2, n + 1):      # own squares just ahead of i
+                                    i = (start + n * 2 - k) % n
+                                    j = (i + 1) % n
+                                    run_b[i] = run_b[j] + 1 if own[j] == 1 else 0
+                            for i in range(n):
+                                dist = abs(px - cx[i]) + abs(py - cy[i])
+                                for s in range(2):
+                                    walk = 0
+                                    if start >= 0:
+                                        walk = n - 1 - (run_a[i] if s == 0 else run_b[i])
+                                    t = approach * dist + walk + 1 + constant
+                                    if t < best_t:
+                                        best_t = t
+                                        entry = i
+                                        direction = 1 if s == 0 else -1
                         turns = best_t
                         points = neutral
                         if cap > 0 and points > needed:
@@ -288,7 +340,7 @@ def new_scratch(width: int, height: int, max_side: int = 20, *, scores: bool = F
     """Scratch arrays for :func:`scan_rectangles` and :func:`best_l_shape`."""
     n = 2 * (width + height)
     side = max_side
-    return {"pre": np.empty(3 * (width + 1) * (height + 1), np.int64),
+    return {"pre": np.empty(4 * (width + 1) * (height + 1), np.int64),
             "cx": np.empty(n, np.int64), "cy": np.empty(n, np.int64),
             "own": np.empty(n, np.int64), "run_a": np.empty(n, np.int64),
             "run_b": np.empty(n, np.int64),

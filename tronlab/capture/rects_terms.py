@@ -80,7 +80,7 @@ class RectTerms:
     proximity_divisor: float = 2.0
     aimed_divisor: float = 10.0
     stability_bonus: float = 1.1
-    max_side: int = 20
+    max_side: int = 16
 
     #: the value of each term when it is switched off
     OFF = {"cap_to_win": False, "win_bonus": 1.0, "thin_corner": False, "approach": 1.0,
