@@ -8,8 +8,9 @@ from .rects_oracle import all_l_scores, all_rect_scores, border_squares, fewest_
 from strategies import EXAMPLES
 
 from tronlab.capture.ascii import parse_grid
-from tronlab.capture.rects import (best_l_shape, border_cycle, rectangle_scores,
-                                   scan_rectangles)
+from tronlab.capture.enclosure import enclose
+from tronlab.capture.lshapes import best_l_shape, closed_gain
+from tronlab.capture.rects import border_cycle, rectangle_scores, scan_rectangles
 from tronlab.capture.rects_terms import RectTerms, needed_to_win
 
 SWITCHES = sorted(RectTerms.OFF)
@@ -211,3 +212,22 @@ def test_l_shape_closes_a_pocket_of_own_squares():
     assert best == (1.5, 2, -1, 1, 0, 3, (4, 2))
     want = all_l_scores(g.owner, 0, g.positions[0], 20, 0.0)
     assert best.score == pytest.approx(max(want.values()))
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(small_games(max_w=9, max_h=8), st.booleans())
+def test_closed_gain_is_what_enclose_takes(game, jit):
+    owner = game[0]
+    h, w = owner.shape
+    for y in range(h):
+        for x in range(w):
+            assert closed_gain(owner, 0, x, y, jit=jit) == enclose(owner, 0, x, y)[1], (x, y)
+
+
+def test_l_scan_twin_and_kernel_agree_on_a_real_grid():
+    rng = np.random.default_rng(5)
+    owner = np.where(rng.random((20, 35)) < 0.35, 0, -1).astype(np.int8)
+    owner[rng.random((20, 35)) < 0.05] = 1
+    a = best_l_shape(owner, 0, (10, 10), jit=True)
+    b = best_l_shape(owner, 0, (10, 10), jit=False)
+    assert a == b

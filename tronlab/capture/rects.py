@@ -1,12 +1,8 @@
-"""Recar's rectangles (B3) and L-shaped areas (B5): the scans as numba kernels.
+"""Recar's rectangles (B3): the scan as a numba kernel.
 
 :func:`scan_rectangles` scores every rectangle of the grid with sides of 2 to
 ``max_side`` squares by the terms of :mod:`tronlab.capture.rects_terms` and
-returns the best; :func:`best_l_shape` tries every L-shaped walk from the
-player's square (``a`` squares one way, then ``b`` squares a quarter turn
-left or right, ``a + b <= max_len``) and scores the squares it would bring,
-the path's neutral squares plus what the enclosure rule would give at its
-end, over its length plus the closing turn and the player constant.
+returns the best (the L-shaped walks of B5 are in :mod:`tronlab.capture.lshapes`).
 
 A rectangle's border is walked as a cycle: index 0 is the upper-left corner,
 then clockwise (right along the top, down the right side, left along the
@@ -25,11 +21,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
-from . import enclosure
 from .rects_terms import RectTerms, needed_to_win
 
-enclose_kernel = enclosure._kernels.py_func("enclose_kernel")   # compiled twin linked below
-DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))      # east, south, west, north
 
 
 @kernel(inline="always")
@@ -234,64 +227,7 @@ def rect_scan_kernel(owner, width, height, player, px, py, blocked, aimed, opp_x
     return best_score
 
 
-@kernel
-def l_scan_kernel(owner, width, height, player, px, py, max_len, constant, work, seen, region,
-                  best):
-    """Try every L-shaped walk from ``(px, py)``; return the best score and
-    fill ``best`` with ``first, turn, a, b, gain, end_x, end_y`` (``first``
-    an index of :data:`DIRS`, ``turn`` +1 clockwise / -1 anticlockwise)."""
-    best_score = -1.0
-    ncell = width * height
-    for first in range(4):
-        dx = 1 if first == 0 else (-1 if first == 2 else 0)
-        dy = 1 if first == 1 else (-1 if first == 3 else 0)
-        for turn in range(-1, 2, 2):
-            second = (first + turn + 4) % 4
-            ex = 1 if second == 0 else (-1 if second == 2 else 0)
-            ey = 1 if second == 1 else (-1 if second == 3 else 0)
-            for a in range(max_len + 1):
-                cornx = px + a * dx
-                corny = py + a * dy
-                if cornx < 0 or corny < 0 or cornx >= width or corny >= height:
-                    break
-                if a == 0 and turn == 1:
-                    continue                 # a straight walk: counted once, with turn -1
-                for b in range(max_len - a + 1):
-                    if a + b == 0:
-                        continue
-                    endx = cornx + b * ex
-                    endy = corny + b * ey
-                    if endx < 0 or endy < 0 or endx >= width or endy >= height:
-                        break
-                    for k in range(ncell):
-                        work[k] = owner[k]
-                    gain = 0
-                    for k in range(1, a + b + 1):
-                        if k <= a:
-                            sx = px + k * dx
-                            sy = py + k * dy
-                        else:
-                            sx = cornx + (k - a) * ex
-                            sy = corny + (k - a) * ey
-                        c = sy * width + sx
-                        if work[c] == -1:
-                            work[c] = player
-                            gain += 1
-                    gain += enclose_kernel(work, width, height, player, endx, endy, seen, region)
-                    score = gain / (a + b + 1 + constant)
-                    if score > best_score:
-                        best_score = score
-                        best[0] = first
-                        best[1] = turn
-                        best[2] = a
-                        best[3] = b
-                        best[4] = gain
-                        best[5] = endx
-                        best[6] = endy
-    return best_score
-
-
-_kernels = KernelTable(globals(), uses={"enclose_kernel": enclosure})
+_kernels = KernelTable(globals())
 __getattr__ = _kernels.module_getattr
 __dir__ = _kernels.module_dir
 
@@ -313,16 +249,6 @@ class Rectangle(NamedTuple):
     points: int
 
 
-class LShape(NamedTuple):
-    score: float
-    first: int      # index of DIRS
-    turn: int       # +1 clockwise, -1 anticlockwise
-    a: int
-    b: int
-    gain: int
-    end: tuple
-
-
 def border_cycle(x0: int, y0: int, x1: int, y1: int) -> list:
     """The border squares of a rectangle in cycle order (see the module docstring).
 
@@ -337,7 +263,8 @@ def border_cycle(x0: int, y0: int, x1: int, y1: int) -> list:
 
 
 def new_scratch(width: int, height: int, max_side: int = 20, *, scores: bool = False) -> dict:
-    """Scratch arrays for :func:`scan_rectangles` and :func:`best_l_shape`."""
+    """Scratch arrays for :func:`scan_rectangles` (and
+    :func:`~tronlab.capture.lshapes.best_l_shape`)."""
     n = 2 * (width + height)
     side = max_side
     return {"pre": np.empty(4 * (width + 1) * (height + 1), np.int64),
@@ -346,7 +273,7 @@ def new_scratch(width: int, height: int, max_side: int = 20, *, scores: bool = F
             "run_b": np.empty(n, np.int64),
             "scores": np.empty(height * width * side * side if scores else 0, np.float64),
             "best": np.zeros(8, np.int64), "work": np.empty(width * height, np.int8),
-            "seen": np.empty(width * height, np.uint8),
+            "stamp": np.zeros(width * height, np.int64), "stamp_next": np.ones(1, np.int64),
             "region": np.empty(width * height, np.int32)}
 
 
@@ -418,29 +345,3 @@ def rectangle_scores(owner, player: int, position, *, jit: bool = True, **option
     scratch = new_scratch(w, h, side, scores=True)
     scan_rectangles(owner, player, position, scratch=scratch, jit=jit, **options)
     return scratch["scores"].reshape(h, w, side, side)
-
-
-def best_l_shape(owner, player: int, position, *, max_len: int = 20, constant: float = 0.0,
-                 scratch=None, jit: bool = True) -> LShape:
-    """The best L-shaped walk from ``position`` (see the module docstring).
-
-    >>> from tronlab.capture.ascii import parse_grid
-    >>> g = parse_grid('''
-    ...     .....
-    ...     .000.
-    ...     .0..A
-    ...     .000.
-    ...     .....
-    ... ''')
-    >>> best_l_shape(g.owner, 0, (4, 2), jit=False)[1:]   # one step west closes the hole
-    (2, -1, 1, 0, 2, (3, 2))
-    """
-    owner = check_owner(owner)
-    h, w = owner.shape
-    s = scratch or new_scratch(w, h, 2)
-    scan = _kernels.jit("l_scan_kernel") if jit else _kernels.py_func("l_scan_kernel")
-    score = scan(owner.reshape(-1), np.int64(w), np.int64(h), np.int64(0 + player),
-                 np.int64(position[0]), np.int64(position[1]), np.int64(max_len),
-                 np.float64(constant), s["work"], s["seen"], s["region"], s["best"])
-    b = [int(v) for v in s["best"][:7]]
-    return LShape(float(score), b[0], b[1], b[2], b[3], b[4], (b[5], b[6]))
