@@ -8,6 +8,8 @@
     tronlab bots [--game G]            list the registered bots (of Tron, or of game G)
     tronlab bot NAME --protocol P [--time S] [--seed N] [--verbose]
     tronlab arena run|table|replay ...  tournaments (see tronlab.arena.cli)
+    tronlab warmup [--no-aot] [--quiet]   compile every kernel once (numba's cache and
+                                          the ahead-of-time module): bots start fast
 
 A BOT is a registered bot name or ``cmd:<command line>``, an external contest
 program that speaks the protocol of ``--rules``.  ``--map`` is a Google 2010
@@ -82,6 +84,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("arena", help="tournaments: run, table, replay (tronlab arena --help)",
                    add_help=False)
+    w = sub.add_parser("warmup", help="compile every kernel once, so bots start fast "
+                                      "(numba's cache, then the ahead-of-time module)")
+    w.add_argument("--no-aot", action="store_true", help="fill numba's cache only")
+    w.add_argument("--quiet", action="store_true", help="no line per step")
     return parser
 
 
@@ -220,16 +226,41 @@ def cmd_bot(args) -> int:
     if args.protocol == "backtothecode":
         from .capture.cli import cmd_bot as capture_bot
         return capture_bot(args)
-    from .runner.registry import get_bot
-    from .runner.stdio import run_stdio
+    from .runner.stdio import run_stdio, start_bot
 
     rng = np.random.default_rng(args.seed)
-    bot = get_bot(args.name, rng=rng, time=args.time)
+    bot = start_bot(args.name, rng=rng, time=args.time)     # never waits for the compiler
     run_stdio(bot, args.protocol, time_limit=args.time, rng=rng, verbose=args.verbose)
     return 0
 
 
-COMMANDS = {"match": cmd_match, "maps": cmd_maps, "bots": cmd_bots, "bot": cmd_bot}
+# ---- warmup ---------------------------------------------------------------------------
+
+def cmd_warmup(args) -> int:
+    """Fill numba's cache, then build the ahead-of-time module; say what a bot will use."""
+    from .jit import aot
+    from .jit.warmup import warm_up
+
+    print("compiling tronlab's kernels into numba's cache (a minute or two the first time)",
+          flush=True)
+    seconds = warm_up(verbose=not args.quiet)
+    print(f"numba's cache is ready ({seconds:.1f} s)", flush=True)
+    os.environ.pop("TRONLAB_AOT", None)
+    if not args.no_aot:
+        print("building the ahead-of-time module (no numba needed when a bot starts)",
+              flush=True)
+        try:
+            path = aot.build()
+            print(f"built {path}")
+        except aot.AotError as exc:
+            print(f"no ahead-of-time module: {exc}; bots load numba's cache instead")
+    aot.unload()
+    print(aot.status())
+    return 0
+
+
+COMMANDS = {"match": cmd_match, "maps": cmd_maps, "bots": cmd_bots, "bot": cmd_bot,
+            "warmup": cmd_warmup}
 
 
 def main(argv=None) -> int:

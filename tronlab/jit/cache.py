@@ -38,3 +38,34 @@ def configure_numba_cache() -> str | None:
         import numba.core.config as cfg
         cfg.CACHE_DIR = target
     return target
+
+
+def _marker_dir() -> str:
+    base = os.environ.get("NUMBA_CACHE_DIR")
+    if base:
+        return base
+    here = os.path.join(_PKG, "__pycache__")
+    return here if _writable(here) else user_cache_dir()
+
+
+def _marker(bot: str) -> str:
+    from .aot import key
+    return os.path.join(_marker_dir(), f"tronlab-warm-{bot}-{key()}")
+
+
+def mark_warm(bot: str = "all") -> None:
+    """Note that numba's cache now holds the kernels of ``bot`` ("all": every
+    kernel) for these sources and versions (see :func:`is_warm`)."""
+    try:
+        os.makedirs(_marker_dir(), exist_ok=True)
+        with open(_marker(bot), "w") as f:
+            f.write("numba's cache was filled for this bot\n")
+    except OSError:
+        pass
+
+
+def is_warm(bot: str) -> bool:
+    """Whether numba's cache was filled for ``bot`` (or for every kernel) with
+    these sources and versions: by ``tronlab warmup``, ``python -m
+    tronlab.jit.warmup --bot``, or a bot that loaded once.  Never imports numba."""
+    return any(os.path.exists(_marker(b)) for b in (bot, "all"))

@@ -15,6 +15,8 @@ import os
 import sys
 import time
 
+from .cache import mark_warm
+
 
 def _steps():
     """(name, thunk) pairs, each touching one family of kernels."""
@@ -65,12 +67,49 @@ def warm_up(*, verbose: bool = False) -> float:
         step()
         if verbose:
             print(f"  {name:<22} {time.perf_counter() - t:6.1f} s", flush=True)
+    mark_warm()
     return time.perf_counter() - t0
 
 
-def main() -> int:
-    verbose = "--quiet" not in sys.argv[1:]
-    seconds = warm_up(verbose=verbose)
+def warm_bot(name: str) -> float:
+    """Compile (or load) the kernels bot ``name`` uses; return the seconds it took."""
+    from ..runner.registry import get_bot
+
+    os.environ["TRONLAB_AOT"] = "0"
+    t0 = time.perf_counter()
+    get_bot(name, time=0.05)       # a search bot's factory runs every kernel it needs once
+    mark_warm(name)
+    return time.perf_counter() - t0
+
+
+def _exit_with_parent(pid: int) -> None:
+    """Leave as soon as process ``pid`` is gone (the bot that started this compile)."""
+    import threading
+
+    def watch():
+        while True:
+            time.sleep(0.25)
+            if os.getppid() != pid:
+                os._exit(3)
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def main(argv=None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m tronlab.jit.warmup",
+                                 description="Fill numba's cache with tronlab's kernels.")
+    ap.add_argument("--bot", help="only the kernels of this registered bot")
+    ap.add_argument("--quiet", action="store_true", help="no line per step")
+    ap.add_argument("--parent", type=int, help="exit when this process is gone")
+    args = ap.parse_args(argv)
+    if args.parent:
+        _exit_with_parent(args.parent)
+    if args.bot:
+        seconds = warm_bot(args.bot)
+        print(f"kernels of bot {args.bot!r} compiled or loaded from the cache in {seconds:.1f} s")
+        return 0
+    seconds = warm_up(verbose=not args.quiet)
     print(f"numba kernels compiled or loaded from the cache in {seconds:.1f} s")
     return 0
 

@@ -9,6 +9,15 @@ A bot that raises or returns something that is not a move must not lose the
 game by silence: the runner logs the problem to stderr and answers a fallback
 move instead (the first move into a free square, never a Light Riders
 reverse).  This is what ``python -m tronlab bot NAME --protocol P`` runs.
+
+Starting without waiting for the compiler (:func:`start_bot`).  A search bot's
+kernels come from the ahead-of-time module (milliseconds), from numba's cache
+(a second or so) or from numba's compiler (tens of seconds on an empty cache).
+Contests give one to three seconds for the first move, so ``tronlab bot``
+never waits: without the AOT module it plays a
+:class:`~tronlab.runner.starting.StartingBot`, which answers from the
+plain-Python ``quick`` bot until the compiled bot, loading in other processes,
+is ready (see :mod:`tronlab.runner.starting`).
 """
 
 from __future__ import annotations
@@ -16,6 +25,8 @@ from __future__ import annotations
 import sys
 import time
 import traceback
+
+import numpy as np
 
 from ..tron.board import opposite, parse_move
 from ..tron.protocol import ProtocolError, make_client
@@ -122,3 +133,21 @@ def _format_stats(stats) -> str:
     """One line from a bot's ``last_stats`` (a dict or any object with attributes)."""
     items = stats.items() if isinstance(stats, dict) else vars(stats).items()
     return " ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in items)
+
+
+def start_bot(name: str, *, time=None, rng=None, stderr=None):
+    """The bot ``tronlab bot NAME`` plays: the registered bot itself when it can
+    answer at once (its kernels come from the loaded ahead-of-time module, or
+    it has none), else a :class:`tronlab.runner.starting.StartingBot` that
+    answers from the quick bot until the compiled one is ready."""
+    from ..jit import aot
+    from .registry import describe, get_bot
+    from .starting import NO_KERNELS, StartingBot
+
+    describe(name)                  # an unknown name is an error now, not in the background
+    if name in NO_KERNELS or aot.loaded_names():
+        return get_bot(name, rng=rng, time=time)
+    seed = None if rng is None else int(np.random.default_rng(rng).integers(2**31))
+    bot = StartingBot(name, time=time, seed=seed, stderr=stderr)
+    bot.start()
+    return bot
