@@ -5,8 +5,9 @@
     tronlab match [--rules R] [--map MAP] BOT BOT [BOT BOT] [--seed N] [--time S]
                   [--max-turns N] [--json] [--save FILE]
     tronlab maps                       list the built-in maps
-    tronlab bots                       list the registered bots
+    tronlab bots [--game G]            list the registered bots (of Tron, or of game G)
     tronlab bot NAME --protocol P [--time S] [--seed N] [--verbose]
+    tronlab arena run|table|replay ...  tournaments (see tronlab.arena.cli)
 
 A BOT is a registered bot name or ``cmd:<command line>``, an external contest
 program that speaks the protocol of ``--rules``.  ``--map`` is a Google 2010
@@ -89,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("bots", nargs="+", metavar="BOT",
                    help="registered bot name (see 'tronlab bots'), or cmd:<command line> for "
                         "an external program")
-    m.add_argument("--rules", choices=PROTOCOLS, default="google2010",
+    m.add_argument("--rules", choices=PROTOCOLS + ("backtothecode",), default="google2010",
                    help="the contest's rules and protocol (default: %(default)s)")
     m.add_argument("--map", help=f"Google 2010 map file or built-in map name (default: "
                                  f"{DEFAULT_MAP} for google2010, a drawn board otherwise)")
@@ -106,19 +107,23 @@ def build_parser() -> argparse.ArgumentParser:
                    help="save the game record (JSON) to FILE; its folder must exist")
 
     sub.add_parser("maps", help="list the built-in maps")
-    sub.add_parser("bots", help="list the registered bots")
+    sub.add_parser("bots", help="list the registered bots").add_argument(
+        "--game", default="tron", help="a game or family: tron (default), backtothecode, ...")
 
     b = sub.add_parser("bot", help="run a registered bot as a contest program on stdin/stdout",
                        formatter_class=fmt,
                        epilog="example:\n  tronlab bot chamber --protocol google2010 --time 0.5")
     b.add_argument("name", metavar="NAME")
-    b.add_argument("--protocol", choices=PROTOCOLS, required=True)
+    b.add_argument("--protocol", choices=PROTOCOLS + ("backtothecode",), required=True)
     b.add_argument("--time", type=_positive, metavar="S",
                    help="thinking time per move (default: the protocol's: 1 s google2010, "
                         "0.2 s lightriders, 0.1 s codingame)")
     b.add_argument("--seed", type=_count, metavar="N",
                    help="seed for the bot (default: a fresh random seed)")
     b.add_argument("--verbose", action="store_true", help="log every turn on stderr")
+
+    sub.add_parser("arena", help="tournaments: run, table, replay (tronlab arena --help)",
+                   add_help=False)
     return parser
 
 
@@ -185,6 +190,9 @@ def _check_save(path) -> None:
 def cmd_match(args) -> int:
     import numpy as np
 
+    if args.rules == "backtothecode":
+        from .capture.cli import cmd_match as capture_match
+        return capture_match(args)
     from .runner.engine import play
 
     if args.save:
@@ -310,14 +318,17 @@ def cmd_maps(args) -> int:
 def cmd_bots(args) -> int:
     from .runner.registry import bot_names, describe
 
-    for name in bot_names():
-        print(f"{name:<16} {describe(name)}")
+    for name in bot_names(args.game):
+        print(f"{name:<16} {describe(name, game=args.game)}")
     return 0
 
 
 def cmd_bot(args) -> int:
     import numpy as np
 
+    if args.protocol == "backtothecode":
+        from .capture.cli import cmd_bot as capture_bot
+        return capture_bot(args)
     from .runner.registry import get_bot
     from .runner.stdio import run_stdio
 
@@ -333,6 +344,10 @@ COMMANDS = {"match": cmd_match, "maps": cmd_maps, "bots": cmd_bots, "bot": cmd_b
 def main(argv=None) -> int:
     """Entry point of the ``tronlab`` console script; returns the exit code."""
     debug = bool(os.environ.get("TRONLAB_DEBUG"))
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["arena"]:
+        from .arena.cli import main as arena_main
+        return arena_main(argv[1:])
     try:
         args = build_parser().parse_args(argv)
         if args.command is None:
