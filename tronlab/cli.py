@@ -16,6 +16,11 @@ program that speaks the protocol of ``--rules``.  ``--map`` is a Google 2010
 map file or a built-in map name; without it google2010 plays on the built-in
 ``arena``, codingame on an empty 30x20 board with one start per BOT, and
 lightriders on the 16x16 board with mirrored starts (both drawn with --seed).
+A map file under lightriders gets the contest's facings: player 0 right,
+player 1 left.
+
+While a match runs and stderr is a terminal, one line there shows the turn and
+each player's time for its last move.
 
 Every error prints one line, ``tronlab: error: ...``, on stderr and exits with
 code 2 (set ``TRONLAB_DEBUG=1`` to see the traceback instead).
@@ -34,6 +39,15 @@ from .tron.protocol import PROTOCOLS
 
 EXIT_ERROR = 2
 DEFAULT_MAP = "arena"
+MAX_SECONDS = 86400.0   # --time above a day is a mistake (and overflows the clocks at 1e300)
+
+EXAMPLES = """examples:
+  tronlab match chamber minimax --map ring            two search bots, 1 s a move each
+  tronlab match random hugger --time 0.1 --seed 3     a quick seeded game
+  tronlab match hugger "cmd:python3 mybot.py"         your contest program against a bot
+  tronlab match --rules codingame random hugger filler --json
+  tronlab bot chamber --protocol google2010           run a bot as a contest program
+"""
 
 
 class CLIError(Exception):
@@ -52,34 +66,62 @@ def _positive(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
     if not value > 0:
         raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    if not value <= MAX_SECONDS:   # also inf and nan
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds up to "
+                                         f"{MAX_SECONDS:g} (a day), got {text!r}")
     return value
 
 
+def _count(text: str) -> int:
+    """A whole number >= 0 (seeds, turn limits), in ASCII digits."""
+    if not (text.isascii() and text.isdigit()):
+        raise argparse.ArgumentTypeError(f"expected a whole number, 0 or more, got {text!r}")
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
+    fmt = argparse.RawDescriptionHelpFormatter
     parser = _Parser(prog="tronlab", description="Tron bots: play matches, list maps and bots, "
-                                                 "run a bot as a contest program.")
+                                                 "run a bot as a contest program.",
+                     epilog=EXAMPLES, formatter_class=fmt)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    m = sub.add_parser("match", help="play one game and print the result")
+    m = sub.add_parser("match", help="play one game and print the result", epilog=EXAMPLES,
+                       formatter_class=fmt,
+                       description="Play one game and print the final board and who won.")
     m.add_argument("bots", nargs="+", metavar="BOT",
-                   help="registered bot name, or cmd:<command line> for an external program")
-    m.add_argument("--rules", choices=PROTOCOLS + ("backtothecode",), default="google2010")
-    m.add_argument("--map", help="Google 2010 map file or built-in map name")
-    m.add_argument("--seed", type=int, help="seed for the board and the bots")
-    m.add_argument("--time", type=_positive, metavar="S", help="time limit per move in seconds")
-    m.add_argument("--max-turns", type=int, metavar="N", help="stop the game after N turns")
+                   help="registered bot name (see 'tronlab bots'), or cmd:<command line> for "
+                        "an external program")
+    m.add_argument("--rules", choices=PROTOCOLS + ("backtothecode",), default="google2010",
+                   help="the contest's rules and protocol (default: %(default)s)")
+    m.add_argument("--map", help=f"Google 2010 map file or built-in map name (default: "
+                                 f"{DEFAULT_MAP} for google2010, a drawn board otherwise)")
+    m.add_argument("--seed", type=_count, metavar="N",
+                   help="seed for the board and the bots (default: a fresh random seed)")
+    m.add_argument("--time", type=_positive, metavar="S",
+                   help="time limit per move in seconds, 3x for the first move (default: no "
+                        "limit; search bots then think 1 s a move under google2010, 0.2 s "
+                        "under lightriders, 0.1 s under codingame)")
+    m.add_argument("--max-turns", type=_count, metavar="N",
+                   help="stop the game after N turns (default: play to the end)")
     m.add_argument("--json", action="store_true", help="print one JSON object instead of text")
-    m.add_argument("--save", metavar="FILE", help="save the game record (JSON) to FILE")
+    m.add_argument("--save", metavar="FILE",
+                   help="save the game record (JSON) to FILE; its folder must exist")
 
     sub.add_parser("maps", help="list the built-in maps")
     sub.add_parser("bots", help="list the registered bots").add_argument(
         "--game", default="tron", help="a game or family: tron (default), backtothecode, ...")
 
-    b = sub.add_parser("bot", help="run a registered bot as a contest program on stdin/stdout")
+    b = sub.add_parser("bot", help="run a registered bot as a contest program on stdin/stdout",
+                       formatter_class=fmt,
+                       epilog="example:\n  tronlab bot chamber --protocol google2010 --time 0.5")
     b.add_argument("name", metavar="NAME")
     b.add_argument("--protocol", choices=PROTOCOLS + ("backtothecode",), required=True)
-    b.add_argument("--time", type=_positive, metavar="S", help="thinking time per move")
-    b.add_argument("--seed", type=int)
+    b.add_argument("--time", type=_positive, metavar="S",
+                   help="thinking time per move (default: the protocol's: 1 s google2010, "
+                        "0.2 s lightriders, 0.1 s codingame)")
+    b.add_argument("--seed", type=_count, metavar="N",
+                   help="seed for the bot (default: a fresh random seed)")
     b.add_argument("--verbose", action="store_true", help="log every turn on stderr")
 
     sub.add_parser("arena", help="tournaments: run, table, replay (tronlab arena --help)",
@@ -117,7 +159,10 @@ def _board_for(args, n_bots: int, rng):
     from .tron.maps import load_map
 
     if args.map is not None:
-        return load_map(args.map), args.map
+        board = load_map(args.map)
+        if args.rules == "lightriders":
+            _lightriders_facing(board, args.map)
+        return board, args.map
     if args.rules == "google2010":
         return load_map(DEFAULT_MAP), DEFAULT_MAP
     if args.rules == "codingame":
@@ -125,6 +170,27 @@ def _board_for(args, n_bots: int, rng):
             raise CLIError(f"codingame is for 2 to 4 players, got {n_bots} bots")
         return codingame_board(n_bots, rng=rng), "codingame 30x20"
     return lightriders_board(rng=rng), "lightriders 16x16"
+
+
+def _lightriders_facing(board, name) -> None:
+    """A map file has no facings: give the contest's (player 0 right, player 1 left)."""
+    if board.n_players != 2:
+        raise CLIError(f"lightriders is a 2-player game but map {name} has "
+                       f"{board.n_players} players")
+    for p, facing in enumerate((1, 3)):
+        if board.facing[p] < 0:
+            board.facing[p] = facing
+
+
+def _check_save(path) -> None:
+    """Refuse --save before the game when the record could not be written."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise CLIError(f"cannot save the record to {path}: it is a folder")
+    if not os.path.isdir(folder):
+        raise CLIError(f"cannot save the record to {path}: no folder {folder}")
+    if not os.access(folder, os.W_OK):
+        raise CLIError(f"cannot save the record to {path}: folder {folder} is not writable")
 
 
 def cmd_match(args) -> int:
@@ -135,8 +201,8 @@ def cmd_match(args) -> int:
         return capture_match(args)
     from .runner.engine import play
 
-    if args.max_turns is not None and args.max_turns < 0:
-        raise CLIError(f"--max-turns must be 0 or more, got {args.max_turns}")
+    if args.save:
+        _check_save(args.save)
     rng = np.random.default_rng(args.seed)
     board, map_name = _board_for(args, len(args.bots), rng)
     if board.n_players != len(args.bots):
@@ -146,9 +212,14 @@ def cmd_match(args) -> int:
     names = [getattr(bot, "name", None) or spec for bot, spec in zip(bots, specs)]
     names = [spec if spec.startswith("cmd:") else name for name, spec in zip(names, specs)]
     game_seed = int(rng.integers(2**63))
-    record = play(board, list(bots), rules=args.rules, rng=game_seed, time_limit=args.time,
-                  max_turns=args.max_turns, names=names,
-                  metadata={"map": map_name, "cli_seed": args.seed})
+    progress = _Progress(names) if _is_terminal(sys.stderr) else None
+    try:
+        record = play(board, list(bots), rules=args.rules, rng=game_seed, time_limit=args.time,
+                      max_turns=args.max_turns, names=names, on_step=progress,
+                      metadata={"map": map_name, "cli_seed": args.seed})
+    finally:
+        if progress is not None:
+            progress.clear()
     if args.save:
         try:
             record.save(args.save)
@@ -159,6 +230,44 @@ def cmd_match(args) -> int:
     else:
         print(match_text(record, map_name))
     return 0
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+class _Progress:
+    """The one-line progress report on a terminal's stderr, rewritten after every turn."""
+
+    def __init__(self, names):
+        self.names = [n if len(n) <= 20 else n[:19] + "~" for n in names]
+        self.width = 0
+
+    def __call__(self, turn: int, seconds) -> None:
+        moves = ", ".join(f"{name} {1000 * s:.0f} ms" for name, s in zip(self.names, seconds)
+                          if s is not None)
+        self._write(f"turn {turn}: last move {moves}" if moves else f"turn {turn}")
+
+    def _write(self, text: str) -> None:
+        pad = max(self.width - len(text), 0)
+        self.width = len(text)
+        try:
+            sys.stderr.write("\r" + text + " " * pad)
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+
+    def clear(self) -> None:
+        if self.width:
+            self._write("")
+            try:
+                sys.stderr.write("\r")
+                sys.stderr.flush()
+            except (OSError, ValueError):
+                pass
 
 
 def match_summary(record, map_name: str) -> dict:

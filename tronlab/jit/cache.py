@@ -3,13 +3,15 @@
 Kernels use ``@njit(cache=True)``; numba writes the cache next to the source in
 ``__pycache__``.  When the package directory is read-only (a system install, a
 shared class machine) we point ``NUMBA_CACHE_DIR`` at a per-user directory
-before numba is imported, so caching keeps working.
+before numba is imported, so caching keeps working; when that one cannot be made
+either (an unwritable HOME) a directory under the system's temporary folder is used.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import tempfile
 
 _PKG = os.path.dirname(os.path.abspath(__file__))
 
@@ -25,14 +27,27 @@ def user_cache_dir() -> str:
     return os.path.join(base, "tronlab", "numba")
 
 
+def _first_writable(*dirs: str) -> str:
+    """The first of ``dirs`` that can be made and written (HOME may be read-only), else a
+    fresh temporary directory."""
+    for path in dirs:
+        try:
+            os.makedirs(path, exist_ok=True)
+        except OSError:
+            continue
+        if _writable(path):
+            return path
+    return tempfile.mkdtemp(prefix="tronlab-numba-")
+
+
 def configure_numba_cache() -> str | None:
     """Pick a writable numba cache dir if the package's own is not; return it."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return os.environ["NUMBA_CACHE_DIR"]
     if _writable(os.path.join(_PKG, "__pycache__")):
         return None
-    target = user_cache_dir()
-    os.makedirs(target, exist_ok=True)
+    target = _first_writable(user_cache_dir(), os.path.join(
+        tempfile.gettempdir(), f"tronlab-{getattr(os, 'getuid', lambda: 'user')()}", "numba"))
     os.environ["NUMBA_CACHE_DIR"] = target
     if "numba" in sys.modules:  # numba already read its config: tell it directly
         import numba.core.config as cfg

@@ -83,6 +83,7 @@ class _Seat:
         self.pending: tuple[str, str] | None = None  # a fault from start_game
         self.calls = 0
         self.seconds = 0.0
+        self.last: float | None = None              # seconds the latest call took
         self.shut = False                            # Light Riders: shut down by a timeout
 
     def call(self, fn, args, kwargs, limit, *, force=False):
@@ -112,9 +113,11 @@ class _Seat:
             if worker.is_alive():
                 self.busy = worker
                 self.seconds += limit
+                self.last = limit
                 return None, "timeout", f"no answer within {limit:g} s"
         elapsed = time.perf_counter() - start
         self.seconds += elapsed
+        self.last = elapsed
         err = box.get("error")
         if isinstance(err, KeyboardInterrupt):
             raise err
@@ -144,11 +147,14 @@ def _bot_name(bot, player):
 
 
 def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
-         first_time_limit=None, max_turns=None, names=None, metadata=None) -> GameRecord:
+         first_time_limit=None, max_turns=None, names=None, metadata=None,
+         on_step=None) -> GameRecord:
     """Play ``bots`` (one per player, in player order) against each other from ``board``.
 
     ``board`` is not changed.  ``rng`` (Generator or int seed) seeds each
-    bot's own Generator, handed over in ``start_game``.  Returns the
+    bot's own Generator, handed over in ``start_game``.  ``on_step(turn, seconds)``,
+    if given, is called after every step with the seconds each bot's latest move
+    took (None before its first; the ``tronlab`` command's progress line).  Returns the
     :class:`~tronlab.runner.records.GameRecord`; see the module docstring for the
     rules of play.
     """
@@ -225,7 +231,9 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
                 if fault is not None:
                     seat.pending = (fault, f"in start_game: {text}")
         while not match.over and (max_turns is None or match.next_turn <= max_turns):
-            match.step({p: choose(p, match.view(p)) for p in match.to_move()})
+            step = match.step({p: choose(p, match.view(p)) for p in match.to_move()})
+            if on_step is not None:
+                on_step(step.turn, [seat.last for seat in seats])
     finally:
         meta = {
             "names": list(names), "seed": seed, "time_limit": time_limit,

@@ -2,8 +2,10 @@
 
 One process plays one game: it reads the server's turns line by line with a
 :mod:`tronlab.tron.protocol` client, asks the bot for a move and prints the answer,
-flushing after every line.  Diagnostics go to stderr only.  At end of input
-the program stops cleanly.
+flushing after every line.  Diagnostics go to stderr only: a line that breaks
+the protocol is reported (``tronlab bot: bad input: ...``) and skipped, and input
+that ends in the middle of a turn is reported too.  At end of input the program
+stops cleanly.
 
 A bot that raises or returns something that is not a move must not lose the
 game by silence: the runner logs the problem to stderr and answers a fallback
@@ -117,6 +119,9 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
             stdout.write(text + "\n")
             stdout.flush()
             answers += 1
+        cut = getattr(client, "finish", lambda: None)()
+        if cut:
+            log(f"tronlab bot: {cut}")
     except BrokenPipeError:
         pass  # the server went away: the game is over for us
     finally:

@@ -32,8 +32,9 @@ def parse_map(text: str, *, name: str = "map") -> Board:
     if not lines or not lines[0].strip():
         raise BoardError(f"{name}: empty file (expected a first line 'W H')")
     parts = lines[0].split()
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
-        raise BoardError(f"{name}: first line must be 'W H' (two whole numbers), got {lines[0]!r}")
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):
+        raise BoardError(f"{name}: first line must be 'W H' (two whole numbers in digits "
+                         f"0-9), got {lines[0][:60]!r}")
     width, height = int(parts[0]), int(parts[1])
     if width < 1 or height < 1:
         raise BoardError(f"{name}: size {width}x{height} is empty")

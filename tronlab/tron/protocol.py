@@ -17,7 +17,11 @@ Client side (what a tronlab bot running as a contest program reads)
     :func:`make_client` returns a small object fed one input line at a time
     (``client.feed(line)``); when a turn's input is complete it returns a
     :class:`Request` ``(board, player, turn, time_left)`` and the bot's move goes
-    back out through ``client.answer(move)``.
+    back out through ``client.answer(move)``.  A line that breaks the protocol
+    raises :class:`ProtocolError` and the client drops the half-read turn, so the
+    next turn is read afresh; ``client.finish()`` at end of input says whether a
+    turn was cut short.  The Google 2010 and CodinGame clients live in
+    :mod:`tronlab.tron.clients`, the Light Riders one in :mod:`tronlab.tron.lightriders`.
 
 Who is who on the client's board
     * ``google2010``: the reader is always player 0 and the opponent player 1
@@ -203,14 +207,17 @@ class Request(NamedTuple):
     time_left: float | None  # seconds until this answer's deadline, when the server says
 
 
+def _is_int(text: str) -> bool:
+    """True for a whole number in ASCII digits (``int`` also takes ``'٣'``, ``'1_0'``)."""
+    digits = text[1:] if text[:1] in "+-" else text
+    return 0 < len(digits) <= 18 and digits.isascii() and digits.isdigit()
+
+
 def _int_fields(line: str, count: int, what: str) -> list[int]:
     parts = line.split()
-    if len(parts) != count:
+    if len(parts) != count or not all(_is_int(p) for p in parts):
         raise ProtocolError(f"{what}: expected {count} whole numbers, got {quote(line)}")
-    try:
-        return [int(p) for p in parts]
-    except ValueError:
-        raise ProtocolError(f"{what}: expected {count} whole numbers, got {quote(line)}") from None
+    return [int(p) for p in parts]
 
 
 def _empty_cells(width: int, height: int) -> np.ndarray:
@@ -228,141 +235,19 @@ def _move_between(stride: int, before: int, after: int) -> int:
     return -1
 
 
-class Google2010Client:
-    """Reads Google 2010 turns (stateless: each turn is the whole grid)."""
-
-    protocol = "google2010"
-
-    def __init__(self):
-        self._size = None
-        self._rows: list[str] = []
-        self._turn = 0
-
-    def feed(self, line: str) -> Request | None:
-        line = line.rstrip("\r\n")
-        if self._size is None:
-            if not line.strip():
-                return None
-            self._size = _int_fields(line, 2, "google2010 header 'W H'")
-            if min(self._size) < 1:
-                raise ProtocolError(f"google2010 header: empty size {quote(line)}")
-            self._rows = []
-            return None
-        width, height = self._size
-        if len(line) > width:
-            raise ProtocolError(f"google2010 row {len(self._rows)} is longer than width {width}: "
-                                f"{quote(line)}")
-        self._rows.append(line.ljust(width))  # tolerate stripped trailing spaces
-        if len(self._rows) < height:
-            return None
-        self._size = None
-        board = self.decode(self._rows)
-        self._turn += 1
-        return Request(board, 0, self._turn - 1, None)
-
-    @staticmethod
-    def decode(rows) -> Board:
-        """A Board from the grid rows; the reader (``1``) is player 0."""
-        height, width = len(rows), len(rows[0])
-        cells = _empty_cells(width, height)
-        heads = [None, None]
-        for y, row in enumerate(rows):
-            for x, ch in enumerate(row):
-                if ch == "#":
-                    cells[y + 1, x + 1] = WALL
-                elif ch in "12":
-                    p = int(ch) - 1
-                    if heads[p] is not None:
-                        raise ProtocolError(f"google2010 grid: player {ch} appears twice")
-                    heads[p] = (y + 1) * (width + 2) + x + 1
-                    cells[y + 1, x + 1] = TRAIL + p
-                elif ch != " ":
-                    raise ProtocolError(f"google2010 grid: unknown character {ch!r} "
-                                        f"at x={x}, y={y}")
-        if None in heads:
-            raise ProtocolError(f"google2010 grid: no player {heads.index(None) + 1} head")
-        return Board(cells, heads)
-
-    def answer(self, move) -> str:
-        return format_answer(self.protocol, move)
-
-
-class CodingameClient:
-    """Reads CodinGame Tron turns and rebuilds the trails from the heads (K3)."""
-
-    protocol = "codingame"
-
-    def __init__(self, *, width: int = CODINGAME_SIZE[0], height: int = CODINGAME_SIZE[1]):
-        self.width, self.height = width, height
-        self.board: Board | None = None
-        self._header = None
-        self._lines: list[list[int]] = []
-        self._turn = 0
-
-    def feed(self, line: str) -> Request | None:
-        if not line.strip():
-            return None
-        if self._header is None:
-            n, me = _int_fields(line, 2, "codingame header 'N P'")
-            if not 1 <= n <= 4 or not 0 <= me < n:
-                raise ProtocolError(f"codingame header: bad player count or index {quote(line)}")
-            if self.board is not None and n != self.board.n_players:
-                raise ProtocolError(f"codingame: player count changed from "
-                                    f"{self.board.n_players} to {n}")
-            self._header, self._lines = (n, me), []
-            return None
-        self._lines.append(_int_fields(line, 4, "codingame player line 'X0 Y0 X1 Y1'"))
-        n, me = self._header
-        if len(self._lines) < n:
-            return None
-        self._header = None
-        board = self.update(self._lines)
-        self._turn += 1
-        return Request(board.copy(), me, self._turn - 1, None)
-
-    def _index(self, x: int, y: int, what: str) -> int:
-        if not (0 <= x < self.width and 0 <= y < self.height):
-            raise ProtocolError(f"codingame: {what} ({x}, {y}) is off the "
-                                f"{self.width}x{self.height} grid")
-        return (y + 1) * (self.width + 2) + x + 1
-
-    def update(self, players) -> Board:
-        """Apply one turn's ``[x0, y0, x1, y1]`` lines to the remembered board."""
-        n = len(players)
-        if self.board is None:
-            self.board = Board(_empty_cells(self.width, self.height), np.zeros(n, np.int64),
-                               alive=np.zeros(n, np.bool_), starts=np.zeros(n, np.int64))
-            self._seen = np.zeros(n, np.bool_)
-        board = self.board
-        if board.n_players != n:
-            raise ProtocolError(f"codingame: player count changed from {board.n_players} to {n}")
-        for p, (x0, y0, x1, y1) in enumerate(players):
-            if (x0, y0, x1, y1) == (-1, -1, -1, -1):
-                if board.alive[p]:  # died since last turn: its trail disappears
-                    board.cells[board.cells == TRAIL + p] = FREE
-                board.alive[p] = False
-                continue
-            if self._seen[p] and not board.alive[p]:
-                raise ProtocolError(f"codingame: player {p} came back after dying")
-            start, head = self._index(x0, y0, "start"), self._index(x1, y1, "head")
-            if self._seen[p]:
-                board.facing[p] = _move_between(board.stride, board.heads[p], head)
-            board.starts[p], board.heads[p] = start, head
-            board.flat[start] = TRAIL + p
-            board.flat[head] = TRAIL + p
-            board.alive[p] = True
-            self._seen[p] = True
-        return board
-
-    def answer(self, move) -> str:
-        return format_answer(self.protocol, move)
-
-
 def make_client(protocol: str):
     """A fresh client (one per game) for ``protocol``; see the module docstring."""
     check_protocol(protocol)
+    from .clients import CodingameClient, Google2010Client
     return {"google2010": Google2010Client, "codingame": CodingameClient,
             "lightriders": LightRidersClient}[protocol]()
+
+
+def __getattr__(name):   # the Google 2010 and CodinGame clients live in tronlab.tron.clients
+    if name in ("Google2010Client", "CodingameClient"):
+        from . import clients
+        return getattr(clients, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # the Light Riders part lives in its own module; its names are part of this one's API

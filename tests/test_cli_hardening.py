@@ -1,0 +1,107 @@
+"""The tronlab command refuses odd option values before playing, names the option,
+plays Light Riders on map files, shows defaults and examples in --help, and draws a
+progress line when stderr is a terminal (issue 11 defects 9-11, issue 12's CLI point)."""
+
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+PY = sys.executable
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def tronlab(*args, timeout=120):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([PY, "-m", "tronlab", *map(str, args)], text=True, env=env,
+                          capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["match", "random", "random", "--time", "inf"], "argument --time: expected a positive "
+                                                     "number of seconds up to 86400"),
+    (["match", "random", "random", "--time", "1e300"], "argument --time: expected a positive"),
+    (["match", "random", "random", "--time", "nan"], "argument --time: expected a positive"),
+    (["bot", "random", "--protocol", "google2010", "--time", "inf"], "argument --time"),
+    (["match", "random", "random", "--seed", "-5"],
+     "argument --seed: expected a whole number, 0 or more, got '-5'"),
+    (["match", "random", "random", "--seed", "\u0663"], "argument --seed"),
+    (["bot", "random", "--protocol", "google2010", "--seed", "-1"], "argument --seed"),
+])
+def test_odd_option_values_are_refused_naming_the_option(args, message):
+    r = tronlab(*args)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith("tronlab: error: ") and r.stderr.count("\n") == 1, r.stderr
+    assert message in r.stderr
+
+
+def test_save_to_a_missing_folder_is_refused_before_the_game(tmp_path):
+    sleeper = f"cmd:{PY} {FIXTURES / 'sleeper.py'}"
+    t0 = time.monotonic()
+    r = tronlab("match", "random", sleeper, "--time", "20", "--save", tmp_path / "no" / "g.json")
+    assert time.monotonic() - t0 < 20          # the game (60 s for the first move) never started
+    assert r.returncode == 2
+    assert f"no folder {tmp_path / 'no'}" in r.stderr
+
+
+def test_lightriders_on_a_map_file_gets_the_contest_facings(tmp_path):
+    r = tronlab("match", "--rules", "lightriders", "--map", "arena", "hugger", "hugger",
+                "--seed", 1, "--json")
+    assert r.returncode == 0, r.stderr
+    assert '"rules": "lightriders"' in r.stdout
+
+
+def test_help_shows_defaults_and_examples():
+    r = tronlab("match", "--help")
+    assert r.returncode == 0
+    text = " ".join(r.stdout.split())
+    assert "(default: google2010)" in text and "search bots then think 1 s a move" in text
+    assert "examples:" in text and "tronlab match chamber minimax --map ring" in text
+    assert "examples:" in tronlab("--help").stdout
+
+
+def _run_on_a_terminal(args, timeout=120):
+    """Run tronlab with stderr on a pseudo-terminal; return (stdout, terminal text)."""
+    master, slave = pty.openpty()
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([PY, "-m", "tronlab", *args], stdout=subprocess.PIPE,
+                            stderr=slave, stdin=subprocess.DEVNULL, env=env)
+    os.close(slave)
+    seen = b""
+    end = time.monotonic() + timeout
+    try:
+        while time.monotonic() < end:
+            ready, _, _ = select.select([master], [], [], 0.2)
+            if ready:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:     # the other side closed
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+            elif proc.poll() is not None:
+                break
+        out = proc.stdout.read()
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stdout.close()
+        os.close(master)
+    return out.decode(), seen.decode(errors="replace")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses a pty")
+def test_match_shows_progress_on_a_terminal_only():
+    out, term = _run_on_a_terminal(["match", "random", "hugger", "--seed", "4"])
+    assert "wins" in out or "draw" in out
+    assert "\rturn 1: last move random " in term and " ms, hugger " in term
+    assert term.endswith("\r")                      # the line is wiped at the end
+    piped = tronlab("match", "random", "hugger", "--seed", "4")
+    assert piped.stderr == "" and piped.stdout == out.replace("\r\n", "\n")

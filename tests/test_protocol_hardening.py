@@ -1,0 +1,81 @@
+"""Protocol clients survive bad input (issue 11, defects 5 and 11): a bad header is
+checked before it is kept, a bad turn is dropped and the next one read, ASCII digits
+only, and input that ends in the middle of a turn is reported."""
+
+import io
+
+import pytest
+
+from tronlab.runner.stdio import run_stdio
+from tronlab.tron.board import BoardError
+from tronlab.tron.maps import parse_map
+from tronlab.tron.protocol import ProtocolError, make_client
+
+TURN = ["5 3", "#####", "#1 2#", "#####"]
+
+
+def feed_all(client, lines):
+    """Feed every line; return the requests and the error messages."""
+    requests, errors = [], []
+    for line in lines:
+        try:
+            r = client.feed(line + "\n")
+        except ProtocolError as err:
+            errors.append(str(err))
+            continue
+        if r is not None:
+            requests.append(r)
+    return requests, errors
+
+
+@pytest.mark.parametrize("header", ["0 3", "-1 3", "3 0", "3 -7"])
+def test_an_empty_google2010_size_does_not_lock_the_bot_out(header):
+    requests, errors = feed_all(make_client("google2010"), [header] + TURN)
+    assert len(errors) == 1 and "is empty" in errors[0]
+    assert len(requests) == 1 and requests[0].board.head_xy(0) == (1, 1)
+
+
+@pytest.mark.parametrize("header", ["\u0663 1", "3\u00b3 1", "1_0 3", "5 3 3", "99999999999999999999 3",
+                                    "2000 3"])
+def test_odd_numbers_in_a_google2010_header_are_refused(header):
+    requests, errors = feed_all(make_client("google2010"), [header] + TURN)
+    assert len(errors) == 1 and "google2010 header" in errors[0]
+    assert len(requests) == 1
+
+
+def test_a_bad_row_drops_the_board_and_the_next_header_starts_afresh():
+    lines = ["5 3", "#####", "#1 2###", "#####"] + TURN
+    requests, errors = feed_all(make_client("google2010"), lines)
+    assert "longer than width 5" in errors[0]
+    assert len(requests) == 1 and requests[0].board.head_xy(1) == (3, 1)
+
+
+def test_codingame_off_grid_line_changes_nothing_and_the_next_turn_is_read():
+    client = make_client("codingame")
+    requests, errors = feed_all(client, ["2 0", "1 1 1 1", "40 1 40 1",
+                                         "2 0", "1 1 1 1", "5 5 5 5",
+                                         "2 0", "1 1 1 2", "5 5 5 6"])
+    assert len(errors) == 1 and "off the 30x20 grid" in errors[0]
+    assert len(requests) == 2
+    assert requests[-1].board.head_xy(0) == (1, 2) and requests[-1].board.head_xy(1) == (5, 6)
+
+
+@pytest.mark.parametrize("protocol, text, words", [
+    ("google2010", "5 3\n#####\n#1 2#\n", "2 of 3 rows"),
+    ("codingame", "2 0\n1 1 1 1\n", "1 of 2 player lines"),
+])
+def test_input_that_ends_mid_turn_is_reported(protocol, text, words):
+    err = io.StringIO()
+    answers = run_stdio(lambda board, player: 0, protocol, stdin=io.StringIO(text),
+                        stdout=io.StringIO(), stderr=err)
+    assert answers == 0
+    assert "input ended in the middle" in err.getvalue()
+    assert words.split("...")[0] in err.getvalue()
+
+
+def test_a_non_ascii_digit_in_a_map_header_names_the_map():
+    with pytest.raises(BoardError, match=r"^mine.txt: first line must be 'W H'"):
+        parse_map("1\u00b3 3\n" + "#" * 13 + "\n#1         2#\n" + "#" * 13 + "\n", name="mine.txt")
+    with pytest.raises(BoardError, match=r"^mine.txt: first line"):
+        parse_map("\u0661\u0663 3\n" + "#" * 13 + "\n#1         2#\n" + "#" * 13 + "\n",
+                  name="mine.txt")

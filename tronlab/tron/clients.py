@@ -1,0 +1,208 @@
+"""Client side of the Google 2010 and CodinGame protocols (techniques E3, K3).
+
+What a tronlab bot running as a contest program reads (see :mod:`tronlab.tron.protocol`
+for the formats, the server side and the Light Riders client).  A client is fed one
+input line at a time; it returns a :class:`~tronlab.tron.protocol.Request` once a
+turn is complete.  A line that breaks the protocol raises
+:class:`~tronlab.tron.protocol.ProtocolError` naming the problem, and the client
+forgets the half-read turn so that the next header starts a fresh one: one bad
+turn never locks a bot out of the rest of the game.  :meth:`finish` (at end of
+input) says whether the input stopped in the middle of a turn.
+
+>>> client = Google2010Client()
+>>> client.feed("0 3")
+Traceback (most recent call last):
+...
+tronlab.tron.protocol.ProtocolError: google2010 header: size 0x3 is empty ('0 3')
+>>> [client.feed(line) for line in ["3 1", "1 2"]][-1].board.to_ascii()
+'1.2'
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .board import FREE, TRAIL, WALL, Board
+from .protocol import (CODINGAME_SIZE, ProtocolError, Request, _empty_cells, _int_fields,
+                       _move_between, format_answer, quote)
+
+MAX_SIDE = 1000   # larger grids are refused: no contest came near (Google 2010 maps <= 100)
+
+
+class Google2010Client:
+    """Reads Google 2010 turns (stateless: each turn is the whole grid)."""
+
+    protocol = "google2010"
+
+    def __init__(self):
+        self._size = None
+        self._rows: list[str] = []
+        self._turn = 0
+
+    def feed(self, line: str) -> Request | None:
+        line = line.rstrip("\r\n")
+        if self._size is None:
+            if not line.strip():
+                return None
+            self._size = self._header(line)   # checked before it is kept
+            self._rows = []
+            return None
+        try:
+            return self._row(line)
+        except ProtocolError:
+            self._size, self._rows = None, []  # drop the turn: the next header starts afresh
+            raise
+
+    @staticmethod
+    def _header(line: str) -> tuple[int, int]:
+        width, height = _int_fields(line, 2, "google2010 header 'W H'")
+        if width < 1 or height < 1:
+            raise ProtocolError(f"google2010 header: size {width}x{height} is empty "
+                                f"({quote(line)})")
+        if width > MAX_SIDE or height > MAX_SIDE:
+            raise ProtocolError(f"google2010 header: size {width}x{height} is larger than "
+                                f"{MAX_SIDE}x{MAX_SIDE} ({quote(line)})")
+        return width, height
+
+    def _row(self, line: str) -> Request | None:
+        width, height = self._size
+        if len(line) > width:
+            raise ProtocolError(f"google2010 row {len(self._rows)} is longer than width {width}: "
+                                f"{quote(line)}")
+        self._rows.append(line.ljust(width))  # tolerate stripped trailing spaces
+        if len(self._rows) < height:
+            return None
+        rows, self._size, self._rows = self._rows, None, []
+        board = self.decode(rows)
+        self._turn += 1
+        return Request(board, 0, self._turn - 1, None)
+
+    def finish(self) -> str | None:
+        """At end of input: a sentence if it stopped in the middle of a board, else None."""
+        if self._size is None:
+            return None
+        width, height = self._size
+        return (f"google2010: input ended in the middle of a {width}x{height} board "
+                f"({len(self._rows)} of {height} rows read)")
+
+    @staticmethod
+    def decode(rows) -> Board:
+        """A Board from the grid rows; the reader (``1``) is player 0."""
+        height, width = len(rows), len(rows[0])
+        cells = _empty_cells(width, height)
+        heads = [None, None]
+        for y, row in enumerate(rows):
+            for x, ch in enumerate(row):
+                if ch == "#":
+                    cells[y + 1, x + 1] = WALL
+                elif ch in "12":
+                    p = int(ch) - 1
+                    if heads[p] is not None:
+                        raise ProtocolError(f"google2010 grid: player {ch} appears twice")
+                    heads[p] = (y + 1) * (width + 2) + x + 1
+                    cells[y + 1, x + 1] = TRAIL + p
+                elif ch != " ":
+                    raise ProtocolError(f"google2010 grid: unknown character {ch!r} "
+                                        f"at x={x}, y={y}")
+        if None in heads:
+            raise ProtocolError(f"google2010 grid: no player {heads.index(None) + 1} head")
+        return Board(cells, heads)
+
+    def answer(self, move) -> str:
+        return format_answer(self.protocol, move)
+
+
+class CodingameClient:
+    """Reads CodinGame Tron turns and rebuilds the trails from the heads (K3)."""
+
+    protocol = "codingame"
+
+    def __init__(self, *, width: int = CODINGAME_SIZE[0], height: int = CODINGAME_SIZE[1]):
+        self.width, self.height = width, height
+        self.board: Board | None = None
+        self._header = None
+        self._lines: list[list[int]] = []
+        self._turn = 0
+
+    def feed(self, line: str) -> Request | None:
+        if not line.strip():
+            return None
+        try:
+            return self._feed(line)
+        except ProtocolError:
+            self._header, self._lines = None, []   # drop the turn; the board is unchanged
+            raise
+
+    def _feed(self, line: str) -> Request | None:
+        if self._header is None:
+            n, me = _int_fields(line, 2, "codingame header 'N P'")
+            if not 1 <= n <= 4 or not 0 <= me < n:
+                raise ProtocolError(f"codingame header: bad player count or index {quote(line)}")
+            if self.board is not None and n != self.board.n_players:
+                raise ProtocolError(f"codingame: player count changed from "
+                                    f"{self.board.n_players} to {n}")
+            self._header, self._lines = (n, me), []
+            return None
+        fields = _int_fields(line, 4, "codingame player line 'X0 Y0 X1 Y1'")
+        if fields != [-1, -1, -1, -1]:
+            self._index(fields[0], fields[1], "start")
+            self._index(fields[2], fields[3], "head")
+        self._lines.append(fields)
+        n, me = self._header
+        if len(self._lines) < n:
+            return None
+        lines, self._header, self._lines = self._lines, None, []
+        board = self.update(lines)
+        self._turn += 1
+        return Request(board.copy(), me, self._turn - 1, None)
+
+    def finish(self) -> str | None:
+        """At end of input: a sentence if it stopped in the middle of a turn, else None."""
+        if self._header is None:
+            return None
+        return (f"codingame: input ended in the middle of a turn "
+                f"({len(self._lines)} of {self._header[0]} player lines read)")
+
+    def _index(self, x: int, y: int, what: str) -> int:
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise ProtocolError(f"codingame: {what} ({x}, {y}) is off the "
+                                f"{self.width}x{self.height} grid")
+        return (y + 1) * (self.width + 2) + x + 1
+
+    def update(self, players) -> Board:
+        """Apply one turn's ``[x0, y0, x1, y1]`` lines to the remembered board (checked
+        first: a bad turn changes nothing)."""
+        n = len(players)
+        if self.board is not None and self.board.n_players != n:
+            raise ProtocolError(f"codingame: player count changed from "
+                                f"{self.board.n_players} to {n}")
+        for p, line in enumerate(players):
+            dead = tuple(line) == (-1, -1, -1, -1)
+            if not dead:
+                self._index(line[0], line[1], "start")
+                self._index(line[2], line[3], "head")
+                if self.board is not None and self._seen[p] and not self.board.alive[p]:
+                    raise ProtocolError(f"codingame: player {p} came back after dying")
+        if self.board is None:
+            self.board = Board(_empty_cells(self.width, self.height), np.zeros(n, np.int64),
+                               alive=np.zeros(n, np.bool_), starts=np.zeros(n, np.int64))
+            self._seen = np.zeros(n, np.bool_)
+        board = self.board
+        for p, (x0, y0, x1, y1) in enumerate(players):
+            if (x0, y0, x1, y1) == (-1, -1, -1, -1):
+                if board.alive[p]:  # died since last turn: its trail disappears
+                    board.cells[board.cells == TRAIL + p] = FREE
+                board.alive[p] = False
+                continue
+            start, head = self._index(x0, y0, "start"), self._index(x1, y1, "head")
+            if self._seen[p]:
+                board.facing[p] = _move_between(board.stride, board.heads[p], head)
+            board.starts[p], board.heads[p] = start, head
+            board.flat[start] = TRAIL + p
+            board.flat[head] = TRAIL + p
+            board.alive[p] = True
+            self._seen[p] = True
+        return board
+
+    def answer(self, move) -> str:
+        return format_answer(self.protocol, move)
