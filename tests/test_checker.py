@@ -18,7 +18,7 @@ from strategies import EXAMPLES, boards, grid_graph, small_boards
 import wrong_solutions as wrong
 from tronlab import Board
 from tronlab.grid import reference
-from tronlab.course import CheckResult, TurnGame, checker, exercises, variants
+from tronlab.course import CheckResult, TurnGame, checker, exercises, timelimit, variants
 from tronlab.course import boards as course_boards
 from tronlab.course.checker import (BAD_ARGUMENT, CHANGED_INPUT, CRASH, NOT_IMPLEMENTED, PASSED,
                                     TIMEOUT, WRONG, WRONG_TYPE, Case, is_stub, run_check)
@@ -275,13 +275,13 @@ def test_the_watchdog_stops_loops_reports_values_and_errors_and_leaves_nothing_b
             pass
 
     started = time.monotonic()
-    assert checker._call_with_time_limit(endless, 0.2, use_alarm=False).kind == "timeout"
+    assert timelimit.call_in_process(endless, 0.2, use_alarm=False).kind == "timeout"
     assert time.monotonic() - started < 5
-    assert checker._call_with_time_limit(lambda: 41 + 1, 5, use_alarm=False).value == 42
-    raised = checker._call_with_time_limit(lambda: 1 / 0, 5, use_alarm=False)
+    assert timelimit.call_in_process(lambda: 41 + 1, 5, use_alarm=False).value == 42
+    raised = timelimit.call_in_process(lambda: 1 / 0, 5, use_alarm=False)
     assert raised.kind == "raised" and isinstance(raised.error, ZeroDivisionError)
     # once a call is over no late _TimeUp reaches the caller
-    quick = checker._call_with_time_limit(lambda: sum(range(1000)), 0.05, use_alarm=False)
+    quick = timelimit.call_in_process(lambda: sum(range(1000)), 0.05, use_alarm=False)
     assert quick.kind in ("value", "timeout")
     until = time.monotonic() + 0.3
     while time.monotonic() < until:
