@@ -170,17 +170,19 @@ def test(args) -> int:
 
 
 # ---- notebooks without outputs ------------------------------------------------------------------
-#: notebook-level metadata a committed notebook keeps
-KEEP_METADATA = {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
-                                "name": "python3"},
-                 "language_info": {"name": "python"}}
+#: the kernel a committed notebook names when it names none
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
 
 def strip_notebook(nb: dict) -> dict:
     """``nb`` as it is committed: no outputs, no execution counts, cell metadata only ``tags``,
-    notebook metadata only :data:`KEEP_METADATA`, every cell with a stable id (nbformat 4.5)."""
+    notebook metadata only the kernelspec and the language's name (not the version of
+    Python that last ran it), every cell with a stable id (nbformat 4.5)."""
     out = dict(nb)
-    out["metadata"] = json.loads(json.dumps(KEEP_METADATA))
+    meta = nb.get("metadata") or {}
+    language = (meta.get("language_info") or {}).get("name", "python")
+    out["metadata"] = {"kernelspec": dict(meta.get("kernelspec") or KERNELSPEC),
+                       "language_info": {"name": language}}
     out["nbformat"], out["nbformat_minor"] = 4, 5
     cells, seen = [], set()
     for i, cell in enumerate(nb.get("cells", [])):

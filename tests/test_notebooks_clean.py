@@ -35,6 +35,8 @@ def test_notebook_is_committed_stripped(path):
     assert (nb["nbformat"], nb["nbformat_minor"]) == (4, 5)
     assert set(nb["metadata"]) <= {"kernelspec", "language_info"}, \
         f"stray notebook metadata {sorted(set(nb['metadata']) - {'kernelspec', 'language_info'})}"
+    assert set(nb["metadata"].get("language_info", {})) <= {"name"}, \
+        "language_info keeps only the language's name (not the Python version of the last run)"
     ids = [c.get("id") for c in nb["cells"]]
     assert all(ids) and len(set(ids)) == len(ids), "every cell needs a unique id"
     for k, cell in enumerate(nb["cells"]):

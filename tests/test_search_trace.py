@@ -86,3 +86,16 @@ def test_layout_and_picture():
 def test_depth_is_checked():
     with pytest.raises(ValueError, match="depth"):
         trace_alphabeta(TINY, 0)
+
+
+@settings(max_examples=EXAMPLES // 2)
+@given(board=small_boards(max_players=2), depth=st.integers(1, 3), player=st.integers(0, 1))
+def test_without_pruning_the_trace_is_the_whole_minimax_tree(board, depth, player):
+    t = trace_alphabeta(board, depth, player=player, prune=False)
+    game = TurnGame(board, player)
+    assert t.value == minimax(game, depth) and not t.pruning
+    assert len(t.nodes) == game.nodes                  # every node plain minimax visits
+    assert all(not n.pruned for n in t.nodes)
+    for n in t.nodes:
+        if n.children:
+            assert n.value == max(-t.nodes[c].value for c in n.children)

@@ -55,6 +55,7 @@ class Trace(NamedTuple):
     pv: list
     value: int
     depth: int
+    pruning: bool = True
 
     def label(self, node_id: int) -> str:
         """``"R"`` for the root, else the moves from the root, e.g. ``"right, down"``."""
@@ -66,17 +67,19 @@ class Trace(NamedTuple):
         return ", ".join(reversed(names)) or "R"
 
 
-def trace_alphabeta(board: Board, depth: int, *, player: int = 0) -> Trace:
+def trace_alphabeta(board: Board, depth: int, *, player: int = 0, prune: bool = True) -> Trace:
     """Record a fail-soft alpha-beta search of ``depth`` plies from ``player`` (see the
-    module docstring).  Meant for small boards and depths: every node keeps its board."""
+    module docstring).  Meant for small boards and depths: every node keeps its board.
+    ``prune=False`` records plain minimax (negamax form): every move is tried."""
     if not isinstance(depth, int) or isinstance(depth, bool) or not 1 <= depth <= 8:
         raise ValueError(f"depth must be an int from 1 to 8 (a picture, not a search), "
                          f"got {depth!r}")
     game = TurnGame(board, player)
     rec: dict = {"nodes": [], "steps": []}
+    rec["prune"] = bool(prune)
     value = _visit(game, depth, -INF, INF, -1, -1, 0, rec)
     nodes = [Node(**n) for n in rec["nodes"]]
-    return Trace(nodes, rec["steps"], _principal_line(nodes), value, depth)
+    return Trace(nodes, rec["steps"], _principal_line(nodes), value, depth, bool(prune))
 
 
 def _visit(game, depth, alpha, beta, parent, move, ply, rec) -> int:
@@ -99,7 +102,7 @@ def _visit(game, depth, alpha, beta, parent, move, ply, rec) -> int:
             game.undo()
             best = value if best is None else max(best, value)
             alpha = max(alpha, value)
-            if alpha >= beta:
+            if alpha >= beta and rec["prune"]:
                 node["pruned"] = tuple(moves[i + 1:])
                 break
         node["children"] = tuple(kids)
@@ -182,6 +185,7 @@ def draw_search_tree(trace: Trace, *, upto: int | None = None, ax=None, size=(9,
                    zorder=4)
     ax.set_ylim(trace.depth + 0.9, -0.5)
     ax.set_axis_off()
-    ax.set_title(f"alpha-beta, {trace.depth} plies: {len(trace.nodes)} nodes, value "
+    kind = "alpha-beta" if trace.pruning else "minimax"
+    ax.set_title(f"{kind}, {trace.depth} plies: {len(trace.nodes)} nodes, value "
                  f"{trace.value} (blue: root's side to move)", fontsize=10)
     return fig, ax

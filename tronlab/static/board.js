@@ -11,7 +11,6 @@ const MOVE_WORDS = ["up", "right", "down", "left"];
 const CHAMBER_TINTS = ["#ffe08a", "#9ee6e0", "#f7a8d8", "#c7e59a", "#b7b7f7", "#f3c58f"];
 const HEAT_STOPS = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
 const FPS_CHOICES = [1, 2, 4, 8, 16, 32];
-const WATCH_FPS = 6;   // turns a second while the bots play on after the person is out
 
 // The menu entry nearest to any speed: the menu never grows.
 function nearestFps(fps) {
@@ -177,7 +176,7 @@ function render({ model, el }) {
         if (waiting) return;
         waiting = true;
         model.send({ type: "tick" });
-      }, 1000 / WATCH_FPS);
+      }, 1000 / Math.min(30, Math.max(2, model.get("fps") || 8)));   // the widget's speed
     } else if (!on && watchTimer) {
       clearInterval(watchTimer);
       watchTimer = null;

@@ -1,0 +1,251 @@
+"""The course as a new user meets it, in a real chromium (issue 12).
+
+1. ``python3 dev.py course`` (its environment faked as in tests/test_dev.py, the package
+   index unreachable) serves the repository: the page it opens (its "browser" is ``echo``)
+   shows lesson 00, the
+   file browser's root shows ``exercises/`` and ``solutions/``, and the *Try it* link of
+   lesson 03 opens ``exercises/03_voronoi_exercise.ipynb``.  Nothing is written into the
+   repository's notebooks (autosave is off).
+2. A four-player CodinGame game in the board widget, played to the end: the person drives
+   into a wall, the bots play on visibly until one is left, and Replay replays the whole game.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from .test_jupyterlab import (ALL_DONE, CHROMIUM_ARGS, ERRORS, RUN_ALL, JupyterServer, ask_kernel,
+                              free_port, wait_for_kernel)
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+PANEL_READY = ("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
+               " && window.jupyterapp.shell.currentWidget.context"
+               " && window.jupyterapp.shell.currentWidget.content")
+CURRENT_PATH = "() => window.jupyterapp.shell.currentWidget.context.path"
+# the notebook renders only the cells near the view: bring the Try-it link's cell there
+SCROLL_TO_LINK = """async () => {
+  const nb = window.jupyterapp.shell.currentWidget.content;
+  const i = nb.widgets.findIndex((c) => c.model.type === 'markdown'
+    && c.model.sharedModel.getSource().includes('(../exercises/03_voronoi_exercise.ipynb)'));
+  if (i >= 0) await nb.scrollToCell(nb.widgets[i], 'center');
+  return i;
+}"""
+
+
+def start_dev_course(tmp_path: Path):
+    """``dev.py course --no-browser`` on a free port; returns (process, log path, port)."""
+    venv = tmp_path / "env"
+    (venv / "bin").mkdir(parents=True)
+    py = venv / "bin" / "python"
+    py.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    py.chmod(0o755)
+    env = dict(os.environ, TRONLAB_VENV=str(venv), PIP_NO_INDEX="1", PYTHONPATH=str(ROOT))
+    env.pop("MPLBACKEND", None)
+    for var, sub in {"JUPYTER_CONFIG_DIR": "config", "JUPYTER_DATA_DIR": "data",
+                     "JUPYTER_RUNTIME_DIR": "runtime", "JUPYTERLAB_SETTINGS_DIR": "settings",
+                     "JUPYTERLAB_WORKSPACES_DIR": "workspaces", "IPYTHONDIR": "ipython"}.items():
+        (tmp_path / sub).mkdir()
+        env[var] = str(tmp_path / sub)
+    # what `dev.py test` leaves behind: the install and the compiled kernels
+    subprocess.run([sys.executable, "-c", "import importlib.util as u, sys; "
+                    f"s = u.spec_from_file_location('dev', {str(ROOT / 'dev.py')!r}); "
+                    "m = u.module_from_spec(s); s.loader.exec_module(m); "
+                    "m.mark_installed(); m.mark_warm()"], env=env, check=True)
+    port, token = free_port(), secrets.token_hex(16)
+    log_path = tmp_path / "course.log"
+    log = open(log_path, "w")
+    # the "browser" echoes what dev.py course opens: a redirect file pointing at the lesson
+    cmd = [sys.executable, str(ROOT / "dev.py"), "course", "--ServerApp.browser=echo OPEN %s",
+           "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+           f"--IdentityProvider.token={token}", "--LabApp.expose_app_in_browser=True",
+           "--LabApp.extension_manager=readonly"]
+    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=tmp_path,
+                            start_new_session=True)
+    return proc, log, log_path, port, token
+
+
+def stop(proc, log):
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=20)
+    except ProcessLookupError:
+        pass
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+    log.close()
+
+
+def test_dev_course_serves_the_whole_course(tmp_path, chromium_path, sync_playwright,
+                                            jupyter_available):
+    watched = [ROOT / "notebooks" / "00_welcome.ipynb", ROOT / "notebooks" / "03_voronoi.ipynb",
+               ROOT / "exercises" / "03_voronoi_exercise.ipynb"]
+    before = {p: p.stat().st_mtime_ns for p in watched}
+    checkpoints = [ROOT / d / ".ipynb_checkpoints" for d in ("notebooks", "exercises")]
+    had = {c for c in checkpoints if c.exists()}
+    proc, log, log_path, port, token = start_dev_course(tmp_path)
+    try:
+        deadline, url = time.monotonic() + 150, None
+        while url is None:
+            assert proc.poll() is None, log_path.read_text()[-3000:]
+            assert time.monotonic() < deadline, "dev.py course announced no URL in 150 s"
+            found = re.search(r"OPEN file://(\S+)", log_path.read_text())
+            if found:
+                redirect = Path(urllib.request.url2pathname(found.group(1))).read_text()
+                url = re.search(rf"(http://127\.0\.0\.1:{port}/[^\"' ]+)", redirect).group(1)
+                url = url.replace("&amp;", "&")
+                break
+            time.sleep(0.5)
+        assert "/lab/tree/notebooks/00_welcome.ipynb" in url, url
+        for _ in range(100):                       # the announced URL answers
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status?token={token}",
+                                       timeout=5)
+                break
+            except OSError:
+                time.sleep(0.3)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                page.goto(url, wait_until="domcontentloaded")
+                page.wait_for_function(PANEL_READY, timeout=120_000)
+                assert page.evaluate(CURRENT_PATH) == "notebooks/00_welcome.ipynb"
+
+                # the file browser, at its root, shows the three folders of the course
+                page.locator(".jp-BreadCrumbs-home").first.click()
+                listing = page.locator(".jp-DirListing-content")
+                for folder in ("exercises", "notebooks", "solutions"):
+                    listing.locator(f".jp-DirListing-item[title^='Name: {folder}']").or_(
+                        listing.locator(".jp-DirListing-itemText", has_text=re.compile(
+                            rf"^{folder}$"))).first.wait_for(timeout=30_000)
+
+                # lesson 03's Try-it link opens the exercise notebook
+                page.evaluate("() => window.jupyterapp.commands.execute('docmanager:open',"
+                              " {path: 'notebooks/03_voronoi.ipynb'})")
+                page.wait_for_function(
+                    "() => window.jupyterapp.shell.currentWidget.context.path"
+                    " === 'notebooks/03_voronoi.ipynb'", timeout=60_000)
+                page.wait_for_function(
+                    "() => window.jupyterapp.shell.currentWidget.content.widgets.length > 5",
+                    timeout=60_000)
+                assert page.evaluate(SCROLL_TO_LINK) >= 0, "no Try-it link in lesson 03"
+                lesson = page.evaluate("() => window.jupyterapp.shell.currentWidget.id")
+                link = page.locator(f"[id='{lesson}'] .jp-RenderedMarkdown a",
+                                    has_text="exercises/03_voronoi_exercise.ipynb").first
+                link.wait_for(state="visible", timeout=30_000)
+                link.click()
+                page.wait_for_function(
+                    "() => window.jupyterapp.shell.currentWidget.context &&"
+                    " window.jupyterapp.shell.currentWidget.context.path"
+                    " === 'exercises/03_voronoi_exercise.ipynb'", timeout=60_000)
+                page.wait_for_function(
+                    "() => window.jupyterapp.shell.currentWidget.content.widgets.length > 5",
+                    timeout=60_000)
+                assert page.locator(".jp-Notebook-cell").count() > 5
+                # no news popup
+                assert page.locator(".jp-Notification-Toast").filter(
+                    has_text=re.compile("news", re.I)).count() == 0
+            finally:
+                browser.close()
+    except Exception:
+        print(f"--- dev.py course log ---\n{log_path.read_text()[-4000:]}")
+        raise
+    finally:
+        stop(proc, log)
+        for c in checkpoints:        # JupyterLab checkpoints each notebook it opens
+            if c not in had and c.exists():
+                shutil.rmtree(c)
+    # autosave is off: opening the lessons changed nothing in the repository
+    assert {p: p.stat().st_mtime_ns for p in watched} == before
+
+
+FOUR = ["from tronlab.widgets import BoardWidget\n"
+        "w = BoardWidget.play(['hugger', 'filler', 'random'], rules='codingame', seed=2)\n"
+        "w.fps = 30      # the bots' turns after you are out, a second\n"
+        "w"]
+
+
+def test_four_player_game_to_the_end_and_its_replay(tmp_path, chromium_path, sync_playwright,
+                                                     jupyter_available):
+    import nbformat
+
+    server = JupyterServer("lab", tmp_path / "lab")
+    kernel_ids = []
+    try:
+        server.start()
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in FOUR])
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                     "language": "python"}
+        nbformat.write(nb, server.root / "four.ipynb")
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                page.goto(f"{server.url}/lab/tree/four.ipynb?reset&token={server.token}",
+                          wait_until="domcontentloaded")
+                page.wait_for_function(
+                    "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
+                    " && window.jupyterapp.shell.currentWidget.sessionContext", timeout=120_000)
+                page.evaluate(RUN_ALL)
+                page.wait_for_function(ALL_DONE, timeout=120_000, polling=500)
+                assert not page.evaluate(ERRORS)
+                kernel_ids.append(page.evaluate(
+                    "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.id"))
+                conn = server.runtime / f"kernel-{kernel_ids[0]}.json"
+                assert ask_kernel(conn, {"n": "w.board.n_players"})["n"] == "4"
+
+                widget = page.locator(".tronlab-board[data-mode=play]")
+                widget.wait_for(state="visible", timeout=60_000)
+                assert widget.locator(".tronlab-legend-item").count() == 4
+                canvas = widget.locator("canvas.tronlab-canvas")
+                canvas.click()
+                status = widget.locator(".tronlab-status")
+                turn = 0
+                while "You are out" not in status.text_content() and turn < 40:
+                    turn += 1
+                    page.keyboard.press("ArrowUp")
+                    page.wait_for_function(
+                        "([el, t]) => el.textContent.startsWith(`Turn ${t}.`)",
+                        arg=[status.element_handle(), turn], timeout=30_000)
+                assert "You are out" in status.text_content()
+                # the bots play on by themselves, turn by turn, to the end
+                page.wait_for_function("el => el.dataset.gameOver === 'yes'",
+                                       arg=widget.element_handle(), timeout=120_000)
+                state = ask_kernel(conn, {"over": "w.game_over", "turns": "w.outcome.turns",
+                                          "n": "w.record.final.n_players",
+                                          "watched": "w.turn > %d" % turn})
+                assert state["over"] == "True" and state["n"] == "4" and state["watched"] == "True"
+                turns = int(state["turns"])
+                assert status.text_content().startswith(f"Turn {turns}.")
+
+                # Replay shows the whole game again, the bots' turns after yours included
+                widget.locator("button.tronlab-replay-game").click()
+                wait_for_kernel(conn, "w.mode", "'replay'")
+                replay = page.locator(".tronlab-board[data-mode=replay]")
+                page.wait_for_function(f"el => el.textContent === 'turn {turns} / {turns}'",
+                                       arg=replay.locator(".tronlab-turn").element_handle(),
+                                       timeout=60_000)
+                assert replay.locator("button.tronlab-again").is_visible()
+                assert replay.locator("select.tronlab-speed option").count() == 6
+            finally:
+                browser.close()
+    except Exception:
+        print(f"--- jupyter log ---\n{server.logs() if server.proc else '(not started)'}")
+        raise
+    finally:
+        server.stop(kernel_ids)
