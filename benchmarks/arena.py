@@ -1,0 +1,113 @@
+"""The arena's speed: games per second at a fixed depth with 1 and 2 worker processes,
+and the arena's own cost per game against a bare ``play()`` loop.
+
+    python benchmarks/arena.py [--games 60] [--depth 3] [--size 14]
+
+The plan is a round robin of minimax, voronoi and filler on seeded random maps
+(SIZExSIZE), both seats, at a fixed depth, so every way of running plays the
+very same games (checked: the outcomes are compared).  Four timings:
+
+``bare``      the games in this process with ``engine.play`` and nothing else
+              (boards and bots made as the arena makes them);
+``arena -j1`` :func:`tronlab.arena.run` in this process, writing each game to a
+              fresh SQLite database (one transaction a game);
+``pool 1/2``  the same through a process pool of 1 and 2 workers (the workers'
+              start and numba cache loading are timed separately and not
+              counted in the rate).
+
+The overhead per game is ``(arena -j1 - bare) / games``: building the spec's
+bots and board, the record's JSON, the database write.  On two cores two
+workers should be close to twice one worker when nothing else runs; on a
+shared machine the ratio shows how much of the second core the run got.
+
+Measured (2-core machine shared with other jobs, load average about 8; 60 games,
+depth 3, 14x14):
+
+    way        seconds  games/s
+    bare         see the output of a run; the table is printed at the end
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from tronlab.arena import Store, process_pool, round_robin, run  # noqa: E402
+from tronlab.arena.bots import make_bot  # noqa: E402
+from tronlab.arena.maps import make_board  # noqa: E402
+from tronlab.arena.play import warm_up  # noqa: E402
+from tronlab.runner.engine import play  # noqa: E402
+
+BOTS = ["minimax", "voronoi", "filler"]
+
+
+def plan_of(games, depth, size):
+    maps = max(1, games // 6)
+    return round_robin(BOTS, f"random:{maps}:{size}x{size}", depth=depth, time=1.0)
+
+
+def bare(plan):
+    out = {}
+    t0 = time.perf_counter()
+    for spec in plan:
+        board = make_board(spec.game, spec.map, 2)
+        bots = [make_bot(b, spec.game, time=spec.time, depth=spec.depth, rng=k)
+                for k, b in enumerate(spec.bots)]
+        rec = play(board, bots, rules=spec.game, rng=spec.seed)
+        out[spec.key] = (rec.outcome.winner, rec.outcome.turns)
+    return time.perf_counter() - t0, out
+
+
+def arena(plan, executor=None):
+    with tempfile.TemporaryDirectory() as tmp, Store(os.path.join(tmp, "b.sqlite")) as store:
+        t0 = time.perf_counter()
+        run(plan, store, executor=executor, progress=False)
+        seconds = time.perf_counter() - t0
+        return seconds, {r["key"]: (r["winner"], r["turns"]) for r in store.rows()}
+
+
+def pooled(plan, jobs):
+    t0 = time.perf_counter()
+    pool = process_pool(jobs, warm=BOTS)
+    list(pool.map(abs, range(jobs * 4)))            # workers started and warmed
+    start = time.perf_counter() - t0
+    try:
+        seconds, out = arena(plan, pool)
+    finally:
+        pool.shutdown()
+    return start, seconds, out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=60)
+    ap.add_argument("--depth", type=int, default=3)
+    ap.add_argument("--size", type=int, default=14)
+    args = ap.parse_args(argv)
+    plan = plan_of(args.games, args.depth, args.size)
+    warm_up(BOTS)
+    n = len(plan)
+    t_bare, ref = bare(plan)
+    t_one, got_one = arena(plan)
+    s1, t_p1, got_p1 = pooled(plan, 1)
+    s2, t_p2, got_p2 = pooled(plan, 2)
+    same = ref == got_one == got_p1 == got_p2
+    print(f"{n} games, depth {args.depth}, {args.size}x{args.size} random maps, "
+          f"load average {os.getloadavg()[0]:.1f}; same outcomes every way: {same}")
+    print(f"{'way':<12}{'seconds':>9}{'games/s':>9}")
+    for name, t in (("bare", t_bare), ("arena -j1", t_one), ("pool 1", t_p1), ("pool 2", t_p2)):
+        print(f"{name:<12}{t:>9.2f}{n / t:>9.1f}")
+    print(f"arena overhead: {1000 * (t_one - t_bare) / n:.2f} ms a game "
+          f"({100 * (t_one - t_bare) / t_bare:.1f}% of the bare loop)")
+    print(f"2 workers / 1 worker: {t_p1 / t_p2:.2f}x (worker start and warm-up: "
+          f"{s1:.1f} s for 1, {s2:.1f} s for 2, not counted)")
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
