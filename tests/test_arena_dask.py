@@ -32,7 +32,8 @@ def test_dask_local_cluster_plays_the_same_games_as_the_process_pool(tmp_path):
             assert done.played == 36
             # every worker loaded the search kernels once, before its first game
             warm = client.run(lambda: sorted(__import__("tronlab.arena.play").arena.play._warm))
-            assert all({"minimax", "voronoi"} <= set(w) for w in warm.values())
+            assert all({("tron", "minimax"), ("tron", "voronoi")} <= set(map(tuple, w))
+                       for w in warm.values())
     pool = process_pool(2, warm=["minimax", "voronoi"])
     try:
         with Store(tmp_path / "pool.sqlite") as store:
