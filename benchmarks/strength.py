@@ -124,6 +124,19 @@ MAPS = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "maps", "google
 DEFAULT_BOTS = "chamber,minimax,voronoi,filler,random"
 
 
+class _Recorder:
+    """Kept for scripts written against the old strength.py (``hybrid_strength.py``
+    subclasses it).  The arena notes the search depth of every move itself
+    (:data:`tronlab.arena.play.SEARCH_MODES`), so nothing here uses it."""
+
+    def __init__(self, bot, depths):
+        self.bot, self.depths = bot, depths
+        self.name = getattr(bot, "name", "bot")
+
+    def __call__(self, board, player):
+        return self.bot(board, player)
+
+
 def pairs_of(bots, how):
     if how == "all":
         return [(a, b) for i, a in enumerate(bots) for b in bots[i + 1:]]

@@ -278,3 +278,17 @@ def test_strength_benchmark_is_the_arena(tmp_path):
     with Store(tmp_path / "s.sqlite") as store:
         assert len(store.rows(tag="t|t=0.1|d=None")) == 6
     json.dumps(out.stdout)
+
+
+def test_back_to_the_code_programs_play_in_the_arena(tmp_path):
+    import shlex
+    program = "cmd:" + shlex.join([sys.executable, "-m", "tronlab.capture.program", "nearest",
+                                   "--width", "12", "--height", "8"])
+    plan = round_robin(["random", program], "random:1:12x8", game="backtothecode", time=0.1)
+    with Store(tmp_path / "c.sqlite") as store:
+        assert run(plan, store, progress=False).played == 2
+        rows = store.rows()
+    for row in rows:
+        assert row["faults"] == [None, None]
+        seat = row["names"].index(program)
+        assert row["ranks"][seat] == 0           # nearest beats random on a small grid

@@ -10,6 +10,7 @@ remaining children, reports them and kills them.
 """
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -52,7 +53,18 @@ BOTS = {
 SUPERVISOR = """
 import ctypes, json, os, signal, subprocess, sys, time
 ctypes.CDLL(None).prctl(36, 1)                      # PR_SET_CHILD_SUBREAPER
-run = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+after = int(os.environ.get("INTERRUPT_AFTER", "0"))
+proc = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                        start_new_session=True)
+out = []
+if after:                    # Ctrl-C as a terminal sends it: SIGINT to the whole process group
+    for line in proc.stdout:
+        out.append(line)
+        if sum(x.startswith("stored ") for x in out) >= after:
+            os.killpg(proc.pid, signal.SIGINT)
+            break
+rest, err = proc.communicate()
+run = subprocess.CompletedProcess(proc.args, proc.returncode, "".join(out) + rest, err)
 time.sleep(0.5)
 me = str(os.getpid())
 left = []
@@ -107,3 +119,31 @@ def test_bad_bots_lose_and_leave_no_process(tmp_path, jobs):
         record = json.loads(store.record_json(crash_rows[0]["id"]))
     assert "my bot has a bug" in json.dumps(record["outcome"]["details"])
     assert "hang" in report["out"] and html.exists()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs PR_SET_CHILD_SUBREAPER")
+def test_ctrl_c_stops_cleanly_prints_the_table_and_the_rerun_resumes(tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("good.py", "hang.py", "fork.py"):
+        (folder / name).write_text(textwrap.dedent(BOTS[name]))
+    db = tmp_path / "stop.sqlite"
+    cmd = [sys.executable, "-m", "tronlab", "arena", "run", "--bots-dir", str(folder),
+           "--bots", "hugger", "random", "--maps", "arena,random:3:10x10", "--time", "0.05",
+           "--db", str(db), "--no-progress", "--verbose", "--jobs", "2"]
+    out = subprocess.run([sys.executable, "-c", SUPERVISOR, *cmd], capture_output=True, text=True,
+                         timeout=300, env={**os.environ, "INTERRUPT_AFTER": "3"})
+    report = json.loads(out.stdout)
+    assert report["code"] == 130, report["err"]
+    assert report["left"] == [], f"processes left behind: {report['left']}"
+    assert "Traceback" not in report["err"]
+    assert "stopped: " in report["out"] and "rating" in report["out"]
+    stored = {line.split()[1] for line in report["out"].splitlines() if line.startswith("stored ")}
+    with Store(db) as store:
+        keys = store.done_keys()
+        assert store.integrity_check() == "ok"
+    assert stored <= keys and 3 <= len(keys) < 80
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert f"80 games planned, {len(keys)} already in" in again.stdout

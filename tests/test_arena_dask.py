@@ -4,6 +4,7 @@ process pool and as playing in this process, at a fixed search depth."""
 import pytest
 
 from tronlab.arena import Store, dask_executor, process_pool, round_robin, run
+from tronlab.cli import main as tronlab_main
 
 distributed = pytest.importorskip("distributed")
 
@@ -32,7 +33,15 @@ def test_dask_local_cluster_plays_the_same_games_as_the_process_pool(tmp_path):
             assert done.played == 36
             # every worker loaded the search kernels once, before its first game
             warm = client.run(lambda: sorted(__import__("tronlab.arena.play").arena.play._warm))
-            assert all({"minimax", "voronoi"} <= set(w) for w in warm.values())
+            assert all({("tron", "minimax"), ("tron", "voronoi")} <= set(map(tuple, w))
+                       for w in warm.values())
+        # the command line's --dask ADDRESS reaches the same cluster
+        db = str(tmp_path / "cli.sqlite")
+        assert tronlab_main(["arena", "run", "--bots", "random", "hugger", "--maps", "arena",
+                             "--dask", cluster.scheduler_address, "--db", db,
+                             "--no-progress"]) == 0
+        with Store(db) as store:
+            assert len(store.rows()) == 2
     pool = process_pool(2, warm=["minimax", "voronoi"])
     try:
         with Store(tmp_path / "pool.sqlite") as store:

@@ -7,7 +7,9 @@
   (:mod:`tronlab.arena.pyprogram`) under the game's time limit, so a crash, a
   hang or a stray ``print`` loses that game and nothing else;
 * ``cmd:COMMAND`` - an external contest program speaking the game's protocol
-  (:class:`tronlab.runner.external.ExternalBot`).
+  (:class:`tronlab.runner.external.ExternalBot`; for Back to the Code
+  :class:`tronlab.capture.external.CaptureProgram`).  ``py:`` files are for the
+  Tron games.
 
 A program that crashes, hangs, prints garbage or starts children loses the
 game with a fault code, as in ``tronlab match``; its process group is killed
@@ -42,9 +44,11 @@ def bot_name(spec: str) -> str:
         except ValueError:
             return spec
         scripts = [a for a in args if a.endswith(".py")]
-        if not args:
-            return spec
-        return os.path.splitext(os.path.basename(scripts[0] if scripts else args[0]))[0]
+        if scripts:
+            return os.path.splitext(os.path.basename(scripts[0]))[0]
+        if not args or os.path.basename(args[0]).startswith("python"):
+            return spec                   # python -m ...: only the whole line says who it is
+        return os.path.basename(args[0])
     return spec
 
 
@@ -83,15 +87,9 @@ def check_spec(spec: str, game: str) -> None:
         if not os.path.isfile(spec[3:]):
             raise ValueError(f"no such Python file: {spec[3:]!r} (from {spec!r})")
     elif spec.startswith("cmd:"):
-        if family != "tron":
-            raise ValueError(f"cmd: programs play the Tron games here, not {game}")
         program = _command(spec)[0]
         if shutil.which(program) is None and not os.path.isfile(program):
             raise ValueError(f"program not found: {program!r} (from {spec!r})")
-    elif family == "capture":
-        from ..capture.bots import BOTS
-        if spec not in BOTS:
-            raise ValueError(f"unknown bot {spec!r}; {game} bots: {', '.join(sorted(BOTS))}")
     else:
         from ..runner.registry import bot_names
         name, _ = _options(spec)
@@ -105,11 +103,12 @@ MARGIN = 0.9
 
 
 def make_bot(spec: str, game: str, *, time=None, depth=None, rng=None, limits=(None, None)):
-    """A fresh bot for one game of ``game`` (Tron games; capture bots are built by
-    :func:`tronlab.capture.play_capture` from their names).  ``limits`` are the
-    engine's ``(time_limit, first_time_limit)``, for the clock of programs."""
+    """A fresh bot for one game of ``game``.  ``limits`` are the engine's
+    ``(time_limit, first_time_limit)``, for the clock of programs."""
     from ..runner.external import ExternalBot
 
+    if get_game(game).family == "capture":
+        return _capture_bot(spec, rng, limits)
     if is_program(spec):
         if spec.startswith("cmd:"):
             args = _command(spec)
@@ -125,6 +124,20 @@ def make_bot(spec: str, game: str, *, time=None, depth=None, rng=None, limits=(N
     if depth is not None and name in DEPTH_BOTS:
         opts.setdefault("depth", depth)
     return get_bot(name, rng=rng, **opts)
+
+
+def _capture_bot(spec, rng, limits):
+    if spec.startswith("cmd:"):
+        from ..capture.external import CaptureProgram
+        later, first = limits
+        return CaptureProgram(_command(spec), name=bot_name(spec), time_limit=later,
+                              first_time_limit=first)
+    from ..capture.bots import get_bot
+    name, opts = _options(spec)
+    if opts:
+        from ..runner.registry import get_bot as registry_bot
+        return registry_bot(name, game="capture", rng=rng, **opts)
+    return get_bot(name, rng)
 
 
 def is_program(spec: str) -> bool:

@@ -27,20 +27,30 @@ import time as _time
 from .bots import is_program, make_bot
 
 _warm: set = set()
+#: ``last_stats["mode"]`` of a move that searched (its depth is counted)
+SEARCH_MODES = ("search", "nash", "hybrid")
 
 
-def warm_up(specs=("random", "hugger", "filler", "voronoi", "minimax", "chamber")) -> list:
-    """Load every named registered Tron bot's kernels in this process (once each)."""
+def warm_up(specs=("random", "hugger", "filler", "voronoi", "minimax", "chamber"),
+            family="tron") -> list:
+    """Load the kernels of every named registered bot of a game family in this
+    process (once each), with a short unrecorded game."""
+    from ..capture.game import play_capture
     from ..runner.engine import play
     from ..tron.mapgen import load_builtin
 
     done = []
     for spec in specs:
-        if spec in _warm or is_program(spec):
+        if (family, spec) in _warm or is_program(spec):
             continue
-        _warm.add(spec)
-        bot = make_bot(spec, "google2010", time=0.05)
-        play(load_builtin("arena"), [bot, make_bot("random", "google2010")], rng=0, max_turns=20)
+        _warm.add((family, spec))
+        if family == "capture":
+            play_capture([make_bot(spec, "backtothecode", rng=0), "random"], rng=0, width=8,
+                         height=5, round_limit=20)
+        else:
+            bot = make_bot(spec, "google2010", time=0.05)
+            play(load_builtin("arena"), [bot, make_bot("random", "google2010")], rng=0,
+                 max_turns=20)
         done.append(spec)
     return done
 
@@ -58,7 +68,7 @@ class _Depths:
     def __call__(self, board, player):
         move = self.bot(board, player)
         stats = getattr(self.bot, "last_stats", None) or {}
-        if isinstance(stats, dict) and stats.get("mode") in ("search", "nash") and "depth" in stats:
+        if isinstance(stats, dict) and stats.get("mode") in SEARCH_MODES and "depth" in stats:
             self.depths.append(stats["depth"])
         return move
 
@@ -99,10 +109,16 @@ def _play_tron(spec) -> dict:
 
 
 def _play_capture(spec) -> dict:
+    import numpy as np
+
     from ..capture.game import play_capture
     from .maps import capture_setup
 
-    rec = play_capture(list(spec.bots), rng=spec.seed,
+    limit, first = _limits(spec)
+    seeds = np.random.default_rng(spec.seed).integers(2**63, size=len(spec.bots))
+    bots = [make_bot(b, spec.game, rng=int(s), limits=(limit, first))
+            for b, s in zip(spec.bots, seeds)]
+    rec = play_capture(bots, rng=spec.seed, time_limit=limit, first_time_limit=first,
                        metadata={"names": list(spec.names), "map": spec.map_label,
                                  "arena_key": spec.key},
                        **capture_setup(spec.map, len(spec.bots)))
@@ -122,8 +138,7 @@ def play_spec(spec) -> dict:
     from ..runner.games import get_game
 
     family = get_game(spec.game).family
-    if family == "tron":
-        warm_up([b for b in spec.bots if not is_program(b)])
+    warm_up([b for b in spec.bots if not is_program(b)], family)
     t0 = _time.perf_counter()
     result = _play_capture(spec) if family == "capture" else _play_tron(spec)
     return {"key": spec.key, "tag": spec.tag, "game": spec.game, "bots": list(spec.bots),

@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 from .play import play_spec, warm_up
 
 DEFAULT_WARM = ("random", "hugger", "filler", "voronoi", "minimax", "chamber")
-_LIVE_GROUPS: set = set()      # process groups of the programs this worker runs now
 
 
 @dataclass
@@ -55,11 +54,8 @@ def _die_with_parent() -> None:
 
 def _on_term(signum, frame):
     """A worker told to stop kills the programs of its game, then exits at once."""
-    for pgid in list(_LIVE_GROUPS):
-        try:
-            os.killpg(pgid, signal.SIGKILL)
-        except OSError:
-            pass
+    from ..runner import reaper
+    reaper.kill_all()
     os._exit(128 + signum)
 
 
@@ -68,23 +64,6 @@ def _init_worker(warm) -> None:
     signal.signal(signal.SIGTERM, _on_term)
     _die_with_parent()
     warm_up(warm)
-
-
-def _play_in_worker(spec) -> dict:
-    from ..runner import external
-
-    start = external.ExternalBot.start_game
-
-    def tracked(self, *args, **kwargs):
-        start(self, *args, **kwargs)
-        if self.pid is not None:
-            _LIVE_GROUPS.add(self.pid)
-    external.ExternalBot.start_game = tracked
-    try:
-        return play_spec(spec)
-    finally:
-        external.ExternalBot.start_game = start
-        _LIVE_GROUPS.clear()
 
 
 def process_pool(jobs: int, warm=DEFAULT_WARM) -> cf.ProcessPoolExecutor:
@@ -127,8 +106,7 @@ def _results(todo, executor):
         for spec in todo:
             yield play_spec(spec)
         return
-    fn = _play_in_worker if isinstance(executor, cf.ProcessPoolExecutor) else play_spec
-    futures = [executor.submit(fn, spec) for spec in todo]
+    futures = [executor.submit(play_spec, spec) for spec in todo]
     try:
         for future in cf.as_completed(futures):
             yield future.result()
