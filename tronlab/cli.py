@@ -7,6 +7,7 @@
     tronlab maps                       list the built-in maps
     tronlab bots [--game G]            list the registered bots (of Tron, or of game G)
     tronlab bot NAME --protocol P [--time S] [--seed N] [--verbose]
+    tronlab arena run|table|replay ...  tournaments (see tronlab.arena.cli)
 
 A BOT is a registered bot name or ``cmd:<command line>``, an external contest
 program that speaks the protocol of ``--rules``.  ``--map`` is a Google 2010
@@ -78,6 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--time", type=_positive, metavar="S", help="thinking time per move")
     b.add_argument("--seed", type=int)
     b.add_argument("--verbose", action="store_true", help="log every turn on stderr")
+
+    sub.add_parser("arena", help="tournaments: run, table, replay (tronlab arena --help)",
+                   add_help=False)
     return parser
 
 
@@ -231,6 +235,10 @@ COMMANDS = {"match": cmd_match, "maps": cmd_maps, "bots": cmd_bots, "bot": cmd_b
 def main(argv=None) -> int:
     """Entry point of the ``tronlab`` console script; returns the exit code."""
     debug = bool(os.environ.get("TRONLAB_DEBUG"))
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["arena"]:
+        from .arena.cli import main as arena_main
+        return arena_main(argv[1:])
     try:
         args = build_parser().parse_args(argv)
         if args.command is None:

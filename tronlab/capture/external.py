@@ -37,7 +37,8 @@ import threading
 import time
 import weakref
 
-from ..runner.external import LINE_CAP, _kill_group, _StderrSink, _write_lines
+from ..runner import reaper
+from ..runner.external import QUEUE_CAP, _end_program, _read_lines, _StderrSink, _write_lines
 from .protocol import FIRST_TURN_SECONDS, TURN_SECONDS, format_start, format_turn, parse_answer
 
 GRACE = 0.05
@@ -50,18 +51,6 @@ class ProgramFault(Exception):
     def __init__(self, reason: str, detail: str):
         super().__init__(detail)
         self.reason, self.detail = reason, detail
-
-
-def _read_lines(stream, lines: queue.Queue) -> None:
-    try:
-        while True:
-            raw = stream.readline(LINE_CAP)
-            if not raw:
-                break
-            lines.put(raw.decode("utf-8", errors="replace"))
-    except (OSError, ValueError):
-        pass
-    lines.put(None)
 
 
 def _check_seconds(what, value):
@@ -123,17 +112,23 @@ class CaptureProgram:
     def _start(self, n_players: int) -> None:
         self._sink = _StderrSink()
         try:
+            token = reaper.new_token()
             proc = subprocess.Popen(self.args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, cwd=self.cwd, env=self.env,
+                                    stderr=subprocess.PIPE, cwd=self.cwd,
+                                    env=reaper.child_env(token, self.env),
                                     start_new_session=True)
         except OSError as err:
             raise ProgramFault("exited", f"could not start {shlex.join(self.args)}: "
                                          f"{err.strerror or err}") from None
+        reaper.register(token, proc.pid)
         self._proc = proc
-        self._finalizer = weakref.finalize(self, _kill_group, proc)
-        self._lines, self._pending = queue.Queue(), queue.Queue()
+        self._stop = threading.Event()
+        self._finalizer = weakref.finalize(self, _end_program, proc, token, self._stop)
+        # bounded: a program that prints without end cannot fill our memory
+        self._lines, self._pending = queue.Queue(maxsize=QUEUE_CAP), queue.Queue()
         self._threads = [
-            threading.Thread(target=_read_lines, args=(proc.stdout, self._lines), daemon=True),
+            threading.Thread(target=_read_lines, args=(proc.stdout, self._lines, self._stop),
+                             daemon=True),
             threading.Thread(target=_write_lines, args=(proc.stdin, self._pending), daemon=True),
             threading.Thread(target=self._sink.run, args=(proc.stderr,), daemon=True),
         ]
@@ -160,8 +155,9 @@ class CaptureProgram:
         return answer.action
 
     def _drain(self) -> None:
-        """Throw away lines printed late or in excess before asking again."""
-        while True:
+        """Throw away lines printed late or in excess before asking again (at most a
+        queue's worth: a program that never stops printing is caught by the clock)."""
+        for _ in range(QUEUE_CAP):
             try:
                 line = self._lines.get_nowait()
             except queue.Empty:
