@@ -5,6 +5,12 @@ first; a shared first is a draw and is left out of the sign test.
 
     python benchmarks/capture_nearest.py [--games N] [--seed S] [--other random]
 
+The same question through the project's arena (pairwise comparisons, stored games):
+
+    for n in 2 3 4; do tronlab arena run --game backtothecode --bots nearest random \
+        --schedule gauntlet --players $n --maps random:25 --seeds 2 --db capture.sqlite \
+        --tag p$n; done
+
 ms/turn is the wall time of a whole game divided by its turns (all players' moves
 and the rules), on whatever machine runs it.
 """

@@ -109,3 +109,14 @@ def test_pictures_use_the_owner_colours():
     assert img.shape == (7, 7, 3) and (img[0, 0] == 1).all() and not (img[1, 1] == 1).all()
     ax = draw_state(w.state, before=w.record.replay()[0])
     assert ax.get_title() == "round 1: player 0 2, player 1 1"
+
+
+def test_a_saved_notebook_gets_a_picture_of_the_frame_shown():
+    w = small()
+    w.click(3, 1)
+    data = w._repr_mimebundle_()
+    data = data[0] if isinstance(data, tuple) else data
+    assert "application/vnd.jupyter.widget-view+json" in data
+    assert data["text/plain"].startswith("CaptureWidget: 2 players, round 1 played")
+    import base64
+    assert base64.b64decode(data["image/png"])[:8] == b"\x89PNG\r\n\x1a\n"

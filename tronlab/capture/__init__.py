@@ -13,7 +13,12 @@ may once rewind the whole game with ``BACK n``.  The pieces:
 * :mod:`~tronlab.capture.bots` - the random and nearest-neutral bots;
 * :mod:`~tronlab.capture.game` - the game loop and its JSON records;
 * :mod:`~tronlab.capture.arena` - one bot against copies of another;
-* :mod:`~tronlab.capture.program` - a built-in bot as a contest program.
+* :mod:`~tronlab.capture.program` - a built-in bot as a contest program;
+* :mod:`~tronlab.capture.external` - an outside contest program as a player;
+* :mod:`~tronlab.capture.cli` - ``tronlab match --rules backtothecode`` and
+  ``tronlab bot NAME --protocol backtothecode``;
+* :mod:`~tronlab.capture.render` - matplotlib pictures of grids;
+* :mod:`~tronlab.capture.widget` - the board to play or replay in a notebook (X1).
 
 Importing this package does not import numba; the enclosure kernel compiles
 at the first round that needs it.

@@ -170,6 +170,37 @@ class CaptureWidget(anywidget.AnyWidget):
             f"game over ({result.outcome.reason}): ranks {list(result.outcome.ranks)}")
         self._show(len(self._frames) - 1)
 
+    # ---- a picture for saved notebooks --------------------------------------------------------
+    def picture_png(self) -> bytes:
+        """The frame shown, as a PNG (what a saved notebook shows without a kernel)."""
+        import io
+
+        import matplotlib.pyplot as plt
+
+        from .ascii import parse_grid
+        from .render import draw_grid
+
+        f = self.shown
+        fig, ax = plt.subplots(figsize=(min(12, 0.3 * self.width + 1),
+                                        min(8, 0.3 * self.height + 0.6)))
+        draw_grid(parse_grid("\n".join(f["rows"])).owner,
+                  [None if p is None else tuple(p) for p in f["positions"]],
+                  ax=ax, flash=[tuple(sq) for sq in f["flash"]], title=f["text"][:90])
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=72, bbox_inches="tight")
+        plt.close(fig)
+        return buf.getvalue()
+
+    def _repr_mimebundle_(self, **kwargs):
+        import base64
+
+        bundle = super()._repr_mimebundle_(**kwargs)
+        data, meta = bundle if isinstance(bundle, tuple) else (bundle, {})
+        data = dict(data or {})
+        data["image/png"] = base64.b64encode(self.picture_png()).decode("ascii")
+        data["text/plain"] = f"CaptureWidget: {self.n_players} players, {self.shown['text']}"
+        return (data, meta) if isinstance(bundle, tuple) else data
+
     def _on_browser_msg(self, _widget, content, _buffers):
         kind = content.get("kind") if isinstance(content, dict) else None
         try:

@@ -1,0 +1,41 @@
+"""Notebook 10 and its exercise: saved without outputs, linked, the exercise's stub is a stub
+(nbval runs them: pytest --nbval-lax --nbval-current-env notebooks/10_capture_game.ipynb ...)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FILES = ["notebooks/10_capture_game.ipynb", "exercises/10_capture_exercise.ipynb",
+         "solutions/10_capture_solution.ipynb"]
+
+
+def load(name):
+    return json.loads((ROOT / name).read_text())
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_saved_without_outputs(name):
+    for k, cell in enumerate(load(name)["cells"]):
+        if cell["cell_type"] == "code":
+            assert cell["outputs"] == [] and cell["execution_count"] is None, (name, k)
+
+
+def test_notebook_teaches_b1_b2_x1_links_the_exercise_and_cites_the_write_up():
+    text = "\n".join("".join(c["source"]) for c in load(FILES[0])["cells"]
+                     if c["cell_type"] == "markdown")
+    for heading in ("## B1 - A loop closing", "## B1 - A diagonal leak",
+                    "## B1 - A region spoiled by an opponent", "## B1 - BACK undoing a capture",
+                    "## B2 - The nearest neutral square", "## What greed misses", "## X1"):
+        assert heading in text
+    assert "../exercises/10_capture_exercise.ipynb" in text
+    assert "Back to the Code" in text and "Recar" in text
+
+
+def test_the_exercise_starts_from_a_stub_and_the_solution_checks_itself():
+    def sources(name):
+        return ["".join(c["source"]) for c in load(name)["cells"] if c["cell_type"] == "code"]
+    stub = [s for s in sources(FILES[1]) if s.startswith("def nearest_target")]
+    assert len(stub) == 1 and stub[0].rstrip().endswith("raise NotImplementedError")
+    assert any("assert result.passed" in s for s in sources(FILES[2]))
