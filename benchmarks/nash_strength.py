@@ -1,13 +1,18 @@
-"""A quick strength check of the ``nash`` bot under the Light Riders rules.
+"""The ``nash`` bot under the Light Riders rules: arena table with a sign test.
 
-    python benchmarks/nash_strength.py [--opponents minimax,chamber] [--boards 5]
-        [--time 0.05] [--nash-options '{"sample": true}']
+    python benchmarks/nash_strength.py [--opponents minimax,chamber] [--boards 40]
+        [--time 0.1] [--nash-options '{"sample": true}'] [--results FILE] [--tag T]
 
 Each opponent plays ``nash`` on ``--boards`` seeded Light Riders starts
-(``lightriders_board(rng=seed)``), once from each seat, every bot thinking
-``--time`` seconds a move (the engine allows twice that).  Prints wins, draws
-and losses of ``nash`` per opponent.  Small and noisy: a sanity check, not a
-rating (see ``benchmarks/strength.py`` for the real round robin).
+(``lightriders_board(rng=seed)``: 16x16, empty, mirrored starts), once from
+each seat, every bot thinking ``--time`` seconds a move (the engine allows
+twice that; a timeout shuts a bot down, as the contest did).  Each game goes to
+a JSON-lines results file as it ends (resumable: games already there with the
+same tag are skipped).  The table gives W-D-L from ``nash``'s side, the score,
+the two-sided sign test of the decided games, the verdict (``clear`` when
+p < 0.01), mean search depths and think time a move, and timeouts.
+
+Measured on 2 shared cores (load 6-8), see the module's end for the table.
 """
 
 from __future__ import annotations
@@ -18,40 +23,104 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, HERE)
 
+from strength import score_interval, sign_test, verdict  # noqa: E402
 from tronlab import get_bot, lightriders_board, play  # noqa: E402
 
+MODES = ("search", "nash", "hybrid")
 
-def one_game(seed, seat, opponent, think, options):
+
+class _Timed:
+    """Passes moves through, noting think time and search depth."""
+
+    def __init__(self, bot):
+        self.bot, self.name, self.times, self.depths = bot, bot.name, [], []
+
+    def start_game(self, *args, **kwargs):
+        self.bot.start_game(*args, **kwargs)
+
+    def __call__(self, board, player):
+        t0 = time.perf_counter()
+        move = self.bot(board, player)
+        self.times.append(time.perf_counter() - t0)
+        st = getattr(self.bot, "last_stats", {}) or {}
+        if st.get("mode") in MODES:
+            self.depths.append(st.get("depth", 0))
+        return move
+
+
+def one_game(seed, seat, opponent, think, options, hero="nash"):
     bots = [None, None]
-    bots[seat] = get_bot("nash", time=think, **options)
-    bots[1 - seat] = get_bot(opponent, time=think)
+    bots[seat] = _Timed(get_bot(hero, time=think, **options))
+    bots[1 - seat] = _Timed(get_bot(opponent, time=think))
     rec = play(lightriders_board(rng=seed), bots, rules="lightriders", rng=seed,
                time_limit=2 * think, first_time_limit=10 * think)
     w = rec.outcome.winner
-    return ("D" if w is None else "W" if w == seat else "L"), rec.outcome.turns
+    mean = lambda xs: round(sum(xs) / len(xs), 4) if xs else None  # noqa: E731
+    timeouts = [sum(1 for e in rec.events if e["player"] == p and e["kind"] == "timeout")
+                for p in (seat, 1 - seat)]
+    return {"seed": seed, "seat": seat, "opponent": opponent, "time": think,
+            "result": "D" if w is None else "W" if w == seat else "L", "turns": rec.outcome.turns,
+            "deaths": list(rec.outcome.deaths), "timeouts": timeouts,
+            "depth": [mean(bots[seat].depths), mean(bots[1 - seat].depths)],
+            "think": [mean(bots[seat].times), mean(bots[1 - seat].times)]}
+
+
+def table(results, hero="nash"):
+    print(f"\n{'pair':<22}{'W':>4}{'D':>4}{'L':>4}{'score':>12}{'sign p':>10}  verdict  "
+          f"depth (mean)  think ms (mean)  timeouts")
+    for opp in sorted({r["opponent"] for r in results}):
+        rs = [r for r in results if r["opponent"] == opp]
+        w, d, l = (sum(r["result"] == k for r in rs) for k in "WDL")
+        mean, half = score_interval(w, d, l)
+        avg = lambda k, i: (sum(r[k][i] for r in rs if r[k][i] is not None)  # noqa: E731
+                            / max(1, sum(r[k][i] is not None for r in rs)))
+        print(f"{hero + ' v ' + opp:<22}{w:>4}{d:>4}{l:>4}{100 * mean:>6.0f}% ±{100 * half:>2.0f}"
+              f"{sign_test(w, l):>10.2g}  {verdict(w, d, l):<8} {avg('depth', 0):>4.1f} / "
+              f"{avg('depth', 1):<4.1f}  {1000 * avg('think', 0):>6.0f} / {1000 * avg('think', 1):<6.0f}"
+              f"  {sum(r['timeouts'][0] for r in rs)} / {sum(r['timeouts'][1] for r in rs)}")
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--opponents", default="minimax,chamber")
-    ap.add_argument("--boards", type=int, default=5)
-    ap.add_argument("--time", type=float, default=0.05)
+    ap.add_argument("--boards", type=int, default=40)
+    ap.add_argument("--time", type=float, default=0.1)
+    ap.add_argument("--hero", default="nash")
     ap.add_argument("--nash-options", default="{}")
+    ap.add_argument("--results", default=os.path.join(HERE, "nash_strength_results.jsonl"))
+    ap.add_argument("--tag", default="default")
     args = ap.parse_args(argv)
     options = json.loads(args.nash_options)
+    key = f"{args.tag}|{args.hero}|t={args.time}|{json.dumps(options, sort_keys=True)}"
+    old = []
+    if os.path.exists(args.results):
+        with open(args.results) as f:
+            for line in f:
+                try:
+                    old.append(json.loads(line))
+                except ValueError:
+                    pass        # a line cut short by a killed run
+    results = [r for r in old if r.get("key") == key]
+    done = {(r["opponent"], r["seed"], r["seat"]) for r in results}
     for opponent in args.opponents.split(","):
-        tally = {"W": 0, "D": 0, "L": 0}
         t0 = time.perf_counter()
         for seed in range(args.boards):
             for seat in (0, 1):
-                result, turns = one_game(seed, seat, opponent, args.time, options)
-                tally[result] += 1
-                print(f"  {opponent} seed {seed} seat {seat}: {result} in {turns} turns",
-                      flush=True)
-        print(f"nash vs {opponent}: {tally['W']}-{tally['D']}-{tally['L']} (W-D-L), "
-              f"{time.perf_counter() - t0:.0f} s", flush=True)
+                if (opponent, seed, seat) in done:
+                    continue
+                r = one_game(seed, seat, opponent, args.time, options, args.hero)
+                r["key"] = key
+                results.append(r)
+                with open(args.results, "a") as f:
+                    f.write(json.dumps(r) + "\n")
+                print(f"  {opponent} seed {seed} seat {seat}: {r['result']} in {r['turns']} "
+                      f"turns, depth {r['depth']}, think {r['think']}", flush=True)
+        print(f"{opponent}: {time.perf_counter() - t0:.0f} s", flush=True)
+    table([r for r in results if r["opponent"] in args.opponents.split(",")], args.hero)
 
 
 if __name__ == "__main__":

@@ -235,10 +235,10 @@ def test_lightriders_faults_go_straight_and_are_noted():
     finally:
         stop.set()
     kinds = [(e["turn"], e["kind"]) for e in rec.events if e["player"] == 0]
-    # turn 6: the call of turn 5 still hangs, so the bot is not asked again: a timeout
+    # turn 6: the timeout of turn 5 shut the bot down (games.md): it is not asked again
     assert kinds == [(1, "pass"), (2, "illegal"), (3, "error"), (4, "reverse"), (5, "timeout"),
                      (6, "timeout")]
-    assert "still busy" in rec.events[-1]["detail"]
+    assert "shut down" in rec.events[-1]["detail"]
     assert rec.final.head_xy(0) == (2 + 6, 5)       # six turns straight on (right)
     assert rec.outcome.deaths == [None, None]
     assert [m[0] for m in rec.moves] == [None, None, None, LEFT, None, None]

@@ -291,7 +291,7 @@ def test_lightriders_text_is_what_games_md_says():
     for line in ("settings your_botid 1", "settings field_width 4", "settings field_height 3",
                  "settings timebank 10000", "settings time_per_move 200"):
         assert line + "\n" in s
-    assert encode_state("lightriders", b, 0, turn=3, time_ms=5).startswith("update game round 4\n")
+    assert encode_state("lightriders", b, 0, turn=3, time_ms=5).startswith("update game round 3\n")
 
 
 def test_lightriders_client_keeps_facing():
@@ -301,7 +301,7 @@ def test_lightriders_client_keeps_facing():
         ......
     """)
     c = make_client("lightriders")
-    reqs = feed_all(c, lightriders_settings(b, 1) + lightriders_state(b, 1, round=1, time_ms=900))
+    reqs = feed_all(c, lightriders_settings(b, 1) + lightriders_state(b, 1, round=0, time_ms=900))
     (r1,) = reqs
     assert r1.player == 1 and r1.turn == 0 and r1.time_left == 0.9
     assert r1.board.facing.tolist() == [1, 3]           # the contest's starting facings
@@ -310,7 +310,7 @@ def test_lightriders_client_keeps_facing():
         .a..b.
         ......
     """)
-    (r2,) = feed_all(c, lightriders_state(moved, 1, round=2, time_ms=800))
+    (r2,) = feed_all(c, lightriders_state(moved, 1, round=1, time_ms=800))
     assert r2.board.head_xy(0) == (1, 0) and r2.board.head_xy(1) == (4, 0)
     assert r2.board.facing.tolist() == [0, 0]           # both turned up
     assert r2.board.at(1, 1) == WALL                    # trails arrive as walls
@@ -363,7 +363,7 @@ def test_lightriders_client_tracks_true_facing(seed, reader):
     client = make_client("lightriders")
     first = True
     for r, (board, facing) in enumerate(simulate_lightriders(seed)):
-        text = lightriders_state(board, reader, round=r + 1, time_ms=200)
+        text = lightriders_state(board, reader, round=r, time_ms=200)
         if first:
             text = lightriders_settings(board, reader) + text
             first = False
@@ -413,7 +413,7 @@ def test_stdio_bot_that_raises_still_answers(protocol):
         #####
     """)
     text = {"google2010": google2010_state(b, 0), "codingame": codingame_state(b, 0),
-            "lightriders": lightriders_settings(b, 0) + lightriders_state(b, 0, round=1, time_ms=9)}
+            "lightriders": lightriders_settings(b, 0) + lightriders_state(b, 0, round=0, time_ms=9)}
     n, out, err = run(bot, protocol, text[protocol])
     assert n == 1
     # google2010/lightriders: the only free square is to the right; codingame: the client's

@@ -25,6 +25,8 @@ How games end (our reading of games.md)
 * google2010 (2 players): after the first turn in which anybody dies.  One
   death: the other player wins; both: a draw.  No turn limit.
 * lightriders (2 players): the same - the game goes on only while both ride.
+  A bot that times out is shut down: it is never asked again and goes
+  straight for the rest of the game (each later turn notes a "timeout").
 * codingame (2-4 players): as soon as one player is left, even in the middle
   of a turn (later players of that turn do not move); the survivor wins,
   the others rank by when they died (a later sub-move ranks better).
@@ -81,6 +83,7 @@ class _Seat:
         self.pending: tuple[str, str] | None = None  # a fault from start_game
         self.calls = 0
         self.seconds = 0.0
+        self.shut = False                            # Light Riders: shut down by a timeout
 
     def call(self, fn, args, kwargs, limit, *, force=False):
         """Run ``fn``; returns ``(value, fault, note)`` - fault None when all went well.
@@ -185,11 +188,17 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
         seat = seats[p]
         if seat.pending is not None:
             (fault, text), seat.pending = seat.pending, None
+            seat.shut = fault == "timeout" and rules.name == "lightriders"
             note(p, fault, text)
             return None, fault, text
+        if seat.shut:
+            note(p, "timeout", "shut down after a timeout: keeps going straight")
+            return None, "timeout", "shut down after a timeout"
         limit = first_time_limit if seat.calls == 0 else time_limit
         seat.calls += 1
         value, fault, text = seat.call(seat.bot, (view_of, p), {}, limit)
+        if fault == "timeout" and rules.name == "lightriders":
+            seat.shut = True        # games.md: a timeout shuts a Light Riders bot down
         if fault is None:
             try:
                 move = parse_move(value)

@@ -40,7 +40,10 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
     """Play one game of ``protocol`` as a contest program; return the number of answers.
 
     ``bot`` is a callable ``bot(board, player) -> move`` with the optional
-    ``start_game``/``close`` hooks of :func:`tronlab.runner.engine.play`.
+    ``start_game``/``close`` hooks of :func:`tronlab.runner.engine.play`.  When
+    the server says how long the bot has (the Light Riders time bank), a bot
+    with a ``set_clock(time_left, time_per_move)`` method hears it before the
+    move (seconds until the answer's deadline; seconds added a move, or None).
     """
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
@@ -63,10 +66,16 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
                 request = client.feed(line)
             except ProtocolError as err:
                 log(f"tronlab bot: bad input: {err}")
+                if protocol == "lightriders" and line.split()[:1] == ["action"]:
+                    stdout.write("pass\n")  # an answer is due: keep going straight
+                    stdout.flush()
                 continue
             if request is None:
                 continue
             board, player = request.board, request.player
+            set_clock = getattr(bot, "set_clock", None)
+            if request.time_left is not None and set_clock is not None:
+                set_clock(request.time_left, getattr(client, "time_per_move", None))
             if not started:
                 started = True
                 hook = getattr(bot, "start_game", None)

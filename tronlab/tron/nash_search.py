@@ -56,8 +56,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..jit.clock import clock_ns
-from ..jit.kernels import KernelTable, kernel
-from ..nash import saddle, zero_sum
+from ..jit.kernels import KernelTable, kernel, sig_type
+from ..nash import maximin, saddle, zero_sum
 from ..nash.saddle import FILL, SADDLE, SOLVE
 from .evaluate import heuristic_kernel, separated_score_kernel
 
@@ -67,10 +67,10 @@ CLOCK_EVERY = 16            # nodes between two looks at the clock (a power of 2
 
 # stats fields
 (S_NODES, S_EVALS, S_SEPARATED, S_MATRICES, S_SADDLE, S_SOLVED, S_CELLS, S_TERMINAL,
- S_SKIPPED, S_HINTS, S_ABORTED, S_CUTS) = range(12)
-N_STATS = 12
+ S_SKIPPED, S_HINTS, S_ABORTED, S_CUTS, S_TWOPLY) = range(13)
+N_STATS = 13
 STAT_NAMES = ("nodes", "evals", "separated_leaves", "matrices", "saddle", "solved", "cells",
-              "terminal_cells", "skipped_cells", "hint_hits", "aborted", "cuts")
+              "terminal_cells", "skipped_cells", "hint_hits", "aborted", "cuts", "twoply")
 
 
 
@@ -88,6 +88,7 @@ class NashScratch(NamedTuple):
     col: np.ndarray        # float64[4]
     tab: np.ndarray        # solver scratch (zero_sum.new_scratch(4, 4))
     idx: np.ndarray
+    twoply: np.ndarray     # bool[MAX_DEPTH + 1] the node at each turn is valued two-ply
 
 
 def new_scratch() -> NashScratch:
@@ -96,7 +97,11 @@ def new_scratch() -> NashScratch:
     return NashScratch(np.zeros((d, 4, 4)), np.zeros((d, 4, 4)), np.zeros((d, 2)),
                        np.zeros((d, 2, 4), np.int64), np.zeros((d, 2), np.int64),
                        np.zeros((d, 2), np.int64), np.zeros((d, 2), np.int64),
-                       np.zeros(d, np.uint64), np.zeros(4), np.zeros(4), z.tableau, z.index)
+                       np.zeros(d, np.uint64), np.zeros(4), np.zeros(4), z.tableau, z.index,
+                       np.zeros(d, np.bool_))
+
+
+sig_type("NashScratch", new_scratch)      # for kernel signatures (tronlab.jit.kernels)
 
 
 # ---------------------------------------------------------------------------
@@ -140,6 +145,15 @@ def has_move_kernel(flat, head, offs):
 
 
 @kernel
+def can_meet_kernel(a, b, stride, turns):
+    """Can heads ``a`` and ``b`` enter one square on the same turn within
+    ``turns`` turns?  Only if their grid distance is even and at most
+    ``2 * turns`` (each step changes a head's checkerboard colour)."""
+    d = abs(a % stride - b % stride) + abs(a // stride - b // stride)
+    return d % 2 == 0 and d <= 2 * turns
+
+
+@kernel
 def fill_terminal_kernel(lo, hi, moves, m, n, hm, ho, offs, turns, draw):
     """Value the cells where somebody dies (``turns`` = turns played after the
     joint move) and mark the others unknown; returns how many were terminal."""
@@ -162,13 +176,18 @@ def fill_terminal_kernel(lo, hi, moves, m, n, hm, ho, offs, turns, draw):
     return count
 
 
-@kernel
+@kernel(sig=("Tuple((f8, b1))(u1[::1], i8, i8, i8, i8, i8, f8, f8, i8, f8, b1, b1, b1, i8, "
+             "f8[:, ::1], u8[:, ::1], u8[::1], i8[:, ::1], f8[:, ::1], NashScratch, "
+             "ChamberScratch, i8[::1])"))
 def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, draw, prune,
-                       order, deadline, prior, zobrist, hint_key, hint_move, strategy, ns, cs,
+                       order, hybrid, deadline, prior, zobrist, hint_key, hint_move, strategy, ns, cs,
                        stats):
     """Value for ``me`` of a ``depth``-turn simultaneous search (module doc).
 
-    ``prune``/``order`` switch L2 and L6.  ``prior`` float64[2, 4]: root move
+    ``prune``/``order`` switch L2 and L6.  ``hybrid``: a node whose heads
+    cannot meet before the depth limit (:func:`can_meet_kernel`) is valued by
+    the two-ply model instead of the matrix game
+    (:func:`tronlab.nash.maximin.maximin_next_cell_kernel`).  ``prior`` float64[2, 4]: root move
     probabilities by move code for me and the opponent (``prior[p, 0] < 0``:
     none).  ``zobrist`` uint64[3, n]; the hint table ``hint_key`` uint64[2**b],
     ``hint_move`` int64[2**b, 2]; ``strategy`` float64[2, 4] receives the root
@@ -194,7 +213,7 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
     ply = 0
     state = 0                   # 0: enter the node at ply, 1: its next cell, 2: return val
     val = 0.0
-    kind = SADDLE               # what val is: exact (SADDLE), a LOWER or an UPPER bound
+    kind = np.int64(SADDLE)               # what val is: exact (SADDLE), a LOWER or an UPPER bound
     while True:
         hm = ns.heads[ply, 0]
         ho = ns.heads[ply, 1]
@@ -210,7 +229,7 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
             if ply > 0 and has_move_kernel(flat, hm, offs) and has_move_kernel(flat, ho, offs):
                 sep, score = separated_score_kernel(flat, hm, ho, stride, sep_weight, cs.dist,
                                                     cs.owner, cs.queue)
-                kind = SADDLE
+                kind = np.int64(SADDLE)
                 if sep:
                     stats[S_SEPARATED] += 1
                     val = float(score)
@@ -234,13 +253,20 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
                                        prior[1, 0] >= 0, h1, mv[1])
                 ns.counts[ply, 0] = m
                 ns.counts[ply, 1] = n
+                ns.twoply[ply] = hybrid and not can_meet_kernel(hm, ho, stride, depth - ply)
+                if ns.twoply[ply]:
+                    stats[S_TWOPLY] += 1
                 stats[S_TERMINAL] += fill_terminal_kernel(ns.lo[ply], ns.hi[ply], mv, m, n,
                                                           hm, ho, offs, ply + 1, draw)
         elif state == 1:
             m = ns.counts[ply, 0]
             n = ns.counts[ply, 1]
-            what, i, j, a, b = next_cell_kernel(  # noqa: F821
-                ns.lo[ply], ns.hi[ply], m, n, ns.window[ply, 0], ns.window[ply, 1], prune)
+            if ns.twoply[ply]:
+                what, i, j, a, b = maximin_next_cell_kernel(  # noqa: F821
+                    ns.lo[ply], ns.hi[ply], m, n, ns.window[ply, 0], ns.window[ply, 1])
+            else:
+                what, i, j, a, b = next_cell_kernel(  # noqa: F821
+                    ns.lo[ply], ns.hi[ply], m, n, ns.window[ply, 0], ns.window[ply, 1], prune)
             if what == FILL:
                 ns.cell[ply, 0] = i
                 ns.cell[ply, 1] = j
@@ -273,7 +299,7 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
                 ns.col[j] = 1.0
             else:
                 stats[S_SOLVED] += 1
-                kind = SADDLE
+                kind = np.int64(SADDLE)
                 val = solve_zero_sum_kernel(ns.lo[ply], m, n, ns.row,  # noqa: F821
                                             ns.col, ns.tab, ns.idx)
                 i = np.argmax(ns.row[:m])
@@ -305,6 +331,7 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
 # the kernels compile on first use (tronlab.jit.kernels)
 _kernels = KernelTable(globals(), uses={"solve_zero_sum_kernel": zero_sum,
                                         "next_cell_kernel": saddle,
-                                        "record_child_kernel": saddle})
+                                        "record_child_kernel": saddle,
+                                        "maximin_next_cell_kernel": maximin})
 __getattr__ = _kernels.module_getattr
 __dir__ = _kernels.module_dir

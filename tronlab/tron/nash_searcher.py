@@ -54,12 +54,13 @@ class NashSearcher:
     game.  Options: ``evaluation`` (see :mod:`tronlab.tron.evaluate`; territory by
     default), ``k1``/``k2``/``sep_weight`` (its weights), ``draw`` (value of a
     draw to me), ``prune`` (L2 saddle-point pruning), ``ordering`` (L6),
-    ``hint_bits`` (hint table size 2**hint_bits).  ``last_stats`` tells what the
+    ``hybrid`` (the two-ply model where the heads cannot meet before the
+    depth limit), ``hint_bits`` (hint table size 2**hint_bits).  ``last_stats`` tells what the
     last :meth:`search` did."""
 
     def __init__(self, *, evaluation="territory", k1=K1_DEFAULT, k2=K2_DEFAULT,
                  sep_weight=SEP_WEIGHT_DEFAULT, draw=0.0, prune=True, ordering=True,
-                 hint_bits=16):
+                 hybrid=False, hint_bits=16):
         self.code = eval_code(evaluation)
         self.k1, self.k2, self.sep_weight = check_weights(k1, k2, sep_weight)
         if isinstance(draw, bool) or not isinstance(draw, (int, float)) or not abs(draw) < ts.WIN:
@@ -67,6 +68,7 @@ class NashSearcher:
         if not isinstance(hint_bits, int) or not 4 <= hint_bits <= 24:
             raise ValueError(f"hint_bits must be an int from 4 to 24, got {hint_bits!r}")
         self.draw, self.prune, self.ordering = float(draw), bool(prune), bool(ordering)
+        self.hybrid = bool(hybrid)
         self.hint_key = np.zeros(1 << hint_bits, np.uint64)
         self.hint_move = np.zeros((1 << hint_bits, 2), np.int64)
         self.ns = ts.new_scratch()
@@ -96,7 +98,7 @@ class NashSearcher:
         v, done = kernel(board.flat.copy(), np.int64(board.heads[me]), np.int64(board.heads[opp]),
                          np.int64(board.stride), np.int64(depth), np.int64(self.code), self.k1,
                          self.k2, np.int64(self.sep_weight), self.draw, self.prune, self.ordering,
-                         np.int64(deadline), prior, self.zobrist, self.hint_key, self.hint_move,
+                         self.hybrid, np.int64(deadline), prior, self.zobrist, self.hint_key, self.hint_move,
                          self.strategy, self.ns, self.cs, stats)
         return float(v), self.strategy.copy(), bool(done)
 

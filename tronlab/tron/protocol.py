@@ -28,10 +28,10 @@ Who is who on the client's board
       turn" keeps its meaning.  No grid is sent: the client remembers every head
       it has seen and marks those squares as the owner's trail; when a player's
       line turns to ``-1 -1 -1 -1`` its whole trail is removed (K3).
-    * ``lightriders``: players keep their ids 0 and 1 (``your_botid``).  Walls and
-      trails both arrive as ``x``.  The client keeps each player's facing between
-      rounds (from how its head moved; p0 starts facing right, p1 left) so the
-      bot knows which way is straight and which move would be a reverse.
+    * ``lightriders``: players keep their ids 0 and 1 (``your_botid``); rounds
+      count from 0 and the request's ``time_left`` is the time bank, the
+      deadline of the answer.  The client and the server side live in
+      :mod:`tronlab.tron.lightriders` (re-exported here).
 
 Answers: Google 2010 digits ``1`` north, ``2`` east, ``3`` south, ``4`` west;
 CodinGame ``UP RIGHT DOWN LEFT``; Light Riders ``up right down left pass``
@@ -69,9 +69,6 @@ from .board import FREE, MOVE_NAMES, TRAIL, WALL, Board, parse_move
 PROTOCOLS = ("google2010", "codingame", "lightriders")
 
 CODINGAME_SIZE = (30, 20)
-LIGHTRIDERS_SIZE = (16, 16)
-LIGHTRIDERS_TIMEBANK_MS = 10000
-LIGHTRIDERS_TIME_PER_MOVE_MS = 200
 
 _QUOTE_MAX = 60
 
@@ -184,40 +181,6 @@ def codingame_state(board: Board, player: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def lightriders_field(board: Board) -> str:
-    """The ``update game field`` tokens: row-major, ``.`` empty, ``x`` wall, ``0``/``1`` heads."""
-    inner = board.cells[1:-1, 1:-1]
-    tokens = np.where(inner == FREE, ".", "x").astype("<U1")
-    for p in range(board.n_players):
-        x, y = board.head_xy(p)
-        if board.alive[p] and board.inside(x, y):
-            tokens[y, x] = str(p)
-    return ",".join(tokens.reshape(-1))
-
-
-def lightriders_settings(board: Board, player: int, *, timebank_ms: int = LIGHTRIDERS_TIMEBANK_MS,
-                         time_per_move_ms: int = LIGHTRIDERS_TIME_PER_MOVE_MS) -> str:
-    """The ``settings`` lines sent once at the start of a Light Riders game."""
-    player = _check_player(board, player)
-    names = ",".join(f"player{p}" for p in range(board.n_players))
-    lines = [f"settings timebank {int(timebank_ms)}",
-             f"settings time_per_move {int(time_per_move_ms)}",
-             f"settings player_names {names}",
-             f"settings your_bot player{player}",
-             f"settings your_botid {player}",
-             f"settings field_width {board.width}",
-             f"settings field_height {board.height}"]
-    return "\n".join(lines) + "\n"
-
-
-def lightriders_state(board: Board, player: int, *, round: int, time_ms: int) -> str:
-    """One Light Riders round: round number, field, then ``action move <ms>``."""
-    _check_player(board, player)
-    return (f"update game round {int(round)}\n"
-            f"update game field {lightriders_field(board)}\n"
-            f"action move {int(time_ms)}\n")
-
-
 def encode_state(protocol: str, board: Board, player: int, *, turn: int = 0,
                  time_ms: int = 0) -> str:
     """One turn's server input for ``player`` in ``protocol`` (``turn`` counts from 0)."""
@@ -226,7 +189,7 @@ def encode_state(protocol: str, board: Board, player: int, *, turn: int = 0,
         return google2010_state(board, player)
     if protocol == "codingame":
         return codingame_state(board, player)
-    return lightriders_state(board, player, round=turn + 1, time_ms=time_ms)
+    return lightriders_state(board, player, round=turn, time_ms=time_ms)
 
 
 # ---- client side: text -> board -----------------------------------------------------
@@ -237,7 +200,7 @@ class Request(NamedTuple):
     board: Board
     player: int
     turn: int
-    time_left: float | None  # seconds the server gives for this move, when it says
+    time_left: float | None  # seconds until this answer's deadline, when the server says
 
 
 def _int_fields(line: str, count: int, what: str) -> list[int]:
@@ -395,87 +358,14 @@ class CodingameClient:
         return format_answer(self.protocol, move)
 
 
-class LightRidersClient:
-    """Reads Light Riders settings and rounds; keeps facings between rounds."""
-
-    protocol = "lightriders"
-
-    def __init__(self):
-        self.settings: dict[str, str] = {}
-        self.round = 0
-        self.board: Board | None = None
-        self._field: str | None = None
-
-    def feed(self, line: str) -> Request | None:
-        parts = line.split()
-        if not parts:
-            return None
-        if parts[0] == "settings" and len(parts) >= 3:
-            self.settings[parts[1]] = parts[2]
-            return None
-        if parts[:3] == ["update", "game", "round"] and len(parts) == 4:
-            self.round = _int_fields(parts[3], 1, "lightriders round")[0]
-            return None
-        if parts[:3] == ["update", "game", "field"] and len(parts) == 4:
-            self._field = parts[3]
-            return None
-        if parts[0] == "update":
-            return None  # other updates (e.g. player data) carry nothing we need
-        if parts[:2] == ["action", "move"] and len(parts) == 3:
-            ms = _int_fields(parts[2], 1, "lightriders time bank")[0]
-            if self._field is None:
-                raise ProtocolError("lightriders: 'action move' before any 'update game field'")
-            board = self.decode(self._field)
-            return Request(board, self.player, max(self.round - 1, 0), ms / 1000.0)
-        raise ProtocolError(f"lightriders: unexpected line {quote(line.strip())}")
-
-    @property
-    def player(self) -> int:
-        return int(self.settings.get("your_botid", 0))
-
-    def decode(self, field: str) -> Board:
-        """A Board from the field tokens; facings carried over from the last round."""
-        width = int(self.settings.get("field_width", LIGHTRIDERS_SIZE[0]))
-        height = int(self.settings.get("field_height", LIGHTRIDERS_SIZE[1]))
-        tokens = field.split(",")
-        if len(tokens) != width * height:
-            raise ProtocolError(f"lightriders field: {len(tokens)} tokens, expected "
-                                f"{width}x{height} = {width * height}")
-        cells = _empty_cells(width, height)
-        stride = width + 2
-        heads = [0, 0]
-        alive = [False, False]
-        for i, tok in enumerate(tokens):
-            y, x = divmod(i, width)
-            k = (y + 1) * stride + x + 1
-            if tok == "x":
-                cells[y + 1, x + 1] = WALL
-            elif tok in ("0", "1"):
-                p = int(tok)
-                if alive[p]:
-                    raise ProtocolError(f"lightriders field: player {p} appears twice")
-                heads[p], alive[p] = k, True
-                cells[y + 1, x + 1] = TRAIL + p
-            elif tok != ".":
-                raise ProtocolError(f"lightriders field: unknown token {quote(tok)} "
-                                    f"at x={x}, y={y}")
-        facing = [1, 3]  # games.md: p0 starts facing right, p1 left
-        old = self.board
-        if old is not None and old.stride == stride:
-            for p in range(2):
-                if alive[p] and old.alive[p]:
-                    moved = _move_between(stride, old.heads[p], heads[p])
-                    facing[p] = moved if moved >= 0 else int(old.facing[p])
-        board = Board(cells, heads, alive=alive, facing=facing)
-        self.board = board.copy()
-        return board
-
-    def answer(self, move) -> str:
-        return format_answer(self.protocol, move)
-
-
 def make_client(protocol: str):
     """A fresh client (one per game) for ``protocol``; see the module docstring."""
     check_protocol(protocol)
     return {"google2010": Google2010Client, "codingame": CodingameClient,
             "lightriders": LightRidersClient}[protocol]()
+
+
+# the Light Riders part lives in its own module; its names are part of this one's API
+from .lightriders import (LIGHTRIDERS_SIZE, LIGHTRIDERS_TIME_PER_MOVE_MS,  # noqa: E402,F401
+                          LIGHTRIDERS_TIMEBANK_MS, LightRidersClient, lightriders_field,
+                          lightriders_settings, lightriders_state, move_time)

@@ -14,15 +14,20 @@ its own moves, each line finished by the greedy filler, stopping at the
 checkerboard-parity bound - the write-up's longest-path search with an
 estimate of the remaining length at the cutoff.
 
-The cutoff evaluation is Voronoi territory, as in the write-up; any of
-:mod:`tronlab.evaluate`'s works (``evaluation="chamber"``: a1k0n's chamber
-trees, slower per node but in a small Light Riders check at 50 ms a move the
-stronger choice against the ``minimax`` and ``chamber`` bots; see
-``benchmarks/nash_strength.py``).
+The cutoff evaluation is a1k0n's chamber trees by default (A12; slower per
+node than the write-up's Voronoi territory, but the stronger choice in the
+Light Riders arena, ``benchmarks/nash_strength.py``); ``evaluation="territory"``
+gives the write-up's bot.
+
+Time: the bot plans to answer within 95% of the move's time, less 2 ms (the
+other search bots stop at 80% less 5 ms).  Under the Light Riders protocol the
+server's time bank is the deadline: the program hears it before each move
+(``set_clock``) and plans :func:`tronlab.tron.lightriders.move_time` - the time
+added a move plus the bank's surplus shared over the rounds the game can
+still last - so the bank never runs dry.
 
 Works under the google2010 and lightriders rules (2 players); in 3-4 player
-games it falls back to the shared one-move multi-player score.  Clock handling
-is the other search bots' (:class:`tronlab.bots.search_bots._Bot`).
+games it falls back to the shared one-move multi-player score.
 """
 
 from __future__ import annotations
@@ -30,17 +35,52 @@ from __future__ import annotations
 import numpy as np
 
 from ...runner.registry import register
+from ..board import FREE
+from ..lightriders import move_time
 from ..nash_search import MAX_DEPTH
 from ..nash_searcher import NashSearcher
-from .search import _EndgameBot, _warm
+from .search import DEFAULT_TIME, _EndgameBot, _warm
 
 
-class NashBot(_EndgameBot):
+SHARE = 0.95          # of the move's time the search may use
+MARGIN = 0.002        # seconds kept back for Python and the protocol
+
+
+class ClockedBot(_EndgameBot):
+    """The time rules of ``nash`` and ``hybrid``: 95% of the move's time less 2 ms,
+    and under a time bank (``set_clock``) :func:`~tronlab.tron.lightriders.move_time`."""
+
+    _clock = None
+    _rounds_left = 1
+
+    def set_clock(self, time_left, time_per_move=None):
+        """The server's clock for the next move: seconds to the deadline (the bank)
+        and seconds added after each move (None: this bot's ``time``)."""
+        per = time_per_move if time_per_move is not None else (self.time or 0.2)
+        self._clock = (float(time_left), float(per))
+
+    def budget(self) -> float:
+        if self._clock is not None:
+            bank, per = self._clock
+            return max(0.001, SHARE * move_time(bank, per, self._rounds_left))
+        t = self.time if self.time is not None else DEFAULT_TIME.get(self.rules, 1.0)
+        think = max(0.002, SHARE * t - MARGIN)
+        return max(0.002, think / 4) if self._first else think
+
+    def __call__(self, board, player):
+        self._rounds_left = int((board.cells == FREE).sum()) // 2 + 1
+        try:
+            return super().__call__(board, player)
+        finally:
+            self._clock = None
+
+
+class NashBot(ClockedBot):
     """Nash-equilibrium search while the players can meet; the endgame solver after."""
 
     name = "nash"
 
-    def __init__(self, *, evaluation="territory", draw=-1, sample=False, prune=True,
+    def __init__(self, *, evaluation="chamber", draw=-1, sample=False, prune=True,
                  ordering=True, depth=None, endgame_depth=None, time=None, verbose=False,
                  rng=None):
         super().__init__(endgame_depth=endgame_depth, time=time, verbose=verbose, rng=rng)

@@ -1,0 +1,133 @@
+"""The L1 exercise checker (solve_game): a right solution passes, a stub is 'not
+implemented', each planted mistake fails on the first matrix that exposes it with
+the hint that names it, strategies that do not guarantee the value are caught,
+and wrong kinds of answer are explained.  The checker's expected values come from
+the package's solver; here they are also checked against HiGHS."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.optimize import linprog
+
+from tronlab.course.checker import BAD_ARGUMENT, CRASH, NOT_IMPLEMENTED, PASSED, WRONG, WRONG_TYPE
+from tronlab.course.ex_nash import check_solve_game, game_cases, has_saddle, mistake_value
+
+
+def lp_solve(a):
+    """Value and row strategy by HiGHS: maximise v, p @ a[:, j] >= v, sum(p) = 1."""
+    a = np.asarray(a, float)
+    m, n = a.shape
+    res = linprog(np.r_[np.zeros(m), -1.0], A_ub=np.hstack([-a.T, np.ones((n, 1))]),
+                  b_ub=np.zeros(n), A_eq=np.r_[np.ones(m), 0.0][None], b_eq=[1.0],
+                  bounds=[(0, None)] * m + [(None, None)], method="highs")
+    return float(res.x[-1]), res.x[:m]
+
+
+def closed_form_always(a):
+    a = np.asarray(a, float)
+    if a.shape != (2, 2):
+        return lp_solve(a)
+    den = a[0, 0] - a[0, 1] - a[1, 0] + a[1, 1]
+    p = (a[1, 1] - a[1, 0]) / den
+    return (a[0, 0] * a[1, 1] - a[0, 1] * a[1, 0]) / den, [p, 1 - p]
+
+
+def pure(a):
+    a = np.asarray(a, float)
+    i = int(np.argmax(a.min(axis=1)))
+    return float(a[i].min()), np.eye(a.shape[0])[i]
+
+
+def column_player(a):
+    v, _ = lp_solve(-np.asarray(a, float).T)
+    return v, np.full(len(a), 1 / len(a))
+
+
+def transposed(a):
+    v, _ = lp_solve(np.asarray(a, float).T)
+    return v, np.full(len(a), 1 / len(a))
+
+
+def right_value_uniform_strategy(a):
+    v, _ = lp_solve(a)
+    return v, np.full(len(a), 1 / len(a))
+
+
+def test_expected_values_agree_with_highs():
+    from tronlab.nash import solve_zero_sum
+    for label, a in game_cases():
+        assert abs(solve_zero_sum(a).value - lp_solve(a)[0]) < 1e-9, label
+
+
+def test_the_lp_solution_passes():
+    r = check_solve_game(lp_solve)
+    assert r.status == PASSED and r.passed and r.checked == len(game_cases()), r.message
+
+
+def test_a_stub_is_not_implemented():
+    def solve_game(payoff):
+        raise NotImplementedError
+    assert check_solve_game(solve_game).status == NOT_IMPLEMENTED
+
+    def solve_game(payoff):
+        pass
+    assert check_solve_game(solve_game).status == NOT_IMPLEMENTED
+
+
+@pytest.mark.parametrize("wrong, game, words", [
+    (pure, "matching pennies", "mixing"),
+    (closed_form_always, "a saddle point", "saddle point at row 1, column 0"),
+    (column_player, "matching pennies", None),       # 0 there too: caught on a later game
+    (transposed, "a saddle point", "swapped"),
+    (right_value_uniform_strategy, "a saddle point", "does not guarantee"),
+])
+def test_planted_mistakes_fail_on_the_first_matrix_that_shows_them(wrong, game, words):
+    r = check_solve_game(wrong)
+    assert r.status == WRONG, r.message
+    if words is None:
+        assert "column player's view" in r.hint, r.message
+        return
+    assert r.case == game and words in r.hint, r.message
+    assert "payoff =" in r.message and "Expected:" in r.message and "Got:" in r.message
+
+
+def test_closed_form_dividing_by_zero_is_pointed_at_the_saddle_point():
+    def solve_game(payoff):
+        a = np.asarray(payoff, float)
+        if a.shape == (2, 2) and has_saddle(a) is None or a.shape != (2, 2):
+            return lp_solve(a)
+        with np.errstate(all="ignore"):
+            den = np.float64(a[0, 0] - a[0, 1] - a[1, 0] + a[1, 1])
+            v = (a[0, 0] * a[1, 1] - a[0, 1] * a[1, 0]) / den
+        return v, [0.5, 0.5]
+    r = check_solve_game(solve_game)
+    assert r.status in (WRONG, WRONG_TYPE) and "saddle point" in r.hint, r.message
+
+
+def test_mistake_values_differ_from_the_truth_where_the_hints_need_them():
+    a = np.array([[1.0, 4.0], [2.0, 3.0]])
+    assert has_saddle(a) == (1, 0)
+    assert mistake_value(a, "closed-form") == 2.5 and lp_solve(a)[0] == pytest.approx(2.0)
+    pennies = np.array([[1.0, -1.0], [-1.0, 1.0]])
+    assert mistake_value(pennies, "pure") == -1 and has_saddle(pennies) is None
+
+
+@pytest.mark.parametrize("answer, words", [
+    (lambda a: 0.5, "pair (value, row_strategy)"),
+    (lambda a: (0.0, [1.0]), "one probability per row"),
+    (lambda a: ("zero", [0.5, 0.5]), "must be a number"),
+    (lambda a: (lp_solve(a)[0], [1.5, -0.5] if len(a) == 2 else lp_solve(a)[1]), ">= 0"),
+])
+def test_wrong_kinds_of_answer_are_explained(answer, words):
+    r = check_solve_game(answer)
+    assert r.status in (WRONG_TYPE, WRONG) and words in (r.hint or "") + (r.expected or ""), \
+        r.message
+
+
+def test_crash_and_bad_argument():
+    def solve_game(payoff):
+        return 1 / 0
+    r = check_solve_game(solve_game)
+    assert r.status == CRASH and "ZeroDivisionError" in r.message
+    assert check_solve_game(None).status == BAD_ARGUMENT

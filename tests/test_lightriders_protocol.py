@@ -1,0 +1,199 @@
+"""The Light Riders protocol as games.md section 3 says: settings in order, rounds
+from 0, the time bank as the deadline, a timeout shuts the bot down, bad
+settings reported as bad input (never a traceback)."""
+
+import io
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from tronlab.runner.engine import play
+from tronlab.runner.external import ExternalBot
+from tronlab.runner.registry import get_bot
+from tronlab.runner.stdio import run_stdio
+from tronlab.tron.lightriders import (LightRidersClient, lightriders_settings, lightriders_state,
+                                      move_time)
+from tronlab.tron.mapgen import lightriders_board
+from tronlab.tron.protocol import ProtocolError, encode_state, make_client
+
+PY = sys.executable
+GAMES_MD_SETTINGS = """\
+settings player_names player0,player1
+settings your_bot player0
+settings timebank 10000
+settings time_per_move 200
+settings your_botid 0
+settings field_width 16
+settings field_height 16
+"""
+
+
+def feed_all(client, text):
+    return [r for r in (client.feed(line) for line in text.splitlines(True)) if r is not None]
+
+
+def test_settings_lines_in_the_order_games_md_gives():
+    board = lightriders_board(x=3, y=7)
+    assert lightriders_settings(board, 0) == GAMES_MD_SETTINGS
+    with_max = lightriders_settings(board, 1, max_rounds=90).splitlines()
+    assert with_max[1] == "settings your_bot player1" and with_max[4] == "settings your_botid 1"
+    assert with_max[-1] == "settings max_rounds 90" and len(with_max) == 8
+
+
+def test_rounds_count_from_zero_both_ways():
+    board = lightriders_board(x=3, y=7)
+    text = encode_state("lightriders", board, 1, turn=0, time_ms=10000)
+    assert text.splitlines()[0] == "update game round 0"
+    assert text.splitlines()[2] == "action move 10000"
+    client = make_client("lightriders")
+    (req,) = feed_all(client, GAMES_MD_SETTINGS + text)
+    assert req.turn == 0 and req.time_left == 10.0 and req.player == 0
+    (req,) = feed_all(client, encode_state("lightriders", board, 0, turn=5, time_ms=9500))
+    assert req.turn == 5 and req.time_left == 9.5
+
+
+@pytest.mark.parametrize("line,setting", [
+    ("settings your_botid 7", "your_botid"),
+    ("settings your_botid -1", "your_botid"),
+    ("settings field_width abc", "field_width"),
+    ("settings field_width -16", "field_width"),
+    ("settings field_height 0", "field_height"),
+    ("settings field_height -3", "field_height"),
+    ("settings timebank -5", "timebank"),
+    ("settings time_per_move 1.5", "time_per_move"),
+    ("settings max_rounds x", "max_rounds"),
+    ("settings your_botid", "settings NAME VALUE"),
+    ("update game round -1", "negative"),
+    ("action move -20", "negative"),
+])
+def test_bad_values_are_protocol_errors_naming_them(line, setting):
+    client = LightRidersClient()
+    with pytest.raises(ProtocolError, match=setting):
+        client.feed(line + "\n")
+    assert client.player == 0 and client.settings["field_width"] == 16   # defaults kept
+
+
+def play_stdio(text):
+    out, err = io.StringIO(), io.StringIO()
+    n = run_stdio(get_bot("hugger"), "lightriders", stdin=io.StringIO(text), stdout=out, stderr=err)
+    return n, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("bad", ["settings your_botid 7", "settings field_width abc",
+                                 "settings field_height -16", "settings field_width -1"])
+def test_bad_settings_are_reported_and_the_bot_plays_on(bad):
+    board = lightriders_board(x=3, y=7)
+    text = GAMES_MD_SETTINGS + bad + "\n" + lightriders_state(board, 0, round=0, time_ms=10000)
+    n, out, err = play_stdio(text)
+    assert n == 1 and out.strip() in ("up", "right", "down", "left")
+    assert "bad input" in err and bad.split()[1] in err and "Traceback" not in err
+
+
+def test_an_unreadable_round_is_answered_with_pass():
+    text = GAMES_MD_SETTINGS + "update game field .,.\naction move 9000\n"
+    n, out, err = play_stdio(text)
+    assert out == "pass\n" and "2 tokens" in err and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_bad_settings_through_the_real_program():
+    board = lightriders_board(x=3, y=7)
+    text = ("settings your_botid 7\nsettings field_width abc\nsettings field_height -2\n"
+            + GAMES_MD_SETTINGS + lightriders_state(board, 0, round=0, time_ms=10000))
+    r = subprocess.run([PY, "-m", "tronlab", "bot", "hugger", "--protocol", "lightriders"],
+                       input=text, text=True, capture_output=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() in ("up", "right", "down", "left")
+    assert r.stderr.count("bad input") == 3 and "Traceback" not in r.stderr
+
+
+# ---- time ------------------------------------------------------------------------------------
+
+@settings(max_examples=200)
+@given(st.integers(0, 10000), st.integers(20, 500), st.integers(1, 200),
+       st.lists(st.floats(0, 3), max_size=300))
+def test_move_time_never_overdraws_the_bank(bank_ms, per_ms, rounds, overruns):
+    """Spending move_time plus up to 3 ms a move over it never empties the bank within
+    ``rounds`` rounds (the time is within the bank at every move), whenever at least
+    20 ms come a move."""
+    cap, per = 10.0, per_ms / 1000
+    bank = bank_ms / 1000 + per
+    for r in range(rounds):
+        think = move_time(bank, per, rounds - r)
+        used = think + (overruns[r] if r < len(overruns) else 0.0) / 1000
+        assert used < bank
+        bank = min(max(bank - used, 0.0) + per, cap)
+
+
+def test_a_timeout_shuts_a_lightriders_bot_down():
+    calls = []
+    stop = threading.Event()
+
+    def slow_once(board, player):
+        calls.append(len(calls))
+        if len(calls) == 3:
+            stop.wait(0.3)
+        return "pass"     # straight on
+
+    try:
+        rec = play(lightriders_board(x=2, y=5), [slow_once, get_bot("hugger")],
+                   rules="lightriders", time_limit=0.05, max_turns=8)
+    finally:
+        stop.set()
+    assert len(calls) == 3              # asked three times, never again after the timeout
+    mine = [e for e in rec.events if e["player"] == 0]
+    assert [e["kind"] for e in mine] == ["pass", "pass"] + ["timeout"] * (rec.outcome.turns - 2)
+    assert rec.outcome.turns > 4 and all("shut down" in e["detail"] for e in mine[3:])
+
+
+def test_a_google2010_bot_is_not_shut_down():
+    # a timeout kills a google2010 bot outright; nothing to shut down
+    def sleepy(board, player):
+        time.sleep(0.2)
+        return 1
+    rec = play(lightriders_board(x=2, y=5), [sleepy, get_bot("hugger")],
+               rules="google2010", time_limit=0.05)
+    assert rec.outcome.deaths[0] == "timeout" and rec.outcome.turns == 1
+
+
+def test_nash_plans_from_the_bank():
+    nash = get_bot("nash", time=0.2)
+    board = lightriders_board(x=3, y=7)
+    nash.start_game(board, 0, rules="lightriders", time_limit=0.2)
+    nash.set_clock(10.0, 0.2)
+    nash(board, 0)
+    rounds = (16 * 16 - 2) // 2 + 1
+    planned = 0.95 * move_time(10.0, 0.2, rounds)
+    assert nash.last_stats["time"] < planned + 0.1
+    nash.set_clock(0.06, 0.2)          # nearly empty bank: half of it less the margin
+    nash(board, 0)
+    assert nash.last_stats["time"] < 0.06
+
+
+def full_games(n_games, opponent="voronoi"):
+    """nash as an external program, the 10 s bank and 200 ms a move, ``n_games``."""
+    records = []
+    for seed in range(n_games):
+        prog = ExternalBot([PY, "-m", "tronlab", "bot", "nash", "--protocol", "lightriders",
+                            "--seed", str(seed)], protocol="lightriders",
+                           time_limit=0.2, first_time_limit=10.0)
+        bots = [prog, get_bot(opponent, time=0.05)]
+        if seed % 2:
+            bots.reverse()
+        rec = play(lightriders_board(rng=np.random.default_rng(seed)), bots, rules="lightriders",
+                   rng=seed)
+        records.append((seed % 2, rec))
+    return records
+
+
+@pytest.mark.slow
+def test_nash_never_loses_on_time_over_twenty_games():
+    for seat, rec in full_games(20):
+        mine = [e for e in rec.events if e["player"] == seat]
+        assert not [e for e in mine if e["kind"] in ("timeout", "exited", "bad-output")], mine
+        assert rec.outcome.deaths[seat] not in ("timeout", "exited", "bad-output")
