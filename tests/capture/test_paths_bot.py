@@ -64,3 +64,22 @@ def test_the_bot_reports_nodes_and_beats_nearest():
 def test_registered_paths_bots():
     assert {"paths", "paths-same", "paths-back", "paths-block"} <= set(bot_names("capture"))
     assert get_bot("paths-same", game="capture").order == "same"
+
+
+def test_protocol_mode_warms_up_in_the_background_and_sizes_the_search():
+    from tronlab.capture.bots import nearest_target
+    bot = PathBot()
+    bot.prepare_for_protocol(budget=0.02)
+    view = state_from_ascii("""
+        A.....
+        ......
+        .....b
+    """).view()
+    first = bot(view, 0)
+    assert bot.warmup.ready.wait(120) and bot.warmup.error is None
+    assert first == nearest_target(view, 0) or bot.stats     # B2 until the kernels are in
+    assert bot.nodes_now() == 5000                            # no speed seen yet
+    bot.rate = 1e6
+    assert bot.nodes_now() == 20000                           # 0.02 s at 1e6 nodes a second
+    bot.rate = 10
+    assert bot.nodes_now() == 1000

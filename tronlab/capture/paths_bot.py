@@ -28,6 +28,7 @@ from .back import spoil_target
 from .bots import nearest_target
 from .lshapes import closed_gain
 from .memory import Memory
+from .warmup import Warmup
 from .opponent import NEVER, last_turn, predict
 from .paths import new_scratch, search_paths
 
@@ -88,9 +89,28 @@ class PathBot:
         self.stats = []
         self.last = None                # the last search's PathResult
         self.plan_squares, self.plan_since = None, 0
+        self.warmup = None
+        self.time_budget = None         # seconds a search may take; None: max_nodes always
+        self.rate = None                # nodes per second seen so far
+
+    def prepare_for_protocol(self, budget: float = 0.05):
+        """As a contest program: load the kernels in the background (answering with
+        the nearest-neutral rule meanwhile, :mod:`tronlab.capture.warmup`) and size each
+        search to about ``budget`` seconds of wall clock."""
+        self.warmup = Warmup()
+        self.time_budget = budget
+
+    def nodes_now(self) -> int:
+        """The node budget of this turn: ``max_nodes``, or with a time budget what
+        the speed seen so far allows in it (at least 1,000)."""
+        if self.time_budget is None or self.rate is None:
+            return self.max_nodes if self.time_budget is None else min(self.max_nodes, 5000)
+        return int(min(self.max_nodes, max(1000, self.rate * self.time_budget)))
 
     def __call__(self, view, player):
         self.memory.update(view)
+        if self.warmup is not None and not self.warmup.done:
+            return nearest_target(view, player)
         if self.back is not None:
             n = self.back.decide(self, view, player)
             if n:
@@ -121,10 +141,13 @@ class PathBot:
         if self.scratch is None:
             self.scratch = new_scratch(w, h, self.max_nodes)
         result = search_paths(owner, player, me, trail=trail, arrival=self.arrival(view, player),
-                              steps=self.steps, max_nodes=self.max_nodes,
+                              steps=self.steps, max_nodes=self.nodes_now(),
                               max_steps=self.max_steps, scratch=self.scratch)
         self.last = result
         self.stats.append((result.nodes, result.seconds))
+        if result.nodes >= 1000 and result.seconds > 0:
+            seen = result.nodes / result.seconds
+            self.rate = seen if self.rate is None else min(seen, 0.5 * (self.rate + seen))
         if result.score <= 1.0 or not result.path:
             return nearest_target(view, player)
         self.plan_squares = set(result.path)
