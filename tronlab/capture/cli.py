@@ -123,6 +123,8 @@ def run_program(bot, *, stdin=None, stdout=None, stderr=None, verbose=False) -> 
     stderr = stderr or sys.stderr
     client = CaptureClient(stdin, stdout)
     answers = 0
+    if hasattr(bot, "prepare_for_protocol"):    # e.g. load numba kernels in the background
+        bot.prepare_for_protocol()
     try:
         while (view := client.read_turn()) is not None:
             t0 = time.perf_counter()

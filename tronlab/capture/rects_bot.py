@@ -29,7 +29,9 @@ from __future__ import annotations
 import numpy as np
 
 from .memory import Memory
+from .warmup import Warmup
 from .back import spoil_target
+from .bots import nearest_target
 from .lshapes import best_l_shape
 from .rects import border_cycle, new_scratch, scan_rectangles
 from .rects_terms import RectTerms, needed_to_win
@@ -164,9 +166,17 @@ class RectangleBot:
         self.plan_squares = None
         self.plan_since = 0
         self.scratch = None
+        self.warmup = None
+
+    def prepare_for_protocol(self):
+        """As a contest program: load the kernels in the background, answering
+        with the nearest-neutral rule meanwhile (:mod:`tronlab.capture.warmup`)."""
+        self.warmup = Warmup()
 
     def __call__(self, view, player):
         self.memory.update(view)
+        if self.warmup is not None and not self.warmup.done:
+            return nearest_target(view, player)
         if self.back is not None:
             n = self.back.decide(self, view, player)
             if n:

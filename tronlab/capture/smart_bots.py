@@ -5,7 +5,10 @@
 * ``rectangles-back`` - the same with the winner's BACK rule (B8);
 * ``rectangles-block`` - the same with this project's BACK rule (B8).
 
-The path-search bots of B6-B7 are added by :mod:`tronlab.capture.paths_bot`.
+* ``paths`` - Olaf69's path search with his opponent model (B6, B7),
+  :class:`~tronlab.capture.paths_bot.PathBot`; ``paths-same`` with the other
+  turn order in the model; ``paths-back`` and ``paths-block`` with the two
+  BACK rules.
 ``time`` is accepted for the registry's sake; these bots do a fixed amount
 of work a turn (well under 100 ms, see benchmarks/capture_paths.py).
 """
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 from ..runner.registry import register
 from .back import BlockBack, WinnerBack
+from .paths_bot import PathBot
 from .rects_bot import RectangleBot
 
 
@@ -33,3 +37,27 @@ def rectangles_back(*, rng=None, time=None, **options):
           description="rectangles + BACK to before an opponent's large capture, then spoil it")
 def rectangles_block(*, rng=None, time=None, **options):
     return RectangleBot(back=BlockBack(), **options)
+
+
+@register("paths", game="capture",
+          description="Olaf69's path search: 3-square steps, (extra+20)/(steps+20), opponent model")
+def paths(*, rng=None, time=None, **options):
+    return PathBot(**options)
+
+
+@register("paths-same", game="capture",
+          description="paths, the opponent model turning the same way again first (B7 variant)")
+def paths_same(*, rng=None, time=None, **options):
+    return PathBot(order="same", **options)
+
+
+@register("paths-back", game="capture",
+          description="paths + BACK every 20 rounds when no area was closed (the winner's rule)")
+def paths_back(*, rng=None, time=None, **options):
+    return PathBot(back=WinnerBack(), **options)
+
+
+@register("paths-block", game="capture",
+          description="paths + BACK to before an opponent's large capture, then spoil it")
+def paths_block(*, rng=None, time=None, **options):
+    return PathBot(back=BlockBack(), **options)

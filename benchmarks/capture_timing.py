@@ -1,0 +1,58 @@
+"""No timeouts: full 4-player games of the issue-17 bots as contest programs at 100 ms a turn.
+
+    python benchmarks/capture_timing.py [--games 20] [--bots rectangles,paths,rectangles-block,paths-block]
+
+Each bot runs as its own process (``python -m tronlab.cli bot NAME --protocol
+backtothecode``), is fed the contest's protocol and gets 1000 ms for its first
+turn and 100 ms (+50 ms grace, as CodinGame's referee) for every later one,
+through :class:`tronlab.capture.external.CaptureProgram`.  Seats rotate from
+game to game.  Reported: games, timeouts and other eliminations per bot,
+and the reasons the games ended.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tronlab.capture.external import CaptureProgram  # noqa: E402
+from tronlab.capture.game import play_capture  # noqa: E402
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--bots", default="rectangles,paths,rectangles-block,paths-block")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    names = args.bots.split(",")
+    faults, reasons, played = Counter(), Counter(), Counter()
+    for g in range(args.games):
+        order = names[g % len(names):] + names[:g % len(names)]
+        bots = [CaptureProgram([sys.executable, "-m", "tronlab.cli", "bot", n, "--protocol",
+                                "backtothecode"], name=n) for n in order]
+        rec = play_capture(bots, rng=args.seed + g, time_limit=0.1, first_time_limit=1.0)
+        reasons[rec.outcome["reason"]] += 1
+        for turn, rnd, player, kind, detail in rec.events:
+            if kind not in ("back", "rewind"):
+                faults[(order[player], kind)] += 1
+        for n in order:
+            played[n] += 1
+        print(f"game {g}: {order} scores {rec.outcome['scores']} {rec.outcome['reason']} "
+              f"round {rec.outcome['round']} events "
+              f"{[e for e in rec.events if e[3] not in ('rewind',)]}", flush=True)
+    print("\n| bot | games | timeouts | other eliminations |\n|---|---|---|---|")
+    for n in names:
+        t = faults[(n, "timeout")]
+        other = sum(v for (b, k), v in faults.items() if b == n and k != "timeout")
+        print(f"| {n} | {played[n]} | {t} | {other} |")
+    print(f"game ends: {dict(reasons)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,154 @@
+"""The ``paths`` bot: Olaf69's path search with his opponent model (B6, B7).
+
+Each turn the bot
+
+1. moves the opponents by the model of :mod:`tronlab.capture.opponent` for
+   ``max_steps`` rounds (after a ``BACK``, the positions they had in the
+   thrown-away future count too: the earlier of the two arrivals);
+2. after a rewind, heads first for an area an opponent closed in the
+   thrown-away future if it can get there in time
+   (:func:`~tronlab.capture.back.spoil_target`);
+3. stands still when that closes an area now (its square is next to one it
+   stood on two or more rounds ago and a closed region touches it: the search
+   itself never stays);
+4. runs :func:`~tronlab.capture.paths.search_paths` and walks the first
+   straight stretch of the best path;
+5. when no path scores above 1 (none closes an area), goes for the nearest
+   neutral square (:func:`~tronlab.capture.bots.nearest_target`, B2).
+
+``stats`` keeps ``(nodes, seconds)`` of every search, for the node counts
+per turn reported in benchmarks/capture_paths.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .back import spoil_target
+from .bots import nearest_target
+from .lshapes import closed_gain
+from .memory import Memory
+from .warmup import Warmup
+from .opponent import NEVER, last_turn, predict
+from .paths import new_scratch, search_paths
+
+
+def opponents_of(memory, view, player) -> tuple:
+    """``(ids, [(position, heading, last_turn), ...])`` of the active opponents."""
+    ids, out = [], []
+    for q in range(view.n_players):
+        if q == player or view.eliminated[q] or view.positions[q] is None:
+            continue
+        ids.append(q)
+        out.append((view.positions[q], memory.heading(q), last_turn(memory.trail(q)[-12:])))
+    return ids, out
+
+
+def future_arrival(memory, view, ids) -> np.ndarray:
+    """Rounds from now at which the opponents stood on each square in the
+    thrown-away future (NEVER when they did not)."""
+    h, w = view.owner.shape
+    out = np.full((h, w), NEVER, np.int64)
+    for q in ids:
+        for k, pos in memory.future_positions(q).items():
+            t = k - memory.last_round
+            if t > 0 and out[pos[1], pos[0]] > t:
+                out[pos[1], pos[0]] = t
+    return out
+
+
+def first_stretch(position, path) -> tuple:
+    """The last square of the straight start of ``path``."""
+    target = path[0]
+    dx, dy = target[0] - position[0], target[1] - position[1]
+    for a, b in zip(path, path[1:]):
+        if (b[0] - a[0], b[1] - a[1]) != (dx, dy):
+            break
+        target = b
+    return target
+
+
+def stay_closes(owner, player, position, trail) -> bool:
+    """Whether standing still this round closes an area."""
+    x, y = position
+    old = set(trail)        # the rules' "two or more rounds ago": all but the current square
+    if not any((x + dx, y + dy) in old for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))):
+        return False
+    return closed_gain(owner, player, x, y) > 0
+
+
+class PathBot:
+    """Olaf69's search (see the module docstring)."""
+
+    def __init__(self, *, max_nodes: int = 30000, steps=(3, 2, 1), max_steps: int = 60,
+                 order: str = "writeup", back=None, model: bool = True):
+        self.max_nodes, self.steps, self.max_steps = max_nodes, tuple(steps), max_steps
+        self.order, self.back, self.model = order, back, model
+        self.memory = Memory()
+        self.scratch = None
+        self.stats = []
+        self.last = None                # the last search's PathResult
+        self.plan_squares, self.plan_since = None, 0
+        self.warmup = None
+        self.time_budget = None         # seconds a search may take; None: max_nodes always
+        self.rate = None                # nodes per second seen so far
+
+    def prepare_for_protocol(self, budget: float = 0.05):
+        """As a contest program: load the kernels in the background (answering with
+        the nearest-neutral rule meanwhile, :mod:`tronlab.capture.warmup`) and size each
+        search to about ``budget`` seconds of wall clock."""
+        self.warmup = Warmup()
+        self.time_budget = budget
+
+    def nodes_now(self) -> int:
+        """The node budget of this turn: ``max_nodes``, or with a time budget what
+        the speed seen so far allows in it (at least 1,000)."""
+        if self.time_budget is None or self.rate is None:
+            return self.max_nodes if self.time_budget is None else min(self.max_nodes, 5000)
+        return int(min(self.max_nodes, max(1000, self.rate * self.time_budget)))
+
+    def __call__(self, view, player):
+        self.memory.update(view)
+        if self.warmup is not None and not self.warmup.done:
+            return nearest_target(view, player)
+        if self.back is not None:
+            n = self.back.decide(self, view, player)
+            if n:
+                return ("BACK", n)
+        return self.choose(view, player)
+
+    def arrival(self, view, player) -> np.ndarray:
+        """Round (from now) from which an opponent holds each neutral square."""
+        ids, opps = opponents_of(self.memory, view, player)
+        h, w = view.owner.shape
+        arrival = np.full((h, w), NEVER, np.int64)
+        if self.model and opps:
+            arrival = predict(view.owner, opps, rounds=self.max_steps, order=self.order).arrival
+        if self.memory.future:
+            arrival = np.minimum(arrival, future_arrival(self.memory, view, ids))
+        return arrival
+
+    def choose(self, view, player):
+        owner, me = view.owner, tuple(view.positions[player])
+        h, w = owner.shape
+        if self.memory.future:
+            spoil = spoil_target(self.memory, view, player)
+            if spoil is not None:
+                return spoil
+        trail = self.memory.trail(player)[:-1]
+        if stay_closes(owner, player, me, trail):
+            return me
+        if self.scratch is None:
+            self.scratch = new_scratch(w, h, self.max_nodes)
+        result = search_paths(owner, player, me, trail=trail, arrival=self.arrival(view, player),
+                              steps=self.steps, max_nodes=self.nodes_now(),
+                              max_steps=self.max_steps, scratch=self.scratch)
+        self.last = result
+        self.stats.append((result.nodes, result.seconds))
+        if result.nodes >= 1000 and result.seconds > 0:
+            seen = result.nodes / result.seconds
+            self.rate = seen if self.rate is None else min(seen, 0.5 * (self.rate + seen))
+        if result.score <= 1.0 or not result.path:
+            return nearest_target(view, player)
+        self.plan_squares = set(result.path)
+        return first_stretch(me, result.path)
