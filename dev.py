@@ -2,16 +2,23 @@
 """Set up tronlab in a local virtual environment and open the course or run the tests.
 
     python3 dev.py course     # set up .venv, install tronlab, open the course in JupyterLab
-    python3 dev.py test       # set up .venv with the test extras, run the whole test suite
+    python3 dev.py test       # set up .venv, run the whole test suite
+    python3 dev.py strip      # remove outputs and execution counts from the course notebooks
 
-Needs nothing but Python 3.10+.  The environment lives in ``.venv`` beside this file and
-is re-installed only when ``pyproject.toml`` changes.  Extra arguments after ``test`` go
-to pytest (``python3 dev.py test -k rules``).
+Needs nothing but Python 3.10+.  One environment, ``.venv`` beside this file (or the
+directory named by ``TRONLAB_VENV``), serves both ``course`` and ``test``: it holds
+tronlab with everything the course notebooks import and the test tools, and is
+re-installed only when ``pyproject.toml`` changes, so after either command has run once
+the course starts without a network.  JupyterLab serves the repository's root (lessons in
+``notebooks/``, ``exercises/``, ``solutions/``) without the news popup and without
+autosave.  Extra arguments go to JupyterLab (``python3 dev.py course --no-browser``),
+to pytest (``python3 dev.py test -k rules``) or name the notebooks to strip.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -20,10 +27,24 @@ import venv
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
-VENV = ROOT / ".venv"
+VENV = Path(os.environ.get("TRONLAB_VENV") or ROOT / ".venv").resolve()
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
 CHROMIUM = "/usr/bin/chromium"
+#: the one set of extras both commands install: the course's own (pettingzoo for notebook 08)
+#: and the test tools, so neither command ever re-installs after the other
+EXTRAS = "test,pettingzoo"
+STAMP = VENV / ".tronlab-installed"
+WARM_STAMP = VENV / ".tronlab-warm"
+SETTINGS = VENV / "share" / "jupyter" / "lab" / "settings"
+#: JupyterLab settings for a class: no news popup, no update check, no autosave (a notebook
+#: changes on disk only when the student saves it)
+OVERRIDES = {
+    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false",
+                                                    "checkForUpdates": False},
+    "@jupyterlab/docmanager-extension:plugin": {"autosave": False},
+}
+NOTEBOOK_DIRS = ("notebooks", "exercises", "solutions")
 
 
 def say(msg: str) -> None:
@@ -34,21 +55,42 @@ def run(*cmd, **kw) -> None:
     subprocess.run([str(c) for c in cmd], check=True, **kw)
 
 
-def ensure_venv(extras: str) -> None:
+def _install_digest() -> str:
+    return hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + EXTRAS.encode()).hexdigest()
+
+
+def is_installed() -> bool:
+    """Whether the environment holds this pyproject's tronlab with :data:`EXTRAS`."""
+    return PY.exists() and STAMP.exists() and STAMP.read_text() == _install_digest()
+
+
+def ensure_venv() -> None:
+    """Create the environment and install tronlab into it, unless that is done already."""
     if sys.version_info < (3, 10):
         sys.exit(f"tronlab needs Python 3.10 or newer; this is {sys.version.split()[0]}")
+    if is_installed():
+        return
     if not PY.exists():
         say(f"creating virtual environment in {VENV}")
         venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
-    stamp = VENV / f".installed-{extras or 'base'}"
-    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if stamp.exists() and stamp.read_text() == digest:
-        return
     say("installing tronlab and its dependencies (first run takes a few minutes)")
     run(PY, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
-    target = f".[{extras}]" if extras else "."
-    run(PY, "-m", "pip", "install", "--quiet", "-e", target, cwd=ROOT)
-    stamp.write_text(digest)
+    run(PY, "-m", "pip", "install", "--quiet", "-e", f".[{EXTRAS}]", cwd=ROOT)
+    mark_installed()
+
+
+def mark_installed() -> None:
+    STAMP.write_text(_install_digest())
+
+
+def write_lab_settings() -> Path:
+    """JupyterLab's application settings for the course (see :data:`OVERRIDES`)."""
+    SETTINGS.mkdir(parents=True, exist_ok=True)
+    path = SETTINGS / "overrides.json"
+    text = json.dumps(OVERRIDES, indent=2) + "\n"
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+    return SETTINGS
 
 
 def build_fast_start() -> None:
@@ -56,20 +98,29 @@ def build_fast_start() -> None:
 
     numba's cache is filled by ``tronlab.jit.warmup`` (about 30 s the first time, 3 s after).
     The ahead-of-time module is optional: without a C compiler tronlab uses numba's cache.
+    Both are done once per state of the sources (:data:`WARM_STAMP`).
     """
-    stamp = VENV / ".warm"
-    digest = _sources_digest()
-    if not (stamp.exists() and stamp.read_text() == digest):
-        say("filling numba's compile cache (about 30 s the first time)")
-        run(PY, "-m", "tronlab.jit.warmup", "--quiet", cwd=ROOT)
-        stamp.write_text(_sources_digest())     # the warm-up itself wrote cache files
+    if is_warm():
+        return
+    say("filling numba's compile cache (about 30 s the first time)")
+    run(PY, "-m", "tronlab.jit.warmup", "--quiet", cwd=ROOT)
     built = ("import os, sys, tronlab.jit.aot as a; "
              "sys.exit(0 if os.path.exists(a.module_path()) else 1)")
-    if subprocess.call([str(PY), "-c", built], cwd=ROOT) == 0:
-        return
-    say("compiling the ahead-of-time kernels (about 20 s; optional)")
-    if subprocess.call([str(PY), "-m", "tronlab.jit.aot", "build"], cwd=ROOT) != 0:
-        say("no ahead-of-time kernels: tronlab will use numba's compile cache instead")
+    if subprocess.call([str(PY), "-c", built], cwd=ROOT) != 0:
+        say("compiling the ahead-of-time kernels (about 20 s; optional)")
+        if subprocess.call([str(PY), "-m", "tronlab.jit.aot", "build"], cwd=ROOT) != 0:
+            say("no ahead-of-time kernels: tronlab will use numba's compile cache instead")
+    mark_warm()
+
+
+def is_warm() -> bool:
+    return WARM_STAMP.exists() and WARM_STAMP.read_text() == _sources_digest()
+
+
+def mark_warm() -> None:
+    """Record that the kernels were compiled for the sources as they are now (the warm-up
+    itself wrote cache files, which :func:`_sources_digest` counts)."""
+    WARM_STAMP.write_text(_sources_digest())
 
 
 def _sources_digest() -> str:
@@ -95,29 +146,94 @@ def ensure_chromium() -> None:
     run("apt-get", "install", "-y", "-qq", "chromium", env=env, stdout=subprocess.DEVNULL)
 
 
+def course_command(args) -> list[str]:
+    """The JupyterLab command line: the repository's root, the first lesson open."""
+    extra = ["--allow-root"] if os.name == "posix" and os.geteuid() == 0 else []
+    return [str(PY), "-m", "jupyterlab", "notebooks/00_welcome.ipynb",
+            f"--ServerApp.root_dir={ROOT}", f"--LabApp.app_settings_dir={write_lab_settings()}",
+            *extra, *args]
+
+
 def course(args) -> int:
-    ensure_venv("")
+    ensure_venv()
     build_fast_start()
     say("opening the course in JupyterLab (Ctrl-C to stop)")
-    extra = ["--allow-root"] if os.name == "posix" and os.geteuid() == 0 else []
-    return subprocess.call([str(BIN / "jupyter"), "lab", "notebooks/00_welcome.ipynb", *extra, *args],
-                           cwd=ROOT)
+    return subprocess.call(course_command(args), cwd=ROOT)
 
 
 def test(args) -> int:
-    ensure_venv("test")
+    ensure_venv()
     build_fast_start()
     ensure_chromium()
     env = dict(os.environ, PYTHONHASHSEED="0", MPLBACKEND="Agg")
     return subprocess.call([str(PY), "-m", "pytest", *args], cwd=ROOT, env=env)
 
 
+# ---- notebooks without outputs ------------------------------------------------------------------
+#: notebook-level metadata a committed notebook keeps
+KEEP_METADATA = {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
+                                "name": "python3"},
+                 "language_info": {"name": "python"}}
+
+
+def strip_notebook(nb: dict) -> dict:
+    """``nb`` as it is committed: no outputs, no execution counts, cell metadata only ``tags``,
+    notebook metadata only :data:`KEEP_METADATA`, every cell with a stable id (nbformat 4.5)."""
+    out = dict(nb)
+    out["metadata"] = json.loads(json.dumps(KEEP_METADATA))
+    out["nbformat"], out["nbformat_minor"] = 4, 5
+    cells, seen = [], set()
+    for i, cell in enumerate(nb.get("cells", [])):
+        c = {"cell_type": cell["cell_type"]}
+        cid = cell.get("id")
+        if not cid or cid in seen:
+            cid = f"c{i:02d}"
+            while cid in seen:
+                cid += "x"
+        seen.add(cid)
+        c["id"] = cid
+        tags = (cell.get("metadata") or {}).get("tags")
+        c["metadata"] = {"tags": list(tags)} if tags else {}
+        if cell["cell_type"] == "code":
+            c["execution_count"], c["outputs"] = None, []
+        if "attachments" in cell and cell["cell_type"] == "markdown":
+            c["attachments"] = cell["attachments"]
+        c["source"] = cell.get("source", "")
+        cells.append(c)
+    out["cells"] = cells
+    return out
+
+
+def notebook_paths(args) -> list[Path]:
+    if args:
+        return [Path(a).resolve() for a in args]
+    return sorted(p for d in NOTEBOOK_DIRS for p in (ROOT / d).glob("*.ipynb"))
+
+
+def strip(args) -> int:
+    """Strip the named notebooks (default: every course notebook); say which changed."""
+    changed = 0
+    for path in notebook_paths(args):
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        clean = strip_notebook(nb)
+        if clean != nb:
+            path.write_text(json.dumps(clean, indent=1, ensure_ascii=False) + "\n",
+                            encoding="utf-8")
+            say(f"stripped {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+            changed += 1
+    say(f"{changed} notebook(s) changed")
+    return 0
+
+
+COMMANDS = {"course": course, "test": test, "strip": strip}
+
+
 def main(argv) -> int:
-    if not argv or argv[0] not in ("course", "test"):
+    if not argv or argv[0] not in COMMANDS:
         print(__doc__.strip())
         return 2
     try:
-        return course(argv[1:]) if argv[0] == "course" else test(argv[1:])
+        return COMMANDS[argv[0]](argv[1:])
     except subprocess.CalledProcessError as err:
         say(f"setup step failed: {' '.join(map(str, err.cmd))} (exit {err.returncode})")
         return 1

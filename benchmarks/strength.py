@@ -39,18 +39,23 @@ Draws say nothing about which bot is better, so telling two strong bots apart
 takes many decided games, more than 27 maps give (22 of chamber v minimax's 54
 games on them were draws in every one of the 8 bot variants measured below).
 
-Results go to a JSON-lines file as each game ends (default
-``benchmarks/strength_results.jsonl``), tagged with ``--tag`` (default: the
-git commit), the mode and the bots; running again with the same settings skips
-the games already there (resumable), ``--fresh`` forgets them, and a run
-stopped with Ctrl-C keeps every game it finished.  ``--jobs 2`` plays two
+This script is a thin use of :mod:`tronlab.arena` (the same as ``tronlab arena
+run`` with a ladder of pairs): results go to the arena's SQLite database
+(default ``benchmarks/strength_results.sqlite``), one row per game written in
+one transaction when the game ends, tagged with ``--tag`` (default: the git
+commit), the time and the depth; running again with the same settings plays
+only the games missing (resumable), ``--fresh`` forgets this tag's games (one
+transaction: other tags' games are never touched), and a run stopped with
+Ctrl-C or killed keeps every game it finished.  ``tronlab arena table DB
+--tag TAG`` prints the table again, ``tronlab arena replay DB ID`` shows a
+game.  ``--jobs 2`` plays two
 games at once; timed, do that only on two otherwise idle cores (a busy machine
 makes timed games noisier).  A full default run (6 pairs, 147 maps, 1764
 games) takes about an hour on this 2-core machine with one job, half that with
 ``--jobs 2``; chamber v minimax is more than half of it.
 
-At the end, for every pair, from the first bot's side and per map set (2010,
-20x20 random, all): W/D/L, points (W + D/2) and the score (points a game, with a
+At the end, the arena's ratings (Bradley-Terry, 95% intervals) and, for every
+pair, from the first bot's side and per map set (google2010, 20x20 random, all): W/D/L, points (W + D/2) and the score (points a game, with a
 normal 95% interval), the two-sided sign-test p of the decided games (the
 chance that coin tosses split them at least this unevenly), a verdict -
 ``clear`` when p < 0.01 and the first bot won more, ``lost`` when it won
@@ -101,57 +106,22 @@ crash only comes later; m = 1 move: 16-33-5; 3 moves: 16-28-10).
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import os
 import re
 import subprocess
 import sys
-import time
-import zlib
-from collections import defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+from tronlab.arena.report import pairs_text, ratings_text, faults_text  # noqa: E402
+from tronlab.arena.schedule import round_robin  # noqa: E402
+from tronlab.arena.stats import score_interval, sign_test, verdict  # noqa: E402,F401
+from tronlab.arena.store import Store  # noqa: E402
+from tronlab.arena.tournament import run  # noqa: E402
+
 MAPS = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "maps", "google2010"))
 DEFAULT_BOTS = "chamber,minimax,voronoi,filler,random"
-SEARCH_BOTS = {"minimax", "chamber"}
-
-
-def google_maps():
-    return sorted(f[:-4] for f in os.listdir(MAPS) if f.endswith(".txt"))
-
-
-_RANDOM = re.compile(r"rand(?:(\d+)x(\d+)-)?(\d+)")
-
-
-def random_name(seed, width=20, height=20):
-    """``rand<seed>`` for a 20x20 random map, ``rand<W>x<H>-<seed>`` for other sizes."""
-    return f"rand{seed}" if (width, height) == (20, 20) else f"rand{width}x{height}-{seed}"
-
-
-def parse_random(name):
-    """``(width, height, seed)`` of a random map's name, None for any other name."""
-    m = _RANDOM.fullmatch(name)
-    if m is None:
-        return None
-    width, height, seed = m.groups()
-    return (20, 20, int(seed)) if width is None else (int(width), int(height), int(seed))
-
-
-def make_board(name):
-    """A map by name: a 2010 map, a built-in map, or a random map (:func:`random_name`)."""
-    from tronlab.tron.maps import load_map
-    from tronlab.tron.mapgen import builtin_maps, load_builtin, random_map
-    path = os.path.join(MAPS, f"{name}.txt")
-    if os.path.exists(path):
-        return load_map(path)
-    if name in builtin_maps():
-        return load_builtin(name)
-    spec = parse_random(name)
-    if spec is not None:
-        width, height, seed = spec
-        return random_map(width, height, density=0.1, rng=seed)
-    raise SystemExit(f"unknown map {name!r}")
 
 
 def pairs_of(bots, how):
@@ -165,185 +135,12 @@ def pairs_of(bots, how):
     return ladder
 
 
-def game_seed(a, b, map_name):
-    return zlib.crc32(f"{a}|{b}|{map_name}".encode())
-
-
-def bot_options(spec, seconds, depth):
-    """``spec`` is a bot name, optionally with options: ``chamber+draw=-500+tt=0``."""
-    name, *extra = spec.split("+")
-    opts = {"time": seconds}
-    if depth is not None and name in SEARCH_BOTS:
-        opts["depth"] = depth
-    for item in extra:
-        k, _, v = item.partition("=")
-        opts[k] = json.loads(v) if v[:1] in "-0123456789tfn[" else v
-    return name, opts
-
-
-def new_bot(spec, seconds, depth):
-    from tronlab.runner.registry import get_bot
-    name, opts = bot_options(spec, seconds, depth)
-    return get_bot(name, **opts)
-
-
-_warm = set()
-
-
-def play_one(job):
-    """One game (run in a worker process when --jobs > 1)."""
-    a, b, map_name, seconds, depth, key = job
-    import tronlab.tron.bots.search  # noqa: F401  (registers the search bots)
-    from tronlab.runner.engine import play
-
-    if (a, b) not in _warm:     # a first unrecorded game: no kernel compiles or loads in a real one
-        _warm.add((a, b))
-        play(make_board("box"), [new_bot(a, 0.05, None), new_bot(b, 0.05, None)],
-             rules="google2010", rng=0, max_turns=30)
-    board = make_board(map_name)
-    bots = [new_bot(a, seconds, depth), new_bot(b, seconds, depth)]
-    depths = {0: [], 1: []}
-    wrapped = [_Recorder(bot, depths[p]) for p, bot in enumerate(bots)]
-    limit = None if depth is not None else 2 * seconds
-    t0 = time.perf_counter()
-    rec = play(board, wrapped, rules="google2010", rng=game_seed(a, b, map_name),
-               time_limit=limit, first_time_limit=None if limit is None else 6 * seconds,
-               names=[a, b])
-    out = rec.outcome
-    return {"key": key, "p1": a, "p2": b, "map": map_name, "time": seconds, "depth": depth,
-            "winner": None if out.winner is None else [a, b][out.winner],
-            "turns": out.turns, "deaths": list(out.deaths),
-            "mean_depth": [round(sum(d) / len(d), 2) if d else None for d in depths.values()],
-            "seconds": round(time.perf_counter() - t0, 2)}
-
-
-class _Recorder:
-    """Passes moves through and notes the search depth each move reached."""
-
-    def __init__(self, bot, depths):
-        self.bot, self.depths = bot, depths
-        self.name = getattr(bot, "name", "bot")
-
-    def start_game(self, *args, **kwargs):
-        if hasattr(self.bot, "start_game"):
-            self.bot.start_game(*args, **kwargs)
-
-    def __call__(self, board, player):
-        move = self.bot(board, player)
-        stats = getattr(self.bot, "last_stats", None) or {}
-        if stats.get("mode") == "search":
-            self.depths.append(stats.get("depth", 0))
-        return move
-
-
-def load_results(path):
-    done = []
-    if os.path.exists(path):
-        with open(path) as f:
-            done = [json.loads(line) for line in f if line.strip()]
-    return done
-
-
-def sign_test(wins, losses):
-    """Two-sided exact sign test on the decided games: the chance of a split at
-    least this uneven if each decided game were a coin toss (draws say nothing
-    about which bot is better, so they are left out)."""
-    n = wins + losses
-    if n == 0:
-        return 1.0
-    k = min(wins, losses)
-    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
-    return min(1.0, 2 * tail)
-
-
-def score_interval(wins, draws, losses, z=1.96):
-    """Mean points a game (win 1, draw 1/2) and the half-width of its normal
-    95% interval, from the spread of the games' own points."""
-    n = wins + draws + losses
-    if n == 0:
-        return 0.0, 0.0
-    mean = (wins + draws / 2) / n
-    var = (wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean ** 2) / n
-    return mean, z * math.sqrt(var / n)
-
-
-def verdict(wins, draws, losses, alpha=0.01):
-    """``clear`` when the first bot wins more decided games than it loses and a
-    coin could not plausibly have done it (sign test p < ``alpha``); ``unclear``
-    otherwise (``lost`` when it loses more than it wins, just as clearly)."""
-    p = sign_test(wins, losses)
-    if p >= alpha:
-        return "unclear"
-    return "clear" if wins > losses else "lost"
-
-
-def map_set(name):
-    """Which set a map belongs to in the table: ``2010``, ``built-in`` or the
-    size of a random map (``20x20``)."""
-    if os.path.exists(os.path.join(MAPS, f"{name}.txt")):
-        return "2010"
-    spec = parse_random(name)
-    return "built-in" if spec is None else f"{spec[0]}x{spec[1]}"
-
-
-def pair_row(results, a, b):
-    """W, D, L of ``a`` against ``b`` and each one's mean search depth."""
-    w = d = l = 0
-    da, db = [], []
-    for r in results:
-        if {r["p1"], r["p2"]} != {a, b}:
-            continue
-        if r["winner"] is None:
-            d += 1
-        elif r["winner"] == a:
-            w += 1
-        else:
-            l += 1
-        md = r.get("mean_depth") or [None, None]
-        ia = 0 if r["p1"] == a else 1
-        if md[ia] is not None:
-            da.append(md[ia])
-        if md[1 - ia] is not None:
-            db.append(md[1 - ia])
-    depth_text = " / ".join(f"{sum(x) / len(x):.1f}" if x else "-" for x in (da, db))
-    return w, d, l, depth_text
-
-
-def table(results, pairs):
-    sets = sorted({map_set(r["map"]) for r in results})
-    rows = [("all", results)] if len(sets) < 2 else (
-        [(s, [r for r in results if map_set(r["map"]) == s]) for s in sets] + [("all", results)])
-    print(f"\n{'pair':<24}{'maps':>7}{'W':>5}{'D':>4}{'L':>4}{'points':>11}{'score':>12}"
-          f"{'sign p':>9}  verdict  mean depth")
-    for a, b in pairs:
-        name = a + " v " + b                      # printed on the pair's first row only
-        for label, subset in rows:
-            w, d, l, depth_text = pair_row(subset, a, b)
-            n = w + d + l
-            if n == 0:
-                continue
-            mean, half = score_interval(w, d, l)
-            print(f"{name:<24}{label:>7}{w:>5}{d:>4}{l:>4}"
-                  f"{w + d / 2:>7.1f}/{n:<3}{100 * mean:>5.0f}% ±{100 * half:>2.0f}"
-                  f"{sign_test(w, l):>9.2g}  {verdict(w, d, l):<8} {depth_text}")
-            name = ""
-    print("(W-D-L from the first bot's side, both seats; score: points a game with a 95% interval; "
-          "sign p: the\n chance of a split of the decided games at least this uneven from coin "
-          "tosses; verdict\n 'clear' when p < 0.01)")
-    points = defaultdict(float)
-    games = defaultdict(int)
-    for r in results:
-        for name in (r["p1"], r["p2"]):
-            games[name] += 1
-            if r["winner"] is None:
-                points[name] += 0.5
-            elif r["winner"] == name:
-                points[name] += 1
-    print(f"\n{'bot':<14}{'points':>8}{'games':>7}")
-    for name in sorted(games, key=lambda n: -points[n] / games[n]):
-        print(f"{name:<14}{points[name]:>8.1f}{games[name]:>7}")
-    timeouts = sum(1 for r in results for d in r["deaths"] if d == "timeout")
-    print(f"\ntimeouts: {timeouts} in {len(results)} games")
+def map_text(maps, random, size):
+    """The arena's --maps text: the 2010 folder (or names) plus random:N:WxH."""
+    items = [] if maps == "none" else [MAPS] if maps == "all" else maps.split(",")
+    if random:
+        items.append(f"random:{random}:{size}")
+    return ",".join(items)
 
 
 def git_commit():
@@ -354,80 +151,68 @@ def git_commit():
         return "unknown"
 
 
-def main(argv=None):
+def parse(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bots", default=DEFAULT_BOTS)
     ap.add_argument("--pairs", choices=("ladder", "all"), default="ladder")
     ap.add_argument("--maps", default="all",
                     help="'all' (the 27 2010 maps), 'none' (with --random) or NAME,...")
-    ap.add_argument("--random", type=int, default=120,
-                    help="add N seeded random maps (default 120)")
-    ap.add_argument("--random-size", default="20x20",
-                    help="WxH of the random maps (default 20x20)")
+    ap.add_argument("--random", type=int, default=120, help="add N seeded random maps (default 120)")
+    ap.add_argument("--random-size", default="20x20", help="WxH of the random maps (default 20x20)")
     ap.add_argument("--time", type=float, default=0.1, help="seconds per move (default 0.1)")
     ap.add_argument("--depth", type=int, default=None, help="fixed search depth in turns")
     ap.add_argument("--jobs", type=int, default=1, help="games played at once")
     ap.add_argument("--tag", default=None, help="label of this version (default: git commit)")
-    ap.add_argument("--results", default=os.path.join(HERE, "strength_results.jsonl"))
+    ap.add_argument("--results", default=os.path.join(HERE, "strength_results.sqlite"))
     ap.add_argument("--fresh", action="store_true", help="forget earlier results of this tag")
     ap.add_argument("--table-only", action="store_true", help="print the table, play nothing")
+    ap.add_argument("--verbose", action="store_true", help="one line per game")
     args = ap.parse_args(argv)
-    bots = args.bots.split(",")
-    maps = (google_maps() if args.maps == "all" else [] if args.maps == "none"
-            else args.maps.split(","))
     if args.random < 0:
         ap.error(f"--random is a number of maps >= 0, got {args.random}")
-    size = re.fullmatch(r"(\d+)x(\d+)", args.random_size)
-    if size is None or min(int(size[1]), int(size[2])) < 5:
-        ap.error(f"--random-size is WxH, each at least 5 (like 20x20), got {args.random_size!r}")
-    maps += [random_name(i, int(size[1]), int(size[2])) for i in range(args.random)]
-    if not maps:
+    if not re.fullmatch(r"\d+x\d+", args.random_size):
+        ap.error(f"--random-size is WxH (like 20x20), got {args.random_size!r}")
+    if args.maps == "none" and args.random == 0:
         ap.error("no maps to play: --maps none with --random 0")
+    return args
+
+
+def main(argv=None):
+    args = parse(argv)
+    bots = args.bots.split(",")
     pairs = pairs_of(bots, args.pairs)
-    tag = args.tag or git_commit()
-    key = f"{tag}|t={args.time}|d={args.depth}"
-    old = load_results(args.results)
+    tag = f"{args.tag or git_commit()}|t={args.time}|d={args.depth}"
+    maps = map_text(args.maps, args.random, args.random_size)
+    plan = [g for a, b in pairs for g in round_robin([a, b], maps, time=args.time,
+                                                     depth=args.depth, tag=tag)]
+    store = Store(args.results)
     if args.fresh:
-        old = [r for r in old if r.get("key") != key]
-        with open(args.results, "w") as f:
-            f.writelines(json.dumps(r) + "\n" for r in old)
-    wanted = {(x, y, m) for a, b in pairs for m in maps for x, y in ((a, b), (b, a))}
-    results = [r for r in old if r.get("key") == key and (r["p1"], r["p2"], r["map"]) in wanted]
-    done = {(r["p1"], r["p2"], r["map"]) for r in results}
-    todo = [(x, y, m, args.time, args.depth, key) for a, b in pairs for m in maps
-            for x, y in ((a, b), (b, a)) if (x, y, m) not in done]
+        print(f"[{tag}] forgot {store.delete_tag(tag)} games")
+    done = len({g.key for g in plan} & store.done_keys())
     mode = f"depth {args.depth} (time cap {args.time} s)" if args.depth else f"{args.time} s a move"
-    print(f"[{key}] {len(results)} games already played, {len(todo)} to play "
-          f"({mode}, {len(maps)} maps, {len(pairs)} pairs)")
-    if args.table_only:
-        todo = []
-    if args.jobs > 1 and todo:
-        from multiprocessing import get_context
-        pool = get_context("spawn").Pool(args.jobs)
-        games = pool.imap_unordered(play_one, todo)
-    else:
-        pool = None
-        games = map(play_one, todo)
-    played = 0
-    try:
-        for r in games:
-            results.append(r)
-            with open(args.results, "a") as f:
-                f.write(json.dumps(r) + "\n")
-            played += 1
-            print(f"[{played}/{len(todo)}] {r['map']:<12} {r['p1']} v {r['p2']}: "
-                  f"{'draw' if r['winner'] is None else r['winner'] + ' wins'} in {r['turns']} "
-                  f"turns ({r['seconds']} s) {r['deaths']} depth {r['mean_depth']}", flush=True)
-    except KeyboardInterrupt:
-        if pool is not None:
-            pool.terminate()
-        print(f"\nstopped: the {played} games finished this run are saved in {args.results}; "
-              f"run the same command again to play the other {len(todo) - played}")
-        table(results, pairs)
-        return 130
-    if pool is not None:
-        pool.close()
-    table(results, pairs)
+    print(f"[{tag}] {done} games already played, {len(plan) - done} to play "
+          f"({mode}, {len(plan) // (2 * len(pairs))} maps, {len(pairs)} pairs)", flush=True)
+    result = None
+    if not args.table_only:
+        def say(row):
+            if args.verbose:
+                print(f"{row['map']:<12} {' v '.join(row['names'])}: "
+                      f"{'draw' if row['winner'] is None else row['names'][row['winner']] + ' wins'}"
+                      f" in {row['turns']} turns ({row['seconds']:.1f} s) {row['faults']} "
+                      f"depth {row['depths']}", flush=True)
+        result = run(plan, store, jobs=args.jobs, on_game=say)
+    rows = store.rows(keys={g.key for g in plan})
+    if result is not None and result.interrupted:
+        print(f"\nstopped: the {result.played} games finished this run are saved in "
+              f"{args.results}; run the same command again to play the other "
+              f"{len(plan) - len(rows)}")
+    print()
+    print(ratings_text(rows))
+    print()
+    print(pairs_text(rows, pairs))
+    print()
+    print(faults_text(rows))
+    return 130 if result is not None and result.interrupted else 0
 
 
 if __name__ == "__main__":

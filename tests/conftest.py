@@ -22,3 +22,6 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 # The fixture programs are external bots that read stdin when run: pytest's
 # --doctest-modules must not import them.
 collect_ignore = ["fixtures"]
+
+# fixtures for the ahead-of-time twins: aot_build, twins, no_twins
+pytest_plugins = ["aot_support"]

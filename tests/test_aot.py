@@ -18,57 +18,20 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from aot_support import child_env as _child_env
 from strategies import EXAMPLES, bench_board, boards
 
 from tronlab import Board
-from tronlab.jit import aot
+from tronlab.jit import aot, aot_build
+from tronlab.jit.kernels import TABLES
 from tronlab.grid import articulation, flood as fill, multivoronoi, parity, ring, voronoi
 
 ROOT = Path(__file__).resolve().parents[1]
-MODULES = {"grid.ring": ring, "grid.flood": fill, "grid.voronoi": voronoi,
-           "grid.articulation": articulation, "grid.multivoronoi": multivoronoi,
-           "grid.parity": parity}
-
-
-@pytest.fixture(scope="session")
-def aot_build(tmp_path_factory):
-    """``(directory, module)``: the AOT module built once for the session."""
-    directory = tmp_path_factory.mktemp("aot")
-    try:
-        aot.build(directory=str(directory))
-    except aot.AotError as exc:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"cannot build the AOT module here: {exc}")
-    module = aot.load(str(directory))
-    aot.unload()
-    assert module is not None, aot.status()
-    return str(directory), module
-
-
-@pytest.fixture
-def twins(aot_build, monkeypatch):
-    """The built module, loaded for the wrappers during one test."""
-    monkeypatch.delenv("TRONLAB_AOT", raising=False)
-    monkeypatch.setenv("TRONLAB_AOT_DIR", aot_build[0])
-    aot.unload()
-    yield aot_build[1]
-    aot.unload()
-
-
-@pytest.fixture
-def no_twins(tmp_path, monkeypatch):
-    """An empty build directory: the wrappers must use numba."""
-    monkeypatch.setenv("TRONLAB_AOT_DIR", str(tmp_path))
-    aot.unload()
-    yield tmp_path
-    aot.unload()
-
-
-def _child_env(**extra):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TRONLAB_", "NUMBA_"))}
-    env.update(extra)
-    return env
+EXPORTS = aot_build.exports()          # generated from the @kernel(sig=...) declarations
+# kernels checked through their wrappers and the bots (tests/test_aot_search.py)
+THROUGH_WRAPPERS = {"negamax_kernel", "evaluate_kernel", "touching_kernel", "multi_score_kernel",
+                    "endgame_kernel", "greedy_move_kernel", "fill_length_kernel",
+                    "nash_search_kernel"}
 
 
 # ---------------------------------------------------------------------------
@@ -150,15 +113,30 @@ def _copy(args):
 
 
 def test_every_kernel_has_arguments_here():
-    """The tests below cover every kernel compiled ahead of time."""
+    """The tests below (or the wrapper tests) cover every kernel compiled ahead of time."""
     board = Board.from_ascii("1..\n...\n..2")
     rng = np.random.default_rng(0)
-    for name, (module, _) in aot.KERNELS.items():
-        assert name in MODULES[module]._kernels.names
-        assert _args(name, board, rng) is not None
+    for name, (module, _) in EXPORTS.items():
+        assert name in TABLES[module].names
+        if name not in THROUGH_WRAPPERS:
+            assert _args(name, board, rng) is not None
 
 
-@pytest.mark.parametrize("name", list(aot.KERNELS))
+def test_export_list_is_generated_from_the_declarations():
+    """Every kernel with a signature is exported, and only those; the bots' kernels are in."""
+    want = {name for module, table in TABLES.items() for name in table.names
+            if table.kernel(name).sig is not None}
+    assert set(EXPORTS) == want
+    assert THROUGH_WRAPPERS <= set(EXPORTS)
+    assert "territory_kernel" in EXPORTS and "_find" not in EXPORTS
+    assert set(aot.kernel_modules()) >= {"tronlab.grid.voronoi", "tronlab.tron.search",
+                                          "tronlab.tron.chambers", "tronlab.jit.clock"}
+
+
+GRID_EXPORTS = [name for name in EXPORTS if name not in THROUGH_WRAPPERS]
+
+
+@pytest.mark.parametrize("name", GRID_EXPORTS)
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(board=boards(), seed=st.integers(0, 2**32 - 1))
 def test_twin_equals_numba_kernel(aot_build, name, board, seed):
@@ -166,7 +144,7 @@ def test_twin_equals_numba_kernel(aot_build, name, board, seed):
     args = _args(name, board, np.random.default_rng(seed))
     if args is None:
         return
-    jit = MODULES[aot.KERNELS[name][0]]._kernels.jit(name)
+    jit = TABLES[EXPORTS[name][0]].jit(name)
     a, b = _copy(args), _copy(args)
     got, want = getattr(module, name)(*a), jit(*b)
     assert got == want
@@ -199,8 +177,9 @@ def _wrapper_results(board):
 
 
 def test_wrappers_call_the_twins_when_built(twins):
-    for name, (module, _) in aot.KERNELS.items():
-        assert MODULES[module]._kernels.fast(name) is getattr(twins, name), name
+    for name, (module, _) in EXPORTS.items():
+        f = TABLES[module].fast(name)          # checked twins (TRONLAB_AOT_CHECK=1)
+        assert f is aot.twin(name) and f.__wrapped__ is getattr(twins, name), name
     board = bench_board("rand30x20")
     assert tuple(voronoi.territory(board)) == (237, 199, 700, 578)     # ref.c's numbers
     assert articulation.articulation_points(board)[0] == 39
@@ -366,14 +345,54 @@ def test_importing_kernel_modules_does_not_import_numba():
 def test_kernels_are_numba_dispatchers_on_demand():
     from numba.core.registry import CPUDispatcher
 
-    from tronlab.grid.voronoi import territory_kernel       # module __getattr__ at work
-    assert isinstance(territory_kernel, CPUDispatcher)
-    assert voronoi.territory_kernel is territory_kernel
+    from tronlab.jit.kernels import Kernel
+    territory_kernel = voronoi._kernels.kernel("territory_kernel")   # what @kernel made
+    assert isinstance(territory_kernel, Kernel)
     assert territory_kernel.py_func is voronoi._kernels.py_func("territory_kernel")
-    assert isinstance(fill.fill_square_kernel, CPUDispatcher)
+    assert territory_kernel.sig.startswith("UniTuple(i8, 4)(")
+    disp = voronoi._kernels.jit("territory_kernel")
+    assert isinstance(disp, CPUDispatcher)
+    assert voronoi.territory_kernel is disp                   # compiled: the module holds it
+    assert territory_kernel.dispatcher() is disp
+    assert isinstance(fill._kernels.jit("fill_square_kernel"), CPUDispatcher)
     assert "territory_kernel" in dir(voronoi)
     with pytest.raises(AttributeError, match="no attribute 'nonsense_kernel'"):
         voronoi.nonsense_kernel  # noqa: B018
+
+
+def test_a_user_njit_function_can_call_a_stand_in():
+    """numba types a stand-in like its dispatcher (``_numba_type_``)."""
+    from numba import njit
+
+    from tronlab.jit.kernels import Kernel
+    from tronlab.tron import evaluate
+    touching_kernel = evaluate._kernels.kernel("touching_kernel")
+    assert isinstance(touching_kernel, Kernel)
+
+    @njit
+    def twice(flat, a, b, stride, dist, queue):
+        return (touching_kernel(flat, a, b, stride, dist, queue)
+                and touching_kernel(flat, b, a, stride, dist, queue))
+
+    board = Board.from_ascii("1.#..\n..#.2")
+    n = board.flat.size
+    args = (board.flat, board.heads[0], board.heads[1], np.int64(board.stride))
+    assert twice(*args, np.empty(n, np.int32), np.empty(n, np.int32)) is False
+    board = Board.from_ascii("1....\n....2")
+    args = (board.flat, board.heads[0], board.heads[1], np.int64(board.stride))
+    assert twice(*args, np.empty(n, np.int32), np.empty(n, np.int32)) is True
+
+
+def test_kernel_declaration_errors():
+    from tronlab.jit.kernels import kernel, parse_sig
+
+    with pytest.raises(TypeError, match="signature string"):
+        kernel(sig=("i8",))
+    with pytest.raises(ValueError, match="bad kernel signature"):
+        parse_sig("i8(nonsense_type)")
+    orphan = kernel(lambda x: x)
+    with pytest.raises(RuntimeError, match="not in a KernelTable"):
+        orphan(1)
 
 
 def test_cli_status_and_build_without_compiler(tmp_path):

@@ -18,7 +18,7 @@ from strategies import EXAMPLES, boards, grid_graph, small_boards
 import wrong_solutions as wrong
 from tronlab import Board
 from tronlab.grid import reference
-from tronlab.course import CheckResult, TurnGame, checker, exercises, variants
+from tronlab.course import CheckResult, TurnGame, checker, exercises, timelimit, variants
 from tronlab.course import boards as course_boards
 from tronlab.course.checker import (BAD_ARGUMENT, CHANGED_INPUT, CRASH, NOT_IMPLEMENTED, PASSED,
                                     TIMEOUT, WRONG, WRONG_TYPE, Case, is_stub, run_check)
@@ -26,20 +26,26 @@ from tronlab.course.ex_flood_fill import _same_partition as same_partition
 from tronlab.course.ex_search import alphabeta, minimax
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = ["01_space_filling", "02_flood_fill", "03_voronoi", "04_search"]
+NOTEBOOKS = ["01_space_filling", "02_flood_fill", "03_voronoi", "04_search", "05_chambers"]
 CHECKS = {
     "01_space_filling": ["fill_bound", "greedy_move"],
     "02_flood_fill": ["flood_fill", "components"],
     "03_voronoi": ["bfs_distances", "territory", "turn_order_territory"],
     "04_search": ["negamax"],
+    "05_chambers": ["articulation_points"],
 }
 
 
 # ---------------------------------------------------------------------------
 # notebooks
 # ---------------------------------------------------------------------------
+def notebook_path(folder, name):
+    """``exercises/NN_topic_exercise.ipynb`` or ``solutions/NN_topic_solution.ipynb``."""
+    return ROOT / folder / f"{name}_{folder[:-1]}.ipynb"
+
+
 def cells(folder, name):
-    return json.loads((ROOT / folder / f"{name}.ipynb").read_text())["cells"]
+    return json.loads(notebook_path(folder, name).read_text())["cells"]
 
 
 def tagged(cell, tag):
@@ -51,7 +57,7 @@ def learner_namespace(folder, name):
     ns: dict = {}
     for cell in cells(folder, name):
         if cell["cell_type"] == "code" and (tagged(cell, "setup") or tagged(cell, "answer")):
-            exec(compile("".join(cell["source"]), f"{folder}/{name}.ipynb", "exec"), ns)
+            exec(compile("".join(cell["source"]), str(notebook_path(folder, name)), "exec"), ns)
     return ns
 
 
@@ -269,13 +275,13 @@ def test_the_watchdog_stops_loops_reports_values_and_errors_and_leaves_nothing_b
             pass
 
     started = time.monotonic()
-    assert checker._call_with_time_limit(endless, 0.2, use_alarm=False).kind == "timeout"
+    assert timelimit.call_in_process(endless, 0.2, use_alarm=False).kind == "timeout"
     assert time.monotonic() - started < 5
-    assert checker._call_with_time_limit(lambda: 41 + 1, 5, use_alarm=False).value == 42
-    raised = checker._call_with_time_limit(lambda: 1 / 0, 5, use_alarm=False)
+    assert timelimit.call_in_process(lambda: 41 + 1, 5, use_alarm=False).value == 42
+    raised = timelimit.call_in_process(lambda: 1 / 0, 5, use_alarm=False)
     assert raised.kind == "raised" and isinstance(raised.error, ZeroDivisionError)
     # once a call is over no late _TimeUp reaches the caller
-    quick = checker._call_with_time_limit(lambda: sum(range(1000)), 0.05, use_alarm=False)
+    quick = timelimit.call_in_process(lambda: sum(range(1000)), 0.05, use_alarm=False)
     assert quick.kind in ("value", "timeout")
     until = time.monotonic() + 0.3
     while time.monotonic() < until:
@@ -411,12 +417,27 @@ def test_random_boards_are_deterministic_and_valid():
         course_boards.random_board(7, 3, 3)
 
 
+#: the A9 exercises judge game records, not boards: hand-made games first, then seeded ones
+RECORD_EXERCISES = {"separation_sample", "fit_weights"}
+
+
 def test_every_checker_starts_with_tiny_boards_and_is_repeatable():
     for name, cls in exercises.EXERCISES.items():
+        if name in RECORD_EXERCISES:
+            continue
         first, second = cls().cases(), cls().cases()
         assert first[0].label.startswith("tiny:"), name
         assert any(c.label.startswith("random") for c in first), name
         assert [c.label for c in first] == [c.label for c in second]
+
+
+def test_record_checkers_start_with_hand_made_games_and_are_repeatable():
+    sample = exercises.EXERCISES["separation_sample"]
+    first, second = sample().cases(), sample().cases()
+    assert first[0].label.startswith("hand:") and first[-1].label.startswith("game ")
+    assert [c.label for c in first] == [c.label for c in second]
+    fit = exercises.EXERCISES["fit_weights"]
+    assert [c.label for c in fit(None).cases()] == [c.label for c in fit(None).cases()]
 
 
 # ---------------------------------------------------------------------------

@@ -23,10 +23,10 @@ ISSUE_5 = ("A1 A2 A3 A4 A5 A6 A7 A10 A11 H1 H2 H3 H4 H5 H6 K1 K2 X1 X3 X4").spli
 
 #: notebooks 01-04 and the exercise notebook each one points to
 COURSE = {
-    "01_space_filling.ipynb": "01_space_filling.ipynb",
-    "02_flood_fill.ipynb": "02_flood_fill.ipynb",
-    "03_voronoi.ipynb": "03_voronoi.ipynb",
-    "04_search.ipynb": "04_search.ipynb",
+    "01_space_filling.ipynb": "01_space_filling_exercise.ipynb",
+    "02_flood_fill.ipynb": "02_flood_fill_exercise.ipynb",
+    "03_voronoi.ipynb": "03_voronoi_exercise.ipynb",
+    "04_search.ipynb": "04_search_exercise.ipynb",
 }
 
 _ID = re.compile(r"(?<![A-Za-z0-9])([ABEHKLX][0-9]{1,2})(?![A-Za-z0-9])")

@@ -130,7 +130,7 @@ def test_game_runs_to_the_end_and_restarts():
     out = w.outcome
     assert out is not None and out.turns == w.turn
     assert w.record is not None and w.record.outcome.turns == w.turn
-    assert "Press New game" in w.status
+    assert "New game" in w.status and "Replay" in w.status
     with pytest.raises(ValueError, match="the game is over"):
         w.move("up")
     w._on_browser_msg(w, {"type": "move", "move": 1}, [])      # ignored once over
@@ -145,10 +145,18 @@ def test_codingame_bots_play_on_after_the_person_dies():
     w = BoardWidget.play(["hugger", "hugger"], rules="codingame", board=board, seed=2)
     x, _ = w.board.head_xy(0)
     for _ in range(x + 1):          # straight into the left edge
-        if w.game_over:
+        if w.watching or w.game_over:
             break
         w.move("left")
-    assert w.game_over and w.outcome.deaths[0] == "edge"
+    assert w.watching and not w.game_over and "You are out" in w.status
+    assert w.board.alive[1:].all() and not w.board.alive[0]
+    with pytest.raises(ValueError, match="bots play on"):
+        w.move("up")
+    turn = w.turn
+    w._on_browser_msg(w, {"type": "tick"}, [])           # the widget's clock: one turn
+    assert w.turn == turn + 1 and not w.thinking
+    w.finish()
+    assert w.game_over and not w.watching and w.outcome.deaths[0] == "edge"
     assert w.outcome.winner in (1, 2)
     assert not (w.board.cells == 2).any()      # a dead player's trail is removed
     w.record.verify()
@@ -205,7 +213,7 @@ def test_play_argument_errors():
 def test_replay_sends_turns_plus_one_frames():
     rec = play(load_builtin("cross"), [get_bot("hugger"), get_bot("random")], rng=11)
     w = BoardWidget.replay(rec, fps=12)
-    assert w.mode == "replay" and w.playing and w.fps == 12
+    assert w.mode == "replay" and not w.playing and w.fps == 12 and w.turn == 0
     assert len(w.frames["steps"]) + 1 == rec.outcome.turns + 1 == len(rec.boards())
     assert decode_frames(w.frames) == rec.boards()
     assert w.names == rec.metadata["names"]
@@ -278,3 +286,74 @@ def test_front_end_ships_inside_the_package_and_needs_no_network():
     assert not any(line.lstrip().startswith("import ") for line in js.splitlines())
     w = BoardWidget(load_builtin("arena"))
     assert w._esm == js and "tronlab-canvas" in w._css
+
+
+# ---- issue 12: four players, watching, replaying a finished game, the saved picture -----------
+
+def test_four_player_play_builds_a_four_player_board_and_plays_to_the_end():
+    w = BoardWidget.play(["hugger", "filler", "random"], rules="codingame", seed=5)
+    assert w.board.n_players == 4 and w.names == ["you", "hugger", "filler", "random"]
+    while not w.game_over:
+        if w.watching:
+            w._on_browser_msg(w, {"type": "tick"}, [])
+        else:
+            w._on_browser_msg(w, {"type": "move", "move": 0}, [])   # straight up
+    rec, out = w.record, w.outcome
+    rec.verify()
+    assert rec.final.n_players == 4 and out.turns == w.turn
+    # the whole game, the bots' turns after the person's death included, replays
+    w._on_browser_msg(w, {"type": "replay"}, [])
+    assert w.mode == "replay" and w.playing and w.can_restart
+    assert decode_frames(w.frames) == rec.boards()
+    assert w.result == ("A draw." if out.winner is None else f"Cycle {out.winner + 1} wins.")
+    w._on_browser_msg(w, {"type": "new"}, [])
+    assert w.mode == "play" and w.turn == 0 and w.board.n_players == 4
+
+
+def test_replay_keeps_its_result_for_the_end():
+    rec = play(load_builtin("cross"), [get_bot("hugger"), get_bot("random")], rng=11)
+    w = BoardWidget.replay(rec)
+    assert "wins" not in w.status and "draw" not in w.status.lower()
+    want = "A draw." if rec.outcome.winner is None else f"Cycle {rec.outcome.winner + 1} wins."
+    assert w.result == want
+
+
+def png_pixels(data):
+    """Decode an RGB PNG written by board_png (filter 0 rows) with zlib alone."""
+    import struct
+    import zlib
+    w, h = struct.unpack(">II", data[16:24])
+    pos, idat = 8, b""
+    while pos < len(data):
+        n, = struct.unpack(">I", data[pos:pos + 4])
+        kind = data[pos + 4:pos + 8]
+        if kind == b"IDAT":
+            idat += data[pos + 8:pos + 8 + n]
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    rows = [raw[r * (3 * w + 1) + 1:(r + 1) * (3 * w + 1)] for r in range(h)]
+    return np.frombuffer(b"".join(rows), np.uint8).reshape(h, w, 3)
+
+
+def test_the_saved_picture_is_the_board():
+    from tronlab.render import PLAYER_COLORS, WALL_COLOR
+    from tronlab.widget_views import board_png
+
+    b = Board.from_ascii("""
+        1.#
+        ..2
+    """)
+    px = png_pixels(board_png(b, 10))
+    assert px.shape == (20, 30, 3)
+    rgb = lambda hx: [int(hx[i:i + 2], 16) for i in (1, 3, 5)]   # noqa: E731
+    assert px[5, 25].tolist() == rgb(WALL_COLOR)                   # square (2, 0)
+    assert px[5, 5].tolist() == rgb(PLAYER_COLORS[0])              # head 1 at (0, 0)
+    assert px[15, 25].tolist() == rgb(PLAYER_COLORS[1])            # head 2 at (2, 1)
+    assert px[15, 5].tolist() == [255, 255, 255]                   # free square
+    rec = play(load_builtin("cross"), [get_bot("hugger"), get_bot("random")], rng=11)
+    w = BoardWidget.replay(rec, cell_px=8)
+    data, _ = w._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in data
+    shown = png_pixels(base64.b64decode(data["image/png"]))
+    assert (shown == png_pixels(board_png(rec.final, 8))).all()    # a replay shows its end
+    assert "BoardWidget (replay)" in data["text/plain"]

@@ -5,8 +5,9 @@
     tronlab match [--rules R] [--map MAP] BOT BOT [BOT BOT] [--seed N] [--time S]
                   [--max-turns N] [--json] [--save FILE]
     tronlab maps                       list the built-in maps
-    tronlab bots                       list the registered bots
+    tronlab bots [--game G]            list the registered bots (of Tron, or of game G)
     tronlab bot NAME --protocol P [--time S] [--seed N] [--verbose]
+    tronlab arena run|table|replay ...  tournaments (see tronlab.arena.cli)
 
 A BOT is a registered bot name or ``cmd:<command line>``, an external contest
 program that speaks the protocol of ``--rules``.  ``--map`` is a Google 2010
@@ -60,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     m = sub.add_parser("match", help="play one game and print the result")
     m.add_argument("bots", nargs="+", metavar="BOT",
                    help="registered bot name, or cmd:<command line> for an external program")
-    m.add_argument("--rules", choices=PROTOCOLS, default="google2010")
+    m.add_argument("--rules", choices=PROTOCOLS + ("backtothecode",), default="google2010")
     m.add_argument("--map", help="Google 2010 map file or built-in map name")
     m.add_argument("--seed", type=int, help="seed for the board and the bots")
     m.add_argument("--time", type=_positive, metavar="S", help="time limit per move in seconds")
@@ -69,14 +70,18 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--save", metavar="FILE", help="save the game record (JSON) to FILE")
 
     sub.add_parser("maps", help="list the built-in maps")
-    sub.add_parser("bots", help="list the registered bots")
+    sub.add_parser("bots", help="list the registered bots").add_argument(
+        "--game", default="tron", help="a game or family: tron (default), backtothecode, ...")
 
     b = sub.add_parser("bot", help="run a registered bot as a contest program on stdin/stdout")
     b.add_argument("name", metavar="NAME")
-    b.add_argument("--protocol", choices=PROTOCOLS, required=True)
+    b.add_argument("--protocol", choices=PROTOCOLS + ("backtothecode",), required=True)
     b.add_argument("--time", type=_positive, metavar="S", help="thinking time per move")
     b.add_argument("--seed", type=int)
     b.add_argument("--verbose", action="store_true", help="log every turn on stderr")
+
+    sub.add_parser("arena", help="tournaments: run, table, replay (tronlab arena --help)",
+                   add_help=False)
     return parser
 
 
@@ -119,6 +124,9 @@ def _board_for(args, n_bots: int, rng):
 def cmd_match(args) -> int:
     import numpy as np
 
+    if args.rules == "backtothecode":
+        from .capture.cli import cmd_match as capture_match
+        return capture_match(args)
     from .runner.engine import play
 
     if args.max_turns is not None and args.max_turns < 0:
@@ -201,14 +209,17 @@ def cmd_maps(args) -> int:
 def cmd_bots(args) -> int:
     from .runner.registry import bot_names, describe
 
-    for name in bot_names():
-        print(f"{name:<16} {describe(name)}")
+    for name in bot_names(args.game):
+        print(f"{name:<16} {describe(name, game=args.game)}")
     return 0
 
 
 def cmd_bot(args) -> int:
     import numpy as np
 
+    if args.protocol == "backtothecode":
+        from .capture.cli import cmd_bot as capture_bot
+        return capture_bot(args)
     from .runner.registry import get_bot
     from .runner.stdio import run_stdio
 
@@ -224,6 +235,10 @@ COMMANDS = {"match": cmd_match, "maps": cmd_maps, "bots": cmd_bots, "bot": cmd_b
 def main(argv=None) -> int:
     """Entry point of the ``tronlab`` console script; returns the exit code."""
     debug = bool(os.environ.get("TRONLAB_DEBUG"))
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["arena"]:
+        from .arena.cli import main as arena_main
+        return arena_main(argv[1:])
     try:
         args = build_parser().parse_args(argv)
         if args.command is None:

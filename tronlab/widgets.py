@@ -7,25 +7,26 @@ One canvas widget, :class:`BoardWidget`, does three jobs:
   player 1 (index 0) against registered bots with the arrow keys or WASD
   (click the board first) or the on-screen buttons.  Each key press travels
   to Python, which asks the bots, applies :mod:`tronlab.tron.rules` and sends the
-  new frame back; ``widget.turn``, ``widget.game_over`` and
-  ``widget.outcome`` can be read from the kernel at any time;
-* ``BoardWidget.replay(record)`` sends every frame of a recorded game once
-  and animates it in the browser, with play/pause, a slider and a speed
-  choice.
+  new frame back; while the bots think the board says so and ignores keys.
+  With several bots (``play(["hugger", "filler", "random"], rules="codingame")``
+  builds a four-player board) the game goes on after the person is out, one
+  turn per tick at the widget's speed, and a finished game can be replayed.
+  ``widget.turn``, ``widget.game_over`` and ``widget.outcome`` can be read from
+  the kernel at any time;
+* ``BoardWidget.replay(record)`` sends every frame of a recorded game once and
+  animates it in the browser when play is pressed, with a slider and a speed
+  choice; the result is shown when the last turn is reached.
 
 ``widget.set_overlay(name, array)`` lays analysis results on the board
 (territory owner map, distances, articulation mask, chamber ids, or any
 heatmap); a checkbox per overlay shows or hides it.
 
-Wire format (what :func:`encode_board` and :func:`encode_frames` produce):
-a frame is ``{"cells": <base64 of the height*width playing-area cell codes,
-row-major>, "heads": [[x, y], ...], "alive": [bool, ...]}``.  A replay is
-``{"width", "height", "start": <frame>, "steps": [{"d": [i, code, i, code,
-...], "heads", "alive"}, ...]}`` where ``d`` lists only the squares that
-changed (playing-area index ``y * width + x``) since the previous frame, so
-a game of a few hundred turns stays a few kilobytes.  The JavaScript is
-``tronlab/static/board.js``, shipped inside the package: nothing is fetched
-from the network.
+Every widget also leaves a PNG of its board (a replay: the final board) in the
+notebook's output, so a saved notebook shows a picture where no widget can run.
+The wire format is in :mod:`tronlab.widget_wire`, the game driver in
+:mod:`tronlab.widget_game`, the picture and status lines in :mod:`tronlab.widget_views`,
+and the JavaScript is ``tronlab/static/board.js``, shipped inside the package:
+nothing is fetched from the network.
 """
 
 from __future__ import annotations
@@ -37,226 +38,18 @@ import anywidget
 import numpy as np
 import traitlets
 
-from .tron.board import MAX_PLAYERS, WALL, Board, parse_move
-from .render import FREE_COLOR, PLAYER_COLORS, TRAIL_COLORS, WALL_COLOR, grid_of
+from .render import FREE_COLOR, PLAYER_COLORS, TRAIL_COLORS, WALL_COLOR
+from .tron.board import Board, parse_move
+from .widget_game import Game, default_board
+from .widget_views import board_png, color_name, play_status, replay_status
+from .widget_wire import (KINDS, OVERLAY_KINDS, decode_board, decode_frames, encode_board,
+                          encode_frames, overlay_payload)
 
 _STATIC = pathlib.Path(__file__).parent / "static"
-
-# overlay name -> kind; any other name needs kind=...
-OVERLAY_KINDS = {"territory": "owner", "owner": "owner", "distances": "dist", "dist": "dist",
-                 "articulation": "mask", "mask": "mask", "chambers": "chambers", "heat": "heat"}
-KINDS = ("owner", "dist", "mask", "chambers", "heat")
 
 __all__ = ["BoardWidget", "encode_board", "decode_board", "encode_frames", "decode_frames",
            "OVERLAY_KINDS"]
 
-
-# ---- wire format -------------------------------------------------------------------------------
-
-def encode_board(board: Board) -> dict:
-    """One frame for the browser (see the module docstring)."""
-    if not isinstance(board, Board):
-        raise TypeError(f"expected a tronlab Board, got {type(board).__name__}")
-    inner = np.ascontiguousarray(board.cells[1:-1, 1:-1], dtype=np.uint8)
-    return {"cells": base64.b64encode(inner.tobytes()).decode("ascii"),
-            "heads": [list(board.xy(h)) for h in board.heads],
-            "alive": [bool(a) for a in board.alive]}
-
-
-def _frame_cells(frame: dict, width: int, height: int) -> np.ndarray:
-    raw = np.frombuffer(base64.b64decode(frame["cells"]), dtype=np.uint8)
-    if raw.size != width * height:
-        raise ValueError(f"frame holds {raw.size} squares, expected {width}x{height}")
-    return raw.reshape(height, width)
-
-
-def decode_board(frame: dict, width: int, height: int) -> Board:
-    """Inverse of :func:`encode_board` (facing and start squares are not sent)."""
-    cells = np.full((height + 2, width + 2), WALL, dtype=np.uint8)
-    cells[1:-1, 1:-1] = _frame_cells(frame, width, height)
-    heads = [(y + 1) * (width + 2) + x + 1 for x, y in frame["heads"]]
-    return Board(cells, heads, frame["alive"])
-
-
-def encode_frames(boards) -> dict:
-    """All frames of a game, delta-encoded (see the module docstring)."""
-    boards = list(boards)
-    if not boards:
-        raise ValueError("no boards to encode: a replay needs at least the start board")
-    for i, b in enumerate(boards):
-        if not isinstance(b, Board):
-            raise TypeError(f"boards[{i}] is a {type(b).__name__}, not a Board")
-        if b.cells.shape != boards[0].cells.shape or b.n_players != boards[0].n_players:
-            raise ValueError(f"boards[{i}] has a different size or player count than boards[0]")
-    b0 = boards[0]
-    steps = []
-    prev = b0.cells[1:-1, 1:-1].reshape(-1)
-    for b in boards[1:]:
-        cur = b.cells[1:-1, 1:-1].reshape(-1)
-        changed = np.flatnonzero(cur != prev)
-        delta = np.empty(2 * changed.size, dtype=np.int64)
-        delta[0::2] = changed
-        delta[1::2] = cur[changed]
-        steps.append({"d": delta.tolist(), "heads": [list(b.xy(h)) for h in b.heads],
-                      "alive": [bool(a) for a in b.alive]})
-        prev = cur
-    return {"width": b0.width, "height": b0.height, "start": encode_board(b0), "steps": steps}
-
-
-def decode_frames(payload: dict) -> list[Board]:
-    """Inverse of :func:`encode_frames`: the list of boards."""
-    w, h = int(payload["width"]), int(payload["height"])
-    board = decode_board(payload["start"], w, h)
-    out = [board]
-    flat = board.cells[1:-1, 1:-1].copy().reshape(-1)
-    for step in payload["steps"]:
-        d = step["d"]
-        flat[np.asarray(d[0::2], dtype=np.int64)] = np.asarray(d[1::2], dtype=np.uint8)
-        cells = np.full((h + 2, w + 2), WALL, dtype=np.uint8)
-        cells[1:-1, 1:-1] = flat.reshape(h, w)
-        heads = [(y + 1) * (w + 2) + x + 1 for x, y in step["heads"]]
-        out.append(Board(cells, heads, step["alive"]))
-    return out
-
-
-def _overlay_payload(board: Board, name: str, array, kind: str) -> dict:
-    """Validate one overlay against ``board`` and turn it into JSON-safe numbers."""
-    grid = grid_of(board, array, name=f"overlay {name!r}")
-    h, w = grid.shape
-    if kind == "mask":
-        if grid.dtype != np.bool_ and not np.isin(grid, (0, 1)).all():
-            raise ValueError(f"overlay {name!r} (a mask) must hold booleans or 0/1")
-        data = grid.astype(bool).reshape(-1).astype(int).tolist()
-    elif kind in ("owner", "chambers"):
-        if not np.issubdtype(grid.dtype, np.integer):
-            g = grid.astype(np.float64)
-            if not (np.isfinite(g).all() and (g == np.round(g)).all()):
-                raise ValueError(f"overlay {name!r} ({kind}) must hold whole numbers")
-        data = grid.astype(np.int64).reshape(-1).tolist()
-        if kind == "owner":  # a player index, or -1 for "nobody's"
-            data = [v if 0 <= v < board.n_players else -1 for v in data]
-    elif kind == "dist":
-        g = grid.astype(np.float64)
-        bad = ~np.isfinite(g) | (g < 0) | (g > h * w)
-        g = np.where(bad, -1.0, np.round(g, 2))
-        data = [int(v) if v == int(v) else float(v) for v in g.reshape(-1)]
-    else:  # heat
-        g = grid.astype(np.float64).reshape(-1)
-        data = [float(v) if np.isfinite(v) else None for v in g]
-    return {"kind": kind, "data": data}
-
-
-# ---- players -----------------------------------------------------------------------------------
-
-def _default_board(rules, rng) -> Board:
-    """A fresh start board for ``rules`` when the caller gives none."""
-    if rules.name == "lightriders":
-        from .tron.mapgen import lightriders_board
-        return lightriders_board(rng=rng)
-    if rules.name == "codingame":
-        from .tron.mapgen import codingame_board
-        return codingame_board(2, rng=rng)
-    from .tron.mapgen import load_builtin
-    return load_builtin("arena")
-
-
-def _bot_label(bot) -> str:
-    if isinstance(bot, str):
-        return bot
-    return str(getattr(bot, "name", None) or getattr(bot, "__name__", None) or type(bot).__name__)
-
-
-def _make_bot(bot, rng):
-    if callable(bot):
-        return bot
-    if isinstance(bot, str):
-        from .runner.registry import get_bot
-        return get_bot(bot, rng=rng)
-    raise TypeError(f"a bot is a registered name (str) or a callable bot(board, player), "
-                    f"got {type(bot).__name__}")
-
-
-class _Game:
-    """A person-vs-bots game on the shared step API (:class:`tronlab.tron.match.Match`),
-    stepped one human move at a time; the person is player 0."""
-
-    def __init__(self, board: Board, bots, rules, rng):
-        from .tron.match import Match
-
-        self.match = Match(board, rules)
-        self.rules = self.match.rules
-        self.names = ["you"] + [_bot_label(b) for b in bots]
-        rngs = rng.spawn(len(bots))
-        self.bots = [None] + [_make_bot(b, r) for b, r in zip(bots, rngs)]
-        self.events: list[dict] = []
-        self.pending: dict[int, tuple[str, str]] = {}   # faults raised before the first move
-        for p in range(1, board.n_players):
-            hook = getattr(self.bots[p], "start_game", None)
-            if hook is None:
-                continue
-            try:
-                hook(board.copy(), p, rules=self.rules.name, time_limit=None, rng=rngs[p - 1])
-            except Exception as err:  # noqa: BLE001 - the bot loses, the widget carries on
-                self.pending[p] = ("error", f"in start_game: {type(err).__name__}: {err}")
-
-    @property
-    def board(self) -> Board:
-        return self.match.board
-
-    @property
-    def moves(self) -> list:
-        return self.match.moves
-
-    @property
-    def turn(self) -> int:
-        return self.match.turns
-
-    def _ask_bot(self, player: int, board: Board):
-        """``(move, fault, note)`` for the step API; a bot never breaks the game.
-
-        Bots run in the kernel without a clock: a bot that never returns blocks
-        the widget (use :func:`tronlab.runner.engine.play` with ``time_limit`` to race
-        untrusted bots).
-        """
-        turn = self.match.next_turn
-        if player in self.pending:
-            fault, note = self.pending.pop(player)
-            self.events.append({"turn": turn, "player": player, "kind": fault, "detail": note})
-            return None, fault, note
-        try:
-            raw = self.bots[player](board, player)
-        except Exception as err:  # noqa: BLE001
-            fault, note = "error", f"{type(err).__name__}: {err}"
-        else:
-            try:
-                return parse_move(raw), None, None
-            except (TypeError, ValueError) as err:
-                fault, note = "illegal", f"returned {raw!r}: {err}"
-        self.events.append({"turn": turn, "player": player, "kind": fault, "detail": note})
-        return None, fault, note
-
-    def step(self, human_move) -> dict:
-        """One turn with the person's move (None once the person is out); returns the deaths."""
-        deaths = {}
-        turn = self.match.next_turn
-        while not self.match.over and self.match.next_turn == turn:
-            answers = {p: (human_move, None, None) if p == 0 else
-                       self._ask_bot(p, self.match.view(p)) for p in self.match.to_move()}
-            deaths.update(self.match.step(answers).deaths)
-        return deaths
-
-    @property
-    def over(self) -> bool:
-        return self.match.over
-
-    def outcome(self):
-        return self.match.outcome()
-
-    def record(self):
-        return self.match.record(metadata={"names": list(self.names)}, events=self.events)
-
-
-# ---- the widget --------------------------------------------------------------------------------
 
 class BoardWidget(anywidget.AnyWidget):
     """A Tron board on a canvas; see the module docstring.
@@ -282,12 +75,16 @@ class BoardWidget(anywidget.AnyWidget):
     cell_px = traitlets.Int(0).tag(sync=True)
     palette = traitlets.Dict().tag(sync=True)
     names = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    result = traitlets.Unicode("").tag(sync=True)        # a replay's result, shown at its end
+    watching = traitlets.Bool(False).tag(sync=True)      # the person is out, the bots play on
+    thinking = traitlets.Bool(False).tag(sync=True)      # the bots are choosing their moves
+    can_restart = traitlets.Bool(False).tag(sync=True)   # a New game button makes sense
 
     def __init__(self, board: Board | None = None, *, cell_px: int | None = None, **kwargs):
         super().__init__(**kwargs)
         self.palette = {"players": list(PLAYER_COLORS), "trails": list(TRAIL_COLORS),
                         "wall": WALL_COLOR, "free": FREE_COLOR}
-        self._game: _Game | None = None
+        self._game: Game | None = None
         self._boards: list[Board] | None = None
         self._board: Board | None = None
         self.record = None
@@ -312,6 +109,7 @@ class BoardWidget(anywidget.AnyWidget):
         self.overlays, self.hidden_overlays = {}, []
         self.frame = encode_board(board)
         self.mode, self.turn, self.game_over, self.status = "view", 0, False, ""
+        self.frames, self.result, self.watching, self.can_restart = {}, "", False, False
         self.names = [""] * board.n_players
         return self
 
@@ -359,7 +157,8 @@ class BoardWidget(anywidget.AnyWidget):
         if board is None:
             board = prev.get("board") if rules is prev.get("rules_obj") else None
         if board is None:
-            board = _default_board(rules, rng)
+            n_bots = len(bot) if isinstance(bot, (list, tuple)) else 1
+            board = default_board(rules, rng, n_bots + 1)
             fixed = None
         else:
             if not isinstance(board, Board):
@@ -372,14 +171,16 @@ class BoardWidget(anywidget.AnyWidget):
             raise ValueError(f"this board has {n} players: give {n - 1} bot(s), got {len(bots)}")
         self._setup = {"bot": bot, "rules": rules.name, "rules_obj": rules, "rng": rng,
                        "board": fixed}
-        self._game = _Game(board, bots, rules, rng)
+        self._game = Game(board, bots, rules, rng)
         self._boards, self._board, self.record = None, None, None
+        self.frames, self.result, self.watching, self.thinking = {}, "", False, False
+        self.can_restart = True
         self._set_size(board, cell_px if cell_px is not None else (self.cell_px or None))
         self.names = list(self._game.names)
         self.overlays, self.hidden_overlays = {}, []
         self.mode, self.turn, self.game_over, self.playing = "play", 0, False, False
         self.frame = encode_board(self._game.board)
-        self.status = (f"{rules.name}: you drive the {_color_name(0)} cycle 1. Click the board, "
+        self.status = (f"{rules.name}: you drive the {color_name(0)} cycle 1. Click the board, "
                        f"then use the arrow keys or WASD.")
         return self
 
@@ -398,45 +199,43 @@ class BoardWidget(anywidget.AnyWidget):
     def move(self, move) -> dict:
         """Make the person's move (0-3 or a name like 'up'), as a key press would.
 
-        Returns the deaths of this turn ``{player: reason}``; raises
-        ValueError when no game is running or it is over.
+        Returns the deaths of this turn ``{player: reason}``; raises ValueError
+        when no game is running, it is over, or the person is out (then the bots
+        play on: :meth:`advance` plays one turn, :meth:`finish` the rest).
         """
         if self._game is None:
             raise ValueError("no game: start one with BoardWidget.play(...)")
         if self.game_over:
             raise ValueError("the game is over: start a new one with new_game()")
-        m = parse_move(move)
-        deaths = self._game.step(m)
+        if self.watching:
+            raise ValueError("you are out and the bots play on: advance() plays one turn, "
+                             "finish() the rest")
+        return self._after_turn(self._game.step(parse_move(move)))
+
+    def advance(self) -> dict:
+        """One turn of the bots after the person is out (what the widget's clock does)."""
+        if self._game is None or self.game_over or not self.watching:
+            raise ValueError("advance() plays on only after you are out of a running game")
+        return self._after_turn(self._game.step(None))
+
+    def finish(self) -> "BoardWidget":
+        """Play the bots' remaining turns at once (after the person is out)."""
+        while self.watching and not self.game_over:
+            self.advance()
+        return self
+
+    def _after_turn(self, deaths) -> dict:
         g = self._game
-        while not g.over and not g.board.alive[0]:  # codingame: the bots play on without you
-            deaths.update(g.step(None))
         self.frame = encode_board(g.board)
         self.turn = g.turn
-        self.status = self._status_text(deaths)
+        self.status = play_status(g, deaths)
         if g.over:
+            self.watching = False
             self.game_over = True
             self._make_record()
-        return deaths
-
-    def _status_text(self, deaths) -> str:
-        g = self._game
-        parts = [f"Turn {g.turn}."]
-        for p, why in sorted(deaths.items()):
-            from .tron.rules import REASONS
-            who = "You" if p == 0 else f"{g.names[p]} (cycle {p + 1})"
-            parts.append(f"{who} {REASONS.get(why, why)}.")
-        if g.over:
-            out = g.outcome()
-            if out.winner is None:
-                parts.append("Draw.")
-            elif out.winner == 0:
-                parts.append("You win!")
-            else:
-                parts.append(f"{g.names[out.winner]} (cycle {out.winner + 1}) wins.")
-            parts.append("Press New game to play again.")
         else:
-            parts.append("Your move.")
-        return " ".join(parts)
+            self.watching = not g.board.alive[0]
+        return deaths
 
     def _make_record(self):
         """Keep the finished game as a :class:`tronlab.runner.records.GameRecord` in ``widget.record``."""
@@ -446,28 +245,38 @@ class BoardWidget(anywidget.AnyWidget):
         if not isinstance(content, dict):
             return
         kind = content.get("type")
+        self.thinking = True
         try:
             if kind == "move" and self._game is not None and not self.game_over:
                 self.move(int(content.get("move")))
-            elif kind == "new" and self._game is not None:
+            elif kind == "tick" and self.watching:
+                self.advance()
+            elif kind == "new" and getattr(self, "_setup", None):
                 self.new_game()
+            elif kind == "replay" and self.record is not None and self._game is not None:
+                self.load_replay(self.record, fps=max(self.fps, 8.0), autoplay=True)
+                self.can_restart = True
         except (TypeError, ValueError) as err:
             self.status = f"Ignored input: {err}"
+        finally:
+            self.thinking = False
 
     # ---- replaying ----------------------------------------------------------------------------
     @classmethod
-    def replay(cls, record, *, fps: float = 8.0, autoplay: bool = True,
+    def replay(cls, record, *, fps: float = 8.0, autoplay: bool = False,
                cell_px: int | None = None) -> "BoardWidget":
         """Animate a recorded game (a GameRecord, or a list of Boards) in the browser.
 
         Every frame is sent once; play/pause, the slider and the speed menu run
-        in the browser.  ``fps`` is frames per second.
+        in the browser.  ``fps`` is frames per second (the menu shows the nearest
+        of 1-32).  The replay waits at turn 0 for a press of play unless
+        ``autoplay``; its result appears when the last turn is reached.
         """
         w = cls()
         w.load_replay(record, fps=fps, autoplay=autoplay, cell_px=cell_px)
         return w
 
-    def load_replay(self, record, *, fps: float = 8.0, autoplay: bool = True,
+    def load_replay(self, record, *, fps: float = 8.0, autoplay: bool = False,
                     cell_px: int | None = None) -> "BoardWidget":
         if isinstance(fps, bool) or not isinstance(fps, (int, float)) or not 0.1 <= fps <= 120:
             raise ValueError(f"fps is frames per second between 0.1 and 120, got {fps!r}")
@@ -492,18 +301,32 @@ class BoardWidget(anywidget.AnyWidget):
         self.fps = float(fps)
         self.frame = payload["start"]
         self.frames = payload
-        self.status = self._replay_status(record, len(boards) - 1)
+        self.status, self.result = replay_status(record, len(boards) - 1)
+        self.watching, self.thinking, self.can_restart = False, False, False
         self.playing = bool(autoplay)
         return self
 
-    @staticmethod
-    def _replay_status(record, turns) -> str:
-        out = getattr(record, "outcome", None)
-        if out is None:
-            return f"{turns} turns."
-        if out.winner is None:
-            return f"{turns} turns, a draw."
-        return f"{turns} turns, cycle {out.winner + 1} wins."
+    # ---- the saved notebook's picture ----------------------------------------------------------
+    def picture_board(self) -> Board:
+        """The board of the static picture: a replay's final board, else the one on show."""
+        if self._boards is not None:
+            return self._boards[-1]
+        return self.board
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = super()._repr_mimebundle_(**kwargs)
+        data, meta = bundle if isinstance(bundle, tuple) else (bundle, {})
+        data = dict(data or {})
+        try:
+            board = self.picture_board()
+        except ValueError:                  # nothing on show yet
+            return bundle
+        px = max(4, min(16, self.cell_px or 12))
+        data["image/png"] = base64.b64encode(board_png(board, px)).decode("ascii")
+        data["text/plain"] = (f"BoardWidget ({self.mode}): a {board.width}x{board.height} board, "
+                              f"{board.n_players} players" + (f"; {self.result}" if self.result
+                                                              else ""))
+        return (data, meta) if isinstance(bundle, tuple) else data
 
     # ---- overlays -----------------------------------------------------------------------------
     def set_overlay(self, name: str, array, *, kind: str | None = None,
@@ -527,7 +350,7 @@ class BoardWidget(anywidget.AnyWidget):
             kind = OVERLAY_KINDS[name]
         elif kind not in KINDS:
             raise ValueError(f"unknown overlay kind {kind!r}; kinds are {', '.join(KINDS)}")
-        payload = _overlay_payload(self.board, name, array, kind)
+        payload = overlay_payload(self.board, name, array, kind)
         self.overlays = {**self.overlays, name: payload}
         hidden = [h for h in self.hidden_overlays if h != name]
         self.hidden_overlays = hidden if visible else hidden + [name]
@@ -543,8 +366,4 @@ class BoardWidget(anywidget.AnyWidget):
         self.overlays = {k: v for k, v in self.overlays.items() if k != name}
         self.hidden_overlays = [h for h in self.hidden_overlays if h != name]
         return self
-
-
-def _color_name(player: int) -> str:
-    return ("blue", "red", "green", "purple")[player % MAX_PLAYERS]
 

@@ -359,15 +359,24 @@ def drive(app: str, url_path: str, prefix: str, tmp_path: Path, chromium: str, s
                 assert without != with_overlay and view_canvas.screenshot() == with_overlay
                 view.screenshot(path=str(ARTIFACTS / f"{prefix}-overlay.png"))
 
-                # the replay animates to its last frame (71 turns), then the slider seeks
+                # the replay waits at turn 0, without its result, until play is pressed;
+                # then it animates to its last frame (71 turns) and shows the result,
+                # the speed menu keeps its six entries, and the slider seeks
                 replay = page.locator(".tronlab-board[data-mode=replay]")
                 slider = replay.locator("input.tronlab-slider")
                 assert slider.get_attribute("max") == "71"
                 replay.scroll_into_view_if_needed()
+                page.wait_for_timeout(1500)
+                assert replay.locator(".tronlab-turn").text_content() == "turn 0 / 71"
+                result = ask_kernel(conn, {"r": "replay.result"})["r"].strip("'")
+                assert result and result not in replay.locator(".tronlab-status").text_content()
+                replay.locator("button.tronlab-playpause").click()
                 page.wait_for_function("el => el.textContent === 'turn 71 / 71'",
                                        arg=replay.locator(".tronlab-turn").element_handle(),
                                        timeout=60_000)
                 wait_for_kernel(conn, "replay.turn", "71")
+                assert replay.locator(".tronlab-status").text_content().endswith(result)
+                assert replay.locator("select.tronlab-speed option").count() == 6
                 slider.fill("30")
                 wait_for_kernel(conn, "replay.turn", "30")
                 assert replay.locator(".tronlab-turn").text_content() == "turn 30 / 71"

@@ -141,6 +141,18 @@ def test_bots_by_name():
     assert np.issubdtype(type(get_bot("nearest")(reset(2, rng=0).view(), 1)[0]), np.integer)
 
 
+def test_capture_bots_are_in_the_main_registry():
+    from tronlab.runner import registry
+    assert {"random", "random-back", "nearest"} <= set(registry.bot_names("backtothecode"))
+    assert registry.bot_names("capture") == registry.bot_names("backtothecode")
+    bot = registry.get_bot("nearest", game="backtothecode", rng=3)
+    assert isinstance(bot, NearestBot)
+    assert isinstance(registry.get_bot("random", game="capture", rng=3), RandomBot)
+    assert "B2" in registry.describe("nearest", game="capture")
+    # the tron bot of the same name is another bot
+    assert not isinstance(registry.get_bot("random", rng=3), RandomBot)
+
+
 def brute_nearest(view, player, late=0.5, lone_penalty=3):
     """Oracle: the rule of the bots module docstring, square by square."""
     w, h = view.width, view.height

@@ -113,9 +113,31 @@ BOTS = {
 }
 
 
+#: one-line descriptions for the bot registry (``tronlab bots``)
+DESCRIPTIONS = {
+    "random": "walks to random squares, one after another",
+    "random-back": "random, and uses BACK once at a random moment (1% a turn)",
+    "nearest": "B2: the nearest neutral square, clusters first, away from opponents late",
+}
+
+
 def get_bot(name: str, rng=None):
-    """A fresh built-in bot by name (:data:`BOTS`)."""
-    try:
+    """A fresh bot by name: a built-in one of :data:`BOTS`, else any capture bot
+    of the main registry (:mod:`tronlab.runner.registry`, family "capture")."""
+    if name in BOTS:
         return BOTS[name](rng)
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}; built-in: {sorted(BOTS)}") from None
+    from ..runner.registry import get_bot as registry_bot
+    return registry_bot(name, game="capture", rng=rng)
+
+
+def _register_all() -> None:
+    """Put :data:`BOTS` into the main bot registry (family "capture")."""
+    from ..runner.registry import register
+
+    for name, factory in BOTS.items():
+        def make(*, rng=None, time=None, _factory=factory):
+            return _factory(rng)
+        register(name, make, description=DESCRIPTIONS[name], game="capture")
+
+
+_register_all()

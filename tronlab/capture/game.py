@@ -29,6 +29,7 @@ plain JSON and replays to the same game.
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import asdict, dataclass, field
 
 from .ascii import format_grid
@@ -151,10 +152,20 @@ def _log(record: CaptureRecord, before, actions, result) -> None:
 
 def play_capture(bots, *, n_players: int | None = None, rng=None, width: int = 35,
                  height: int = 20, starts=None, symmetric: bool = True,
-                 round_limit: int | None = None, metadata: dict | None = None) -> CaptureRecord:
+                 round_limit: int | None = None, metadata: dict | None = None,
+                 time_limit: float | None = None,
+                 first_time_limit: float | None = None) -> CaptureRecord:
     """Play one game.  ``bots`` are callables ``bot(view, player)`` or names of
-    built-in bots (:data:`tronlab.capture.bots.BOTS`, each seeded from ``rng``);
-    ``rng`` (a Generator or a seed) also draws the starts.
+    capture bots (:data:`tronlab.capture.bots.BOTS` or the registry's, each
+    seeded from ``rng``); ``rng`` (a Generator or a seed) also draws the starts.
+
+    Time limits (seconds): a bot with a ``start_game`` hook (an external
+    program, :class:`~tronlab.capture.external.CaptureProgram`) is handed
+    ``time_limit`` and ``first_time_limit`` and keeps its own clock; any other
+    bot is timed only when ``time_limit`` is given, and an answer that came
+    later than the limit (``first_time_limit``, default 1 s, on the first
+    turn) is recorded as "timeout".  Bots with a ``close`` hook are closed
+    when their player is eliminated and at the end of the game.
 
     >>> rec = play_capture(["nearest", "nearest"], rng=1, width=8, height=5)
     >>> rec.outcome["reason"], sum(rec.outcome["scores"])
@@ -169,23 +180,53 @@ def play_capture(bots, *, n_players: int | None = None, rng=None, width: int = 3
     bots = [get_bot(b, rng.integers(2**63)) if isinstance(b, str) else b for b in bots]
     record = CaptureRecord(width, height, n, state.config.round_limit,
                            [list(s) for s in state.positions], metadata=dict(metadata or {}))
-    while not state.over:
-        view = state.view()
-        actions = []
-        for p in range(n):
-            if state.eliminated[p]:
-                actions.append(None)
-                continue
-            try:
-                action = bots[p](view, p)
-            except Exception as err:    # a bot's bug is its fault, not the game's
-                record.notes.append([state.turns + 1, p, f"{type(err).__name__}: {err}"])
-                action = "error"
-            item = action_to_json(action, state, p)
-            if item == "bad-output" and action != "bad-output":
-                record.notes.append([state.turns + 1, p, f"not an action: {action!r}"[:200]])
-            actions.append(item)
-        result = step(state, [action_from_json(a) for a in actions])
-        _log(record, state, actions, result)
-        state = result.state
+    clocks = [None if hasattr(b, "start_game") or time_limit is None
+              else (first_time_limit or 1.0, time_limit) for b in bots]
+    try:
+        for p, bot in enumerate(bots):
+            if hasattr(bot, "start_game"):
+                bot.start_game(n, p, first_time_limit=first_time_limit, time_limit=time_limit)
+        while not state.over:
+            view = state.view()
+            actions = [None if state.eliminated[p] else _ask(bots[p], view, p, record, state,
+                                                              clocks[p])
+                       for p in range(n)]
+            result = step(state, [action_from_json(a) for a in actions])
+            _log(record, state, actions, result)
+            for p in range(n):
+                if result.state.eliminated[p] and not state.eliminated[p]:
+                    _close(bots[p])
+            state = result.state
+    finally:
+        for bot in bots:
+            _close(bot)
     return record
+
+
+def _ask(bot, view, p, record, state, clock):
+    """Bot ``p``'s action in recorded form; faults and exceptions become fault codes."""
+    t0 = time.perf_counter()
+    try:
+        action = bot(view, p)
+    except Exception as err:    # a bot's bug is its fault, not the game's
+        code = getattr(err, "reason", None)
+        action = code if code in FAULTS else "error"
+        text = str(err) if code in FAULTS else f"{type(err).__name__}: {err}"
+        record.notes.append([state.turns + 1, p, text])
+    if clock is not None and action not in FAULTS:
+        limit = clock[0] if state.turns == 0 else clock[1]
+        spent = time.perf_counter() - t0
+        if spent > limit:
+            record.notes.append([state.turns + 1, p, f"answered after {spent * 1000:.0f} ms, "
+                                                     f"limit {limit * 1000:.0f} ms"])
+            action = "timeout"
+    item = action_to_json(action, state, p)
+    if item == "bad-output" and action != "bad-output":
+        record.notes.append([state.turns + 1, p, f"not an action: {action!r}"[:200]])
+    return item
+
+
+def _close(bot) -> None:
+    close = getattr(bot, "close", None)
+    if close is not None:
+        close()

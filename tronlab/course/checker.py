@@ -4,7 +4,9 @@ An :class:`Exercise` says which boards to try, how to call the learner's functio
 right answer looks like and how to explain a wrong one.  :func:`run_check` does the rest,
 the same way for every exercise:
 
-* the learner's function is called on a *copy* of each board, under a time limit, and
+* the learner's function is called on a *copy* of each board, under a time limit, in a
+  forked child process where the system has one (:mod:`tronlab.course.timelimit`): a bare
+  ``except:`` cannot swallow the time limit and ``sys.exit()`` cannot end the notebook;
   nothing it raises escapes: a crash becomes a report naming the exception, the learner's
   own line that raised it and the board;
 * a stub (a body of ``pass``, ``...`` or ``raise NotImplementedError``) is reported as
@@ -20,24 +22,23 @@ and exposes ``passed``, ``status``, ``message``, ``board`` and ``hint`` for test
 
 from __future__ import annotations
 
-import ast
 import contextlib
-import ctypes
+import functools
 import html
-import inspect
-import os
-import signal
-import sys
 import textwrap
-import threading
-import time
-import traceback
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
 from ..tron.board import FREE, TRAIL, WALL, Board
+from .learner import (bad_function_message, describe_value, is_stub, learner_frame, safe_repr,
+                      signature_problem, where)
+from .timelimit import call_each
+
+__all__ = ["PASSED", "NOT_IMPLEMENTED", "WRONG", "WRONG_TYPE", "CRASH", "TIMEOUT",
+           "CHANGED_INPUT", "BAD_ARGUMENT", "WrongType", "Case", "Failure", "CheckResult",
+           "Exercise", "run_check", "draw", "draw_grid", "is_stub", "learner_frame"]
 
 #: statuses a :class:`CheckResult` can have
 PASSED = "passed"
@@ -48,8 +49,6 @@ CRASH = "crash"
 TIMEOUT = "timeout"
 CHANGED_INPUT = "changed its input"
 BAD_ARGUMENT = "bad argument"
-
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class WrongType(Exception):
@@ -140,7 +139,7 @@ class Exercise:
         return expected == got
 
     def show(self, value, case: Case) -> str:
-        return repr(value)
+        return safe_repr(value)
 
     def diagnose(self, case: Case, got, expected) -> str | None:
         """A hint naming the likely mistake, or None for the generic :attr:`hint`."""
@@ -162,151 +161,6 @@ class Exercise:
     def finish(self, checked: int) -> Failure | None:
         """A last check over all boards together (e.g. "you never pruned"); None if fine."""
         return None
-
-
-# ---------------------------------------------------------------------------
-# calling learner code safely
-# ---------------------------------------------------------------------------
-class _TimeUp(BaseException):
-    """Raised inside learner code when its time is up (a BaseException, so that a learner's
-    ``except Exception`` cannot swallow it)."""
-
-
-class _Outcome(NamedTuple):
-    kind: str            # "value", "raised", "timeout"
-    value: Any = None
-    error: BaseException | None = None
-
-
-def _call_with_time_limit(fn, seconds: float, *, use_alarm: bool | None = None) -> _Outcome:
-    """Run ``fn()``; stop it after ``seconds`` (no limit when ``seconds`` is 0 or None).
-
-    In the main thread of a system with SIGALRM an interval timer does it (:func:`_alarm`);
-    elsewhere (Windows, or a checker run from another thread) a watchdog thread does
-    (:func:`_watchdog`).  ``use_alarm`` forces one or the other (tests)."""
-    if use_alarm is None:
-        use_alarm = (hasattr(signal, "setitimer")
-                     and threading.current_thread() is threading.main_thread())
-    limit = contextlib.nullcontext if not seconds else _alarm if use_alarm else _watchdog
-    try:
-        with limit(seconds):
-            return _Outcome("value", fn())
-    except _TimeUp:
-        return _Outcome("timeout")
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except BaseException as err:  # noqa: BLE001 - anything the learner raises is reported
-        return _Outcome("raised", error=err)
-
-
-@contextlib.contextmanager
-def _alarm(seconds: float):
-    """Raise :class:`_TimeUp` in the main thread after ``seconds`` (SIGALRM).  An alarm
-    already set by someone else (pytest-timeout, say) is put back afterwards with the time
-    it had left."""
-    def on_alarm(signum, frame):
-        raise _TimeUp()
-    old_handler = signal.signal(signal.SIGALRM, on_alarm)
-    old_delay, old_interval = signal.setitimer(signal.ITIMER_REAL, seconds)
-    started = time.monotonic()
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old_handler)
-        if old_delay > 0:
-            left = old_delay - (time.monotonic() - started)
-            signal.setitimer(signal.ITIMER_REAL, max(left, 0.001), old_interval)
-
-
-@contextlib.contextmanager
-def _watchdog(seconds: float):
-    """Raise :class:`_TimeUp` in this thread after ``seconds``, from a timer thread
-    (CPython's ``PyThreadState_SetAsyncExc``).  The exception arrives between two Python
-    bytecodes, which is where a learner's endless loop spends its time; code blocked inside
-    one long C call (``time.sleep``, a compiled kernel) sees it only when that call returns."""
-    target = threading.get_ident()
-    lock = threading.Lock()
-    state = {"done": False, "fired": False}
-
-    def fire():
-        with lock:
-            if not state["done"]:
-                state["fired"] = True
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target),
-                                                           ctypes.py_object(_TimeUp))
-
-    timer = threading.Timer(seconds, fire)
-    timer.daemon = True
-    timer.start()
-    try:
-        yield
-    finally:
-        with lock:
-            state["done"] = True
-        timer.cancel()
-        if state["fired"]:      # a _TimeUp may still be on its way: withdraw it
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), None)
-
-
-_LIBRARY_DIRS = tuple(os.path.abspath(d) + os.sep for d in {sys.prefix, sys.base_prefix}
-                      if len(os.path.abspath(d)) > 1) + (_PACKAGE_DIR + os.sep,)
-
-
-def _is_library_file(filename: str) -> bool:
-    """True for tronlab's own files, the standard library and installed packages."""
-    path = os.path.abspath(filename)
-    return "site-packages" in path or path.startswith(_LIBRARY_DIRS)
-
-
-def learner_frame(err: BaseException):
-    """The innermost traceback frame in the learner's own code (not tronlab, not a library),
-    as a ``traceback.FrameSummary``, or None."""
-    frames = traceback.extract_tb(err.__traceback__)
-    mine = [f for f in frames if not _is_library_file(f.filename)]
-    return mine[-1] if mine else None
-
-
-def _where(err: BaseException) -> str:
-    frame = learner_frame(err)
-    if frame is None:
-        return ""
-    line = (frame.line or "").strip()
-    code = f": {line}" if line else ""
-    return f"line {frame.lineno} of {frame.name}{code}"
-
-
-def is_stub(fn) -> bool | None:
-    """True if ``fn``'s body does nothing yet: only a docstring, ``pass``, ``...``,
-    a comment, or ``raise NotImplementedError``; None if its source cannot be read."""
-    try:
-        source = textwrap.dedent(inspect.getsource(fn))
-        tree = ast.parse(source)
-    except (OSError, TypeError, SyntaxError, IndentationError):
-        return None
-    kinds = (ast.FunctionDef, ast.AsyncFunctionDef)
-    funcs = [node for node in tree.body if isinstance(node, kinds)]
-    if not funcs:
-        return None
-    body = list(funcs[0].body)
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-            and isinstance(body[0].value.value, str):
-        body = body[1:]
-    for stmt in body:
-        if isinstance(stmt, ast.Pass):
-            continue
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) \
-                and stmt.value.value is Ellipsis:
-            continue
-        if isinstance(stmt, ast.Return) and (stmt.value is None or (
-                isinstance(stmt.value, ast.Constant) and stmt.value.value in (None, Ellipsis))):
-            continue
-        if isinstance(stmt, ast.Raise) and stmt.exc is not None:
-            exc = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
-            if isinstance(exc, ast.Name) and exc.id == "NotImplementedError":
-                continue
-        return False
-    return True
 
 
 # ---------------------------------------------------------------------------
@@ -347,43 +201,6 @@ def _indent(text: str, by: str = "    ") -> str:
     return textwrap.indent(text, by)
 
 
-def _kind(value) -> str:
-    if isinstance(value, np.ndarray):
-        return f"a numpy array of shape {value.shape} and dtype {value.dtype}"
-    return f"{type(value).__name__} {value!r}" if len(repr(value)) < 60 else type(value).__name__
-
-
-def _bad_function_message(exercise: Exercise, student) -> str | None:
-    """A sentence if ``student`` is not something we can call, else None."""
-    name = exercise.function
-    if callable(student) and not isinstance(student, type):
-        return None
-    if isinstance(student, type):
-        return (f"check_{name} expects your function, but got the class {student.__name__}. "
-                f"Pass the function: check_{name}({name}).")
-    if student is None:
-        return (f"check_{name} expects your function, but got None. Pass the function itself: "
-                f"check_{name}({name}) (no parentheses after {name}).")
-    return (f"check_{name} expects your function, but got {_kind(student)}. Pass the function "
-            f"itself, without calling it: check_{name}({name}), not check_{name}({name}(board)).")
-
-
-def _signature_problem(exercise: Exercise, student) -> str | None:
-    """A sentence if ``student`` cannot be called with the exercise's parameters."""
-    try:
-        signature = inspect.signature(student)
-    except (TypeError, ValueError):
-        return None                                    # builtins and such: just try
-    wanted = exercise.parameters
-    try:
-        signature.bind(*wanted)
-    except TypeError:
-        have = ", ".join(signature.parameters)
-        return (f"the checker calls {exercise.function}({', '.join(wanted)}), but your function "
-                f"takes ({have}). Define it as: def {exercise.function}({', '.join(wanted)}):")
-    return None
-
-
 # ---------------------------------------------------------------------------
 # the loop
 # ---------------------------------------------------------------------------
@@ -392,39 +209,20 @@ def run_check(exercise: Exercise, student, *, cases: list[Case] | None = None,
     """Check ``student`` on every case of ``exercise`` (or on ``cases``); stop at the first
     failure.  Never raises because of the learner's code."""
     name = exercise.function
-    problem = _bad_function_message(exercise, student)
-    if problem:
-        return CheckResult(name, False, BAD_ARGUMENT, f"{name}: cannot check this. {problem}",
-                           hint=problem)
-    problem = _signature_problem(exercise, student)
+    problem = (bad_function_message(name, student)
+               or signature_problem(name, exercise.parameters, student))
     if problem:
         return CheckResult(name, False, BAD_ARGUMENT, f"{name}: cannot check this. {problem}",
                            hint=problem)
     limit = exercise.time_limit if time_limit is None else time_limit
     cases = exercise.cases() if cases is None else list(cases)
     stub = is_stub(student)
-    for n, case in enumerate(cases):
-        context = {"board": case.board.copy()}
-        outcome = _call_with_time_limit(lambda: exercise.call(student, case, context), limit)
-        result = _outcome_problem(exercise, case, outcome, stub, n, limit)
-        if result is not None:
-            return result
-        try:
-            got = exercise.convert(outcome.value, case)
-        except WrongType as err:
-            return _fail(exercise, case, n, WRONG_TYPE,
-                         f"{name} returned the wrong kind of answer.",
-                         got=_kind(outcome.value), hint=str(err))
-        if context.get("check_board", True) and not _unchanged(case.board, context["board"]):
-            return _fail(exercise, case, n, CHANGED_INPUT,
-                         f"{name} changed the board it was given.",
-                         hint="do not write into board.cells (or board.heads): keep what you "
-                              "have visited in a separate array or set, so the board stays as "
-                              "it was")
-        failure = exercise.judge(case, got, context)
-        if failure is not None:
-            return _fail(exercise, case, n, failure.status, f"{name} gave a wrong answer.",
-                         expected=failure.expected, got=failure.got, hint=failure.hint)
+    calls = [functools.partial(_attempt, exercise, student, case) for case in cases]
+    with contextlib.closing(call_each(calls, limit)) as outcomes:
+        for n, (case, outcome) in enumerate(zip(cases, outcomes)):
+            result = _case_problem(exercise, case, outcome, stub, n, limit)
+            if result is not None:
+                return result
     failure = exercise.finish(len(cases))
     if failure is not None:
         msg = "\n".join([f"{name}: FAILED: the answers on all {len(cases)} boards were right, but",
@@ -434,6 +232,58 @@ def run_check(exercise: Exercise, student, *, cases: list[Case] | None = None,
                            expected=failure.expected, got=failure.got)
     return CheckResult(name, True, PASSED,
                        f"{name}: all {len(cases)} boards passed. Well done!", len(cases))
+
+
+def _case_problem(exercise, case, outcome, stub, n, limit) -> CheckResult | None:
+    """The report for one case's outcome, or None when the answer is right."""
+    name = exercise.function
+    result = _outcome_problem(exercise, case, outcome, stub, n, limit)
+    if result is not None:
+        return result
+    kind, got, context = outcome.value
+    if kind == "wrong-type":
+        return _fail(exercise, case, n, WRONG_TYPE,
+                     f"{name} returned the wrong kind of answer.", got=got[1], hint=got[0])
+    if context.get("check_board", True) and not _unchanged(case.board, context["board"]):
+        return _fail(exercise, case, n, CHANGED_INPUT,
+                     f"{name} changed the board it was given.",
+                     hint="do not write into board.cells (or board.heads): keep what you "
+                          "have visited in a separate array or set, so the board stays as "
+                          "it was")
+    try:
+        failure = exercise.judge(case, got, context)
+    except Exception as err:  # noqa: BLE001 - the answer's own methods (==, len) may raise
+        if learner_frame(err) is None:
+            raise   # a mistake of the checker's, not the learner's
+        return _fail(exercise, case, n, CRASH,
+                     f"comparing {name}'s answer with the expected one raised "
+                     f"{_detail(err)} (in a method of the object {name} returned)",
+                     hint=f"return {exercise.returns}")
+    if failure is not None:
+        return _fail(exercise, case, n, failure.status, f"{name} gave a wrong answer.",
+                     expected=failure.expected, got=failure.got, hint=failure.hint)
+    return None
+
+
+def _attempt(exercise, student, case):
+    """Call the learner's function and convert its answer (run where the time limit
+    applies): ``(kind, answer, context)`` with kind "none", "value" or "wrong-type"."""
+    context = {"board": case.board.copy()}
+    value = exercise.call(student, case, context)
+    if value is None or value is Ellipsis:
+        return "none", value, context
+    try:
+        return "value", exercise.convert(value, case), context
+    except WrongType as err:
+        return "wrong-type", (str(err), describe_value(value)), context
+
+
+def _detail(err: BaseException) -> str:
+    try:
+        text = str(err)
+    except Exception:  # noqa: BLE001 - a learner's exception may have a broken __str__
+        text = ""
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
 
 
 def _unchanged(original: Board, given: Board) -> bool:
@@ -449,24 +299,19 @@ def _outcome_problem(exercise, case, outcome, stub, n, limit) -> CheckResult | N
                      f"{name} did not finish within {limit:g} s on this board.",
                      hint="is there a loop that never ends? (a square visited again and again, "
                           "or a while loop whose condition never changes)")
+    if outcome.kind == "exited":
+        return _fail(exercise, case, n, CRASH,
+                     f"{name} ended the program running it: {outcome.detail}.",
+                     hint="os._exit() or a crash inside compiled code ends the whole program "
+                          "(here only the checker's copy of it); return the answer instead")
+    if outcome.kind == "unsendable":
+        return _fail(exercise, case, n, WRONG_TYPE,
+                     f"{name} returned something the checker cannot receive "
+                     f"({outcome.detail}).", hint=f"{name} should return {exercise.returns}")
     if outcome.kind == "raised":
-        err = outcome.error
-        if isinstance(err, NotImplementedError):
-            frame = learner_frame(err)
-            where = "" if frame is None or frame.name == name else f" (raised in {frame.name})"
-            return _not_implemented(exercise, n, where)
-        where = _where(err)
-        detail = f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
-        if isinstance(err, RecursionError):
-            hint = ("your function calls itself without end: check that every recursive call "
-                    "gets closer to a stopping case (or use an explicit stack)")
-        else:
-            hint = "read the line above; try the board by hand and print what the variables hold"
-        text = f"{name} crashed with {detail}" + (f"\n  at {where}" if where else "")
-        return _fail(exercise, case, n, CRASH, text, hint=hint,
-                     details={"exception": type(err).__name__, "where": where})
-    value = outcome.value
-    if value is None or value is Ellipsis:
+        return _raised(exercise, case, outcome, n)
+    kind, value, _ = outcome.value
+    if kind == "none":
         if stub or (stub is None and n == 0):
             return _not_implemented(exercise, n, "")
         return _fail(exercise, case, n, WRONG_TYPE, f"{name} returned {value!r}.",
@@ -474,6 +319,31 @@ def _outcome_problem(exercise, case, outcome, stub, n, limit) -> CheckResult | N
                      hint=f"{name} should return {exercise.returns}; is a `return` missing "
                           f"at the end (or on one of the paths through your code)?")
     return None
+
+
+def _raised(exercise, case, outcome, n) -> CheckResult:
+    name, err = exercise.function, outcome.error
+    frames = outcome.frames or None
+    if isinstance(err, NotImplementedError):
+        frame = learner_frame(err, frames)
+        at = "" if frame is None or frame.name == name else f" (raised in {frame.name})"
+        return _not_implemented(exercise, n, at)
+    at = where(err, frames)
+    detail = _detail(err)
+    if isinstance(err, SystemExit):
+        detail = f"sys.exit() (SystemExit: {err.code!r})"
+        hint = ("sys.exit() would end the whole program (here it ended only the checker's "
+                "copy of it, your notebook keeps running): return the answer instead")
+        text = f"{name} called {detail}" + (f"\n  at {at}" if at else "")
+    else:
+        if isinstance(err, RecursionError):
+            hint = ("your function calls itself without end: check that every recursive call "
+                    "gets closer to a stopping case (or use an explicit stack)")
+        else:
+            hint = "read the line above; try the board by hand and print what the variables hold"
+        text = f"{name} crashed with {detail}" + (f"\n  at {at}" if at else "")
+    return _fail(exercise, case, n, CRASH, text, hint=hint,
+                 details={"exception": type(err).__name__, "where": at})
 
 
 def _not_implemented(exercise, n, where) -> CheckResult:

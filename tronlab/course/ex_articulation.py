@@ -16,6 +16,7 @@ import numpy as np
 from ..grid import reference
 from ..tron.board import FREE
 from .boards import TINY, random_cases, tiny_cases
+from .progress import recorded
 from .checker import Case, Exercise, Failure, WrongType, draw_grid, run_check
 
 __all__ = ["check_articulation_points", "ArticulationPoints", "tarjan_variant"]
@@ -179,6 +180,7 @@ class ArticulationPoints(Exercise):
                 f"back edge from below it (low < disc) means its children have another way up")
 
 
+@recorded
 def check_articulation_points(articulation_points, *, time_limit=None):
     """Check ``articulation_points(board) -> set of (x, y)`` (A11)."""
     return run_check(ArticulationPoints(), articulation_points, time_limit=time_limit)

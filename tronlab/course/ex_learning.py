@@ -18,6 +18,7 @@ import numpy as np
 from ..runner.records import GameRecord
 from ..tron.board import DOWN, LEFT, RIGHT, UP, Board
 from ..tron import learn
+from .progress import recorded
 from .checker import Case, Exercise, Failure, WrongType, draw, is_stub, run_check
 
 __all__ = ["check_separation_sample", "check_fit_weights", "scripted", "sample_games"]
@@ -225,11 +226,13 @@ class FitWeights(Exercise):
         return self.hint
 
 
+@recorded
 def check_separation_sample(separation_sample, *, time_limit=None):
     """Check ``separation_sample(record) -> (dn, de, moves0, moves1)`` or None (A9)."""
     return run_check(SeparationSample(), separation_sample, time_limit=time_limit)
 
 
+@recorded
 def check_fit_weights(fit_weights, *, separation_sample=None, time_limit=None):
     """Check ``fit_weights(records) -> (k1, k2)`` (A9); given the learner's
     ``separation_sample`` too, a wrong fit names the first record whose features differ."""

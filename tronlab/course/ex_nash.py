@@ -21,8 +21,9 @@ import numpy as np
 
 from ..nash.zero_sum import solve_zero_sum
 from .checker import (BAD_ARGUMENT, CRASH, NOT_IMPLEMENTED, PASSED, TIMEOUT, WRONG, WRONG_TYPE,
-                      CheckResult, _bad_function_message, _call_with_time_limit, _kind, _where,
-                      is_stub)
+                      CheckResult)
+from .learner import bad_function_message, describe_value as _kind, is_stub, where as _where
+from .timelimit import call_with_time_limit
 
 __all__ = ["check_solve_game", "GAMES", "game_cases", "mistake_value"]
 
@@ -185,7 +186,7 @@ def _judge(a, v, p):
 
 def check_solve_game(solve_game, *, time_limit=None):
     """Check ``solve_game(payoff) -> (value, row_strategy)`` on 2x2 and 3x3 zero-sum games."""
-    problem = _bad_function_message(_Named(), solve_game)
+    problem = bad_function_message("solve_game", solve_game)
     if problem:
         return CheckResult("solve_game", False, BAD_ARGUMENT,
                            f"solve_game: cannot check this. {problem}", hint=problem)
@@ -194,7 +195,7 @@ def check_solve_game(solve_game, *, time_limit=None):
     cases = game_cases()
     for n, (label, a) in enumerate(cases):
         given = a.copy()
-        outcome = _call_with_time_limit(lambda: solve_game(given), limit)
+        outcome = call_with_time_limit(lambda: solve_game(given), limit)
         if outcome.kind == "timeout":
             return _result(TIMEOUT, n, label, a, f"solve_game did not finish within {limit:g} s.",
                            hint="is there a loop that never ends (a pivot that never improves)?")
@@ -204,10 +205,14 @@ def check_solve_game(solve_game, *, time_limit=None):
                 return CheckResult("solve_game", False, NOT_IMPLEMENTED,
                                    "solve_game: not implemented yet. Write its body, then run "
                                    "this cell again.", n)
-            where = _where(err)
+            where = _where(err, outcome.frames)
             return _result(CRASH, n, label, a, f"solve_game crashed with {type(err).__name__}: "
                            f"{err}" + (f"\n  at {where}" if where else ""),
                            hint="read the line above and try this matrix by hand")
+        if outcome.kind in ("exited", "unsendable"):
+            return _result(CRASH, n, label, a, f"solve_game did not return normally: "
+                           f"{outcome.detail}.", hint="do not call sys.exit() or os._exit() in "
+                           "your function; return the answer")
         if outcome.value is None and (stub or (stub is None and n == 0)):
             return CheckResult("solve_game", False, NOT_IMPLEMENTED,
                                "solve_game: not implemented yet. Write its body, then run this "
@@ -226,7 +231,3 @@ def check_solve_game(solve_game, *, time_limit=None):
                            expected=expected, got=got, hint=hint)
     return CheckResult("solve_game", True, PASSED,
                        f"solve_game: all {len(cases)} games passed. Well done!", len(cases))
-
-
-class _Named:
-    function = "solve_game"

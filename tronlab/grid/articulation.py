@@ -42,7 +42,7 @@ def new_scratch(size: int) -> ArticulationScratch:
                                np.empty(size, np.int32), np.empty(size, np.uint8))
 
 
-@kernel
+@kernel(sig="i8(u1[::1], i8, i4[::1], i4[::1], i4[::1], u1[::1], i4[::1], u1[::1])")
 def articulation_points_kernel(flat, stride, disc, low, parent, it, stack, is_cut):
     """Mark every articulation point of the free-square graph in ``is_cut``
     (1 = cut vertex, 0 otherwise) and return how many there are.

@@ -27,7 +27,7 @@ from .ring import POTENTIAL_ARTICULATION
 # ---------------------------------------------------------------------------
 # kernels
 # ---------------------------------------------------------------------------
-@kernel
+@kernel(sig="i8(u1[::1], i8, i8, u1[::1], i4[::1])")
 def flood_fill_kernel(flat, start, stride, seen, stack):
     """Number of free squares reachable from ``start``'s free neighbours, ``start``
     itself not counted.  ``flat`` uint8[n], ``start`` int64, ``stride`` int64;
@@ -65,7 +65,7 @@ def _find(equiv, label):
     return root
 
 
-@kernel
+@kernel(sig="i8(u1[::1], i8, i4[::1], i4[::1], i4[::1])")
 def components_kernel(flat, stride, labels, sizes, equiv):
     """Label the connected regions of free squares; return how many there are.
 
@@ -123,7 +123,7 @@ def components_kernel(flat, stride, labels, sizes, equiv):
     return k
 
 
-@kernel
+@kernel(sig="Tuple((b1, i8))(u1[::1], i8, i8, u1[::1], i4[::1], i4[::1], i4[::1], i8)")
 def fill_square_kernel(flat, stride, square, table, labels, sizes, equiv, n_labels):
     """Update ``labels``/``sizes`` after free square ``square`` was filled.
 

@@ -43,7 +43,7 @@ class MultiTerritory(NamedTuple):
     owner: np.ndarray    # uint8, shaped like board.cells: player, or NOBODY (255)
 
 
-@kernel
+@kernel(sig="i8(u1[::1], i8[::1], b1[::1], i8, i8, u1[::1], i4[::1], i8[::1])")
 def turn_order_territory_kernel(flat, heads, alive, first, stride, owner, queue, counts):
     """Turn-order expansion; see the module docstring.
 

@@ -39,7 +39,7 @@ class FillBound(NamedTuple):
     same: int    # reachable free squares of the start's colour (start not counted)
 
 
-@kernel
+@kernel(sig="UniTuple(i8, 3)(u1[::1], i8, i8, u1[::1], i4[::1])")
 def fill_bound_kernel(flat, start, stride, seen, stack):
     """``(bound, other, same)`` for the region reachable from ``start``; see the
     module docstring.  ``flat`` uint8[n], ``start`` int64, ``stride`` int64;
@@ -72,7 +72,7 @@ def fill_bound_kernel(flat, start, stride, seen, stack):
     return bound, other, same
 
 
-@kernel
+@kernel(sig="void(i8, i4[::1], i8, i4[:, ::1])")
 def region_colours_kernel(stride, labels, n_labels, counts):
     """Count, for each region label 1..``n_labels`` of ``labels`` (int32[n], as
     :func:`tronlab.grid.flood.components_kernel` leaves it), its squares of colour 0

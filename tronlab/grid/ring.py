@@ -76,7 +76,7 @@ def make_table() -> np.ndarray:
 POTENTIAL_ARTICULATION = make_table()
 
 
-@kernel(inline="always")
+@kernel(sig="i8(u1[::1], i8, i8)", inline="always")
 def ring_code_kernel(flat, square, stride):
     """The 8-bit ring code of ``square`` (bit i set = ring square i is free)."""
     s = np.int64(square)

@@ -62,7 +62,7 @@ def new_scratch(size: int) -> VoronoiScratch:
 # ---------------------------------------------------------------------------
 # kernels
 # ---------------------------------------------------------------------------
-@kernel
+@kernel(sig="i8(u1[::1], i8, i8, i4[::1], i4[::1])")
 def bfs_distances_kernel(flat, start, stride, dist, queue):
     """Moves from ``start`` to every square (``-1`` unreachable); returns how many
     squares were reached, the start included.
@@ -91,7 +91,7 @@ def bfs_distances_kernel(flat, start, stride, dist, queue):
     return qt
 
 
-@kernel
+@kernel(sig="i8(u1[::1], i8, i8, u1[::1], i4[::1], i4[::1], i4[::1], i4[::1])")
 def bucket_distances_kernel(flat, start, stride, cost, dist, bucket_top, pool_node, pool_next):
     """Dijkstra with a bucket ("radix") queue: cheapest cost from ``start`` to each
     square, entering square ``s`` costs ``cost[s]`` (1 to 255).  ``-1`` unreachable.
@@ -143,7 +143,7 @@ def bucket_distances_kernel(flat, start, stride, cost, dist, bucket_top, pool_no
     return settled
 
 
-@kernel
+@kernel(sig="UniTuple(i8, 4)(u1[::1], i8, i8, i8, i4[::1], u1[::1], i4[::1])")
 def territory_kernel(flat, head0, head1, stride, dist, owner, queue):
     """Two-player Voronoi counts from one BFS seeded with both heads.
 
@@ -198,7 +198,7 @@ def territory_kernel(flat, head0, head1, stride, dist, owner, queue):
     return n0, n1, e0, e1
 
 
-@kernel
+@kernel(sig="UniTuple(i8, 4)(u1[::1], i8, i8, i8, i4[::1], u1[::1], i4[::1])")
 def owner_map_kernel(flat, head0, head1, stride, dist, owner, queue):
     """Like :func:`territory_kernel` but leaves a clean picture in ``owner``:
     0 or 1 for a player's squares, 2 neutral, 255 for blocked or unreachable
@@ -212,7 +212,7 @@ def owner_map_kernel(flat, head0, head1, stride, dist, owner, queue):
     return res
 
 
-@kernel
+@kernel(sig="UniTuple(i8, 4)(u1[::1], i4[::1], i4[::1], i8)")
 def territory_from_distances_kernel(flat, dist0, dist1, stride):
     """H6: Voronoi counts from two distance maps: a free square belongs to player 0
     where ``sign(d1 - d0) > 0`` (unreachable counts as infinitely far), to player 1

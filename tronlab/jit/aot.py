@@ -1,33 +1,41 @@
-"""Ahead-of-time compiled twins of the kernels, for a fast first result.
+"""Ahead-of-time compiled twins of the kernels, for a fast first answer.
 
-A fresh interpreter that computes one territory through numba pays for
-importing numba (~0.4 s) and for numba's first dispatch (~0.5-1 s, building
-its registries), even when every kernel comes from numba's cache.  This module
-compiles the kernels once, ahead of time, into an ordinary C extension module
-with ``numba.pycc``; loading that takes milliseconds and does not import numba.
+A fresh interpreter that runs a kernel through numba pays for importing numba
+(~0.4 s) and for numba's first dispatch (~0.5-1 s, building its registries),
+even when every kernel comes from numba's cache.  This module compiles the
+kernels once, ahead of time, into an ordinary C extension module with
+``numba.pycc``; loading that takes milliseconds and does not import numba.
 
-    python -m tronlab.jit.aot build     # compile (10-20 s; needs a C compiler)
+    python -m tronlab.jit.aot build     # compile (a minute or so; needs a C compiler)
     python -m tronlab.jit.aot status    # one line: loaded, or why the JIT kernels are used
+    python -m tronlab.jit.aot list      # the kernels exported and their signatures
     python -m tronlab.jit.aot clean     # delete builds for other versions
 
-The twins are the *same* Python functions as the numba kernels
-(:class:`tronlab.jit.kernels.KernelTable` keeps them), compiled for the fixed
-signatures in :data:`KERNELS`: C-contiguous arrays of the dtypes the friendly
-wrappers pass, int64 scalars.  The wrappers in :mod:`tronlab.grid.voronoi`,
-:mod:`~tronlab.grid.flood`, ... call a twin when the module loads and the numba
-dispatcher otherwise.  Compiled code elsewhere (search, chambers, ...) keeps
-calling the numba kernels.
+(``tronlab warmup`` builds it too, after filling numba's cache.)
+
+Which kernels.  Every kernel declared with a signature,
+``@kernel(sig=...)`` (:mod:`tronlab.jit.kernels`), in every module of the
+package that ends with a ``KernelTable``: :func:`kernel_modules` finds those
+modules by reading the sources, the build imports them and walks their tables.
+There is no second list to keep.  The twins are the *same* Python functions as
+the numba kernels, compiled for the declared signature; a :class:`Kernel`
+called from Python uses the twin when the build loads, the numba dispatcher
+otherwise.  Compiled code calls the numba kernels as always.
 
 Where.  ``$TRONLAB_AOT_DIR`` or ``<user cache>/tronlab/aot`` (next to the
-numba cache of :mod:`tronlab.jit.cache`), then ``<key>/<module>.so``.  The key
-hashes the kernel sources, this file, the numba, llvmlite and numpy versions,
-the Python version and the platform, so a build for other sources or versions
-is never loaded; it just sits there until ``clean``.
+numba cache of :mod:`tronlab.jit.cache`), then ``<key>/<module>.so`` and a
+``.json`` beside it naming the kernels and their argument types.  The key
+hashes the kernel modules and what they import from the package, the files of
+this folder, the numba, llvmlite and numpy versions, the Python version and the
+platform, so a build for other sources or versions is never loaded; it just sits
+there until ``clean``.
 
 Fallback.  No build, a build that fails to load, or ``TRONLAB_AOT=0`` in the
-environment: the wrappers silently use the numba kernels.  :func:`build`
-raises :class:`AotError` with the reason when it cannot build (no C compiler,
-no ``numba.pycc``, a compile error); nothing else depends on it.
+environment: the kernels silently use numba.  :func:`build` raises
+:class:`AotError` with the reason when it cannot build (no C compiler, no
+``numba.pycc``, a compile error); nothing else depends on it.
+``TRONLAB_AOT_CHECK=1`` wraps every twin in a check of its argument types
+(:mod:`tronlab.jit.argcheck`): the twins themselves trust their callers.
 """
 
 from __future__ import annotations
@@ -35,42 +43,22 @@ from __future__ import annotations
 import hashlib
 import importlib.machinery
 import importlib.util
+import json
 import os
+import re
 import shutil
 import sys
 import time
 
 from .cache import user_cache_dir
 
-#: kernel name -> (module in tronlab, numba.pycc signature)
-KERNELS = {
-    "ring_code_kernel": ("grid.ring", "i8(u1[::1], i8, i8)"),
-    "flood_fill_kernel": ("grid.flood", "i8(u1[::1], i8, i8, u1[::1], i4[::1])"),
-    "components_kernel": ("grid.flood", "i8(u1[::1], i8, i4[::1], i4[::1], i4[::1])"),
-    "fill_square_kernel": ("grid.flood", "Tuple((b1, i8))(u1[::1], i8, i8, u1[::1], i4[::1], "
-                                   "i4[::1], i4[::1], i8)"),
-    "bfs_distances_kernel": ("grid.voronoi", "i8(u1[::1], i8, i8, i4[::1], i4[::1])"),
-    "bucket_distances_kernel": ("grid.voronoi", "i8(u1[::1], i8, i8, u1[::1], i4[::1], i4[::1], "
-                                           "i4[::1], i4[::1])"),
-    "territory_kernel": ("grid.voronoi", "UniTuple(i8, 4)(u1[::1], i8, i8, i8, i4[::1], u1[::1], "
-                                    "i4[::1])"),
-    "owner_map_kernel": ("grid.voronoi", "UniTuple(i8, 4)(u1[::1], i8, i8, i8, i4[::1], u1[::1], "
-                                    "i4[::1])"),
-    "territory_from_distances_kernel": ("grid.voronoi", "UniTuple(i8, 4)(u1[::1], i4[::1], i4[::1], "
-                                                   "i8)"),
-    "articulation_points_kernel": ("grid.articulation", "i8(u1[::1], i8, i4[::1], i4[::1], i4[::1], "
-                                                   "u1[::1], i4[::1], u1[::1])"),
-    "turn_order_territory_kernel": ("grid.multivoronoi", "i8(u1[::1], i8[::1], b1[::1], i8, i8, "
-                                                    "u1[::1], i4[::1], i8[::1])"),
-    "fill_bound_kernel": ("grid.parity", "UniTuple(i8, 3)(u1[::1], i8, i8, u1[::1], i4[::1])"),
-    "region_colours_kernel": ("grid.parity", "void(i8, i4[::1], i8, i4[:, ::1])"),
-}
-
 _PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_SOURCES = ("jit/kernels.py", "jit/aot.py",
-            *sorted({m.replace(".", "/") + ".py" for m, _ in KERNELS.values()}))
+_JIT_SOURCES = ("jit/kernels.py", "jit/aot.py", "jit/aot_build.py", "jit/clock.py",
+                "jit/intrinsics.py")
+_TABLE_LINE = re.compile(r"^_kernels = KernelTable\(globals\(\)", re.M)
 _VERSION_FILES = (("numba", "_version.py"), ("llvmlite", "_version.py"))
 _OFF = ("0", "off", "no", "false")
+_RELATIVE_IMPORT = re.compile(r"^from (\.+)([\w.]*) import", re.M)
 
 
 class AotError(RuntimeError):
@@ -78,8 +66,56 @@ class AotError(RuntimeError):
 
 
 # ---------------------------------------------------------------------------
-# where and which build
+# which kernels, where and which build
 # ---------------------------------------------------------------------------
+def _package_files() -> list[str]:
+    """Paths of the package's modules relative to the package, sorted."""
+    out = []
+    for root, dirs, files in os.walk(_PKG):
+        dirs[:] = sorted(d for d in dirs if d not in ("__pycache__", "static"))
+        for f in files:
+            if f.endswith(".py"):
+                out.append(os.path.relpath(os.path.join(root, f), _PKG).replace(os.sep, "/"))
+    return sorted(out)
+
+
+def _read(rel: str) -> str:
+    with open(os.path.join(_PKG, rel), encoding="utf-8") as f:
+        return f.read()
+
+
+def kernel_modules() -> list[str]:
+    """The package's modules that declare kernels (``tronlab.grid.voronoi``, ...),
+    found by reading the sources (nothing is imported)."""
+    return [("tronlab/" + rel[:-3]).replace("/", ".").removesuffix(".__init__")
+            for rel in _package_files() if _TABLE_LINE.search(_read(rel))]
+
+
+def _imports(rel: str, text: str) -> set[str]:
+    """Package files that module ``rel`` imports with ``from .x import``."""
+    here = rel.split("/")[:-1]
+    found = set()
+    for dots, name in _RELATIVE_IMPORT.findall(text):
+        base = here[:len(here) - (len(dots) - 1)] if len(dots) > 1 else here
+        parts = base + [p for p in name.split(".") if p]
+        for cand in ("/".join(parts) + ".py", "/".join(parts + ["__init__.py"])):
+            if os.path.exists(os.path.join(_PKG, cand)):
+                found.add(cand)
+    return found
+
+
+def sources() -> list[str]:
+    """The files whose contents name the build: this folder's, the kernel modules
+    and the package modules they import from."""
+    files = set(_JIT_SOURCES)
+    for rel in _package_files():
+        text = _read(rel)
+        if _TABLE_LINE.search(text):
+            files.add(rel)
+            files |= _imports(rel, text)
+    return sorted(files)
+
+
 def aot_dir() -> str:
     """Base directory of the builds: ``$TRONLAB_AOT_DIR`` or ``<user cache>/tronlab/aot``."""
     return os.environ.get("TRONLAB_AOT_DIR") or os.path.join(
@@ -102,7 +138,7 @@ def key() -> str:
     import numpy
 
     h = hashlib.sha256()
-    for name in _SOURCES:
+    for name in sources():
         with open(os.path.join(_PKG, name), "rb") as f:
             h.update(name.encode() + b"\0" + f.read() + b"\0")
     for package, filename in _VERSION_FILES:
@@ -126,23 +162,33 @@ def module_path(directory: str | None = None, k: str | None = None) -> str:
                         module_name(k) + importlib.machinery.EXTENSION_SUFFIXES[0])
 
 
+def manifest_path(directory: str | None = None, k: str | None = None) -> str:
+    """The ``.json`` beside the build: kernel name -> module, signature, arguments."""
+    path = module_path(directory, k)
+    return path[:-len(importlib.machinery.EXTENSION_SUFFIXES[0])] + ".json"
+
+
 # ---------------------------------------------------------------------------
 # loading
 # ---------------------------------------------------------------------------
 _loaded = None      # the extension module, once loaded
+_manifest: dict = {}
+_twins: dict = {}   # name -> callable (checked when TRONLAB_AOT_CHECK is on)
 _checked = False    # whether load() has run in this process
 _note = ""          # why there is no module, for status()
+generation = 0      # bumped by load() and unload(): kernels re-resolve their target
 
 
-def _disabled() -> bool:
-    return os.environ.get("TRONLAB_AOT", "").strip().lower() in _OFF
+def _flag(name: str) -> str:
+    return os.environ.get(name, "").strip().lower()
 
 
 def load(directory: str | None = None):
     """Load the build for the current key (again); return the module or ``None``."""
-    global _loaded, _checked, _note
-    _loaded, _checked, _note = None, True, ""
-    if _disabled():
+    global _loaded, _manifest, _twins, _checked, _note, generation
+    _loaded, _manifest, _twins, _checked, _note = None, {}, {}, True, ""
+    generation += 1
+    if _flag("TRONLAB_AOT") in _OFF:
         _note = "switched off by TRONLAB_AOT=0"
         return None
     path = module_path(directory)
@@ -150,99 +196,74 @@ def load(directory: str | None = None):
         _note = f"not built for this version (key {key()})"
         return None
     try:
+        with open(manifest_path(directory), encoding="utf-8") as f:
+            manifest = json.load(f)["kernels"]
         spec = importlib.util.spec_from_file_location(module_name(), path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
     except Exception as exc:        # a broken or foreign file: use the JIT kernels
         _note = f"{path} does not load ({type(exc).__name__}: {exc})"
         return None
-    missing = [name for name in KERNELS if not hasattr(module, name)]
+    missing = [name for name in manifest if not hasattr(module, name)]
     if missing:
         _note = f"{path} lacks {', '.join(missing)}"
         return None
-    _loaded = module
+    _loaded, _manifest = module, manifest
     return module
 
 
 def unload() -> None:
     """Forget the loaded module (if any): the next :func:`twin` call loads again,
-    reading ``TRONLAB_AOT`` and ``TRONLAB_AOT_DIR`` afresh."""
-    global _loaded, _checked, _note
-    _loaded, _checked, _note = None, False, ""
+    reading ``TRONLAB_AOT``, ``TRONLAB_AOT_DIR`` and ``TRONLAB_AOT_CHECK`` afresh."""
+    global _loaded, _manifest, _twins, _checked, _note, generation
+    _loaded, _manifest, _twins, _checked, _note = None, {}, {}, False, ""
+    generation += 1
 
 
 def twin(name: str):
     """The compiled twin of kernel ``name``, or ``None`` (not built, not loadable,
-    switched off, or not a kernel compiled ahead of time)."""
+    switched off, or not a kernel with a declared signature)."""
     if not _checked:
         load()
-    return None if _loaded is None else getattr(_loaded, name, None)
+    if _loaded is None or name not in _manifest:
+        return None
+    f = _twins.get(name)
+    if f is None:
+        f = getattr(_loaded, name)
+        if _flag("TRONLAB_AOT_CHECK") not in ("", *_OFF):
+            from .argcheck import checked
+            f = checked(f, name, _manifest[name])
+        _twins[name] = f
+    return f
+
+
+def loaded_names() -> list[str]:
+    """The kernels of the loaded build (empty when none is loaded)."""
+    if not _checked:
+        load()
+    return sorted(_manifest) if _loaded is not None else []
 
 
 def status() -> str:
-    """One line: which kernels the wrappers use and why."""
+    """One line: which kernels Python calls use and why."""
     if not _checked:
         load()
     if _loaded is not None:
-        return f"tronlab AOT: {len(KERNELS)} kernels loaded from {_loaded.__file__}"
-    hint = ("run `python -m tronlab.jit.aot build`" if _compiler()
+        return f"tronlab AOT: {len(_manifest)} kernels loaded from {_loaded.__file__}"
+    hint = ("run `tronlab warmup` or `python -m tronlab.jit.aot build`" if _compiler()
             else "no C compiler (gcc/cc) found, so no build is possible")
     return f"tronlab AOT: {_note}; using the numba JIT kernels ({hint})"
 
 
-# ---------------------------------------------------------------------------
-# building
-# ---------------------------------------------------------------------------
 def _compiler() -> str | None:
     return shutil.which(os.environ.get("CC", "gcc")) or shutil.which("gcc") or shutil.which("cc")
 
 
 def build(*, directory: str | None = None, verbose: bool = False) -> str:
-    """Compile every kernel of :data:`KERNELS` into the build for the current key
-    under ``directory`` (default :func:`aot_dir`); return the module's path.
-
-    Replaces an existing build atomically.  Raises :class:`AotError` when there
-    is no C compiler or no ``numba.pycc``, or when compiling fails.
-    """
-    import importlib
-    import tempfile
-    import warnings
-
-    if not _compiler():
-        raise AotError("no C compiler (gcc/cc) found on PATH")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")     # pycc carries a pending-deprecation warning
-        try:
-            from numba.pycc import CC
-        except ImportError as exc:
-            raise AotError(f"numba.pycc is not available: {exc}") from exc
-    k = key()
-    name = module_name(k)
-    target = module_path(directory, k)
-    os.makedirs(os.path.dirname(target), exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=".build-", dir=os.path.dirname(target))
-    try:
-        cc = CC(name)
-        cc.output_dir = tmp
-        cc.verbose = verbose
-        for kernel_name, (module, signature) in KERNELS.items():
-            table = importlib.import_module(f"tronlab.{module}")._kernels
-            table.compile()      # links the kernels it calls from other modules
-            cc.export(kernel_name, signature)(table.py_func(kernel_name))
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            try:
-                cc.compile()
-            except Exception as exc:
-                raise AotError(f"compiling the AOT module failed: {type(exc).__name__}: "
-                               f"{exc}") from exc
-        built = os.path.join(tmp, os.path.basename(target))
-        if not os.path.exists(built):
-            raise AotError(f"numba.pycc produced no {os.path.basename(target)} in {tmp}")
-        os.replace(built, target)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return target
+    """Compile every declared kernel into the build for the current key; see
+    :func:`tronlab.jit.aot_build.build`."""
+    from .aot_build import build as _build
+    return _build(directory=directory, verbose=verbose)
 
 
 def clean(directory: str | None = None) -> list[str]:
@@ -264,7 +285,7 @@ def main(argv=None) -> int:
 
     ap = argparse.ArgumentParser(prog="python -m tronlab.jit.aot",
                                  description="Ahead-of-time compiled tronlab kernels.")
-    ap.add_argument("command", choices=("build", "status", "clean"))
+    ap.add_argument("command", choices=("build", "status", "list", "clean"))
     ap.add_argument("--dir", default=None,
                     help="where builds go (default: $TRONLAB_AOT_DIR or the user cache)")
     ap.add_argument("--verbose", action="store_true", help="show the compiler's output")
@@ -272,6 +293,11 @@ def main(argv=None) -> int:
     if args.command == "status":
         load(args.dir)
         print(status())
+        return 0
+    if args.command == "list":
+        from .aot_build import exports
+        for name, (module, sig) in exports().items():
+            print(f"{module}.{name}  {sig}")
         return 0
     if args.command == "clean":
         removed = clean(args.dir)
@@ -283,9 +309,12 @@ def main(argv=None) -> int:
     except AotError as exc:
         print(f"tronlab AOT build failed: {exc}; tronlab will use the numba JIT kernels")
         return 1
-    print(f"built {len(KERNELS)} kernels into {path} in {time.perf_counter() - t0:.1f} s")
+    with open(manifest_path(args.dir), encoding="utf-8") as f:
+        n = len(json.load(f)["kernels"])
+    print(f"built {n} kernels into {path} in {time.perf_counter() - t0:.1f} s")
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":      # run the package's module, not a copy named __main__
+    from tronlab.jit.aot import main as _main
+    sys.exit(_main())

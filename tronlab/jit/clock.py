@@ -5,7 +5,9 @@ searches*, deep inside a numba kernel.  numba's nopython mode has no
 ``time.perf_counter``, and calling back into Python would cost microseconds, so
 this module teaches numba to call the C library's ``clock_gettime`` directly.
 
-How: :func:`clock_ns` is a numba *intrinsic*.  At compile time it emits an LLVM
+How: :func:`clock_ns` is a numba *intrinsic*
+(:mod:`tronlab.jit.intrinsics`; kernel modules import the stand-in here, which
+does not load numba).  At compile time it emits an LLVM
 declaration of the C function ``int clock_gettime(int, struct timespec *)``
 and a call to it with ``CLOCK_MONOTONIC``; the symbol is found by name in the
 running process (the C library is always loaded), so the compiled code holds no
@@ -25,10 +27,9 @@ Works where the C library has ``clock_gettime`` (Linux, macOS 10.12+, the BSDs).
 from __future__ import annotations
 
 import sys
+import time as _time
 
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from .kernels import KernelTable, kernel
 
 # CLOCK_MONOTONIC differs between systems; this value is frozen into the
 # compiled code (the cache lives on the machine that compiled it).
@@ -36,45 +37,50 @@ CLOCK_MONOTONIC = 6 if sys.platform == "darwin" else 1
 NO_DEADLINE = (1 << 62)  # far beyond any reading of the clock
 
 
-@intrinsic
-def clock_ns(typingctx):
-    """Nanoseconds on the monotonic clock, callable only from compiled code."""
-    sig = types.int64()
+class _LazyIntrinsic:
+    """``clock_ns`` for kernel modules that must not import numba: a kernel
+    table swaps it for the intrinsic of :mod:`tronlab.jit.intrinsics` when
+    it compiles."""
 
-    def codegen(context, builder, signature, args):
-        i32 = ir.IntType(32)
-        i64 = ir.IntType(64)
-        timespec = ir.LiteralStructType([i64, i64])  # (tv_sec, tv_nsec) on 64-bit systems
-        fnty = ir.FunctionType(i32, [i32, timespec.as_pointer()])
-        module = builder.module
-        fn = module.globals.get("clock_gettime")
-        if fn is None:
-            fn = ir.Function(module, fnty, name="clock_gettime")
-        with builder.goto_entry_block():
-            ts = builder.alloca(timespec)
-        builder.call(fn, [ir.Constant(i32, CLOCK_MONOTONIC), ts])
-        zero = ir.Constant(i32, 0)
-        sec = builder.load(builder.gep(ts, [zero, zero]))
-        nsec = builder.load(builder.gep(ts, [zero, ir.Constant(i32, 1)]))
-        return builder.add(builder.mul(sec, ir.Constant(i64, 1_000_000_000)), nsec)
+    def _tronlab_lazy_global(self):
+        from .intrinsics import clock_ns as intrinsic
+        return intrinsic
 
-    return sig, codegen
+    def __call__(self):
+        raise RuntimeError("clock_ns can only be called from compiled code; use now_ns()")
+
+    def __repr__(self) -> str:
+        return "<tronlab.jit.clock.clock_ns: compiled code only>"
 
 
-@njit(cache=True)
+clock_ns = _LazyIntrinsic()
+
+
+@kernel
 def now_ns_kernel():
     """The clock as compiled code sees it (nanoseconds)."""
     return clock_ns()
 
 
-@njit(cache=True)
+@kernel
 def expired_kernel(deadline):
     """True once the clock has reached ``deadline`` (nanoseconds)."""
     return clock_ns() >= deadline
 
 
+_kernels = KernelTable(globals())
+
+# Python reads the same clock through the C library without numba where it can
+# (``time.clock_gettime_ns`` with the same clock id); else through the kernel.
+_py_clock = getattr(_time, "clock_gettime_ns", None)
+if _py_clock is not None and getattr(_time, "CLOCK_MONOTONIC", None) != CLOCK_MONOTONIC:
+    _py_clock = None
+
+
 def now_ns() -> int:
     """The compiled code's clock, read from Python (nanoseconds)."""
+    if _py_clock is not None:
+        return _py_clock(CLOCK_MONOTONIC)
     return int(now_ns_kernel())
 
 

@@ -1,89 +1,182 @@
-"""Kernels compiled when first needed, and their ahead-of-time twins.
+"""One way to declare a kernel: ``@kernel``, compiled when first needed, with an
+ahead-of-time twin when it declares a signature.
 
 Importing numba costs about 0.4 s and the first call of any numba function
 another 0.5-1 s (numba builds its target registries), even when the compiled
-code comes from the cache.  So the kernel modules (:mod:`tronlab.grid.ring`,
-:mod:`~tronlab.grid.flood`, :mod:`~tronlab.grid.voronoi`, :mod:`~tronlab.grid.articulation`,
-:mod:`~tronlab.grid.multivoronoi`, :mod:`~tronlab.grid.parity`) do not import numba when
-they are imported.  Each writes its kernels as plain functions marked with
-:func:`kernel` and ends with::
+code comes from the cache.  So no kernel module imports numba when it is
+imported.  Each writes its kernels as plain functions marked with
+:func:`kernel` and ends with one line::
+
+    @kernel(sig="UniTuple(i8, 4)(u1[::1], i8, i8, i8, i4[::1], u1[::1], i4[::1])")
+    def territory_kernel(flat, head0, head1, stride, dist, owner, queue):
+        ...
+
+    @kernel(inline="always")          # a helper only compiled code calls: no sig
+    def _step(...):
+        ...
 
     _kernels = KernelTable(globals())
-    __getattr__ = _kernels.module_getattr
 
-:class:`KernelTable` takes the marked functions out of the module namespace.
-The first time anything asks for one of them by name -
-``from .voronoi import territory_kernel`` in a module that compiles its own
-kernels, ``voronoi.territory_kernel`` in a notebook, or a wrapper that found
-no ahead-of-time twin - Python calls the module's ``__getattr__`` (PEP 562);
-the table imports numba, wraps *every* marked function of the module in
-``njit(cache=True, **options)`` and puts the dispatchers back into the
-namespace.  From then on the names are ordinary module globals: kernels
-calling each other, other modules' compiled code and ``.py_func`` all see
-plain numba dispatchers, exactly as if the module had used ``@njit``.
+``@kernel`` returns a :class:`Kernel`: a stand-in that keeps the plain Python
+function (``.py_func``), the numba options and the signature.  Other modules
+import it like any function (``from ..grid.voronoi import territory_kernel``)
+without loading numba.  What a call does:
 
-The friendly wrappers call ``_kernels.fast(name)``: the twin compiled ahead of
-time by :mod:`tronlab.jit.aot` when such a module is built and loads (no numba
-import at all), else the dispatcher.  The twins are the same Python functions
-compiled by ``numba.pycc`` for fixed argument types, and they do no type
-checks: a wrong dtype there is a crash, not an error, so wrappers must pass
-exactly the documented dtypes (C-contiguous arrays, int64 scalars).
+* from Python: the twin compiled ahead of time by :mod:`tronlab.jit.aot` when
+  a build for these sources loads (no numba import at all), else the numba
+  dispatcher (compiled, or loaded from numba's cache, on first use);
+* from compiled code: when a module's kernels compile (the first time one of
+  them is needed as a dispatcher), its :class:`KernelTable` imports numba,
+  wraps *every* kernel of the module in ``njit(cache=True, **options)`` and
+  puts the dispatchers into the module namespace, replacing the stand-ins of
+  other modules' kernels it refers to with their dispatchers.  From then on
+  the kernels see plain numba dispatchers, exactly as if the module had used
+  ``@njit``.  A user's own ``@njit`` function may call a stand-in too: numba
+  asks it for its type (``_numba_type_``) and gets the dispatcher's.
+
+``sig`` is a numba signature string (``i8``, ``u1[::1]``, ``UniTuple(i8, 4)``,
+``Tuple((b1, i8))``, ...) that may also name a type registered with
+:func:`sig_type` (for example the chamber scratch tuple).  Declare it on every
+kernel that Python code calls directly, so that a bot runs without numba when
+the twins are built; :mod:`tronlab.jit.aot` builds its export list by walking
+the tables (:func:`declared`), there is no second list.  The twins do no type
+checks: a wrong dtype there is a crash, not an error, so callers must pass
+exactly the declared types (C-contiguous arrays, int64 scalars).
+``TRONLAB_AOT_CHECK=1`` makes every twin call check its arguments first (the
+tests run that way).
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from . import aot as _aot
 
-_MARK = "_tronlab_njit_options"
+#: module name -> its KernelTable, filled as kernel modules are imported
+TABLES: dict = {}
+#: type name usable in ``sig`` strings -> a function returning a sample value
+SIG_TYPES: dict = {}
 
 
-def kernel(func=None, /, **options):
-    """Mark ``func`` as a numba kernel of its module, compiled on first use with
-    ``njit(cache=True, **options)``.  Use as ``@kernel`` or ``@kernel(inline="always")``."""
+def sig_type(name: str, sample) -> None:
+    """Let ``sig`` strings say ``name`` for the numba type of ``sample()``
+    (a function returning an example value, called only when numba is loaded)."""
+    if not name.isidentifier():
+        raise ValueError(f"a signature type name is an identifier, got {name!r}")
+    SIG_TYPES[name] = sample
+
+
+class Kernel:
+    """A kernel declared with :func:`kernel`: see the module docstring."""
+
+    def __init__(self, func, sig, options):
+        functools.update_wrapper(self, func)
+        self.py_func = func
+        self.sig = sig
+        self.options = dict(options)
+        self.table = None
+        self._call = None
+        self._generation = -1
+
+    def __call__(self, *args):
+        if self._generation != _aot.generation:
+            self._call = self._bound().fast(self.__name__)
+            self._generation = _aot.generation
+        return self._call(*args)
+
+    def _bound(self):
+        if self.table is None:
+            raise RuntimeError(f"kernel {self.__module__}.{self.__name__} is not in a KernelTable:"
+                               f" end its module with `_kernels = KernelTable(globals())`")
+        return self.table
+
+    def dispatcher(self):
+        """The numba dispatcher (imports numba and compiles the module's table)."""
+        return self._bound().jit(self.__name__)
+
+    @property
+    def _numba_type_(self):
+        from numba.core import types
+        return types.Dispatcher(self.dispatcher())
+
+    def __getattr__(self, attr):
+        if attr.startswith("_") or attr in ("table", "py_func", "sig", "options"):
+            raise AttributeError(attr)
+        return getattr(self.dispatcher(), attr)
+
+    def __repr__(self) -> str:
+        return f"<tronlab kernel {self.__module__}.{self.__name__}>"
+
+
+def kernel(func=None, /, *, sig: str | None = None, **options):
+    """Declare ``func`` a numba kernel of its module, compiled on first use with
+    ``njit(cache=True, **options)``; ``sig`` also exports it ahead of time.
+    Use as ``@kernel``, ``@kernel(inline="always")`` or ``@kernel(sig="i8(u1[::1], i8)")``."""
+    if sig is not None and not isinstance(sig, str):
+        raise TypeError(f"sig is a numba signature string, got {type(sig).__name__}")
+
     def mark(f):
-        setattr(f, _MARK, dict(options))
-        return f
+        return Kernel(f, sig, options)
     return mark if func is None else mark(func)
 
 
-class KernelTable:
-    """The marked kernels of one module; see the module docstring.
+def _resolve(value):
+    """The dispatcher behind a stand-in (other names unchanged)."""
+    return value.dispatcher() if isinstance(value, Kernel) else value
 
-    ``uses`` maps names the kernels call from *other* kernel modules to those
-    modules, e.g. ``{"ring_code_kernel": ring}``; they are linked into this
-    module's namespace when its kernels compile.
+
+class KernelTable:
+    """The kernels of one module (the :class:`Kernel` objects it defines).
+
+    ``uses`` maps names the kernels call but the module does not hold to the
+    modules that define them, e.g. ``{"next_cell_kernel": saddle}``; they are
+    linked into this module's namespace when its kernels compile.
     """
 
     def __init__(self, namespace: dict, *, uses: dict | None = None):
         self._ns = namespace
+        self.module = namespace["__name__"]
         self._uses = dict(uses or {})
-        self._py = {name: f for name, f in namespace.items()
-                    if callable(f) and hasattr(f, _MARK)}
-        for name in self._py:
-            del namespace[name]
+        self._kernels = {name: k for name, k in namespace.items()
+                         if isinstance(k, Kernel) and k.__module__ == self.module}
+        for name, k in self._kernels.items():
+            if k.__name__ != name:
+                raise ValueError(f"kernel {k.__name__} is bound to another name {name!r}")
+            k.table = self
         self._compiled = False
+        TABLES[self.module] = self
 
     @property
     def names(self) -> list[str]:
         """Names of this module's kernels, in definition order."""
-        return list(self._py)
+        return list(self._kernels)
+
+    def kernel(self, name: str) -> Kernel:
+        return self._kernels[name]
 
     def py_func(self, name: str):
         """The plain Python function behind kernel ``name`` (no numba needed)."""
-        return self._py[name]
+        return self._kernels[name].py_func
 
     def compile(self) -> None:
-        """Import numba and turn every marked function into a dispatcher (cheap:
-        numba compiles, or loads from its cache, at the first call)."""
+        """Import numba and turn every kernel into a dispatcher (cheap: numba
+        compiles, or loads from its cache, at the first call)."""
         if self._compiled:
             return
         from numba import njit
 
+        # own dispatchers first: kernel modules may refer to each other
+        for name, k in self._kernels.items():
+            self._ns[name] = njit(cache=True, **k.options)(k.py_func)
+        self._compiled = True
         for name, module in self._uses.items():
             self._ns[name] = getattr(module, name)
-        for name, f in self._py.items():
-            self._ns[name] = njit(cache=True, **getattr(f, _MARK))(f)
-        self._compiled = True
+        for name, value in list(self._ns.items()):
+            if isinstance(value, Kernel):
+                self._ns[name] = _resolve(value)
+            elif isinstance(getattr(type(value), "_tronlab_lazy_global", None), Callable):
+                self._ns[name] = value._tronlab_lazy_global()
 
     def jit(self, name: str):
         """The numba dispatcher of kernel ``name``."""
@@ -96,9 +189,41 @@ class KernelTable:
         return twin if twin is not None else self.jit(name)
 
     def module_getattr(self, name: str):
-        if name in self._py:
-            return self.jit(name)
-        raise AttributeError(f"module {self._ns['__name__']!r} has no attribute {name!r}")
+        """For ``__getattr__ = _kernels.module_getattr`` (kept for older modules)."""
+        if name in self._kernels:
+            return self._ns.get(name, self._kernels[name])
+        raise AttributeError(f"module {self.module!r} has no attribute {name!r}")
 
     def module_dir(self) -> list[str]:
-        return sorted(set(self._ns) | set(self._py))
+        return sorted(set(self._ns) | set(self._kernels))
+
+
+def declared() -> dict:
+    """Every kernel with a signature in the tables imported so far:
+    ``{name: (module, sig)}``; a name declared twice is an error."""
+    out = {}
+    for module, table in sorted(TABLES.items()):
+        for name, k in table._kernels.items():
+            if k.sig is None:
+                continue
+            if name in out:
+                raise ValueError(f"kernel name {name!r} is declared with a signature in both "
+                                 f"{out[name][0]} and {module}: AOT exports need unique names")
+            out[name] = (module, k.sig)
+    return out
+
+
+def parse_sig(sig: str):
+    """The numba signature of a ``sig`` string (imports numba)."""
+    from numba import typeof, types
+    from numba.core import typing
+
+    namespace = {k: v for k, v in vars(types).items() if not k.startswith("_")}
+    namespace.update({name: typeof(sample()) for name, sample in SIG_TYPES.items()})
+    try:
+        parsed = eval(sig, {"__builtins__": {}}, namespace)   # noqa: S307 - our own strings
+    except Exception as exc:
+        raise ValueError(f"bad kernel signature {sig!r}: {type(exc).__name__}: {exc}") from exc
+    if not isinstance(parsed, typing.Signature):
+        raise ValueError(f"bad kernel signature {sig!r}: not of the form ret(args)")
+    return parsed

@@ -6,6 +6,15 @@ a clock.  Three small threads keep it from ever blocking: one writes stdin,
 one reads stdout lines into a queue, one collects stderr (kept, capped, and
 returned by :meth:`ExternalBot.stderr_text` for the game record).
 
+Memory stays bounded whatever the program prints: an answer line is cut at
+``LINE_CAP`` bytes, at most ``QUEUE_CAP`` unread lines wait in the queue (the
+reader then stops reading, and a program that keeps printing blocks on its full
+pipe), and stderr keeps its first ``STDERR_CAP`` bytes.  Each turn expects
+exactly one answer line: a late answer to an earlier turn (after a timeout) is
+thrown away, but a line nobody asked for - a program that prints without
+being asked, like ``yes 2`` - is bad output.  Throwing old lines away happens
+on the move's clock.
+
 A program that misbehaves loses with a reason code, raised as
 :class:`tronlab.runner.engine.BotFault` so the game engine records it:
 
@@ -16,9 +25,13 @@ A program that misbehaves loses with a reason code, raised as
 Under Light Riders rules the engine turns these into "keep going straight",
 as the contest did; a ``pass`` answer is handed on as the string ``"pass"``.
 
-The program runs in its own session (process group): at the end of the game,
-at :meth:`close`, and at interpreter exit the whole group is killed, so no
-helper process a contest program spawned outlives the game.
+The program runs in its own session (process group) with a token in its
+environment (:mod:`tronlab.runner.reaper`): at the end of the game, at
+:meth:`close`, at interpreter exit and on SIGTERM/SIGHUP (once
+:func:`~tronlab.runner.reaper.install_signal_handlers` ran, as the ``tronlab``
+command does) the group and every process carrying the token are killed, so no
+helper process a contest program spawned outlives the game, not even one that
+left the group with ``setsid``.
 
 Time limits (seconds) follow ``docs/games.md`` unless given:
 
@@ -48,12 +61,14 @@ import threading
 import time
 import weakref
 
+from . import reaper
 from .engine import BotFault
 from ..tron.protocol import (LIGHTRIDERS_TIME_PER_MOVE_MS, LIGHTRIDERS_TIMEBANK_MS, ProtocolError,
                        check_protocol, encode_state, lightriders_settings, parse_answer, quote)
 
 STDERR_CAP = 64 * 1024
-LINE_CAP = 64 * 1024
+LINE_CAP = 4 * 1024    # bytes of one answer line; a longer line is cut (and is bad output)
+QUEUE_CAP = 64         # unread answer lines kept; then the reader waits
 _MARGIN = 0.9  # fraction of an engine-imposed limit this bot waits
 _POLL = 0.05  # seconds between checks that the program still runs
 
@@ -64,28 +79,36 @@ DEFAULT_TIMES = {  # protocol: (first move, later moves) in seconds
 }
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
-    """Kill the program's whole process group and reap the program."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError, OSError):
-        pass
+def _end_program(proc: subprocess.Popen, token: str, stop: threading.Event) -> None:
+    """Kill the program, its group and everything carrying its token; reap the program."""
+    stop.set()
+    reaper.kill_program(token, proc.pid)
     try:
         proc.wait(timeout=2)
     except subprocess.TimeoutExpired:
         pass
 
 
-def _read_lines(stream, lines: queue.Queue) -> None:
+def _put(lines: queue.Queue, item, stop: threading.Event) -> bool:
+    """Queue ``item``, waiting while the queue is full; False once the game stopped."""
+    while not stop.is_set():
+        try:
+            lines.put(item, timeout=0.1)
+            return True
+        except queue.Full:
+            continue
+    return False
+
+
+def _read_lines(stream, lines: queue.Queue, stop: threading.Event) -> None:
     try:
-        while True:
+        while not stop.is_set():
             raw = stream.readline(LINE_CAP)
-            if not raw:
+            if not raw or not _put(lines, raw.decode("utf-8", errors="replace"), stop):
                 break
-            lines.put(raw.decode("utf-8", errors="replace"))
     except (OSError, ValueError):
         pass
-    lines.put(None)  # end of output
+    _put(lines, None, stop)  # end of output
 
 
 def _write_lines(stream, pending: queue.Queue) -> None:
@@ -170,6 +193,7 @@ class ExternalBot:
         self._finalizer = None
         self._sink = _StderrSink()
         self._failure: BotFault | None = None
+        reaper.install_signal_handlers()   # main thread only; handlers others set are kept
 
     def __repr__(self) -> str:
         return f"ExternalBot({shlex.join(self.args)!r}, protocol={self.protocol!r})"
@@ -190,21 +214,27 @@ class ExternalBot:
         self._sink = _StderrSink()
         self._failure = None
         self._moves = 0
+        self._answers = 0   # answer lines read (or thrown away) so far
         self._set_clock(time_limit)
+        token = reaper.new_token()
         try:
             proc = subprocess.Popen(self.args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, cwd=self.cwd, env=self.env,
+                                    stderr=subprocess.PIPE, cwd=self.cwd,
+                                    env=reaper.child_env(token, self.env),
                                     start_new_session=True)
         except OSError as err:
             self._failure = BotFault("exited", f"could not start {shlex.join(self.args)}: "
                                                  f"{err.strerror or err}")
             return
+        reaper.register(token, proc.pid)
         self._proc = proc
-        self._finalizer = weakref.finalize(self, _kill_group, proc)
-        self._lines: queue.Queue = queue.Queue()
+        self._stop = threading.Event()
+        self._finalizer = weakref.finalize(self, _end_program, proc, token, self._stop)
+        self._lines: queue.Queue = queue.Queue(maxsize=QUEUE_CAP)
         self._pending: queue.Queue = queue.Queue()
         self._threads = [
-            threading.Thread(target=_read_lines, args=(proc.stdout, self._lines), daemon=True),
+            threading.Thread(target=_read_lines, args=(proc.stdout, self._lines, self._stop),
+                             daemon=True),
             threading.Thread(target=_write_lines, args=(proc.stdin, self._pending), daemon=True),
             threading.Thread(target=self._sink.run, args=(proc.stderr,), daemon=True),
         ]
@@ -244,12 +274,12 @@ class ExternalBot:
             limit = self._bank_ms / 1000
         else:
             limit = self._first if self._moves == 0 else self._later
-        self._drain()
+        t0 = time.monotonic()
+        self._drain(limit)
         turn = self._moves
         self._moves += 1
         self._pending.put(encode_state(self.protocol, board, player, turn=turn,
                                        time_ms=int(limit * 1000)))
-        t0 = time.monotonic()
         line = self._next_line(t0 + limit, limit)
         if self._banked:
             spent = int((time.monotonic() - t0) * 1000)
@@ -260,9 +290,11 @@ class ExternalBot:
             raise BotFault("bad-output", f"bad output: {err}") from None
         return "pass" if move is None else move  # Light Riders 'pass': keep going straight
 
-    def _drain(self) -> None:
-        """Throw away lines printed late or in excess before asking again."""
-        while True:
+    def _drain(self, limit: float) -> None:
+        """Before asking again, throw away late answers to earlier turns (at most the
+        queue's size: this runs on the move's clock); a line beyond the turns asked
+        so far is bad output."""
+        for _ in range(QUEUE_CAP):
             try:
                 line = self._lines.get_nowait()
             except queue.Empty:
@@ -270,6 +302,12 @@ class ExternalBot:
             if line is None:
                 self._lines.put(None)
                 return
+            if line.strip():
+                self._answers += 1
+                if self._answers > self._moves:
+                    self._answers = self._moves
+                    raise BotFault("bad-output", f"{quote(line.strip())} printed without being "
+                                                 f"asked (one answer line a turn)")
 
     def _next_line(self, deadline: float, limit: float) -> str:
         while True:
@@ -292,7 +330,10 @@ class ExternalBot:
                 self._failure = BotFault("exited", self._exit_detail())
                 raise self._failure
             if line.strip():
-                return line
+                self._answers += 1
+                if self._answers == self._moves:
+                    return line
+                # else: the late answer to an earlier turn that timed out: not this one
 
     def _exit_detail(self) -> str:
         try:
@@ -326,7 +367,7 @@ class ExternalBot:
         except subprocess.TimeoutExpired:
             pass
         if self._finalizer is not None:
-            self._finalizer()  # kills the group (even if the program already exited)
+            self._finalizer()  # kills group and token (even if the program already exited)
             self._finalizer = None
         reader, _, collector = self._threads
         for t in self._threads:

@@ -95,12 +95,18 @@ def get_bot(name: str, *, game: str = "tron", **options):
 # just its own module, so ``random`` or ``hugger`` as a protocol program
 # answers its first move without loading numba (about half a second sooner).
 _BUILTIN_MODULES = ["tronlab.tron.bots.basic", "tronlab.tron.bots.filler", "tronlab.tron.bots.search",
-                    "tronlab.tron.bots.nash", "tronlab.tron.bots.hybrid"]
+                    "tronlab.tron.bots.nash", "tronlab.tron.bots.quick", "tronlab.capture.bots",
+                    "tronlab.tron.bots.hybrid", "tronlab.capture.smart_bots"]
 _BUILTIN_HOMES = {("tron", "random"): _BUILTIN_MODULES[0], ("tron", "hugger"): _BUILTIN_MODULES[0],
                   ("tron", "filler"): _BUILTIN_MODULES[1], ("tron", "voronoi"): _BUILTIN_MODULES[2],
                   ("tron", "multivoronoi"): _BUILTIN_MODULES[2],
                   ("tron", "minimax"): _BUILTIN_MODULES[2], ("tron", "chamber"): _BUILTIN_MODULES[2],
-                  ("tron", "nash"): _BUILTIN_MODULES[3], ("tron", "hybrid"): _BUILTIN_MODULES[4]}
+                  ("tron", "nash"): _BUILTIN_MODULES[3], ("tron", "quick"): _BUILTIN_MODULES[4],
+                  **{("capture", name): _BUILTIN_MODULES[5]
+                     for name in ("random", "random-back", "nearest")},
+                  ("tron", "hybrid"): _BUILTIN_MODULES[6],
+                  **{("capture", name): _BUILTIN_MODULES[7]
+                     for name in ("rectangles", "rectangles-back", "rectangles-block")}}
 _loaded = False
 
 

@@ -11,6 +11,26 @@ const MOVE_WORDS = ["up", "right", "down", "left"];
 const CHAMBER_TINTS = ["#ffe08a", "#9ee6e0", "#f7a8d8", "#c7e59a", "#b7b7f7", "#f3c58f"];
 const HEAT_STOPS = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
 const FPS_CHOICES = [1, 2, 4, 8, 16, 32];
+const WATCH_FPS = 6;   // turns a second while the bots play on after the person is out
+
+// The menu entry nearest to any speed: the menu never grows.
+function nearestFps(fps) {
+  let best = FPS_CHOICES[0];
+  for (const f of FPS_CHOICES) if (Math.abs(Math.log(f / fps)) < Math.abs(Math.log(best / fps))) best = f;
+  return best;
+}
+
+// Play and pause icons drawn with CSS boxes: no font needs to have them.
+function icon(kind) {
+  const i = el_("span", `tronlab-icon tronlab-icon-${kind}`);
+  i.setAttribute("aria-hidden", "true");
+  return i;
+}
+
+function setPlayLabel(button, playing) {
+  button.replaceChildren(icon(playing ? "pause" : "play"),
+                         document.createTextNode(playing ? " pause" : " play"));
+}
 
 function decodeCells(b64) {
   const raw = atob(b64 || "");
@@ -84,14 +104,18 @@ function render({ model, el }) {
   });
   const newButton = el_("button", "tronlab-new", "New game");
   newButton.addEventListener("click", () => { model.send({ type: "new" }); canvas.focus(); });
+  const replayButton = el_("button", "tronlab-replay-game", "Replay");
+  replayButton.title = "watch this game again";
+  replayButton.addEventListener("click", () => { model.send({ type: "replay" }); canvas.focus(); });
   const padGrid = el_("div", "tronlab-pad-grid");
   padGrid.append(el_("span"), moveButtons[0], el_("span"),
                  moveButtons[3], moveButtons[2], moveButtons[1]);
-  pad.append(padGrid, newButton);
+  pad.append(padGrid, newButton, replayButton);
 
   // replay controls
   const bar = el_("div", "tronlab-replay");
-  const playButton = el_("button", "tronlab-playpause", "\u25B6 play");
+  const playButton = el_("button", "tronlab-playpause");
+  setPlayLabel(playButton, false);
   const slider = el_("input", "tronlab-slider");
   slider.type = "range";
   slider.min = "0";
@@ -103,7 +127,9 @@ function render({ model, el }) {
     o.value = String(f);
     speed.append(o);
   }
-  bar.append(playButton, slider, turnLabel, speed);
+  const againButton = el_("button", "tronlab-again", "New game");
+  againButton.addEventListener("click", () => { model.send({ type: "new" }); canvas.focus(); });
+  bar.append(playButton, slider, turnLabel, speed, againButton);
 
   const overlayBar = el_("div", "tronlab-overlays");
   root.append(canvas, legend, status, pad, bar, overlayBar);
@@ -114,6 +140,8 @@ function render({ model, el }) {
   let frames = buildFrames(model.get("frames"));
   let pos = 0;
   let timer = null;
+  let waiting = false;     // a move or tick is with the kernel: keys are ignored until it answers
+  let watchTimer = null;
 
   function mode() { return model.get("mode"); }
   function palette() {
@@ -130,8 +158,30 @@ function render({ model, el }) {
   }
 
   function sendMove(m) {
-    if (mode() !== "play" || model.get("game_over")) return;
+    if (mode() !== "play" || model.get("game_over") || model.get("watching") || waiting) return;
+    waiting = true;
+    updateStatus();
     model.send({ type: "move", move: m });
+  }
+
+  function answered() {
+    waiting = false;
+    updateStatus();
+  }
+
+  // After the person is out the bots play on, one turn per tick, at a watchable speed.
+  function applyWatching() {
+    const on = mode() === "play" && model.get("watching") && !model.get("game_over");
+    if (on && !watchTimer) {
+      watchTimer = setInterval(() => {
+        if (waiting) return;
+        waiting = true;
+        model.send({ type: "tick" });
+      }, 1000 / WATCH_FPS);
+    } else if (!on && watchTimer) {
+      clearInterval(watchTimer);
+      watchTimer = null;
+    }
   }
 
   function draw() {
@@ -311,7 +361,15 @@ function render({ model, el }) {
   }
 
   function updateStatus() {
-    status.textContent = model.get("status") || "";
+    let text = model.get("status") || "";
+    if (mode() === "replay" && frames.length && pos >= frames.length - 1 && model.get("result")) {
+      text += " " + model.get("result");
+    }
+    if (mode() === "play" && (waiting || model.get("thinking")) && !model.get("watching")) {
+      text += " thinking...";
+    }
+    status.textContent = text;
+    root.dataset.thinking = waiting || model.get("thinking") ? "yes" : "no";
   }
 
   function updateReplayBar() {
@@ -319,23 +377,22 @@ function render({ model, el }) {
     slider.max = String(last);
     slider.value = String(pos);
     turnLabel.textContent = `turn ${pos} / ${last}`;
-    playButton.textContent = timer ? "\u23F8 pause" : "\u25B6 play";
-    const fps = model.get("fps");
-    if (!FPS_CHOICES.includes(fps)) {
-      const o = el_("option", "", `${fps} fps`);
-      o.value = String(fps);
-      speed.append(o);
-    }
-    speed.value = String(fps);
+    setPlayLabel(playButton, !!timer);
+    speed.value = String(nearestFps(model.get("fps") || 8));
+    updateStatus();
   }
 
   function updateMode() {
     const m = mode();
     root.dataset.mode = m;
     root.dataset.gameOver = model.get("game_over") ? "yes" : "no";
+    const over = !!model.get("game_over");
     pad.style.display = m === "play" ? "" : "none";
     bar.style.display = m === "replay" ? "" : "none";
-    moveButtons.forEach((b) => { b.disabled = !!model.get("game_over"); });
+    moveButtons.forEach((b) => { b.disabled = over || !!model.get("watching"); });
+    replayButton.style.display = over ? "" : "none";
+    againButton.style.display = model.get("can_restart") ? "" : "none";
+    applyWatching();
   }
 
   function syncTurn() {
@@ -386,7 +443,7 @@ function render({ model, el }) {
     syncTurn();
   });
   speed.addEventListener("change", () => {
-    model.set("fps", Number(speed.value));
+    model.set("fps", Number(speed.value));  // always one of the menu's entries
     model.save_changes();
     if (timer) start();
   });
@@ -412,9 +469,13 @@ function render({ model, el }) {
 
   const handlers = {
     "change:frame": () => { liveFrame = decodeFrame(model.get("frame")); draw(); },
+    "change:thinking": () => { if (!model.get("thinking")) answered(); else updateStatus(); },
+    "change:watching": updateMode,
+    "change:can_restart": updateMode,
+    "change:result": updateStatus,
     "change:frames": () => { frames = buildFrames(model.get("frames")); pos = 0; updateReplayBar(); draw(); },
     "change:mode": () => { updateMode(); applyPlaying(); draw(); },
-    "change:status": updateStatus,
+    "change:status": answered,
     "change:game_over": updateMode,
     "change:names": updateLegend,
     "change:palette": () => { updateLegend(); draw(); },
@@ -425,14 +486,15 @@ function render({ model, el }) {
     "change:cell_px": draw,
     "change:playing": applyPlaying,
     "change:fps": () => { updateReplayBar(); if (timer) start(); },
-    "change:turn": () => {
-      if (mode() === "replay" && !timer && model.get("turn") !== pos) {
-        pos = Math.min(Math.max(0, model.get("turn")), Math.max(0, frames.length - 1));
-        draw();
-        updateReplayBar();
-      }
-    },
+    "change:turn": onTurn,
   };
+  function onTurn() {
+    if (mode() === "replay" && !timer && model.get("turn") !== pos) {
+      pos = Math.min(Math.max(0, model.get("turn")), Math.max(0, frames.length - 1));
+      draw();
+      updateReplayBar();
+    }
+  }
   for (const [ev, fn] of Object.entries(handlers)) model.on(ev, fn);
 
   updateLegend();
@@ -445,6 +507,7 @@ function render({ model, el }) {
 
   return () => {
     if (timer) clearInterval(timer);
+    if (watchTimer) clearInterval(watchTimer);
     for (const [ev, fn] of Object.entries(handlers)) model.off(ev, fn);
   };
 }

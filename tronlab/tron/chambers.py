@@ -100,11 +100,11 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from ..grid.articulation import articulation_points_kernel
 from .board import check_board, check_player
 from ..grid.voronoi import territory_kernel
+from ..jit.kernels import KernelTable, kernel
 
 K1_DEFAULT = 0.055
 K2_DEFAULT = 0.194
@@ -169,13 +169,13 @@ def new_scratch(size: int) -> ChamberScratch:
 # ---------------------------------------------------------------------------
 # kernels
 # ---------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _free_degree(flat, sq, stride):
     return (np.int32(flat[sq - stride] == 0) + np.int32(flat[sq + 1] == 0)
             + np.int32(flat[sq + stride] == 0) + np.int32(flat[sq - 1] == 0))
 
 
-@njit(cache=True)
+@kernel
 def _new_chamber(kind, entrance, parent, step_n, step_e, count, ch_parent, ch_entrance,
                  ch_kind, ch_n, ch_e, ch_front, ch_step_n, ch_step_e):
     ch_parent[count] = parent
@@ -189,7 +189,7 @@ def _new_chamber(kind, entrance, parent, step_n, step_e, count, ch_parent, ch_en
     return count + 1
 
 
-@njit(cache=True)
+@kernel
 def _new_gate(flat, sq, who, stride, owner, parent, step_n, step_e, count, chamber_of,
               ch_parent, ch_entrance, ch_kind, ch_n, ch_e, ch_front, ch_step_n, ch_step_e):
     """Claim cut vertex ``sq`` as gate chamber ``count``; returns ``count + 1``."""
@@ -204,7 +204,7 @@ def _new_gate(flat, sq, who, stride, owner, parent, step_n, step_e, count, chamb
     return count + 1
 
 
-@njit(cache=True)
+@kernel
 def _grow_room(flat, start, who, stride, owner, is_cut, chamber_of, rqueue, rdist, resum,
                room, count, ch_parent, ch_entrance, ch_kind, ch_n, ch_e, ch_front, ch_step_n,
                ch_step_e):
@@ -264,7 +264,7 @@ def _grow_room(flat, start, who, stride, owner, is_cut, chamber_of, rqueue, rdis
     return count
 
 
-@njit(cache=True)
+@kernel
 def chamber_tree_kernel(flat, head, who, stride, owner, region, disc, low, parent, it, stack,
                         is_cut, chamber_of, rqueue, rdist, resum, ch_parent, ch_entrance,
                         ch_kind, ch_n, ch_e, ch_front, ch_step_n, ch_step_e, ch_end,
@@ -343,7 +343,7 @@ def chamber_tree_kernel(flat, head, who, stride, owner, region, disc, low, paren
     return count
 
 
-@njit(cache=True)
+@kernel
 def chamber_values_kernel(count, k1, k2, penalize, ch_parent, ch_n, ch_e, ch_front, ch_step_n,
                           ch_step_e, val_n, val_e, val_front, choice):
     """Step 7: the value ``(val_n, val_e)`` of every chamber, whether its best
@@ -380,7 +380,7 @@ def chamber_values_kernel(count, k1, k2, penalize, ch_parent, ch_n, ch_e, ch_fro
     return val_n[0], val_e[0]
 
 
-@njit(cache=True)
+@kernel
 def chamber_counts_kernel(flat, head0, head1, stride, k1, k2, penalize, dist, owner, queue,
                           region, disc, low, parent, it, stack, is_cut, chamber_of, rqueue,
                           rdist, resum, ch_parent, ch_entrance, ch_kind, ch_n, ch_e, ch_front,
@@ -412,7 +412,7 @@ def chamber_counts_kernel(flat, head0, head1, stride, k1, k2, penalize, dist, ow
     return n0, e0, n1, e1
 
 
-@njit(cache=True)
+@kernel
 def chamber_score_kernel(flat, head0, head1, stride, k1, k2, penalize, dist, owner, queue,
                          region, disc, low, parent, it, stack, is_cut, chamber_of, rqueue,
                          rdist, resum, ch_parent, ch_entrance, ch_kind, ch_n, ch_e, ch_front,
@@ -607,3 +607,7 @@ def chamber_tree(board, player=0, *, opponent=None, k1=K1_DEFAULT, k2=K2_DEFAULT
         battlefront=s.val_front[:count].astype(bool),
         choice=s.choice[:count].copy(),
         path=tuple(path), n=int(n), e=int(e))
+
+
+# the kernels compile on first use; Python calls prefer ahead-of-time twins
+_kernels = KernelTable(globals())

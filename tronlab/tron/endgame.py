@@ -30,13 +30,13 @@ from __future__ import annotations
 import time as _time
 
 import numpy as np
-from numba import njit
 
 from .board import Board
 from ..jit.clock import clock_ns, deadline_after
 from .spacefill import fill_length_kernel, new_scratch as new_filler_scratch
 from ..grid.parity import fill_bound_kernel
 from ..grid.ring import POTENTIAL_ARTICULATION
+from ..jit.kernels import KernelTable, kernel
 
 MAX_ENDGAME_DEPTH = 400
 
@@ -45,7 +45,8 @@ E_NODES, E_LEAVES, E_PRUNED, E_ABORTED = 0, 1, 2, 3
 N_STATS = 4
 
 
-@njit(cache=True)
+@kernel(sig=("Tuple((i8, i8, b1, b1))(u1[::1], i8, i8, i8, i8, i8, i8[::1], i8[::1], i8[::1], "
+             "u1[::1], i4[::1], u1[::1], FillerScratch, i8[::1])"))
 def endgame_kernel(flat, head, stride, depth, target, deadline, pos, idx, first, seen, stack,
                    table, fs, stats):
     """Best line of own moves: every sequence of up to ``depth`` moves from
@@ -205,3 +206,7 @@ def solve_endgame(board, player=0, *, time=None, max_depth=MAX_ENDGAME_DEPTH):
     (7, 1)
     """
     return Endgame().solve(board, player, time=time, max_depth=max_depth)
+
+
+# the kernels compile on first use; Python calls prefer ahead-of-time twins
+_kernels = KernelTable(globals())

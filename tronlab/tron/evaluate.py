@@ -43,13 +43,13 @@ turn-order territory of :mod:`tronlab.grid.multivoronoi` (K1).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .board import Board
 from .chambers import chamber_counts_kernel, new_scratch
 from ..grid.multivoronoi import turn_order_territory_kernel
 from ..grid.parity import fill_bound_kernel
 from ..grid.voronoi import bfs_distances_kernel, territory_kernel
+from ..jit.kernels import KernelTable, kernel, sig_type
 
 TERRITORY, EDGES, LINEAR, CHAMBER, CHAMBER_A13 = 0, 1, 2, 3, 4
 EVAL_NAMES = {"territory": TERRITORY, "voronoi": TERRITORY, "edges": EDGES,
@@ -58,11 +58,13 @@ K1_DEFAULT = 0.055
 K2_DEFAULT = 0.194
 SEP_WEIGHT_DEFAULT = 1000
 
+sig_type("ChamberScratch", lambda: new_scratch(1))   # for kernel signatures
+
 
 # ---------------------------------------------------------------------------
 # separation and fillable space
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@kernel(sig="b1(u1[::1], i8, i8, i8, i4[::1], i4[::1])")
 def touching_kernel(flat, head, other, stride, dist, queue):
     """Can the two heads still meet?  A breadth-first search over free squares
     from ``head`` that stops as soon as it reaches a neighbour of ``other``
@@ -90,7 +92,7 @@ def touching_kernel(flat, head, other, stride, dist, queue):
     return False
 
 
-@njit(cache=True)
+@kernel
 def separated_score_kernel(flat, me, opp, stride, sep_weight, dist, owner, queue):
     """``(separated, score)``: when the heads cannot meet, ``score`` is
     ``sep_weight * (fill_me - fill_opp)`` with the parity bounds of the two
@@ -106,7 +108,7 @@ def separated_score_kernel(flat, me, opp, stride, sep_weight, dist, owner, queue
 # ---------------------------------------------------------------------------
 # heuristic evaluations of a position where the heads can still meet
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def heuristic_kernel(flat, me, opp, stride, code, k1, k2, cs):
     """Heuristic value (int64) for ``me`` of a position where the heads can meet.
 
@@ -130,7 +132,7 @@ def heuristic_kernel(flat, me, opp, stride, code, k1, k2, cs):
     return np.int64(np.round(1000.0 * (k1 * (n0 - n1) + k2 * (e0 - e1))))
 
 
-@njit(cache=True)
+@kernel(sig="i8(u1[::1], i8, i8, i8, i8, f8, f8, i8, ChamberScratch)")
 def evaluate_kernel(flat, me, opp, stride, code, k1, k2, sep_weight, cs):
     """Full value for ``me``: the separated score when the heads cannot meet
     (H3), else the heuristic ``code``."""
@@ -141,7 +143,7 @@ def evaluate_kernel(flat, me, opp, stride, code, k1, k2, sep_weight, cs):
     return heuristic_kernel(flat, me, opp, stride, code, k1, k2, cs)
 
 
-@njit(cache=True)
+@kernel(sig="i8(u1[::1], i8[::1], b1[::1], i8, i8, u1[::1], i4[::1], i8[::1], i4[::1])")
 def multi_score_kernel(flat, heads, alive, me, stride, owner, queue, counts, dist):
     """kootenpv's score (K2) for player ``me`` with 2-4 players: squares it
     claims by turn-order expansion (the player after ``me`` expands first, as it
@@ -244,3 +246,7 @@ def evaluate(board, player=0, *, kind="linear", k1=K1_DEFAULT, k2=K2_DEFAULT,
     return int(evaluate_kernel(board.flat, board.heads[me], board.heads[opp],
                                np.int64(board.stride), np.int64(code), k1, k2,
                                np.int64(sep_weight), scratch))
+
+
+# the kernels compile on first use; Python calls prefer ahead-of-time twins
+_kernels = KernelTable(globals())

@@ -56,7 +56,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..jit.clock import clock_ns
-from ..jit.kernels import KernelTable, kernel
+from ..jit.kernels import KernelTable, kernel, sig_type
 from ..nash import maximin, saddle, zero_sum
 from ..nash.saddle import FILL, SADDLE, SOLVE
 from .evaluate import heuristic_kernel, separated_score_kernel
@@ -99,6 +99,9 @@ def new_scratch() -> NashScratch:
                        np.zeros((d, 2), np.int64), np.zeros((d, 2), np.int64),
                        np.zeros(d, np.uint64), np.zeros(4), np.zeros(4), z.tableau, z.index,
                        np.zeros(d, np.bool_))
+
+
+sig_type("NashScratch", new_scratch)      # for kernel signatures (tronlab.jit.kernels)
 
 
 # ---------------------------------------------------------------------------
@@ -173,7 +176,9 @@ def fill_terminal_kernel(lo, hi, moves, m, n, hm, ho, offs, turns, draw):
     return count
 
 
-@kernel
+@kernel(sig=("Tuple((f8, b1))(u1[::1], i8, i8, i8, i8, i8, f8, f8, i8, f8, b1, b1, b1, i8, "
+             "f8[:, ::1], u8[:, ::1], u8[::1], i8[:, ::1], f8[:, ::1], NashScratch, "
+             "ChamberScratch, i8[::1])"))
 def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, draw, prune,
                        order, hybrid, deadline, prior, zobrist, hint_key, hint_move, strategy, ns, cs,
                        stats):
@@ -208,7 +213,7 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
     ply = 0
     state = 0                   # 0: enter the node at ply, 1: its next cell, 2: return val
     val = 0.0
-    kind = SADDLE               # what val is: exact (SADDLE), a LOWER or an UPPER bound
+    kind = np.int64(SADDLE)               # what val is: exact (SADDLE), a LOWER or an UPPER bound
     while True:
         hm = ns.heads[ply, 0]
         ho = ns.heads[ply, 1]
@@ -224,7 +229,7 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
             if ply > 0 and has_move_kernel(flat, hm, offs) and has_move_kernel(flat, ho, offs):
                 sep, score = separated_score_kernel(flat, hm, ho, stride, sep_weight, cs.dist,
                                                     cs.owner, cs.queue)
-                kind = SADDLE
+                kind = np.int64(SADDLE)
                 if sep:
                     stats[S_SEPARATED] += 1
                     val = float(score)
@@ -294,7 +299,7 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
                 ns.col[j] = 1.0
             else:
                 stats[S_SOLVED] += 1
-                kind = SADDLE
+                kind = np.int64(SADDLE)
                 val = solve_zero_sum_kernel(ns.lo[ply], m, n, ns.row,  # noqa: F821
                                             ns.col, ns.tab, ns.idx)
                 i = np.argmax(ns.row[:m])

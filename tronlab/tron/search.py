@@ -64,11 +64,11 @@ from __future__ import annotations
 import time as _time
 
 import numpy as np
-from numba import njit
 
 from .board import Board
 from .chambers import new_scratch
 from ..jit.clock import NO_DEADLINE, clock_ns, deadline_after, now_ns
+from ..jit.kernels import KernelTable, kernel
 from .evaluate import (K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, check_two_players,
                        check_weights, eval_code, heuristic_kernel, separated_score_kernel)
 from ..grid.voronoi import territory_kernel
@@ -99,7 +99,7 @@ EXACT, LOWER, UPPER = 1, 2, 3
 # ---------------------------------------------------------------------------
 # the C reference search, line for line (for the benchmark against ref.c)
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def reference_search_kernel(flat, head0, head1, stride, depth, dist, owner, queue, frames, stats):
     """The search of ``bench/ref.c``: plain fail-soft alpha-beta negamax where
     player 0 moves, then player 1 on the changed board (no collisions, sequential
@@ -196,7 +196,7 @@ def reference_search_kernel(flat, head0, head1, stride, depth, dist, owner, queu
 # ---------------------------------------------------------------------------
 # the real search
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def _legal_count(flat, head, offs):
     c = 0
     for k in range(4):
@@ -205,7 +205,7 @@ def _legal_count(flat, head, offs):
     return c
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _to_table(v, ply):
     """A won or lost value, counted from the root, as counted from this node."""
     if v >= WIN - MAX_PLY:
@@ -215,7 +215,7 @@ def _to_table(v, ply):
     return v
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _from_table(v, ply):
     """The inverse of :func:`_to_table` at ``ply``."""
     if v >= WIN - MAX_PLY:
@@ -225,7 +225,7 @@ def _from_table(v, ply):
     return v
 
 
-@njit(cache=True)
+@kernel
 def _update_kernel(frames, pv, pv_len, killers, ply, m, v, use_order):
     """A child of the node at ``ply`` reached by move ``m`` is worth ``v`` to
     this node's side: keep the best, raise alpha (extending the principal
@@ -244,7 +244,9 @@ def _update_kernel(frames, pv, pv_len, killers, ply, m, v, use_order):
             killers[ply] = m
 
 
-@njit(cache=True)
+@kernel(sig=("Tuple((i8, i8, b1))(u1[::1], i8, i8, i8, i8, i8, f8, f8, i8, i8, i8, b1, b1, i8, "
+             "u8[:, ::1], u8[::1], i8[::1], i2[::1], i1[::1], i1[::1], i1[::1], i1[::1], i8, "
+             "i1[:, ::1], i8[::1], i8[:, ::1], u8[::1], u1[::1], ChamberScratch, i8[::1])"))
 def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_weight, draw,
                    crash, use_tt, use_order, deadline, zobrist, tt_key, tt_val, tt_depth, tt_flag,
                    tt_move, killers, prev_pv, prev_pv_len, pv, pv_len, frames, keys, onpv,
@@ -625,3 +627,7 @@ def reference_search(board, *, depth=6):
     v, m = reference_search_kernel(flat, board.heads[0], board.heads[1], np.int64(board.stride),
                                    np.int64(depth), s.dist, s.owner, s.queue, frames, stats)
     return int(v), int(m), int(stats[S_NODES])
+
+
+# the kernels compile on first use; Python calls prefer ahead-of-time twins
+_kernels = KernelTable(globals())

@@ -43,10 +43,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from .board import start_square
 from ..grid.ring import POTENTIAL_ARTICULATION, ring_code_kernel
+from ..jit.kernels import KernelTable, kernel, sig_type
 
 
 class FillerScratch(NamedTuple):
@@ -71,15 +71,18 @@ def new_scratch(size: int) -> FillerScratch:
                          np.empty(size, np.int64))
 
 
+sig_type("FillerScratch", lambda: new_scratch(1))   # for kernel signatures
+
+
 # ---------------------------------------------------------------------------
 # kernels
 # ---------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _colour(square, stride):
     return (square // stride + square % stride) & 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _path_bound(other, same):
     """Longest path from a square into a region with ``other`` squares of the
     other colour and ``same`` of its own (the start not counted): A10."""
@@ -88,14 +91,14 @@ def _path_bound(other, same):
     return 2 * other
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def _find(gpar, g):
     while gpar[g] != g:
         g = gpar[g]
     return g
 
 
-@njit(cache=True)
+@kernel
 def sides_kernel(flat, square, stride, full, total0, total1, mark, queue, groups, gpar, gpend,
                  out):
     """How the free squares next to blocked ``square`` fall apart: returns the
@@ -194,7 +197,7 @@ def sides_kernel(flat, square, stride, full, total0, total1, mark, queue, groups
     return roots
 
 
-@njit(cache=True)
+@kernel
 def choose_move_kernel(flat, head, stride, table, mark, queue, groups, gpar, gpend, cur, cand,
                        best):
     """The greedy move from ``head`` (see the module docstring); -1 when every
@@ -261,7 +264,8 @@ def choose_move_kernel(flat, head, stride, table, mark, queue, groups, gpar, gpe
     return best_move
 
 
-@njit(cache=True)
+@kernel(sig=("i8(u1[::1], i8, i8, u1[::1], u1[::1], i4[::1], i4[:, ::1], i4[::1], i4[::1], i4[:, "
+             "::1], i4[:, ::1], i4[:, ::1])"))
 def greedy_move_kernel(flat, head, stride, table, mark, queue, groups, gpar, gpend, cur, cand,
                        best):
     """The greedy filler's move (0-3) from ``head``, or -1 when boxed in.
@@ -278,7 +282,8 @@ def greedy_move_kernel(flat, head, stride, table, mark, queue, groups, gpar, gpe
                               cand, best)
 
 
-@njit(cache=True)
+@kernel(sig=("i8(u1[::1], i8, i8, u1[::1], u1[::1], i4[::1], i4[:, ::1], i4[::1], i4[::1], i4[:, "
+             "::1], i4[:, ::1], i4[:, ::1], i8[::1])"))
 def fill_length_kernel(flat, head, stride, table, mark, queue, groups, gpar, gpend, cur, cand,
                        best, trail):
     """Run the greedy filler from ``head`` until it is boxed in; return the
@@ -373,3 +378,7 @@ def fill_length(board, player=0, *, start=None, scratch=None) -> int:
     flat[sq] = 1                   # the start square is where a head stands
     return int(fill_length_kernel(flat, np.int64(sq), np.int64(board.stride),
                                   POTENTIAL_ARTICULATION, *s))
+
+
+# the kernels compile on first use; Python calls prefer ahead-of-time twins
+_kernels = KernelTable(globals())

@@ -1,0 +1,101 @@
+"""``tronlab match --rules backtothecode`` and ``tronlab bot NAME --protocol
+backtothecode``, run as real programs."""
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+from tronlab.capture import reset, step
+from tronlab.capture.game import play_capture
+from tronlab.capture.protocol import format_start, format_turn
+from tronlab.runner.registry import get_bot
+
+PY = sys.executable
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ENV = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+def tronlab(*args, stdin="", timeout=180):
+    return subprocess.run([PY, "-m", "tronlab", *map(str, args)], input=stdin, text=True,
+                          capture_output=True, timeout=timeout, env=ENV)
+
+
+def same_game(names, seed, **options):
+    rng = np.random.default_rng(seed)
+    bots = [get_bot(n, game="backtothecode", rng=int(rng.integers(2**63))) for n in names]
+    return play_capture(bots, rng=rng, **options)
+
+
+def test_match_json_is_the_game_played_directly():
+    r = tronlab("match", "--rules", "backtothecode", "nearest", "random", "random",
+                "--seed", 4, "--json")
+    assert r.returncode == 0 and r.stderr == ""
+    data = json.loads(r.stdout)
+    rec = same_game(["nearest", "random", "random"], 4)
+    assert data["scores"] == rec.outcome["scores"] and data["ranks"] == rec.outcome["ranks"]
+    assert data["final"] == rec.final and len(data["final"]) == 20
+    assert data["reason"] == rec.outcome["reason"] and data["names"][0] == "nearest"
+    assert data["ranking"][0] == [data["ranks"].index(1)] or len(data["ranking"][0]) > 1
+    assert sorted(p for group in data["ranking"] for p in group) == [0, 1, 2]
+
+
+def test_match_text_shows_the_grid_scores_and_ranking(tmp_path):
+    save = tmp_path / "game.json"
+    r = tronlab("match", "--rules", "backtothecode", "random", "nearest", "--seed", 2,
+                "--max-turns", 60, "--save", save)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    rec = same_game(["random", "nearest"], 2, round_limit=60)
+    assert lines[0] == ("backtothecode 35x20, 2 players, ended after round 60 (round-limit)")
+    assert lines[1:21] == rec.final
+    first = min(range(2), key=lambda p: (rec.outcome["ranks"][p], p))
+    name = ["random", "nearest"][first]
+    assert lines[21] == (f"  rank {rec.outcome['ranks'][first]}: player {first} {name} "
+                         f"{rec.outcome['scores'][first]} squares")
+    assert json.loads(save.read_text())["format"] == "tronlab-capture"
+
+
+def test_match_of_four_with_an_outside_program_and_an_elimination():
+    prog = f"cmd:{PY} -m tronlab bot nearest --protocol backtothecode --seed 1"
+    crash = f"cmd:{PY} -c 'import sys; sys.exit(4)'"
+    r = tronlab("match", "--rules", "backtothecode", "nearest", prog, "random", crash,
+                "--seed", 9, "--json", "--time", 5)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["eliminated"] == {"3": [1, "exited", "the program exited with code 4"]}
+    assert data["scores"][3] == 1 and len(data["ranks"]) == 4
+
+
+def test_match_errors_are_one_line():
+    for args, text in [(["nearest"], "2 to 4 players, got 1"),
+                       (["nearest"] * 5, "2 to 4 players, got 5"),
+                       (["nearest", "nearest", "--map", "arena"], "--map does not apply"),
+                       (["nearest", "clever"], "unknown bot 'clever'"),
+                       (["nearest", "cmd:/no/such/bot"], "program not found")]:
+        r = tronlab("match", "--rules", "backtothecode", *args)
+        assert r.returncode == 2 and r.stderr.startswith("tronlab: error:"), r.stderr
+        assert text in r.stderr and len(r.stderr.splitlines()) == 1
+
+
+def test_bots_lists_the_capture_bots():
+    r = tronlab("bots", "--game", "backtothecode")
+    names = [line.split()[0] for line in r.stdout.splitlines()]
+    assert {"random", "random-back", "nearest"} <= set(names)
+
+
+def test_bot_answers_every_turn_as_the_in_process_bot_does():
+    state = reset(3, rng=5)
+    text = format_start(3)
+    bot = get_bot("nearest", game="backtothecode")
+    want = []
+    for _ in range(3):
+        text += format_turn(state, 1)
+        view = state.view()
+        want.append("%d %d" % bot(view, 1))
+        state = step(state, [(0, 0), tuple(map(int, want[-1].split())), (34, 19)]).state
+    r = tronlab("bot", "nearest", "--protocol", "backtothecode", stdin=text)
+    assert r.returncode == 0 and r.stderr == ""
+    assert r.stdout.splitlines() == want

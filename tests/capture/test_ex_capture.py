@@ -1,0 +1,87 @@
+"""Exercise B2's checker (tronlab.course.ex_capture): the package's bot passes, each
+typical mistake fails on the tiny grid made for it with the hint about it, wrong kinds
+of answer are explained, and the checker's plain-Python twin agrees with the bot."""
+
+import numpy as np
+import pytest
+
+from tronlab.capture.bots import nearest_target
+from tronlab.course.ex_capture import (MISTAKES, NearestTarget, _game_cases, _tiny_cases,
+                                       check_nearest_target, variant)
+
+
+def test_the_package_bot_passes():
+    result = check_nearest_target(nearest_target)
+    assert result.passed and result.checked == len(NearestTarget().cases()) > 60
+
+
+def test_the_twin_agrees_with_the_bot_on_every_grid():
+    for case in _tiny_cases() + _game_cases(seed=7, games=12):
+        assert variant(case.board.view, *case.args) == nearest_target(case.board.view,
+                                                                        *case.args), case.label
+
+
+#: mistake -> the tiny grid that first catches it and a word of its hint
+WRONG = [
+    ({"metric": "chebyshev"}, "Manhattan distance", "Manhattan"),
+    ({"metric": "euclid"}, "Manhattan distance", "straight-line"),
+    ({"cluster": False}, "a cluster is worth", "clusters"),
+    ({"tie": "no-distance"}, "equal cost: the shorter", "shorter walk"),
+    ({"tie": "no-neighbours"}, "more neutral neighbours", "more neutral neighbours"),
+    ({"tie": "last"}, "reading order", "not the last"),
+    ({"tie": "column"}, "reading order", "smallest y first"),
+    ({"own": True}, "never the square you stand on", "own square"),
+    ({"late": False}, "leave squares nearer the opponent", "strictly nearer to"),
+    ({"strict": False}, "as near to both is kept", "*strictly*"),
+    ({"late": "always"}, "early in the game", "only matter late"),
+]
+
+
+@pytest.mark.parametrize("options, grid, hint", WRONG)
+def test_each_mistake_is_named_on_its_grid(options, grid, hint):
+    result = check_nearest_target(lambda view, player: variant(view, player, **options))
+    assert not result.passed and result.status == "wrong answer"
+    assert grid in result.case and hint in result.hint
+    assert "Expected:" in result.message and "0123" in result.message   # the grid is drawn
+
+
+def test_every_mistake_has_a_test():
+    assert sorted(str(m) for m, _ in MISTAKES) == sorted(str(m) for m, _, _ in WRONG)
+
+
+def test_an_unknown_mistake_gets_the_general_hint():
+    def far(view, player):      # the farthest neutral square
+        owner = np.asarray(view.owner)
+        ys, xs = np.nonzero(owner == -1)
+        x, y = view.positions[player]
+        k = int(np.argmax(np.abs(xs - x) + np.abs(ys - y)))
+        return (int(xs[k]), int(ys[k]))
+
+    result = check_nearest_target(far)
+    assert not result.passed and result.hint == NearestTarget.hint
+
+
+@pytest.mark.parametrize("answer, text", [
+    ([1], "pair (x, y)"), ("3 4", "pair (x, y)"), ((1.5, 2), "whole numbers"),
+    ((99, 0), "off the"),
+])
+def test_wrong_kinds_of_answer_are_explained(answer, text):
+    result = check_nearest_target(lambda view, player: answer)
+    assert not result.passed and text in result.hint
+
+
+def test_a_learner_writing_into_the_grid_is_told_by_the_crash():
+    def scribble(view, player):
+        view.owner[0, 0] = 0
+        return (0, 0)
+
+    result = check_nearest_target(scribble)
+    assert result.status == "crash" and "read-only" in result.message
+
+
+def test_wrong_signature_and_stub():
+    assert check_nearest_target(lambda view: (0, 0)).status == "bad argument"
+
+    def stub(view, player):
+        raise NotImplementedError
+    assert check_nearest_target(stub).status == "not implemented"

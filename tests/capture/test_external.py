@@ -1,0 +1,208 @@
+"""Outside contest programs in Back to the Code (tronlab.capture.external), with real
+subprocesses: a tronlab bot run as a contest program plays whole games through the
+external-program player; programs that crash, hang, print garbage or send a second
+BACK are eliminated with the right reason, keep their squares, and leave nothing
+running."""
+
+import os
+import sys
+import textwrap
+import time
+
+import pytest
+
+from tronlab.capture.ascii import parse_grid
+from tronlab.capture.bots import NearestBot
+from tronlab.capture.external import CaptureProgram, ProgramFault
+from tronlab.capture.game import play_capture
+
+PY = sys.executable
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ENV = {"PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
+#: generous limits for the programs that behave: the machine may be busy, and a
+#: python start-up can take more than the contest's 1000 ms there
+SLOW = dict(first_time_limit=20.0, time_limit=5.0)
+
+# a contest program that walks right along its row until round `after`, then misbehaves
+PROGRAM = textwrap.dedent("""
+    import sys, time, os
+    mode, after = sys.argv[1], int(sys.argv[2])
+    n = int(input()) + 1
+    while True:
+        rnd = int(input())
+        x, y, backs = map(int, input().split())
+        for _ in range(n - 1 + 20):
+            input()
+        if rnd >= after:
+            if mode == "crash":
+                raise SystemExit(3)
+            if mode == "hang":
+                time.sleep(60)
+            if mode == "garbage":
+                print("go left!", flush=True)
+                continue
+            if mode == "back":
+                print("back 2", flush=True)
+                continue
+            if mode == "child":
+                os.system("sleep 60 &")
+                time.sleep(60)
+        print(34 if y % 2 == 0 else 0, y, "hello", flush=True)
+""")
+
+
+def program(tmp_path, mode, after):
+    path = tmp_path / "prog.py"
+    path.write_text(PROGRAM)
+    return CaptureProgram([PY, str(path), mode, str(after)], **SLOW)
+
+
+def tronlab_program(name, seed):
+    return CaptureProgram([PY, "-m", "tronlab", "bot", name, "--protocol", "backtothecode",
+                           "--seed", str(seed)], env=ENV, **SLOW)
+
+
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:   # a zombie is dead too
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split()[2] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def in_session(sid):
+    """Live (not zombie) processes of session ``sid``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+            if int(fields[3]) == sid and fields[0] != "Z":
+                found.append(int(entry))
+    return found
+
+
+def test_a_tronlab_bot_plays_a_whole_four_player_game_as_a_contest_program():
+    """Seat 2 is ``python -m tronlab bot nearest --protocol backtothecode``: its game
+    is exactly the game of the in-process nearest bot."""
+    prog = tronlab_program("nearest", 1)
+    rec = play_capture(["random", "nearest", prog, "random"], rng=11)
+    same = play_capture(["random", "nearest", NearestBot(), "random"], rng=11)
+    assert rec.outcome["reason"] in ("round-limit", "decided", "idle")
+    assert rec.outcome["round"] > 100 and not rec.notes
+    assert rec.actions == same.actions and rec.outcome == same.outcome
+    assert prog.pid is None
+
+
+def test_a_random_bot_as_a_program_uses_the_same_seeded_moves():
+    prog = tronlab_program("random", 5)
+    rec = play_capture([prog, "nearest"], rng=3, round_limit=40)
+    from tronlab.runner.registry import get_bot
+    same = play_capture([get_bot("random", game="capture", rng=5), "nearest"], rng=3,
+                        round_limit=40)
+    assert rec.actions == same.actions
+
+
+@pytest.mark.parametrize("mode, reason", [
+    ("crash", "exited"), ("hang", "timeout"), ("garbage", "bad-output"), ("back", "second-back"),
+])
+def test_a_misbehaving_program_is_eliminated_and_keeps_its_squares(tmp_path, mode, reason):
+    prog = program(tmp_path, mode, 6)
+    if mode == "hang":
+        prog.time_limit = 0.3
+    if mode == "back":   # the first BACK is allowed: its second is the fault
+        prog = program(tmp_path, mode, 6)
+    t0 = time.monotonic()
+    rec = play_capture([prog, "nearest", "random"], rng=8)
+    out = [e for e in rec.events if e[2] == 0 and e[3] not in ("back",)]
+    assert out[0][3] == reason, rec.events
+    turn = out[0][0]
+    if mode == "back":
+        assert [e[3] for e in rec.events if e[2] == 0] == ["back", "second-back"]
+    else:
+        assert turn == 6
+    # the squares it owned when it went out are still its own at the end
+    before = rec.replay()[turn - 1]
+    final = parse_grid("\n".join(rec.final)).owner
+    assert before.scores()[0] > 1
+    assert ((final == 0) == (before.owner == 0)).all() and rec.outcome["scores"][0] == \
+        before.scores()[0]
+    assert all(a[0] is None for a in rec.actions[turn:])
+    assert prog.pid is None and time.monotonic() - t0 < 30
+
+
+def test_the_note_says_why(tmp_path):
+    rec = play_capture([program(tmp_path, "garbage", 2), "nearest"], rng=8)
+    assert rec.notes == [[2, 0, "cannot read 'go left!': expected 'x y [message]' or 'BACK n'"]]
+    rec = play_capture([program(tmp_path, "crash", 3), "nearest"], rng=8)
+    assert rec.notes[0][:2] == [3, 0] and "exited with code 3" in rec.notes[0][2]
+
+
+def test_the_first_turn_has_its_own_limit(tmp_path):
+    path = tmp_path / "slowstart.py"
+    path.write_text("import time\ntime.sleep(60)\n")
+    prog = CaptureProgram([PY, str(path)], first_time_limit=0.4)
+    t0 = time.monotonic()
+    rec = play_capture([prog, "nearest"], rng=1)
+    assert rec.actions[0][0] == "timeout" and rec.notes[0][2] == "no answer within 400 ms"
+    assert time.monotonic() - t0 < 10
+
+
+def test_default_limits_are_the_contests():
+    prog = CaptureProgram("true")
+    assert (prog.first_time_limit, prog.time_limit, prog.grace) == (1.0, 0.1, 0.05)
+    with pytest.raises(ValueError, match="positive"):
+        CaptureProgram("true", time_limit=0)
+    with pytest.raises(TypeError):
+        CaptureProgram(42)
+
+
+def test_nothing_is_left_running_not_even_a_child(tmp_path):
+    prog = program(tmp_path, "child", 3)
+    prog.time_limit = 0.5
+    pids = []
+    orig = prog._start
+
+    def start(n):
+        orig(n)
+        pids.append(prog.pid)
+    prog._start = start
+    rec = play_capture([prog, "nearest"], rng=2)
+    assert rec.actions[2][0] == "timeout"
+    assert pids and not alive(pids[0])
+    for _ in range(50):     # the killed child may take a moment to be reaped
+        if not in_session(pids[0]):
+            break
+        time.sleep(0.1)
+    assert in_session(pids[0]) == []
+
+
+def test_a_program_that_cannot_start_is_exited():
+    rec = play_capture([CaptureProgram("/nonexistent/bot"), "nearest"], rng=2)
+    assert rec.actions[0][0] == "exited" and "could not start" in rec.notes[0][2]
+
+
+def test_play_capture_times_in_process_bots_only_when_asked():
+    def slow(view, player):
+        time.sleep(0.03 if view.round > 1 else 0)
+        return (0, 0)
+
+    rec = play_capture([slow, "nearest"], rng=1, width=8, height=5, time_limit=0.01)
+    assert rec.actions[1][0] == "timeout" and "limit 10 ms" in rec.notes[0][2]
+    rec = play_capture([slow, "nearest"], rng=1, width=8, height=5, round_limit=4)
+    assert "timeout" not in rec.actions[1]
+
+
+def test_a_fault_raised_by_any_bot_is_recorded_with_its_code():
+    def bot(view, player):
+        raise ProgramFault("timeout", "too slow")
+
+    rec = play_capture([bot, "nearest"], rng=1, width=8, height=5)
+    assert rec.actions[0][0] == "timeout" and rec.notes[0] == [1, 0, "too slow"]

@@ -1,0 +1,233 @@
+"""Rectangle and L-shape scans (tronlab.capture.rects) against brute force on small grids."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from .rects_oracle import all_l_scores, all_rect_scores, border_squares, fewest_turns
+from strategies import EXAMPLES
+
+from tronlab.capture.ascii import parse_grid
+from tronlab.capture.enclosure import enclose
+from tronlab.capture.lshapes import best_l_shape, closed_gain
+from tronlab.capture.rects import border_cycle, rectangle_scores, scan_rectangles
+from tronlab.capture.rects_terms import RectTerms, needed_to_win
+
+SWITCHES = sorted(RectTerms.OFF)
+
+
+@st.composite
+def small_games(draw, max_w=8, max_h=7):
+    """A random owner grid (mostly neutral and player 0), the player's square,
+    up to two opponents' squares, an aimed mask and switched-off terms."""
+    w = draw(st.integers(2, max_w))
+    h = draw(st.integers(2, max_h))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    owner = np.where(rng.random((h, w)) < draw(st.floats(0, 0.6)), 0, -1)
+    owner[rng.random((h, w)) < draw(st.floats(0, 0.15))] = 1
+    owner = owner.astype(np.int8)
+    pos = (int(rng.integers(w)), int(rng.integers(h)))
+    opponents = [(int(rng.integers(w)), int(rng.integers(h)))
+                 for _ in range(draw(st.integers(0, 2)))]
+    aimed = rng.random((h, w)) < draw(st.sampled_from([0, 0, 0.05]))
+    off = draw(st.lists(st.sampled_from(SWITCHES), unique=True, max_size=4))
+    n_players = draw(st.integers(2, 4))
+    terms = RectTerms(max_side=draw(st.integers(2, 8)), size_limit=(4, 3, 3), border_free=1)
+    return owner, pos, opponents, aimed, terms.without(*off), n_players
+
+
+def _check_scan(game, jit):
+    owner, pos, opponents, aimed, terms, n = game
+    h, w = owner.shape
+    params = terms.params(n, w)
+    need = needed_to_win(owner, 0)
+    prev = (0, 0, 1, 1)
+    kw = dict(blocked=np.zeros(owner.shape, bool), aimed=aimed, opponents=opponents,
+              needed=need, prev=prev)
+    want = all_rect_scores(owner, 0, pos, params, **kw)
+    got = rectangle_scores(owner, 0, pos, n_players=n, terms=terms, opponents=opponents,
+                           aimed=aimed, needed=need, prev=prev, jit=jit)
+    for (x0, y0, x1, y1), score in want.items():
+        assert got[y0, x0, y1 - y0, x1 - x0] == pytest.approx(score), (x0, y0, x1, y1)
+    assert np.count_nonzero(got >= 0) == len(want)
+    best = scan_rectangles(owner, 0, pos, n_players=n, terms=terms, opponents=opponents,
+                           aimed=aimed, needed=need, prev=prev, jit=jit)
+    assert best.score == pytest.approx(max(want.values(), default=-1))
+    rect = (best.x0, best.y0, best.x1, best.y1)
+    if best.score > 0:
+        assert want[rect] == pytest.approx(best.score)
+        t, _, _ = fewest_turns(owner, 0, pos, border_squares(*rect), params[3], params[4])
+        assert best.turns == t
+        # the reported start and direction really take that many turns
+        cycle = border_squares(*rect)
+        ex, ey = cycle[best.entry]
+        todo = {sq for sq in cycle if owner[sq[1], sq[0]] != 0}
+        walk = next(k for k in range(len(cycle))
+                    if todo <= {cycle[(best.entry + best.direction * j) % len(cycle)]
+                                for j in range(k + 1)})
+        assert params[3] * (abs(pos[0] - ex) + abs(pos[1] - ey)) + walk + 1 + params[4] == t
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(small_games())
+def test_rectangle_scores_match_brute_force(game):
+    _check_scan(game, jit=True)
+
+
+@settings(max_examples=10, deadline=None)
+@given(small_games(max_w=5, max_h=5))
+def test_plain_python_twin_matches_brute_force(game):
+    _check_scan(game, jit=False)
+
+
+def test_border_cycle_is_the_oracles_walk():
+    for rect in [(0, 0, 1, 1), (2, 1, 5, 3), (0, 0, 6, 1)]:
+        assert border_cycle(*rect) == border_squares(*rect)
+
+
+def test_best_rectangle_entry_and_turns_are_the_fewest():
+    g = parse_grid("""
+        A00...
+        0.0...
+        0.....
+    """)
+    r = scan_rectangles(g.owner, 0, (0, 0), terms=RectTerms().without("player_constant"))
+    # seven steps east then down and back west: (1,0) ... (1,2), then the closing turn
+    assert (r.x0, r.y0, r.x1, r.y1, r.turns, r.points) == (0, 0, 3, 2, 8, 4)
+    cycle = border_cycle(0, 0, 3, 2)
+    assert fewest_turns(g.owner, 0, (0, 0), cycle, 2, 0) == (8, r.entry, r.direction)
+
+
+GRID = """
+    ..........
+    ..........
+    ....a.....
+    ..........
+    ........b.
+    ..........
+"""
+
+
+def _score(terms, rect, *, n=2, **kw):
+    g = parse_grid(GRID)
+    scores = rectangle_scores(g.owner, 0, g.positions[0], n_players=n, terms=terms, **kw)
+    x0, y0, x1, y1 = rect
+    return scores[y0, x0, y1 - y0, x1 - x0]
+
+
+@pytest.mark.parametrize("term, rect, factor, kw", [
+    ("win_bonus", (3, 1, 6, 4), 2.0, {"needed": 5}),
+    ("proximity_divisor", (3, 1, 6, 4), 0.5, {"opponents": [(7, 4)]}),
+    ("aimed_divisor", (3, 1, 6, 4), 0.1, {"aimed": np.eye(6, 10, 2, dtype=bool)}),
+    ("stability_bonus", (3, 1, 6, 4), 1.1, {"prev": (3, 1, 6, 4)}),
+    ("border_bonus", (5, 0, 8, 5), 1.0, {}),        # side on column 5 has only 6 squares
+])
+def test_each_multiplier_is_its_factor(term, rect, factor, kw):
+    terms = RectTerms()
+    on, off = _score(terms, rect, **kw), _score(terms.without(term), rect, **kw)
+    assert on == pytest.approx(off * factor)
+
+
+def test_border_bonus_on_a_tall_grid():
+    owner = np.full((14, 35), -1, np.int8)
+    scores = rectangle_scores(owner, 0, (17, 6), needed=999)
+    plain = rectangle_scores(owner, 0, (17, 6), needed=999,
+                             terms=RectTerms().without("border_bonus"))
+    assert scores[1, 17, 11, 3] == pytest.approx(2 * plain[1, 17, 11, 3])   # 12 free > 10
+    assert scores[1, 16, 11, 3] == pytest.approx(plain[1, 16, 11, 3])       # not on column 17
+
+
+def test_edge_bonus_only_with_three_or_four_players():
+    for n, factor in ((2, 1.0), (3, 1.1), (4, 1.1)):
+        on = _score(RectTerms(), (0, 0, 3, 3), n=n)
+        off = _score(RectTerms().without("edge_bonus"), (0, 0, 3, 3), n=n)
+        assert on == pytest.approx(off * factor)
+
+
+def test_size_penalty_and_doubled_approach():
+    owner = np.full((20, 35), -1, np.int8)
+    big = rectangle_scores(owner, 0, (0, 0), needed=999)
+    flat = rectangle_scores(owner, 0, (0, 0), needed=999, terms=RectTerms().without("size_divisor"))
+    assert big[0, 0, 14, 14] == pytest.approx(flat[0, 0, 14, 14] / 2)     # 15 > 14
+    assert big[0, 0, 13, 13] == pytest.approx(flat[0, 0, 13, 13])
+    # a 4x4 square 3 steps away: 2*3 + 11 + 1 + 10 turns against 3 + 11 + 1 + 10
+    one = rectangle_scores(owner, 0, (0, 0), needed=999, terms=RectTerms().without("approach"))
+    assert big[0, 3, 3, 3] == pytest.approx(16 / 28)
+    assert one[0, 3, 3, 3] == pytest.approx(16 / 25)
+
+
+def test_enemy_square_zeroes_and_thin_areas_score_below_one():
+    g = parse_grid("""
+        a....
+        ..1..
+        .....
+    """)
+    scores = rectangle_scores(g.owner, 0, (0, 0))
+    assert scores[0, 0, 2, 2] == 0 and scores[0, 0, 1, 1] > 0
+    assert scores[0, 0, 2, 1] < 1 and scores[0, 0, 1, 4] < 0.1
+
+
+def test_needed_to_win_counts_the_best_opponent():
+    g = parse_grid("""
+        00111
+        .....
+    """)
+    # 2 + k > 3 + (5 - k)  ->  k >= 4 (3 would tie)
+    assert needed_to_win(g.owner, 0) == 4
+    assert needed_to_win(g.owner, 0, active=[0]) == 2
+
+
+def test_terms_reject_unknown_names_and_player_counts():
+    with pytest.raises(ValueError, match="no switchable term 'nope'"):
+        RectTerms().without("nope")
+    with pytest.raises(ValueError, match="n_players must be 2, 3 or 4"):
+        RectTerms().params(5)
+    with pytest.raises(ValueError, match="owner must be a 2-D int8 array"):
+        scan_rectangles(np.zeros((3, 3)), 0, (0, 0))
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(small_games(max_w=7, max_h=6), st.integers(1, 6), st.sampled_from([0.0, 4.0]))
+def test_l_shapes_match_brute_force(game, max_len, constant):
+    owner, pos = game[0], game[1]
+    want = all_l_scores(owner, 0, pos, max_len, constant)
+    got = best_l_shape(owner, 0, pos, max_len=max_len, constant=constant)
+    if not want:
+        assert got.score == -1 or got.score == pytest.approx(-1)
+        return
+    assert got.score == pytest.approx(max(want.values()))
+    assert want[got.first, got.turn, got.a, got.b] == pytest.approx(got.score)
+
+
+def test_l_shape_closes_a_pocket_of_own_squares():
+    g = parse_grid("""
+        .......
+        .0000..
+        .0...A.
+        .0000..
+        .......
+    """)
+    best = best_l_shape(g.owner, 0, g.positions[0])
+    # one step west takes (4, 2) and closes (2, 2), (3, 2): 3 squares over 1 + 1 turns
+    assert best == (1.5, 2, -1, 1, 0, 3, (4, 2))
+    want = all_l_scores(g.owner, 0, g.positions[0], 20, 0.0)
+    assert best.score == pytest.approx(max(want.values()))
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(small_games(max_w=9, max_h=8), st.booleans())
+def test_closed_gain_is_what_enclose_takes(game, jit):
+    owner = game[0]
+    h, w = owner.shape
+    for y in range(h):
+        for x in range(w):
+            assert closed_gain(owner, 0, x, y, jit=jit) == enclose(owner, 0, x, y)[1], (x, y)
+
+
+def test_l_scan_twin_and_kernel_agree_on_a_real_grid():
+    rng = np.random.default_rng(5)
+    owner = np.where(rng.random((20, 35)) < 0.35, 0, -1).astype(np.int8)
+    owner[rng.random((20, 35)) < 0.05] = 1
+    a = best_l_shape(owner, 0, (10, 10), jit=True)
+    b = best_l_shape(owner, 0, (10, 10), jit=False)
+    assert a == b

@@ -1,0 +1,111 @@
+"""CaptureWidget (Python side) and the matplotlib pictures of capture grids: a click sets
+the target and plays a round, BACK rewinds, the slider shows earlier rounds, a just
+captured enclosure is marked for the page to flash, a recorded game replays."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from tronlab.capture.game import play_capture  # noqa: E402
+from tronlab.capture.render import draw_state, grid_rgb, just_captured  # noqa: E402
+from tronlab.capture.widget import CaptureWidget  # noqa: E402
+
+
+def stay(view, player):
+    return view.positions[player]
+
+
+def small():
+    return CaptureWidget([stay], width=7, height=7, starts=[(1, 1), (5, 5)])
+
+
+def test_a_click_sets_the_target_and_plays_one_round_toward_it():
+    w = small()
+    assert w.n_frames == 1 and w.shown["round"] == 1
+    w.click(3, 1)
+    assert w.target == [3, 1] and w.state.positions[0] == (2, 1)
+    assert w.n_frames == 2 and w.frame == 1 and w.shown["round"] == 2
+    assert w.shown["rows"][1] == ".00...."
+    w.play(2)                                   # on toward the same target, then stays
+    assert w.state.positions[0] == (3, 1) and w.state.round == 4
+
+
+def test_a_closed_loop_is_flashed_and_back_undoes_it():
+    w = small()
+    for target, rounds in [((3, 1), 2), ((3, 3), 2), ((1, 3), 2), ((1, 2), 1)]:
+        w.click(*target)
+        w.play(rounds - 1)
+    assert w.shown["flash"] == [[2, 2]] and w.shown["rows"][2] == ".000..."
+    assert w.state.scores()[0] == 9
+    assert all(f["flash"] == [] for f in w._frames[:-1])
+    w.back(3)
+    assert w.state.round == 5 and w.shown["rows"][2] == "...0..."    # round 8 goes back 3
+    assert w.shown["flash"] == [] and "player 0 back 3" in w.shown["text"]
+    with pytest.raises(ValueError, match="used your BACK"):
+        w.back(2)
+    with pytest.raises(ValueError, match="1 to 25"):
+        CaptureWidget([stay]).back(26)
+
+
+def test_the_slider_shows_earlier_rounds_and_play_goes_on_from_the_present():
+    w = small()
+    w.click(3, 1)
+    w.click(3, 3)
+    w.frame = 1
+    assert w.shown["positions"][0] == [2, 1]
+    w.click(6, 6)
+    assert w.frame == 3 and w.n_frames == 4 and w.shown["positions"][0] == [4, 1]
+
+
+def test_browser_messages_drive_the_game_and_errors_go_to_the_status():
+    w = small()
+    w._on_browser_msg(w, {"kind": "click", "x": 1, "y": 4}, [])
+    assert w.state.positions[0] == (1, 2)
+    w._on_browser_msg(w, {"kind": "next"}, [])
+    assert w.state.positions[0] == (1, 3)
+    w._on_browser_msg(w, {"kind": "back", "n": 1}, [])
+    assert w.state.round == 2 and w.state.backs_left[0] == 0
+    w._on_browser_msg(w, {"kind": "click", "x": 9, "y": 0}, [])
+    assert "off the 7x7 grid" in w.status
+
+
+def test_four_players_and_the_end_of_the_game():
+    w = CaptureWidget(["nearest", "random", "nearest"], you=2, rng=3, width=8, height=6,
+                      round_limit=5)
+    assert w.n_players == 4 and len(w.shown["positions"]) == 4
+    w.play(5)
+    assert w.shown["over"] and "game over (round-limit)" in w.status
+    w.play(1)
+    assert w.status == "the game is over" and w.n_frames == 6
+    w.record.verify()
+
+
+def test_a_record_replays_with_the_slider_only():
+    rec = play_capture(["nearest", "random", "random"], rng=2, width=12, height=8)
+    w = CaptureWidget.replay(rec)
+    states = rec.replay()
+    assert w.you == -1 and w.n_frames == len(states) and w.frame == len(states) - 1
+    w.frame = 7
+    assert w.shown["rows"] == ["".join("." if v < 0 else str(v) for v in row)
+                               for row in states[7].owner.tolist()]
+    with pytest.raises(ValueError, match="replays"):
+        w.click(0, 0)
+
+
+def test_just_captured_leaves_out_standing_captures():
+    before = np.full((3, 3), -1)
+    after = before.copy()
+    after[0, 0] = after[1, 1] = 0
+    assert just_captured(before, after, [(0, 0)]) == [(1, 1)]
+
+
+def test_pictures_use_the_owner_colours():
+    w = small()
+    w.click(3, 1)
+    img = grid_rgb(w.state.owner)
+    assert img.shape == (7, 7, 3) and (img[0, 0] == 1).all() and not (img[1, 1] == 1).all()
+    ax = draw_state(w.state, before=w.record.replay()[0])
+    assert ax.get_title() == "round 1: player 0 2, player 1 1"

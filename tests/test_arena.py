@@ -1,0 +1,280 @@
+"""The arena: plans, the store, the statistics against scipy, the ratings against a
+brute-force fit, and the ``tronlab arena`` command."""
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tronlab.arena import Store, gauntlet, round_robin, run
+from tronlab.arena.bots import bots_in_folder
+from tronlab.arena.ratings import ELO, fit, log_likelihood, ratings, tallies
+from tronlab.arena.stats import pair_row, score_interval, sign_test, verdict
+from tronlab.arena.store import record_of
+from tronlab.cli import main as tronlab_main
+from tronlab.runner.records import GameRecord
+
+scipy_stats = pytest.importorskip("scipy.stats")
+scipy_optimize = pytest.importorskip("scipy.optimize")
+
+
+# ---- plans ------------------------------------------------------------------------------
+
+def test_round_robin_plays_every_pair_in_both_seats_on_every_map_and_seed():
+    plan = round_robin(["random", "hugger", "filler"], "arena,random:2", seeds=2)
+    assert len(plan) == 3 * 2 * 3 * 2
+    seatings = {g.bots for g in plan}
+    assert seatings == {(a, b) for a in ("random", "hugger", "filler")
+                        for b in ("random", "hugger", "filler") if a != b}
+    assert len({g.key for g in plan}) == len(plan)
+    assert len({g.seed for g in plan}) == len(plan)
+    again = round_robin(["random", "hugger", "filler"], "arena,random:2", seeds=2)
+    assert [g.key for g in again] == [g.key for g in plan]
+    assert {g.key for g in round_robin(["random", "hugger"], "arena", tag="x")}.isdisjoint(
+        g.key for g in plan)
+
+
+def test_codingame_groups_rotate_through_every_seat():
+    plan = round_robin(["random", "hugger", "filler", "multivoronoi"], "random:1",
+                       game="codingame", players=4)
+    assert len(plan) == 4
+    for seat in range(4):
+        assert {g.bots[seat] for g in plan} == {"random", "hugger", "filler", "multivoronoi"}
+    three = gauntlet("multivoronoi", ["random"], "random:2", game="codingame", players=3)
+    assert sorted(g.bots.index("multivoronoi") for g in three) == [0, 0, 1, 1, 2, 2]
+
+
+@pytest.mark.parametrize("bots, game, message", [
+    (["random", "nosuchbot"], "google2010", "unknown bot 'nosuchbot'"),
+    (["random", "py:/no/such/file.py"], "google2010", "no such Python file"),
+    (["random", "cmd:/no/such/program"], "google2010", "program not found"),
+    (["random", "nearest"], "google2010", "unknown bot 'nearest'"),
+    (["random", "hugger"], "backtothecode", "unknown bot 'hugger'"),
+])
+def test_bad_bots_are_named(bots, game, message):
+    with pytest.raises(ValueError, match=message):
+        round_robin(bots, None, game=game)
+
+
+def test_bad_maps_and_player_counts_are_named():
+    with pytest.raises(ValueError, match="unknown map 'nowhere'"):
+        round_robin(["random", "hugger"], "nowhere")
+    with pytest.raises(ValueError, match="google2010 is played by 2 players, got 3"):
+        round_robin(["random", "hugger", "filler"], "arena", players=3)
+
+
+def test_bots_in_folder_tells_student_files_from_programs(tmp_path):
+    (tmp_path / "ann.py").write_text("def move(board, player):\n    return 0\n")
+    (tmp_path / "bob.py").write_text("import sys\nfor line in sys.stdin:\n    print(1)\n")
+    (tmp_path / "notes.txt").write_text("not a bot")
+    tool = tmp_path / "carl"
+    tool.write_text("#!/bin/sh\nwhile read x; do echo 1; done\n")
+    tool.chmod(0o755)
+    specs = bots_in_folder(tmp_path)
+    assert specs[0] == f"py:{tmp_path / 'ann.py'}"
+    assert specs[1].startswith("cmd:") and specs[1].endswith("bob.py")
+    assert specs[2] == f"cmd:{tool}"
+    assert [s.split("/")[-1] for s in specs] == ["ann.py", "bob.py", "carl"]
+
+
+# ---- playing into the store ---------------------------------------------------------------
+
+def test_a_run_stores_replayable_games_and_a_rerun_plays_nothing(tmp_path):
+    plan = round_robin(["random", "hugger", "filler"], "arena,random:1:9x9")
+    with Store(tmp_path / "r.sqlite") as store:
+        first = run(plan, store, progress=False)
+        assert (first.planned, first.skipped, first.played) == (12, 0, 12)
+        again = run(plan, store, progress=False)
+        assert (again.skipped, again.played) == (12, 0)
+        rows = store.rows()
+        assert sorted(r["key"] for r in rows) == sorted(g.key for g in plan)
+        for row in rows:
+            record = record_of(store.record_json(row["id"]))
+            record.verify()
+            assert record.metadata["names"] == row["names"]
+            assert record.outcome.winner == row["winner"]
+            assert record.outcome.turns == row["turns"]
+        assert store.integrity_check() == "ok"
+
+
+@pytest.mark.parametrize("game, bots, players, maps", [
+    ("codingame", ["random", "hugger", "filler", "multivoronoi"], 4, "random:1"),
+    ("codingame", ["random", "hugger", "filler"], 3, "random:1"),
+    ("lightriders", ["random", "hugger"], 2, "random:1"),
+    ("backtothecode", ["random", "nearest"], 2, "capture:0"),
+])
+def test_every_registered_game_plays(tmp_path, game, bots, players, maps):
+    maps = "random:1:12x8" if maps == "capture:0" else maps
+    plan = round_robin(bots, maps, game=game, players=players)
+    with Store(tmp_path / "g.sqlite") as store:
+        assert run(plan, store, progress=False).played == len(plan)
+        for row in store.rows():
+            assert sorted(set(row["ranks"]))[0] == 0 and len(row["ranks"]) == players
+            record = record_of(store.record_json(row["id"]))
+            record.verify()
+
+
+def _two_runs_script(db):
+    return ("import sys\nfrom tronlab.arena import Store, round_robin, run\n"
+            "plan = round_robin(['random', 'hugger', 'filler'], 'random:12:9x9')\n"
+            f"print(run(plan, Store({str(db)!r}), progress=False).played)\n")
+
+
+def test_two_runs_at_once_share_one_database(tmp_path):
+    db = tmp_path / "shared.sqlite"
+    procs = [subprocess.Popen([sys.executable, "-c", _two_runs_script(db)], stdout=subprocess.PIPE,
+                              text=True) for _ in range(2)]
+    played = [int(p.communicate(timeout=120)[0]) for p in procs]
+    with Store(db) as store:
+        rows = store.rows()
+        assert len(rows) == 72 == len({r["key"] for r in rows})
+        assert sum(played) == 72          # a game both played is stored (and counted) once
+        assert store.integrity_check() == "ok"
+
+
+# ---- statistics ---------------------------------------------------------------------------
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 60), st.integers(0, 60))
+def test_sign_test_is_scipys_exact_binomial_test(wins, losses):
+    if wins + losses == 0:
+        assert sign_test(0, 0) == 1.0
+        return
+    want = scipy_stats.binomtest(wins, wins + losses, 0.5, alternative="two-sided").pvalue
+    assert sign_test(wins, losses) == pytest.approx(want, rel=1e-9, abs=1e-15)
+    assert verdict(wins, 5, losses) == ("unclear" if want >= 0.01 else
+                                        "clear" if wins > losses else "lost")
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 40), st.integers(0, 40), st.integers(0, 40))
+def test_score_interval_is_the_normal_interval_of_the_points(w, d, l):
+    if w + d + l == 0:
+        return
+    pts = np.array([1.0] * w + [0.5] * d + [0.0] * l)
+    mean, half = score_interval(w, d, l)
+    assert mean == pytest.approx(pts.mean())
+    assert half == pytest.approx(1.96 * pts.std() / np.sqrt(pts.size))
+
+
+def test_pairs_in_a_four_player_game_compare_places():
+    row = {"names": ["a", "b", "c", "d"], "ranks": [2, 0, 2, 1], "depths": None,
+           "map_set": "s"}
+    assert pair_row([row], "a", "b")[3:6] == (0, 0, 1)
+    assert pair_row([row], "a", "c")[3:6] == (0, 1, 0)
+    assert pair_row([row], "b", "d")[3:6] == (1, 0, 0)
+
+
+# ---- ratings against a brute-force fit ------------------------------------------------------
+
+def _random_rows(rng, names, games):
+    strength = rng.normal(0, 1, len(names))
+    rows = []
+    for _ in range(games):
+        i, j = rng.choice(len(names), 2, replace=False)
+        p = 1 / (1 + np.exp(strength[j] - strength[i]))
+        u = rng.random()
+        ranks = [0, 0] if abs(u - p) < 0.1 else [0, 1] if u < p else [1, 0]
+        rows.append({"names": [names[i], names[j]], "ranks": ranks})
+    return rows
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_ratings_are_the_maximum_likelihood_found_by_scipy(seed):
+    rng = np.random.default_rng(seed)
+    names = [f"bot{k}" for k in range(5)]
+    rows = _random_rows(rng, names, 120)
+    S, N = tallies(rows, names)
+    theta, cov = fit(S, N)
+    res = scipy_optimize.minimize(lambda t: -log_likelihood(t, S, N), np.zeros(5), method="BFGS",
+                                  options={"gtol": 1e-9})
+    assert theta == pytest.approx(res.x, abs=1e-4)
+    # the covariance is the inverse of the numerical Hessian of the objective
+    h, n = 1e-4, len(names)
+    hess = np.zeros((n, n))
+    for a in range(n):
+        for b in range(n):
+            e_a, e_b = np.eye(n)[a] * h, np.eye(n)[b] * h
+            hess[a, b] = -(log_likelihood(theta + e_a + e_b, S, N)
+                           - log_likelihood(theta + e_a - e_b, S, N)
+                           - log_likelihood(theta - e_a + e_b, S, N)
+                           + log_likelihood(theta - e_a - e_b, S, N)) / (4 * h * h)
+    assert cov == pytest.approx(np.linalg.inv(hess), rel=1e-3, abs=1e-6)
+    table = {r.name: r for r in ratings(rows, names)}
+    P = np.eye(n) - 1 / n
+    se = np.sqrt(np.diag(P @ np.linalg.inv(hess) @ P))
+    for k, name in enumerate(names):
+        assert table[name].elo == pytest.approx(ELO * (theta - theta.mean())[k], abs=1e-6)
+        assert table[name].half == pytest.approx(1.96 * ELO * se[k], rel=1e-3)
+
+
+def test_two_bots_rating_gap_is_the_log_odds_of_the_score():
+    rows = ([{"names": ["a", "b"], "ranks": [0, 1]}] * 30 + [{"names": ["b", "a"], "ranks": [0, 1]}]
+            * 10 + [{"names": ["a", "b"], "ranks": [0, 0]}] * 20)
+    a, b = ratings(rows, prior_sd=1e6)
+    score = (30 + 10) / 60
+    assert a.elo - b.elo == pytest.approx(ELO * np.log(score / (1 - score)), abs=1e-6)
+
+
+# ---- the command ---------------------------------------------------------------------------
+
+def test_arena_command_run_table_replay(tmp_path, capsys):
+    db = str(tmp_path / "c.sqlite")
+    code = tronlab_main(["arena", "run", "--bots", "random", "hugger", "--maps", "arena,random:2",
+                         "--db", db, "--no-progress"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "6 games planned, 0 already in" in out
+    assert "hugger v random" in out or "random v hugger" in out
+    assert tronlab_main(["arena", "table", db]) == 0
+    assert "rating" in capsys.readouterr().out
+    assert tronlab_main(["arena", "replay", db, "1"]) == 0
+    assert "after" in capsys.readouterr().out
+    assert tronlab_main(["arena", "replay", db, "1", "--json"]) == 0
+    GameRecord.from_json(capsys.readouterr().out).verify()
+    again = tronlab_main(["arena", "run", "--bots", "random", "hugger", "--maps", "arena,random:2",
+                          "--db", db, "--no-progress"])
+    assert again == 0 and "6 already in" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["run", "--bots", "random"], "at least two bots"),
+    (["run", "--bots", "random", "zorro"], "unknown bot 'zorro'"),
+    (["run", "--bots", "random", "hugger", "--maps", "atlantis"], "unknown map 'atlantis'"),
+    (["run", "--bots", "random", "hugger", "--time", "inf"], "positive number of seconds"),
+    (["table", "/no/such.sqlite"], "no results database"),
+    (["replay", "DB", "99"], "no game 99"),
+])
+def test_arena_errors_are_one_line(tmp_path, capsys, args, message):
+    db = tmp_path / "e.sqlite"
+    Store(db).close()
+    args = [str(db) if a == "DB" else a for a in args]
+    assert tronlab_main(["arena", *args, "--db", str(db)] if args[0] == "run"
+                        else ["arena", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
+
+
+def test_a_file_that_is_not_a_database_is_refused(tmp_path, capsys):
+    bad = tmp_path / "notes.sqlite"
+    bad.write_text("hello " * 1000)
+    assert tronlab_main(["arena", "table", str(bad)]) == 2
+    assert "not a tronlab results database" in capsys.readouterr().err
+
+
+def test_strength_benchmark_is_the_arena(tmp_path):
+    script = os.path.join(os.path.dirname(__file__), "..", "benchmarks", "strength.py")
+    out = subprocess.run([sys.executable, script, "--bots", "filler,random", "--maps", "arena",
+                          "--random", "2", "--results", str(tmp_path / "s.sqlite"), "--tag", "t"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "0 games already played, 6 to play" in out.stdout
+    assert "filler v random" in out.stdout
+    with Store(tmp_path / "s.sqlite") as store:
+        assert len(store.rows(tag="t|t=0.1|d=None")) == 6
+    json.dumps(out.stdout)

@@ -1,0 +1,109 @@
+"""A classroom folder with a crashing, a hanging, a garbage-printing and a forking bot:
+the tournament completes, each misbehaving bot loses its games with the right
+fault, and no process is left behind.
+
+The run is started by a small supervisor that makes itself a *child subreaper*
+(Linux ``PR_SET_CHILD_SUBREAPER``): every process the run leaves behind, however
+deep and whatever its session, is re-parented to the supervisor instead of to
+init, so the supervisor sees it.  After the run exits, the supervisor lists its
+remaining children, reports them and kills them.
+"""
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from tronlab.arena import Store
+
+BOTS = {
+    "good.py": """
+        def move(board, player):
+            legal = board.legal_moves(player)
+            return legal[0] if legal else 0
+        """,
+    "crash.py": """
+        def move(board, player):
+            raise RuntimeError("my bot has a bug")
+        """,
+    "hang.py": """
+        def move(board, player):
+            while True:
+                pass
+        """,
+    "garbage.py": """
+        import sys
+        for line in sys.stdin:
+            print("jump over the wall please", flush=True)
+        """,
+    "fork.py": """
+        import os, subprocess, sys
+        def move(board, player):
+            child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+            with open(os.path.join(os.path.dirname(__file__), "forked.pids"), "a") as f:
+                f.write(f"{child.pid}\\n")
+            legal = board.legal_moves(player)
+            return legal[0] if legal else 0
+        """,
+}
+
+SUPERVISOR = """
+import ctypes, json, os, signal, subprocess, sys, time
+ctypes.CDLL(None).prctl(36, 1)                      # PR_SET_CHILD_SUBREAPER
+run = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+time.sleep(0.5)
+me = str(os.getpid())
+left = []
+for pid in os.listdir("/proc"):
+    if pid.isdigit():
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[1] == me and fields[0] != "Z":
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                left.append(f.read().replace(b"\\0", b" ").decode())
+            os.kill(int(pid), signal.SIGKILL)
+print(json.dumps({"code": run.returncode, "out": run.stdout, "err": run.stderr, "left": left}))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs PR_SET_CHILD_SUBREAPER")
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_bad_bots_lose_and_leave_no_process(tmp_path, jobs):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name, text in BOTS.items():
+        (folder / name).write_text(textwrap.dedent(text))
+    db = tmp_path / "class.sqlite"
+    html = tmp_path / "board.html"
+    cmd = [sys.executable, "-m", "tronlab", "arena", "run", "--bots-dir", str(folder),
+           "--bots", "hugger", "--maps", "arena", "--time", "0.05", "--db", str(db),
+           "--no-progress", "--jobs", str(jobs), "--html", str(html)]
+    out = subprocess.run([sys.executable, "-c", SUPERVISOR, *cmd], capture_output=True, text=True,
+                         timeout=300)
+    report = json.loads(out.stdout)
+    assert report["code"] == 0, report["err"]
+    assert report["left"] == [], f"processes left behind: {report['left']}"
+    with Store(db) as store:
+        rows = store.rows()
+    assert len(rows) == 30              # 6 bots, 15 pairs, both seats
+    faults = {}
+    for row in rows:
+        for name, code in zip(row["names"], row["faults"]):
+            faults.setdefault(name, []).append(code)
+    assert set(faults["crash"]) == {"exited"}
+    assert set(faults["hang"]) == {"timeout"}
+    assert set(faults["garbage"]) == {"bad-output"}
+    assert "exited" not in faults["good"] and "timeout" not in faults["hugger"]
+    pids = (folder / "forked.pids").read_text().split()
+    assert pids, "the forking bot never forked"
+    crash_rows = [r for r in rows if "crash" in r["names"]]
+    with Store(db) as store:
+        record = json.loads(store.record_json(crash_rows[0]["id"]))
+    assert "my bot has a bug" in json.dumps(record["outcome"]["details"])
+    assert "hang" in report["out"] and html.exists()

@@ -1,0 +1,46 @@
+"""A run on a Dask LocalCluster (two worker processes) gives the same games as the
+process pool and as playing in this process, at a fixed search depth."""
+
+import pytest
+
+from tronlab.arena import Store, dask_executor, process_pool, round_robin, run
+
+distributed = pytest.importorskip("distributed")
+
+BOTS = ["minimax", "voronoi", "filler", "random"]
+
+
+def _games(db):
+    with Store(db) as store:
+        return {r["key"]: (r["winner"], r["turns"], tuple(r["ranks"]),
+                           store.record_json(r["id"]).split('"metadata"')[0])
+                for r in store.rows()}
+
+
+@pytest.mark.slow
+def test_dask_local_cluster_plays_the_same_games_as_the_process_pool(tmp_path):
+    plan = round_robin(BOTS, "arena,random:2:10x10", depth=2, time=0.5)
+    assert len(plan) == 36
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:
+            executor, _ = dask_executor(client)
+            workers = client.run(lambda: __import__("os").getpid())
+            assert len(workers) == 2
+            with Store(tmp_path / "dask.sqlite") as store:
+                done = run(plan, store, executor=executor, progress=False)
+            assert done.played == 36
+            # every worker loaded the search kernels once, before its first game
+            warm = client.run(lambda: sorted(__import__("tronlab.arena.play").arena.play._warm))
+            assert all({"minimax", "voronoi"} <= set(w) for w in warm.values())
+    pool = process_pool(2, warm=["minimax", "voronoi"])
+    try:
+        with Store(tmp_path / "pool.sqlite") as store:
+            assert run(plan, store, executor=pool, progress=False).played == 36
+    finally:
+        pool.shutdown()
+    with Store(tmp_path / "here.sqlite") as store:
+        assert run(plan, store, progress=False).played == 36
+    dask_games, pool_games = _games(tmp_path / "dask.sqlite"), _games(tmp_path / "pool.sqlite")
+    assert dask_games == pool_games == _games(tmp_path / "here.sqlite")
+    assert len({g[0] for g in dask_games.values()}) > 1     # not 36 copies of one result

@@ -1,0 +1,177 @@
+"""dev.py: one environment for both commands, the course offline, the course's settings, strip.
+
+The offline test is the class-demo story of issue 12: ``dev.py test`` has set the
+environment up once, the network is gone (``PIP_NO_INDEX=1``, so any pip install fails
+on the build back-end), and ``dev.py course`` must still start JupyterLab on the
+repository's root, with the news popup and autosave off.  The environment is a throw-away
+directory whose ``bin/python`` runs the interpreter of this test run (so nothing is
+installed); what ``dev.py test`` leaves behind (its install and warm-up stamps) is written
+by dev.py's own functions.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_dev(venv: Path, monkeypatch):
+    """dev.py as a module, with its environment in ``venv``."""
+    monkeypatch.setenv("TRONLAB_VENV", str(venv))
+    spec = importlib.util.spec_from_file_location("dev_under_test", ROOT / "dev.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def fake_env(venv: Path) -> None:
+    """An 'environment' whose python is this test run's interpreter."""
+    (venv / "bin").mkdir(parents=True)
+    py = venv / "bin" / "python"
+    py.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    py.chmod(0o755)
+
+
+def test_course_and_test_share_one_install(tmp_path, monkeypatch):
+    dev = load_dev(tmp_path / "env", monkeypatch)
+    fake_env(tmp_path / "env")
+    calls = []
+    monkeypatch.setattr(dev, "run", lambda *cmd, **kw: calls.append([str(c) for c in cmd]))
+    dev.ensure_venv()                       # what `dev.py test` does first
+    installs = [c for c in calls if "-e" in c]
+    assert len(installs) == 1 and installs[0][-1] == ".[test,pettingzoo]"
+    calls.clear()
+    dev.ensure_venv()                       # what `dev.py course` does next: nothing to install
+    assert calls == []
+    assert dev.is_installed()
+
+
+def test_the_install_covers_every_import_of_the_course():
+    """Every top-level module the course notebooks import is tronlab, the standard library
+    or a dependency that the one install brings (pettingzoo for notebook 08)."""
+    import ast
+
+    tomllib = pytest.importorskip("tomllib")          # Python 3.11+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    extras = {"test", "pettingzoo"}
+    wanted = list(project["dependencies"])
+    for e in extras:
+        wanted += project["optional-dependencies"][e]
+    names = {w.split(">")[0].split("=")[0].split("[")[0].strip().lower() for w in wanted}
+    provided = names | {"tronlab", "ipython", "mpl_toolkits"}   # the last two come with them
+    used = set()
+    for folder in ("notebooks", "exercises", "solutions"):
+        for path in (ROOT / folder).glob("*.ipynb"):
+            for cell in json.loads(path.read_text())["cells"]:
+                if cell["cell_type"] != "code":
+                    continue
+                src = "".join(cell["source"])
+                src = "\n".join(line for line in src.splitlines()
+                                if not line.lstrip().startswith(("%", "!")))
+                for node in ast.walk(ast.parse(src)):
+                    if isinstance(node, ast.Import):
+                        used |= {a.name.split(".")[0] for a in node.names}
+                    elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                        used.add(node.module.split(".")[0])
+    missing = {m for m in used if m.lower() not in provided and m not in sys.stdlib_module_names}
+    assert not missing, f"the course imports {sorted(missing)}, which dev.py does not install"
+    assert "pettingzoo" in used or "pettingzoo" in names
+
+
+def test_strip_removes_outputs_and_keeps_tags(tmp_path, monkeypatch):
+    dev = load_dev(tmp_path / "env", monkeypatch)
+    nb = {"nbformat": 4, "nbformat_minor": 4,
+          "metadata": {"kernelspec": {"name": "python3"}, "widgets": {"state": {}}},
+          "cells": [{"cell_type": "code", "execution_count": 3, "metadata": {"tags": ["answer"],
+                     "scrolled": True}, "outputs": [{"output_type": "stream", "text": "x"}],
+                     "source": "1 + 1"},
+                    {"cell_type": "markdown", "metadata": {"collapsed": False}, "source": "# hi"}]}
+    clean = dev.strip_notebook(nb)
+    code, md = clean["cells"]
+    assert code["outputs"] == [] and code["execution_count"] is None
+    assert code["metadata"] == {"tags": ["answer"]} and md["metadata"] == {}
+    assert code["id"] != md["id"]
+    assert set(clean["metadata"]) == {"kernelspec", "language_info"}
+    assert dev.strip_notebook(clean) == clean
+    path = tmp_path / "x.ipynb"
+    path.write_text(json.dumps(nb))
+    assert dev.strip([str(path)]) == 0
+    assert json.loads(path.read_text()) == clean
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240)
+def test_course_starts_offline_after_test_has_run(tmp_path, monkeypatch):
+    venv = tmp_path / "env"
+    dev = load_dev(venv, monkeypatch)
+    fake_env(venv)
+    dev.mark_installed()          # what `dev.py test` leaves: the install ...
+    dev.mark_warm()               # ... and the compiled kernels
+    port, token = free_port(), secrets.token_hex(8)
+    env = dict(os.environ, TRONLAB_VENV=str(venv), PIP_NO_INDEX="1",
+               PIP_INDEX_URL="http://127.0.0.1:9/", PYTHONPATH=str(ROOT))
+    for var, sub in {"JUPYTER_CONFIG_DIR": "config", "JUPYTER_RUNTIME_DIR": "runtime",
+                     "JUPYTERLAB_SETTINGS_DIR": "settings",
+                     "JUPYTERLAB_WORKSPACES_DIR": "workspaces", "IPYTHONDIR": "ipython"}.items():
+        (tmp_path / sub).mkdir()
+        env[var] = str(tmp_path / sub)
+    log = open(tmp_path / "course.log", "w")
+    proc = subprocess.Popen([sys.executable, str(ROOT / "dev.py"), "course", "--no-browser",
+                             "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
+                             "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}"],
+                            env=env, stdout=log, stderr=subprocess.STDOUT, cwd=tmp_path,
+                            start_new_session=True)
+
+    def get(path):
+        req = urllib.request.Request(f"http://127.0.0.1:{port}{path}",
+                                     headers={"Authorization": f"token {token}"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            assert proc.poll() is None, (tmp_path / "course.log").read_text()[-3000:]
+            try:
+                get("/api/status")
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "no server after 180 s"
+                time.sleep(0.5)
+        top = {item["name"] for item in get("/api/contents/")["content"]}
+        assert {"notebooks", "exercises", "solutions"} <= top
+        news = get("/lab/api/settings/@jupyterlab/apputils-extension:notification")
+        assert news["schema"]["properties"]["fetchNews"]["default"] == "false"
+        docs = get("/lab/api/settings/@jupyterlab/docmanager-extension:plugin")
+        assert docs["schema"]["properties"]["autosave"]["default"] is False
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=20)
+        except ProcessLookupError:
+            pass
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        log.close()
+    text = (tmp_path / "course.log").read_text()
+    assert "installing" not in text and "filling numba" not in text, text[-2000:]

@@ -1,0 +1,162 @@
+"""The players of a tournament, named by a string (a *bot spec*).
+
+* ``NAME`` or ``NAME+key=value+...`` - a registered bot of the game's family
+  (``tronlab bots``), with options in JSON (``chamber+draw=-500+tt=false``);
+* ``py:FILE`` - a Python file with a function ``move(board, player)``, the way
+  a student writes a bot: it runs in its own process
+  (:mod:`tronlab.arena.pyprogram`) under the game's time limit, so a crash, a
+  hang or a stray ``print`` loses that game and nothing else;
+* ``cmd:COMMAND`` - an external contest program speaking the game's protocol
+  (:class:`tronlab.runner.external.ExternalBot`).
+
+A program that crashes, hangs, prints garbage or starts children loses the
+game with a fault code, as in ``tronlab match``; its process group is killed
+when the game ends.  :func:`bots_in_folder` turns a classroom folder into specs.
+
+>>> bot_name("py:/home/ann/bots/ann.py"), bot_name("cmd:python3 bob.py"), bot_name("cmd:./carl")
+('ann', 'bob', 'carl')
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import sys
+
+from ..runner.games import get_game
+
+#: registered Tron bots that take a fixed search depth
+DEPTH_BOTS = {"minimax", "chamber", "nash"}
+
+
+def bot_name(spec: str) -> str:
+    """The name a bot has in tables: a Python file's stem, a program's file name
+    (its ``.py`` script's stem), else the spec itself."""
+    if spec.startswith("py:"):
+        return os.path.splitext(os.path.basename(spec[3:]))[0]
+    if spec.startswith("cmd:"):
+        try:
+            args = shlex.split(spec[4:])
+        except ValueError:
+            return spec
+        scripts = [a for a in args if a.endswith(".py")]
+        if not args:
+            return spec
+        return os.path.splitext(os.path.basename(scripts[0] if scripts else args[0]))[0]
+    return spec
+
+
+def _command(spec: str) -> list[str]:
+    try:
+        args = shlex.split(spec[4:])
+    except ValueError as err:
+        raise ValueError(f"cannot read the command in {spec!r}: {err}") from None
+    if not args:
+        raise ValueError("cmd: needs a command line, e.g. cmd:'python3 mybot.py'")
+    return args
+
+
+def _options(spec: str):
+    name, *extra = spec.split("+")
+    opts = {}
+    for item in extra:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise ValueError(f"bot option {item!r} in {spec!r} is not key=value")
+        try:
+            opts[key] = json.loads(value)
+        except json.JSONDecodeError:
+            opts[key] = value
+    return name, opts
+
+
+def check_spec(spec: str, game: str) -> None:
+    """Raise ValueError naming the problem if ``spec`` cannot play ``game``."""
+    family = get_game(game).family
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"a bot is a non-empty string, got {spec!r}")
+    if spec.startswith("py:"):
+        if family != "tron":
+            raise ValueError(f"py: bots play the Tron games, not {game}")
+        if not os.path.isfile(spec[3:]):
+            raise ValueError(f"no such Python file: {spec[3:]!r} (from {spec!r})")
+    elif spec.startswith("cmd:"):
+        if family != "tron":
+            raise ValueError(f"cmd: programs play the Tron games here, not {game}")
+        program = _command(spec)[0]
+        if shutil.which(program) is None and not os.path.isfile(program):
+            raise ValueError(f"program not found: {program!r} (from {spec!r})")
+    elif family == "capture":
+        from ..capture.bots import BOTS
+        if spec not in BOTS:
+            raise ValueError(f"unknown bot {spec!r}; {game} bots: {', '.join(sorted(BOTS))}")
+    else:
+        from ..runner.registry import bot_names
+        name, _ = _options(spec)
+        if name not in bot_names(family):
+            raise ValueError(f"unknown bot {name!r}; known {family} bots: "
+                             f"{', '.join(bot_names(family))}")
+
+
+#: the share of the engine's limits a program's own clock waits (its clock must answer first)
+MARGIN = 0.9
+
+
+def make_bot(spec: str, game: str, *, time=None, depth=None, rng=None, limits=(None, None)):
+    """A fresh bot for one game of ``game`` (Tron games; capture bots are built by
+    :func:`tronlab.capture.play_capture` from their names).  ``limits`` are the
+    engine's ``(time_limit, first_time_limit)``, for the clock of programs."""
+    from ..runner.external import ExternalBot
+
+    if is_program(spec):
+        if spec.startswith("cmd:"):
+            args = _command(spec)
+        else:
+            args = [sys.executable, "-m", "tronlab.arena.pyprogram", os.path.abspath(spec[3:]),
+                    "--protocol", game]
+        later, first = (None if v is None else MARGIN * v for v in limits)
+        return ExternalBot(args, protocol=game, name=bot_name(spec), time_limit=later,
+                           first_time_limit=first)
+    from ..runner.registry import get_bot
+    name, opts = _options(spec)
+    opts.setdefault("time", time)
+    if depth is not None and name in DEPTH_BOTS:
+        opts.setdefault("depth", depth)
+    return get_bot(name, rng=rng, **opts)
+
+
+def is_program(spec: str) -> bool:
+    """True for bots that run in a process of their own (py: and cmd:)."""
+    return spec.startswith(("py:", "cmd:"))
+
+
+def bots_in_folder(folder) -> list[str]:
+    """Specs of the bots in a classroom folder, sorted by file name.
+
+    A ``.py`` file with a top-level ``def move(`` is a ``py:`` bot; any other
+    executable file, or a ``.py`` file without ``move``, is a contest program
+    (``cmd:``, run with this Python for ``.py`` files).  Other files are skipped.
+    """
+    folder = os.fspath(folder)
+    if not os.path.isdir(folder):
+        raise ValueError(f"--bots-dir: no such folder {folder!r}")
+    specs = []
+    for entry in sorted(os.listdir(folder)):
+        path = os.path.abspath(os.path.join(folder, entry))
+        if entry.startswith((".", "_")) or not os.path.isfile(path):
+            continue
+        if entry.endswith(".py"):
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+            if "\ndef move(" in "\n" + text:
+                specs.append(f"py:{path}")
+            else:
+                specs.append(f"cmd:{shlex.join([sys.executable, path])}")
+        elif os.access(path, os.X_OK):
+            specs.append(f"cmd:{shlex.quote(path)}")
+    if not specs:
+        raise ValueError(f"no bots in {folder!r}: expected .py files with move(board, player) "
+                         f"or executable programs")
+    return specs

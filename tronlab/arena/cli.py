@@ -1,0 +1,197 @@
+"""``tronlab arena``: run tournaments into a results database, print tables, replay games.
+
+::
+
+    tronlab arena run --game google2010 --bots random hugger "cmd:./mybot" \\
+        --maps arena,spiral,random:20 --seeds 2 --time 0.1 --jobs 2 --db results.sqlite
+    tronlab arena run --bots-dir students/ --bots hugger --db class.sqlite --html board.html
+    tronlab arena table results.sqlite [--html FILE]
+    tronlab arena replay results.sqlite 17 [--json]
+
+``run`` plays every game of the plan that the database lacks (so the same
+command resumes a stopped run), then prints the table.  ``--seeds N`` plays N
+seeded games per group of bots, map and seating.  ``--schedule gauntlet``
+plays the first bot against each other one.  ``--depth D`` fixes the search
+bots' depth (games then replay identically anywhere).  ``--dask ADDRESS``
+plays on a Dask cluster instead of ``--jobs`` local processes.  Ctrl-C stops
+cleanly and prints the table of the games finished so far.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from ..runner.games import game_names
+
+
+class ArenaError(ValueError):
+    """A mistake in the command: one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise ArenaError(message)
+
+
+def _positive(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if not 0 < value < 1e6:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
+def build_parser():
+    p = _Parser(prog="tronlab arena", description="tournaments, ratings and replays")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    r = sub.add_parser("run", help="play a tournament into a results database")
+    r.add_argument("--game", choices=game_names(), default="google2010")
+    r.add_argument("--bots", nargs="*", default=[], metavar="BOT",
+                   help="registered names, py:FILE or cmd:COMMAND")
+    r.add_argument("--bots-dir", metavar="DIR", help="a folder of student bots")
+    r.add_argument("--maps", help="map files, folders, built-in names, random:N (comma-separated)")
+    r.add_argument("--players", type=int, default=2, help="players a game (codingame: 2-4)")
+    r.add_argument("--schedule", choices=("round-robin", "gauntlet"), default="round-robin")
+    r.add_argument("--seeds", type=int, default=1, help="games per group, map and seating")
+    r.add_argument("--time", type=_positive, default=0.1, metavar="S",
+                   help="thinking time a move (default 0.1; timeout at 2 S)")
+    r.add_argument("--depth", type=int, help="fixed search depth (turns)")
+    r.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
+    r.add_argument("--dask", metavar="ADDRESS", help="play on this Dask scheduler")
+    r.add_argument("--db", default="arena.sqlite", help="results database (default arena.sqlite)")
+    r.add_argument("--tag", default="", help="label of this run's games")
+    r.add_argument("--html", metavar="FILE", help="also write the leaderboard page")
+    r.add_argument("--no-progress", action="store_true", help="no progress bar")
+    r.add_argument("--verbose", action="store_true", help="one line per stored game")
+    t = sub.add_parser("table", help="print the tables of a results database")
+    t.add_argument("db")
+    t.add_argument("--tag", help="only games of this tag")
+    t.add_argument("--game", help="only games of this game")
+    t.add_argument("--html", metavar="FILE", help="also write the leaderboard page")
+    v = sub.add_parser("replay", help="show one stored game")
+    v.add_argument("db")
+    v.add_argument("id", type=int)
+    v.add_argument("--json", action="store_true", help="print the full record as JSON")
+    return p
+
+
+def _open(path, must_exist=True):
+    from .store import Store
+    if must_exist and not os.path.isfile(path):
+        raise ArenaError(f"no results database {path!r}")
+    return Store(path)
+
+
+def make_plan(args):
+    from .bots import bots_in_folder
+    from .schedule import gauntlet, round_robin
+
+    bots = list(args.bots) + (bots_in_folder(args.bots_dir) if args.bots_dir else [])
+    if len(bots) < 2:
+        raise ArenaError("give at least two bots (--bots and/or --bots-dir)")
+    opts = dict(game=args.game, players=args.players, seeds=args.seeds, time=args.time,
+                depth=args.depth, tag=args.tag)
+    if args.schedule == "gauntlet":
+        return gauntlet(bots[0], bots[1:], args.maps, **opts)
+    return round_robin(bots, args.maps, **opts)
+
+
+def _executor(args):
+    if args.dask:
+        from .tournament import dask_executor
+        return dask_executor(args.dask)
+    if args.jobs < 1:
+        raise ArenaError(f"--jobs is at least 1, got {args.jobs}")
+    return None, None
+
+
+def cmd_run(args) -> int:
+    from .report import table_text
+    from .tournament import run
+
+    plan = make_plan(args)
+    store = _open(args.db, must_exist=False)
+    executor, client = _executor(args)
+    done = len({s.key for s in plan} & store.done_keys())
+    print(f"{len(plan)} games planned, {done} already in {args.db}, {len(plan) - done} to play",
+          flush=True)
+
+    def say(row):
+        if args.verbose:
+            print(f"stored {row['key']} {' v '.join(row['names'])} on {row['map']}: "
+                  f"{'draw' if row['winner'] is None else row['names'][row['winner']] + ' wins'}",
+                  flush=True)
+    try:
+        result = run(plan, store, executor=executor, jobs=args.jobs,
+                     progress=not args.no_progress, on_game=say)
+    finally:
+        if client is not None:
+            client.close()
+    rows = store.rows(keys={s.key for s in plan})
+    if result.interrupted:
+        print(f"\nstopped: {result.played} games finished in this run are stored in {args.db}; "
+              f"run the same command again to play the other {len(plan) - len(rows)}")
+    print(table_text(rows))
+    if args.html:
+        _write_html(store, rows, args.html)
+    store.close()
+    return 130 if result.interrupted else 0
+
+
+def _write_html(store, rows, path):
+    from .html import leaderboard_html
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(leaderboard_html(store, rows))
+    print(f"leaderboard written to {path}")
+
+
+def cmd_table(args) -> int:
+    from .report import table_text
+    store = _open(args.db)
+    rows = store.rows(tag=args.tag, game=args.game)
+    print(table_text(rows))
+    if args.html:
+        _write_html(store, rows, args.html)
+    return 0
+
+
+def cmd_replay(args) -> int:
+    from .report import replay_text
+    from .store import record_of
+    store = _open(args.db)
+    text = store.record_json(args.id)
+    if args.json:
+        print(json.dumps(json.loads(text), indent=1))
+        return 0
+    row = next(r for r in store.rows() if r["id"] == args.id)
+    print(replay_text(row, record_of(text)))
+    return 0
+
+
+COMMANDS = {"run": cmd_run, "table": cmd_table, "replay": cmd_replay}
+
+
+def main(argv=None) -> int:
+    """``tronlab arena ...``; errors are one line on stderr and exit code 2."""
+    debug = bool(os.environ.get("TRONLAB_DEBUG"))
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command is None:
+            raise ArenaError("choose a command: run, table or replay (see tronlab arena --help)")
+        return COMMANDS[args.command](args)
+    except KeyboardInterrupt:
+        return 130
+    except (ValueError, OSError) as err:
+        if debug:
+            raise
+        sys.stderr.write(f"tronlab arena: error: {' '.join(str(err).split())}\n")
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,202 @@
+"""The leaderboard as one self-contained HTML page (technique X6).
+
+:func:`leaderboard_html` writes the ratings (table and a plot with the 95%
+intervals, as inline SVG), the head-to-head scores, the per-pair table and a list
+of the games; each game's link opens its replay in the page (board as text, a
+slider, play and step buttons, arrow keys).  Everything - data, style and script
+- is inside the file: it opens offline, from a USB stick or an e-mail, with no
+server and no network.
+
+A replay is stored as the start board's rows and, for each turn, the squares
+that changed (``[x, y, character]``), so a long tournament's page stays small;
+at most ``max_replays`` games (the first ones) carry a replay.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+
+from .ratings import ratings
+from .report import default_pairs
+from .stats import head_to_head, pair_table
+from .store import record_of
+
+STYLE = """
+body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;max-width:70em}
+table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{padding:.15em .6em;text-align:right}
+th{border-bottom:1px solid #888}td:first-child,th:first-child{text-align:left}
+pre{font-size:14px;line-height:1.05;background:#f4f4f4;padding:.5em;display:inline-block}
+#viewer{display:none;border:1px solid #aaa;padding:.6em;margin:1em 0;background:#fff}
+.clear{color:#075}.lost{color:#a00}.h2h td{text-align:center;min-width:3.5em}
+"""
+
+SCRIPT = """
+const GAMES = JSON.parse(document.getElementById('games-data').textContent);
+let cur = null, timer = null;
+function frame(g, t) {
+  const rows = g.start.map(r => r.split(''));
+  for (let k = 0; k < t; k++) for (const [x, y, c] of g.steps[k]) rows[y][x] = c;
+  return rows.map(r => r.join('')).join('\\n');
+}
+function draw() {
+  const g = GAMES[cur], t = +document.getElementById('turn').value;
+  document.getElementById('board').textContent = frame(g, t);
+  document.getElementById('turn-label').textContent = 'turn ' + t + ' of ' + g.steps.length;
+}
+function show(id) {
+  if (!(id in GAMES)) return;
+  cur = id; stop();
+  const g = GAMES[id], s = document.getElementById('turn');
+  document.getElementById('viewer').style.display = 'block';
+  document.getElementById('title').textContent = g.title;
+  document.getElementById('result').textContent = g.result;
+  s.max = g.steps.length; s.value = g.steps.length; draw();
+  document.getElementById('viewer').scrollIntoView();
+}
+function step(d) {
+  const s = document.getElementById('turn');
+  s.value = Math.max(0, Math.min(+s.max, +s.value + d)); draw();
+}
+function stop() { if (timer) { clearInterval(timer); timer = null; } }
+function play() {
+  stop(); const s = document.getElementById('turn');
+  if (+s.value >= +s.max) s.value = 0;
+  timer = setInterval(() => { step(1); if (+s.value >= +s.max) stop(); }, 80);
+}
+document.getElementById('turn').addEventListener('input', draw);
+document.addEventListener('keydown', e => {
+  if (cur === null) return;
+  if (e.key === 'ArrowRight') step(1); else if (e.key === 'ArrowLeft') step(-1);
+});
+function fromHash() { const m = location.hash.match(/^#game-(\\d+)$/); if (m) show(m[1]); }
+window.addEventListener('hashchange', fromHash); fromHash();
+"""
+
+
+def _diff(before: list[str], after: list[str]) -> list:
+    return [[x, y, c] for y, (r0, r1) in enumerate(zip(before, after))
+            for x, (a, c) in enumerate(zip(r0, r1)) if a != c]
+
+
+def replay_frames(record) -> tuple[list[str], list]:
+    """``(start rows, changes per turn)`` of a Tron or capture record."""
+    if hasattr(record, "boards"):
+        frames = [b.to_ascii().split("\n") for b in record.boards()]
+    else:
+        from ..capture.ascii import format_grid
+        frames = [format_grid(s.owner).split("\n") for s in record.replay()]
+    return frames[0], [_diff(a, b) for a, b in zip(frames, frames[1:])]
+
+
+def _result(row) -> str:
+    names, ranks = row["names"], row["ranks"]
+    if row["winner"] is not None:
+        text = f"{names[row['winner']]} wins"
+    elif len(names) == 2:
+        text = "draw"
+    else:
+        text = "places " + ", ".join(f"{n} {r + 1}" for n, r in zip(names, ranks))
+    faults = [f"{n}: {f}" for n, f in zip(names, row["faults"])
+              if f in ("timeout", "bad-output", "exited", "error", "illegal")]
+    return text + (f" ({'; '.join(faults)})" if faults else "")
+
+
+def _rating_svg(table) -> str:
+    if not table:
+        return ""
+    lo = min(r.elo - r.half for r in table)
+    hi = max(r.elo + r.half for r in table)
+    span = max(hi - lo, 1.0)
+    width, left, row_h = 640, 150, 22
+    height = row_h * len(table) + 30
+
+    def x(v):
+        return left + (v - lo) / span * (width - left - 20)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'role="img" aria-label="ratings with 95% intervals">',
+             f'<line x1="{x(0):.1f}" y1="0" x2="{x(0):.1f}" y2="{height - 25}" stroke="#bbb" '
+             f'stroke-dasharray="3,3"/>']
+    for k, r in enumerate(table):
+        y = 15 + k * row_h
+        parts += [f'<text x="{left - 8}" y="{y + 4}" text-anchor="end" font-size="13">'
+                  f'{html.escape(r.name)}</text>',
+                  f'<line x1="{x(r.elo - r.half):.1f}" y1="{y}" x2="{x(r.elo + r.half):.1f}" '
+                  f'y2="{y}" stroke="#47a" stroke-width="3"/>',
+                  f'<circle cx="{x(r.elo):.1f}" cy="{y}" r="5" fill="#124"/>']
+    parts.append(f'<text x="{left}" y="{height - 5}" font-size="12">rating (Elo scale, mean 0), '
+                 f'dot and 95% interval</text></svg>')
+    return "\n".join(parts)
+
+
+def _table(head, body, cls="") -> str:
+    out = [f'<table class="{cls}"><tr>' + "".join(f"<th>{html.escape(h)}</th>" for h in head)
+           + "</tr>"]
+    out += ["<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in body]
+    return "\n".join(out + ["</table>"])
+
+
+def _h2h(rows, names) -> str:
+    matrix = head_to_head(rows, names)
+    body = []
+    for a, line in zip(names, matrix):
+        cells = []
+        for v in line:
+            if v is None:
+                cells.append("")
+            else:
+                shade = int(255 - 120 * abs(v - 0.5) * 2)
+                color = f"rgb({shade},255,{shade})" if v >= 0.5 else f"rgb(255,{shade},{shade})"
+                cells.append(f'<span style="background:{color};padding:0 .3em">{100 * v:.0f}%'
+                             f'</span>')
+        body.append([html.escape(a)] + cells)
+    return _table(["row v column"] + names, body, "h2h")
+
+
+def _replays(store, rows, max_replays) -> dict:
+    games = {}
+    for row in rows[:max_replays]:
+        start, steps = replay_frames(record_of(store.record_json(row["id"])))
+        games[str(row["id"])] = {"title": f"game {row['id']}: {' v '.join(row['names'])} on "
+                                          f"{row['map']} ({row['game']}, seed {row['seed']})",
+                                 "start": start, "steps": steps, "result": _result(row)}
+    return games
+
+
+def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
+                     max_replays: int = 500) -> str:
+    """The whole page for ``rows`` of ``store`` (see the module docstring)."""
+    table = ratings(rows)
+    names = [r.name for r in table]
+    rating_rows = [[str(k), html.escape(r.name), f"{r.elo:.0f}", f"±{r.half:.0f}",
+                    f"{r.points:.1f}", str(r.games)] for k, r in enumerate(table, 1)]
+    pair_rows = [[html.escape(f"{p.a} v {p.b}"), html.escape(p.maps), str(p.wins), str(p.draws),
+                  str(p.losses), f"{100 * p.score:.0f}% ±{100 * p.half:.0f}", f"{p.p:.2g}",
+                  f'<span class="{p.verdict}">{p.verdict}</span>']
+                 for p in pair_table(rows, default_pairs(rows))]
+    games = _replays(store, rows, max_replays)
+    game_rows = [[f'<a href="#game-{r["id"]}">{r["id"]}</a>' if str(r["id"]) in games
+                  else str(r["id"]), html.escape(" v ".join(r["names"])), html.escape(r["map"]),
+                  html.escape(_result(r)), str(r["turns"])] for r in rows]
+    data = json.dumps(games, separators=(",", ":")).replace("</", "<\\/")
+    kinds = ", ".join(sorted({r["game"] for r in rows}))
+    return "\n".join([
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>",
+        f"<h1>{html.escape(title)}</h1>",
+        f"<p>{len(rows)} games ({html.escape(kinds)}) on {len({r['map'] for r in rows})} maps, "
+        f"both seats. Ratings: Bradley-Terry fit over all games, 95% intervals.</p>",
+        '<div id="viewer"><b id="title"></b><br><pre id="board"></pre><br>'
+        '<button onclick="step(-1)">&lt;</button> <button onclick="play()">play</button> '
+        '<button onclick="step(1)">&gt;</button> <input type="range" id="turn" min="0" value="0"> '
+        '<span id="turn-label"></span><p id="result"></p></div>',
+        "<h2>Ratings</h2>", _table(["rank", "bot", "rating", "95%", "points", "results"],
+                                   rating_rows), _rating_svg(table),
+        "<h2>Head to head</h2><p>Score of the row's bot against the column's.</p>",
+        _h2h(rows, names),
+        "<h2>Pairs</h2><p>W-D-L from the first bot's side; verdict 'clear' when the exact sign "
+        "test of the decided games gives p &lt; 0.01.</p>",
+        _table(["pair", "maps", "W", "D", "L", "score", "sign p", "verdict"], pair_rows),
+        "<h2>Games</h2>", _table(["game", "bots (by seat)", "map", "result", "turns"], game_rows),
+        f'<script type="application/json" id="games-data">{data}</script>',
+        f"<script>{SCRIPT}</script></body></html>"])

@@ -1,0 +1,128 @@
+"""The maps of a tournament: what ``--maps`` names, and the board each one makes.
+
+A *map spec* is a string a worker process can turn back into the same board:
+
+* a Google 2010 map file (its absolute path) or a folder of them (every
+  ``*.txt`` in it, sorted);
+* the name of a built-in map (``tronlab maps`` lists them);
+* ``random:N`` - N seeded random maps made for the game: 20x20 point-symmetric
+  maps for google2010 (``random:N:WxH`` another size), empty 30x20 boards with
+  drawn starts for codingame, drawn 16x16 starts for lightriders, drawn starts
+  on the 35x20 grid for backtothecode.
+
+Each map has a label (the file's name without ``.txt``, ``rand3``, ``cg3``...)
+and a *set* (the folder's name, ``built-in``, ``20x20``...) by which the
+tables group games.
+
+>>> [(m.label, m.set) for m in expand_maps("google2010", "arena,random:2")]
+[('arena', 'built-in'), ('rand0', '20x20'), ('rand1', '20x20')]
+>>> make_board("google2010", "random:20x20:1", 2).width
+20
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import NamedTuple
+
+
+class MapRef(NamedTuple):
+    spec: str
+    label: str
+    set: str
+
+
+_RANDOM = re.compile(r"random:(\d+)(?::(\d+)x(\d+))?")
+_SIZED = re.compile(r"random:(\d+)x(\d+):(\d+)")
+DEFAULT_MAPS = {"google2010": "arena", "codingame": "random:4", "lightriders": "random:4",
+                "backtothecode": "random:2"}
+
+
+def _random_refs(game: str, count: int, size) -> list[MapRef]:
+    if game == "google2010":
+        w, h = size or (20, 20)
+        if min(w, h) < 5:
+            raise ValueError(f"random maps are at least 5x5, got {w}x{h}")
+        label = "rand{}" if (w, h) == (20, 20) else f"rand{w}x{h}-{{}}"
+        return [MapRef(f"random:{w}x{h}:{i}", label.format(i), f"{w}x{h}") for i in range(count)]
+    if size is not None and game != "backtothecode":
+        raise ValueError(f"{game} is played on a board of fixed size; drop the size in random:")
+    if game == "backtothecode":
+        w, h = size or (35, 20)
+        return [MapRef(f"capture:{w}x{h}:{i}", f"starts{i}", f"{w}x{h}") for i in range(count)]
+    short = {"codingame": "cg", "lightriders": "lr"}[game]
+    return [MapRef(f"{game}:{i}", f"{short}{i}", game) for i in range(count)]
+
+
+def _file_ref(path: str) -> MapRef:
+    path = os.path.abspath(path)
+    folder = os.path.basename(os.path.dirname(path))
+    return MapRef(path, os.path.basename(path)[:-4] if path.endswith(".txt")
+                  else os.path.basename(path), folder)
+
+
+def expand_maps(game: str, text) -> list[MapRef]:
+    """The maps named by ``text`` (comma-separated, or a list) for ``game``."""
+    from ..tron.mapgen import builtin_maps
+
+    items = text.split(",") if isinstance(text, str) else list(text)
+    refs: list[MapRef] = []
+    for item in (i.strip() for i in items):
+        if not item:
+            continue
+        m = _RANDOM.fullmatch(item)
+        if m:
+            size = None if m.group(2) is None else (int(m.group(2)), int(m.group(3)))
+            refs += _random_refs(game, int(m.group(1)), size)
+        elif game == "backtothecode":
+            raise ValueError(f"backtothecode maps are random:N (drawn starts), got {item!r}")
+        elif os.path.isdir(item):
+            files = sorted(f for f in os.listdir(item) if f.endswith(".txt"))
+            if not files:
+                raise ValueError(f"no map files (*.txt) in the folder {item!r}")
+            refs += [_file_ref(os.path.join(item, f)) for f in files]
+        elif os.path.isfile(item):
+            refs.append(_file_ref(item))
+        elif item in builtin_maps():
+            refs.append(MapRef(item, item, "built-in"))
+        else:
+            raise ValueError(f"unknown map {item!r}: not a file, a folder, a built-in map "
+                             f"({', '.join(builtin_maps())}) or random:N")
+    if not refs:
+        raise ValueError("no maps to play")
+    return refs
+
+
+def make_board(game: str, spec: str, n_players: int):
+    """The Tron board of map ``spec`` for ``n_players`` players (Tron games only)."""
+    from ..tron.mapgen import codingame_board, lightriders_board, load_builtin, random_map
+    from ..tron.maps import load_map
+
+    m = _SIZED.fullmatch(spec)
+    if m:
+        w, h, seed = map(int, m.groups())
+        board = random_map(w, h, density=0.1, rng=seed)
+    elif spec.startswith("codingame:"):
+        board = codingame_board(n_players, rng=int(spec.split(":")[1]))
+    elif spec.startswith("lightriders:"):
+        board = lightriders_board(rng=int(spec.split(":")[1]))
+    elif os.path.isabs(spec):
+        board = load_map(spec)
+    else:
+        board = load_builtin(spec)
+    if board.n_players != n_players:
+        raise ValueError(f"map {spec!r} has {board.n_players} players, the game {n_players}")
+    return board
+
+
+def capture_setup(spec: str, n_players: int) -> dict:
+    """``play_capture`` options of a backtothecode map spec ``capture:WxH:i``."""
+    from ..capture.rules import reset
+
+    m = re.fullmatch(r"capture:(\d+)x(\d+):(\d+)", spec)
+    if m is None:
+        raise ValueError(f"not a backtothecode map spec: {spec!r}")
+    w, h, seed = map(int, m.groups())
+    state = reset(n_players, rng=seed, width=w, height=h)
+    return {"width": w, "height": h, "starts": [list(p) for p in state.positions]}

@@ -1,0 +1,132 @@
+"""One game of a plan, played where it lands (this process, a pool worker, a Dask worker).
+
+:func:`play_spec` builds the board and the bots of a :class:`~tronlab.arena.schedule.GameSpec`,
+plays it with the game's engine and returns a *row*: a plain dict (it crosses
+process boundaries) with the result by seat and the full record as JSON, which
+:mod:`tronlab.arena.store` writes in one transaction.
+
+Limits: a bot gets ``spec.time`` seconds a move to think with; the engine calls
+a timeout after twice that (six times for the first move), so machine noise
+rarely decides a game.  At a fixed ``depth`` the search bots search that deep
+however long it takes, and when every bot is a registered one the engine sets no
+clock at all (the games are then the same on any machine); a program (py:, cmd:)
+still gets the clock, so it can never hang a game.  When a program plays, the
+first move may take at least :data:`PROGRAM_START` seconds (for every seat),
+because starting a Python program takes a good part of a second on a busy machine.
+
+Search kernels compile (or load from numba's cache) on first use; :func:`warm_up`
+does that once per process with a short unrecorded game, so no real game pays
+for it.
+"""
+
+from __future__ import annotations
+
+import json
+import time as _time
+
+from .bots import is_program, make_bot
+
+_warm: set = set()
+
+
+def warm_up(specs=("random", "hugger", "filler", "voronoi", "minimax", "chamber")) -> list:
+    """Load every named registered Tron bot's kernels in this process (once each)."""
+    from ..runner.engine import play
+    from ..tron.mapgen import load_builtin
+
+    done = []
+    for spec in specs:
+        if spec in _warm or is_program(spec):
+            continue
+        _warm.add(spec)
+        bot = make_bot(spec, "google2010", time=0.05)
+        play(load_builtin("arena"), [bot, make_bot("random", "google2010")], rng=0, max_turns=20)
+        done.append(spec)
+    return done
+
+
+class _Depths:
+    """Passes moves through and notes the search depth of every searched move."""
+
+    def __init__(self, bot):
+        self.bot, self.depths = bot, []
+        self.name = getattr(bot, "name", "bot")
+        for hook in ("start_game", "end_game", "close", "stderr_text"):
+            if hasattr(bot, hook):
+                setattr(self, hook, getattr(bot, hook))
+
+    def __call__(self, board, player):
+        move = self.bot(board, player)
+        stats = getattr(self.bot, "last_stats", None) or {}
+        if isinstance(stats, dict) and stats.get("mode") in ("search", "nash") and "depth" in stats:
+            self.depths.append(stats["depth"])
+        return move
+
+
+#: the least first-move time when a program plays: starting Python takes a while
+PROGRAM_START = 2.0
+
+
+def _limits(spec):
+    programs = any(is_program(b) for b in spec.bots)
+    if spec.time is None or (spec.depth is not None and not programs):
+        return None, None
+    return 2 * spec.time, max(6 * spec.time, PROGRAM_START if programs else 0)
+
+
+def _play_tron(spec) -> dict:
+    import numpy as np
+
+    from ..runner.engine import play
+    from .maps import make_board
+
+    board = make_board(spec.game, spec.map, len(spec.bots))
+    seeds = np.random.default_rng(spec.seed).integers(2**63, size=len(spec.bots))
+    limit, first = _limits(spec)
+    bots = [_Depths(make_bot(b, spec.game, time=spec.time, depth=spec.depth, rng=int(s),
+                             limits=(limit, first))) for b, s in zip(spec.bots, seeds)]
+    rec = play(board, bots, rules=spec.game, rng=spec.seed, time_limit=limit,
+               first_time_limit=first, names=list(spec.names),
+               metadata={"map": spec.map_label, "arena_key": spec.key})
+    out = rec.outcome
+    ranks = [0] * len(spec.bots)
+    for r, group in enumerate(out.ranking):
+        for p in group:
+            ranks[p] = r
+    depths = [round(sum(b.depths) / len(b.depths), 2) if b.depths else None for b in bots]
+    return {"winner": out.winner, "ranks": ranks, "turns": out.turns,
+            "faults": list(out.deaths), "depths": depths, "record": rec.to_json()}
+
+
+def _play_capture(spec) -> dict:
+    from ..capture.game import play_capture
+    from .maps import capture_setup
+
+    rec = play_capture(list(spec.bots), rng=spec.seed,
+                       metadata={"names": list(spec.names), "map": spec.map_label,
+                                 "arena_key": spec.key},
+                       **capture_setup(spec.map, len(spec.bots)))
+    ranks = [r - 1 for r in rec.outcome["ranks"]]
+    firsts = [p for p, r in enumerate(ranks) if r == 0]
+    faults = [None] * len(spec.bots)
+    for _turn, _round, player, kind, _detail in rec.events:
+        if kind in ("timeout", "bad-output", "exited", "error") and faults[player] is None:
+            faults[player] = kind
+    return {"winner": firsts[0] if len(firsts) == 1 else None, "ranks": ranks,
+            "turns": rec.outcome["turns"], "faults": faults, "depths": [None] * len(ranks),
+            "record": json.dumps(rec.to_dict())}
+
+
+def play_spec(spec) -> dict:
+    """Play ``spec`` and return its row (see the module docstring)."""
+    from ..runner.games import get_game
+
+    family = get_game(spec.game).family
+    if family == "tron":
+        warm_up([b for b in spec.bots if not is_program(b)])
+    t0 = _time.perf_counter()
+    result = _play_capture(spec) if family == "capture" else _play_tron(spec)
+    return {"key": spec.key, "tag": spec.tag, "game": spec.game, "bots": list(spec.bots),
+            "names": list(spec.names), "map": spec.map_label, "map_set": spec.map_set,
+            "seed": spec.seed, "time": spec.time, "depth": spec.depth,
+            "seconds": round(_time.perf_counter() - t0, 4), **result}

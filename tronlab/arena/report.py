@@ -1,0 +1,85 @@
+"""The leaderboard and the head-to-head table as text, and a stored game as text.
+
+:func:`table_text` is what ``tronlab arena table`` and the end of a run print:
+the ratings (best first, with 95% intervals), the pairs table from the
+stronger bot's side (per map set and for all maps: W-D-L, points, score with
+interval, sign-test p, verdict, mean search depths) and the faults.
+"""
+
+from __future__ import annotations
+
+from .ratings import ratings
+from .stats import fault_counts, pair_table
+
+NOTE = ("(W-D-L from the first bot's side, both seats; score: points a game with a 95% interval; "
+        "sign p: the\n chance of a split of the decided games at least this uneven from coin "
+        "tosses; verdict\n 'clear' when p < 0.01)")
+
+
+def _depth(value):
+    return "-" if value is None else f"{value:.1f}"
+
+
+def ratings_text(rows) -> str:
+    table = ratings(rows)
+    lines = [f"{'rank':<5}{'bot':<22}{'rating':>8}{'95%':>7}{'points':>10}{'results':>9}"]
+    for k, r in enumerate(table, 1):
+        lines.append(f"{k:<5}{r.name[:21]:<22}{r.elo:>8.0f}{'±' + format(r.half, '.0f'):>7}"
+                     f"{r.points:>10.1f}{r.games:>9}")
+    return "\n".join(lines)
+
+
+def default_pairs(rows):
+    """Every pair of bots that met, the better-rated one first."""
+    order = [r.name for r in ratings(rows)]
+    met = {(a, b) for row in rows for a in row["names"] for b in row["names"] if a != b}
+    return [(a, b) for i, a in enumerate(order) for b in order[i + 1:] if (a, b) in met]
+
+
+def pairs_text(rows, pairs=None) -> str:
+    pairs = default_pairs(rows) if pairs is None else pairs
+    lines = [f"{'pair':<28}{'maps':>11}{'W':>5}{'D':>5}{'L':>5}{'points':>12}{'score':>12}"
+             f"{'sign p':>9}  verdict  mean depth"]
+    last = None
+    for line in pair_table(rows, pairs):
+        name = f"{line.a} v {line.b}"
+        shown = name if name != last else ""
+        last = name
+        lines.append(f"{shown[:27]:<28}{line.maps[:10]:>11}{line.wins:>5}{line.draws:>5}"
+                     f"{line.losses:>5}{line.wins + line.draws / 2:>7.1f}/{line.games:<4}"
+                     f"{100 * line.score:>5.0f}% ±{100 * line.half:>2.0f}"
+                     f"{line.p:>9.2g}  {line.verdict:<8} "
+                     f"{_depth(line.depth_a)} / {_depth(line.depth_b)}")
+    return "\n".join(lines + [NOTE])
+
+
+def faults_text(rows) -> str:
+    counts = fault_counts(rows)
+    if not counts:
+        return f"faults (timeouts, crashes, bad output): none in {len(rows)} games"
+    parts = [f"{name}: " + ", ".join(f"{n} {code}" for code, n in sorted(c.items()))
+             for name, c in sorted(counts.items())]
+    return f"faults in {len(rows)} games: " + "; ".join(parts)
+
+
+def table_text(rows, pairs=None) -> str:
+    """The whole report of ``rows`` (stored games)."""
+    if not rows:
+        return "no games stored yet"
+    games = sorted({r["game"] for r in rows})
+    head = f"{len(rows)} games ({', '.join(games)}), {len({r['map'] for r in rows})} maps"
+    return "\n\n".join([head, ratings_text(rows), pairs_text(rows, pairs), faults_text(rows)])
+
+
+def replay_text(row, record) -> str:
+    """A stored game as text: who played where, the final board, the result."""
+    names = row["names"]
+    head = (f"game {row['id']}: {row['game']} on {row['map']}, seed {row['seed']}, "
+            + " v ".join(f"{n} (seat {k})" for k, n in enumerate(names)))
+    if hasattr(record, "replay") and hasattr(record, "moves"):
+        from ..cli import match_text
+        return head + "\n" + match_text(record, row["map"])
+    lines = [head] + list(record.final)
+    lines.append(f"after {record.outcome['turns']} turns: scores {record.outcome['scores']}, "
+                 f"ranks {record.outcome['ranks']} ({record.outcome['reason']})")
+    return "\n".join(lines)

@@ -1,0 +1,124 @@
+"""The plan of a tournament: which bots meet on which map, in which seats, with which seed.
+
+A plan is a list of :class:`GameSpec`; each names everything a worker needs to
+play the game again identically, and its :attr:`GameSpec.key` (a hash of all
+that) is how the store knows whether the game was played.  Two schedules:
+
+* :func:`round_robin` - every group of ``players`` bots (every pair, for two)
+  on every map, in every seating (both seats; for 3-4 players every rotation),
+  ``seeds`` times each;
+* :func:`gauntlet` - one bot against each of the others, with ``players - 1``
+  copies of the other for 3-4 player games, seats rotated.
+
+Seeds are derived from the game itself (bots in seat order, map, seed index),
+so the same plan always gives the same games.
+
+>>> plan = round_robin(["random", "hugger", "filler"], ["arena"], game="google2010")
+>>> len(plan), plan[0].bots, plan[1].bots
+(6, ('random', 'hugger'), ('hugger', 'random'))
+>>> len(gauntlet("filler", ["random", "hugger"], ["random:2"], game="codingame", players=3))
+12
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import zlib
+from dataclasses import asdict, dataclass
+
+from ..runner.games import get_game
+from .bots import bot_name, check_spec
+from .maps import DEFAULT_MAPS, MapRef, expand_maps
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game of a plan.  ``time`` is each bot's thinking budget a move (the
+    engine calls a timeout at twice it, six times for the first move);
+    ``depth`` a fixed search depth for the search bots (None: timed)."""
+    game: str
+    bots: tuple
+    map: str
+    map_label: str
+    map_set: str
+    seed: int
+    time: float | None = 0.1
+    depth: int | None = None
+    tag: str = ""
+
+    @property
+    def names(self) -> tuple:
+        return tuple(bot_name(b) for b in self.bots)
+
+    @property
+    def key(self) -> str:
+        """A short hash of everything that decides the game (and the run's tag)."""
+        what = [self.tag, self.game, list(self.bots), self.map, self.seed, self.time, self.depth]
+        return hashlib.sha1(json.dumps(what).encode()).hexdigest()[:20]
+
+    def to_dict(self) -> dict:
+        return {**asdict(self), "bots": list(self.bots)}
+
+
+def _seatings(group, players):
+    if players == 2:
+        return [tuple(group), tuple(reversed(group))]
+    return [tuple(group[k:]) + tuple(group[:k]) for k in range(players)]
+
+
+def _maps(game, maps):
+    if maps is None:
+        maps = DEFAULT_MAPS[game]
+    if isinstance(maps, str) or (maps and not isinstance(maps[0], MapRef)):
+        return expand_maps(game, maps)
+    return list(maps)
+
+
+def _specs(game, seatings, maps, seeds, time, depth, tag):
+    info = get_game(game)
+    if seeds < 1:
+        raise ValueError(f"seeds is the number of games per map and seating, at least 1, "
+                         f"got {seeds}")
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+        raise ValueError(f"depth is a whole number of turns >= 1, got {depth!r}")
+    if time is not None and not time > 0:
+        raise ValueError(f"time is a positive number of seconds a move, got {time!r}")
+    names = {}
+    for spec in {b for seating in seatings for b in seating}:
+        other = names.setdefault(bot_name(spec), spec)
+        if other != spec:
+            raise ValueError(f"two bots have the name {bot_name(spec)!r}: {other!r} and {spec!r}")
+    plan = []
+    for seating in seatings:
+        info.check_players(len(seating))
+        for spec in seating:
+            check_spec(spec, game)
+        for ref in maps:
+            for s in range(seeds):
+                seed = zlib.crc32(f"{game}|{'|'.join(seating)}|{ref.spec}|{s}".encode())
+                plan.append(GameSpec(game, tuple(seating), ref.spec, ref.label, ref.set, seed,
+                                     time, depth, tag))
+    return plan
+
+
+def round_robin(bots, maps=None, *, game="google2010", players=2, seeds=1, time=0.1,
+                depth=None, tag="") -> list[GameSpec]:
+    """Every group of ``players`` distinct bots, in every seating, on every map."""
+    bots = list(dict.fromkeys(bots))
+    if len(bots) < players:
+        raise ValueError(f"a round robin of {players}-player games needs at least {players} "
+                         f"different bots, got {len(bots)}")
+    seatings = [s for g in itertools.combinations(bots, players) for s in _seatings(g, players)]
+    return _specs(game, seatings, _maps(game, maps), seeds, time, depth, tag)
+
+
+def gauntlet(hero, others, maps=None, *, game="google2010", players=2, seeds=1, time=0.1,
+             depth=None, tag="") -> list[GameSpec]:
+    """``hero`` against each of ``others`` (``players - 1`` copies of it), seats rotated."""
+    others = [o for o in dict.fromkeys(others) if o != hero]
+    if not others:
+        raise ValueError("a gauntlet needs at least one bot besides the hero")
+    seatings = [s for o in others for s in _seatings([hero] + [o] * (players - 1), players)]
+    return _specs(game, seatings, _maps(game, maps), seeds, time, depth, tag)

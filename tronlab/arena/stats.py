@@ -1,0 +1,149 @@
+"""Head-to-head statistics of stored games (technique X2).
+
+For two bots A and B, every game both played in counts once per pair of seats
+they held (one comparison in a two-player game; in a 3-4 player game A beats B
+when A placed better).  From A's side: W-D-L, points (W + D/2), the score
+(points a game) with a normal 95% interval from the games' own spread, the
+exact two-sided sign test of the decided games, and a verdict.
+
+>>> sign_test(11, 6) < 0.5 < sign_test(3, 3)
+True
+>>> verdict(24, 28, 2), verdict(11, 37, 6), verdict(2, 28, 24)
+('clear', 'unclear', 'lost')
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from typing import NamedTuple
+
+ALPHA = 0.01
+
+
+def sign_test(wins: int, losses: int) -> float:
+    """Two-sided exact sign test on the decided games: the chance of a split at
+    least this uneven if each decided game were a coin toss (draws say nothing
+    about which bot is better, so they are left out)."""
+    n = wins + losses
+    if n == 0:
+        return 1.0
+    k = min(wins, losses)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
+
+
+def score_interval(wins: int, draws: int, losses: int, z: float = 1.96):
+    """Mean points a game (win 1, draw 1/2) and the half-width of its normal
+    95% interval, from the spread of the games' own points."""
+    n = wins + draws + losses
+    if n == 0:
+        return 0.0, 0.0
+    mean = (wins + draws / 2) / n
+    var = (wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean ** 2) / n
+    return mean, z * math.sqrt(var / n)
+
+
+def verdict(wins: int, draws: int, losses: int, alpha: float = ALPHA) -> str:
+    """``clear`` when the first bot wins more decided games than it loses and a
+    coin could not plausibly have done it (sign test p < ``alpha``); ``lost``
+    when it loses more just as clearly; ``unclear`` otherwise."""
+    if sign_test(wins, losses) >= alpha:
+        return "unclear"
+    return "clear" if wins > losses else "lost"
+
+
+def comparisons(row):
+    """``(name_i, name_j, s)`` for every ordered pair of seats with different bots:
+    s = 1 if i placed better, 1/2 if level, 0 if worse."""
+    names, ranks = row["names"], row["ranks"]
+    for i, a in enumerate(names):
+        for j, b in enumerate(names):
+            if a != b and i != j:
+                yield a, b, 1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0
+
+
+class PairRow(NamedTuple):
+    a: str
+    b: str
+    maps: str
+    wins: int
+    draws: int
+    losses: int
+    score: float
+    half: float
+    p: float
+    verdict: str
+    depth_a: float | None
+    depth_b: float | None
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+
+def _mean(values):
+    values = [v for v in values if v is not None]
+    return sum(values) / len(values) if values else None
+
+
+def pair_row(rows, a: str, b: str, label: str = "all") -> PairRow | None:
+    """A's record against B over ``rows`` (None if they never met)."""
+    counts = [0, 0, 0]
+    da, db = [], []
+    for row in rows:
+        found = False
+        for x, y, s in comparisons(row):
+            if (x, y) == (a, b):
+                counts[0 if s == 1 else 1 if s == 0.5 else 2] += 1
+                found = True
+        if found and row.get("depths"):
+            da += [d for n, d in zip(row["names"], row["depths"]) if n == a]
+            db += [d for n, d in zip(row["names"], row["depths"]) if n == b]
+    w, d, l = counts
+    if w + d + l == 0:
+        return None
+    mean, half = score_interval(w, d, l)
+    return PairRow(a, b, label, w, d, l, mean, half, sign_test(w, l), verdict(w, d, l),
+                   _mean(da), _mean(db))
+
+
+def pair_table(rows, pairs) -> list[PairRow]:
+    """For each pair, one line per map set (when there are several) and one for all."""
+    sets = sorted({r["map_set"] for r in rows})
+    groups = [(s, [r for r in rows if r["map_set"] == s]) for s in sets] if len(sets) > 1 else []
+    out = []
+    for a, b in pairs:
+        for label, subset in groups + [("all", rows)]:
+            line = pair_row(subset, a, b, label)
+            if line is not None:
+                out.append(line)
+    return out
+
+
+def points(rows) -> dict:
+    """name -> (points, comparisons) over all seat pairs with another bot."""
+    got = defaultdict(float)
+    played = defaultdict(int)
+    for row in rows:
+        for a, _b, s in comparisons(row):
+            got[a] += s
+            played[a] += 1
+    return {n: (got[n], played[n]) for n in played}
+
+
+def head_to_head(rows, names):
+    """``M[i][j]`` = bot i's score against bot j (None if they never met)."""
+    return [[None if a == b else (lambda r: None if r is None else r.score)(pair_row(rows, a, b))
+             for b in names] for a in names]
+
+
+def fault_counts(rows) -> dict:
+    """name -> {fault code: count} for the faults of programs and clocks."""
+    faults = ("timeout", "bad-output", "exited", "error", "illegal")
+    out = defaultdict(lambda: defaultdict(int))
+    for row in rows:
+        for name, code in zip(row["names"], row["faults"]):
+            if code in faults:
+                out[name][code] += 1
+    return {n: dict(c) for n, c in out.items()}

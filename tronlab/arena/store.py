@@ -1,0 +1,160 @@
+"""The results of tournaments: one SQLite database, one row per finished game.
+
+Each row holds who played in which seat, where, the result by seat and the
+game's full record (JSON, replayable with :func:`record_of`).  A row is written
+in one transaction when its game ends, so a run killed at any moment - kill -9
+included - loses no finished game and leaves a database that passes
+``PRAGMA integrity_check``; an unfinished game is simply not there, and a rerun
+of the same plan plays only the games whose key is missing.  The database is
+in WAL mode with a busy timeout, so several runs (several processes, several
+machines sharing a disk that supports locking) can add to one file; a game two
+runs both played is kept once (``INSERT OR IGNORE`` on its key).
+
+>>> import os, tempfile
+>>> db = Store(os.path.join(tempfile.mkdtemp(), "t.sqlite"))
+>>> db.add({"key": "k1", "game": "google2010", "bots": ["a", "b"], "names": ["a", "b"],
+...         "map": "m", "map_set": "s", "seed": 1, "winner": 0, "ranks": [0, 1], "turns": 3,
+...         "faults": [None, "crash"], "record": "{}"})
+True
+>>> db.done_keys(), len(db.rows()), db.integrity_check()
+({'k1'}, 1, 'ok')
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import sqlite3
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id       INTEGER PRIMARY KEY,
+    key      TEXT NOT NULL UNIQUE,
+    tag      TEXT NOT NULL DEFAULT '',
+    game     TEXT NOT NULL,
+    bots     TEXT NOT NULL,      -- JSON list of bot specs, in seat order
+    names    TEXT NOT NULL,      -- JSON list of bot names, in seat order
+    map      TEXT NOT NULL,
+    map_set  TEXT NOT NULL,
+    seed     INTEGER NOT NULL,
+    time     REAL,
+    depth    INTEGER,
+    winner   INTEGER,            -- seat of the winner, NULL for a draw
+    ranks    TEXT NOT NULL,      -- JSON list: 0 = first, equal numbers = shared place
+    turns    INTEGER NOT NULL,
+    faults   TEXT NOT NULL,      -- JSON list: death or fault code by seat, or null
+    depths   TEXT,               -- JSON list: mean search depth by seat, or null
+    seconds  REAL,
+    created  TEXT NOT NULL,
+    record   TEXT NOT NULL       -- the full game record (JSON)
+);
+CREATE INDEX IF NOT EXISTS games_tag ON games (tag);
+"""
+_JSON = ("bots", "names", "ranks", "faults", "depths")
+_COLUMNS = ("id", "key", "tag", "game", "bots", "names", "map", "map_set", "seed", "time", "depth",
+            "winner", "ranks", "turns", "faults", "depths", "seconds", "created")
+
+
+class Store:
+    """A results database at ``path`` (created when missing)."""
+
+    def __init__(self, path):
+        self.path = os.fspath(path)
+        folder = os.path.dirname(os.path.abspath(self.path))
+        if not os.path.isdir(folder):
+            raise ValueError(f"cannot open the results database {self.path!r}: "
+                             f"no folder {folder!r}")
+        try:
+            self.conn = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=FULL")
+            self.conn.executescript(SCHEMA)
+        except sqlite3.DatabaseError as err:
+            raise ValueError(f"{self.path} is not a tronlab results database: {err}") from None
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def add(self, row: dict) -> bool:
+        """Write one finished game in one transaction; False if its key was there already."""
+        values = {c: row.get(c) for c in _COLUMNS if c not in ("id", "created")}
+        for c in _JSON:
+            values[c] = None if values[c] is None else json.dumps(values[c])
+        values["tag"] = values["tag"] or ""
+        values["record"] = row["record"]
+        values["created"] = datetime.datetime.now(datetime.timezone.utc).isoformat(
+            timespec="seconds")
+        cols = ", ".join(values)
+        marks = ", ".join(f":{c}" for c in values)
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            cur = self.conn.execute(f"INSERT OR IGNORE INTO games ({cols}) VALUES ({marks})",
+                                    values)
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        return cur.rowcount == 1
+
+    def done_keys(self) -> set:
+        return {k for (k,) in self.conn.execute("SELECT key FROM games")}
+
+    def rows(self, *, tag=None, game=None, keys=None) -> list[dict]:
+        """The games (without records), oldest first; filtered by tag, game or keys."""
+        where, args = [], []
+        if tag is not None:
+            where.append("tag = ?")
+            args.append(tag)
+        if game is not None:
+            where.append("game = ?")
+            args.append(game)
+        sql = f"SELECT {', '.join(_COLUMNS)} FROM games"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        out = []
+        for values in self.conn.execute(sql + " ORDER BY id", args):
+            row = dict(zip(_COLUMNS, values))
+            for c in _JSON:
+                row[c] = None if row[c] is None else json.loads(row[c])
+            out.append(row)
+        if keys is not None:
+            keys = set(keys)
+            out = [r for r in out if r["key"] in keys]
+        return out
+
+    def record_json(self, game_id: int) -> str:
+        """The record of game ``game_id`` as its JSON text."""
+        found = self.conn.execute("SELECT record FROM games WHERE id = ?", (int(game_id),)).fetchone()
+        if found is None:
+            raise ValueError(f"no game {game_id} in {self.path}")
+        return found[0]
+
+    def delete_tag(self, tag: str) -> int:
+        """Forget every game of ``tag`` (one transaction); returns how many."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        cur = self.conn.execute("DELETE FROM games WHERE tag = ?", (tag,))
+        self.conn.execute("COMMIT")
+        return cur.rowcount
+
+    def tags(self) -> list[str]:
+        return [t for (t,) in self.conn.execute("SELECT DISTINCT tag FROM games ORDER BY tag")]
+
+    def integrity_check(self) -> str:
+        return "; ".join(r[0] for r in self.conn.execute("PRAGMA integrity_check"))
+
+
+def record_of(text: str):
+    """A stored record as a GameRecord (Tron) or CaptureRecord (Back to the Code)."""
+    data = json.loads(text)
+    if data.get("format") == "tronlab-capture":
+        from ..capture.game import CaptureRecord
+        return CaptureRecord.from_dict(data)
+    from ..runner.records import GameRecord
+    return GameRecord.from_dict(data)

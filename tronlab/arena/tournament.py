@@ -1,0 +1,181 @@
+"""Run a plan: play the games its store lacks, on any ``concurrent.futures`` executor.
+
+:func:`run` skips every game whose key is already in the store, hands the rest
+to an executor and writes each result the moment it comes back (one
+transaction a game, in this process only, so workers never touch the
+database).  Executors:
+
+* none and ``jobs=1`` - the games are played here, one after another;
+* :func:`process_pool` (``jobs > 1``) - spawned worker processes that ignore
+  Ctrl-C (this process handles it), end with this process if it is killed, and
+  kill their games' programs when they end;
+* :func:`dask_executor` - a Dask cluster through ``distributed``'s
+  ``Client.get_executor()``, with every worker's numba cache warmed once first;
+* any other ``concurrent.futures.Executor`` you pass.
+
+Ctrl-C stops the run cleanly: games not yet finished are dropped (a rerun plays
+them), the finished ones are in the store, and :func:`run` returns with
+``interrupted`` set.  A progress bar (tqdm; a widget in a notebook) shows games
+done, the rate and the time left.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+import signal
+from dataclasses import dataclass, field
+
+from .play import play_spec, warm_up
+
+DEFAULT_WARM = ("random", "hugger", "filler", "voronoi", "minimax", "chamber")
+_LIVE_GROUPS: set = set()      # process groups of the programs this worker runs now
+
+
+@dataclass
+class RunResult:
+    """What a run did: games played now, games found already played, and whether
+    Ctrl-C stopped it; ``rows`` are the rows written by this run."""
+    planned: int
+    skipped: int
+    played: int = 0
+    interrupted: bool = False
+    rows: list = field(default_factory=list)
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to send SIGTERM to this process when its parent dies (no-op elsewhere)."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)     # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _on_term(signum, frame):
+    """A worker told to stop kills the programs of its game, then exits at once."""
+    for pgid in list(_LIVE_GROUPS):
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+        except OSError:
+            pass
+    os._exit(128 + signum)
+
+
+def _init_worker(warm) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _on_term)
+    _die_with_parent()
+    warm_up(warm)
+
+
+def _play_in_worker(spec) -> dict:
+    from ..runner import external
+
+    start = external.ExternalBot.start_game
+
+    def tracked(self, *args, **kwargs):
+        start(self, *args, **kwargs)
+        if self.pid is not None:
+            _LIVE_GROUPS.add(self.pid)
+    external.ExternalBot.start_game = tracked
+    try:
+        return play_spec(spec)
+    finally:
+        external.ExternalBot.start_game = start
+        _LIVE_GROUPS.clear()
+
+
+def process_pool(jobs: int, warm=DEFAULT_WARM) -> cf.ProcessPoolExecutor:
+    """``jobs`` spawned worker processes, each with the bots ``warm`` loaded once."""
+    import multiprocessing
+
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs is a whole number >= 1, got {jobs!r}")
+    return cf.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
+                                  initializer=_init_worker, initargs=(tuple(warm),))
+
+
+def dask_executor(client_or_address, warm=DEFAULT_WARM):
+    """``(executor, client)`` for a Dask cluster (an address or a ``distributed.Client``);
+    every worker loads the bots ``warm`` once before the first game."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ValueError("--dask needs the distributed package: pip install 'tronlab[dask]'") \
+            from None
+    client = client_or_address
+    if not isinstance(client, Client):
+        client = Client(client_or_address)
+    client.run(warm_up, tuple(warm))
+    return client.get_executor(pure=False), client
+
+
+def _kill_pool(executor) -> None:
+    processes = getattr(executor, "_processes", None) or {}
+    for proc in list(processes.values()):
+        try:
+            proc.terminate()       # SIGTERM: the worker kills its programs (_on_term)
+        except (OSError, ValueError):
+            pass
+    executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _results(todo, executor):
+    if executor is None:
+        for spec in todo:
+            yield play_spec(spec)
+        return
+    fn = _play_in_worker if isinstance(executor, cf.ProcessPoolExecutor) else play_spec
+    futures = [executor.submit(fn, spec) for spec in todo]
+    try:
+        for future in cf.as_completed(futures):
+            yield future.result()
+    finally:
+        for future in futures:
+            future.cancel()
+
+
+def _progress(total, progress):
+    if not progress or total == 0:
+        return None
+    from tqdm.auto import tqdm
+    return tqdm(total=total, unit="game", desc="arena", smoothing=0.05)
+
+
+def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
+        on_game=None) -> RunResult:
+    """Play the games of ``plan`` that ``store`` lacks; see the module docstring.
+
+    ``on_game(row)`` is called after each game is stored.
+    """
+    done = store.done_keys()
+    todo = list({spec.key: spec for spec in plan if spec.key not in done}.values())
+    result = RunResult(planned=len({s.key for s in plan}), skipped=len({s.key for s in plan}
+                                                                        & done))
+    own = None
+    if executor is None and jobs > 1 and len(todo) > 1:
+        warm = sorted({b for s in todo for b in s.bots if b in DEFAULT_WARM})
+        executor = own = process_pool(min(jobs, len(todo)), warm)
+    bar = _progress(len(todo), progress)
+    try:
+        for row in _results(todo, executor):
+            if store.add(row):
+                result.played += 1
+                result.rows.append(row)
+            if bar is not None:
+                bar.update(1)
+            if on_game is not None:
+                on_game(row)
+    except KeyboardInterrupt:
+        result.interrupted = True
+        if own is not None:
+            _kill_pool(own)
+            own = None
+    finally:
+        if bar is not None:
+            bar.close()
+        if own is not None:
+            own.shutdown(wait=True)
+    return result

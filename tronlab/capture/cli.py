@@ -1,0 +1,151 @@
+"""The command line for Back to the Code (called from :mod:`tronlab.cli`).
+
+::
+
+    tronlab match --rules backtothecode BOT BOT [BOT BOT] [--seed N] [--time S]
+                  [--max-turns N] [--json] [--save FILE]
+    tronlab bot NAME --protocol backtothecode [--seed N] [--verbose]
+
+A BOT is a capture bot's name (``tronlab bots`` lists them) or
+``cmd:<command line>``, an outside contest program
+(:class:`~tronlab.capture.external.CaptureProgram`).  ``--time`` is the
+limit per turn of outside programs (default 0.1 s, 1 s for the first turn);
+``--max-turns`` becomes the game's round limit.  The game is played on the
+35x20 grid with point-symmetric starts drawn with ``--seed``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import sys
+import time
+import traceback
+
+from .ascii import format_grid
+from .game import CaptureRecord, play_capture
+from .protocol import CaptureClient
+
+
+def _error(message):
+    from ..cli import CLIError
+    return CLIError(message)
+
+
+def make_player(spec: str, time_limit=None, rng=None):
+    """A capture bot from a CLI spec: a registered name or ``cmd:<command>``."""
+    from ..runner.registry import get_bot
+    from .external import CaptureProgram
+
+    if spec.startswith("cmd:"):
+        try:
+            args = shlex.split(spec[4:].strip())
+        except ValueError as err:
+            raise _error(f"cannot read the command in {spec!r}: {err}") from None
+        if not args:
+            raise _error("cmd: needs a command line, e.g. cmd:'python3 mybot.py'")
+        program = args[0]
+        if shutil.which(program) is None and not (os.sep in program and os.path.isfile(program)):
+            raise _error(f"program not found: {program!r} (from {spec!r})")
+        return CaptureProgram(args, name=spec, time_limit=time_limit)
+    return get_bot(spec, game="backtothecode", rng=rng)
+
+
+def cmd_match(args) -> int:
+    """``tronlab match --rules backtothecode``: one game, its result as text or JSON."""
+    import numpy as np
+
+    if not 2 <= len(args.bots) <= 4:
+        raise _error(f"backtothecode is for 2 to 4 players, got {len(args.bots)} bots")
+    if args.map is not None:
+        raise _error("backtothecode is played on the 35x20 grid: --map does not apply")
+    if args.max_turns is not None and args.max_turns < 1:
+        raise _error(f"--max-turns must be at least 1, got {args.max_turns}")
+    rng = np.random.default_rng(args.seed)
+    players = [make_player(spec, args.time, int(rng.integers(2**63))) for spec in args.bots]
+    record = play_capture(players, rng=rng, round_limit=args.max_turns,
+                          metadata={"names": list(args.bots), "cli_seed": args.seed})
+    if args.save:
+        try:
+            record.save(args.save)
+        except OSError as err:
+            raise _error(f"cannot save the record to {args.save}: {err.strerror}") from None
+    print(json.dumps(match_summary(record)) if args.json else match_text(record))
+    return 0
+
+
+def eliminations(record: CaptureRecord) -> dict:
+    """player -> [round, kind, why] of the event that eliminated it; ``why`` is the
+    game's note for that turn when there is one (what the program did)."""
+    from .rules import ELIMINATIONS
+    notes = {(turn, p): text for turn, p, text in record.notes}
+    return {e[2]: [e[1], e[3], notes.get((e[0], e[2]), e[4])]
+            for e in record.events if e[3] in ELIMINATIONS}
+
+
+def ranking(ranks) -> list:
+    """Players grouped by rank, best first: ``[[1], [0, 2]]``."""
+    return [[p for p, r in enumerate(ranks) if r == rank] for rank in sorted(set(ranks))]
+
+
+def match_summary(record: CaptureRecord) -> dict:
+    """The ``--json`` object."""
+    out = record.outcome
+    return {"rules": "backtothecode", "names": record.metadata.get("names"),
+            "seed": record.metadata.get("cli_seed"), "reason": out["reason"],
+            "round": out["round"], "turns": out["turns"], "scores": out["scores"],
+            "ranks": out["ranks"], "ranking": ranking(out["ranks"]),
+            "eliminated": {str(p): v for p, v in eliminations(record).items()},
+            "final": record.final}
+
+
+def match_text(record: CaptureRecord) -> str:
+    """Header, the final grid (``.`` neutral, digits the owners), one line a player."""
+    out = record.outcome
+    names = record.metadata.get("names") or [f"bot {p}" for p in range(record.n_players)]
+    gone = eliminations(record)
+    lines = [f"backtothecode {record.width}x{record.height}, {record.n_players} players, "
+             f"ended after round {out['round']} ({out['reason']})", *record.final]
+    for p in sorted(range(record.n_players), key=lambda q: (out["ranks"][q], q)):
+        fate = f", eliminated in round {gone[p][0]} ({gone[p][1]})" if p in gone else ""
+        lines.append(f"  rank {out['ranks'][p]}: player {p} {names[p]} "
+                     f"{out['scores'][p]} squares{fate}")
+    return "\n".join(lines)
+
+
+def run_program(bot, *, stdin=None, stdout=None, stderr=None, verbose=False) -> int:
+    """Play one game as a contest program on the 35x20 grid; return the answers
+    given.  A bot that raises is logged on stderr and answered for: it stays
+    where it is, so a bug never loses the game by silence."""
+    stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    client = CaptureClient(stdin, stdout)
+    answers = 0
+    try:
+        while (view := client.read_turn()) is not None:
+            t0 = time.perf_counter()
+            try:
+                text = action = bot(view, 0)
+                client.answer(action)
+            except Exception:
+                stderr.write(f"tronlab bot: round {view.round}: the bot failed, staying:\n"
+                             + traceback.format_exc())
+                text = view.positions[0]
+                client.answer(text)
+            if verbose:
+                stderr.write(f"round {view.round}: {text} "
+                             f"({(time.perf_counter() - t0) * 1000:.1f} ms)\n"
+                             + format_grid(view.owner) + "\n")
+            answers += 1
+    except BrokenPipeError:
+        pass
+    return answers
+
+
+def cmd_bot(args) -> int:
+    """``tronlab bot NAME --protocol backtothecode``."""
+    from ..runner.registry import get_bot
+    run_program(get_bot(args.name, game="backtothecode", rng=args.seed), verbose=args.verbose)
+    return 0

@@ -1,0 +1,206 @@
+"""L-shaped areas from the player's square (B5) and what a square would enclose.
+
+Recar, after scoring rectangles, looked for "L-shaped" areas: walks from his
+square, some squares one way and then some a quarter turn left or right,
+that close an area against squares he already owns.  :func:`best_l_shape`
+tries every such walk (``a`` squares in one of the four directions, then
+``b`` squares turned left or right, ``1 <= a + b <= max_len``) and scores
+it as the squares it would bring - the walk's neutral squares plus the
+closed regions next to its last square - over ``a + b + 1 + constant`` turns
+(the walk, the closing turn, the player constant of the rectangle score).
+
+:func:`closed_gain_kernel` counts what the enclosure rule of
+:mod:`tronlab.capture.enclosure` would give at a square without changing the
+owners, so the scan needs no copy of the grid per walk.  It marks squares in
+``stamp`` with increasing numbers instead of clearing a ``seen`` array: a
+flood that meets a square marked earlier in the same call has met a region
+already found open, and is open too.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ..jit.kernels import KernelTable, kernel
+from .rects import check_owner, new_scratch
+
+DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))      # east, south, west, north
+
+
+@kernel
+def closed_gain_kernel(owner, width, height, player, x, y, stamp, next_stamp, region):
+    """Squares ``player`` would take by enclosure standing on ``(x, y)``
+    (:func:`tronlab.capture.enclosure.enclose_kernel` without writing).
+    ``next_stamp[0]`` is the first unused stamp; it grows."""
+    base = next_stamp[0]
+    taken = 0
+    for sy in range(max(y - 1, 0), min(y + 2, height)):
+        for sx in range(max(x - 1, 0), min(x + 2, width)):
+            seed = sy * width + sx
+            if owner[seed] != -1 or stamp[seed] >= base:
+                continue
+            mark = next_stamp[0]
+            next_stamp[0] += 1
+            stamp[seed] = mark
+            region[0] = seed
+            count = 1
+            head = 0
+            closed = True
+            while head < count and closed:
+                c = region[head]
+                head += 1
+                cx = c % width
+                cy = c // width
+                if cx == 0 or cy == 0 or cx == width - 1 or cy == height - 1:
+                    closed = False
+                for ny in range(max(cy - 1, 0), min(cy + 2, height)):
+                    for nx in range(max(cx - 1, 0), min(cx + 2, width)):
+                        n = ny * width + nx
+                        v = owner[n]
+                        if v == -1:
+                            if stamp[n] < base:
+                                stamp[n] = mark
+                                region[count] = n
+                                count += 1
+                            elif stamp[n] != mark:
+                                closed = False      # an earlier flood found this region open
+                        elif v != player:
+                            closed = False
+            if closed:
+                taken += count
+    return taken
+
+
+@kernel
+def l_scan_kernel(owner, width, height, player, px, py, max_len, constant, work, stamp,
+                  next_stamp, region, best):
+    """Try every L-shaped walk from ``(px, py)``; return the best score and
+    fill ``best`` with ``first, turn, a, b, gain, end_x, end_y`` (``first``
+    an index of :data:`DIRS`, ``turn`` +1 clockwise / -1 anticlockwise)."""
+    best_score = -1.0
+    for k in range(width * height):
+        work[k] = owner[k]
+    for first in range(4):
+        dx = 1 if first == 0 else (-1 if first == 2 else 0)
+        dy = 1 if first == 1 else (-1 if first == 3 else 0)
+        for turn in range(-1, 2, 2):
+            second = (first + turn + 4) % 4
+            ex = 1 if second == 0 else (-1 if second == 2 else 0)
+            ey = 1 if second == 1 else (-1 if second == 3 else 0)
+            leg = 0                          # neutral squares taken by the first leg
+            for a in range(max_len + 1):
+                cornx = px + a * dx
+                corny = py + a * dy
+                if cornx < 0 or corny < 0 or cornx >= width or corny >= height:
+                    break
+                if a > 0 and work[corny * width + cornx] == -1:
+                    work[corny * width + cornx] = player
+                    leg += 1
+                if a == 0 and turn == 1:
+                    continue                 # a straight walk: counted once, with turn -1
+                gain = leg
+                b = 0
+                while a + b <= max_len:
+                    endx = cornx + b * ex
+                    endy = corny + b * ey
+                    if endx < 0 or endy < 0 or endx >= width or endy >= height:
+                        break
+                    if b > 0 and work[endy * width + endx] == -1:
+                        work[endy * width + endx] = player
+                        gain += 1
+                    if a + b > 0:
+                        total = gain + closed_gain_kernel(work, width, height, player, endx,
+                                                          endy, stamp, next_stamp, region)
+                        score = total / (a + b + 1 + constant)
+                        if score > best_score:
+                            best_score = score
+                            best[0] = first
+                            best[1] = turn
+                            best[2] = a
+                            best[3] = b
+                            best[4] = total
+                            best[5] = endx
+                            best[6] = endy
+                    b += 1
+                for k in range(1, b):        # undo the second leg
+                    c = (corny + k * ey) * width + cornx + k * ex
+                    work[c] = owner[c]
+            for k in range(1, max_len + 1):  # undo the first leg
+                sx = px + k * dx
+                sy = py + k * dy
+                if sx < 0 or sy < 0 or sx >= width or sy >= height:
+                    break
+                work[sy * width + sx] = owner[sy * width + sx]
+    return best_score
+
+
+_kernels = KernelTable(globals())
+__getattr__ = _kernels.module_getattr
+__dir__ = _kernels.module_dir
+
+
+class LShape(NamedTuple):
+    score: float
+    first: int      # index of DIRS
+    turn: int       # +1 clockwise, -1 anticlockwise
+    a: int
+    b: int
+    gain: int
+    end: tuple
+
+
+def _kernel(name, jit):
+    return _kernels.jit(name) if jit else _kernels.py_func(name)
+
+
+def best_l_shape(owner, player: int, position, *, max_len: int = 20, constant: float = 0.0,
+                 scratch=None, jit: bool = True) -> LShape:
+    """The best L-shaped walk from ``position`` (see the module docstring).
+
+    >>> from tronlab.capture.ascii import parse_grid
+    >>> g = parse_grid('''
+    ...     .....
+    ...     .000.
+    ...     .0..A
+    ...     .000.
+    ...     .....
+    ... ''')
+    >>> best_l_shape(g.owner, 0, (4, 2), jit=False)[1:]   # one step west closes the hole
+    (2, -1, 1, 0, 2, (3, 2))
+    """
+    owner = check_owner(owner)
+    h, w = owner.shape
+    s = scratch or new_scratch(w, h, 2)
+    if s["stamp_next"][0] > 2**62:
+        s["stamp"][:] = 0
+        s["stamp_next"][0] = 1
+    scan = _kernel("l_scan_kernel", jit)
+    if not jit:     # the twin calls the twin of the gain kernel
+        scan.__globals__.setdefault("closed_gain_kernel", _kernels.py_func("closed_gain_kernel"))
+    score = scan(owner.reshape(-1), np.int64(w), np.int64(h), np.int64(player),
+                 np.int64(position[0]), np.int64(position[1]), np.int64(max_len),
+                 np.float64(constant), s["work"], s["stamp"], s["stamp_next"], s["region"],
+                 s["best"])
+    b = [int(v) for v in s["best"][:7]]
+    return LShape(float(score), b[0], b[1], b[2], b[3], b[4], (b[5], b[6]))
+
+
+def closed_gain(owner, player: int, x: int, y: int, *, jit: bool = True) -> int:
+    """Squares ``player`` would take by enclosure standing on ``(x, y)``.
+
+    >>> from tronlab.capture.ascii import parse_grid
+    >>> closed_gain(parse_grid('''
+    ...     000.
+    ...     0.0.
+    ...     000.
+    ... ''').owner, 0, 2, 1, jit=False)
+    1
+    """
+    owner = check_owner(owner)
+    h, w = owner.shape
+    s = new_scratch(w, h, 2)
+    gain = _kernel("closed_gain_kernel", jit)
+    return int(gain(owner.reshape(-1), np.int64(w), np.int64(h), np.int64(player), np.int64(x),
+                    np.int64(y), s["stamp"], s["stamp_next"], s["region"]))

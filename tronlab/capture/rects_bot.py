@@ -1,0 +1,229 @@
+"""The ``rectangles`` bot: Recar's plan each turn (B3, B4, B5).
+
+Each turn the bot
+
+1. scores every rectangle (:func:`~tronlab.capture.rects.scan_rectangles`)
+   and every L-shaped walk from its square
+   (:func:`~tronlab.capture.lshapes.best_l_shape`) and keeps the better;
+2. with 3-4 players, treats the squares each opponent reaches by going straight
+   on for up to 4 turns (stopping at a square another player owns) as theirs,
+   so that it turns before anyone cuts its border (:func:`straight_projection`);
+3. predicts each opponent's best rectangle the same way; when one brings more
+   points in fewer turns than its own plan and the bot can reach it first, it
+   heads for the nearest neutral square of that rectangle's border
+   (:func:`interference`; with 2 players by default, as in the write-up);
+4. when nothing scores above 1 (a square a turn, what walking onto neutral
+   squares gives), goes to the nearest neutral square that no opponent stands
+   next to (:func:`safe_nearest`);
+5. otherwise walks its plan: to the start square (through more neutral
+   squares when the way there is diagonal), then along the border.
+
+``terms`` switches the score's terms (:class:`~tronlab.capture.rects_terms.RectTerms`),
+``back`` is a BACK rule of :mod:`tronlab.capture.back` or None.  After any
+rewind, an area an opponent closed in the thrown-away future comes first: the
+bot goes to spoil it when it can get there in time (:func:`~tronlab.capture.back.spoil_target`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .memory import Memory
+from .back import spoil_target
+from .lshapes import best_l_shape
+from .rects import border_cycle, new_scratch, scan_rectangles
+from .rects_terms import RectTerms, needed_to_win
+from .state import NEUTRAL
+
+DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))
+
+
+def straight_projection(owner, positions, headings, player: int, turns: int = 4) -> np.ndarray:
+    """Squares the opponents of ``player`` reach going straight on for up to
+    ``turns`` turns, each stopping before a square owned by another player.
+
+    >>> owner = np.full((1, 6), -1, np.int8); owner[0, 4] = 0
+    >>> straight_projection(owner, [(5, 0), (0, 0)], [None, (1, 0)], 0).astype(int).tolist()
+    [[0, 1, 1, 1, 0, 0]]
+    """
+    h, w = owner.shape
+    out = np.zeros(owner.shape, bool)
+    for q, (pos, head) in enumerate(zip(positions, headings)):
+        if q == player or pos is None or head is None:
+            continue
+        x, y = pos
+        for _ in range(turns):
+            x, y = x + head[0], y + head[1]
+            if not (0 <= x < w and 0 <= y < h) or owner[y, x] not in (NEUTRAL, q):
+                break
+            out[y, x] = True
+    return out
+
+
+def safe_nearest(owner, player: int, position, positions) -> tuple:
+    """The nearest neutral square (Manhattan, then reading order) that is not
+    the player's own square and not next to (8 around) an opponent; when every
+    neutral square is, the nearest neutral square."""
+    h, w = owner.shape
+    ys, xs = np.mgrid[0:h, 0:w]
+    free = owner == NEUTRAL
+    free[position[1], position[0]] = False
+    if not free.any():
+        return tuple(position)
+    near = np.zeros(owner.shape, bool)
+    for q, pos in enumerate(positions):
+        if q != player and pos is not None:
+            near[max(pos[1] - 1, 0):pos[1] + 2, max(pos[0] - 1, 0):pos[0] + 2] = True
+    cand = free & ~near if (free & ~near).any() else free
+    dist = np.where(cand, np.abs(xs - position[0]) + np.abs(ys - position[1]), 10**6)
+    y, x = np.unravel_index(int(np.argmin(dist)), dist.shape)
+    return (int(x), int(y))
+
+
+def approach_target(owner, position, square) -> tuple:
+    """The target that walks to ``square``: straight at it (x first), or via
+    the corner ``(x, square_y)`` (y first) when that way crosses more neutral
+    squares."""
+    (x, y), (tx, ty) = position, square
+    if x == tx or y == ty:
+        return tuple(square)
+    sx, sy = (1 if tx > x else -1), (1 if ty > y else -1)
+    row_first = [(i, y) for i in range(x + sx, tx + sx, sx)] + [(tx, j) for j in range(y + sy, ty, sy)]
+    col_first = [(x, j) for j in range(y + sy, ty + sy, sy)] + [(i, ty) for i in range(x + sx, tx, sx)]
+    def free(path):
+        return sum(owner[b, a] == NEUTRAL for a, b in path)
+    return (x, ty) if free(col_first) > free(row_first) else (tx, ty)
+
+
+def border_target(owner, player: int, position, rect) -> tuple:
+    """Where to go for a scored :class:`~tronlab.capture.rects.Rectangle`."""
+    cycle = border_cycle(rect.x0, rect.y0, rect.x1, rect.y1)
+    entry = cycle[rect.entry]
+    if tuple(position) != entry:
+        return approach_target(owner, position, entry)
+    n = len(cycle)
+    todo = [k for k in range(1, n) if owner[cycle[(rect.entry + rect.direction * k) % n][1],
+                                            cycle[(rect.entry + rect.direction * k) % n][0]]
+            != player]
+    if not todo:
+        return tuple(position)          # border closed: stand still, the rule fires
+    target = entry
+    for k in range(1, todo[-1] + 1):    # straight along the border, up to a corner
+        sq = cycle[(rect.entry + rect.direction * k) % n]
+        if sq[0] != position[0] and sq[1] != position[1]:
+            break
+        target = sq
+    return target
+
+
+def interference(view, player: int, mine, *, scratch=None, terms=None):
+    """The square to head for to spoil an opponent's better rectangle, or None.
+
+    An opponent's rectangle is predicted with the bot's own scan from its
+    square; it is worth spoiling when it brings more points than ``mine`` in
+    fewer turns and the player reaches one of its neutral border squares in
+    fewer turns than the opponent needs."""
+    owner, me = view.owner, view.positions[player]
+    best = None
+    for q in range(view.n_players):
+        pos = view.positions[q]
+        if q == player or pos is None or view.eliminated[q]:
+            continue
+        others = [p for r, p in enumerate(view.positions) if r != q and p is not None]
+        theirs = scan_rectangles(owner, q, pos, n_players=view.n_players, terms=terms,
+                                 opponents=others, scratch=scratch)
+        if theirs.score <= 1 or theirs.points <= mine.points or theirs.turns >= mine.turns:
+            continue
+        for x, y in border_cycle(theirs.x0, theirs.y0, theirs.x1, theirs.y1):
+            d = abs(x - me[0]) + abs(y - me[1])
+            if owner[y, x] == NEUTRAL and d < theirs.turns and (best is None or d < best[0]):
+                best = (d, (x, y), q, theirs)
+    return None if best is None else best[1]
+
+
+def l_squares(position, shape) -> set:
+    """The squares an :class:`~tronlab.capture.lshapes.LShape` walks over."""
+    (dx, dy), (ex, ey) = DIRS[shape.first], DIRS[(shape.first + shape.turn) % 4]
+    out = {(position[0] + dx * k, position[1] + dy * k) for k in range(1, shape.a + 1)}
+    cx, cy = position[0] + dx * shape.a, position[1] + dy * shape.a
+    return out | {(cx + ex * k, cy + ey * k) for k in range(1, shape.b + 1)}
+
+
+class RectangleBot:
+    """Recar's rectangles (see the module docstring)."""
+
+    def __init__(self, *, terms: RectTerms | None = None, l_shapes: bool = True,
+                 interfere: str = "two", project: bool = True, back=None,
+                 fallback_below: float = 1.0):
+        self.terms = RectTerms() if terms is None else terms
+        self.l_shapes, self.interfere, self.project = l_shapes, interfere, project
+        self.back, self.fallback_below = back, fallback_below
+        self.memory = Memory()
+        self.prev = None
+        self.plan = None                # what the bot did last: ("rect" | "l" | ..., detail)
+        self.plan_squares = None
+        self.plan_since = 0
+        self.scratch = None
+
+    def __call__(self, view, player):
+        self.memory.update(view)
+        if self.back is not None:
+            n = self.back.decide(self, view, player)
+            if n:
+                return ("BACK", n)
+        return self.choose(view, player)
+
+    def choose(self, view, player):
+        """The target this turn (steps 1-5 of the module docstring)."""
+        owner, me = view.owner, view.positions[player]
+        h, w = owner.shape
+        if self.scratch is None:
+            self.scratch = new_scratch(w, h, self.terms.max_side)
+        opps = [p for q, p in enumerate(view.positions) if q != player and p is not None]
+        blocked = None
+        if self.project and view.n_players > 2:
+            heads = [self.memory.heading(q) for q in range(view.n_players)]
+            blocked = straight_projection(owner, view.positions, heads, player)
+        aimed = self.memory.future_squares(player, owner)
+        active = [q for q in range(view.n_players) if not view.eliminated[q]]
+        need = needed_to_win(owner, player, active)
+        rect = scan_rectangles(owner, player, me, n_players=view.n_players, terms=self.terms,
+                               opponents=opps, blocked=blocked, aimed=aimed, needed=need,
+                               prev=self.prev, scratch=self.scratch)
+        best, kind = rect.score, "rect"
+        if self.l_shapes:
+            constant = self.terms.player_constant[view.n_players - 2]
+            shape = best_l_shape(owner, player, me, constant=constant, scratch=self.scratch)
+            if shape.score > best:
+                best, kind = shape.score, "l"
+        if self.memory.future:
+            spoil = spoil_target(self.memory, view, player)
+            if spoil is not None:
+                return self._planned("spoil", spoil, view, {spoil})
+        if self.interfere == "all" or (self.interfere == "two" and view.n_players == 2):
+            spoil = interference(view, player, rect, scratch=self.scratch, terms=self.terms)
+            if spoil is not None:
+                return self._planned("interfere", spoil, view, {spoil})
+        if best <= self.fallback_below:
+            return self._planned("nearest", safe_nearest(owner, player, me, view.positions),
+                                 view, None)
+        if kind == "l":
+            dx, dy = DIRS[shape.first]
+            corner = (me[0] + dx * shape.a, me[1] + dy * shape.a)
+            target = corner if shape.a > 0 and corner != tuple(me) else shape.end
+            return self._planned("l", target, view, l_squares(me, shape))
+        self.prev = (rect.x0, rect.y0, rect.x1, rect.y1)
+        squares = {(x, y) for y in range(rect.y0, rect.y1 + 1) for x in range(rect.x0, rect.x1 + 1)}
+        return self._planned("rect", border_target(owner, player, me, rect), view, squares)
+
+    def _planned(self, plan, target, view, squares):
+        """Remember the plan; a new area that overlaps the old one by half
+        counts as the same plan (its start round stays)."""
+        kind = plan if isinstance(plan, str) else plan[0]
+        same = (kind == self.plan and squares and self.plan_squares
+                and 2 * len(squares & self.plan_squares) >= min(len(squares),
+                                                                len(self.plan_squares)))
+        if not same:
+            self.plan, self.plan_since = kind, view.round
+        self.plan_squares = squares
+        return tuple(int(v) for v in target)

@@ -1,0 +1,183 @@
+"""Play Back to the Code in the notebook, or watch a recorded game (technique X1).
+
+    w = CaptureWidget(["nearest"])          # you are player 0 against one nearest bot
+    w                                       # click a square: your target; one round is played
+    w.click(10, 4); w.play(5); w.back(3)    # the same from Python
+
+The page shows the owners' colours, every player's position (a dark square
+with its id), your target (a ring), and the squares an enclosure took in the
+round shown (they flash for a moment, and stay outlined).  A click on a square
+sets your target and plays one round toward it; *next* plays another round
+toward the same target; *BACK* with its round picker (1..25) spends your one
+BACK.  The slider replays any earlier round; play always continues from the
+present.  ``CaptureWidget.replay(record)`` shows a finished game
+(:class:`~tronlab.capture.game.CaptureRecord`) with the slider only.
+
+Python keeps the game (:attr:`state`, :attr:`record`); the page gets one frame
+at a time (the ``shown`` trait), so a long game costs no more to show than a
+short one.  The JavaScript is ``tronlab/static/capture.js``.
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import anywidget
+import numpy as np
+import traitlets
+
+from ..render import PLAYER_COLORS, TRAIL_COLORS
+from .ascii import format_grid
+from .bots import get_bot
+from .game import CaptureRecord, _log, action_from_json, action_to_json
+from .render import just_captured
+from .rules import reset, step
+from .starts import as_rng
+from .state import MAX_BACK
+
+_STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
+
+
+def frame_of(state, before=None, events=()) -> dict:
+    """What the page draws for one moment of a game (plain JSON)."""
+    flash = [] if before is None else just_captured(before.owner, state.owner, state.positions)
+    scores = state.scores()
+    text = f"round {state.round - 1} played, scores " + " ".join(
+        f"{p}:{s}" for p, s in enumerate(scores))
+    said = [f"player {e.player} {e.kind} {e.detail}" if e.player is not None else e.detail
+            for e in events]
+    return {"rows": format_grid(state.owner).split("\n"), "round": state.round,
+            "positions": [None if p is None else list(p) for p in state.positions],
+            "backs": list(state.backs_left), "eliminated": list(state.eliminated),
+            "scores": list(scores), "flash": [list(sq) for sq in flash],
+            "text": "; ".join([text] + said), "over": state.over}
+
+
+class CaptureWidget(anywidget.AnyWidget):
+    """See the module docstring.  ``opponents`` are bot names or callables
+    ``bot(view, player)``; they take the seats other than ``you`` in order."""
+
+    _esm = _STATIC / "capture.js"
+    _css = _STATIC / "capture.css"
+
+    width = traitlets.Int(35).tag(sync=True)
+    height = traitlets.Int(20).tag(sync=True)
+    n_players = traitlets.Int(2).tag(sync=True)
+    you = traitlets.Int(0).tag(sync=True)          # -1: a replay, nobody to play
+    n_frames = traitlets.Int(1).tag(sync=True)
+    frame = traitlets.Int(0).tag(sync=True)
+    shown = traitlets.Dict().tag(sync=True)
+    target = traitlets.List(allow_none=True, default_value=None).tag(sync=True)
+    status = traitlets.Unicode("").tag(sync=True)
+    colors = traitlets.Dict().tag(sync=True)
+
+    def __init__(self, opponents=("nearest",), *, you: int = 0, rng=None, width: int = 35,
+                 height: int = 20, starts=None, symmetric: bool = True,
+                 round_limit: int | None = None, record: CaptureRecord | None = None,
+                 **kwargs):
+        super().__init__(**kwargs)
+        self.on_msg(self._on_browser_msg)
+        if record is not None:      # a replay (see :meth:`replay`)
+            states = record.replay()
+            frames = [frame_of(states[0])] + [frame_of(s, b) for b, s in zip(states, states[1:])]
+            self._state, self._bots, self.record = states[-1], {}, record
+            self._setup(record.width, record.height, record.n_players, -1, frames)
+            return
+        n = len(opponents) + 1
+        if not 0 <= you < n:
+            raise ValueError(f"you is a seat from 0 to {n - 1}, got {you!r}")
+        rng = as_rng(rng)
+        self._state = reset(n, rng=rng, width=width, height=height, starts=starts,
+                            symmetric=symmetric, round_limit=round_limit)
+        self._bots = {}
+        seats = [p for p in range(n) if p != you]
+        for p, bot in zip(seats, opponents):
+            self._bots[p] = get_bot(bot, rng.integers(2**63)) if isinstance(bot, str) else bot
+        self.record = CaptureRecord(width, height, n, self._state.config.round_limit,
+                                    [list(s) for s in self._state.positions])
+        self._setup(width, height, n, you, [frame_of(self._state)])
+
+    def _setup(self, width, height, n, you, frames):
+        self._frames = frames
+        self.width, self.height, self.n_players, self.you = width, height, n, you
+        self.colors = {"owners": list(TRAIL_COLORS), "players": list(PLAYER_COLORS)}
+        self.observe(lambda change: self._show(change["new"]), names="frame")
+        self._show(len(frames) - 1)
+
+    @classmethod
+    def replay(cls, record: CaptureRecord) -> CaptureWidget:
+        """A widget that shows a recorded game, round by round, with the slider."""
+        return cls(record=record)
+
+    @property
+    def state(self):
+        """The present state of the game (whatever round the slider shows)."""
+        return self._state
+
+    def _show(self, k: int) -> None:
+        k = max(0, min(int(k), len(self._frames) - 1))
+        self.n_frames = len(self._frames)
+        if self.frame != k:
+            self.frame = k      # calls _show again through the observer
+            return
+        if self.shown is not self._frames[k]:
+            self.shown = self._frames[k]
+
+    # ---- playing ------------------------------------------------------------------------------
+    def click(self, x: int, y: int) -> None:
+        """Aim at square ``(x, y)`` and play one round toward it."""
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise ValueError(f"({x}, {y}) is off the {self.width}x{self.height} grid")
+        self.target = [int(x), int(y)]
+        self.play(1)
+
+    def play(self, rounds: int = 1) -> None:
+        """Play ``rounds`` turns toward the current target (stay put without one)."""
+        for _ in range(rounds):
+            me = self._state.positions[self.you] if self.you >= 0 else None
+            aim = tuple(self.target) if self.target else me
+            self._turn(aim)
+
+    def back(self, n: int) -> None:
+        """Use your BACK: this turn's action is ``BACK n`` (1..25)."""
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= MAX_BACK:
+            raise ValueError(f"BACK takes a number of rounds from 1 to {MAX_BACK}, got {n!r}")
+        if self.you >= 0 and self._state.backs_left[self.you] < 1:
+            raise ValueError("you have used your BACK already (a second one would eliminate you)")
+        self._turn(("BACK", int(n)))
+
+    def _turn(self, mine) -> None:
+        if self.you < 0:
+            raise ValueError("this widget replays a recorded game: nobody plays in it")
+        state = self._state
+        if state.over:
+            self.status = "the game is over"
+            return
+        view = state.view()
+        actions = []
+        for p in range(state.n_players):
+            if state.eliminated[p]:
+                actions.append(None)
+            elif p == self.you:
+                actions.append(action_to_json(mine, state, p))
+            else:
+                actions.append(action_to_json(self._bots[p](view, p), state, p))
+        result = step(state, [action_from_json(a) for a in actions])
+        _log(self.record, state, actions, result)
+        self._state = result.state
+        self._frames.append(frame_of(result.state, state, result.events))
+        self.status = "" if result.outcome is None else (
+            f"game over ({result.outcome.reason}): ranks {list(result.outcome.ranks)}")
+        self._show(len(self._frames) - 1)
+
+    def _on_browser_msg(self, _widget, content, _buffers):
+        kind = content.get("kind") if isinstance(content, dict) else None
+        try:
+            if kind == "click":
+                self.click(int(content["x"]), int(content["y"]))
+            elif kind == "next":
+                self.play(1)
+            elif kind == "back":
+                self.back(int(content["n"]))
+        except (ValueError, KeyError, TypeError) as err:
+            self.status = str(err)

@@ -1,0 +1,316 @@
+"""Exercise B2 of notebook 10, the capture game: ``nearest_target(view, player) -> (x, y)``.
+
+The learner writes the target of the nearest-neutral bot
+(:func:`tronlab.capture.bots.nearest_target`, whose docstring states the rule):
+the nearest neutral square by Manhattan distance, not the square the player
+stands on; late in the game (at most half the grid neutral) leave out squares
+strictly nearer an active opponent, unless that leaves nothing; a square with
+no neutral orthogonal neighbour costs 3 more; lowest cost first, then shorter
+distance, more neutral neighbours, reading order; stay when nothing is
+neutral.
+
+:func:`check_nearest_target` tries tiny grids that each isolate one part of
+the rule, then positions from seeded games of 2-4 players.  The first grid
+where the learner's target differs is named and drawn; the hint comes from
+recomputing the target with one typical mistake at a time (:func:`variant`)
+and saying which one gives the learner's answer: ties, distance, clusters,
+the own square, the late-game rule.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..capture.ascii import format_grid, state_from_ascii
+from ..capture.bots import nearest_target
+from ..capture.state import NEUTRAL
+from .checker import Case, Exercise, WrongType, run_check
+
+__all__ = ["check_nearest_target", "variant", "CaptureGrid", "TINY_GRIDS"]
+
+
+class CaptureGrid:
+    """A capture position in the shape the generic checker handles: ``copy``,
+    ``cells``, ``heads``, ``to_ascii``, ``width``, ``height``; ``view`` is what
+    the learner's function gets (its owner array is read-only)."""
+
+    def __init__(self, view):
+        self.view = view
+
+    @property
+    def cells(self):
+        return self.view.owner
+
+    @property
+    def heads(self):
+        return np.array([(-1, -1) if p is None else p for p in self.view.positions])
+
+    @property
+    def width(self):
+        return self.view.width
+
+    @property
+    def height(self):
+        return self.view.height
+
+    def copy(self):
+        owner = np.array(self.view.owner, copy=True)
+        owner.setflags(write=False)
+        return CaptureGrid(self.view._replace(owner=owner))
+
+    def to_ascii(self):
+        return format_grid(self.view.owner, self.view.positions)
+
+
+#: tiny grids, each isolating one part of the rule: (label, grid, player, options)
+TINY_GRIDS = [
+    ("the nearest square", """
+        0000000
+        00A0...
+        0000000
+        .000000
+     """, 0, {"positions": {1: (6, 3)}}),
+    ("Manhattan distance: steps along x and y", """
+        000000
+        0A00..
+        000000
+        000..0
+        000000
+     """, 0, {"positions": {1: (0, 4)}}),
+    ("a cluster is worth a longer walk", """
+        0000000
+        0A.0...
+        0000000
+        0000000
+     """, 0, {"positions": {1: (0, 3)}}),
+    ("a lone square close by beats a cluster far away", """
+        00000000
+        A.000000
+        00000000
+        00000...
+        00000...
+     """, 0, {"positions": {1: (7, 0)}}),
+    ("equal cost: the shorter distance", """
+        00000000
+        0A0.0000
+        00000..0
+        00000000
+     """, 0, {"positions": {1: (0, 3)}}),
+    ("equal cost and distance: more neutral neighbours", """
+        000..00
+        0000000
+        000A000
+        0000000
+        00...00
+     """, 0, {"positions": {1: (0, 4)}}),
+    ("a full tie: the first square in reading order", """
+        000.000
+        0000000
+        0.0A0.0
+        0000000
+        000.000
+     """, 0, {"positions": {1: (0, 4)}}),
+    ("never the square you stand on", """
+        00000
+        00..0
+        00000
+        0....
+     """, 0, {"positions": {0: (2, 1), 1: (2, 1)}}),
+    ("late in the game: leave squares nearer the opponent", """
+        000000000
+        ...0A000.
+        000000000
+        000000000
+     """, 0, {"positions": {1: (2, 2)}}),
+    ("late: a square as near to both is kept", """
+        00000000
+        0A0.0000
+        00000000
+        .0000000
+     """, 0, {"positions": {1: (5, 1)}}),
+    ("late: every square nearer the opponent - keep them all", """
+        000000000
+        0A00000..
+        000000000
+        000000000
+     """, 0, {"positions": {1: (8, 3)}}),
+    ("early in the game the opponent does not matter", """
+        .........
+        ...0A000.
+        .........
+        .........
+     """, 0, {"positions": {1: (4, 2)}}),
+    ("nothing neutral: stay", """
+        0000
+        0A00
+        0011
+        001B
+     """, 0, {}),
+]
+
+
+def _tiny_cases():
+    out = []
+    for label, text, player, options in TINY_GRIDS:
+        view = state_from_ascii(text, **options).view()
+        out.append(Case(f"tiny: {label}", CaptureGrid(view), (player,)))
+    return out
+
+
+def _game_cases(seed=1010, games=10):
+    """Positions from seeded games of random bots, early and late in each game."""
+    from ..capture.game import play_capture
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for g in range(games):
+        n = 2 + g % 3
+        w, h = int(rng.integers(8, 20)), int(rng.integers(6, 12))
+        rec = play_capture(["random"] * n, rng=int(rng.integers(2**32)), width=w, height=h,
+                           symmetric=bool(g % 2))
+        states = rec.replay()
+        for k in sorted({len(states) // 5, len(states) // 2, len(states) - 1}):
+            s = states[k]
+            for p in s.active[:2]:
+                out.append(Case(f"game {g} ({n} players, {w}x{h}), round {s.round - 1}",
+                                CaptureGrid(s.view()), (p,)))
+    return out
+
+
+# ---- a plain-Python twin with switchable mistakes -----------------------------------------------
+
+def _distance(metric, a, b):
+    dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
+    if metric == "chebyshev":
+        return max(dx, dy)
+    if metric == "euclid":
+        return (dx * dx + dy * dy) ** 0.5
+    return dx + dy
+
+
+def variant(view, player, *, metric="manhattan", cluster=True, late=True, own=False,
+            tie="reading", strict=True):
+    """The B2 target computed square by square, with one part of the rule switchable
+    to a typical mistake; all defaults give :func:`~tronlab.capture.bots.nearest_target`.
+
+    ``metric`` "chebyshev" or "euclid"; ``cluster=False`` no lone-square penalty;
+    ``late=False`` no late-game rule, ``late="always"`` the late rule from the
+    first round; ``own=True`` the player's own square is a candidate; ``tie``
+    "reading" (the rule), "last" (last in reading order), "column" (smaller x
+    first), "no-distance" or "no-neighbours" (skip that tie-break);
+    ``strict=False`` drops squares as near to an opponent too.
+    """
+    w, h = view.width, view.height
+    owner = np.asarray(view.owner)
+    me = tuple(view.positions[player])
+    free = {(x, y) for y in range(h) for x in range(w) if owner[y, x] == NEUTRAL}
+    cand = free if own else free - {me}
+    if not cand:
+        return me
+    if late == "always" or (late and len(free) <= 0.5 * w * h):
+        others = [pos for q, pos in enumerate(view.positions)
+                  if q != player and pos is not None and not view.eliminated[q]]
+
+        def nearer(sq):
+            d = _distance(metric, sq, me)
+            return any((_distance(metric, sq, o) < d) if strict else
+                       (_distance(metric, sq, o) <= d) for o in others)
+        kept = {sq for sq in cand if not nearer(sq)}
+        cand = kept or cand
+
+    def around(sq):
+        x, y = sq
+        return sum((x + dx, y + dy) in free for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+
+    def key(sq):
+        d = _distance(metric, sq, me)
+        cost = d + (3 if cluster and around(sq) == 0 else 0)
+        nb = 0 if tie == "no-neighbours" else -around(sq)
+        order = {"reading": (sq[1], sq[0]), "last": (-sq[1], -sq[0]),
+                 "column": (sq[0], sq[1])}.get(tie, (sq[1], sq[0]))
+        return (cost, 0 if tie == "no-distance" else d, nb, *order)
+    return min(cand, key=key)
+
+
+MISTAKES = [
+    ({"own": True}, "you aimed at the square you stand on: a square you share stays neutral, "
+                    "so walking to it takes nothing - leave your own square out"),
+    ({"metric": "chebyshev"}, "distance: a move is one step along x or y, so count "
+                              "|dx| + |dy| (Manhattan), not max(|dx|, |dy|)"),
+    ({"metric": "euclid"}, "distance: count moves, |dx| + |dy| (Manhattan), not the "
+                           "straight-line distance"),
+    ({"cluster": False}, "clusters: a neutral square with no neutral neighbour costs 3 more "
+                         "steps - a cluster a little further away is worth more"),
+    ({"tie": "last"}, "ties: among equally good squares take the first in reading order "
+                      "(smallest y, then smallest x), not the last"),
+    ({"tie": "column"}, "ties: reading order is row by row - smallest y first, then "
+                        "smallest x"),
+    ({"tie": "no-distance"}, "ties: at equal cost the shorter walk wins (a lone square near "
+                             "by over a cluster as costly but further)"),
+    ({"tie": "no-neighbours"}, "ties: at equal cost and distance prefer the square with more "
+                               "neutral neighbours, before reading order"),
+    ({"late": False}, "late in the game (at most half the grid neutral) leave out the squares "
+                      "an opponent is strictly nearer to"),
+    ({"late": "always"}, "the opponents only matter late in the game: while more than half "
+                         "the grid is neutral, ignore them"),
+    ({"strict": False}, "late game: only squares *strictly* nearer an opponent are left out; "
+                        "a square as near to you as to them stays"),
+]
+
+
+class NearestTarget(Exercise):
+    function = "nearest_target"
+    parameters = ("view", "player")
+    returns = "a target (x, y): two whole numbers on the grid"
+    time_limit = 5.0
+    hint = ("follow the rule step by step on this grid: candidates, the late-game filter, "
+            "cost = distance (+3 for a lone square), then the tie-breaks")
+
+    def cases(self):
+        return _tiny_cases() + _game_cases()
+
+    def call(self, student, case, context):
+        return student(context["board"].view, *case.args)
+
+    def describe_case(self, case):
+        v = case.board.view
+        late = int(np.count_nonzero(v.owner == NEUTRAL)) <= 0.5 * v.owner.size
+        where = ", ".join(f"{q}: {p}" for q, p in enumerate(v.positions))
+        return (f"nearest_target(view, {case.args[0]}) ({'late' if late else 'early'} in the game; "
+                f"positions {where})")
+
+    def convert(self, value, case):
+        if isinstance(value, str) or not hasattr(value, "__len__") or len(value) != 2:
+            raise WrongType(f"return the target as a pair (x, y), not {value!r:.40}")
+        try:
+            x, y = (int(v) for v in value)
+        except (TypeError, ValueError):
+            raise WrongType(f"x and y must be whole numbers, got {value!r:.40}") from None
+        if any(float(v) != int(v) for v in value):
+            raise WrongType(f"x and y must be whole numbers, got {value!r:.40}")
+        v = case.board.view
+        if not (0 <= x < v.width and 0 <= y < v.height):
+            raise WrongType(f"({x}, {y}) is off the {v.width}x{v.height} grid")
+        return (x, y)
+
+    def expected(self, case):
+        return tuple(int(v) for v in nearest_target(case.board.view, case.args[0]))
+
+    def show(self, value, case):
+        me = case.board.view.positions[case.args[0]]
+        d = abs(value[0] - me[0]) + abs(value[1] - me[1])
+        return f"{value}, {d} step{'' if d == 1 else 's'} from {me}"
+
+    def diagnose(self, case, got, want):
+        """The hints of every typical mistake that gives the learner's target here
+        (on a tiny grid usually one; two mistakes can agree on a grid)."""
+        texts = [text for options, text in MISTAKES
+                 if variant(case.board.view, case.args[0], **options) == got]
+        if not texts:
+            return None
+        return texts[0] if len(texts) == 1 else " - or - ".join(texts)
+
+
+def check_nearest_target(nearest_target, *, time_limit=None):
+    """Check ``nearest_target(view, player) -> (x, y)`` (B2) on tiny grids and game positions."""
+    return run_check(NearestTarget(), nearest_target, time_limit=time_limit)

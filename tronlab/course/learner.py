@@ -1,0 +1,148 @@
+"""What the checker needs to know about a learner's function and what it returned.
+
+* :func:`learner_frame` finds the learner's own line in a traceback (not tronlab's,
+  not a library's);
+* :func:`is_stub` tells a body that does nothing yet (``pass``, ``...``,
+  ``raise NotImplementedError``) from a real attempt;
+* :func:`bad_function_message` and :func:`signature_problem` explain, in a sentence,
+  a checker called with something that is not the function, or a function with the
+  wrong parameters;
+* :func:`safe_repr` and :func:`describe_value` show an answer even when the
+  learner's own ``__repr__`` raises.
+
+>>> class Odd:
+...     def __repr__(self):
+...         raise ValueError("no")
+>>> safe_repr(Odd())
+'<Odd object: its __repr__ raised ValueError: no>'
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import os
+import sys
+import textwrap
+import traceback
+
+import numpy as np
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_LIBRARY_DIRS = tuple(os.path.abspath(d) + os.sep for d in {sys.prefix, sys.base_prefix}
+                      if len(os.path.abspath(d)) > 1) + (_PACKAGE_DIR + os.sep,)
+
+
+def _is_library_file(filename: str) -> bool:
+    """True for tronlab's own files, the standard library and installed packages."""
+    path = os.path.abspath(filename)
+    return "site-packages" in path or path.startswith(_LIBRARY_DIRS)
+
+
+def learner_frame(err: BaseException | None, frames=None):
+    """The innermost traceback frame in the learner's own code (not tronlab, not a library),
+    as a ``traceback.FrameSummary``, or None.  ``frames`` (a list of ``FrameSummary``)
+    stands in for ``err.__traceback__`` when the error came from another process."""
+    if frames is None:
+        frames = traceback.extract_tb(err.__traceback__) if err is not None else []
+    mine = [f for f in frames if not _is_library_file(f.filename)]
+    return mine[-1] if mine else None
+
+
+def where(err: BaseException | None, frames=None) -> str:
+    """``"line N of f: code"`` for the learner's innermost frame, or ``""``."""
+    frame = learner_frame(err, frames)
+    if frame is None:
+        return ""
+    line = (frame.line or "").strip()
+    code = f": {line}" if line else ""
+    return f"line {frame.lineno} of {frame.name}{code}"
+
+
+def is_stub(fn) -> bool | None:
+    """True if ``fn``'s body does nothing yet: only a docstring, ``pass``, ``...``,
+    a comment, or ``raise NotImplementedError``; None if its source cannot be read."""
+    try:
+        source = textwrap.dedent(inspect.getsource(fn))
+        tree = ast.parse(source)
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef)
+    funcs = [node for node in tree.body if isinstance(node, kinds)]
+    if not funcs:
+        return None
+    body = list(funcs[0].body)
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        body = body[1:]
+    return all(_does_nothing(stmt) for stmt in body)
+
+
+def _does_nothing(stmt) -> bool:
+    if isinstance(stmt, ast.Pass):
+        return True
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) \
+            and stmt.value.value is Ellipsis:
+        return True
+    if isinstance(stmt, ast.Return) and (stmt.value is None or (
+            isinstance(stmt.value, ast.Constant) and stmt.value.value in (None, Ellipsis))):
+        return True
+    if isinstance(stmt, ast.Raise) and stmt.exc is not None:
+        exc = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
+        return isinstance(exc, ast.Name) and exc.id == "NotImplementedError"
+    return False
+
+
+def safe_repr(value, limit: int | None = None) -> str:
+    """``repr(value)``, or a sentence saying that the object's own ``__repr__`` raised."""
+    try:
+        text = repr(value)
+        if not isinstance(text, str):
+            raise TypeError(f"__repr__ returned {type(text).__name__}, not str")
+    except Exception as err:  # noqa: BLE001 - a learner's __repr__ may do anything
+        try:
+            detail = f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
+        except Exception:  # noqa: BLE001
+            detail = type(err).__name__
+        return f"<{type(value).__name__} object: its __repr__ raised {detail}>"
+    if limit is not None and len(text) > limit:
+        text = text[:limit] + "..."
+    return text
+
+
+def describe_value(value) -> str:
+    """A short phrase for an answer: ``int 3``, ``a numpy array of shape (4, 5) ...``."""
+    if isinstance(value, np.ndarray):
+        return f"a numpy array of shape {value.shape} and dtype {value.dtype}"
+    text = safe_repr(value)
+    return f"{type(value).__name__} {text}" if len(text) < 60 else type(value).__name__
+
+
+def bad_function_message(name: str, student) -> str | None:
+    """A sentence if ``student`` is not something ``check_<name>`` can call, else None."""
+    if callable(student) and not isinstance(student, type):
+        return None
+    if isinstance(student, type):
+        return (f"check_{name} expects your function, but got the class {student.__name__}. "
+                f"Pass the function: check_{name}({name}).")
+    if student is None:
+        return (f"check_{name} expects your function, but got None. Pass the function itself: "
+                f"check_{name}({name}) (no parentheses after {name}).")
+    return (f"check_{name} expects your function, but got {describe_value(student)}. Pass the "
+            f"function itself, without calling it: check_{name}({name}), not "
+            f"check_{name}({name}(board)).")
+
+
+def signature_problem(name: str, wanted, student) -> str | None:
+    """A sentence if ``student`` cannot be called with the parameters ``wanted``."""
+    try:
+        signature = inspect.signature(student)
+    except (TypeError, ValueError):
+        return None                                    # builtins and such: just try
+    try:
+        signature.bind(*wanted)
+    except TypeError:
+        have = ", ".join(signature.parameters)
+        return (f"the checker calls {name}({', '.join(wanted)}), but your function "
+                f"takes ({have}). Define it as: def {name}({', '.join(wanted)}):")
+    return None

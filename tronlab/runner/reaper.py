@@ -1,0 +1,183 @@
+"""End every program a game started, on any exit (technique E3's clean-up).
+
+An external contest program runs in its own session (process group), and a
+group kill ends it with everything it started - unless a child of it called
+``setsid`` and left the group, or tronlab itself was stopped by a signal
+before it could kill anything.  This module closes both holes:
+
+* **a token in the environment.**  :func:`child_env` adds
+  ``TRONLAB_PROGRAM_TOKEN=<random>`` to the program's environment; its children
+  inherit it, in whatever session they end up.  :func:`kill_program` kills the
+  program's group, then every process whose ``/proc/PID/environ`` carries the
+  token (Linux; elsewhere the group kill is all there is), until none is left.
+* **every exit.**  Live programs are registered here; :func:`kill_all` ends them
+  and runs at interpreter exit (``atexit``) and, once
+  :func:`install_signal_handlers` has run, on SIGTERM and SIGHUP: the handler
+  kills the programs, then lets the signal do what it would have done (the
+  previous Python handler, or the default: the process ends by that signal).
+
+A process that clears its environment and leaves the group escapes; no
+contest program we know of does that.
+
+>>> env = child_env("abc", {"PATH": "/bin"})
+>>> env[TOKEN_VAR], env["PATH"]
+('abc', '/bin')
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import secrets
+import signal
+import threading
+import time
+
+TOKEN_VAR = "TRONLAB_PROGRAM_TOKEN"
+_ROUNDS = 20           # kill rounds before giving up on a process that keeps forking
+
+_live: dict[str, int] = {}     # token -> pid of the program
+_previous: dict[int, object] = {}
+_atexit_done = False
+_lock = threading.Lock()
+
+
+def new_token() -> str:
+    """A fresh random token for one program."""
+    return secrets.token_hex(8)
+
+
+def child_env(token: str, env=None) -> dict:
+    """The environment for a program: ``env`` (default: ours) plus its token."""
+    out = dict(os.environ if env is None else env)
+    out[TOKEN_VAR] = token
+    return out
+
+
+def register(token: str, pid: int) -> None:
+    """Remember a live program so that :func:`kill_all` ends it."""
+    global _atexit_done
+    with _lock:
+        _live[token] = pid
+        if not _atexit_done:
+            atexit.register(kill_all)
+            _atexit_done = True
+
+
+def _environ_has(pid: int, needle: bytes) -> bool:
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            data = f.read()
+    except OSError:
+        return False
+    return needle in data.split(b"\0")
+
+
+def pids_with_token(token: str) -> list[int]:
+    """Processes (other than this one) whose environment carries ``token``; [] off Linux."""
+    needle = f"{TOKEN_VAR}={token}".encode()
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return []
+    me = os.getpid()
+    return [int(n) for n in names if n.isdigit() and int(n) != me
+            and _environ_has(int(n), needle)]
+
+
+def _kill(pid: int, how=signal.SIGKILL) -> None:
+    try:
+        os.kill(pid, how)
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+
+
+def kill_program(token: str, pid: int | None = None) -> None:
+    """Kill program ``pid``'s process group and every process carrying ``token``.
+
+    Processes that stopped are left to their parents to reap (the program itself
+    is reaped by its ``Popen``); the loop stops once no live process has the token.
+    """
+    if pid is not None:
+        _kill_group(pid)
+        _kill(pid)
+    for _ in range(_ROUNDS):
+        found = [p for p in pids_with_token(token) if not _is_zombie(p)]
+        if not found:
+            break
+        for p in found:
+            _kill(p, signal.SIGSTOP)   # stop forking first, then kill
+        for p in found:
+            if _is_group_leader(p):
+                _kill_group(p)
+            _kill(p)
+        time.sleep(0.01)
+    with _lock:
+        _live.pop(token, None)
+
+
+def _stat_fields(pid: int) -> list[str]:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            text = f.read().decode("ascii", "replace")
+    except OSError:
+        return []
+    return text.rsplit(")", 1)[-1].split()
+
+
+def _is_zombie(pid: int) -> bool:
+    fields = _stat_fields(pid)
+    return not fields or fields[0] in ("Z", "X")
+
+
+def _is_group_leader(pid: int) -> bool:
+    fields = _stat_fields(pid)
+    return len(fields) > 2 and fields[2] == str(pid)
+
+
+def kill_all() -> None:
+    """End every registered program (at exit, on a signal, or when asked)."""
+    for token, pid in list(_live.items()):
+        kill_program(token, pid)
+
+
+def live_programs() -> dict[str, int]:
+    """A copy of the registry: token -> pid of each program not yet ended."""
+    return dict(_live)
+
+
+def _on_signal(signum, frame):
+    kill_all()
+    previous = _previous.get(signum, signal.SIG_DFL)
+    if callable(previous):
+        previous(signum, frame)
+        return
+    signal.signal(signum, signal.SIG_DFL)   # die by the signal, as without this handler
+    os.kill(os.getpid(), signum)
+
+
+def install_signal_handlers(signals=("SIGTERM", "SIGHUP")) -> bool:
+    """Kill every live program on these signals before the usual action; True if installed.
+
+    Only the main thread may install handlers; a signal that is ignored
+    (``nohup``) stays ignored.  Safe to call more than once.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    for name in signals:
+        signum = getattr(signal, name, None)
+        if signum is None:
+            continue
+        current = signal.getsignal(signum)
+        if current is _on_signal or current == signal.SIG_IGN:
+            continue
+        _previous[signum] = current if current is not None else signal.SIG_DFL
+        signal.signal(signum, _on_signal)
+    return True

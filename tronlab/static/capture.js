@@ -1,0 +1,115 @@
+// tronlab CaptureWidget front end (Back to the Code).  Python (tronlab/capture/widget.py)
+// keeps the game; this page draws the frame in `shown` and sends the player's wishes:
+// {kind: "click", x, y}, {kind: "next"}, {kind: "back", n}.  The slider sets `frame`.
+
+function el_(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function render({ model, el }) {
+  const root = el_("div", "tronlab-capture");
+  const bar = el_("div", "tronlab-capture-bar");
+  const next = el_("button", "tronlab-capture-next", "next round");
+  const back = el_("button", "tronlab-capture-back", "BACK");
+  const pick = el_("input", "tronlab-capture-pick");
+  pick.type = "number"; pick.min = 1; pick.max = 25; pick.value = 5; pick.title = "rounds to go back";
+  const slider = el_("input", "tronlab-capture-slider");
+  slider.type = "range"; slider.min = 0;
+  const label = el_("span", "tronlab-capture-round");
+  bar.append(next, back, pick, el_("span", "tronlab-capture-sep", "replay"), slider, label);
+  const canvas = el_("canvas", "tronlab-capture-canvas");
+  canvas.setAttribute("role", "img");
+  canvas.setAttribute("aria-label", "capture game: click a square to aim there");
+  const info = el_("div", "tronlab-capture-info");
+  const status = el_("div", "tronlab-capture-status");
+  root.append(bar, canvas, info, status);
+  el.appendChild(root);
+
+  let px = 18, blink = 0, timer = null, lastFlashKey = "";
+
+  function draw() {
+    const f = model.get("shown") || {}, rows = f.rows || [];
+    const w = model.get("width"), h = model.get("height"), colors = model.get("colors") || {};
+    px = Math.max(8, Math.min(28, Math.floor(640 / Math.max(w, h))));
+    canvas.width = w * px; canvas.height = h * px;
+    const ctx = canvas.getContext("2d");
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const c = (rows[y] || "")[x] || ".";
+        ctx.fillStyle = c === "." ? "#ffffff" : colors.owners[Number(c)];
+        ctx.fillRect(x * px, y * px, px, px);
+        ctx.strokeStyle = "rgba(0,0,0,0.10)";
+        ctx.strokeRect(x * px + 0.5, y * px + 0.5, px - 1, px - 1);
+      }
+    }
+    for (const [x, y] of f.flash || []) {        // what the last enclosure took
+      ctx.strokeStyle = "#ffb000"; ctx.lineWidth = 2;
+      ctx.strokeRect(x * px + 1.5, y * px + 1.5, px - 3, px - 3);
+      if (blink % 2 === 1) { ctx.fillStyle = "rgba(255,176,0,0.65)"; ctx.fillRect(x * px, y * px, px, px); }
+      ctx.lineWidth = 1;
+    }
+    (f.positions || []).forEach((pos, p) => {
+      if (!pos) return;
+      const [x, y] = pos;
+      ctx.fillStyle = colors.players[p];
+      ctx.fillRect(x * px + 2, y * px + 2, px - 4, px - 4);
+      ctx.fillStyle = "#ffffff"; ctx.font = `bold ${Math.floor(px * 0.6)}px sans-serif`;
+      ctx.textAlign = "center"; ctx.textBaseline = "middle";
+      ctx.fillText(String(p), x * px + px / 2, y * px + px / 2 + 1);
+    });
+    const t = model.get("target"), you = model.get("you");
+    if (t && you >= 0) {
+      ctx.strokeStyle = colors.players[you]; ctx.lineWidth = 2;
+      ctx.beginPath(); ctx.arc(t[0] * px + px / 2, t[1] * px + px / 2, px * 0.42, 0, 2 * Math.PI);
+      ctx.stroke(); ctx.lineWidth = 1;
+    }
+    canvas.dataset.rows = rows.join("\n");
+    canvas.dataset.round = String(f.round);
+    canvas.dataset.flash = String((f.flash || []).length);
+    slider.max = model.get("n_frames") - 1;
+    slider.value = model.get("frame");
+    label.textContent = `round ${Math.max(0, (f.round || 1) - 1)} (frame ${model.get("frame")} of ${model.get("n_frames") - 1})`;
+    const playing = you >= 0;
+    next.disabled = back.disabled = !playing || f.over;
+    pick.disabled = !playing;
+    if (playing && f.backs) back.disabled = back.disabled || f.backs[you] < 1;
+    next.style.display = back.style.display = pick.style.display = playing ? "" : "none";
+    info.textContent = f.text || "";
+    status.textContent = model.get("status");
+  }
+
+  function flashIfNew() {
+    const f = model.get("shown") || {};
+    const key = `${model.get("frame")}:${(f.flash || []).length}`;
+    if (!(f.flash || []).length || key === lastFlashKey) { draw(); return; }
+    lastFlashKey = key;
+    if (timer) clearInterval(timer);
+    blink = 0; draw();
+    timer = setInterval(() => {
+      blink += 1; draw();
+      if (blink >= 6) { clearInterval(timer); timer = null; blink = 0; draw(); }
+    }, 220);
+  }
+
+  canvas.addEventListener("click", (ev) => {
+    if (model.get("you") < 0) return;
+    const r = canvas.getBoundingClientRect();
+    const x = Math.floor((ev.clientX - r.left) * (canvas.width / r.width) / px);
+    const y = Math.floor((ev.clientY - r.top) * (canvas.height / r.height) / px);
+    if (x < 0 || y < 0 || x >= model.get("width") || y >= model.get("height")) return;
+    model.send({ kind: "click", x, y });
+  });
+  next.addEventListener("click", () => model.send({ kind: "next" }));
+  back.addEventListener("click", () => model.send({ kind: "back", n: Number(pick.value) }));
+  slider.addEventListener("input", () => { model.set("frame", Number(slider.value)); model.save_changes(); });
+
+  model.on("change:shown", flashIfNew);
+  for (const name of ["target", "status", "n_frames", "frame", "colors"]) model.on(`change:${name}`, draw);
+  flashIfNew();
+  return () => { if (timer) clearInterval(timer); };
+}
+
+export default { render };
