@@ -6,7 +6,10 @@ A thin wrapper around ``benchmarks/strength.py`` (same games, both seats,
 results file, sign test and verdict) that defaults to ``--bots hybrid,chamber
 --pairs all --random 60 --time 0.1``, finds the 2010 maps also when the
 repository is a git worktree (``--maps-dir``, or ``$TRONLAB_2010_MAPS``), and
-counts the search depth of the ``hybrid`` and ``nash`` moves too.
+counts the search depth of the ``hybrid`` and ``nash`` moves too.  The engine
+allows ``--limit-factor`` times the move time (default 5; strength.py uses 2):
+on a shared machine under a load of 6-8, a 2x limit let load spikes decide
+games (23 timeouts in 134 games of the first run below, both bots).
 
 Measured (2 shared cores under a load of 6-8, 0.1 s a move, the engine allows
 0.2 s): see the table at the end of this docstring once a run has finished.
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -24,6 +28,7 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 import strength  # noqa: E402
 
 DEFAULTS = ["--bots", "hybrid,chamber", "--pairs", "all", "--random", "60", "--time", "0.1"]
+LIMIT_FACTOR = 5.0      # the engine's limit, in multiples of --time (strength.py: 2)
 SEARCH_MODES = ("search", "hybrid", "nash")
 
 
@@ -36,8 +41,38 @@ class _Recorder(strength._Recorder):
         return move
 
 
+def play_one(job):
+    """strength.play_one with the engine's limit at LIMIT_FACTOR times the move time."""
+    a, b, map_name, seconds, depth, key = job
+    from tronlab.runner.engine import play
+    if (a, b) not in strength._warm:
+        strength._warm.add((a, b))
+        play(strength.make_board("box"), [strength.new_bot(a, 0.05, None),
+                                          strength.new_bot(b, 0.05, None)],
+             rules="google2010", rng=0, max_turns=30)
+    bots = [strength.new_bot(a, seconds, depth), strength.new_bot(b, seconds, depth)]
+    depths = {0: [], 1: []}
+    wrapped = [_Recorder(bot, depths[p]) for p, bot in enumerate(bots)]
+    limit = None if depth is not None else LIMIT_FACTOR * seconds
+    t0 = time.perf_counter()
+    rec = play(strength.make_board(map_name), wrapped, rules="google2010",
+               rng=strength.game_seed(a, b, map_name), time_limit=limit,
+               first_time_limit=None if limit is None else 6 * seconds, names=[a, b])
+    out = rec.outcome
+    return {"key": key, "p1": a, "p2": b, "map": map_name, "time": seconds, "depth": depth,
+            "winner": None if out.winner is None else [a, b][out.winner],
+            "turns": out.turns, "deaths": list(out.deaths),
+            "mean_depth": [round(sum(d) / len(d), 2) if d else None for d in depths.values()],
+            "seconds": round(time.perf_counter() - t0, 2)}
+
+
 def main(argv=None):
+    global LIMIT_FACTOR
     argv = list(sys.argv[1:] if argv is None else argv)
+    if "--limit-factor" in argv:
+        k = argv.index("--limit-factor")
+        LIMIT_FACTOR = float(argv[k + 1])
+        del argv[k:k + 2]
     maps_dir = os.environ.get("TRONLAB_2010_MAPS")
     if "--maps-dir" in argv:
         k = argv.index("--maps-dir")
@@ -48,6 +83,7 @@ def main(argv=None):
     if not os.path.isdir(strength.MAPS):
         raise SystemExit(f"no 2010 maps at {strength.MAPS}: give --maps-dir DIR")
     strength._Recorder = _Recorder
+    strength.play_one = play_one
     given = {a for a in argv if a.startswith("--")}
     for k in range(0, len(DEFAULTS), 2):
         if DEFAULTS[k] not in given:

@@ -6,7 +6,9 @@
 Each opponent plays ``nash`` on ``--boards`` seeded Light Riders starts
 (``lightriders_board(rng=seed)``: 16x16, empty, mirrored starts), once from
 each seat, every bot thinking ``--time`` seconds a move (the engine allows
-twice that; a timeout shuts a bot down, as the contest did).  Each game goes to
+``--limit-factor`` times that, 5 by default: on a shared, loaded machine a
+timeout - which shuts a Light Riders bot down for the rest of the game - would
+otherwise decide games that have nothing to do with the bots).  Each game goes to
 a JSON-lines results file as it ends (resumable: games already there with the
 same tag are skipped).  The table gives W-D-L from ``nash``'s side, the score,
 the two-sided sign test of the decided games, the verdict (``clear`` when
@@ -52,12 +54,12 @@ class _Timed:
         return move
 
 
-def one_game(seed, seat, opponent, think, options, hero="nash"):
+def one_game(seed, seat, opponent, think, options, hero="nash", factor=5.0):
     bots = [None, None]
     bots[seat] = _Timed(get_bot(hero, time=think, **options))
     bots[1 - seat] = _Timed(get_bot(opponent, time=think))
     rec = play(lightriders_board(rng=seed), bots, rules="lightriders", rng=seed,
-               time_limit=2 * think, first_time_limit=10 * think)
+               time_limit=factor * think, first_time_limit=10 * think)
     w = rec.outcome.winner
     mean = lambda xs: round(sum(xs) / len(xs), 4) if xs else None  # noqa: E731
     timeouts = [sum(1 for e in rec.events if e["player"] == p and e["kind"] == "timeout")
@@ -93,6 +95,8 @@ def main(argv=None):
     ap.add_argument("--nash-options", default="{}")
     ap.add_argument("--results", default=os.path.join(HERE, "nash_strength_results.jsonl"))
     ap.add_argument("--tag", default="default")
+    ap.add_argument("--limit-factor", type=float, default=5.0,
+                    help="the engine's time limit as a multiple of --time (default 5)")
     args = ap.parse_args(argv)
     options = json.loads(args.nash_options)
     key = f"{args.tag}|{args.hero}|t={args.time}|{json.dumps(options, sort_keys=True)}"
@@ -112,7 +116,8 @@ def main(argv=None):
             for seat in (0, 1):
                 if (opponent, seed, seat) in done:
                     continue
-                r = one_game(seed, seat, opponent, args.time, options, args.hero)
+                r = one_game(seed, seat, opponent, args.time, options, args.hero,
+                             args.limit_factor)
                 r["key"] = key
                 results.append(r)
                 with open(args.results, "a") as f:

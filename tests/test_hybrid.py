@@ -136,3 +136,46 @@ def test_registered_and_plays_both_rule_sets():
                    time_limit=0.5, max_turns=40)
         assert not {"timeout", "error", "illegal"} & set(rec.outcome.deaths)
         assert bot.last_stats["mode"] in ("hybrid", "endgame", "forced")
+
+
+# ---- the bot's root matrix (tronlab.tron.root_matrix) ---------------------------------------
+
+def test_root_matrix_equals_a_matrix_of_plain_negamax_cells():
+    from tronlab.nash import solve_zero_sum
+    from tronlab.tron.root_matrix import RootMatrixSearcher, can_collide, root_matrix_search
+    from tronlab.tron.search import Searcher, negamax
+    from tronlab.jit.clock import deadline_after
+    board = Board.from_ascii("""
+        .......
+        1.2...#
+        .......
+    """)
+    assert can_collide(board, 1)
+    s = Searcher(evaluation="territory", draw=0)
+    value, move, depth, strategy = root_matrix_search(s, board, 0, deadline=deadline_after(5),
+                                                      max_depth=2)
+    assert depth == 2
+    rows, cols = board.legal_moves(0), board.legal_moves(1)
+    a = np.zeros((len(rows), len(cols)))
+    for i, x in enumerate(rows):
+        for j, y in enumerate(cols):
+            tx, ty = board.target(0, x), board.target(1, y)
+            if tx == ty:
+                continue                      # a crash: draw 0
+            c = board.copy()
+            c.flat[tx], c.flat[ty] = TRAIL, TRAIL + 1
+            c.heads[0], c.heads[1] = tx, ty
+            a[i, j] = negamax(c, 0, depth=2, evaluation="territory", draw=0)[0]
+    game = solve_zero_sum(a)
+    assert value == pytest.approx(game.value) and move == rows[int(np.argmax(game.row_strategy))]
+    assert sum(strategy) == pytest.approx(1.0)
+    far = Board.from_ascii("""
+        1.........
+        .........2
+    """)
+    assert not can_collide(far, 3)            # distance 10: the two-ply search answers
+    r = RootMatrixSearcher(evaluation="territory")
+    r.search(far, 0, deadline=deadline_after(0.05))
+    assert r.last_stats["model"] == "two-ply"
+    r.search(board, 0, deadline=deadline_after(0.05))
+    assert r.last_stats["model"] == "matrix"

@@ -54,8 +54,9 @@ def test_plays_lightriders_on_the_clock():
                rules="lightriders", rng=4, time_limit=0.5, max_turns=60)
     assert not set(rec.outcome.deaths) & FAULTS
     # the bot plans 0.95 * 0.05 - 0.002 = 45.5 ms a move; allow for a busy machine
+    # (a bot that ignored its clock would think for seconds on this open board)
     assert rec.outcome.turns > 5 and max(times) < 0.1
-    assert sorted(times)[len(times) // 2] < 0.05
+    assert sorted(times)[len(times) // 2] < 0.05 * 1.3
 
 
 def test_nash_mode_reports_search_stats():

@@ -1,40 +1,41 @@
-"""The ``hybrid`` bot: both search models in one tree, with the chamber evaluation.
+"""The ``hybrid`` bot: both search models, with the chamber evaluation.
 
-Where the two heads can still enter one square on the same turn before the
-search's horizon, a turn is what it really is, a simultaneous choice: the
-payoff matrix over both players' moves valued as a zero-sum game (L1), with
-saddle-point pruning (L2) and head-on crashes scored as the draws they are.
-Elsewhere the heads cannot collide before the horizon and the node is valued
-by zenzike's two plies, the max-min of the same matrix with alpha-beta cuts,
-which needs far fewer cells (:mod:`tronlab.nash.maximin`).  Both in one
-compiled search (:func:`tronlab.tron.nash_search.nash_search_kernel` with
-``hybrid=True``), deepened under the clock with a1k0n's chamber-tree
-evaluation at the cutoff (A12) and, once separated, the endgame solver (A8).
+Where the two heads can still collide within ``near`` turns (3 by default),
+the root turn is what it really is, a simultaneous choice: a payoff matrix over
+both players' moves, the crash a draw the opponent cannot aim at, every other
+cell valued by the course's two-ply alpha-beta search with a1k0n's chamber
+evaluation, solved as a zero-sum game (L1)
+(:mod:`tronlab.tron.root_matrix`).  Elsewhere it is the ``chamber`` bot's own
+search.  Once separated, the endgame solver (A8).
 
 It uses the move's time: 95% of it less 2 ms (``chamber`` stops at 80% less
 5 ms), and under the Light Riders protocol the time bank as ``nash`` does.
-The move is the most likely one of the root's equilibrium (a pure move where
-the root is two-ply).  Measured against ``chamber`` in
-``benchmarks/hybrid_strength.py``.
+
+A first version put the two models in one compiled tree
+(:class:`~tronlab.tron.nash_searcher.NashSearcher` with ``hybrid=True``:
+matrix nodes where the heads can meet before the horizon, max-min nodes
+elsewhere); without alpha-beta's transposition table it searched about three
+turns less deep than ``chamber`` on the 2010 maps and lost to it (1-37-16
+there).  Measurements: ``benchmarks/hybrid_strength.py``.
 """
 
 from __future__ import annotations
 
 from ...runner.registry import register
-from ..nash_searcher import NashSearcher
+from ..root_matrix import RootMatrixSearcher
 from .nash import ClockedBot
 from .search import _warm
 
 
 class HybridBot(ClockedBot):
-    """Matrix games where the heads can meet before the horizon, two plies elsewhere."""
+    """The root matrix game where the heads can collide soon, two plies elsewhere."""
 
     name = "hybrid"
 
-    def __init__(self, *, evaluation="chamber", draw=-1, endgame_depth=None, time=None,
+    def __init__(self, *, evaluation="chamber", draw=-1, near=3, endgame_depth=None, time=None,
                  verbose=False, rng=None):
         super().__init__(endgame_depth=endgame_depth, time=time, verbose=verbose, rng=rng)
-        self.searcher = NashSearcher(evaluation=evaluation, draw=draw, hybrid=True)
+        self.searcher = RootMatrixSearcher(evaluation=evaluation, draw=draw, near=near)
 
     def start_game(self, board, player, *, rules=None, time_limit=None, rng=None):
         super().start_game(board, player, rules=rules, time_limit=time_limit, rng=rng)
@@ -49,7 +50,7 @@ class HybridBot(ClockedBot):
         return move
 
 
-@register("hybrid", description="matrix games where the heads can meet, two plies elsewhere, "
-                                "chamber evaluation, the whole move's time")
+@register("hybrid", description="a matrix game at the root where the heads can collide soon, "
+                                "chamber's alpha-beta elsewhere, the whole move's time")
 def make_hybrid(*, rng=None, time=None, **options):
     return _warm(HybridBot(time=time, rng=rng, **options))
