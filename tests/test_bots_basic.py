@@ -99,7 +99,7 @@ def test_every_builtin_home_registers_its_bots():
         factory, _ = registry._REGISTRY[family][name]
         assert factory.__module__ == module, name
     builtin = {(family, n) for family, table in registry._REGISTRY.items()
-               for n, (f, _) in table.items() 
+               for n, (f, _) in table.items()
                if f.__module__.startswith(("tronlab.tron.bots.", "tronlab.capture."))}
     assert builtin == set(registry._BUILTIN_HOMES)
 
