@@ -6,7 +6,7 @@
    library (gcc -O2 -march=native -DLIB -shared -fPIC, in a temp dir) and
    ``lib_bench(3, reps, 6)`` (depth-6 fail-soft alpha-beta, Voronoi leaves) is
    timed batch for batch against a compiled loop calling
-   :func:`tronlab.tron.search.reference_search_kernel` ``reps`` times.  Value and
+   :func:`tronlab.tron.c_reference.reference_search_kernel` ``reps`` times.  Value and
    node count must equal C's (``lib_nodes()``); printed: nodes/s of each and
    the ratio numba / C speed (median of paired batches).  TARGET >= 0.85.
 2. **The plain-Python twin** of the same search
@@ -44,8 +44,9 @@ from refc import DEFAULT_REF, build_library, build_program  # noqa: E402
 from tronlab.tron.chambers import new_scratch  # noqa: E402
 from tronlab.tron.maps import load_map  # noqa: E402
 from tronlab.grid.reference import refc_search  # noqa: E402
-from tronlab.tron.search import (N_FIELDS, N_STATS, S_EVALS, S_NODES, Searcher,  # noqa: E402
-                            reference_search, reference_search_kernel)
+from tronlab.tron.c_reference import (new_ref_frames, reference_search,  # noqa: E402
+                                      reference_search_kernel)
+from tronlab.tron.search import N_STATS, S_EVALS, S_NODES, Searcher  # noqa: E402
 
 
 # ---------------------------------------------------------------------------
@@ -61,19 +62,19 @@ def standalone_nps(exe, path):
 
 
 @njit(cache=True)
-def _numba_batch(flat, head0, head1, stride, depth, reps, dist, owner, queue, frames, stats):
+def _numba_batch(flat, head0, head1, stride, depth, reps, dist, owner, queue, frames):
     acc = 0
     for _ in range(reps):
-        v, m = reference_search_kernel(flat, head0, head1, stride, depth, dist, owner, queue,
-                                       frames, stats)
+        v, m, _ = reference_search_kernel(flat, head0, head1, stride, depth, dist, owner, queue,
+                                          frames)
         acc += v
     return acc
 
 
-def numba_seconds(board, depth, reps, s, frames, stats):
+def numba_seconds(board, depth, reps, s, frames):
     t0 = time.perf_counter()
     _numba_batch(board.flat, board.heads[0], board.heads[1], np.int64(board.stride),
-                 np.int64(depth), reps, s.dist, s.owner, s.queue, frames, stats)
+                 np.int64(depth), reps, s.dist, s.owner, s.queue, frames)
     return (time.perf_counter() - t0) / reps
 
 
@@ -84,14 +85,13 @@ def compare_c(c, path, batches, depth=6):
     c.lib_bench(3, 1, depth)
     c_nodes = int(c.lib_nodes())
     s = new_scratch(board.flat.size)
-    frames = np.zeros((depth + 1, N_FIELDS), np.int64)
-    stats = np.zeros(N_STATS, np.int64)
-    one = numba_seconds(board, depth, 3, s, frames, stats)   # compile / warm up
+    frames = new_ref_frames(depth)
+    one = numba_seconds(board, depth, 3, s, frames)   # compile / warm up
     reps = max(3, int(0.03 / max(one, 1e-7)))
     tc, tn = [], []
     for _ in range(batches):
         tc.append(c.lib_bench(3, reps, depth))
-        tn.append(numba_seconds(board, depth, reps, s, frames, stats))
+        tn.append(numba_seconds(board, depth, reps, s, frames))
     speed = statistics.median(c_ / n_ for n_, c_ in zip(tn, tc))   # numba speed / C speed
     return {"board": os.path.basename(path), "value": value, "nodes": nodes, "c_nodes": c_nodes,
             "c_nps": nodes / statistics.median(tc), "numba_nps": nodes / statistics.median(tn),

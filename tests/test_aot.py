@@ -129,7 +129,7 @@ def test_export_list_is_generated_from_the_declarations():
     assert set(EXPORTS) == want
     assert THROUGH_WRAPPERS <= set(EXPORTS)
     assert "territory_kernel" in EXPORTS and "_find" not in EXPORTS
-    assert set(aot.kernel_modules()) >= {"tronlab.grid.voronoi", "tronlab.tron.search",
+    assert set(aot.kernel_modules()) >= {"tronlab.grid.voronoi", "tronlab.tron.alphabeta",
                                           "tronlab.tron.chambers", "tronlab.jit.clock"}
 
 

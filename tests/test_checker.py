@@ -554,10 +554,10 @@ def test_fill_bound_and_greedy_against_brute_force(board):
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(small_boards(max_players=2, max_width=4, max_height=4))
 def test_turn_game_search_matches_the_c_reference_search(board):
-    """Plain minimax, the checker's alpha-beta, and tronlab.tron.search's line-for-line port of the
-    C reference search agree on the value; alpha-beta's node count equals the port's and
+    """Plain minimax, the checker's alpha-beta, and tronlab.tron.c_reference's line-for-line port
+    of the C reference search agree on the value; alpha-beta's node count equals the port's and
     never exceeds minimax's."""
-    search = pytest.importorskip("tronlab.tron.search")
+    ref = pytest.importorskip("tronlab.tron.c_reference")
     size = board.flat.size
     for depth in (1, 2, 3):
         game = TurnGame(board)
@@ -567,14 +567,13 @@ def test_turn_game_search_matches_the_c_reference_search(board):
         value = alphabeta(game, depth, -10**6, 10**6)
         assert value == full and game.nodes <= full_nodes
         assert game.depth_played == 0 and game.board == board
-        stats = np.zeros(search.N_STATS, np.int64)
         flat = board.flat.copy()
-        v, _ = search.reference_search_kernel(
+        v, _, nodes = ref.reference_search_kernel(
             flat, board.heads[0], board.heads[1], np.int64(board.stride), np.int64(depth),
             np.empty(size, np.int32), np.empty(size, np.uint8), np.empty(size, np.int32),
-            np.zeros((depth + 1, search.N_FIELDS), np.int64), stats)
+            ref.new_ref_frames(depth))
         assert v == full
-        assert stats[search.S_NODES] == game.nodes
+        assert nodes == game.nodes
 
 
 @settings(max_examples=EXAMPLES, deadline=None)

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from tronlab import Board
 from tronlab.tron.maps import load_map
 from tronlab.grid.reference import refc_search
-from tronlab.tron.search import WIN, Searcher, negamax, reference_search
+from tronlab.tron.c_reference import reference_search
+from tronlab.tron.search import WIN, Searcher, negamax
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -408,10 +409,10 @@ def test_a_new_draw_value_empties_the_table():
     """)
     s = Searcher(tt_bits=10)
     s.search(b, 0, max_depth=3)
-    assert s.tt_key.any()
+    assert s.table.key.any()
     s.draw = 0                                  # unchanged: the table stays
-    assert s.tt_key.any()
+    assert s.table.key.any()
     s.draw = -5
-    assert not s.tt_key.any()
+    assert not s.table.key.any()
     with pytest.raises(ValueError, match="draw"):
         s.draw = 1.5

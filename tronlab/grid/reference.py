@@ -302,7 +302,7 @@ def articulation_points(flat, stride):
 
 # ---- ref.c's search (the speed baseline of benchmarks/search.py) --------------
 def refc_search(flat, head0, head1, stride, depth=6):
-    """Twin of :func:`tronlab.tron.search.reference_search_kernel`: ``bench/ref.c``'s
+    """Twin of :func:`tronlab.tron.c_reference.reference_search_kernel`: ``bench/ref.c``'s
     fail-soft alpha-beta negamax, player 0 then player 1 on the changed board
     (sequential plies, no collisions), moves up, right, down, left, -10000 for a
     side with no move, leaves scored ``n(side to move) - n(other)`` by

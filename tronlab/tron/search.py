@@ -52,11 +52,12 @@ hashing (a random 64-bit number per filled square and per head square, XORed
 together, updated incrementally) and kept by the :class:`Searcher` between
 turns, so the positions searched for the last move give cut-offs for the next.
 
-The kernel is one loop over an explicit stack of frames (no recursion): each
-frame holds a node's window, its ordered moves and what was changed on the
-board to get to its child.  Heads are unsigned inside (cheap indexing) and
-handed to other modules' kernels as int64, so each cached kernel keeps one
-signature.
+The compiled search is :func:`tronlab.tron.alphabeta.negamax_kernel`, a loop
+over an explicit stack of frames made of named steps; its arrays are named in
+:mod:`tronlab.tron.search_state`.  This module holds the rules above and the
+Python side: :class:`Searcher` (state kept between moves, iterative deepening)
+and :func:`negamax` (one fixed-depth search).  ref.c's simpler search, for the
+benchmark against C, is :mod:`tronlab.tron.c_reference`.
 """
 
 from __future__ import annotations
@@ -65,378 +66,16 @@ import time as _time
 
 import numpy as np
 
+from ..jit.clock import NO_DEADLINE, deadline_after, now_ns
+from .alphabeta import negamax_kernel, update_kernel  # noqa: F401 - shown by notebook 04
 from .board import Board
 from .chambers import new_scratch
-from ..jit.clock import NO_DEADLINE, clock_ns, deadline_after, now_ns
-from ..jit.kernels import KernelTable, kernel
 from .evaluate import (K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, check_two_players,
-                       check_weights, eval_code, heuristic_kernel, separated_score_kernel)
-from ..grid.voronoi import territory_kernel
-
-WIN = np.int64(1) << np.int64(40)       # value of a won game (far above any evaluation)
-INF = np.int64(1) << np.int64(50)       # beyond every value: the initial window
-MAX_DEPTH = 60                           # turns
-MAX_PLY = 2 * MAX_DEPTH + 2
-CLOCK_EVERY = 16                         # nodes between two looks at the clock (a power of 2)
-
-# frame fields
-F_ALPHA, F_BETA, F_BEST, F_BESTMOVE, F_IDX, F_N, F_M0 = 0, 1, 2, 3, 4, 5, 6
-F_TARGET, F_APPLIED, F_ALPHA0, F_FROM_ME, F_FROM_OPP = 10, 11, 12, 13, 14
-N_FIELDS = 15
-
-# stats fields
-S_NODES, S_EVALS, S_SEPARATED, S_TT_HITS, S_TT_CUTS, S_ABORTED = 0, 1, 2, 3, 4, 5
-N_STATS = 8
-
-# collision models (see the module doc)
-PESSIMISTIC, BLIND = 0, 1
-CRASH_MODELS = {"pessimistic": PESSIMISTIC, "blind": BLIND}
-
-# transposition-table bound flags
-EXACT, LOWER, UPPER = 1, 2, 3
-
-
-# ---------------------------------------------------------------------------
-# the C reference search, line for line (for the benchmark against ref.c)
-# ---------------------------------------------------------------------------
-@kernel
-def reference_search_kernel(flat, head0, head1, stride, depth, dist, owner, queue, frames, stats):
-    """The search of ``bench/ref.c``: plain fail-soft alpha-beta negamax where
-    player 0 moves, then player 1 on the changed board (no collisions, sequential
-    plies), ``depth`` plies, moves in the order up, right, down, left, -10000 for
-    a side with no move, leaves ``territory(side to move) - territory(other)``.
-
-    ``flat`` is changed during the search and restored.  ``frames`` int64
-    [depth + 1, N_FIELDS]; ``stats[S_NODES]`` gets the node count as ref.c counts
-    it.  Returns ``(value, move)``.
-    """
-    loss = -10000
-    inf = 1000000
-    up = np.uint64(0) - np.uint64(stride)
-    offs = (up, np.uint64(1), np.uint64(stride), np.uint64(0) - np.uint64(1))
-    pos0 = np.uint64(head0)
-    pos1 = np.uint64(head1)
-    nodes = 1
-    if depth == 0:
-        n0, n1, _, _ = territory_kernel(flat, head0, head1, stride, dist, owner, queue)
-        stats[S_NODES] = nodes
-        return n0 - n1, -1
-    frames[0, F_ALPHA] = -inf
-    frames[0, F_BETA] = inf
-    frames[0, F_BEST] = -inf
-    frames[0, F_BESTMOVE] = -1
-    frames[0, F_IDX] = 0
-    ply = 0
-    while True:
-        k = frames[ply, F_IDX]
-        if k < 4 and frames[ply, F_ALPHA] < frames[ply, F_BETA]:
-            frames[ply, F_IDX] = k + 1
-            src = pos0 if (ply & 1) == 0 else pos1
-            n = src + offs[k]
-            if flat[n] != 0:
-                continue
-            flat[n] = 1
-            frames[ply, F_FROM_ME] = src
-            if ply & 1:
-                pos1 = n
-            else:
-                pos0 = n
-            nodes += 1
-            child = ply + 1
-            if child == depth:                      # a leaf: evaluate for the side to move there
-                if child & 1:
-                    n0, n1, _, _ = territory_kernel(flat, np.int64(pos1), np.int64(pos0), stride,
-                                                    dist, owner, queue)
-                else:
-                    n0, n1, _, _ = territory_kernel(flat, np.int64(pos0), np.int64(pos1), stride,
-                                                    dist, owner, queue)
-                v = -(n0 - n1)
-                flat[n] = 0
-                if ply & 1:
-                    pos1 = src
-                else:
-                    pos0 = src
-                if v > frames[ply, F_BEST]:
-                    frames[ply, F_BEST] = v
-                    frames[ply, F_BESTMOVE] = k
-                if v > frames[ply, F_ALPHA]:
-                    frames[ply, F_ALPHA] = v
-                continue
-            frames[child, F_ALPHA] = -frames[ply, F_BETA]
-            frames[child, F_BETA] = -frames[ply, F_ALPHA]
-            frames[child, F_BEST] = -inf
-            frames[child, F_BESTMOVE] = -1
-            frames[child, F_IDX] = 0
-            ply = child
-            continue
-        # the node is finished
-        val = frames[ply, F_BEST]
-        if val == -inf:
-            val = loss
-        if ply == 0:
-            stats[S_NODES] = nodes
-            return val, frames[0, F_BESTMOVE]
-        ply -= 1
-        k = frames[ply, F_IDX] - 1
-        src = np.uint64(frames[ply, F_FROM_ME])
-        if ply & 1:
-            flat[pos1] = 0
-            pos1 = src
-        else:
-            flat[pos0] = 0
-            pos0 = src
-        v = -val
-        if v > frames[ply, F_BEST]:
-            frames[ply, F_BEST] = v
-            frames[ply, F_BESTMOVE] = k
-        if v > frames[ply, F_ALPHA]:
-            frames[ply, F_ALPHA] = v
-
-
-# ---------------------------------------------------------------------------
-# the real search
-# ---------------------------------------------------------------------------
-@kernel
-def _legal_count(flat, head, offs):
-    c = 0
-    for k in range(4):
-        if flat[head + offs[k]] == 0:
-            c += 1
-    return c
-
-
-@kernel(inline="always")
-def _to_table(v, ply):
-    """A won or lost value, counted from the root, as counted from this node."""
-    if v >= WIN - MAX_PLY:
-        return v + ply
-    if v <= -WIN + MAX_PLY:
-        return v - ply
-    return v
-
-
-@kernel(inline="always")
-def _from_table(v, ply):
-    """The inverse of :func:`_to_table` at ``ply``."""
-    if v >= WIN - MAX_PLY:
-        return v - ply
-    if v <= -WIN + MAX_PLY:
-        return v + ply
-    return v
-
-
-@kernel
-def _update_kernel(frames, pv, pv_len, killers, ply, m, v, use_order):
-    """A child of the node at ``ply`` reached by move ``m`` is worth ``v`` to
-    this node's side: keep the best, raise alpha (extending the principal
-    variation), remember a move that cuts off as the ply's killer."""
-    if v > frames[ply, F_BEST]:
-        frames[ply, F_BEST] = v
-        frames[ply, F_BESTMOVE] = m
-    if v > frames[ply, F_ALPHA]:
-        frames[ply, F_ALPHA] = v
-        pv[ply, ply] = m
-        n = pv_len[ply + 1]
-        for i in range(ply + 1, n):
-            pv[ply, i] = pv[ply + 1, i]
-        pv_len[ply] = max(n, ply + 1)
-        if v >= frames[ply, F_BETA] and use_order:
-            killers[ply] = m
-
-
-@kernel(sig=("Tuple((i8, i8, b1))(u1[::1], i8, i8, i8, i8, i8, f8, f8, i8, i8, i8, b1, b1, i8, "
-             "u8[:, ::1], u8[::1], i8[::1], i2[::1], i1[::1], i1[::1], i1[::1], i1[::1], i8, "
-             "i1[:, ::1], i8[::1], i8[:, ::1], u8[::1], u1[::1], ChamberScratch, i8[::1])"))
-def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_weight, draw,
-                   crash, use_tt, use_order, deadline, zobrist, tt_key, tt_val, tt_depth, tt_flag,
-                   tt_move, killers, prev_pv, prev_pv_len, pv, pv_len, frames, keys, onpv,
-                   cs, stats):
-    """Depth-limited negamax alpha-beta over whole turns (see the module doc).
-
-    ``depth`` is in turns (two plies each), at least 1.  ``code``, ``k1``,
-    ``k2`` and ``sep_weight`` choose the evaluation (:mod:`tronlab.tron.evaluate`);
-    ``draw`` is the value of a draw to me (0, or a little below to avoid
-    draws).  ``use_tt`` and ``use_order`` switch the transposition table and move
-    ordering on.  ``deadline``: absolute time in ns (:func:`tronlab.jit.clock.clock_ns`).
-
-    Scratch and state: ``zobrist`` uint64[3, n] (filled square, my head, the
-    opponent's head); the table ``tt_key`` uint64, ``tt_val`` int64,
-    ``tt_depth`` int16, ``tt_flag`` int8, ``tt_move`` int8, all of one
-    power-of-2 size; ``killers`` int8[MAX_PLY]; ``prev_pv`` int8[MAX_PLY] with
-    ``prev_pv_len`` moves (the line to try first); ``pv`` int8[MAX_PLY, MAX_PLY]
-    and ``pv_len`` int64[MAX_PLY] receive the new principal variation (row 0);
-    ``frames`` int64[MAX_PLY, N_FIELDS]; ``keys`` uint64[MAX_PLY]; ``onpv``
-    uint8[MAX_PLY]; ``cs`` the evaluations' scratch
-    (:func:`tronlab.tron.chambers.new_scratch`); ``stats`` int64[N_STATS] is added to.
-
-    Returns ``(value, move, completed)``.  When the deadline passes the board is
-    restored and ``completed`` is False (value and move are then meaningless).
-    """
-    up = np.uint64(0) - np.uint64(stride)
-    offs = (up, np.uint64(1), np.uint64(stride), np.uint64(0) - np.uint64(1))
-    mask = np.uint64(tt_key.size - 1)
-    hm = np.uint64(me_head)
-    ho = np.uint64(opp_head)
-    key = np.uint64(0)
-    for i in range(flat.size):
-        if flat[i] != 0:
-            key ^= zobrist[0, i]
-    keys[0] = key ^ zobrist[1, hm] ^ zobrist[2, ho]
-    max_ply = 2 * depth
-    nodes = stats[S_NODES]
-    frames[0, F_ALPHA] = -INF
-    frames[0, F_BETA] = INF
-    onpv[0] = 1 if prev_pv_len > 0 else 0
-    ply = 0
-    state = 0                   # 0: enter the node at ply, 1: try its next move, 2: return val
-    val = np.int64(0)
-    while True:
-        if state == 0:
-            # ---- enter: set the node up, or know its value at once ----
-            nodes += 1
-            pv_len[ply] = ply
-            frames[ply, F_APPLIED] = 0
-            if (nodes & (CLOCK_EVERY - 1)) == 0 and clock_ns() >= deadline:
-                for q in range(ply - 1, 0, -1):
-                    if frames[q, F_APPLIED]:
-                        flat[frames[q - 1, F_TARGET]] = 0
-                        flat[frames[q, F_TARGET]] = 0
-                stats[S_NODES] = nodes
-                stats[S_ABORTED] += 1
-                return np.int64(0), -1, False
-            state = 1
-            first = -1
-            if (ply & 1) == 0:
-                src = hm
-                if _legal_count(flat, hm, offs) == 0:
-                    val = draw if _legal_count(flat, ho, offs) == 0 else -WIN + ply
-                    if ply == 0:
-                        stats[S_NODES] = nodes
-                        return val, -1, True
-                    state = 2
-                elif ply > 0:
-                    sep, score = separated_score_kernel(flat, np.int64(hm), np.int64(ho), stride,
-                                                        sep_weight, cs.dist,
-                                                        cs.owner, cs.queue)
-                    if sep:
-                        stats[S_SEPARATED] += 1
-                        val = score
-                        state = 2
-                    elif ply == max_ply:
-                        stats[S_EVALS] += 1
-                        val = heuristic_kernel(flat, np.int64(hm), np.int64(ho), stride, code,
-                                           k1, k2, cs)
-                        state = 2
-                if state == 1 and use_tt:
-                    slot = keys[ply] & mask
-                    if tt_key[slot] == keys[ply]:
-                        stats[S_TT_HITS] += 1
-                        first = tt_move[slot]
-                        if ply > 0 and tt_depth[slot] >= depth - ply // 2:
-                            tv = _from_table(tt_val[slot], ply)
-                            fl = tt_flag[slot]
-                            if (fl == EXACT or (fl == LOWER and tv >= frames[ply, F_BETA])
-                                    or (fl == UPPER and tv <= frames[ply, F_ALPHA])):
-                                stats[S_TT_CUTS] += 1
-                                val = tv
-                                state = 2
-            else:
-                src = ho
-            if state == 1:
-                # ---- order the legal moves: PV, table move, killer, the rest ----
-                if not use_order:
-                    first = -1
-                elif onpv[ply] and ply < prev_pv_len:
-                    first = prev_pv[ply]
-                second = killers[ply] if use_order else -1
-                n_moves = 0
-                for j in range(6):
-                    m = first if j == 0 else (second if j == 1 else j - 2)
-                    if m < 0 or flat[src + offs[m]] != 0:
-                        continue
-                    dup = False
-                    for i in range(n_moves):
-                        if frames[ply, F_M0 + i] == m:
-                            dup = True
-                    if not dup:
-                        frames[ply, F_M0 + n_moves] = m
-                        n_moves += 1
-                if n_moves == 0:            # only at odd plies: the opponent is stuck and loses
-                    val = -WIN + ply
-                    state = 2
-                else:
-                    frames[ply, F_N] = n_moves
-                    frames[ply, F_IDX] = 0
-                    frames[ply, F_BEST] = -INF
-                    frames[ply, F_BESTMOVE] = -1
-                    frames[ply, F_ALPHA0] = frames[ply, F_ALPHA]
-            continue
-        if state == 2:
-            # ---- return: hand `val` to the parent and undo the move into it ----
-            ply -= 1
-            if frames[ply, F_APPLIED]:
-                flat[hm] = 0
-                flat[ho] = 0
-                hm = np.uint64(frames[ply, F_FROM_ME])
-                ho = np.uint64(frames[ply, F_FROM_OPP])
-                frames[ply, F_APPLIED] = 0
-            m = frames[ply, F_M0 + frames[ply, F_IDX] - 1]
-            _update_kernel(frames, pv, pv_len, killers, np.int64(ply), m, -val, use_order)
-            state = 1
-            continue
-        # ---- next: try the node's next move, or finish it ----
-        idx = frames[ply, F_IDX]
-        if idx >= frames[ply, F_N] or frames[ply, F_ALPHA] >= frames[ply, F_BETA]:
-            val = frames[ply, F_BEST]
-            if (ply & 1) == 0 and use_tt:
-                slot = keys[ply] & mask
-                tt_key[slot] = keys[ply]
-                tt_val[slot] = _to_table(val, ply)
-                tt_depth[slot] = depth - ply // 2
-                tt_move[slot] = frames[ply, F_BESTMOVE]
-                if val <= frames[ply, F_ALPHA0]:
-                    tt_flag[slot] = UPPER
-                elif val >= frames[ply, F_BETA]:
-                    tt_flag[slot] = LOWER
-                else:
-                    tt_flag[slot] = EXACT
-            if ply == 0:
-                stats[S_NODES] = nodes
-                return val, frames[0, F_BESTMOVE], True
-            state = 2
-            continue
-        m = frames[ply, F_M0 + idx]
-        frames[ply, F_IDX] = idx + 1
-        child = ply + 1
-        frames[child, F_ALPHA] = -frames[ply, F_BETA]
-        frames[child, F_BETA] = -frames[ply, F_ALPHA]
-        onpv[child] = 1 if (onpv[ply] and ply < prev_pv_len and prev_pv[ply] == m) else 0
-        if (ply & 1) == 0:
-            frames[ply, F_TARGET] = hm + offs[m]
-            ply = child
-            state = 0
-            continue
-        t = np.uint64(frames[ply - 1, F_TARGET])
-        u = ho + offs[m]
-        frames[ply, F_TARGET] = u
-        if u == t:                          # both enter the same square: both crash, a draw
-            if crash == BLIND and frames[ply, F_N] > 1:
-                continue                    # the opponent cannot aim at my square: not a choice
-            nodes += 1
-            pv_len[child] = child
-            _update_kernel(frames, pv, pv_len, killers, np.int64(ply), m, -draw, use_order)
-            continue
-        flat[t] = 1
-        flat[u] = 1
-        frames[ply, F_FROM_ME] = hm
-        frames[ply, F_FROM_OPP] = ho
-        frames[ply, F_APPLIED] = 1
-        keys[child] = (keys[ply - 1] ^ zobrist[0, t] ^ zobrist[0, u]
-                       ^ zobrist[1, hm] ^ zobrist[1, t] ^ zobrist[2, ho] ^ zobrist[2, u])
-        hm = t
-        ho = u
-        ply = child
-        state = 0
+                       check_weights, eval_code)
+from .search_state import (BLIND, CLOCK_EVERY, CRASH_MODELS, EXACT, INF, LOWER,  # noqa: F401
+                           MAX_DEPTH, MAX_PLY, N_STATS, PESSIMISTIC, S_ABORTED, S_EVALS,
+                           S_NODES, S_SEPARATED, S_TT_CUTS, S_TT_HITS, UPPER, WIN, new_frames,
+                           new_lines, new_table)
 
 
 # ---------------------------------------------------------------------------
@@ -479,26 +118,17 @@ class Searcher:
         self.draw = draw
         if not isinstance(tt_bits, int) or not 4 <= tt_bits <= 26:
             raise ValueError(f"tt_bits must be an int from 4 to 26, got {tt_bits!r}")
-        n = 1 << tt_bits
-        self.tt_key = np.zeros(n, np.uint64)
-        self.tt_val = np.zeros(n, np.int64)
-        self.tt_depth = np.zeros(n, np.int16)
-        self.tt_flag = np.zeros(n, np.int8)
-        self.tt_move = np.zeros(n, np.int8)
-        self.killers = np.full(MAX_PLY, -1, np.int8)
-        self.pv = np.zeros((MAX_PLY, MAX_PLY), np.int8)
-        self.pv_len = np.zeros(MAX_PLY, np.int64)
-        self.frames = np.zeros((MAX_PLY, N_FIELDS), np.int64)
-        self.keys = np.zeros(MAX_PLY, np.uint64)
-        self.onpv = np.zeros(MAX_PLY, np.uint8)
+        self.table = new_table(tt_bits)
+        self.lines = new_lines()
+        self.frames = new_frames()
         self.scratch = None
         self.zobrist = None
         self.last_stats: dict = {}
 
     def reset(self) -> None:
         """Forget everything learned (call between games)."""
-        self.tt_key[:] = 0
-        self.killers[:] = -1
+        self.table.key[:] = 0
+        self.lines.killers[:] = -1
 
     @property
     def draw(self) -> int:
@@ -513,7 +143,7 @@ class Searcher:
                 or abs(value) >= WIN:
             raise ValueError(f"draw must be an int value (0 = neutral), got {value!r}")
         if self._draw is not None and int(value) != self._draw:
-            self.tt_key[:] = 0
+            self.table.key[:] = 0
         self._draw = int(value)
 
     def _prepare(self, board):
@@ -532,7 +162,7 @@ class Searcher:
         self._prepare(board)
         s = self.scratch
         stats = np.zeros(N_STATS, np.int64) if stats is None else stats
-        prev = np.zeros(MAX_PLY, np.int8)
+        prev = self.lines.prev_pv
         n_prev = 0
         if prev_pv is not None and self.ordering:
             n_prev = min(len(prev_pv), MAX_PLY)
@@ -541,10 +171,8 @@ class Searcher:
         v, m, done = negamax_kernel(
             flat, board.heads[me], board.heads[opp], np.int64(board.stride), np.int64(depth),
             np.int64(self.code), self.k1, self.k2, np.int64(self.sep_weight), np.int64(self.draw),
-            np.int64(self.crash), self.tt, self.ordering,
-            np.int64(deadline), self.zobrist, self.tt_key, self.tt_val, self.tt_depth, self.tt_flag,
-            self.tt_move, self.killers, prev, np.int64(n_prev), self.pv, self.pv_len, self.frames,
-            self.keys, self.onpv, s, stats)
+            np.int64(self.crash), self.tt, self.ordering, np.int64(deadline), self.zobrist,
+            self.table, self.lines, np.int64(n_prev), self.frames, s, stats)
         return int(v), int(m), bool(done)
 
     def search(self, board, player, *, time=None, deadline=None, max_depth=MAX_DEPTH):
@@ -572,7 +200,7 @@ class Searcher:
                 if not done:
                     break
                 value, move, depth = v, m, d
-                pv = self.pv[0, :self.pv_len[0]].copy()
+                pv = self.lines.pv[0, :self.lines.pv_len[0]].copy()
                 if abs(v) >= WIN - MAX_PLY or now_ns() >= deadline:
                     break
                 if stats[S_EVALS] == before[S_EVALS] and stats[S_TT_CUTS] == before[S_TT_CUTS]:
@@ -611,23 +239,3 @@ def negamax(board, player=0, *, depth=2, evaluation="linear", k1=K1_DEFAULT, k2=
                  crash=crash, tt=tt, ordering=ordering, tt_bits=16)
     v, m, _ = s.search_depth(board, player, depth)
     return v, m
-
-
-def reference_search(board, *, depth=6):
-    """ref.c's search from player 0 (see :func:`reference_search_kernel`):
-    ``(value, move, nodes)``."""
-    if not isinstance(board, Board) or board.n_players != 2:
-        raise ValueError("reference_search needs a 2-player Board")
-    if not isinstance(depth, int) or not 0 <= depth <= 40:
-        raise ValueError(f"depth must be an int from 0 to 40, got {depth!r}")
-    flat = board.flat.copy()
-    s = new_scratch(flat.size)
-    stats = np.zeros(N_STATS, np.int64)
-    frames = np.zeros((depth + 1, N_FIELDS), np.int64)
-    v, m = reference_search_kernel(flat, board.heads[0], board.heads[1], np.int64(board.stride),
-                                   np.int64(depth), s.dist, s.owner, s.queue, frames, stats)
-    return int(v), int(m), int(stats[S_NODES])
-
-
-# the kernels compile on first use; Python calls prefer ahead-of-time twins
-_kernels = KernelTable(globals())
