@@ -14,7 +14,7 @@ from tronlab.tron.chambers import (
     ChamberScore, chamber_counts_kernel, chamber_score, chamber_score_kernel, chamber_tree,
     new_scratch,
 )
-from tronlab.grid.voronoi import territory
+from tronlab.grid.voronoi import territory, territory_kernel
 
 # a1k0n v. ecv257 (seed 000), in miniature.  Red (1) owns a room of 17 squares
 # plus the doorway on its right.  Blue (2) sits in the next doorway: on its
@@ -324,12 +324,7 @@ def test_in_a_tree_of_corridors_the_line_is_the_farthest_square(width, height, s
 def _score_loop(flat, h0, h1, stride, reps, k1, k2, penalize, s):
     total = 0.0
     for _ in range(reps):
-        total += chamber_score_kernel(
-            flat, h0, h1, stride, k1, k2, penalize, s.dist, s.owner, s.queue, s.region, s.disc,
-            s.low, s.parent, s.it, s.stack, s.is_cut, s.chamber_of, s.rqueue, s.rdist, s.resum,
-            s.ch_parent, s.ch_entrance, s.ch_kind, s.ch_n, s.ch_e, s.ch_front, s.ch_step_n,
-            s.ch_step_e, s.val_n, s.val_e, s.val_front, s.choice, s.ch_end, s.fr_chamber,
-            s.fr_next)
+        total += chamber_score_kernel(flat, h0, h1, stride, k1, k2, penalize, s)
     return total
 
 
@@ -340,9 +335,27 @@ def test_score_kernel_runs_inside_compiled_code_with_reused_scratch():
     total = _score_loop(b.flat, b.heads[0], b.heads[1], np.int64(b.stride), 5, 0.055, 0.194,
                         False, s)
     assert total == pytest.approx(5 * one)
-    n0, e0, n1, e1 = chamber_counts_kernel(b.flat, b.heads[0], b.heads[1], np.int64(b.stride),
-                                           0.055, 0.194, False, *s)
+    n0, n1, e0, e1 = chamber_counts_kernel(b.flat, b.heads[0], b.heads[1], np.int64(b.stride),
+                                           0.055, 0.194, False, s)
     assert (n0, n1) == (16, 13)
+    assert chamber_score(b, 0, scratch=s)[:4] == (n0, e0, n1, e1)
+
+
+def test_counts_come_in_the_order_territory_uses():
+    # each territory is a room without a cut vertex (the head is a wall for that search) and
+    # touches no front: each tree is one room whose value is the Voronoi count, and the
+    # kernels return both in territory_kernel's order (n0, n1, e0, e1)
+    b = Board.from_ascii("""
+        1..#....
+        ...#....
+        ...#...2
+    """)
+    s = new_scratch(b.flat.size)
+    args = (b.flat, b.heads[0], b.heads[1], np.int64(b.stride))
+    counts = chamber_counts_kernel(*args, 0.055, 0.194, False, s)
+    voronoi = territory_kernel(*args, s.dist, s.owner, s.queue)
+    assert tuple(counts) == tuple(voronoi)
+    assert counts[:2] == (3 * 3 - 1, 3 * 4 - 1)     # sizes first, then the edge counts
 
 
 def test_wrappers_reject_bad_input():
@@ -373,10 +386,12 @@ def test_wrappers_reject_bad_input():
 
 def test_each_cached_kernel_has_one_signature():
     # numba can crash loading a cached function compiled for several types
+    import tronlab.tron.chamber_build as build
     import tronlab.tron.chambers as mod
     b = Board.from_ascii(ECV257)
     chamber_tree(b, 1, penalize_battlefront=True)
     chamber_score(b, 0)
-    for name in ("chamber_tree_kernel", "chamber_values_kernel", "chamber_counts_kernel",
-                 "_new_chamber", "_new_gate", "_grow_room"):
+    for name in ("chamber_values_kernel", "chamber_counts_kernel"):
         assert len(getattr(mod, name).signatures) <= 1, name
+    for name in ("chamber_tree_kernel", "_new_chamber", "_new_gate", "_grow_room"):
+        assert len(getattr(build, name).signatures) <= 1, name

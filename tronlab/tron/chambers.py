@@ -88,10 +88,14 @@ has an arena verdict yet):
   ties between equally large lines.
 
 Two layers, as everywhere in tronlab: compiled kernels that take the flat grid,
-heads and scratch arrays and never allocate (:func:`chamber_counts_kernel`,
+heads and one :class:`ChamberScratch` and never allocate (steps 2-6 in
+:mod:`tronlab.tron.chamber_build`; step 7 and the score here:
+:func:`chamber_values_kernel`, :func:`chamber_counts_kernel`,
 :func:`chamber_score_kernel`, meant to be called from search), and the
 friendly :func:`chamber_tree` / :func:`chamber_score` that take a
-:class:`~tronlab.tron.board.Board`.
+:class:`~tronlab.tron.board.Board`.  Like
+:func:`~tronlab.grid.voronoi.territory_kernel`, the counts kernel returns
+``(n0, n1, e0, e1)``: both sizes, then both edge counts.
 """
 
 from __future__ import annotations
@@ -101,270 +105,41 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..grid.articulation import articulation_points_kernel
-from .board import check_board, check_player
 from ..grid.voronoi import territory_kernel
 from ..jit.kernels import KernelTable, kernel
+from .board import check_board, check_player
+from .chamber_build import (GATE, HEAD, KIND_NAMES, ROOM, ChamberScratch,  # noqa: F401
+                            chamber_tree_kernel, new_scratch)
 
 K1_DEFAULT = 0.055
 K2_DEFAULT = 0.194
 
-HEAD, GATE, ROOM = 0, 1, 2
-KIND_NAMES = ("head", "gate", "room")
-
-
-class ChamberScratch(NamedTuple):
-    """Scratch arrays for the kernels here; make with :func:`new_scratch`.
-
-    Square-sized (``size`` = ``board.flat.size``): ``dist``, ``queue``,
-    ``rqueue``, ``rdist``, ``resum``, ``chamber_of``, ``disc``, ``low``,
-    ``parent``, ``stack`` (int32), ``owner``, ``region``, ``it``, ``is_cut``
-    (uint8).  Chamber-sized (``size + 1``, one chamber per square at most plus
-    the head): the ``ch_*``, ``val_*`` and ``fr_*`` arrays and ``choice``
-    (int32).  ``dist``/``owner``/``queue`` are what
-    :func:`tronlab.grid.voronoi.territory_kernel` needs, so one scratch serves both.
-    """
-    dist: np.ndarray
-    owner: np.ndarray
-    queue: np.ndarray
-    region: np.ndarray
-    disc: np.ndarray
-    low: np.ndarray
-    parent: np.ndarray
-    it: np.ndarray
-    stack: np.ndarray
-    is_cut: np.ndarray
-    chamber_of: np.ndarray
-    rqueue: np.ndarray
-    rdist: np.ndarray
-    resum: np.ndarray
-    ch_parent: np.ndarray
-    ch_entrance: np.ndarray
-    ch_kind: np.ndarray
-    ch_n: np.ndarray
-    ch_e: np.ndarray
-    ch_front: np.ndarray
-    ch_step_n: np.ndarray
-    ch_step_e: np.ndarray
-    val_n: np.ndarray
-    val_e: np.ndarray
-    val_front: np.ndarray
-    choice: np.ndarray
-    ch_end: np.ndarray
-    fr_chamber: np.ndarray
-    fr_next: np.ndarray
-
-
-def new_scratch(size: int) -> ChamberScratch:
-    """Scratch for a flat grid of ``size`` squares (``board.flat.size``)."""
-    i32 = [np.empty(size, np.int32) for _ in range(10)]
-    u8 = [np.empty(size, np.uint8) for _ in range(4)]
-    ch = [np.empty(size + 1, np.int32) for _ in range(15)]
-    dist, queue, disc, low, parent, stack, chamber_of, rqueue, rdist, resum = i32
-    owner, region, it, is_cut = u8
-    return ChamberScratch(dist, owner, queue, region, disc, low, parent, it, stack, is_cut,
-                          chamber_of, rqueue, rdist, resum, *ch)
-
 
 # ---------------------------------------------------------------------------
-# kernels
+# kernels: step 7 and the score
 # ---------------------------------------------------------------------------
-@kernel(inline="always")
-def _free_degree(flat, sq, stride):
-    return (np.int32(flat[sq - stride] == 0) + np.int32(flat[sq + 1] == 0)
-            + np.int32(flat[sq + stride] == 0) + np.int32(flat[sq - 1] == 0))
-
-
 @kernel
-def _new_chamber(kind, entrance, parent, step_n, step_e, count, ch_parent, ch_entrance,
-                 ch_kind, ch_n, ch_e, ch_front, ch_step_n, ch_step_e):
-    ch_parent[count] = parent
-    ch_entrance[count] = entrance
-    ch_kind[count] = kind
-    ch_n[count] = 0
-    ch_e[count] = 0
-    ch_front[count] = 0
-    ch_step_n[count] = step_n
-    ch_step_e[count] = step_e
-    return count + 1
-
-
-@kernel
-def _new_gate(flat, sq, who, stride, owner, parent, step_n, step_e, count, chamber_of,
-              ch_parent, ch_entrance, ch_kind, ch_n, ch_e, ch_front, ch_step_n, ch_step_e):
-    """Claim cut vertex ``sq`` as gate chamber ``count``; returns ``count + 1``."""
-    chamber_of[sq] = count
-    _new_chamber(np.int64(1), sq, parent, step_n, step_e, count, ch_parent, ch_entrance, ch_kind,
-                 ch_n, ch_e, ch_front, ch_step_n, ch_step_e)
-    ch_n[count] = 1
-    ch_e[count] = _free_degree(flat, sq, stride)
-    for u in (sq - stride, sq + 1, sq + stride, sq - 1):
-        if flat[u] == 0 and owner[u] != who:
-            ch_front[count] = 1
-    return count + 1
-
-
-@kernel
-def _grow_room(flat, start, who, stride, owner, is_cut, chamber_of, rqueue, rdist, resum,
-               room, count, ch_parent, ch_entrance, ch_kind, ch_n, ch_e, ch_front, ch_step_n,
-               ch_step_e):
-    """Grow room ``room`` breadth-first from ``start`` over unclaimed non-cut
-    squares of ``who``; every unclaimed cut vertex next to it becomes a child
-    gate, its steps the shortest (then fewest-edge) way there.  Returns the new
-    chamber count (the room's gates are ids ``room + 1`` up to it)."""
-    offs = (np.uint64(0) - np.uint64(stride), np.uint64(1), np.uint64(stride),
-            np.uint64(0) - np.uint64(1))
-    chamber_of[start] = room
-    rdist[start] = 0
-    resum[start] = 0
-    rqueue[0] = start
-    qh = 0
-    qt = 1
-    n = 0
-    e = 0
-    front = 0
-    while qh < qt:
-        s = np.uint64(rqueue[qh])
-        qh += 1
-        # resum held the cheapest path up to s, s excluded; now add s itself
-        deg = _free_degree(flat, s, stride)
-        here = resum[s] + deg
-        resum[s] = here
-        n += 1
-        e += deg
-        ds = rdist[s] + 1
-        for j in range(4):
-            u = s + offs[j]
-            if flat[u] != 0:
-                continue
-            if owner[u] != who:
-                front = 1
-                continue
-            cu = chamber_of[u]
-            if is_cut[u] != 0:
-                if cu < 0:
-                    count = _new_gate(flat, np.int64(u), who, stride, owner, np.int64(room),
-                                      np.int64(ds), np.int64(here), np.int64(count),
-                                      chamber_of, ch_parent, ch_entrance, ch_kind, ch_n, ch_e,
-                                      ch_front, ch_step_n, ch_step_e)
-                elif (ch_parent[cu] == room and ch_kind[cu] == 1
-                      and ch_step_n[cu] == ds and here < ch_step_e[cu]):
-                    ch_step_e[cu] = here
-            elif cu < 0:
-                chamber_of[u] = room
-                rdist[u] = ds
-                resum[u] = here
-                rqueue[qt] = u
-                qt += 1
-            elif cu == room and rdist[u] == ds and here < resum[u]:
-                resum[u] = here   # another shortest way in (u not yet dequeued)
-    ch_n[room] = n
-    ch_e[room] = e
-    ch_front[room] = front
-    return count
-
-
-@kernel
-def chamber_tree_kernel(flat, head, who, stride, owner, region, disc, low, parent, it, stack,
-                        is_cut, chamber_of, rqueue, rdist, resum, ch_parent, ch_entrance,
-                        ch_kind, ch_n, ch_e, ch_front, ch_step_n, ch_step_e, ch_end,
-                        fr_chamber, fr_next):
-    """Build the chamber tree of the player whose owner code is ``who`` (steps
-    2-6 of the module docstring); returns the number of chambers.
-
-    ``owner`` holds 0/1/2 ownership codes (anything else, e.g. 255 for
-    unreached squares, is nobody's).  Fills ``region`` (0 = the player's
-    square), ``is_cut``, ``chamber_of`` (-1 for squares in no chamber) and the
-    ``ch_*`` arrays: parent, entrance square, kind (0 head, 1 gate, 2 room),
-    N, E, touches-front flag, steps taken in the parent on the way in.
-
-    The exploration is a depth-first walk on an explicit stack of frames
-    (``fr_chamber``, ``fr_next``): a head or gate frame looks at its four
-    neighbours twice (rooms, then gates) and descends into each new child at
-    once; a room frame descends into its gates in the order the room found
-    them (ids ``room + 1`` to ``ch_end[room] - 1``).
-    """
-    size = flat.size
-    offs = (np.uint64(0) - np.uint64(stride), np.uint64(1), np.uint64(stride),
-            np.uint64(0) - np.uint64(1))
-    w = np.uint8(who)
-    for i in range(size):
-        region[i] = 0 if (flat[i] == 0 and owner[i] == w) else 1
-        chamber_of[i] = -1
-    articulation_points_kernel(region, stride, disc, low, parent, it, stack, is_cut)
-    zero = np.int64(0)
-    count = _new_chamber(zero, np.int64(head), np.int64(-1), zero, zero, zero, ch_parent,
-                         ch_entrance, ch_kind, ch_n, ch_e,
-                         ch_front, ch_step_n, ch_step_e)
-    fr_chamber[0] = 0
-    fr_next[0] = 0
-    sp = 1
-    while sp > 0:
-        c = fr_chamber[sp - 1]
-        k = fr_next[sp - 1]
-        if ch_kind[c] == 2:                       # a room: descend into its next gate
-            if k < ch_end[c]:
-                fr_next[sp - 1] = k + 1
-                fr_chamber[sp] = k
-                fr_next[sp] = 0
-                sp += 1
-            else:
-                sp -= 1
-            continue
-        if k >= 8:                                # a head or gate with nothing left
-            sp -= 1
-            continue
-        fr_next[sp - 1] = k + 1
-        want_cut = k // 4                         # rooms first, then gates
-        g = np.uint64(ch_entrance[c])
-        t = g + offs[k % 4]
-        if region[t] != 0 or chamber_of[t] >= 0 or is_cut[t] != want_cut:
-            continue
-        step_n = ch_n[c]                          # 0 from the head, the gate square from a gate
-        step_e = ch_e[c]
-        child = count
-        if want_cut == 1:
-            count = _new_gate(flat, np.int64(t), w, stride, owner, np.int64(c), np.int64(step_n),
-                              np.int64(step_e), np.int64(count), chamber_of,
-                              ch_parent, ch_entrance, ch_kind, ch_n, ch_e, ch_front, ch_step_n,
-                              ch_step_e)
-            fr_next[sp] = 0
-        else:
-            count = _new_chamber(np.int64(2), np.int64(t), np.int64(c), np.int64(step_n),
-                                 np.int64(step_e), np.int64(count), ch_parent, ch_entrance, ch_kind,
-                                 ch_n, ch_e, ch_front, ch_step_n, ch_step_e)
-            count = _grow_room(flat, np.int64(t), w, stride, owner, is_cut, chamber_of, rqueue, rdist,
-                               resum, child, count, ch_parent, ch_entrance, ch_kind, ch_n, ch_e,
-                               ch_front, ch_step_n, ch_step_e)
-            ch_end[child] = count
-            fr_next[sp] = child + 1
-        fr_chamber[sp] = child
-        sp += 1
-    return count
-
-
-@kernel
-def chamber_values_kernel(count, k1, k2, penalize, ch_parent, ch_n, ch_e, ch_front, ch_step_n,
-                          ch_step_e, val_n, val_e, val_front, choice):
-    """Step 7: the value ``(val_n, val_e)`` of every chamber, whether its best
-    line is a battlefront line (``val_front``) and the child it goes on to
-    (``choice``, -1 = stay).  Children have larger ids than their parent, so
-    one pass from the last chamber to the first sees every child before its
+def chamber_values_kernel(count, k1, k2, penalize, cs):
+    """Step 7: the value ``(cs.val_n, cs.val_e)`` of every chamber, whether its
+    best line is a battlefront line (``cs.val_front``) and the child it goes on
+    to (``cs.choice``, -1 = stay).  Children have larger ids than their parent,
+    so one pass from the last chamber to the first sees every child before its
     parent.  Returns the value of chamber 0 as ``(N, E)``.
     """
+    ch_n, ch_e, val_n, val_e, choice = cs.ch_n, cs.ch_e, cs.val_n, cs.val_e, cs.choice
     for c in range(count):
         val_n[c] = ch_n[c]
         val_e[c] = ch_e[c]
-        val_front[c] = ch_front[c]
+        cs.val_front[c] = cs.ch_front[c]
         choice[c] = -1
     for c in range(count - 1, 0, -1):
-        p = ch_parent[c]
-        if val_front[c] != 0:
-            n = ch_step_n[c] + val_n[c]
-            e = ch_step_e[c] + val_e[c]
+        p = cs.ch_parent[c]
+        if cs.val_front[c] != 0:
+            n = cs.ch_step_n[c] + val_n[c]
+            e = cs.ch_step_e[c] + val_e[c]
             if penalize:
-                n -= ch_n[p] - ch_step_n[c]
-                e -= ch_e[p] - ch_step_e[c]
+                n -= ch_n[p] - cs.ch_step_n[c]
+                e -= ch_e[p] - cs.ch_step_e[c]
         else:
             n = ch_n[p] + val_n[c]
             e = ch_e[p] + val_e[c]
@@ -375,57 +150,43 @@ def chamber_values_kernel(count, k1, k2, penalize, ch_parent, ch_n, ch_e, ch_fro
         if score > best or (score == best and choice[p] >= 0):
             val_n[p] = n
             val_e[p] = e
-            val_front[p] = 1 if (ch_front[p] != 0 or val_front[c] != 0) else 0
+            cs.val_front[p] = 1 if (cs.ch_front[p] != 0 or cs.val_front[c] != 0) else 0
             choice[p] = c
     return val_n[0], val_e[0]
 
 
 @kernel
-def chamber_counts_kernel(flat, head0, head1, stride, k1, k2, penalize, dist, owner, queue,
-                          region, disc, low, parent, it, stack, is_cut, chamber_of, rqueue,
-                          rdist, resum, ch_parent, ch_entrance, ch_kind, ch_n, ch_e, ch_front,
-                          ch_step_n, ch_step_e, val_n, val_e, val_front, choice, ch_end,
-                          fr_chamber, fr_next):
-    """``(n0, e0, n1, e1)``: the chamber-tree value of each player, for the
-    linear form.  ``flat`` uint8[n] padded grid, ``head0``/``head1`` flat
-    indices, ``stride``, weights ``k1``/``k2`` (float64, used to compare
-    options), ``penalize`` (bool, A13); the rest is :class:`ChamberScratch`.
-    No allocation: callable millions of times from a compiled search.
+def chamber_counts_kernel(flat, head0, head1, stride, k1, k2, penalize, cs):
+    """``(n0, n1, e0, e1)``, the order of
+    :func:`~tronlab.grid.voronoi.territory_kernel`: the chamber-tree value of
+    each player, for the linear form.  ``flat`` uint8[n] padded grid,
+    ``head0``/``head1`` flat indices, ``stride``, weights ``k1``/``k2``
+    (float64, used to compare options), ``penalize`` (bool, A13), ``cs`` a
+    :class:`ChamberScratch`.  No allocation: callable millions of times from a
+    compiled search.
     """
-    territory_kernel(flat, head0, head1, stride, dist, owner, queue)
+    territory_kernel(flat, head0, head1, stride, cs.dist, cs.owner, cs.queue)
     for i in range(flat.size):
-        if dist[i] < 0:
-            owner[i] = 255
+        if cs.dist[i] < 0:
+            cs.owner[i] = 255
     n0 = e0 = n1 = e1 = 0
     for who in range(2):                  # the same scratch serves both trees in turn
         head = head0 if who == 0 else head1
-        count = chamber_tree_kernel(flat, np.int64(head), np.int64(who), stride, owner, region,
-                                    disc, low, parent, it, stack, is_cut, chamber_of, rqueue,
-                                    rdist, resum, ch_parent, ch_entrance, ch_kind, ch_n, ch_e,
-                                    ch_front, ch_step_n, ch_step_e, ch_end, fr_chamber, fr_next)
-        n, e = chamber_values_kernel(count, k1, k2, penalize, ch_parent, ch_n, ch_e, ch_front,
-                                     ch_step_n, ch_step_e, val_n, val_e, val_front, choice)
+        count = chamber_tree_kernel(flat, np.int64(head), np.int64(who), stride, cs)
+        n, e = chamber_values_kernel(count, k1, k2, penalize, cs)
         if who == 0:
             n0, e0 = n, e
         else:
             n1, e1 = n, e
-    return n0, e0, n1, e1
+    return n0, n1, e0, e1
 
 
 @kernel
-def chamber_score_kernel(flat, head0, head1, stride, k1, k2, penalize, dist, owner, queue,
-                         region, disc, low, parent, it, stack, is_cut, chamber_of, rqueue,
-                         rdist, resum, ch_parent, ch_entrance, ch_kind, ch_n, ch_e, ch_front,
-                         ch_step_n, ch_step_e, val_n, val_e, val_front, choice, ch_end,
-                         fr_chamber, fr_next):
+def chamber_score_kernel(flat, head0, head1, stride, k1, k2, penalize, cs):
     """a1k0n's linear form on the chamber values, for the player at ``head0``:
     ``k1 * (n0 - n1) + k2 * (e0 - e1)`` (float64).  Same arguments as
     :func:`chamber_counts_kernel`."""
-    n0, e0, n1, e1 = chamber_counts_kernel(
-        flat, head0, head1, stride, k1, k2, penalize, dist, owner, queue, region, disc, low,
-        parent, it, stack, is_cut, chamber_of, rqueue, rdist, resum, ch_parent, ch_entrance,
-        ch_kind, ch_n, ch_e, ch_front, ch_step_n, ch_step_e, val_n, val_e, val_front, choice,
-        ch_end, fr_chamber, fr_next)
+    n0, n1, e0, e1 = chamber_counts_kernel(flat, head0, head1, stride, k1, k2, penalize, cs)
     return k1 * (n0 - n1) + k2 * (e0 - e1)
 
 
@@ -561,9 +322,9 @@ def chamber_score(board, player=0, *, opponent=None, k1=K1_DEFAULT, k2=K2_DEFAUL
     me, opp = _check(board, player, opponent)
     k1, k2 = _weights(k1, k2)
     s = _scratch(board, scratch)
-    n0, e0, n1, e1 = chamber_counts_kernel(board.flat, board.heads[me], board.heads[opp],
+    n0, n1, e0, e1 = chamber_counts_kernel(board.flat, board.heads[me], board.heads[opp],
                                            np.int64(board.stride), k1, k2,
-                                           bool(penalize_battlefront), *s)
+                                           bool(penalize_battlefront), s)
     n0, e0, n1, e1 = int(n0), int(e0), int(n1), int(e1)
     return ChamberScore(n0, e0, n1, e1, round(k1 * (n0 - n1) + k2 * (e0 - e1), 12))
 
@@ -579,15 +340,8 @@ def chamber_tree(board, player=0, *, opponent=None, k1=K1_DEFAULT, k2=K2_DEFAULT
     flat, stride = board.flat, np.int64(board.stride)
     territory_kernel(flat, board.heads[me], board.heads[opp], stride, s.dist, s.owner, s.queue)
     s.owner[s.dist < 0] = 255
-    count = chamber_tree_kernel(flat, np.int64(board.heads[me]), np.int64(0), stride, s.owner,
-                                s.region, s.disc,
-                                s.low, s.parent, s.it, s.stack, s.is_cut, s.chamber_of,
-                                s.rqueue, s.rdist, s.resum, s.ch_parent, s.ch_entrance,
-                                s.ch_kind, s.ch_n, s.ch_e, s.ch_front, s.ch_step_n, s.ch_step_e,
-                                s.ch_end, s.fr_chamber, s.fr_next)
-    n, e = chamber_values_kernel(count, k1, k2, bool(penalize_battlefront), s.ch_parent, s.ch_n,
-                                 s.ch_e, s.ch_front, s.ch_step_n, s.ch_step_e, s.val_n, s.val_e,
-                                 s.val_front, s.choice)
+    count = chamber_tree_kernel(flat, np.int64(board.heads[me]), np.int64(0), stride, s)
+    n, e = chamber_values_kernel(count, k1, k2, bool(penalize_battlefront), s)
     path = [0]
     while s.choice[path[-1]] >= 0:
         path.append(int(s.choice[path[-1]]))

@@ -12,9 +12,10 @@ compiled search kernel can use any of them.
     but the more open one wins, so the bot keeps its own space uncluttered and
     hugs walls.
 ``LINEAR`` (A9)
-    a1k0n's fitted model ``K1*(N1-N2) + K2*(E1-E2)``, which predicts the
+    a1k0n's linear model ``K1*(N1-N2) + K2*(E1-E2)``, which predicts the
     difference in moves the two players will make; in thousandths of a move so
-    it stays an integer (defaults ``K1=0.055``, ``K2=0.194``).
+    it stays an integer.  The defaults ``K1=0.055``, ``K2=0.194`` are the
+    weights a1k0n published (notebook 06, A9, fits them again from our games).
 ``CHAMBER`` (A12) and ``CHAMBER_A13``
     The same linear model on the space each player can really use: the chamber
     tree with battlefronts of :mod:`tronlab.tron.chambers`; ``CHAMBER_A13`` also
@@ -117,12 +118,8 @@ def heuristic_kernel(flat, me, opp, stride, code, k1, k2, cs):
     :class:`~tronlab.tron.chambers.ChamberScratch` for this board size.
     """
     if code >= CHAMBER:
-        n0, e0, n1, e1 = chamber_counts_kernel(
-            flat, me, opp, stride, k1, k2, code == CHAMBER_A13, cs.dist, cs.owner, cs.queue,
-            cs.region, cs.disc, cs.low, cs.parent, cs.it, cs.stack, cs.is_cut, cs.chamber_of,
-            cs.rqueue, cs.rdist, cs.resum, cs.ch_parent, cs.ch_entrance, cs.ch_kind, cs.ch_n,
-            cs.ch_e, cs.ch_front, cs.ch_step_n, cs.ch_step_e, cs.val_n, cs.val_e, cs.val_front,
-            cs.choice, cs.ch_end, cs.fr_chamber, cs.fr_next)
+        n0, n1, e0, e1 = chamber_counts_kernel(flat, me, opp, stride, k1, k2,
+                                               code == CHAMBER_A13, cs)
     else:
         n0, n1, e0, e1 = territory_kernel(flat, me, opp, stride, cs.dist, cs.owner, cs.queue)
     if code == TERRITORY:
