@@ -26,6 +26,15 @@ server's time bank is the deadline: the program hears it before each move
 added a move plus the bank's surplus shared over the rounds the game can
 still last - so the bank never runs dry.
 
+Time for important decisions (L6): under a bank, a move where the two heads
+can still collide within ``near`` turns (3; :func:`~tronlab.tron.root_matrix.can_collide`:
+an even grid distance of at most 6) is where a race for squares is decided, and
+gets ``urgent`` times (2 by default) the planned time, never more than a third
+of the bank; a move with one legal choice is answered at once. What those moves
+do not spend stays in the bank for the later, cheaper endgame moves.  Measured
+in ``benchmarks/nash_time_rule.py``.  Without a bank (a fixed time a move)
+there is nothing to move between decisions and the rule does nothing.
+
 Works under the google2010 and lightriders rules (2 players); in 3-4 player
 games it falls back to the shared one-move multi-player score.
 """
@@ -39,11 +48,14 @@ from ..board import FREE
 from ..lightriders import move_time
 from ..nash_search import MAX_DEPTH
 from ..nash_searcher import NashSearcher
+from ..root_matrix import can_collide
 from .search import DEFAULT_TIME, _EndgameBot, _warm
 
 
 SHARE = 0.95          # of the move's time the search may use
 MARGIN = 0.002        # seconds kept back for Python and the protocol
+URGENT = 2.0          # times the planned time for an important decision (L6)
+NEAR = 3              # turns within which the heads can collide: important
 
 
 class ClockedBot(_EndgameBot):
@@ -52,6 +64,8 @@ class ClockedBot(_EndgameBot):
 
     _clock = None
     _rounds_left = 1
+    _important = False
+    urgent = URGENT
 
     def set_clock(self, time_left, time_per_move=None):
         """The server's clock for the next move: seconds to the deadline (the bank)
@@ -62,13 +76,20 @@ class ClockedBot(_EndgameBot):
     def budget(self) -> float:
         if self._clock is not None:
             bank, per = self._clock
-            return max(0.001, SHARE * move_time(bank, per, self._rounds_left))
+            urgent = self.urgent if self._important else 1.0
+            return max(0.001, SHARE * move_time(bank, per, self._rounds_left, urgent=urgent))
         t = self.time if self.time is not None else DEFAULT_TIME.get(self.rules, 1.0)
         think = max(0.002, SHARE * t - MARGIN)
         return max(0.002, think / 4) if self._first else think
 
+    def important(self, board) -> bool:
+        """An important decision (L6): two live heads that can collide within NEAR turns."""
+        return (board.n_players == 2 and bool(board.alive.all())
+                and can_collide(board, NEAR))
+
     def __call__(self, board, player):
         self._rounds_left = int((board.cells == FREE).sum()) // 2 + 1
+        self._important = self.urgent > 1 and self.important(board)
         try:
             return super().__call__(board, player)
         finally:
@@ -81,9 +102,12 @@ class NashBot(ClockedBot):
     name = "nash"
 
     def __init__(self, *, evaluation="chamber", draw=-1, sample=False, prune=True,
-                 ordering=True, depth=None, endgame_depth=None, time=None, verbose=False,
-                 rng=None):
+                 ordering=True, depth=None, urgent=URGENT, endgame_depth=None, time=None,
+                 verbose=False, rng=None):
         super().__init__(endgame_depth=endgame_depth, time=time, verbose=verbose, rng=rng)
+        if not isinstance(urgent, (int, float)) or isinstance(urgent, bool) or urgent < 1:
+            raise ValueError(f"urgent must be a number >= 1 (1: no extra time), got {urgent!r}")
+        self.urgent = float(urgent)
         if depth is not None and (not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH):
             raise ValueError(f"depth must be an int from 1 to {MAX_DEPTH} (turns) or None, "
                              f"got {depth!r}")
