@@ -180,7 +180,7 @@ def test_nash_plans_from_the_bank():
 
 
 def test_important_decisions_get_more_of_the_bank():
-    """L6: heads that can collide within three turns double the plan (a third of the
+    """L6: heads within six squares of each other double the plan (a third of the
     bank at most); far heads, a fixed time a move, or urgent=1 leave it alone."""
     near = Board.from_ascii("""
         ........

@@ -27,12 +27,14 @@ added a move plus the bank's surplus shared over the rounds the game can
 still last - so the bank never runs dry.
 
 Time for important decisions (L6): under a bank, a move where the two heads
-can still collide within ``near`` turns (3; :func:`~tronlab.tron.root_matrix.can_collide`:
-an even grid distance of at most 6) is where a race for squares is decided, and
-gets ``urgent`` times (2 by default) the planned time, never more than a third
-of the bank; a move with one legal choice is answered at once. What those moves
-do not spend stays in the bank for the later, cheaper endgame moves.  Measured
-in ``benchmarks/nash_time_rule.py``.  Without a bank (a fixed time a move)
+are within ``2 * NEAR`` squares (6, grid distance) is where the race for the
+squares between them is decided (and in Tron a crash is possible; under the
+Light Riders starts the distance stays odd, so the heads can never enter one
+square and only the race is left), and gets ``urgent`` times (2 by default)
+the planned time, never more than a third of the bank; a move with one legal
+choice is answered at once.  The time those moves take comes out of the bank's
+surplus that the later moves would have shared.  Measured in
+``benchmarks/nash_time_rule.py``.  Without a bank (a fixed time a move)
 there is nothing to move between decisions and the rule does nothing.
 
 Works under the google2010 and lightriders rules (2 players); in 3-4 player
@@ -48,14 +50,13 @@ from ..board import FREE
 from ..lightriders import move_time
 from ..nash_search import MAX_DEPTH
 from ..nash_searcher import NashSearcher
-from ..root_matrix import can_collide
 from .search import DEFAULT_TIME, _EndgameBot, _warm
 
 
 SHARE = 0.95          # of the move's time the search may use
 MARGIN = 0.002        # seconds kept back for Python and the protocol
 URGENT = 2.0          # times the planned time for an important decision (L6)
-NEAR = 3              # turns within which the heads can collide: important
+NEAR = 3              # turns within which the heads can reach one square: important
 
 
 class ClockedBot(_EndgameBot):
@@ -83,9 +84,11 @@ class ClockedBot(_EndgameBot):
         return max(0.002, think / 4) if self._first else think
 
     def important(self, board) -> bool:
-        """An important decision (L6): two live heads that can collide within NEAR turns."""
-        return (board.n_players == 2 and bool(board.alive.all())
-                and can_collide(board, NEAR))
+        """An important decision (L6): two live heads within ``2 * NEAR`` squares."""
+        if board.n_players != 2 or not board.alive.all():
+            return False
+        (x0, y0), (x1, y1) = board.head_xy(0), board.head_xy(1)
+        return abs(x0 - x1) + abs(y0 - y1) <= 2 * NEAR
 
     def __call__(self, board, player):
         self._rounds_left = int((board.cells == FREE).sum()) // 2 + 1
