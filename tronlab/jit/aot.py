@@ -46,7 +46,6 @@ import importlib.util
 import json
 import os
 import re
-import shutil
 import sys
 import time
 
@@ -241,14 +240,15 @@ def load(directory: str | None = None):
     if _flag("TRONLAB_AOT") in _OFF:
         _note = "switched off by TRONLAB_AOT=0"
         return None
-    path = module_path(directory)
+    k = key()
+    path = module_path(directory, k)
     if not os.path.exists(path):
-        _note = f"not built for this version (key {key()})"
+        _note = f"not built for this version (key {k})"
         return None
     try:
-        with open(manifest_path(directory), encoding="utf-8") as f:
+        with open(manifest_path(directory, k), encoding="utf-8") as f:
             manifest = json.load(f)["kernels"]
-        spec = importlib.util.spec_from_file_location(module_name(), path)
+        spec = importlib.util.spec_from_file_location(module_name(k), path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
     except Exception as exc:        # a broken or foreign file: use the JIT kernels
@@ -306,6 +306,8 @@ def status() -> str:
 
 
 def _compiler() -> str | None:
+    import shutil
+
     return shutil.which(os.environ.get("CC", "gcc")) or shutil.which("gcc") or shutil.which("cc")
 
 
@@ -318,6 +320,8 @@ def build(*, directory: str | None = None, verbose: bool = False) -> str:
 
 def clean(directory: str | None = None) -> list[str]:
     """Delete builds for other keys; return the directories removed."""
+    import shutil
+
     base = directory or aot_dir()
     current = key()
     removed = []
