@@ -9,7 +9,9 @@ the bots' close-quarters code runs too (the ``hybrid`` bot's root matrix game,
 then the endgame solver once the players are cut off).  The program must have
 imported neither numba nor llvmlite nor any plotting or widget package, must not
 have fallen back to the quick bot (no cold-cache hint, no
-``tronlab.runner.starting``), and every answer must be legal.
+``tronlab.runner.starting``), and every answer must be legal.  The same for every
+Back to the Code bot, as a ``backtothecode`` program for 20 rounds (the rectangle
+and path bots load their kernels in a background thread: with the build, from it).
 """
 
 import json
@@ -20,6 +22,8 @@ import pytest
 from aot_support import child_env
 
 from tronlab import Board, codingame_board, get_bot, play
+from tronlab.capture.external import CaptureProgram
+from tronlab.capture.game import play_capture
 from tronlab.runner.external import ExternalBot
 from tronlab.runner.registry import bot_names
 from tronlab.runner.starting import NO_KERNELS
@@ -27,6 +31,7 @@ from tronlab.tron.mapgen import lightriders_board
 
 ROOT = Path(__file__).resolve().parents[1]
 KERNEL_BOTS = [name for name in bot_names() if name not in NO_KERNELS]
+CAPTURE_BOTS = bot_names("backtothecode")
 PROTOCOLS = ["google2010", "codingame", "lightriders"]
 HEAVY = ("numba", "llvmlite", "matplotlib", "ipywidgets", "anywidget", "IPython", "scipy")
 CLOSE = """
@@ -89,6 +94,18 @@ class Legal:
 def test_every_kernel_bot_is_checked():
     assert {"voronoi", "multivoronoi", "minimax", "chamber", "nash", "hybrid",
             "filler"} <= set(KERNEL_BOTS)
+    assert {"paths", "rectangles"} <= set(CAPTURE_BOTS)
+
+
+def _env(aot_build, tmp_path):
+    return child_env(TRONLAB_AOT_DIR=aot_build[0], TRONLAB_AOT_CHECK="1",
+                     NUMBA_CACHE_DIR=str(tmp_path / "empty-numba-cache"), PYTHONPATH=str(ROOT))
+
+
+def _recorded(out, stderr):
+    seen = json.loads(out.read_text())
+    assert seen == {"heavy": [], "starting": False, "aot": seen["aot"]}, (seen, stderr)
+    assert seen["aot"] > 0
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
@@ -96,8 +113,7 @@ def test_every_kernel_bot_is_checked():
 def test_protocol_program_with_the_build_never_imports_numba(aot_build, name, protocol,
                                                              tmp_path):
     out = tmp_path / "modules.json"
-    env = child_env(TRONLAB_AOT_DIR=aot_build[0], TRONLAB_AOT_CHECK="1",
-                    NUMBA_CACHE_DIR=str(tmp_path / "empty-numba-cache"), PYTHONPATH=str(ROOT))
+    env = _env(aot_build, tmp_path)
     # generous limits: this test is about what gets imported, not about time
     prog = Legal(ExternalBot([sys.executable, "-c", WRAP, str(out), "bot", name, "--protocol",
                               protocol, "--time", "0.05"], protocol=protocol, env=env, cwd=ROOT,
@@ -107,7 +123,16 @@ def test_protocol_program_with_the_build_never_imports_numba(aot_build, name, pr
     stderr = prog.inner.stderr_text()
     assert rec.outcome.deaths[0] not in ("timeout", "exited", "bad-output"), (rec.outcome, stderr)
     assert prog.answers >= min(20, rec.outcome.turns) - 1 and not prog.illegal, prog.illegal
-    seen = json.loads(out.read_text())
-    assert seen == {"heavy": [], "starting": False, "aot": seen["aot"]}, (seen, stderr)
-    assert seen["aot"] > 0
+    _recorded(out, stderr)
     assert "cache is cold" not in stderr, stderr
+
+
+@pytest.mark.parametrize("name", CAPTURE_BOTS)
+def test_capture_program_with_the_build_never_imports_numba(aot_build, name, tmp_path):
+    out = tmp_path / "modules.json"
+    prog = CaptureProgram([sys.executable, "-c", WRAP, str(out), "bot", name, "--protocol",
+                           "backtothecode", "--seed", "1"], env=_env(aot_build, tmp_path),
+                          cwd=ROOT, first_time_limit=60.0, time_limit=20.0)
+    rec = play_capture([prog, "nearest"], rng=3, round_limit=20)
+    assert not rec.notes, rec.notes
+    _recorded(out, "")
