@@ -118,6 +118,10 @@ def measure(bots, protocols, runs, bot_time, aot_dir=None, warm_cache=None, log=
             log(f"  {time.perf_counter() - t:.0f} s")
         envs = {"warm": _env(NUMBA_CACHE_DIR=warm_cache, TRONLAB_AOT="0"),
                 "aot": _env(NUMBA_CACHE_DIR=warm_cache, TRONLAB_AOT_DIR=aot_dir)}
+        status = subprocess.run([sys.executable, "-m", "tronlab.jit.aot", "status"],
+                                env=envs["aot"], cwd=ROOT, capture_output=True, text=True).stdout
+        if "kernels loaded" not in status:
+            raise RuntimeError(f"the AOT set-up would not use the build: {status}")
         texts = {p: first_turn(p) for p in protocols}
         floors = {"empty interpreter": [sys.executable, "-c", "print(1)"],
                   "import numpy": [sys.executable, "-c", "import numpy; print(1)"]}
