@@ -16,7 +16,7 @@ import pytest
 from tronlab.capture.external import CaptureProgram
 from tronlab.capture.game import play_capture
 
-BOTS = ["rectangles", "paths", "rectangles-block", "paths-back"]
+BOTS = ["rectangles", "paths", "rectangles-block", "paths-block"]
 GAMES = 20
 
 
