@@ -10,10 +10,10 @@ Ctrl-C keeps every finished game; the next run plays only the missing ones):
    nearest v random, rectangles v nearest, paths v rectangles;
 2. each BACK variant against the same bot without BACK (the winner's rule
    ``-back``, this project's ``-block``), and the opponent model's other turn
-   order (``paths-same``) against the write-up's;
-3. 4 players: random, nearest, rectangles, paths; 3 players: nearest,
-   rectangles, paths; 4 players: rectangles, rectangles-back, paths,
-   paths-back - seats rotated through every position.
+   order (``paths-same``) against the write-up's, with 4 players: random,
+   nearest, rectangles, paths and 3 players: nearest, rectangles, paths
+   played after ``paths-back`` (seats rotated through every position);
+3. 4 players: rectangles, rectangles-back, paths, paths-back.
 
 Maps: drawn point-symmetric starts on the 35x20 grid (``capture:35x20:i``,
 the arena's ``random:N``), both seatings of every pair on every map.  The
@@ -24,6 +24,7 @@ games are untimed: every bot does a fixed amount of work a turn (the path bot
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -39,8 +40,8 @@ GAME = "backtothecode"
 LADDER = [("nearest", "random"), ("rectangles", "nearest"), ("paths", "rectangles")]
 BACK = [("rectangles-back", "rectangles"), ("rectangles-block", "rectangles"),
         ("paths-back", "paths"), ("paths-block", "paths"), ("paths-same", "paths")]
-MULTI = [("4p", ["random", "nearest", "rectangles", "paths"], 3),
-         ("3p", ["nearest", "rectangles", "paths"], 4),
+MULTI = [("4p", ["random", "nearest", "rectangles", "paths"], 2),
+         ("3p", ["nearest", "rectangles", "paths"], 2),
          ("4p-back", ["rectangles", "rectangles-back", "paths", "paths-back"], 2)]
 
 
@@ -52,8 +53,8 @@ def plan(maps2: int = 8, maps_back: int = 5):
                                     time=None, tag="back")) for pair in BACK}
     multi = {tag: (tag, round_robin(bots, f"random:{maps}", game=GAME, players=len(bots),
                                     time=None, tag=tag)) for tag, bots, maps in MULTI}
-    return out + [back[p] for p in BACK[:4]] + [multi["4p"], multi["3p"], back[BACK[4]],
-                                               multi["4p-back"]]
+    return out + [back[p] for p in BACK[:3]] + [multi["4p"], multi["3p"], back[BACK[3]],
+                                               back[BACK[4]], multi["4p-back"]]
 
 
 def pairs_table(rows, pairs) -> str:
@@ -75,9 +76,11 @@ def pairs_table(rows, pairs) -> str:
     return "\n".join(lines)
 
 
+_STORE = []
+
+
 def _outcome(row):
-    import json
-    return json.loads(row["record"])["outcome"]
+    return json.loads(_STORE[0].record_json(row["id"]))["outcome"]
 
 
 def _squares(row, name):
@@ -125,6 +128,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     Path(args.db).parent.mkdir(parents=True, exist_ok=True)
     store = Store(args.db)
+    _STORE.append(store)
     if args.what == "run":
         stop = time.time() + 60 * args.minutes
         for tag, specs in plan():
