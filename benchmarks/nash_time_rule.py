@@ -14,7 +14,21 @@ bank and 200 ms a move scaled by a quarter, to play four times the games.
 
 Prints W-D-L of the rule, the sign test, and for each bot the mean think time
 and search depth on important and other moves, the smallest bank left, and
-timeouts.  Measured results: see the end of this docstring (after a run).
+timeouts.
+
+Measured (2 shared cores under a load of 8-12; 20 boards, both seats, the
+default quarter-scale clock: 2.5 s bank, 50 ms a move)::
+
+    rule v no rule, 40 games in 405 s: W18 D11 L11, sign p 0.26, unclear
+    urgent=2  important: 1011 moves 109 ms depth 5.6 | other: 1936 moves 54 ms depth 6.3
+              least bank 0.13 s, timeouts 0
+    urgent=1  important:  977 moves  56 ms depth 4.7 | other: 1879 moves 65 ms depth 6.4
+              least bank 1.08 s, timeouts 0
+
+The rule buys about one turn more depth (5.6 v 4.7) on the third of the moves
+where the heads are close, for a tenth of a turn less (6.3 v 6.4) elsewhere;
+the games lean its way (58% of the points) but 40 games cannot tell that from
+chance.
 """
 
 from __future__ import annotations
