@@ -27,7 +27,7 @@ def _matrix_values(rng):
     for _ in range(4):
         m, n = (int(v) for v in rng.integers(1, 6, size=2))
         s = solve_zero_sum(rng.integers(-3, 4, size=(m, n)).astype(float))
-        out.append((s.value, s.row_strategy.tolist(), s.col_strategy.tolist()))
+        out.append((s.value, s.row_strategy.tolist(), s.column_strategy.tolist()))
     return out
 
 
