@@ -31,8 +31,9 @@ import numpy as np
 from ..jit.clock import clock_ns
 from ..jit.kernels import KernelTable, kernel
 from .evaluate import heuristic_kernel, separated_score_kernel
-from .search_state import (BLIND, CLOCK_EVERY, EXACT, INF, LOWER, MAX_PLY, S_ABORTED, S_EVALS,
-                           S_NODES, S_SEPARATED, S_TT_CUTS, S_TT_HITS, UPPER, WIN)
+from .search_state import (BLIND, CLOCK_EVERY, EXACT, INF, LOWER, MAX_PLY, S_ABORTED, S_COST,
+                           S_COST_SEEN, S_EVALS, S_NODES, S_SEPARATED, S_TT_CUTS, S_TT_HITS,
+                           TIMED_SIZE, UPPER, WIN)
 
 # ---------------------------------------------------------------------------
 # the steps
@@ -67,9 +68,17 @@ def _from_table(v, ply):
 
 
 @kernel(inline="always")
-def out_of_time(nodes, deadline):
-    """The clock check: every :data:`CLOCK_EVERY` nodes, has ``deadline`` (ns) passed?"""
-    return (nodes & (CLOCK_EVERY - 1)) == 0 and clock_ns() >= deadline
+def out_of_time(nodes, timed, deadline, stats):
+    """The clock check, every :data:`CLOCK_EVERY` nodes (every node when
+    ``timed``, a big board): ``(now, late)``, ``late`` when ``deadline`` (ns)
+    has passed or, timed, when the costliest node's work (``stats[S_COST]``
+    from the last move, ``stats[S_COST_SEEN]`` from this one) would not fit
+    before it.  ``now`` is 0 when the clock was not read."""
+    if not timed and (nodes & (CLOCK_EVERY - 1)) != 0:
+        return np.int64(0), False
+    now = clock_ns()
+    cost = max(stats[S_COST], stats[S_COST_SEEN]) if timed else np.int64(0)
+    return now, now + cost >= deadline
 
 
 @kernel(inline="always")
@@ -83,23 +92,32 @@ def take_back_all(flat, fr, ply):
 
 @kernel(inline="always")
 def known_value(flat, hm, ho, stride, ply, max_ply, offs, code, k1, k2, sep_weight, draw, cs,
-                stats):
+                stats, timed, entered):
     """``(known, value)`` of the node at my turn at ``ply``: I am stuck (a loss,
     or a draw when the opponent is stuck too); the heads are separated (the
-    fill score); the depth limit (the heuristic).  Not known otherwise."""
+    fill score); the depth limit (the heuristic).  Not known otherwise.  When
+    ``timed``, the work since ``entered`` (ns) raises ``stats[S_COST_SEEN]``."""
     if _free_count(flat, hm, offs) == 0:
         return True, (draw if _free_count(flat, ho, offs) == 0 else -WIN + ply)
     if ply == 0:
         return False, np.int64(0)
+    known = False
+    value = np.int64(0)
     sep, score = separated_score_kernel(flat, np.int64(hm), np.int64(ho), stride, sep_weight,
                                         cs.dist, cs.owner, cs.queue)
     if sep:
         stats[S_SEPARATED] += 1
-        return True, score
-    if ply == max_ply:
+        known = True
+        value = score
+    elif ply == max_ply:
         stats[S_EVALS] += 1
-        return True, heuristic_kernel(flat, np.int64(hm), np.int64(ho), stride, code, k1, k2, cs)
-    return False, np.int64(0)
+        known = True
+        value = heuristic_kernel(flat, np.int64(hm), np.int64(ho), stride, code, k1, k2, cs)
+    if timed:
+        took = clock_ns() - entered
+        if took > stats[S_COST_SEEN]:
+            stats[S_COST_SEEN] = took
+    return known, value
 
 
 @kernel(inline="always")
@@ -253,6 +271,8 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
     hm, ho = np.uint64(me_head), np.uint64(opp_head)
     fr.key[0] = root_key(flat, zobrist, hm, ho)
     nodes = stats[S_NODES]
+    timed = flat.size > TIMED_SIZE
+    entered = np.int64(0)
     fr.alpha[0], fr.beta[0] = -INF, INF
     fr.on_pv[0] = 1 if prev_len > 0 else 0
     ply = 0
@@ -263,7 +283,10 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
             nodes += 1
             lines.pv_len[ply] = ply
             fr.applied[ply] = 0
-            if out_of_time(nodes, deadline):
+            now, late = out_of_time(nodes, timed, deadline, stats)
+            if now:
+                entered = now
+            if late:
                 take_back_all(flat, fr, ply)
                 stats[S_NODES] = nodes
                 stats[S_ABORTED] += 1
@@ -274,7 +297,7 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
             if (ply & 1) == 0:
                 src = hm
                 known, val = known_value(flat, hm, ho, stride, ply, 2 * depth, offs, code, k1, k2,
-                                         sep_weight, draw, cs, stats)
+                                         sep_weight, draw, cs, stats, timed, entered)
                 if known and ply == 0:
                     stats[S_NODES] = nodes
                     return val, -1, True

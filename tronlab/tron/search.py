@@ -40,7 +40,15 @@ Time (A6, H5)
 The kernel reads the clock every :data:`CLOCK_EVERY` nodes (see
 :mod:`tronlab.jit.clock`); when time is up it restores the board and reports the
 iteration unfinished, which is thrown away: the move of the last *completed*
-depth is played.
+depth is played.  On a big board (more than :data:`TIMED_SIZE` squares) one
+node's work - a separation test and an evaluation, each a walk over the whole
+board - can take milliseconds (a chamber-tree evaluation of a 300x300 map takes
+~10 ms on an idle core), so there the kernel reads the clock at every node,
+times each node's work, and stops as soon as the most expensive node seen so
+far (this move, or the previous move: ``stats[S_COST]``) would not fit before
+the deadline.  When not even depth 1 finishes, :meth:`Searcher.search` answers
+with the legal move into the square with the most free neighbours
+(``benchmarks/lateness.py`` measures how late the bots answer per map size).
 
 Ordering and reuse (H4)
 -----------------------
@@ -73,9 +81,9 @@ from .chambers import new_scratch
 from .evaluate import (K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, check_two_players,
                        check_weights, eval_code)
 from .search_state import (BLIND, CLOCK_EVERY, CRASH_MODELS, EXACT, INF, LOWER,  # noqa: F401
-                           MAX_DEPTH, MAX_PLY, N_STATS, PESSIMISTIC, S_ABORTED, S_EVALS,
-                           S_NODES, S_SEPARATED, S_TT_CUTS, S_TT_HITS, UPPER, WIN, new_frames,
-                           new_lines, new_table)
+                           MAX_DEPTH, MAX_PLY, N_STATS, PESSIMISTIC, S_ABORTED, S_COST,
+                           S_COST_SEEN, S_EVALS, S_NODES, S_SEPARATED, S_TT_CUTS, S_TT_HITS,
+                           TIMED_SIZE, UPPER, WIN, new_frames, new_lines, new_table)
 
 
 # ---------------------------------------------------------------------------
@@ -123,12 +131,14 @@ class Searcher:
         self.frames = new_frames()
         self.scratch = None
         self.zobrist = None
+        self.node_cost = 0          # ns: the most one node's work took last move (big boards)
         self.last_stats: dict = {}
 
     def reset(self) -> None:
         """Forget everything learned (call between games)."""
         self.table.key[:] = 0
         self.lines.killers[:] = -1
+        self.node_cost = 0
 
     @property
     def draw(self) -> int:
@@ -191,8 +201,10 @@ class Searcher:
         me, opp = check_two_players(board, player)
         legal = board.legal_moves(me)
         stats = np.zeros(N_STATS, np.int64)
+        stats[S_COST] = self.node_cost
         value, move, depth, pv = None, (legal[0] if legal else -1), 0, None
         if len(legal) > 1:
+            move = roomiest_move(board, me)
             for d in range(1, max_depth + 1):
                 before = stats.copy()
                 v, m, done = self.search_depth(board, me, d, deadline=deadline, prev_pv=pv,
@@ -207,6 +219,8 @@ class Searcher:
                     # every line ended (crash or separation) before the depth limit:
                     # deeper searches would find the same
                     break
+        if stats[S_COST_SEEN]:
+            self.node_cost = int(stats[S_COST_SEEN])
         elapsed = _time.perf_counter() - t0
         nodes = int(stats[S_NODES])
         self.last_stats = {
@@ -214,11 +228,39 @@ class Searcher:
             "forced": len(legal) <= 1,
             "evals": int(stats[S_EVALS]), "separated_leaves": int(stats[S_SEPARATED]),
             "tt_hits": int(stats[S_TT_HITS]), "tt_cuts": int(stats[S_TT_CUTS]),
+            "node_ms": int(stats[S_COST_SEEN]) / 1e6,
             "time": elapsed, "nodes_per_s": nodes / elapsed if elapsed > 0 else 0.0,
             "evals_per_s": int(stats[S_EVALS]) / elapsed if elapsed > 0 else 0.0,
             "pv": [] if pv is None else [int(x) for x in pv],
         }
         return value, move
+
+
+def roomiest_move(board, player) -> int:
+    """The move played when not even a one-turn search fits in the time (a huge
+    board): into the free square with the most free neighbours, away from squares
+    the opponent can enter this turn; ties to the lower move number; -1 with no
+    legal move.
+
+    >>> roomiest_move(Board.from_ascii('''
+    ...     #######
+    ...     #.#....
+    ...     #1.....
+    ...     #.#..2.
+    ...     #######
+    ... '''), 0)
+    1
+    """
+    flat, offs = board.flat, board.offsets
+    near = {int(board.heads[q] + o) for q in range(board.n_players)
+            if q != player and board.alive[q] for o in offs}
+    best, best_move = None, -1
+    for m in board.legal_moves(player):
+        t = int(board.heads[player] + offs[m])
+        score = (t not in near, sum(flat[t + o] == 0 for o in offs))
+        if best is None or score > best:
+            best, best_move = score, m
+    return best_move
 
 
 def negamax(board, player=0, *, depth=2, evaluation="linear", k1=K1_DEFAULT, k2=K2_DEFAULT,

@@ -33,9 +33,12 @@ INF = np.int64(1) << np.int64(50)       # beyond every value: the initial window
 MAX_DEPTH = 60                           # turns
 MAX_PLY = 2 * MAX_DEPTH + 2
 CLOCK_EVERY = 16                         # nodes between two looks at the clock (a power of 2)
+TIMED_SIZE = 1024                        # boards with more squares look at every node and
+                                         # time each node's work (see tronlab.tron.search)
 
 # indices into the stats array (int64[N_STATS], added to by the kernel)
 S_NODES, S_EVALS, S_SEPARATED, S_TT_HITS, S_TT_CUTS, S_ABORTED = 0, 1, 2, 3, 4, 5
+S_COST, S_COST_SEEN = 6, 7     # ns: a node's expected work (given), the most one took (seen)
 N_STATS = 8
 
 # collision models (see tronlab.tron.search)
