@@ -416,3 +416,21 @@ def test_a_new_draw_value_empties_the_table():
     assert not s.table.key.any()
     with pytest.raises(ValueError, match="draw"):
         s.draw = 1.5
+
+
+def test_a_new_draw_value_never_reads_the_old_table():
+    # contempt changes the draw value between moves: entries scored with the old value must not
+    # answer the new search.  Here they would: with the old table kept the search plays 2.
+    b = Board.from_ascii("""
+        ######
+        ###.1#
+        #....#
+        #....#
+        #2.###
+        ######
+    """)
+    s = Searcher(evaluation="territory", tt_bits=12, draw=0)
+    s.search_depth(b, 0, 3)
+    s.draw = -3
+    fresh = Searcher(evaluation="territory", tt_bits=12, draw=-3)
+    assert s.search_depth(b, 0, 3) == fresh.search_depth(b, 0, 3) == (0, 3, True)

@@ -105,22 +105,11 @@ def draw_board(board: Board, *, ax=None, overlay=None, owner=None, dist=None, ma
     'tiny'
     """
     import matplotlib.pyplot as plt
-    from matplotlib.colors import to_rgba
-    from matplotlib.patches import Rectangle
 
     if not isinstance(board, Board):
         raise TypeError(f"draw_board needs a tronlab Board, got {type(board).__name__}")
-    layers = {}
-    for name, value in (("overlay", overlay), ("owner", owner), ("dist", dist),
-                        ("mask", mask), ("chambers", chambers)):
-        if value is not None:
-            layers[name] = grid_of(board, value, name=name)
-    if "mask" in layers and layers["mask"].dtype != np.bool_:
-        m = layers["mask"]
-        if not np.isin(m, (0, 1)).all():
-            raise ValueError("mask: expected booleans (or 0/1), got other values")
-        layers["mask"] = m.astype(bool)
-
+    layers = _layers(board, overlay=overlay, owner=owner, dist=dist, mask=mask,
+                     chambers=chambers)
     h, w = board.height, board.width
     if ax is None:
         size = min(9.0, max(2.5, 0.32 * max(w, h)))
@@ -129,8 +118,48 @@ def draw_board(board: Board, *, ax=None, overlay=None, owner=None, dist=None, ma
     else:
         fig = ax.figure
     cells = board.cells[1:-1, 1:-1]
-    img = board_rgb(board)
+    extent = (-0.5, w - 0.5, h - 0.5, -0.5)
+    ax.imshow(_tinted(board, layers), interpolation="nearest", extent=extent)
+    if "overlay" in layers:
+        ov = layers["overlay"].astype(np.float64)
+        shown = np.ma.masked_where(~np.isfinite(ov) | (cells != FREE), ov)
+        ax.imshow(shown, cmap="viridis", alpha=0.55, interpolation="nearest", extent=extent)
+    if grid and max(w, h) <= 40:
+        ax.set_xticks(np.arange(-0.5, w, 1.0), minor=True)
+        ax.set_yticks(np.arange(-0.5, h, 1.0), minor=True)
+        ax.grid(which="minor", color=GRID_COLOR, linewidth=0.5)
+        ax.tick_params(which="minor", length=0)
+    if "chambers" in layers:
+        _draw_chamber_borders(ax, layers["chambers"])
+    font = max(4.0, min(9.0, 150.0 / max(w, h)))
+    _draw_marks(ax, board, layers, font)
+    _draw_heads(ax, board, font)
+    ax.set_xlim(-0.5, w - 0.5)
+    ax.set_ylim(h - 0.5, -0.5)
+    ax.set_aspect("equal")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    if title is not None:
+        ax.set_title(str(title), fontsize=10)
+    return fig, ax
 
+
+def _layers(board, **given) -> dict:
+    """The overlays given to :func:`draw_board`, checked and shaped like the board."""
+    layers = {name: grid_of(board, value, name=name)
+              for name, value in given.items() if value is not None}
+    if "mask" in layers and layers["mask"].dtype != np.bool_:
+        m = layers["mask"]
+        if not np.isin(m, (0, 1)).all():
+            raise ValueError("mask: expected booleans (or 0/1), got other values")
+        layers["mask"] = m.astype(bool)
+    return layers
+
+
+def _tinted(board, layers):
+    """The board's colours, free squares tinted by owner and by chamber."""
+    cells = board.cells[1:-1, 1:-1]
+    img = board_rgb(board)
     if "owner" in layers:
         own = layers["owner"]
         for p in range(board.n_players):
@@ -142,37 +171,30 @@ def draw_board(board: Board, *, ax=None, overlay=None, owner=None, dist=None, ma
         for cid in np.unique(ch[(ch >= 0) & free]):
             sel = (ch == cid) & free
             img[sel] = 0.5 * img[sel] + 0.5 * _rgb(CHAMBER_COLORS[int(cid) % len(CHAMBER_COLORS)])
+    return img
 
-    extent = (-0.5, w - 0.5, h - 0.5, -0.5)
-    ax.imshow(img, interpolation="nearest", extent=extent)
-    if "overlay" in layers:
-        ov = layers["overlay"].astype(np.float64)
-        shown = np.ma.masked_where(~np.isfinite(ov) | (cells != FREE), ov)
-        ax.imshow(shown, cmap="viridis", alpha=0.55, interpolation="nearest", extent=extent)
 
-    if grid and max(w, h) <= 40:
-        ax.set_xticks(np.arange(-0.5, w, 1.0), minor=True)
-        ax.set_yticks(np.arange(-0.5, h, 1.0), minor=True)
-        ax.grid(which="minor", color=GRID_COLOR, linewidth=0.5)
-        ax.tick_params(which="minor", length=0)
+def _draw_chamber_borders(ax, ch):
+    """A black line between squares of different chambers."""
+    h, w = ch.shape
+    segs = []
+    for y in range(h):
+        for x in range(w):
+            if x + 1 < w and ch[y, x] != ch[y, x + 1] and (ch[y, x] >= 0 or ch[y, x + 1] >= 0):
+                segs.append([(x + 0.5, y - 0.5), (x + 0.5, y + 0.5)])
+            if y + 1 < h and ch[y, x] != ch[y + 1, x] and (ch[y, x] >= 0 or ch[y + 1, x] >= 0):
+                segs.append([(x - 0.5, y + 0.5), (x + 0.5, y + 0.5)])
+    if segs:
+        from matplotlib.collections import LineCollection
+        ax.add_collection(LineCollection(segs, colors="black", linewidths=1.6))
 
-    if "chambers" in layers:
-        ch = layers["chambers"]
-        segs = []
-        for y in range(h):
-            for x in range(w):
-                if x + 1 < w and ch[y, x] != ch[y, x + 1] and (ch[y, x] >= 0 or ch[y, x + 1] >= 0):
-                    segs.append([(x + 0.5, y - 0.5), (x + 0.5, y + 0.5)])
-                if y + 1 < h and ch[y, x] != ch[y + 1, x] and (ch[y, x] >= 0 or ch[y + 1, x] >= 0):
-                    segs.append([(x - 0.5, y + 0.5), (x + 0.5, y + 0.5)])
-        if segs:
-            from matplotlib.collections import LineCollection
-            ax.add_collection(LineCollection(segs, colors="black", linewidths=1.6))
 
-    font = max(4.0, min(9.0, 150.0 / max(w, h)))
+def _draw_marks(ax, board, layers, font):
+    """Distances written on free squares, dots on masked ones."""
+    cells = board.cells[1:-1, 1:-1]
     if "dist" in layers:
         d = layers["dist"]
-        off = _unreachable(d, h * w)
+        off = _unreachable(d, board.height * board.width)
         for y, x in zip(*np.nonzero(~off & (cells == FREE))):
             v = d[y, x]
             label = f"{int(v)}" if float(v).is_integer() else f"{float(v):.1f}"
@@ -181,6 +203,13 @@ def draw_board(board: Board, *, ax=None, overlay=None, owner=None, dist=None, ma
         ys, xs = np.nonzero(layers["mask"])
         ax.scatter(xs, ys, s=(font * 2.2) ** 2 * 0.35, c="black", marker="o", zorder=4)
 
+
+def _draw_heads(ax, board, font):
+    """A frame round each head, its number when alive, a cross when dead."""
+    from matplotlib.colors import to_rgba
+    from matplotlib.patches import Rectangle
+
+    cells = board.cells[1:-1, 1:-1]
     for p in range(board.n_players):
         x, y = board.xy(board.heads[p])
         if not board.inside(x, y) or cells[y, x] != TRAIL + p:
@@ -193,15 +222,6 @@ def draw_board(board: Board, *, ax=None, overlay=None, owner=None, dist=None, ma
         else:
             ax.plot([x - 0.35, x + 0.35], [y - 0.35, y + 0.35], color="black", lw=2, zorder=6)
             ax.plot([x - 0.35, x + 0.35], [y + 0.35, y - 0.35], color="black", lw=2, zorder=6)
-
-    ax.set_xlim(-0.5, w - 0.5)
-    ax.set_ylim(h - 0.5, -0.5)
-    ax.set_aspect("equal")
-    ax.set_xticks([])
-    ax.set_yticks([])
-    if title is not None:
-        ax.set_title(str(title), fontsize=10)
-    return fig, ax
 
 
 def draw_record(record, *, turns=None, ncols: int = 4, size: float = 2.6, titles: bool = True):

@@ -44,6 +44,8 @@ def path_search_kernel(owner, width, height, player, px, py, stand, arrival, ste
     docstring).  Returns the best score; ``result`` gets ``nodes, parent,
     x, y, steps, extra, exhausted, depth`` of the best path (its last square
     and the node it grew from; ``depth`` the steps of the deepest node)."""
+    # Why one long kernel: expanding a node marks its path, then scores its four
+    # directions against those marks and the best so far, all in one breadth-first loop.
     parent[0] = -1
     node_x[0] = px
     node_y[0] = py
@@ -255,6 +257,16 @@ def _path_of(s, node, last) -> list:
     return squares[1:]
 
 
+def _standing(w, h, position, trail):
+    """Per square, how many rounds ago the player stood there (as ``-age``; 0 for
+    ``position``, ``1 << 30`` for never)."""
+    stand = np.full(w * h, 1 << 30, np.int64)
+    for age, (x, y) in enumerate(reversed(list(trail)), 1):    # stood there ``age`` rounds ago
+        stand[y * w + x] = min(stand[y * w + x], -age)
+    stand[position[1] * w + position[0]] = min(stand[position[1] * w + position[0]], 0)
+    return stand
+
+
 def search_paths(owner, player: int, position, *, trail=(), arrival=None, steps=(3, 2, 1),
                  max_nodes: int = 60000, max_steps: int = 60, escape: bool = True,
                  scratch=None, jit: bool = True) -> PathResult:
@@ -288,10 +300,7 @@ def search_paths(owner, player: int, position, *, trail=(), arrival=None, steps=
         raise ValueError(f"position {position} is off the {w}x{h} grid")
     s = scratch if scratch is not None and s_fits(scratch, w, h, max_nodes) else \
         new_scratch(w, h, max_nodes)
-    stand = np.full(w * h, 1 << 30, np.int64)
-    for age, (x, y) in enumerate(reversed(list(trail)), 1):    # stood there ``age`` rounds ago
-        stand[y * w + x] = min(stand[y * w + x], -age)
-    stand[position[1] * w + position[0]] = min(stand[position[1] * w + position[0]], 0)
+    stand = _standing(w, h, position, trail)
     arr = (np.full(w * h, 1 << 30, np.int64) if arrival is None
            else np.ascontiguousarray(arrival, dtype=np.int64).reshape(-1))
     run = _kernels.fast("path_search_kernel") if jit else _kernels.py_func("path_search_kernel")

@@ -67,6 +67,8 @@ def rect_scan_kernel(owner, width, height, player, px, py, blocked, aimed, opp_x
     ``x0, y0, x1, y1, entry, direction, turns, points``.  ``scores`` (flat
     ``(height, width, max_side, max_side)`` indexed ``[y0, x0, h-1, w-1]``,
     or empty) receives every score, -1 where no rectangle fits."""
+    # Why one long kernel: every score term reads the same prefix sums and the running
+    # best inside four nested loops over all rectangles (largest first, for pruning).
     cap, win_bonus, thin_corner, approach, constant = (params[0], params[1], params[2],
                                                        params[3], params[4])
     size_limit, size_div, border_bonus, border_col, border_free = (params[5], params[6],

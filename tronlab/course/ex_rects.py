@@ -105,7 +105,6 @@ def explain(view, player, rect, **mistakes) -> tuple[float, list[str]]:
     n_players = view.n_players
     k = n_players - 2
     owner = np.asarray(view.owner)
-    h, w = owner.shape
     position = view.positions[player]
     opponents, needed = _inputs(view, player)
     x0, y0, x1, y1 = rect
@@ -139,6 +138,14 @@ def explain(view, player, rect, **mistakes) -> tuple[float, list[str]]:
         score = 1 / corner if m.thin == "turns" else 1 / corner / turns
         lines.append(f"thin (a side under 3): 1 / {corner} (the path to the corner "
                      f"({x0}, {y0})) / {turns:g} turns = {score:.6g}")
+    return _factors(score, lines, owner, rect, n_players, needed, neutral, opponents, terms, m)
+
+
+def _factors(score, lines, owner, rect, n_players, needed, neutral, opponents, terms, m):
+    """The score multiplied by each bonus and divisor that applies, a line each."""
+    h, w = owner.shape
+    x0, y0, x1, y1 = rect
+    k = n_players - 2
 
     def factor(name, f, why):
         nonlocal score

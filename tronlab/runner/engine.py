@@ -159,6 +159,38 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
     rules of play.
     """
     rules = get_rules(rules)
+    bots, names, time_limit, first_time_limit = _check_play(
+        board, rules, bots, names, time_limit, first_time_limit, max_turns)
+    seed = int(rng) if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) else None
+    gen = as_rng(rng)
+    seats = [_Seat(bot, p, np.random.default_rng(int(s)))
+             for p, (bot, s) in enumerate(zip(bots, gen.integers(2**63, size=len(bots))))]
+    match = Match(board, rules)
+    events: list[dict] = []
+    limits = (first_time_limit, time_limit)
+    try:
+        _start_seats(seats, board, rules, time_limit, first_time_limit)
+        while not match.over and (max_turns is None or match.next_turn <= max_turns):
+            step = match.step({p: _choose(seats[p], match, rules, limits, events)
+                               for p in match.to_move()})
+            if on_step is not None:
+                on_step(step.turn, [seat.last for seat in seats])
+    finally:
+        meta = {
+            "names": list(names), "seed": seed, "time_limit": time_limit,
+            "first_time_limit": first_time_limit, "max_turns": max_turns,
+            "tronlab": _version(),
+            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "think_seconds": [round(seat.seconds, 6) for seat in seats],
+        }
+        meta.update(metadata or {})
+        record = match.record(metadata=meta, events=events)
+        _finish(seats, record, first_time_limit)
+    return record
+
+
+def _check_play(board, rules, bots, names, time_limit, first_time_limit, max_turns):
+    """:func:`play`'s preconditions: ``(bots, names, time_limit, first_time_limit)``."""
     rules.check(board)
     bots = list(bots)
     n = board.n_players
@@ -179,73 +211,57 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
         names = [_bot_name(bot, p) for p, bot in enumerate(bots)]
     elif len(names) != n or not all(isinstance(s, str) for s in names):
         raise ValueError(f"names must be {n} strings, one per player")
-    seed = int(rng) if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) else None
-    gen = as_rng(rng)
-    seats = [_Seat(bot, p, np.random.default_rng(int(s)))
-             for p, (bot, s) in enumerate(zip(bots, gen.integers(2**63, size=n)))]
+    return bots, names, time_limit, first_time_limit
 
-    match = Match(board, rules)
-    events: list[dict] = []
 
-    def note(p, kind, detail):
+def _start_seats(seats, board, rules, time_limit, first_time_limit):
+    """Call each bot's ``start_game`` hook; a fault there is charged at its first move."""
+    for seat in seats:
+        hook = getattr(seat.bot, "start_game", None)
+        if callable(hook):
+            _, fault, text = seat.call(hook, (board.copy(), seat.player),
+                                       {"rules": rules.name, "time_limit": time_limit,
+                                        "rng": seat.rng}, first_time_limit)
+            if fault is not None:
+                seat.pending = (fault, f"in start_game: {text}")
+
+
+def _choose(seat, match, rules, limits, events):
+    """Ask ``seat``'s bot for its move in ``match``: ``(move, fault, text)``, the
+    events (faults, passes, reversals) appended to ``events``."""
+    p = seat.player
+
+    def note(kind, detail):
         events.append({"turn": match.next_turn, "player": p, "kind": kind, "detail": detail})
 
-    def choose(p, view_of):
-        seat = seats[p]
-        if seat.pending is not None:
-            (fault, text), seat.pending = seat.pending, None
-            seat.shut = fault == "timeout" and rules.name == "lightriders"
-            note(p, fault, text)
-            return None, fault, text
-        if seat.shut:
-            note(p, "timeout", "shut down after a timeout: keeps going straight")
-            return None, "timeout", "shut down after a timeout"
-        limit = first_time_limit if seat.calls == 0 else time_limit
-        seat.calls += 1
-        value, fault, text = seat.call(seat.bot, (view_of, p), {}, limit)
-        if fault == "timeout" and rules.name == "lightriders":
-            seat.shut = True        # games.md: a timeout shuts a Light Riders bot down
-        if fault is None:
-            try:
-                move = parse_move(value)
-            except (ValueError, TypeError) as err:
-                if (rules.name == "lightriders" and isinstance(value, str)
-                        and value.strip().lower() == "pass"):
-                    note(p, "pass", "pass: keeps going straight")
-                    return None, None, "pass"
-                fault, text = "illegal", f"returned {value!r}: {err}"
-            else:
-                if match.effective_move(p, move) != move:
-                    note(p, "reverse", f"reversing ({value!r}) after round 1: keeps going straight")
-                return move, None, None
-        note(p, fault, text)
+    if seat.pending is not None:
+        (fault, text), seat.pending = seat.pending, None
+        seat.shut = fault == "timeout" and rules.name == "lightriders"
+        note(fault, text)
         return None, fault, text
-
-    try:
-        for seat in seats:
-            hook = getattr(seat.bot, "start_game", None)
-            if callable(hook):
-                _, fault, text = seat.call(hook, (board.copy(), seat.player),
-                                           {"rules": rules.name, "time_limit": time_limit,
-                                            "rng": seat.rng}, first_time_limit)
-                if fault is not None:
-                    seat.pending = (fault, f"in start_game: {text}")
-        while not match.over and (max_turns is None or match.next_turn <= max_turns):
-            step = match.step({p: choose(p, match.view(p)) for p in match.to_move()})
-            if on_step is not None:
-                on_step(step.turn, [seat.last for seat in seats])
-    finally:
-        meta = {
-            "names": list(names), "seed": seed, "time_limit": time_limit,
-            "first_time_limit": first_time_limit, "max_turns": max_turns,
-            "tronlab": _version(),
-            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "think_seconds": [round(seat.seconds, 6) for seat in seats],
-        }
-        meta.update(metadata or {})
-        record = match.record(metadata=meta, events=events)
-        _finish(seats, record, first_time_limit)
-    return record
+    if seat.shut:
+        note("timeout", "shut down after a timeout: keeps going straight")
+        return None, "timeout", "shut down after a timeout"
+    limit = limits[0] if seat.calls == 0 else limits[1]
+    seat.calls += 1
+    value, fault, text = seat.call(seat.bot, (match.view(p), p), {}, limit)
+    if fault == "timeout" and rules.name == "lightriders":
+        seat.shut = True        # games.md: a timeout shuts a Light Riders bot down
+    if fault is None:
+        try:
+            move = parse_move(value)
+        except (ValueError, TypeError) as err:
+            if (rules.name == "lightriders" and isinstance(value, str)
+                    and value.strip().lower() == "pass"):
+                note("pass", "pass: keeps going straight")
+                return None, None, "pass"
+            fault, text = "illegal", f"returned {value!r}: {err}"
+        else:
+            if match.effective_move(p, move) != move:
+                note("reverse", f"reversing ({value!r}) after round 1: keeps going straight")
+            return move, None, None
+    note(fault, text)
+    return None, fault, text
 
 
 def _finish(seats, record, limit):

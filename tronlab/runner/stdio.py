@@ -60,19 +60,11 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
     """
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
-    stderr = sys.stderr if stderr is None else stderr
+    log = _logger(sys.stderr if stderr is None else stderr)
     client = make_client(protocol)
     rules = get_rules(protocol)
     started = False
     answers = 0
-
-    def log(msg: str) -> None:
-        try:
-            stderr.write(msg.rstrip("\n") + "\n")
-            stderr.flush()
-        except (OSError, ValueError):
-            pass
-
     try:
         for line in stdin:
             try:
@@ -85,38 +77,13 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
                 continue
             if request is None:
                 continue
-            board, player = request.board, request.player
             set_clock = getattr(bot, "set_clock", None)
             if request.time_left is not None and set_clock is not None:
                 set_clock(request.time_left, getattr(client, "time_per_move", None))
             if not started:
                 started = True
-                hook = getattr(bot, "start_game", None)
-                if hook is not None:
-                    try:
-                        hook(board.copy(), player, rules=rules.name, time_limit=time_limit, rng=rng)
-                    except Exception:
-                        log("tronlab bot: start_game raised:\n" + traceback.format_exc())
-            t0 = time.perf_counter()
-            try:
-                move = bot(board, player)
-                if protocol == "lightriders" and (move is None or (
-                        isinstance(move, str) and move.strip().lower() == "pass")):
-                    move = None
-                else:
-                    move = parse_move(move)
-            except Exception:
-                move = fallback_move(board, player, protocol)
-                log(f"tronlab bot: turn {request.turn}: bot failed, answering "
-                    f"{client.answer(move)} instead:\n" + traceback.format_exc())
-            text = client.answer(move)
-            if verbose:
-                stats = getattr(bot, "last_stats", None)
-                log(f"turn {request.turn}: player {player} answers {text} "
-                    f"({(time.perf_counter() - t0) * 1000:.1f} ms)"
-                    + (f" search: {_format_stats(stats)}" if stats else "")
-                    + f"\n{board.to_ascii()}")
-            stdout.write(text + "\n")
+                _start_game(bot, request, rules, time_limit, rng, log)
+            stdout.write(_answer(bot, client, request, protocol, verbose, log) + "\n")
             stdout.flush()
             answers += 1
         cut = getattr(client, "finish", lambda: None)()
@@ -132,6 +99,53 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
             except Exception:
                 log("tronlab bot: close raised:\n" + traceback.format_exc())
     return answers
+
+
+def _logger(stderr):
+    """``log(msg)``: one line to ``stderr``, never an error (the stream may be gone)."""
+    def log(msg: str) -> None:
+        try:
+            stderr.write(msg.rstrip("\n") + "\n")
+            stderr.flush()
+        except (OSError, ValueError):
+            pass
+    return log
+
+
+def _start_game(bot, request, rules, time_limit, rng, log):
+    """The bot's ``start_game`` hook on the first request (a failure is logged)."""
+    hook = getattr(bot, "start_game", None)
+    if hook is not None:
+        try:
+            hook(request.board.copy(), request.player, rules=rules.name,
+                 time_limit=time_limit, rng=rng)
+        except Exception:
+            log("tronlab bot: start_game raised:\n" + traceback.format_exc())
+
+
+def _answer(bot, client, request, protocol, verbose, log) -> str:
+    """The protocol's answer line for the bot's move (a safe move if the bot fails)."""
+    board, player = request.board, request.player
+    t0 = time.perf_counter()
+    try:
+        move = bot(board, player)
+        if protocol == "lightriders" and (move is None or (
+                isinstance(move, str) and move.strip().lower() == "pass")):
+            move = None
+        else:
+            move = parse_move(move)
+    except Exception:
+        move = fallback_move(board, player, protocol)
+        log(f"tronlab bot: turn {request.turn}: bot failed, answering "
+            f"{client.answer(move)} instead:\n" + traceback.format_exc())
+    text = client.answer(move)
+    if verbose:
+        stats = getattr(bot, "last_stats", None)
+        log(f"turn {request.turn}: player {player} answers {text} "
+            f"({(time.perf_counter() - t0) * 1000:.1f} ms)"
+            + (f" search: {_format_stats(stats)}" if stats else "")
+            + f"\n{board.to_ascii()}")
+    return text
 
 
 def _format_stats(stats) -> str:

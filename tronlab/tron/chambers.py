@@ -69,9 +69,11 @@ The a1k0n v. ecv257 game of the write-up in miniature (``tests/test_chambers.py`
 
 Where this differs from the write-up.  a1k0n describes his rule in a few
 sentences and says it was roughly formed; four choices here go beyond or
-against the literal reading, and each is a place to measure (the literal
-version of each is the baseline notebook 05 plays against; none of the four
-has an arena verdict yet):
+against the literal reading.  None of the four is measured: tronlab has no
+literal version of any of them to play against, so whether each plays better
+is unknown (the one chamber variant measured in games is A13, in
+``benchmarks/chambers_a13.py`` and notebook 05: 74-54-72 against plain A12
+over 100 maps x 2 seats, sign test p = 0.93, no difference).
 
 * **Ties are walls for the cut-vertex search.**  The write-up treats the
   opponent's Voronoi squares as walls; here neutral squares (equal distance)

@@ -63,6 +63,8 @@ def endgame_kernel(flat, head, stride, depth, target, deadline, pos, idx, first,
     (:func:`tronlab.tron.spacefill.new_scratch`); ``stats``
     int64[N_STATS] is added to.
     """
+    # Why one long kernel: one explicit-stack loop (enter a square, finish the line with
+    # the filler, back up) whose steps share the ply, the best line and the node count.
     offs = (np.uint64(0) - np.uint64(stride), np.uint64(1), np.uint64(stride),
             np.uint64(0) - np.uint64(1))
     best = 0

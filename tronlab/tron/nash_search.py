@@ -195,10 +195,9 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
     evaluations' scratch (:func:`tronlab.tron.chambers.new_scratch`); ``stats``
     int64[N_STATS] is added to.  ``flat`` is changed and restored.  Returns
     ``(value, completed)``: False when ``deadline`` (ns) passed first.
-
-    Over 80 lines: one explicit-stack loop whose three states (enter a node,
-    search its next cell, hand a value up) share the frame variables.
     """
+    # Why one long kernel: one explicit-stack loop whose three states (enter a node,
+    # search its next cell, hand a value up) share the frame variables.
     offs = (np.int64(-stride), np.int64(1), np.int64(stride), np.int64(-1))
     mask = np.uint64(hint_key.size - 1)
     key = np.uint64(0)

@@ -116,6 +116,8 @@ def sides_kernel(flat, square, stride, full, total0, total1, mark, queue, groups
     is left so; scratch ``queue`` int32[n], ``groups`` int32[4, 2], ``gpar``
     and ``gpend`` int32[4].
     """
+    # Why one long kernel: the sides grow together from one shared queue with a union-find
+    # over them, and the stopping rule reads both at every step.
     offs = (-np.int64(stride), np.int64(1), np.int64(stride), np.int64(-1))
     t = np.int64(square)
     n = 0
