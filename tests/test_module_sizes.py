@@ -30,14 +30,28 @@ def _is_kernel(node):
     return False
 
 
+def _functions_in(rel, text):
+    """``(path, name, is_kernel, lines)`` of every function (nested ones too) in ``text``."""
+    lines = text.splitlines()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield rel, node.name, _is_kernel(node), lines[node.lineno - 1:node.end_lineno]
+
+
 def _functions():
     for path in FILES:
-        text = path.read_text(encoding="utf-8")
-        lines = text.splitlines()
-        for node in ast.walk(ast.parse(text)):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                body = lines[node.lineno - 1:node.end_lineno]
-                yield _rel(path), node.name, _is_kernel(node), body
+        yield from _functions_in(_rel(path), path.read_text(encoding="utf-8"))
+
+
+def _too_long(functions):
+    return [name for _, name, is_kernel, body in functions
+            if not is_kernel and len(body) > MAX_FUNCTION]
+
+
+def _silent(functions):
+    return [name for _, name, is_kernel, body in functions
+            if is_kernel and len(body) > MAX_KERNEL
+            and sum(line.strip().startswith(WHY) for line in body) != 1]
 
 
 @pytest.mark.parametrize("path", FILES, ids=_rel)
@@ -47,22 +61,25 @@ def test_no_module_over_400_lines(path):
 
 
 def test_no_plain_function_over_60_lines():
-    long = [f"{path}:{name} ({len(body)} lines)" for path, name, is_kernel, body in _functions()
-            if not is_kernel and len(body) > MAX_FUNCTION]
+    long = _too_long(list(_functions()))
     assert not long, "plain-Python functions over 60 lines: " + ", ".join(long)
 
 
 def test_long_kernels_say_why():
-    silent = [f"{path}:{name} ({len(body)} lines)" for path, name, is_kernel, body in _functions()
-              if is_kernel and len(body) > MAX_KERNEL
-              and sum(line.strip().startswith(WHY) for line in body) != 1]
+    silent = _silent(list(_functions()))
     assert not silent, f"kernels over 80 lines without one '{WHY}' comment: " + ", ".join(silent)
 
 
 def test_the_checks_see_what_they_check():
-    # the walk finds the package's kernels and functions, and would see a long one
     found = {(path, name): is_kernel for path, name, is_kernel, _ in _functions()}
     assert found[("tronlab/tron/alphabeta.py", "negamax_kernel")] is True
     assert found[("tronlab/tron/search.py", "negamax")] is False
-    tree = ast.parse("@kernel(inline='always')\ndef f():\n" + "    x = 1\n" * 90)
-    assert _is_kernel(tree.body[0]) and tree.body[0].end_lineno == 91
+    # 61 lines of plain function, 81 of kernel (with and without the comment), 80 of kernel
+    text = ("def plain():\n" + "    x = 1\n" * 60
+            + "@kernel(inline='always')\ndef silent():\n" + "    x = 1\n" * 80
+            + "@kernel\ndef says():\n    " + WHY + " it must.\n" + "    x = 1\n" * 79
+            + "@kernel\ndef short():\n" + "    x = 1\n" * 79)
+    functions = list(_functions_in("x.py", text))
+    assert [len(body) for *_, body in functions] == [61, 81, 81, 80]
+    assert _too_long(functions) == ["plain"]
+    assert _silent(functions) == ["silent"]
