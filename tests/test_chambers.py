@@ -338,7 +338,7 @@ def test_score_kernel_runs_inside_compiled_code_with_reused_scratch():
     n0, n1, e0, e1 = chamber_counts_kernel(b.flat, b.heads[0], b.heads[1], np.int64(b.stride),
                                            0.055, 0.194, False, s)
     assert (n0, n1) == (16, 13)
-    assert chamber_score(b, 0, scratch=s)[:4] == (n0, e0, n1, e1)
+    assert chamber_score(b, 0, scratch=s)[:4] == (n0, n1, e0, e1)
 
 
 def test_counts_come_in_the_order_territory_uses():

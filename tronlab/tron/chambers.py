@@ -196,10 +196,11 @@ def chamber_score_kernel(flat, head0, head1, stride, k1, k2, penalize, cs):
 # friendly wrappers
 # ---------------------------------------------------------------------------
 class ChamberScore(NamedTuple):
-    """Chamber-tree values of a player and its opponent and the linear score."""
+    """Chamber-tree values of a player and its opponent and the linear score,
+    in the order of :class:`~tronlab.grid.voronoi.Territory`: sizes, then edges."""
     n_me: int
-    e_me: int
     n_opp: int
+    e_me: int
     e_opp: int
     score: float
 
@@ -319,7 +320,7 @@ def chamber_score(board, player=0, *, opponent=None, k1=K1_DEFAULT, k2=K2_DEFAUL
     ...     .1.....
     ...     ...#.2.
     ... '''))
-    ChamberScore(n_me=7, e_me=14, n_opp=6, e_opp=14, score=0.055)
+    ChamberScore(n_me=7, n_opp=6, e_me=14, e_opp=14, score=0.055)
     """
     me, opp = _check(board, player, opponent)
     k1, k2 = _weights(k1, k2)
@@ -328,7 +329,7 @@ def chamber_score(board, player=0, *, opponent=None, k1=K1_DEFAULT, k2=K2_DEFAUL
                                            np.int64(board.stride), k1, k2,
                                            bool(penalize_battlefront), s)
     n0, e0, n1, e1 = int(n0), int(e0), int(n1), int(e1)
-    return ChamberScore(n0, e0, n1, e1, round(k1 * (n0 - n1) + k2 * (e0 - e1), 12))
+    return ChamberScore(n0, n1, e0, e1, round(k1 * (n0 - n1) + k2 * (e0 - e1), 12))
 
 
 def chamber_tree(board, player=0, *, opponent=None, k1=K1_DEFAULT, k2=K2_DEFAULT,
