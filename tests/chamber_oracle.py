@@ -184,9 +184,7 @@ def chamber_tree(flat, heads, player, stride, *, k1=0.055, k2=0.194, penalize=Fa
 
 
 def chamber_counts(flat, heads, stride, *, k1=0.055, k2=0.194, penalize=False):
-    """(n0, e0, n1, e1): the value of each player's chamber tree."""
-    out = []
-    for p in (0, 1):
-        chambers, _, _ = chamber_tree(flat, heads, p, stride, k1=k1, k2=k2, penalize=penalize)
-        out.extend(chambers[0]["value"])
-    return tuple(out)
+    """(n0, n1, e0, e1), territory's order: the value of each player's chamber tree."""
+    values = [chamber_tree(flat, heads, p, stride, k1=k1, k2=k2, penalize=penalize)[0][0]["value"]
+              for p in (0, 1)]
+    return tuple(int(v[0]) for v in values) + tuple(int(v[1]) for v in values)
