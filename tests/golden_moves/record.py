@@ -21,15 +21,18 @@ HERE = Path(__file__).resolve().parent
 N_POSITIONS = 100
 
 # name -> options that make the bot deterministic and independent of the clock
+# (``time``: a minute a move, so a loaded machine never cuts a search short: with the
+# rules' default time a first CodinGame move has ~19 ms, and chamber then reached only
+# depth 2 on some runs)
 BOTS = {
     "random": {"rng": 7},
     "hugger": {"rng": 7},
     "filler": {},
-    "voronoi": {},
-    "minimax-contempt": {"depth": 3, "contempt": 0.5},
+    "voronoi": {"time": 60.0},
+    "minimax-contempt": {"depth": 3, "contempt": 0.5, "time": 60.0},
     "multivoronoi": {},
-    "minimax": {"depth": 4, "endgame_depth": 1},
-    "chamber": {"depth": 3, "endgame_depth": 3},
+    "minimax": {"depth": 4, "endgame_depth": 1, "time": 60.0},
+    "chamber": {"depth": 3, "endgame_depth": 3, "time": 60.0},
 }
 
 
