@@ -4,7 +4,8 @@
                                   [--bots chamber minimax voronoi] [--moves 8] [--seed 1]
 
 For every map size N, a random point-symmetric N x N map (``mapgen.random_map``,
-5% walls) is played by two copies of the bot for ``--moves`` turns, each bot
+5% walls; with ``--split`` a wall down the middle separates the players, so the
+endgame solver answers) is played by two copies of the bot for ``--moves`` turns, each bot
 asked in the same process the way the engine asks it (``start_game`` with the
 time limit, then ``bot(board, player)``).  Every answer is timed with
 ``time.perf_counter``; printed per size, bot and time limit: the worst answer
@@ -27,14 +28,17 @@ import time
 import numpy as np
 
 from tronlab.runner.registry import get_bot
+from tronlab.tron.board import WALL
 from tronlab.tron.mapgen import random_map
 from tronlab.tron.rules import get_rules
 
 
-def measure(bot_name: str, size: int, limit: float, moves: int, seed: int):
+def measure(bot_name: str, size: int, limit: float, moves: int, seed: int, split=False):
     """(worst answer s, worst lateness s, worst overshoot of the plan s, moves timed)."""
     rng = np.random.default_rng(seed)
     board = random_map(size, size, density=0.05, rng=rng)
+    if split:                       # a wall down the middle: the endgame from the first move
+        board.cells[1:-1, board.stride // 2] = WALL
     bots = [get_bot(bot_name, time=limit) for _ in range(2)]
     for p, bot in enumerate(bots):
         bot.start_game(board.copy(), p, rules="google2010", time_limit=limit,
@@ -69,6 +73,8 @@ def main(argv=None) -> int:
     ap.add_argument("--bots", nargs="+", default=["chamber", "minimax", "voronoi"])
     ap.add_argument("--moves", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--split", action="store_true",
+                    help="wall the map down the middle: the players are separated (endgame)")
     args = ap.parse_args(argv)
     for name in args.bots:      # compile (or load the cache) before any clock runs
         get_bot(name, time=0.05)
@@ -77,7 +83,8 @@ def main(argv=None) -> int:
     for size in args.sizes:
         for name in args.bots:
             for limit in args.times:
-                worst, late, over, n = measure(name, size, limit, args.moves, args.seed)
+                worst, late, over, n = measure(name, size, limit, args.moves, args.seed,
+                                               args.split)
                 print(f"{name:<8} {size:>3}x{size:<3} {limit:>6.2f} {n:>5} {1000 * worst:>9.1f} "
                       f"{1000 * late:>8.1f} {1000 * over:>12.1f}", flush=True)
     return 0

@@ -1,8 +1,8 @@
 """The search bots keep to their clock on huge maps (issue 11, defect 7).
 
-``chamber`` used to lose every game on time on a 300x300 map at 0.05 and 0.1 s a
-move: one chamber-tree evaluation of such a board takes milliseconds, and the
-search looked at the clock only every 16 nodes.  Not a speed test: the bots
+``chamber`` (and ``nash``) used to lose every game on time on a 300x300 map at
+0.05 and 0.1 s a move: one evaluation of such a board takes milliseconds, and the
+searches looked at the clock only every 16 nodes.  Not a speed test: the bots
 plan for ``0.8 * time - 5 ms`` and the engine allows 100 ms more than the bot's
 own time, a margin for a loaded machine; before the fix a move took 0.15-0.6 s.
 ``benchmarks/lateness.py`` measures the lateness per map size.
@@ -20,8 +20,8 @@ from tronlab.tron.search import Searcher, roomiest_move
 MARGIN = 0.1         # seconds the engine allows beyond the bot's own time: a loaded machine
 
 
-@pytest.mark.parametrize("name, think", [("chamber", 0.05), ("chamber", 0.1), ("minimax", 0.05),
-                                         ("voronoi", 0.05)])
+@pytest.mark.parametrize("name, think", [("chamber", 0.05), ("chamber", 0.1), ("nash", 0.05),
+                                         ("minimax", 0.05), ("voronoi", 0.05)])
 def test_a_bot_on_a_300x300_map_does_not_lose_on_time(name, think):
     board = random_map(300, 300, density=0.05, rng=np.random.default_rng(1))
     bots = [get_bot(name, time=think) for _ in range(2)]
@@ -75,3 +75,51 @@ def test_roomiest_move_prefers_free_neighbours_and_keeps_off_the_opponents_reach
     """)
     # right is where player 1 can also go this turn: up or down instead (2 free each)
     assert roomiest_move(near, 0) == 0
+
+
+POCKETS = """
+    #########
+    ##.######
+    #.1.....#
+    #########
+    #2......#
+    #########
+"""
+
+
+def test_an_endgame_out_of_time_goes_to_the_roomiest_side():
+    """legal[0] (up) is a dead end: the fallback takes the corridor on the right."""
+    from tronlab.tron.endgame import Endgame
+
+    board = Board.from_ascii(POCKETS)
+    solver = Endgame()
+    _, move = solver.solve(board, 0, time=1e-9)
+    assert solver.last_stats["depth"] == 0 and board.legal_moves(0)[0] == 0
+    assert move == 1
+    assert Endgame().solve(board, 0, time=10.0)[1] == 1         # what a full search plays
+
+
+def test_a_separated_300x300_endgame_keeps_to_the_clock():
+    """A leaf of the endgame fills a whole region (~45,000 squares here)."""
+    from tronlab.tron.board import WALL
+    from tronlab.tron.endgame import Endgame
+
+    board = random_map(300, 300, density=0.05, rng=np.random.default_rng(1))
+    board.cells[1:-1, board.stride // 2] = WALL
+    solver = Endgame()
+    solver.solve(board, 0, time=0.2)           # measures what its nodes cost
+    assert solver.node_cost > 0
+    solver.node_cost = 10**12                  # "one node takes 1000 s"
+    _, move = solver.solve(board, 0, time=5.0)
+    assert solver.last_stats["depth"] == 0 and solver.last_stats["time"] < 5.0
+    assert move in board.legal_moves(0)
+
+
+def test_bots_on_a_separated_300x300_map_do_not_lose_on_time():
+    from tronlab.tron.board import WALL
+
+    board = random_map(300, 300, density=0.05, rng=np.random.default_rng(1))
+    board.cells[1:-1, board.stride // 2] = WALL
+    bots = [get_bot("chamber", time=0.05), get_bot("nash", time=0.05)]
+    record = play(board, bots, rng=5, time_limit=0.05 + MARGIN, max_turns=5)
+    assert "timeout" not in record.outcome.deaths, record.outcome.details

@@ -97,6 +97,9 @@ def test_kill_program_finds_processes_by_token_alone():
     child = subprocess.Popen([PY, "-c", "import time; time.sleep(60)"],
                              env=reaper.child_env(token), start_new_session=True)
     try:
+        end = time.monotonic() + 10           # between fork and exec the child still
+        while reaper.pids_with_token(token) != [child.pid] and time.monotonic() < end:
+            time.sleep(0.02)                  # carries our environment, without the token
         assert reaper.pids_with_token(token) == [child.pid]
         reaper.kill_program(token)            # no pid given: the scan alone finds it
         assert child.wait(timeout=5) == -signal.SIGKILL

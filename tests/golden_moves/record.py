@@ -29,7 +29,7 @@ BOTS = {
     "random": {"rng": 7},
     "hugger": {"rng": 7},
     "filler": {},
-    "voronoi": {},
+    "voronoi": {"time": 30},
     "minimax-contempt": {"depth": 3, "contempt": 0.5, "time": 30},
     "multivoronoi": {},
     "minimax": {"depth": 4, "endgame_depth": 1, "time": 30},

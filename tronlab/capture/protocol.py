@@ -192,7 +192,11 @@ class CaptureClient:
             first = self._line()
             if first is None:
                 return None
-            self.n_players = int(first) + 1
+            count = first.strip()
+            if not (count.isascii() and count.isdigit() and 1 <= int(count) <= 3):
+                raise ValueError(f"the first line must be the number of opponents, 1 to 3, "
+                                 f"got {first.strip()[:40]!r}")
+            self.n_players = int(count) + 1
         lines = []
         for _ in range(1 + self.n_players + self.height):
             line = self._line()

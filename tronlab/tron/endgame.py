@@ -40,9 +40,12 @@ from ..jit.kernels import KernelTable, kernel
 
 MAX_ENDGAME_DEPTH = 400
 
-# stats fields
-E_NODES, E_LEAVES, E_PRUNED, E_ABORTED = 0, 1, 2, 3
-N_STATS = 4
+# stats fields; E_COST, E_COST_SEEN: ns, a node's expected work (given) and the most one took
+E_NODES, E_LEAVES, E_PRUNED, E_ABORTED, E_COST, E_COST_SEEN = 0, 1, 2, 3, 4, 5
+N_STATS = 6
+TIMED_SIZE = 1024     # bigger boards: each node's work is timed (a leaf fills the whole region)
+LEAF_PER_BOUND = 200  # first guess of a leaf's cost: this many parity bounds of the region
+                      # (measured 60-150 on 100x100 to 300x300 maps)
 
 
 @kernel(sig=("Tuple((i8, i8, b1, b1))(u1[::1], i8, i8, i8, i8, i8, i8[::1], i8[::1], i8[::1], "
@@ -55,7 +58,11 @@ def endgame_kernel(flat, head, stride, depth, target, deadline, pos, idx, first,
     move (-1 when there is none), whether the search finished before
     ``deadline`` and whether any line was cut by the depth limit (if not, the
     answer is exact).  Stops at once when a line reaches ``target`` (the parity
-    bound).  ``flat`` is changed and restored.
+    bound).  ``flat`` is changed and restored.  On a board of more than
+    :data:`TIMED_SIZE` squares, where one leaf (a greedy fill of the whole region)
+    can take milliseconds, each node's work is timed and the search also stops when
+    the most expensive node seen (``stats[E_COST]``, ``stats[E_COST_SEEN]``) would
+    not fit before the deadline.
 
     Scratch: ``pos`` int64[depth + 1], ``idx`` and ``first`` int64[depth + 1];
     ``seen`` uint8[n], ``stack`` int32[n] (for the parity bound); ``table``
@@ -71,6 +78,7 @@ def endgame_kernel(flat, head, stride, depth, target, deadline, pos, idx, first,
     best_move = -1
     cut = False
     nodes = stats[E_NODES]
+    timed = flat.size > TIMED_SIZE
     pos[0] = head
     idx[0] = 0
     first[0] = -1
@@ -89,7 +97,9 @@ def endgame_kernel(flat, head, stride, depth, target, deadline, pos, idx, first,
             first[ply] = k if ply == 1 else first[ply - 1]
             idx[ply] = 0
             nodes += 1
-            if clock_ns() >= deadline:             # a leaf can be slow: look every node
+            entered = clock_ns()
+            cost = max(stats[E_COST], stats[E_COST_SEEN]) if timed else np.int64(0)
+            if entered + cost >= deadline:         # a leaf can be slow: look every node
                 for q in range(ply, 0, -1):
                     flat[pos[q]] = 0
                 stats[E_NODES] = nodes
@@ -113,6 +123,10 @@ def endgame_kernel(flat, head, stride, depth, target, deadline, pos, idx, first,
                     stats[E_PRUNED] += 1            # cannot beat the best line
                 else:
                     descend = True
+            if timed:
+                took = clock_ns() - entered
+                if took > stats[E_COST_SEEN]:
+                    stats[E_COST_SEEN] = took
             if not descend:
                 if length > best or best_move < 0:
                     best = length
@@ -144,12 +158,14 @@ class Endgame:
 
     def __init__(self):
         self._size = -1
+        self.node_cost = 0          # ns: the most one node's work took last time (big boards)
         self.last_stats: dict = {}
 
     def _prepare(self, board):
         size = board.flat.size
         if size != self._size:
             self._size = size
+            self.node_cost = 0
             self.seen = np.zeros(size, np.uint8)
             self.stack = np.zeros(size, np.int32)
             self.fs = new_filler_scratch(size)
@@ -175,8 +191,13 @@ class Endgame:
         flat = board.flat.copy()
         head = np.int64(board.heads[player])
         stride = np.int64(board.stride)
+        t_bound = _time.perf_counter_ns()
         target, _, _ = fill_bound_kernel(flat, head, stride, self.seen, self.stack)
+        t_bound = _time.perf_counter_ns() - t_bound
         stats = np.zeros(N_STATS, np.int64)
+        stats[E_COST] = self.node_cost
+        if not self.node_cost and flat.size > TIMED_SIZE:    # no measurement yet: a guess
+            stats[E_COST] = LEAF_PER_BOUND * t_bound
         moves, move, depth, exact = 0, -1, 0, target == 0
         legal = board.legal_moves(player)
         if legal:
@@ -192,10 +213,26 @@ class Endgame:
                 break
             moves, move, depth = int(v), int(m), d
             exact = moves >= target or not cut
+        if stats[E_COST_SEEN]:
+            self.node_cost = int(stats[E_COST_SEEN])
+        if depth == 0 and len(legal) > 1:      # not even depth 1 fitted: the roomiest side
+            move = self._roomiest(flat, head, stride, board.offsets, legal)
         self.last_stats = {"depth": depth, "moves": moves, "move": move, "bound": int(target),
                            "exact": bool(exact), "nodes": int(stats[E_NODES]),
                            "pruned": int(stats[E_PRUNED]), "time": _time.perf_counter() - t0}
         return moves, move
+
+    def _roomiest(self, flat, head, stride, offsets, legal):
+        """The legal move into the region with the largest parity bound."""
+        best, best_move = -1, legal[0]
+        for m in legal:
+            n = head + offsets[m]
+            flat[n] = 1
+            bound, _, _ = fill_bound_kernel(flat, np.int64(n), stride, self.seen, self.stack)
+            flat[n] = 0
+            if bound > best:
+                best, best_move = bound, m
+        return best_move
 
 
 def solve_endgame(board, player=0, *, time=None, max_depth=MAX_ENDGAME_DEPTH):

@@ -64,13 +64,15 @@ from .evaluate import heuristic_kernel, separated_score_kernel
 WIN = float(1 << 24)        # a won game: far above any evaluation
 MAX_DEPTH = 48              # turns
 CLOCK_EVERY = 16            # nodes between two looks at the clock (a power of 2)
+TIMED_SIZE = 1024           # bigger boards: the clock at every node, each node's work timed
 
 # stats fields
 (S_NODES, S_EVALS, S_SEPARATED, S_MATRICES, S_SADDLE, S_SOLVED, S_CELLS, S_TERMINAL,
- S_SKIPPED, S_HINTS, S_ABORTED, S_CUTS, S_TWOPLY) = range(13)
-N_STATS = 13
+ S_SKIPPED, S_HINTS, S_ABORTED, S_CUTS, S_TWOPLY, S_COST, S_COST_SEEN) = range(15)
+N_STATS = 15
 STAT_NAMES = ("nodes", "evals", "separated_leaves", "matrices", "saddle", "solved", "cells",
-              "terminal_cells", "skipped_cells", "hint_hits", "aborted", "cuts", "twoply")
+              "terminal_cells", "skipped_cells", "hint_hits", "aborted", "cuts", "twoply",
+              "node_cost_ns", "node_ns")
 
 
 
@@ -213,17 +215,23 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
     state = 0                   # 0: enter the node at ply, 1: its next cell, 2: return val
     val = 0.0
     kind = np.int64(SADDLE)               # what val is: exact (SADDLE), a LOWER or an UPPER bound
+    timed = flat.size > TIMED_SIZE         # big boards: see tronlab.tron.search, "Time"
+    every = 0 if timed else CLOCK_EVERY - 1
+    entered = np.int64(0)
     while True:
         hm = ns.heads[ply, 0]
         ho = ns.heads[ply, 1]
         if state == 0:
             stats[S_NODES] += 1
-            if (stats[S_NODES] & (CLOCK_EVERY - 1)) == 0 and clock_ns() >= deadline:
-                for q in range(ply, 0, -1):
-                    flat[ns.heads[q, 0]] = 0
-                    flat[ns.heads[q, 1]] = 0
-                stats[S_ABORTED] += 1
-                return 0.0, False
+            if (stats[S_NODES] & every) == 0:
+                entered = clock_ns()
+                cost = max(stats[S_COST], stats[S_COST_SEEN]) if timed else np.int64(0)
+                if entered + cost >= deadline:     # time is up, or this node would not fit
+                    for q in range(ply, 0, -1):
+                        flat[ns.heads[q, 0]] = 0
+                        flat[ns.heads[q, 1]] = 0
+                    stats[S_ABORTED] += 1
+                    return 0.0, False
             state = 1
             if ply > 0 and has_move_kernel(flat, hm, offs) and has_move_kernel(flat, ho, offs):
                 sep, score = separated_score_kernel(flat, hm, ho, stride, sep_weight, cs.dist,
@@ -237,6 +245,10 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
                     stats[S_EVALS] += 1
                     val = float(heuristic_kernel(flat, hm, ho, stride, code, k1, k2, cs))
                     state = 2
+                if timed:
+                    took = clock_ns() - entered
+                    if took > stats[S_COST_SEEN]:
+                        stats[S_COST_SEEN] = took
             if state == 1:
                 h0 = -1
                 h1 = -1

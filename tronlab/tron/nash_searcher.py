@@ -24,6 +24,7 @@ from .chambers import new_scratch as new_eval_scratch
 from .evaluate import (K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, check_two_players,
                         check_weights, eval_code)
 from . import nash_search as ts
+from .search import roomiest_move
 
 
 def _zobrist(size: int) -> np.ndarray:
@@ -74,11 +75,13 @@ class NashSearcher:
         self.ns = ts.new_scratch()
         self.cs = self.zobrist = None
         self.strategy = np.zeros((2, 4))
+        self.node_cost = 0          # ns: the most one node's work took last move (big boards)
         self.last_stats: dict = {}
 
     def reset(self) -> None:
         """Forget the hints (call between games)."""
         self.hint_key[:] = 0
+        self.node_cost = 0
 
     def search_depth(self, board, player, depth, *, deadline=NO_DEADLINE, prior=None,
                      stats=None):
@@ -115,6 +118,7 @@ class NashSearcher:
         me, _ = check_two_players(board, player)
         legal = board.legal_moves(me)
         stats = np.zeros(ts.N_STATS, np.int64)
+        stats[ts.S_COST] = self.node_cost
         value, depth, strategy = 0.0, 0, None
         for d in range(1, max_depth + 1 if len(legal) > 1 else 1):
             evals = stats[ts.S_EVALS]
@@ -127,8 +131,10 @@ class NashSearcher:
                 break       # decided, or every line ended before the depth limit
             if now_ns() >= deadline:
                 break
-        if strategy is None:
-            move = legal[0] if legal else -1
+        if stats[ts.S_COST_SEEN]:
+            self.node_cost = int(stats[ts.S_COST_SEEN])
+        if strategy is None:       # not even depth 1 fitted (a huge board): a roomy move
+            move = roomiest_move(board, me) if legal else -1
         else:
             move = choose_move(strategy[0], rng=rng)
         self._record(stats, depth, value, move, strategy, _time.perf_counter() - t0)
