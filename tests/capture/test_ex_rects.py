@@ -198,3 +198,19 @@ def test_best_rectangle_compares_with_the_scan(solution_source):
     assert "not implemented yet" in repr(best_rectangle(learner(stub), view, 0))
     wrong = best_rectangle(lambda v, p, r: float(r == (0, 0, 1, 1)), view, 0)
     assert not wrong.same and "they differ" in repr(wrong)
+
+
+def test_notebook_11_teaches_b3_b4_b5_and_the_exercise_is_a_stub():
+    from test_course_coverage import findable_ids, load, markdown_cells
+
+    nb = load(ROOT / "notebooks" / "11_rectangles.ipynb")
+    assert {"B3", "B4", "B5"} <= findable_ids(nb)
+    text = "\n".join(markdown_cells(nb))
+    assert "../exercises/11_rectangles_exercise.ipynb" in text and "Recar" in text
+    for path in (ROOT / "notebooks" / "11_rectangles.ipynb", EXERCISE, SOLUTION):
+        for cell in load(path)["cells"]:
+            if cell["cell_type"] == "code":
+                assert cell["outputs"] == [] and cell["execution_count"] is None, path
+    (stub,) = cells(EXERCISE, "answer")
+    assert stub.rstrip().endswith("raise NotImplementedError")
+    assert any("assert result.passed" in c for c in cells(SOLUTION, "check"))

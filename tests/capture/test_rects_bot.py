@@ -70,6 +70,9 @@ def test_interference_heads_for_a_better_opponent_area():
     assert spoil in free and abs(spoil[0]) + abs(spoil[1] - 6) == nearest
     # a plan as good as theirs: leave them alone
     assert interference(view, 0, poor._replace(points=theirs.points)) is None
+    # no plan at all (every rectangle of ours blocked: the scan reports score 0 and 0 turns)
+    nothing = Rectangle(0.0, 0, 0, 1, 1, 0, 1, 0, 0)
+    assert interference(view, 0, nothing) == spoil
 
 
 def test_the_bot_plays_whole_games_and_beats_nearest():

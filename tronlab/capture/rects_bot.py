@@ -123,8 +123,9 @@ def interference(view, player: int, mine, *, scratch=None, terms=None):
 
     An opponent's rectangle is predicted with the bot's own scan from its
     square; it is worth spoiling when it brings more points than ``mine`` in
-    fewer turns and the player reaches one of its neutral border squares in
-    fewer turns than the opponent needs."""
+    fewer turns (any turns when ``mine`` scores 0: every rectangle of ours is
+    blocked) and the player reaches one of its neutral border squares in fewer
+    turns than the opponent needs."""
     owner, me = view.owner, view.positions[player]
     best = None
     for q in range(view.n_players):
@@ -134,7 +135,8 @@ def interference(view, player: int, mine, *, scratch=None, terms=None):
         others = [p for r, p in enumerate(view.positions) if r != q and p is not None]
         theirs = scan_rectangles(owner, q, pos, n_players=view.n_players, terms=terms,
                                  opponents=others, scratch=scratch)
-        if theirs.score <= 1 or theirs.points <= mine.points or theirs.turns >= mine.turns:
+        quicker = mine.score <= 0 or theirs.turns < mine.turns     # no plan of ours: never
+        if theirs.score <= 1 or theirs.points <= mine.points or not quicker:
             continue
         for x, y in border_cycle(theirs.x0, theirs.y0, theirs.x1, theirs.y1):
             d = abs(x - me[0]) + abs(y - me[1])

@@ -99,7 +99,23 @@ def _walk(owner, player, position, cycle, approach, m: Mistakes):
 
 
 def explain(view, player, rect, **mistakes) -> tuple[float, list[str]]:
-    """The score of ``rect`` and the steps that give it, one line per term."""
+    """The score of ``rect`` and the steps that give it, one line per term.
+
+    >>> from tronlab.capture import state_from_ascii
+    >>> view = state_from_ascii('''
+    ...     ........
+    ...     .A00....
+    ...     .0.0....
+    ...     .0......
+    ...     ........
+    ...     .......b
+    ... ''').view()
+    >>> score, lines = explain(view, 0, (1, 1, 4, 3))
+    >>> print("\\n".join(lines))
+    points: 6 neutral squares
+    turns: 2 x 0 to (1, 1) + 7 along the border (clockwise) + 1 to close + 10 (2 players) = 18
+    6 / 18 = 0.333333
+    """
     m = Mistakes(**mistakes)
     terms = RectTerms().without(*m.off) if m.off else RectTerms()
     n_players = view.n_players
@@ -128,9 +144,9 @@ def explain(view, player, rect, **mistakes) -> tuple[float, list[str]]:
     constant = terms.player_constant[k]
     closing = 1 if m.closing else 0
     turns = cost + closing + constant
-    lines.append(f"turns: {terms.approach:g} x {d} to the start {cycle[i]} + {walk} along the "
-                 f"border ({'clockwise' if step == 1 else 'anticlockwise'}) + {closing} to "
-                 f"close + {constant:g} for {n_players} players = {turns:g}")
+    lines.append(f"turns: {terms.approach:g} x {d} to {cycle[i]} + {walk} along the border "
+                 f"({'clockwise' if step == 1 else 'anticlockwise'}) + {closing} to close + "
+                 f"{constant:g} ({n_players} players) = {turns:g}")
     score = points / turns
     lines.append(f"{points} / {turns:g} = {score:.6g}")
     if terms.thin_corner and (x1 - x0 < 2 or y1 - y0 < 2):
