@@ -4,9 +4,11 @@ Each bot runs as its own process (``python -m tronlab.cli bot NAME --protocol
 backtothecode``) and is fed the contest's protocol; the referee's clock gives
 5 s for the first turn, which includes starting the program (``FIRST``), and
 100 ms (+50 ms grace, as CodinGame's) for every later one
-(:class:`tronlab.capture.external.CaptureProgram`).  Seats rotate from game to game.  The whole run takes about 15 minutes on a quiet machine, so the
-test is marked ``slow``; ``benchmarks/capture_timing.py`` is the same run with
-a printed table.
+(:class:`tronlab.capture.external.CaptureProgram`).  Seats rotate from game to
+game.  The whole run takes about 7 minutes (with the kernels built ahead of time,
+``python -m tronlab.jit.aot build``; without, each program spends its first
+seconds loading them), so the test is marked ``slow``;
+``benchmarks/capture_timing.py`` is the same run with a printed table.
 """
 
 import sys
