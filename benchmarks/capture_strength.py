@@ -101,15 +101,22 @@ def ranking_table(rows) -> str:
             s[1] += r["ranks"][i] == 0
             s[2] += r["ranks"][i] + 1
             s[3] += scores[i]
-    lines = ["| bot | games | first | mean rank | mean squares |", "|---|---|---|---|---|"]
-    for name, (n, first, rank, sq) in sorted(stats.items(), key=lambda kv: kv[1][2] / kv[1][0]):
-        lines.append(f"| {name} | {n} | {first} | {rank / n:.2f} | {sq / n:.0f} |")
+    lines = ["| bot | games | first (shared too) | mean rank | mean squares "
+             "| placed above the next bot: W-D-L, p |", "|---|---|---|---|---|---|"]
+    order = sorted(stats.items(), key=lambda kv: kv[1][2] / kv[1][0])
+    for k, (name, (n, first, rank, sq)) in enumerate(order):
+        vs = ""
+        if k + 1 < len(order):
+            line = pair_row(rows, name, order[k + 1][0])
+            vs = (f"{line.wins}-{line.draws}-{line.losses} v {order[k + 1][0]}, p {line.p:.2g}"
+                  if line else "")
+        lines.append(f"| {name} | {n} | {first} | {rank / n:.2f} | {sq / n:.0f} | {vs} |")
     return "\n".join(lines)
 
 
 def tables(store) -> str:
     out = ["2 players, ladder", pairs_table(store.rows(tag="ladder"), LADDER), "",
-           "2 players, BACK variants and the model's turn order", 
+           "2 players, BACK variants and the model's turn order",
            pairs_table(store.rows(tag="back"), BACK), ""]
     for tag, bots, _ in MULTI:
         rows = store.rows(tag=tag)

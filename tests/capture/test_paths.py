@@ -189,3 +189,24 @@ def test_smaller_steps_run_only_when_the_tree_is_exhausted():
     owner = np.full((20, 35), -1, np.int8)
     big = search_paths(owner, 0, (17, 10), max_nodes=5000)
     assert big.steps_run == (3,) and big.nodes == 5000
+
+
+def test_a_deadline_stops_the_search_like_a_full_node_budget():
+    from tronlab.capture.paths import CLOCK_EVERY
+    from tronlab.jit.clock import deadline_after, now_ns
+    owner = np.full((20, 35), -1, np.int8)
+    free = search_paths(owner, 0, (17, 10), max_nodes=20000)
+    # a deadline already passed: the clock is read before the first expansion
+    past = search_paths(owner, 0, (17, 10), max_nodes=20000, deadline=now_ns() - 1)
+    assert past.nodes == 1 and past.steps_run == (3,) and past.path == []
+    # a generous deadline changes nothing
+    late = search_paths(owner, 0, (17, 10), max_nodes=20000, deadline=deadline_after(600))
+    assert (late.nodes, late.path, late.score) == (free.nodes, free.path, free.score)
+    assert CLOCK_EVERY & (CLOCK_EVERY - 1) == 0
+    with pytest.raises(ValueError, match="needs the compiled kernel"):
+        search_paths(owner, 0, (17, 10), deadline=now_ns(), jit=False)
+    # 10 ms cannot hold a million nodes (about 150,000 per 100 ms here): the clock stops it
+    from tronlab.capture.paths import new_scratch
+    short = search_paths(owner, 0, (17, 10), max_nodes=10**6, deadline=deadline_after(0.01),
+                         scratch=new_scratch(35, 20, 10**6))
+    assert 1 < short.nodes < 10**6

@@ -32,18 +32,24 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..jit.clock import NO_DEADLINE, clock_ns
 from ..jit.kernels import KernelTable, kernel
+
+CLOCK_EVERY = 64                      # expansions between two looks at the clock (a power of 2)
 
 
 @kernel(sig="f8(i1[::1], i8, i8, i8, i8, i8, i8[::1], i8[::1], i8, i8, i8, b1"
-            + ", i8[::1]" * 12 + ")")
+            + ", i8[::1]" * 12 + ", i8)")
 def path_search_kernel(owner, width, height, player, px, py, stand, arrival, step, max_nodes,
                        max_steps, escape, parent, node_x, node_y, node_t, node_gain, mark,
-                       mark_t, seen, rstamp, counter, region, result):
+                       mark_t, seen, rstamp, counter, region, result, deadline):
     """One breadth-first search with steps of ``step`` squares (module
     docstring).  Returns the best score; ``result`` gets ``nodes, parent,
     x, y, steps, extra, exhausted, depth`` of the best path (its last square
-    and the node it grew from; ``depth`` the steps of the deepest node)."""
+    and the node it grew from; ``depth`` the steps of the deepest node).
+    ``deadline`` (ns on :func:`tronlab.jit.clock.clock_ns`; NO_DEADLINE for
+    none) stops the search like a full node budget; the clock is read every
+    :data:`CLOCK_EVERY` expansions."""
     # Why one long kernel: expanding a node marks its path, then scores its four
     # directions against those marks and the best so far, all in one breadth-first loop.
     parent[0] = -1
@@ -57,7 +63,11 @@ def path_search_kernel(owner, width, height, player, px, py, stand, arrival, ste
     counter[0] += 1
     best = -1.0
     full = False
+    timed = deadline < NO_DEADLINE
     while head < n and not full:
+        if timed and (head & (CLOCK_EVERY - 1)) == 0 and clock_ns() >= deadline:
+            full = True
+            break
         i = head
         head += 1
         t = node_t[i]
@@ -269,13 +279,15 @@ def _standing(w, h, position, trail):
 
 def search_paths(owner, player: int, position, *, trail=(), arrival=None, steps=(3, 2, 1),
                  max_nodes: int = 60000, max_steps: int = 60, escape: bool = True,
-                 scratch=None, jit: bool = True) -> PathResult:
+                 deadline: int = NO_DEADLINE, scratch=None, jit: bool = True) -> PathResult:
     """The best path for ``player`` from ``position`` (module docstring).
 
     ``trail`` lists the squares the player stood on before, oldest first
     (the last one is ``position``'s predecessor); ``arrival`` (``(height,
     width)`` ints) is the round from which an opponent holds each square
-    (default: never).  ``max_nodes`` bounds all runs together.
+    (default: never).  ``max_nodes`` bounds all runs together, and so does
+    ``deadline`` (an absolute time from :func:`tronlab.jit.clock.deadline_after`;
+    compiled kernels only), whichever comes first.
 
     >>> from tronlab.capture.ascii import parse_grid
     >>> g = parse_grid('''
@@ -303,6 +315,9 @@ def search_paths(owner, player: int, position, *, trail=(), arrival=None, steps=
     stand = _standing(w, h, position, trail)
     arr = (np.full(w * h, 1 << 30, np.int64) if arrival is None
            else np.ascontiguousarray(arrival, dtype=np.int64).reshape(-1))
+    if not jit and deadline != NO_DEADLINE:
+        raise ValueError("a deadline needs the compiled kernel (jit=True): the plain-Python "
+                         "twin cannot read the kernels' clock")
     run = _kernels.fast("path_search_kernel") if jit else _kernels.py_func("path_search_kernel")
     if not jit:
         run.__globals__.setdefault("_closed_virtual", _kernels.py_func("_closed_virtual"))
@@ -313,7 +328,7 @@ def search_paths(owner, player: int, position, *, trail=(), arrival=None, steps=
                     np.int64(position[0]), np.int64(position[1]), stand, arr, np.int64(k),
                     np.int64(max_nodes - used), np.int64(max_steps), escape, s["parent"],
                     s["x"], s["y"], s["t"], s["gain"], s["mark"], s["mark_t"], s["seen"],
-                    s["rstamp"], s["counter"], s["region"], s["result"])
+                    s["rstamp"], s["counter"], s["region"], s["result"], np.int64(deadline))
         r = s["result"]
         nodes += int(r[0])
         used += int(r[0])
@@ -321,7 +336,7 @@ def search_paths(owner, player: int, position, *, trail=(), arrival=None, steps=
         depth = int(r[7]) if depth is None else depth
         if score > 0 and (best is None or score > best[0]):
             best = (float(score), _path_of(s, int(r[1]), (int(r[2]), int(r[3]))), int(r[5]))
-        if not r[6] or used >= max_nodes:
+        if not r[6] or used >= max_nodes:      # budget spent, or the deadline passed
             break
     seconds = time.perf_counter() - start
     if best is None:

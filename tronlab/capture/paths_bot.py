@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..jit.clock import NO_DEADLINE, deadline_after
 from .back import spoil_target
 from .bots import nearest_target
 from .lshapes import closed_gain
@@ -92,11 +93,13 @@ class PathBot:
         self.warmup = None
         self.time_budget = None         # seconds a search may take; None: max_nodes always
         self.rate = None                # nodes per second seen so far
+        self.deadline = NO_DEADLINE     # this turn's: ``time_budget`` after the bot was asked
 
     def prepare_for_protocol(self, budget: float = 0.05):
         """As a contest program: load the kernels in the background (answering with
-        the nearest-neutral rule meanwhile, :mod:`tronlab.capture.warmup`) and size each
-        search to about ``budget`` seconds of wall clock."""
+        the nearest-neutral rule meanwhile, :mod:`tronlab.capture.warmup`), size each
+        search to about ``budget`` seconds of wall clock, and stop it when ``budget``
+        seconds have passed since the bot was asked (the kernel reads the clock)."""
         self.warmup = Warmup()
         self.time_budget = budget
 
@@ -108,6 +111,8 @@ class PathBot:
         return int(min(self.max_nodes, max(1000, self.rate * self.time_budget)))
 
     def __call__(self, view, player):
+        self.deadline = (NO_DEADLINE if self.time_budget is None
+                         else deadline_after(self.time_budget))
         self.memory.update(view)
         if self.warmup is not None and not self.warmup.done:
             return nearest_target(view, player)
@@ -142,7 +147,8 @@ class PathBot:
             self.scratch = new_scratch(w, h, self.max_nodes)
         result = search_paths(owner, player, me, trail=trail, arrival=self.arrival(view, player),
                               steps=self.steps, max_nodes=self.nodes_now(),
-                              max_steps=self.max_steps, scratch=self.scratch)
+                              max_steps=self.max_steps, deadline=self.deadline,
+                              scratch=self.scratch)
         self.last = result
         self.stats.append((result.nodes, result.seconds))
         if result.nodes >= 1000 and result.seconds > 0:
