@@ -28,11 +28,12 @@ on time (hybrid 7, chamber 3, answers of 0.20-0.28 s under the load): hybrid,
 planning 93 ms of the 100 against chamber's 75, has less headroom under the
 2x limit; without those games it is 11-42-11.  Its extra time buys 0.8 turns of
 depth on the 2010 maps and no measurable strength.  26 of the 42 draws are
-head-on crashes, and replaying them the root matrix itself finds the crash a
-pure equilibrium (value -1, the draw): the alternatives let the opponent take
-the contested square, which the evaluation values at a square or more, so
-the matrix agrees with chamber's pessimistic root exactly where the two
-models were expected to differ.
+head-on crashes.  Replaying hybrid's last move of each (90 ms): in 18 the root
+matrix's equilibrium is the crash itself, pure, worth the draw (-1): every
+other move lets the opponent take the contested square, which the evaluation
+values at a square or more, so there the matrix agrees with chamber's
+pessimistic root, exactly where the two models were expected to differ; in 6
+hybrid had one legal move left; in 2 it mixed or preferred another move.
 """
 
 from __future__ import annotations
