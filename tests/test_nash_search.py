@@ -150,7 +150,7 @@ def test_mixed_root_strategy():
         assert abs(p.sum() - 1) < 1e-9 and (p >= 0).all()
 
 
-@settings(max_examples=EXAMPLES, deadline=None)
+@settings(max_examples=EXAMPLES // 2, deadline=None)     # the reference solves with HiGHS
 @given(st.integers(0, 2**32 - 1), st.integers(1, 3), st.integers(0, 12))
 def test_statistics_count_what_the_full_search_does(seed, depth, turns):
     """Without pruning or ordering the kernel's nodes, leaf evaluations,
