@@ -11,8 +11,29 @@ allows ``--limit-factor`` times the move time (default 5; strength.py uses 2):
 on a shared machine under a load of 6-8, a 2x limit let load spikes decide
 games (23 timeouts in 134 games of the first run below, both bots).
 
-Measured (2 shared cores under a load of 6-8, 0.1 s a move, the engine allows
-0.2 s): see the table at the end of this docstring once a run has finished.
+Measured with the arena (2 shared cores under a load of 8-12, 0.1 s a move,
+the arena's limit 0.2 s; the 27 maps of /work/shared/maps/google2010 and 10
+random 20x20 maps, both seats), W-D-L from chamber's side::
+
+    tronlab arena run --game google2010 --bots hybrid chamber \
+        --maps /work/shared/maps/google2010,random:10 --time 0.1 --jobs 2 --db g2010.sqlite
+
+    pair               maps         W   D   L   score     sign p  verdict  mean depth
+    chamber v hybrid   20x20        5  12   3   55% +-14   0.73   unclear  5.3 / 5.4
+                       google2010  13  30  11   52% +-9    0.84   unclear  7.5 / 8.3
+                       all         18  42  14   53% +-7    0.6    unclear  6.8 / 7.4
+
+``hybrid`` does not beat ``chamber``: 14-42-18 from its side.  Ten games ended
+on time (hybrid 7, chamber 3, answers of 0.20-0.28 s under the load): hybrid,
+planning 93 ms of the 100 against chamber's 75, has less headroom under the
+2x limit; without those games it is 11-42-11.  Its extra time buys 0.8 turns of
+depth on the 2010 maps and no measurable strength.  26 of the 42 draws are
+head-on crashes.  Replaying hybrid's last move of each (90 ms): in 18 the root
+matrix's equilibrium is the crash itself, pure, worth the draw (-1): every
+other move lets the opponent take the contested square, which the evaluation
+values at a square or more, so there the matrix agrees with chamber's
+pessimistic root, exactly where the two models were expected to differ; in 6
+hybrid had one legal move left; in 2 it mixed or preferred another move.
 """
 
 from __future__ import annotations

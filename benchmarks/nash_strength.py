@@ -14,7 +14,29 @@ same tag are skipped).  The table gives W-D-L from ``nash``'s side, the score,
 the two-sided sign test of the decided games, the verdict (``clear`` when
 p < 0.01), mean search depths and think time a move, and timeouts.
 
-Measured on 2 shared cores (load 6-8), see the module's end for the table.
+Measured with the arena instead (2 shared cores under a load of 8-12, 0.1 s a
+move, the arena's limit 0.2 s, seeded Light Riders starts ``random:N``, both
+seats), W-D-L from the first bot's side::
+
+    tronlab arena run --game lightriders --bots nash minimax chamber --schedule gauntlet \
+        --maps random:12 --time 0.1 --db lr.sqlite --tag lr1      (then random:24 v minimax)
+
+    pair                    maps    W   D   L   score      sign p  verdict  mean depth
+    chamber v nash            12   16   3   5   73% +-16   0.027   unclear  7.4 / 6.0
+    nash v minimax            24   25   9  14   61% +-12   0.11    unclear  5.5 / 8.1
+    nash v nash+sample=true   12    9   7   8   52% +-17   1       unclear  4.5 / 4.4
+    no timeouts, crashes or bad output in 96 games
+
+``nash`` is not the clear winner the issue asks for: ``chamber`` beats it
+(p 0.027) and it is only somewhat ahead of ``minimax``.  Two reasons.  Its
+search reaches 2-3 turns less deep (no transposition table; the chamber
+evaluation is slow per node).  And under the Light Riders starts (mirrored on
+a 16-wide row) the heads' grid distance is odd and stays odd (each turn moves
+both heads one square), so they can never enter one square: the crash the
+matrix model handles and the two-ply model gets wrong never happens, and only
+the subtler race between simultaneous moves is left.  L5: playing the most
+likely move or sampling the equilibrium makes no measurable difference
+(9-7-8); the most likely move stays the default.
 """
 
 from __future__ import annotations

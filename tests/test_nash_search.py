@@ -31,12 +31,20 @@ def lp_value(a):
     return res.x[-1]
 
 
-def full_matrix_value(board, me, turn, depth, draw):
-    """Reference: value for ``me`` with every cell of every matrix searched."""
+def full_matrix_value(board, me, turn, depth, draw, counts=None):
+    """Reference: value for ``me`` with every cell of every matrix searched.
+    ``counts`` (a dict) adds up nodes, leaves (separated, or evaluated at the
+    depth limit), matrices, and matrices with a saddle point (a pure
+    equilibrium: maximin equals minimax)."""
+    counts = {} if counts is None else counts
+    counts["nodes"] = counts.get("nodes", 0) + 1
     opp = 1 - me
     mine, theirs = board.legal_moves(me), board.legal_moves(opp)
     if turn > 0 and mine and theirs:
-        if is_separated(board, (me, opp)) or turn == depth:
+        separated = is_separated(board, (me, opp))
+        if separated or turn == depth:
+            key = "separated_leaves" if separated else "evals"
+            counts[key] = counts.get(key, 0) + 1
             return evaluate(board, me, kind="territory")   # separated score or territory
     win = ts.WIN - (turn + 1)
     rows, cols = mine or [None], theirs or [None]
@@ -53,7 +61,10 @@ def full_matrix_value(board, me, turn, depth, draw):
             child = board.copy()
             child.flat[tx], child.flat[ty] = TRAIL + me, TRAIL + opp
             child.heads[me], child.heads[opp] = tx, ty
-            a[i, j] = full_matrix_value(child, me, turn + 1, depth, draw)
+            a[i, j] = full_matrix_value(child, me, turn + 1, depth, draw, counts)
+    counts["matrices"] = counts.get("matrices", 0) + 1
+    if a.min(axis=1).max() == a.max(axis=0).min():
+        counts["saddle"] = counts.get("saddle", 0) + 1
     return lp_value(a)
 
 
@@ -137,6 +148,41 @@ def test_mixed_root_strategy():
     assert close(v, full_matrix_value(board, 0, 0, 2, 0.0))
     for p in strategy:
         assert abs(p.sum() - 1) < 1e-9 and (p >= 0).all()
+
+
+@settings(max_examples=EXAMPLES // 2, deadline=None)     # the reference solves with HiGHS
+@given(st.integers(0, 2**32 - 1), st.integers(1, 3), st.integers(0, 12))
+def test_statistics_count_what_the_full_search_does(seed, depth, turns):
+    """Without pruning or ordering the kernel's nodes, leaf evaluations,
+    matrices and saddle points are those of the reference; with pruning every
+    matrix is settled by a saddle point, a cut or a solve (pruning does not
+    always visit fewer nodes: a null-window test can need a second search)."""
+    rng = np.random.default_rng(seed)
+    board = lightriders_board(rng=rng)
+    for _ in range(turns):                              # a few random turns in
+        moves = [board.legal_moves(p) for p in (0, 1)]
+        if not all(moves) or is_separated(board, (0, 1)):
+            break
+        step = [int(rng.choice(m)) for m in moves]
+        targets = [board.target(p, step[p]) for p in (0, 1)]
+        if targets[0] == targets[1]:
+            break
+        for p in (0, 1):
+            board.flat[targets[p]], board.heads[p] = TRAIL + p, targets[p]
+    counts = {}
+    expected = full_matrix_value(board, 0, 0, depth, -1.0, counts)
+    stats = np.zeros(ts.N_STATS, np.int64)
+    v, _, _ = NashSearcher(prune=False, ordering=False, draw=-1.0).search_depth(
+        board, 0, depth, stats=stats)
+    assert close(v, expected)
+    got = {k: int(stats[ts.STAT_NAMES.index(k)])
+           for k in ("nodes", "evals", "separated_leaves", "matrices", "saddle")}
+    assert got == {k: counts.get(k, 0) for k in got}
+    assert stats[ts.S_SOLVED] == counts["matrices"] - counts.get("saddle", 0)
+    pruned = np.zeros(ts.N_STATS, np.int64)
+    NashSearcher(draw=-1.0).search_depth(board, 0, depth, stats=pruned)
+    assert (pruned[ts.S_SADDLE] + pruned[ts.S_SOLVED] + pruned[ts.S_CUTS]
+            == pruned[ts.S_MATRICES])
 
 
 def test_saddle_pruning_skips_cells_and_counts():
