@@ -26,13 +26,12 @@ from tronlab.course.ex_flood_fill import _same_partition as same_partition
 from tronlab.course.ex_search import alphabeta, minimax
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = ["01_space_filling", "02_flood_fill", "03_voronoi", "04_search", "05_chambers"]
+NOTEBOOKS = ["01_space_filling", "02_flood_fill", "03_voronoi", "04_search"]
 CHECKS = {
-    "01_space_filling": ["fill_bound", "greedy_move"],
+    "01_space_filling": ["fill_bound", "articulation_points", "greedy_move"],
     "02_flood_fill": ["flood_fill", "components"],
     "03_voronoi": ["bfs_distances", "territory", "turn_order_territory"],
     "04_search": ["negamax"],
-    "05_chambers": ["articulation_points"],
 }
 
 
