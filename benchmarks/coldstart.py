@@ -1,24 +1,35 @@
-"""Seconds from a fresh interpreter to a computed territory: empty JIT cache, warm JIT cache, AOT.
+"""Seconds from process start to a contest program's first answer: cold cache, warm cache, AOT.
 
-    python benchmarks/coldstart.py [--board FILE] [--runs 5] [--aot-dir DIR] [--json]
+    python benchmarks/coldstart.py [--runs 5] [--bots a,b] [--protocols p,q] [--time 0.1]
+                                   [--aot-dir DIR] [--warm-cache DIR] [--json]
 
-Each run is a new ``python -c`` that imports tronlab, loads a board and computes
-its Voronoi territory with ``tronlab.grid.voronoi.territory``.  Three set-ups, each
-the median of ``--runs`` fresh processes:
+Each run starts ``python -m tronlab bot NAME --protocol P --time T`` afresh,
+writes the first turn of a game on its stdin (for Light Riders the settings
+lines first) and times the first answer line from the moment the process was
+started; then it closes stdin and waits for the program to end.  Three set-ups,
+each the median of ``--runs`` fresh processes (the runs of all cells are
+interleaved, so a burst of load on the machine hits every cell alike):
 
-* **cold JIT**: ``NUMBA_CACHE_DIR`` a fresh empty directory and ``TRONLAB_AOT=0``,
-  so every kernel the call needs compiles;
-* **warm JIT**: the same cache directory again, so numba loads the kernels
-  from its cache (still importing numba and building its registries);
-* **AOT**: the ahead-of-time module of :mod:`tronlab.jit.aot` (built into a temp
-  dir first, or taken from ``--aot-dir``): no numba at all.
+* **cold**: ``NUMBA_CACHE_DIR`` a new empty directory for every run and
+  ``TRONLAB_AOT=0`` - what ``pip install`` gives before anything ran.  The
+  first answer comes from the plain-Python quick bot while the kernels compile
+  in the background (:mod:`tronlab.runner.starting`);
+* **warm**: numba's cache filled by ``python -m tronlab.jit.warmup`` (once,
+  before the runs; or ``--warm-cache DIR``), ``TRONLAB_AOT=0``.  The first
+  answer still comes from the quick bot, while the compiled bot loads in a
+  worker;
+* **AOT**: the ahead-of-time module (built into a temp dir first, or taken
+  from ``--aot-dir``) and the warm cache: the bot itself answers, without numba.
 
-Also printed: ``import tronlab`` alone (inside the AOT runs), an empty
-interpreter (``python -c pass``: the machine's own start-up cost), and the
-"numba floor" - a one-line cached ``@njit`` function outside tronlab, which is
-what any warm JIT path pays at least.  Wall-clock seconds include waiting for a
-CPU on a busy machine, so the CPU seconds (user + system) of the child are
-shown too.  Target: AOT < 0.5 s to the first territory result.
+``--time`` (default 0.1 s, CodinGame's move time) is the bot's budget a move;
+a search bot thinks a quarter of its budget less a little on a game's first
+move (19 ms at 0.1 s), so the AOT column is start-up plus that.  Also shown:
+the CPU seconds (user + system) of the whole program from start to exit in the
+AOT set-up - on a loaded machine wall time includes waiting for a CPU, CPU time
+much less so - and two floors measured the same way: an empty interpreter and
+``import numpy``.  The load average is printed with the table.  The children
+run with Python's bytecode cache (as after ``pip install``): a first untimed
+run writes it.  Target: every AOT first answer under 0.3 s.
 """
 
 from __future__ import annotations
@@ -26,7 +37,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -35,153 +45,153 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-DEFAULT_BOARD = os.path.join(HERE, "boards", "rand30x20.txt")
-TARGET_S = 0.5
-
-CHILD = """
-import sys, time, json
-t0 = time.perf_counter()
-import tronlab
-t1 = time.perf_counter()
-from tronlab.grid.voronoi import territory
-board = tronlab.load_map(sys.argv[1])
-result = list(territory(board))
-t2 = time.perf_counter()
-heavy = sorted(m for m in ("numba", "matplotlib", "scipy", "networkx", "ipywidgets", "anywidget",
-                           "IPython", "pandas") if m in sys.modules)
-print(json.dumps({"import": t1 - t0, "territory": t2 - t1, "result": result, "heavy": heavy}))
-"""
-
-FLOOR = """
-from numba import njit
-@njit(cache=True)
-def plus_one(x):
-    return x + 1
-"""
-
-
-def _timed(cmd, env, cwd):
-    """Run ``cmd``; return (completed process, wall seconds, child CPU seconds)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    out = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True)
-    wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if out.returncode != 0:
-        raise RuntimeError(f"{cmd[:3]} failed:\n{out.stderr}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return out, wall, cpu
+sys.path.insert(0, ROOT)
+TARGET_S = 0.3
+BOTS = ["voronoi", "multivoronoi", "minimax", "chamber", "nash", "hybrid", "filler"]
+PROTOCOLS = ["google2010", "codingame", "lightriders"]
+MODES = ["cold", "warm", "aot"]
 
 
 def _env(**extra):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TRONLAB_AOT", "NUMBA_"))}
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("TRONLAB_", "NUMBA_")) and k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
     env.update(extra)
     return env
 
 
-def run(board, env):
-    """One fresh interpreter computing territory; its timings and result."""
-    out, wall, cpu = _timed([sys.executable, "-c", CHILD, board], env, ROOT)
-    info = json.loads(out.stdout.strip().splitlines()[-1])
-    info.update(total=wall, cpu=cpu)
-    return info
+def first_turn(protocol: str) -> str:
+    """The server's input up to and including the first turn of a game."""
+    from tronlab import codingame_board, load_builtin
+    from tronlab.tron.lightriders import lightriders_settings
+    from tronlab.tron.mapgen import lightriders_board
+    from tronlab.tron.protocol import encode_state
+
+    if protocol == "google2010":
+        return encode_state(protocol, load_builtin("arena"), 0)
+    if protocol == "codingame":
+        return encode_state(protocol, codingame_board(2, rng=3), 0)
+    board = lightriders_board(rng=3)
+    return (lightriders_settings(board, 0) + "\n"
+            + encode_state(protocol, board, 0, time_ms=10000))
 
 
-def run_floor(tmp):
-    """Fresh interpreter: import numba, call a cached one-line function (warm)."""
-    with open(os.path.join(tmp, "floor_mod.py"), "w") as f:
-        f.write(FLOOR)
-    env = _env(NUMBA_CACHE_DIR=os.path.join(tmp, "cache"), PYTHONPATH=tmp)
-    cmd = [sys.executable, "-c", "import floor_mod; floor_mod.plus_one(1)"]
-    _timed(cmd, env, tmp)                 # compile into the cache
-    return _timed(cmd, env, tmp)[1]
+def time_first_answer(cmd, text: str, env) -> tuple[float, float, str]:
+    """Start ``cmd``, write ``text``; (seconds to the first answer line, CPU
+    seconds of the whole run, the answer)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, env=env, cwd=ROOT, text=True)
+    proc.stdin.write(text)
+    proc.stdin.flush()
+    line = proc.stdout.readline()
+    wall = time.perf_counter() - t0
+    proc.stdin.close()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if not line.strip():
+        raise RuntimeError(f"{' '.join(cmd[2:])} gave no answer (exit {proc.returncode})")
+    return wall, usage.ru_utime + usage.ru_stime, line.strip()
 
 
-def run_empty():
-    return _timed([sys.executable, "-c", "pass"], _env(), ROOT)[1]
+def _run_quiet(cmd, env, what):
+    out = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"{what} failed:\n{out.stdout[-2000:]}{out.stderr[-2000:]}")
 
 
-def build_aot(directory):
-    """Build the AOT module into ``directory`` in a child process; seconds taken."""
-    _, wall, _ = _timed([sys.executable, "-m", "tronlab.jit.aot", "build", "--dir", directory],
-                        _env(), ROOT)
-    return wall
-
-
-def _median(runs, key):
-    return statistics.median(r[key] for r in runs)
-
-
-def measure(board, runs, aot_dir=None):
-    cold, warm, fast, floor, empty = [], [], [], [], []
-    built_s = None
+def measure(bots, protocols, runs, bot_time, aot_dir=None, warm_cache=None, log=print):
     with tempfile.TemporaryDirectory() as tmp:
+        if warm_cache is None:
+            warm_cache = os.path.join(tmp, "warm-cache")
+            log("filling a numba cache (python -m tronlab.jit.warmup) ...")
+            t = time.perf_counter()
+            _run_quiet([sys.executable, "-m", "tronlab.jit.warmup", "--quiet"],
+                       _env(NUMBA_CACHE_DIR=warm_cache, TRONLAB_AOT="0"), "the warm-up")
+            log(f"  {time.perf_counter() - t:.0f} s")
         if aot_dir is None:
             aot_dir = os.path.join(tmp, "aot")
-            built_s = build_aot(aot_dir)
-        for i in range(runs):
-            cache = os.path.join(tmp, f"numba-cache-{i}")
-            jit = _env(NUMBA_CACHE_DIR=cache, TRONLAB_AOT="0")
-            cold.append(run(board, jit))
-            warm.append(run(board, jit))
-            fast.append(run(board, _env(NUMBA_CACHE_DIR=cache, TRONLAB_AOT_DIR=aot_dir)))
-            floor_dir = os.path.join(tmp, f"floor-{i}")
-            os.makedirs(floor_dir)
-            floor.append(run_floor(floor_dir))
-            empty.append(run_empty())
-    results = {tuple(r["result"]) for r in cold + warm + fast}
-    if len(results) != 1:
-        raise RuntimeError(f"the set-ups disagree: {results}")
-    return {
-        "board": os.path.basename(board),
-        "runs": runs,
-        "result": fast[0]["result"],
-        "cold_jit_s": _median(cold, "total"),
-        "warm_jit_s": _median(warm, "total"),
-        "aot_s": _median(fast, "total"),
-        "cold_jit_cpu_s": _median(cold, "cpu"),
-        "warm_jit_cpu_s": _median(warm, "cpu"),
-        "aot_cpu_s": _median(fast, "cpu"),
-        "import_tronlab_s": _median(fast, "import"),
-        "aot_territory_s": _median(fast, "territory"),
-        "warm_territory_s": _median(warm, "territory"),
-        "empty_interpreter_s": statistics.median(empty),
-        "numba_floor_s": statistics.median(floor),
-        "aot_build_s": built_s,
-        "heavy_modules_jit": warm[0]["heavy"],
-        "heavy_modules_aot": fast[0]["heavy"],
-        "target_s": TARGET_S,
-        "aot_meets_target": _median(fast, "total") < TARGET_S,
-    }
+            log("building the AOT module ...")
+            t = time.perf_counter()
+            _run_quiet([sys.executable, "-m", "tronlab.jit.aot", "build", "--dir", aot_dir],
+                       _env(), "the AOT build")
+            log(f"  {time.perf_counter() - t:.0f} s")
+        envs = {"warm": _env(NUMBA_CACHE_DIR=warm_cache, TRONLAB_AOT="0"),
+                "aot": _env(NUMBA_CACHE_DIR=warm_cache, TRONLAB_AOT_DIR=aot_dir)}
+        status = subprocess.run([sys.executable, "-m", "tronlab.jit.aot", "status"],
+                                env=envs["aot"], cwd=ROOT, capture_output=True, text=True).stdout
+        if "kernels loaded" not in status:
+            raise RuntimeError(f"the AOT set-up would not use the build: {status}")
+        texts = {p: first_turn(p) for p in protocols}
+        floors = {"empty interpreter": [sys.executable, "-c", "print(1)"],
+                  "import numpy": [sys.executable, "-c", "import numpy; print(1)"]}
+        cells = [(b, p, m) for b in bots for p in protocols for m in MODES]
+        walls = {c: [] for c in cells}
+        cpus = {c: [] for c in cells}
+        floor_walls = {k: [] for k in floors}
+        # untimed: write the bytecode caches, and check the AOT set-up answers without numba
+        time_first_answer(_cmd(bots[0], protocols[0], bot_time), texts[protocols[0]], envs["aot"])
+        load = [os.getloadavg()]
+        for r in range(runs):
+            for k, cmd in floors.items():
+                floor_walls[k].append(time_first_answer(cmd, "", _env())[0])
+            for (b, p, m) in cells:
+                env = envs.get(m) or _env(NUMBA_CACHE_DIR=os.path.join(tmp, f"cold-{b}-{p}-{r}"),
+                                          TRONLAB_AOT="0")
+                wall, cpu, _ = time_first_answer(_cmd(b, p, bot_time), texts[p], env)
+                walls[b, p, m].append(wall)
+                cpus[b, p, m].append(cpu)
+            log(f"  run {r + 1}/{runs} done (load {os.getloadavg()[0]:.1f})")
+            load.append(os.getloadavg())
+    rows = []
+    for b in bots:
+        for p in protocols:
+            row = {"bot": b, "protocol": p}
+            for m in MODES:
+                row[m] = statistics.median(walls[b, p, m])
+                row[m + "_cpu"] = statistics.median(cpus[b, p, m])
+            rows.append(row)
+    return {"runs": runs, "time": bot_time, "rows": rows,
+            "floors": {k: statistics.median(v) for k, v in floor_walls.items()},
+            "load": [round(x[0], 2) for x in load], "target_s": TARGET_S,
+            "aot_meets_target": all(r["aot"] < TARGET_S for r in rows)}
+
+
+def _cmd(bot, protocol, bot_time):
+    return [sys.executable, "-m", "tronlab", "bot", bot, "--protocol", protocol,
+            "--time", str(bot_time), "--seed", "0"]
+
+
+def report(r) -> str:
+    lines = [f"first answer from process start, median of {r['runs']} fresh processes "
+             f"(wall s; bot --time {r['time']})",
+             f"{'bot':<13} {'protocol':<12} {'cold':>6} {'warm':>6} {'AOT':>6} {'AOT cpu':>8}"]
+    for row in r["rows"]:
+        lines.append(f"{row['bot']:<13} {row['protocol']:<12} {row['cold']:6.2f} "
+                     f"{row['warm']:6.2f} {row['aot']:6.2f} {row['aot_cpu']:8.2f}")
+    lines.append("floors: " + ", ".join(f"{k} {v:.2f} s" for k, v in r["floors"].items()))
+    lines.append(f"load average (1 min) before and after each run: {r['load']}")
+    worst = max(row["aot"] for row in r["rows"])
+    lines.append(f"AOT target < {r['target_s']} s: "
+                 f"{'met' if r['aot_meets_target'] else 'MISSED'} (worst {worst:.2f} s)")
+    return "\n".join(lines)
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--board", default=DEFAULT_BOARD)
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--aot-dir", default=None,
-                    help="use the AOT build under this base dir instead of building one")
+    ap.add_argument("--bots", default=",".join(BOTS))
+    ap.add_argument("--protocols", default=",".join(PROTOCOLS))
+    ap.add_argument("--time", type=float, default=0.1, help="the bot's budget a move (s)")
+    ap.add_argument("--aot-dir", default=None, help="use this AOT build dir instead of building")
+    ap.add_argument("--warm-cache", default=None,
+                    help="use this filled numba cache instead of filling one")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    r = measure(os.path.abspath(args.board), args.runs, args.aot_dir)
-    if args.json:
-        print(json.dumps(r))
-        return
-    print(f"board {r['board']}: territory {r['result']}; medians of {r['runs']} fresh processes"
-          f" (wall s, CPU s)")
-    print(f"  cold JIT (empty numba cache): {r['cold_jit_s']:6.2f}  {r['cold_jit_cpu_s']:6.2f}")
-    print(f"  warm JIT (numba cache):       {r['warm_jit_s']:6.2f}  {r['warm_jit_cpu_s']:6.2f}"
-          f"   (load + territory {r['warm_territory_s']:.2f})")
-    print(f"  AOT module:                   {r['aot_s']:6.2f}  {r['aot_cpu_s']:6.2f}"
-          f"   (load + territory {r['aot_territory_s']:.3f})"
-          f"   target < {TARGET_S} s: {'ok' if r['aot_meets_target'] else 'MISSED'}")
-    print(f"  import tronlab alone:         {r['import_tronlab_s']:6.2f}")
-    print(f"  empty interpreter:            {r['empty_interpreter_s']:6.2f}")
-    print(f"  numba floor (one-line cached @njit, warm): {r['numba_floor_s']:.2f}")
-    if r["aot_build_s"] is not None:
-        print(f"  (AOT build: {r['aot_build_s']:.1f} s)")
-    print(f"  heavy modules at the end: JIT {', '.join(r['heavy_modules_jit']) or 'none'};"
-          f" AOT {', '.join(r['heavy_modules_aot']) or 'none'}")
+    r = measure(args.bots.split(","), args.protocols.split(","), args.runs, args.time,
+                args.aot_dir, args.warm_cache,
+                log=(lambda *a: print(*a, file=sys.stderr, flush=True)))
+    print(json.dumps(r) if args.json else report(r))
 
 
 if __name__ == "__main__":

@@ -53,3 +53,26 @@ def child_env(**extra):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TRONLAB_", "NUMBA_"))}
     env.update(extra)
     return env
+
+
+def with_and_without(aot_build, compute):
+    """``(compute() with the twins, their arguments checked, compute() with numba)``."""
+    saved = {k: os.environ.get(k) for k in ("TRONLAB_AOT_DIR", "TRONLAB_AOT_CHECK", "TRONLAB_AOT")}
+    try:
+        os.environ.pop("TRONLAB_AOT", None)
+        os.environ.update(TRONLAB_AOT_DIR=aot_build[0], TRONLAB_AOT_CHECK="1")
+        aot.unload()
+        assert aot.twin("negamax_kernel") is not None, aot.status()
+        fast = compute()
+        os.environ["TRONLAB_AOT"] = "0"
+        aot.unload()
+        assert aot.twin("negamax_kernel") is None
+        slow = compute()
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        aot.unload()
+    return fast, slow

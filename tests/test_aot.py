@@ -28,10 +28,13 @@ from tronlab.grid import articulation, flood as fill, multivoronoi, parity, ring
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPORTS = aot_build.exports()          # generated from the @kernel(sig=...) declarations
-# kernels checked through their wrappers and the bots (tests/test_aot_search.py)
+# kernels checked through their wrappers and the bots (tests/test_aot_search.py,
+# tests/test_aot_wrappers.py)
 THROUGH_WRAPPERS = {"negamax_kernel", "evaluate_kernel", "touching_kernel", "multi_score_kernel",
                     "endgame_kernel", "greedy_move_kernel", "fill_length_kernel",
-                    "nash_search_kernel"}
+                    "nash_search_kernel", "solve_zero_sum_kernel", "neutral_region_kernel",
+                    "enclose_kernel", "closed_gain_kernel", "l_scan_kernel",
+                    "opponent_paths_kernel", "path_search_kernel", "rect_scan_kernel"}
 
 
 # ---------------------------------------------------------------------------
@@ -335,8 +338,13 @@ def test_fresh_process_without_build_uses_numba(tmp_path):
 
 
 def test_importing_kernel_modules_does_not_import_numba():
-    code = ("import sys; import tronlab.grid.voronoi, tronlab.grid.flood, tronlab.grid.articulation, "
-            "tronlab.grid.multivoronoi, tronlab.grid.parity, tronlab.grid.ring; print('numba' in sys.modules)")
+    """``import tronlab``, every module that declares kernels and every bot module."""
+    from tronlab.runner.registry import _BUILTIN_MODULES
+
+    modules = ["tronlab", *aot.kernel_modules(), *_BUILTIN_MODULES]
+    assert len(modules) > 25
+    code = (f"import importlib, sys; [importlib.import_module(m) for m in {modules!r}]; "
+            "print('numba' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], env=_child_env(), capture_output=True,
                           text=True, timeout=300)
     assert proc.stdout.strip() == "False", proc.stderr

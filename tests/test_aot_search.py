@@ -8,18 +8,16 @@ equal.  A fresh bot process with the build must never import numba.
 """
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 from aot_support import child_env
+from aot_support import with_and_without as _with_and_without
 from hypothesis import given, settings
 from strategies import EXAMPLES, boards
 
 from tronlab import get_bot, load_builtin, play
-from tronlab.jit import aot
 from tronlab.tron.endgame import solve_endgame
 from tronlab.tron.evaluate import evaluate, is_separated
 from tronlab.tron.nash_searcher import nash_search
@@ -28,29 +26,6 @@ from tronlab.tron.spacefill import fill_length, greedy_move
 
 ROOT = Path(__file__).resolve().parents[1]
 BOTS = ["voronoi", "multivoronoi", "minimax", "chamber", "nash", "filler"]
-
-
-def _with_and_without(aot_build, compute):
-    """``compute()`` with the twins (checked) and with numba."""
-    saved = {k: os.environ.get(k) for k in ("TRONLAB_AOT_DIR", "TRONLAB_AOT_CHECK", "TRONLAB_AOT")}
-    try:
-        os.environ.pop("TRONLAB_AOT", None)
-        os.environ.update(TRONLAB_AOT_DIR=aot_build[0], TRONLAB_AOT_CHECK="1")
-        aot.unload()
-        assert aot.twin("negamax_kernel") is not None, aot.status()
-        fast = compute()
-        os.environ["TRONLAB_AOT"] = "0"
-        aot.unload()
-        assert aot.twin("negamax_kernel") is None
-        slow = compute()
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-        aot.unload()
-    return fast, slow
 
 
 def _values(board):
@@ -98,7 +73,6 @@ import json, sys
 from tronlab import get_bot, load_builtin, play
 rec = play(load_builtin("arena"), [get_bot(sys.argv[1], time=0.05), get_bot("filler")],
            rules="google2010", rng=0, max_turns=12)
-from tronlab.jit import aot
 print(json.dumps({"numba": "numba" in sys.modules, "status": aot.status()}))
 """
 

@@ -24,12 +24,13 @@ from aot_support import child_env
 
 from tronlab import codingame_board, get_bot, load_builtin, play
 from tronlab.runner.external import DEFAULT_TIMES, ExternalBot
-from tronlab.runner.starting import StartingBot
+from tronlab.runner.registry import bot_names
+from tronlab.runner.starting import NO_KERNELS, StartingBot
 from tronlab.tron.mapgen import lightriders_board
 from tronlab.tron.protocol import encode_state
 
 ROOT = Path(__file__).resolve().parents[1]
-SEARCH_BOTS = ["voronoi", "multivoronoi", "minimax", "chamber", "nash", "filler"]
+SEARCH_BOTS = [name for name in bot_names() if name not in NO_KERNELS]   # every compiled bot
 PROTOCOLS = ["google2010", "codingame", "lightriders"]
 TURNS = 20
 LINUX = sys.platform.startswith("linux")
@@ -77,6 +78,11 @@ class Timed:
 def _program(name, protocol, env):
     return ExternalBot([sys.executable, "-m", "tronlab", "bot", name, "--protocol", protocol],
                        protocol=protocol, env=env, cwd=ROOT)
+
+
+def test_every_search_bot_is_started_cold():
+    assert {"voronoi", "multivoronoi", "minimax", "chamber", "nash", "hybrid",
+            "filler"} <= set(SEARCH_BOTS)
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)

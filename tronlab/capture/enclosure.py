@@ -27,7 +27,7 @@ import numpy as np
 from ..jit.kernels import KernelTable, kernel
 
 
-@kernel
+@kernel(sig="i8(i1[::1], i8, i8, i8, u1[::1], i4[::1])")
 def neutral_region_kernel(owner, width, height, seed, seen, region):
     """Flood the 8-connected neutral region of flat square ``seed``.
 
@@ -56,7 +56,7 @@ def neutral_region_kernel(owner, width, height, seed, seen, region):
     return count
 
 
-@kernel
+@kernel(sig="i8(i1[::1], i8, i8, i8, i8, i8, u1[::1], i4[::1])")
 def enclose_kernel(owner, width, height, player, x, y, seen, region):
     """Give ``player`` every closed neutral region touching square ``(x, y)``.
 
@@ -111,7 +111,7 @@ __dir__ = _kernels.module_dir
 # friendly wrappers
 # ---------------------------------------------------------------------------
 def _kernel(name: str, jit: bool):
-    return _kernels.jit(name) if jit else _kernels.py_func(name)
+    return _kernels.fast(name) if jit else _kernels.py_func(name)
 
 
 def _flat_owner(owner) -> np.ndarray:

@@ -29,7 +29,7 @@ from .rects import check_owner, new_scratch
 DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))      # east, south, west, north
 
 
-@kernel
+@kernel(sig="i8(i1[::1], i8, i8, i8, i8, i8, i8[::1], i8[::1], i4[::1])")
 def closed_gain_kernel(owner, width, height, player, x, y, stamp, next_stamp, region):
     """Squares ``player`` would take by enclosure standing on ``(x, y)``
     (:func:`tronlab.capture.enclosure.enclose_kernel` without writing).
@@ -73,7 +73,8 @@ def closed_gain_kernel(owner, width, height, player, x, y, stamp, next_stamp, re
     return taken
 
 
-@kernel
+@kernel(sig="f8(i1[::1], i8, i8, i8, i8, i8, i8, f8, i1[::1], i8[::1], i8[::1], i4[::1], "
+            "i8[::1])")
 def l_scan_kernel(owner, width, height, player, px, py, max_len, constant, work, stamp,
                   next_stamp, region, best):
     """Try every L-shaped walk from ``(px, py)``; return the best score and
@@ -152,7 +153,7 @@ class LShape(NamedTuple):
 
 
 def _kernel(name, jit):
-    return _kernels.jit(name) if jit else _kernels.py_func(name)
+    return _kernels.fast(name) if jit else _kernels.py_func(name)
 
 
 def best_l_shape(owner, player: int, position, *, max_len: int = 20, constant: float = 0.0,

@@ -38,7 +38,8 @@ NEVER = 1 << 30
 ORDERS = {"writeup": 0, "same": 1}
 
 
-@kernel
+@kernel(sig="i8(i1[::1], i8, i8, i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8, i8, i8[::1], "
+            "i8[::1], i8[::1], i8)")
 def opponent_paths_kernel(owner, width, height, xs, ys, hx, hy, turns, order, rounds,
                           out_x, out_y, arrival, never):
     """Move the opponents ``rounds`` rounds (module docstring).  ``owner`` is
@@ -155,7 +156,8 @@ def predict(owner, opponents, *, rounds: int = 40, order: str = "writeup",
     out_x = np.empty(n * rounds, np.int64)
     out_y = np.empty(n * rounds, np.int64)
     arrival = np.empty(w * h, np.int64)
-    run = _kernels.jit("opponent_paths_kernel") if jit else _kernels.py_func("opponent_paths_kernel")
+    name = "opponent_paths_kernel"
+    run = _kernels.fast(name) if jit else _kernels.py_func(name)
     run(np.array(owner, np.int8, order="C").reshape(-1), np.int64(w), np.int64(h), xs, ys, hx, hy,
         turns, np.int64(ORDERS[order]), np.int64(rounds), out_x, out_y, arrival, np.int64(NEVER))
     paths = [[] if opponents[q][0] is None else

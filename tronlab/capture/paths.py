@@ -35,7 +35,8 @@ import numpy as np
 from ..jit.kernels import KernelTable, kernel
 
 
-@kernel
+@kernel(sig="f8(i1[::1], i8, i8, i8, i8, i8, i8[::1], i8[::1], i8, i8, i8, b1"
+            + ", i8[::1]" * 12 + ")")
 def path_search_kernel(owner, width, height, player, px, py, stand, arrival, step, max_nodes,
                        max_steps, escape, parent, node_x, node_y, node_t, node_gain, mark,
                        mark_t, seen, rstamp, counter, region, result):
@@ -293,7 +294,7 @@ def search_paths(owner, player: int, position, *, trail=(), arrival=None, steps=
     stand[position[1] * w + position[0]] = min(stand[position[1] * w + position[0]], 0)
     arr = (np.full(w * h, 1 << 30, np.int64) if arrival is None
            else np.ascontiguousarray(arrival, dtype=np.int64).reshape(-1))
-    run = _kernels.jit("path_search_kernel") if jit else _kernels.py_func("path_search_kernel")
+    run = _kernels.fast("path_search_kernel") if jit else _kernels.py_func("path_search_kernel")
     if not jit:
         run.__globals__.setdefault("_closed_virtual", _kernels.py_func("_closed_virtual"))
     start = time.perf_counter()

@@ -59,7 +59,8 @@ def _most(neutral, needed, cap, win_bonus, x0, y0, x1, y1, border_col, border_bo
     return most
 
 
-@kernel
+@kernel(sig="f8(i1[::1], i8, i8, i8, i8, i8, u1[::1], u1[::1], i8[::1], i8[::1], i8, i8[::1], f8[::1], "
+            "i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], f8[::1], i8[::1])")
 def rect_scan_kernel(owner, width, height, player, px, py, blocked, aimed, opp_x, opp_y,
                      needed, prev, params, pre, cx, cy, own, run_a, run_b, scores, best):
     """Score every rectangle; return the best score and fill ``best`` with
@@ -326,7 +327,7 @@ def scan_rectangles(owner, player: int, position, *, n_players: int = 2, terms=N
     opp = np.array([list(p) for p in opponents], np.int64).reshape(-1, 2)
     need = needed_to_win(owner, player) if needed is None else needed
     prev = np.array(prev if prev is not None else (-1, -1, -1, -1), np.int64)
-    scan = _kernels.jit("rect_scan_kernel") if jit else _kernels.py_func("rect_scan_kernel")
+    scan = _kernels.fast("rect_scan_kernel") if jit else _kernels.py_func("rect_scan_kernel")
     score = scan(owner.reshape(-1), np.int64(w), np.int64(h), np.int64(player),
                  np.int64(position[0]), np.int64(position[1]), block.astype(np.uint8),
                  _mask(aimed, owner.shape), np.ascontiguousarray(opp[:, 0]),

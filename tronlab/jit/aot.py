@@ -46,7 +46,6 @@ import importlib.util
 import json
 import os
 import re
-import shutil
 import sys
 import time
 
@@ -133,22 +132,72 @@ def _version_bytes(package: str, filename: str) -> bytes:
         return f"{package} without {filename}".encode()
 
 
-def key() -> str:
-    """16 hex digits naming the build that fits these sources and versions."""
+def _platform_bytes() -> bytes:
+    """The numba, llvmlite and numpy versions, Python's, the platform and machine."""
     import numpy
 
+    parts = [_version_bytes(package, filename) for package, filename in _VERSION_FILES]
+    machine = (os.uname().machine if hasattr(os, "uname")
+               else os.environ.get("PROCESSOR_ARCHITECTURE", ""))
+    parts += [part.encode() for part in (numpy.__version__, sys.version, sys.platform, machine,
+                                         importlib.machinery.EXTENSION_SUFFIXES[0])]
+    return b"\0".join(parts) + b"\0"
+
+
+def content_key() -> str:
+    """The key computed from the sources' contents (reads every package module)."""
     h = hashlib.sha256()
     for name in sources():
         with open(os.path.join(_PKG, name), "rb") as f:
             h.update(name.encode() + b"\0" + f.read() + b"\0")
-    for package, filename in _VERSION_FILES:
-        h.update(_version_bytes(package, filename) + b"\0")
-    machine = (os.uname().machine if hasattr(os, "uname")
-               else os.environ.get("PROCESSOR_ARCHITECTURE", ""))
-    for part in (numpy.__version__, sys.version, sys.platform, machine,
-                 importlib.machinery.EXTENSION_SUFFIXES[0]):
-        h.update(part.encode() + b"\0")
+    h.update(_platform_bytes())
     return h.hexdigest()[:16]
+
+
+def _fingerprint() -> str:
+    """A cheap stand-in for the sources' contents: the package's path and each
+    module's name, size and modification time (what Python's own ``.pyc`` check
+    trusts), and the versions of :func:`_platform_bytes`."""
+    h = hashlib.sha256(_PKG.encode() + b"\0" + _platform_bytes())
+    for rel in _package_files():
+        st = os.stat(os.path.join(_PKG, rel))
+        h.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+    return h.hexdigest()[:32]
+
+
+_keys: dict = {}    # fingerprint -> key, in this process
+
+
+def key() -> str:
+    """16 hex digits naming the build that fits these sources and versions.
+
+    Reading and hashing every kernel module costs 0.05-0.1 s, a third of a
+    contest program's start-up budget, so the key is remembered by the
+    :func:`_fingerprint` of the files (in this process and in a small file
+    under ``<aot dir>/keys``); a file that changes size or time gets the key
+    recomputed from the contents (:func:`content_key`)."""
+    fp = _fingerprint()
+    if fp in _keys:
+        return _keys[fp]
+    memo = os.path.join(aot_dir(), "keys", fp)
+    k = None
+    try:
+        with open(memo, encoding="ascii") as f:
+            k = f.read().strip()
+    except OSError:
+        pass
+    if not (k and len(k) == 16 and all(c in "0123456789abcdef" for c in k)):
+        k = content_key()
+        try:
+            os.makedirs(os.path.dirname(memo), exist_ok=True)
+            tmp = f"{memo}.{os.getpid()}.tmp"
+            with open(tmp, "w", encoding="ascii") as f:
+                f.write(k + "\n")
+            os.replace(tmp, memo)
+        except OSError:
+            pass
+    _keys[fp] = k
+    return k
 
 
 def module_name(k: str | None = None) -> str:
@@ -191,14 +240,15 @@ def load(directory: str | None = None):
     if _flag("TRONLAB_AOT") in _OFF:
         _note = "switched off by TRONLAB_AOT=0"
         return None
-    path = module_path(directory)
+    k = key()
+    path = module_path(directory, k)
     if not os.path.exists(path):
-        _note = f"not built for this version (key {key()})"
+        _note = f"not built for this version (key {k})"
         return None
     try:
-        with open(manifest_path(directory), encoding="utf-8") as f:
+        with open(manifest_path(directory, k), encoding="utf-8") as f:
             manifest = json.load(f)["kernels"]
-        spec = importlib.util.spec_from_file_location(module_name(), path)
+        spec = importlib.util.spec_from_file_location(module_name(k), path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
     except Exception as exc:        # a broken or foreign file: use the JIT kernels
@@ -256,6 +306,8 @@ def status() -> str:
 
 
 def _compiler() -> str | None:
+    import shutil
+
     return shutil.which(os.environ.get("CC", "gcc")) or shutil.which("gcc") or shutil.which("cc")
 
 
@@ -268,13 +320,23 @@ def build(*, directory: str | None = None, verbose: bool = False) -> str:
 
 def clean(directory: str | None = None) -> list[str]:
     """Delete builds for other keys; return the directories removed."""
+    import shutil
+
     base = directory or aot_dir()
     current = key()
     removed = []
+    keys = os.path.join(base, "keys")
+    if os.path.isdir(keys):         # the remembered keys: keep the current one
+        for entry in os.listdir(keys):
+            if entry != _fingerprint():
+                try:
+                    os.remove(os.path.join(keys, entry))
+                except OSError:
+                    pass
     if os.path.isdir(base):
         for entry in sorted(os.listdir(base)):
             path = os.path.join(base, entry)
-            if entry != current and os.path.isdir(path):
+            if entry not in (current, "keys") and os.path.isdir(path):
                 shutil.rmtree(path, ignore_errors=True)
                 removed.append(path)
     return removed

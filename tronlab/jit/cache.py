@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 
 _PKG = os.path.dirname(os.path.abspath(__file__))
 
@@ -30,6 +29,8 @@ def user_cache_dir() -> str:
 def _first_writable(*dirs: str) -> str:
     """The first of ``dirs`` that can be made and written (HOME may be read-only), else a
     fresh temporary directory."""
+    import tempfile     # not at the top: a contest program's start-up skips it
+
     for path in dirs:
         try:
             os.makedirs(path, exist_ok=True)
@@ -46,6 +47,8 @@ def configure_numba_cache() -> str | None:
         return os.environ["NUMBA_CACHE_DIR"]
     if _writable(os.path.join(_PKG, "__pycache__")):
         return None
+    import tempfile
+
     target = _first_writable(user_cache_dir(), os.path.join(
         tempfile.gettempdir(), f"tronlab-{getattr(os, 'getuid', lambda: 'user')()}", "numba"))
     os.environ["NUMBA_CACHE_DIR"] = target

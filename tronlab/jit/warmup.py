@@ -24,6 +24,7 @@ def _steps():
     from ..runner import engine
     from ..tron import chambers, endgame, evaluate, mapgen, search, spacefill as filler
     from ..runner.registry import bot_names, get_bot
+    from ..capture.warmup import run_every_kernel as capture_kernels
 
     board = mapgen.load_builtin("arena")
     cg = mapgen.codingame_board(3, rng=0)
@@ -54,6 +55,7 @@ def _steps():
         ("search", lambda: [search.negamax(board, depth=2, evaluation=k) for k in
                             ("territory", "linear", "chamber")]),
         ("endgame", lambda: endgame.solve_endgame(board, time=0.05)),
+        ("capture", capture_kernels),
         ("bots", bots),
     ]
 

@@ -242,7 +242,7 @@ def simplex_game_kernel(payoff, rows, m, cols, n, row_out, col_out, tab, basis):
     return lo + (1.0 / z - 1.0) * span
 
 
-@kernel
+@kernel(sig="f8(f8[:, ::1], i8, i8, f8[::1], f8[::1], f8[:, ::1], i8[::1])")
 def solve_zero_sum_kernel(payoff, n_rows, n_cols, row_out, col_out, tab, idx):
     """Value of the game ``payoff[:n_rows, :n_cols]`` (float64, 2-D, C order;
     the row player maximises) and optimal strategies in ``row_out[:n_rows]`` and
@@ -313,6 +313,6 @@ def solve_zero_sum(payoff) -> ZeroSumSolution:
     m, n = a.shape
     s = new_scratch(m, n)
     row, col = np.zeros(m), np.zeros(n)
-    solve = _kernels.jit("solve_zero_sum_kernel")
+    solve = _kernels.fast("solve_zero_sum_kernel")     # the AOT twin when it is built
     v = solve(a, np.int64(m), np.int64(n), row, col, s.tableau, s.index)
     return ZeroSumSolution(float(v), row, col)

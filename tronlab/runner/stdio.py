@@ -147,10 +147,13 @@ def start_bot(name: str, *, time=None, rng=None, stderr=None):
     answers from the quick bot until the compiled one is ready."""
     from ..jit import aot
     from .registry import describe, get_bot
-    from .starting import NO_KERNELS, StartingBot
 
     describe(name)                  # an unknown name is an error now, not in the background
-    if name in NO_KERNELS or aot.loaded_names():
+    if aot.loaded_names():          # the twins answer at once: no helper processes needed
+        return get_bot(name, rng=rng, time=time)
+    from .starting import NO_KERNELS, StartingBot
+
+    if name in NO_KERNELS:
         return get_bot(name, rng=rng, time=time)
     seed = None if rng is None else int(np.random.default_rng(rng).integers(2**31))
     bot = StartingBot(name, time=time, seed=seed, stderr=stderr)
