@@ -7,6 +7,13 @@ load) with an endgame of at most 2 plies; each random point-symmetric map is pla
 seats.  Prints W-D-L from the A13 side, the exact sign test of the decided games and a verdict
 (clear at p < 0.01), and the same for the chamber bot against the Voronoi minimax bot as a
 yardstick.  Notebook 05 quotes the output.
+
+The same question through the project's arena (stored games, ratings, the per-pair table);
+measured once on 2 shared cores (load 10, 5 min with nice 19):
+
+    tronlab arena run --bots chamber+penalize_battlefront=true+endgame_depth=2 \
+        chamber+endgame_depth=2 --maps random:100 --depth 3 --db a13.sqlite
+    chamber+A13 v chamber: 200 games, W-D-L 63-61-76, score 47% +- 6, sign p 0.31, unclear
 """
 
 from __future__ import annotations

@@ -125,6 +125,37 @@ def _two_runs_script(db):
             f"print(run(plan, Store({str(db)!r}), progress=False).played)\n")
 
 
+class _CtrlCAfterCommit:
+    """A connection whose COMMIT succeeds and is then interrupted, as a Ctrl-C landing
+    just after SQLite returns from the commit would."""
+
+    def __init__(self, conn):
+        self.conn = conn
+
+    def __getattr__(self, name):
+        return getattr(self.conn, name)
+
+    def execute(self, sql, *args):
+        cur = self.conn.execute(sql, *args)
+        if sql == "COMMIT":
+            raise KeyboardInterrupt
+        return cur
+
+
+def test_ctrl_c_just_after_a_commit_keeps_the_game_and_stays_a_ctrl_c(tmp_path):
+    from tronlab.arena.play import play_spec
+
+    row = play_spec(round_robin(["random", "hugger"], "arena")[0])
+    with Store(tmp_path / "c.sqlite") as store:
+        real, store.conn = store.conn, _CtrlCAfterCommit(store.conn)
+        with pytest.raises(KeyboardInterrupt):     # not "cannot rollback": the run stops cleanly
+            store.add(row)
+        store.conn = real
+        assert [r["key"] for r in store.rows()] == [row["key"]]
+        assert store.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert store.add(row) is False                 # stored once
+
+
 def test_two_runs_at_once_share_one_database(tmp_path):
     db = tmp_path / "shared.sqlite"
     procs = [subprocess.Popen([sys.executable, "-c", _two_runs_script(db)], stdout=subprocess.PIPE,

@@ -12,7 +12,9 @@ however long it takes, and when every bot is a registered one the engine sets no
 clock at all (the games are then the same on any machine); a program (py:, cmd:)
 still gets the clock, so it can never hang a game.  When a program plays, the
 first move may take at least :data:`PROGRAM_START` seconds (for every seat),
-because starting a Python program takes a good part of a second on a busy machine.
+because starting a Python program takes a good part of a second, and more than two
+on a busy machine (1.2-1.3 s measured at load 10 on two cores, and a crashing bot
+then timed out before it could crash).
 
 Search kernels compile (or load from numba's cache) on first use; :func:`warm_up`
 does that once per process with a short unrecorded game, so no real game pays
@@ -74,7 +76,7 @@ class _Depths:
 
 
 #: the least first-move time when a program plays: starting Python takes a while
-PROGRAM_START = 2.0
+PROGRAM_START = 5.0
 
 
 def _limits(spec):

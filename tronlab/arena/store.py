@@ -99,7 +99,9 @@ class Store:
                                     values)
             self.conn.execute("COMMIT")
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            # a Ctrl-C can land after COMMIT has returned: the game is stored, nothing to undo
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
             raise
         return cur.rowcount == 1
 

@@ -101,7 +101,11 @@ def _kill_pool(executor) -> None:
     executor.shutdown(wait=False, cancel_futures=True)
 
 
-def _results(todo, executor):
+def _results(todo, executor, cancel=True):
+    """Rows as games finish.  ``cancel=False`` for a pool run() owns: its futures are
+    cancelled by the pool's own shutdown, because cancelling them from here while the
+    pool breaks down (Ctrl-C reaches the workers too) makes CPython 3.11's pool thread
+    fail with InvalidStateError (fixed in 3.12)."""
     if executor is None:
         for spec in todo:
             yield play_spec(spec)
@@ -111,8 +115,9 @@ def _results(todo, executor):
         for future in cf.as_completed(futures):
             yield future.result()
     finally:
-        for future in futures:
-            future.cancel()
+        if cancel:
+            for future in futures:
+                future.cancel()
 
 
 def _progress(total, progress):
@@ -137,8 +142,9 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
         warm = sorted({b for s in todo for b in s.bots if b in DEFAULT_WARM})
         executor = own = process_pool(min(jobs, len(todo)), warm)
     bar = _progress(len(todo), progress)
+    rows = _results(todo, executor, cancel=own is None)
     try:
-        for row in _results(todo, executor):
+        for row in rows:
             if store.add(row):
                 result.played += 1
                 result.rows.append(row)
@@ -155,5 +161,6 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
         if bar is not None:
             bar.close()
         if own is not None:
-            own.shutdown(wait=True)
+            own.shutdown(wait=True, cancel_futures=True)
+        rows.close()
     return result

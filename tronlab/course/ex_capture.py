@@ -25,6 +25,7 @@ from ..capture.ascii import format_grid, state_from_ascii
 from ..capture.bots import nearest_target
 from ..capture.state import NEUTRAL
 from .checker import Case, Exercise, WrongType, run_check
+from .progress import recorded
 
 __all__ = ["check_nearest_target", "variant", "CaptureGrid", "TINY_GRIDS"]
 
@@ -311,6 +312,7 @@ class NearestTarget(Exercise):
         return texts[0] if len(texts) == 1 else " - or - ".join(texts)
 
 
+@recorded
 def check_nearest_target(nearest_target, *, time_limit=None):
     """Check ``nearest_target(view, player) -> (x, y)`` (B2) on tiny grids and game positions."""
     return run_check(NearestTarget(), nearest_target, time_limit=time_limit)

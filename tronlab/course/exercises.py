@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from .checker import run_check
 from .ex_articulation import ArticulationPoints, check_articulation_points
+from .ex_capture import NearestTarget, check_nearest_target
 from .ex_flood_fill import Components, FloodFill
 from .ex_learning import FitWeights, SeparationSample, check_fit_weights, check_separation_sample
 from .ex_rects import ScoreRectangle, check_score_rectangle
@@ -45,13 +46,13 @@ from .progress import recorded
 __all__ = ["check_greedy_move", "check_fill_bound", "check_flood_fill", "check_components",
            "check_bfs_distances", "check_territory", "check_turn_order_territory", "check_negamax",
            "check_articulation_points", "check_separation_sample", "check_fit_weights",
-           "check_score_rectangle", "EXERCISES"]
+           "check_score_rectangle", "check_nearest_target", "EXERCISES"]
 
 #: exercise classes by the name of the function the learner writes
 EXERCISES = {cls.function: cls for cls in (GreedyMove, FillBound, FloodFill, Components,
                                            BfsDistances, Territory, TurnOrderTerritory, Negamax,
                                            ArticulationPoints, SeparationSample, FitWeights,
-                                           ScoreRectangle)}
+                                           NearestTarget, ScoreRectangle)}
 
 
 @recorded

@@ -97,6 +97,15 @@ HINTS = {
         "Solve the least-squares problem without an intercept (numpy.linalg.lstsq) and return "
         "(k1, k2).",
     ),
+    "nearest_target": (
+        "List the neutral squares and walk to the closest one: the distance is the number of "
+        "moves, |dx| + |dy|.",
+        "Leave out the square you stand on; once at most half the grid is neutral, also leave "
+        "out squares strictly nearer an active opponent (unless nothing is left); a neutral "
+        "square without a neutral orthogonal neighbour costs 3 more.",
+        "Sort the candidates by (cost, distance, -neutral neighbours, y, x) and take the first; "
+        "with no neutral square at all, return where you stand.",
+    ),
     "score_rectangle": (
         "A rectangle is worth what it brings per turn: its neutral squares over the turns "
         "needed to walk its border, then a few multipliers applied one after another.",

@@ -22,15 +22,16 @@ __all__ = ["progress", "recorded", "Progress", "EXERCISE_NOTEBOOKS", "progress_p
 EXERCISE_NOTEBOOKS = {
     "greedy_move": "01_space_filling_exercise.ipynb",
     "fill_bound": "01_space_filling_exercise.ipynb",
+    "articulation_points": "01_space_filling_exercise.ipynb",
     "flood_fill": "02_flood_fill_exercise.ipynb",
     "components": "02_flood_fill_exercise.ipynb",
     "bfs_distances": "03_voronoi_exercise.ipynb",
     "territory": "03_voronoi_exercise.ipynb",
     "turn_order_territory": "03_voronoi_exercise.ipynb",
     "negamax": "04_search_exercise.ipynb",
-    "articulation_points": "05_chambers_exercise.ipynb",
     "separation_sample": "06_learning_exercise.ipynb",
     "fit_weights": "06_learning_exercise.ipynb",
+    "nearest_target": "10_capture_exercise.ipynb",
     "score_rectangle": "11_rectangles_exercise.ipynb",
 }
 
