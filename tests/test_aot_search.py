@@ -73,6 +73,7 @@ import json, sys
 from tronlab import get_bot, load_builtin, play
 rec = play(load_builtin("arena"), [get_bot(sys.argv[1], time=0.05), get_bot("filler")],
            rules="google2010", rng=0, max_turns=12)
+from tronlab.jit import aot
 print(json.dumps({"numba": "numba" in sys.modules, "status": aot.status()}))
 """
 
