@@ -23,5 +23,6 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 # --doctest-modules must not import them.
 collect_ignore = ["fixtures"]
 
-# fixtures for the ahead-of-time twins: aot_build, twins, no_twins
-pytest_plugins = ["aot_support"]
+# fixtures for the ahead-of-time twins: aot_build, twins, no_twins; the process census
+# (an autouse fixture: a test that leaves a process of its own running fails)
+pytest_plugins = ["aot_support", "census"]

@@ -105,3 +105,19 @@ def test_match_shows_progress_on_a_terminal_only():
     assert term.endswith("\r")                      # the line is wiped at the end
     piped = tronlab("match", "random", "hugger", "--seed", "4")
     assert piped.stderr == "" and piped.stdout == out.replace("\r\n", "\n")
+
+
+def test_the_command_package_keeps_its_entry_points():
+    """tronlab/cli is a package now: the console script's ``tronlab.cli:main``, ``python -m
+    tronlab`` and ``python -m tronlab.cli`` are the same command."""
+    import importlib
+    import tomllib
+
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    module, _, attr = scripts["tronlab"].partition(":")
+    main = getattr(importlib.import_module(module), attr)
+    assert callable(main) and main(["maps"]) == 0
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    via_cli = subprocess.run([PY, "-m", "tronlab.cli", "maps"], text=True, env=env,
+                             capture_output=True, timeout=120)
+    assert via_cli.returncode == 0 and via_cli.stdout == tronlab("maps").stdout != ""

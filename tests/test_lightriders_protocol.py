@@ -6,6 +6,7 @@ import io
 import subprocess
 import sys
 import threading
+import types
 import time
 
 import numpy as np
@@ -13,6 +14,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from tronlab.runner.engine import play
+from tronlab.tron.board import Board
 from tronlab.runner.external import ExternalBot
 from tronlab.runner.registry import get_bot
 from tronlab.runner.stdio import run_stdio
@@ -116,15 +118,17 @@ def test_bad_settings_through_the_real_program():
 
 @settings(max_examples=200)
 @given(st.integers(0, 10000), st.integers(20, 500), st.integers(1, 200),
-       st.lists(st.floats(0, 3), max_size=300))
-def test_move_time_never_overdraws_the_bank(bank_ms, per_ms, rounds, overruns):
+       st.lists(st.floats(0, 3), max_size=300), st.lists(st.booleans(), max_size=300))
+def test_move_time_never_overdraws_the_bank(bank_ms, per_ms, rounds, overruns, urgent):
     """Spending move_time plus up to 3 ms a move over it never empties the bank within
     ``rounds`` rounds (the time is within the bank at every move), whenever at least
-    20 ms come a move."""
+    20 ms come a move, also when any moves are important (twice the time, L6)."""
     cap, per = 10.0, per_ms / 1000
     bank = bank_ms / 1000 + per
     for r in range(rounds):
-        think = move_time(bank, per, rounds - r)
+        factor = 2.0 if r < len(urgent) and urgent[r] else 1.0
+        think = move_time(bank, per, rounds - r, urgent=factor)
+        assert think >= move_time(bank, per, rounds - r)
         used = think + (overruns[r] if r < len(overruns) else 0.0) / 1000
         assert used < bank
         bank = min(max(bank - used, 0.0) + per, cap)
@@ -175,6 +179,36 @@ def test_nash_plans_from_the_bank():
     assert nash.last_stats["time"] < 0.06
 
 
+def test_important_decisions_get_more_of_the_bank():
+    """L6: heads within six squares of each other double the plan (a third of the
+    bank at most); far heads, a fixed time a move, or urgent=1 leave it alone."""
+    near = Board.from_ascii("""
+        ........
+        .1...2..
+        ........
+    """)
+    far = Board.from_ascii("""
+        1.......
+        ........
+        .......2
+    """)
+    nash = get_bot("nash", time=0.2)
+    assert nash.important(near) and not nash.important(far)
+    rounds = (16 * 16 - 2) // 2 + 1
+    plans = {}
+    for name, bot in (("rule", nash), ("off", get_bot("nash", time=0.2, urgent=1))):
+        for board in (near, far):
+            bot.set_clock(10.0, 0.2)
+            bot._rounds_left, bot._important = rounds, bot.urgent > 1 and bot.important(board)
+            plans[name, board is near] = bot.budget()
+    base = 0.95 * move_time(10.0, 0.2, rounds)
+    assert plans["rule", False] == plans["off", False] == plans["off", True] == base
+    assert plans["rule", True] == pytest.approx(0.95 * (2 * (base / 0.95 + 0.02) - 0.02))
+    assert get_bot("nash", time=0.2).budget() == pytest.approx(0.95 * 0.2 - 0.002)
+    with pytest.raises(ValueError, match="urgent"):
+        get_bot("nash", urgent=0.5)
+
+
 def full_games(n_games, opponents=("voronoi", "random")):
     """nash as an external program, the 10 s bank and 200 ms a move, ``n_games``
     against each opponent in turn, from both seats."""
@@ -203,3 +237,44 @@ def test_nash_never_loses_on_time_over_twenty_games():
         mine = [e for e in rec.events if e["player"] == seat]
         assert not [e for e in mine if e["kind"] in ("timeout", "exited", "bad-output")], mine
         assert rec.outcome.deaths[seat] not in ("timeout", "exited", "bad-output")
+
+
+def test_a_starting_program_passes_the_bank_to_its_worker(monkeypatch):
+    """Without the ahead-of-time module ``tronlab bot nash`` plays through a
+    StartingBot: the bank must reach the worker's bot, and bound the wait."""
+    from tronlab.runner import starting
+
+    sent = []
+    monkeypatch.setattr(starting, "send", lambda stream, message: sent.append(message))
+    bot = starting.StartingBot("nash", time=0.2)
+    bot.ready, bot.worker, bot.switched_after = True, types.SimpleNamespace(stdin=None), 0
+    board = lightriders_board(x=3, y=7)
+    for clock in ((5.0, 0.2), None):
+        if clock:
+            bot.set_clock(*clock)
+        bot._replies.put(("move", 1, {}))
+        assert bot(board, 0) == 1
+        assert sent[-1][:3] == ("move", board, 0) and sent[-1][3] == clock
+
+
+def test_the_worker_plans_from_the_bank():
+    from tronlab.runner import starting
+
+    proc = subprocess.Popen([PY, "-m", "tronlab.runner.starting", "nash", "--time", "0.2"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL)
+    try:
+        assert starting.receive(proc.stdout) == ("ready", "nash")
+        board = lightriders_board(x=3, y=7)
+        starting.send(proc.stdin, ("start_game", board, 0, {"rules": "lightriders",
+                                                            "time_limit": 0.2}))
+        for _ in range(2):          # the first move takes a quarter; then 0.2 s a move
+            starting.send(proc.stdin, ("move", board, 0))
+            _, _, stats = starting.receive(proc.stdout)
+        assert stats["time"] > 0.1
+        starting.send(proc.stdin, ("move", board, 0, (0.06, 0.2)))    # a nearly empty bank
+        _, move, stats = starting.receive(proc.stdout)
+        assert move in board.legal_moves(0) and stats["time"] < 0.06
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=30)

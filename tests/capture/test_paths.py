@@ -151,3 +151,41 @@ def test_bad_input_is_named():
         search_paths(np.zeros((3, 3)), 0, (0, 0))
     with pytest.raises(ValueError, match="off the 3x3 grid"):
         search_paths(np.full((3, 3), -1, np.int8), 0, (5, 0))
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(small_boards(), st.integers(1, 6))
+def test_steps_of_three_then_two_then_one_give_the_best_of_the_three_exhaustive_searches(grid,
+                                                                                       depth):
+    # on a small board every tree is exhausted, so all three step sizes run and the best
+    # path is the best of three exhaustive searches
+    state = state_from_ascii(grid)
+    want = max(exhaustive_best(state, 0, k, depth) for k in (3, 2, 1))
+    got = search_paths(state.owner, 0, state.positions[0], max_steps=depth, escape=False,
+                       max_nodes=10**6)
+    assert got.steps_run == (3, 2, 1)
+    assert got.score == pytest.approx(want)
+
+
+def test_smaller_steps_run_only_when_the_tree_is_exhausted():
+    pocket = parse_grid("""
+        ..........
+        .00000000.
+        .0......0.
+        .0......0.
+        .0000A000.
+        ..........
+    """)
+    # a pocket two squares high: steps of 3 find nothing, of 2 a plain walk, single steps
+    # close it (5 squares walked, 7 closed)
+    three = search_paths(pocket.owner, 0, (5, 4), steps=(3,))
+    two = search_paths(pocket.owner, 0, (5, 4), steps=(2,))
+    all_ = search_paths(pocket.owner, 0, (5, 4))
+    assert (three.path, two.score, two.extra) == ([], 1.0, 2)
+    assert all_.steps_run == (3, 2, 1) and (all_.extra, len(all_.path)) == (12, 5)
+    assert all_.nodes == three.nodes + two.nodes + search_paths(
+        pocket.owner, 0, (5, 4), steps=(1,)).nodes
+    # an empty 35x20 grid is not exhausted in 5,000 nodes: steps of 3 only
+    owner = np.full((20, 35), -1, np.int8)
+    big = search_paths(owner, 0, (17, 10), max_nodes=5000)
+    assert big.steps_run == (3,) and big.nodes == 5000

@@ -231,3 +231,45 @@ def test_l_scan_twin_and_kernel_agree_on_a_real_grid():
     a = best_l_shape(owner, 0, (10, 10), jit=True)
     b = best_l_shape(owner, 0, (10, 10), jit=False)
     assert a == b
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(small_games(max_w=9, max_h=8), st.integers(1, 8), st.sampled_from([0.0, 4.0, 10.0]))
+def test_l_scan_twin_and_kernel_agree_on_random_grids(game, max_len, constant):
+    owner, pos = game[0], game[1]
+    a = best_l_shape(owner, 0, pos, max_len=max_len, constant=constant, jit=True)
+    b = best_l_shape(owner, 0, pos, max_len=max_len, constant=constant, jit=False)
+    assert a == b
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_pruned_scan_twin_and_kernel_agree_on_a_real_grid(seed):
+    """The pruned scan (no score table) on a 35x20 grid: the kernel and its plain twin pick
+    the same rectangle, start and direction, and the unpruned table's best agrees."""
+    rng = np.random.default_rng(seed)
+    owner = np.where(rng.random((20, 35)) < 0.3, 0, -1).astype(np.int8)
+    owner[rng.random((20, 35)) < 0.04] = 1
+    kw = dict(n_players=3, opponents=[(30, 15)], prev=(3, 3, 8, 7))
+    a = scan_rectangles(owner, 0, (12, 9), jit=True, **kw)
+    b = scan_rectangles(owner, 0, (12, 9), jit=False, **kw)
+    assert a == b and a.score > 0
+    table = rectangle_scores(owner, 0, (12, 9), **kw)
+    assert table.max() == pytest.approx(a.score)
+    assert table[a.y0, a.x0, a.y1 - a.y0, a.x1 - a.x0] == pytest.approx(a.score)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_player_constant_is_the_write_ups_count_of_extra_turns(n):
+    """Switching the constant off takes exactly 10, 6 or 4 turns off every rectangle."""
+    owner = np.full((8, 10), -1, np.int8)
+    on = scan_rectangles(owner, 0, (0, 0), n_players=n, needed=999,
+                         terms=RectTerms().only("approach", "player_constant"))
+    off = scan_rectangles(owner, 0, (0, 0), n_players=n, needed=999,
+                          terms=RectTerms().only("approach"))
+    rect = (on.x0, on.y0, on.x1, on.y1)
+    again = rectangle_scores(owner, 0, (0, 0), n_players=n, needed=999,
+                             terms=RectTerms().only("approach"))[on.y0, on.x0, on.y1 - on.y0,
+                                                                 on.x1 - on.x0]
+    assert on.points / on.turns == pytest.approx(on.score)
+    assert again == pytest.approx(on.points / (on.turns - {2: 10, 3: 6, 4: 4}[n]))
+    assert off.score >= again and rect != (0, 0, 0, 0)

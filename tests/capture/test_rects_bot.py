@@ -7,6 +7,7 @@ from tronlab.capture import parse_grid, play_capture, state_from_ascii, step
 from tronlab.capture.back import BlockBack, WinnerBack, spoil_target
 from tronlab.capture.memory import Memory
 from tronlab.capture.rects import Rectangle, border_cycle, scan_rectangles
+from tronlab.capture.rects_terms import RectTerms
 from tronlab.capture.rects_bot import (RectangleBot, approach_target, border_target,
                                        interference, safe_nearest, straight_projection)
 from tronlab.runner.registry import bot_names, get_bot
@@ -177,3 +178,78 @@ def test_registered_in_the_capture_family():
     names = bot_names("capture")
     assert {"rectangles", "rectangles-back", "rectangles-block"} <= set(names)
     assert isinstance(get_bot("rectangles", game="backtothecode"), RectangleBot)
+
+
+def test_the_bot_falls_back_to_the_nearest_safe_square_below_one_point():
+    """Every rectangle and L scores below 1 on a nearly full grid: the bot walks to the nearest
+    neutral square no opponent stands next to; with the fallback off it keeps its plan."""
+    g = state_from_ascii("""
+        A000000.
+        00000000
+        00000000
+        0000000.
+        1111111B
+    """)
+    view = g.view()
+    assert RectangleBot().choose(view, 0) == safe_nearest(g.owner, 0, (0, 0), view.positions)
+    assert RectangleBot().choose(view, 0) == (7, 0)        # (7, 3) touches B at (7, 4)
+    bot = RectangleBot(fallback_below=-1.0)
+    bot.choose(view, 0)
+    assert bot.plan != "nearest"
+
+
+def test_the_bot_takes_an_l_shape_that_beats_every_rectangle():
+    """One step west closes the whole irregular pocket (27 squares over 1 + 1 + 10 turns);
+    with rectangles of sides up to 4 nothing else comes close."""
+    g = state_from_ascii("""
+        ..............
+        .0000000......
+        .0.....0......
+        .0.....0000...
+        .0........0...
+        .0........0...
+        .000000000.a..
+        ..............
+        .............b
+    """)
+    view = g.view()
+    bot = RectangleBot(terms=RectTerms(max_side=4))
+    assert bot.choose(view, 0) == (10, 6) and bot.plan == "l"
+    plain = RectangleBot(terms=RectTerms(max_side=4), l_shapes=False)
+    plain.choose(view, 0)
+    assert plain.plan != "l"
+
+
+INTERFERE = """
+    ...........000000000
+    .1111111111.00000000
+    .1........1.00000000
+    .1........1.00000000
+    .1........1.00000000
+    .1........B.00000000
+    .1..........00000000
+    .1111111111.00000000
+    ............00000000
+    0000000000000A000000
+    00000000000000000000
+    00000000000000000000
+"""
+
+
+def test_the_bot_interferes_only_in_two_player_games_by_default():
+    """Player 1 closes 41 squares in 12 turns through the gap at (10, 6); our best plan is
+    1 square in 14 turns, and we reach the gap in 6: we go there.  Switched off, or with a
+    third player (by default), we do not."""
+    g = state_from_ascii(INTERFERE)
+    view = g.view()
+    bot = RectangleBot()
+    assert bot.choose(view, 0) == (10, 6) and bot.plan == "interfere"
+    off = RectangleBot(interfere="none")
+    off.choose(view, 0)
+    assert off.plan != "interfere"
+    three = state_from_ascii(INTERFERE, n_players=3, positions={2: (0, 0)}).view()
+    many = RectangleBot()
+    many.choose(three, 0)
+    assert many.plan != "interfere"
+    everyone = RectangleBot(interfere="all")
+    assert everyone.choose(three, 0) == (10, 6) and everyone.plan == "interfere"

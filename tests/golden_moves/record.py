@@ -1,6 +1,7 @@
 """Record every built-in Tron bot's move on 100 seeded positions at a fixed depth.
 
-    python tests/golden_moves/record.py       # rewrites tests/golden_moves/moves.json
+    python tests/golden_moves/record.py          # rewrites tests/golden_moves/moves.json
+    python tests/golden_moves/record.py quick    # adds (or re-records) one bot's moves
 
 The positions: 2010-style random point-symmetric maps and CodinGame boards, each
 played forward a seeded number of turns by two seeded random bots.  The search
@@ -21,15 +22,20 @@ HERE = Path(__file__).resolve().parent
 N_POSITIONS = 100
 
 # name -> options that make the bot deterministic and independent of the clock
+# (a fixed depth, and a time budget far above what that depth needs, so a loaded
+# machine cannot cut an iteration short).  ``hybrid`` is left out: its root
+# matrix deepens until the deadline, so its move depends on the clock.
 BOTS = {
     "random": {"rng": 7},
     "hugger": {"rng": 7},
     "filler": {},
     "voronoi": {},
-    "minimax-contempt": {"depth": 3, "contempt": 0.5},
+    "minimax-contempt": {"depth": 3, "contempt": 0.5, "time": 30},
     "multivoronoi": {},
-    "minimax": {"depth": 4, "endgame_depth": 1},
-    "chamber": {"depth": 3, "endgame_depth": 3},
+    "minimax": {"depth": 4, "endgame_depth": 1, "time": 30},
+    "chamber": {"depth": 3, "endgame_depth": 3, "time": 30},
+    "quick": {},
+    "nash": {"depth": 2, "endgame_depth": 3, "time": 30},
 }
 
 
@@ -83,17 +89,23 @@ def record_bot(name: str) -> list[int]:
     return moves
 
 
-def record() -> list[dict]:
-    rows = [{"rules": rules, "board": board.to_ascii(), "player": player, "moves": {}}
-            for rules, board, player in positions()]
-    for name in BOTS:
+def record(rows=None, names=None) -> list[dict]:
+    """Rows of moves.json: every bot's moves, or only those of ``names`` added to
+    the recorded ``rows`` (a new bot is recorded without touching the others)."""
+    if rows is None:
+        rows = [{"rules": rules, "board": board.to_ascii(), "player": player, "moves": {}}
+                for rules, board, player in positions()]
+    for name in names or BOTS:
         for row, move in zip(rows, record_bot(name)):
             row["moves"][name] = move
     return rows
 
 
 if __name__ == "__main__":
+    # python tests/golden_moves/record.py [BOT ...]: all bots, or only the named ones
     sys.path.insert(0, str(HERE.parents[1]))
-    rows = record()
+    names = sys.argv[1:]
+    old = json.loads((HERE / "moves.json").read_text()) if names else None
+    rows = record(old, names)
     (HERE / "moves.json").write_text(json.dumps(rows, indent=1) + "\n")
     print(f"recorded {len(rows)} positions x {len(BOTS)} bots")

@@ -18,7 +18,7 @@ from .checker import CheckResult, draw, draw_grid
 from .exercises import (
     check_articulation_points, check_bfs_distances, check_components, check_fill_bound,
     check_fit_weights, check_flood_fill, check_greedy_move, check_negamax,
-    check_separation_sample, check_territory, check_turn_order_territory,
+    check_score_rectangle, check_separation_sample, check_territory, check_turn_order_territory,
 )
 from .game import INF, LOSS, TurnGame
 from .hints import hint
@@ -30,5 +30,5 @@ __all__ = [
     "check_greedy_move", "check_fill_bound", "check_flood_fill", "check_components",
     "check_bfs_distances", "check_territory", "check_turn_order_territory", "check_negamax",
     "check_articulation_points", "check_separation_sample", "check_fit_weights",
-    "hint", "progress", "show_source",
+    "check_score_rectangle", "hint", "progress", "show_source",
 ]

@@ -17,6 +17,8 @@ Notebook 05, chambers
 Notebook 06, learning the evaluation
     ``check_separation_sample``: ``separation_sample(record) -> (dn, de, m0, m1) | None`` (A9);
     ``check_fit_weights``: ``fit_weights(records) -> (k1, k2)`` (A9).
+Notebook 11, rectangles
+    ``check_score_rectangle``: ``score_rectangle(view, player, rect) -> float`` (B3).
 
 The expected answers come from the package's plain-Python twins (:mod:`tronlab.grid.reference`;
 the tests check that the numba kernels agree on every board used) and, for A1 and A5, from
@@ -34,6 +36,7 @@ from .checker import run_check
 from .ex_articulation import ArticulationPoints, check_articulation_points
 from .ex_flood_fill import Components, FloodFill
 from .ex_learning import FitWeights, SeparationSample, check_fit_weights, check_separation_sample
+from .ex_rects import ScoreRectangle, check_score_rectangle
 from .ex_search import Negamax
 from .ex_space_filling import FillBound, GreedyMove
 from .ex_voronoi import BfsDistances, Territory, TurnOrderTerritory
@@ -42,12 +45,13 @@ from .progress import recorded
 __all__ = ["check_greedy_move", "check_fill_bound", "check_flood_fill", "check_components",
            "check_bfs_distances", "check_territory", "check_turn_order_territory", "check_negamax",
            "check_articulation_points", "check_separation_sample", "check_fit_weights",
-           "EXERCISES"]
+           "check_score_rectangle", "EXERCISES"]
 
 #: exercise classes by the name of the function the learner writes
 EXERCISES = {cls.function: cls for cls in (GreedyMove, FillBound, FloodFill, Components,
                                            BfsDistances, Territory, TurnOrderTerritory, Negamax,
-                                           ArticulationPoints, SeparationSample, FitWeights)}
+                                           ArticulationPoints, SeparationSample, FitWeights,
+                                           ScoreRectangle)}
 
 
 @recorded

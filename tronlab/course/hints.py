@@ -97,6 +97,18 @@ HINTS = {
         "Solve the least-squares problem without an intercept (numpy.linalg.lstsq) and return "
         "(k1, k2).",
     ),
+    "score_rectangle": (
+        "A rectangle is worth what it brings per turn: its neutral squares over the turns "
+        "needed to walk its border, then a few multipliers applied one after another.",
+        "For the turns, try every border square as the start and both directions: the walk is "
+        "as long as the farthest border square not yet yours, counted along the cycle "
+        "(border_cycle) from the start; the approach counts twice, then add the closing turn "
+        "and CONSTANT[n].",
+        "Zero for an opponent's square inside; points = min(neutral, needed); score = points "
+        "/ turns (thin: 1 / (1 + d to the upper-left corner) / turns); then x 2 win bonus, / 2 "
+        "size, x 2 middle column (2 players), x 1.1 edge (3-4 players), / 2 per opponent "
+        "nearer than 2.",
+    ),
 }
 
 

@@ -31,6 +31,7 @@ EXERCISE_NOTEBOOKS = {
     "articulation_points": "05_chambers_exercise.ipynb",
     "separation_sample": "06_learning_exercise.ipynb",
     "fit_weights": "06_learning_exercise.ipynb",
+    "score_rectangle": "11_rectangles_exercise.ipynb",
 }
 
 

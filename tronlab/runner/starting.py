@@ -135,6 +135,7 @@ class StartingBot:
         self._started = time_now()
         self._game = None
         self._move_time = 1.0
+        self._clock = None
         self._answers = 0
         self._closed = False
         self._thread = None
@@ -207,9 +208,15 @@ class StartingBot:
             limit = get_game(rules).move_time
         self._move_time = float(limit or 1.0)
 
+    def set_clock(self, time_left, time_per_move=None):
+        """The server's clock for the next move (the Light Riders time bank): passed
+        on to the worker's bot, and the longest wait for its answer."""
+        self._clock = (float(time_left), None if time_per_move is None else float(time_per_move))
+
     def __call__(self, board, player):
+        clock, self._clock = self._clock, None
         if self.ready:
-            move = self._ask_worker(board, player)
+            move = self._ask_worker(board, player, clock)
             if move is not None:
                 return move
         self._answers += 1
@@ -217,8 +224,9 @@ class StartingBot:
         self.last_stats = self.quick.last_stats
         return move
 
-    def _ask_worker(self, board, player):
+    def _ask_worker(self, board, player, clock=None):
         t0 = time_now()
+        wait = _REPLY_SHARE * (self._move_time if clock is None else clock[0])
         try:
             if self.switched_after is None:
                 self.switched_after = self._answers
@@ -227,9 +235,8 @@ class StartingBot:
                               f"switching from the quick bot")
                 if self._game is not None:
                     send(self.worker.stdin, ("start_game", *self._game))
-            send(self.worker.stdin, ("move", board, player))
-            reply = self._replies.get(timeout=max(0.0, _REPLY_SHARE * self._move_time
-                                                  - (time_now() - t0)))
+            send(self.worker.stdin, ("move", board, player, clock))
+            reply = self._replies.get(timeout=max(0.0, wait - (time_now() - t0)))
             if not (isinstance(reply, tuple) and reply[0] == "move"):
                 raise RuntimeError(f"the worker answered {reply!r}")
             self.last_stats = reply[2]
@@ -312,7 +319,9 @@ def worker_main(argv=None) -> int:
             if hook is not None:
                 hook(board, player, **kw)
         elif message[0] == "move":
-            _, board, player = message
+            _, board, player, *clock = message
+            if clock and clock[0] is not None and hasattr(bot, "set_clock"):
+                bot.set_clock(*clock[0])
             move = bot(board, player)
             send(out, ("move", move, getattr(bot, "last_stats", None)))
 

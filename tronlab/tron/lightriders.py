@@ -85,22 +85,29 @@ def lightriders_state(board: Board, player: int, *, round: int, time_ms: int) ->
             f"action move {int(time_ms)}\n")
 
 
-def move_time(bank: float, time_per_move: float, rounds_left: int, *, margin: float = 0.02
-              ) -> float:
+def move_time(bank: float, time_per_move: float, rounds_left: int, *, margin: float = 0.02,
+              urgent: float = 1.0) -> float:
     """Seconds to plan for this move with ``bank`` seconds on the clock.
 
     The time added each move, plus the bank's surplus over it shared out over
     the ``rounds_left`` the game can still last (so the bank never runs dry
     however long the game goes), less ``margin`` for reading and writing;
-    never more than half the bank.
+    never more than half the bank.  An important decision (``urgent`` > 1, L6)
+    gets ``urgent`` times that, but never more than a third of the bank.
 
     >>> round(move_time(10.0, 0.2, 98), 3)   # a fresh bank, an empty 16x16 field
     0.28
+    >>> round(move_time(10.0, 0.2, 98, urgent=2), 3)   # the heads can meet soon
+    0.58
     >>> round(move_time(0.1, 0.2, 50), 3)    # an almost empty bank: half of it, less the margin
+    0.03
+    >>> round(move_time(0.1, 0.2, 50, urgent=2), 3)   # a third of it at most
     0.03
     """
     spare = max(bank - time_per_move, 0.0) / max(int(rounds_left), 1)
     think = min(time_per_move + spare, bank / 2) - margin
+    if urgent > 1:
+        think = max(think, min(urgent * (think + margin), bank / 3) - margin)
     return max(think, min(0.001, bank / 4))
 
 

@@ -40,7 +40,15 @@ Time (A6, H5)
 The kernel reads the clock every :data:`CLOCK_EVERY` nodes (see
 :mod:`tronlab.jit.clock`); when time is up it restores the board and reports the
 iteration unfinished, which is thrown away: the move of the last *completed*
-depth is played.
+depth is played.  On a big board (more than :data:`TIMED_SIZE` squares) one
+node's work - a separation test and an evaluation, each a walk over the whole
+board - can take milliseconds (a chamber-tree evaluation of a 300x300 map takes
+~10 ms on an idle core), so there the kernel reads the clock at every node,
+times each node's work, and stops as soon as the most expensive node seen so
+far (this move, or the previous move: ``stats[S_COST]``) would not fit before
+the deadline.  When not even depth 1 finishes, :meth:`Searcher.search` answers
+with the legal move into the square with the most free neighbours
+(``benchmarks/lateness.py`` measures how late the bots answer per map size).
 
 Ordering and reuse (H4)
 -----------------------
@@ -78,6 +86,8 @@ INF = np.int64(1) << np.int64(50)       # beyond every value: the initial window
 MAX_DEPTH = 60                           # turns
 MAX_PLY = 2 * MAX_DEPTH + 2
 CLOCK_EVERY = 16                         # nodes between two looks at the clock (a power of 2)
+TIMED_SIZE = 1024                        # boards with more squares look at every node and
+                                         # time each node's work (see "Time" above)
 
 # frame fields
 F_ALPHA, F_BETA, F_BEST, F_BESTMOVE, F_IDX, F_N, F_M0 = 0, 1, 2, 3, 4, 5, 6
@@ -86,6 +96,7 @@ N_FIELDS = 15
 
 # stats fields
 S_NODES, S_EVALS, S_SEPARATED, S_TT_HITS, S_TT_CUTS, S_ABORTED = 0, 1, 2, 3, 4, 5
+S_COST, S_COST_SEEN = 6, 7     # ns: a node's expected work (given), the most one took (seen)
 N_STATS = 8
 
 # collision models (see the module doc)
@@ -284,6 +295,9 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
     keys[0] = key ^ zobrist[1, hm] ^ zobrist[2, ho]
     max_ply = 2 * depth
     nodes = stats[S_NODES]
+    timed = flat.size > TIMED_SIZE
+    every = 0 if timed else CLOCK_EVERY - 1
+    entered = np.int64(0)
     frames[0, F_ALPHA] = -INF
     frames[0, F_BETA] = INF
     onpv[0] = 1 if prev_pv_len > 0 else 0
@@ -296,14 +310,17 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
             nodes += 1
             pv_len[ply] = ply
             frames[ply, F_APPLIED] = 0
-            if (nodes & (CLOCK_EVERY - 1)) == 0 and clock_ns() >= deadline:
-                for q in range(ply - 1, 0, -1):
-                    if frames[q, F_APPLIED]:
-                        flat[frames[q - 1, F_TARGET]] = 0
-                        flat[frames[q, F_TARGET]] = 0
-                stats[S_NODES] = nodes
-                stats[S_ABORTED] += 1
-                return np.int64(0), -1, False
+            if (nodes & every) == 0:
+                entered = clock_ns()
+                cost = max(stats[S_COST], stats[S_COST_SEEN]) if timed else np.int64(0)
+                if entered + cost >= deadline:      # time is up, or this node would not fit
+                    for q in range(ply - 1, 0, -1):
+                        if frames[q, F_APPLIED]:
+                            flat[frames[q - 1, F_TARGET]] = 0
+                            flat[frames[q, F_TARGET]] = 0
+                    stats[S_NODES] = nodes
+                    stats[S_ABORTED] += 1
+                    return np.int64(0), -1, False
             state = 1
             first = -1
             if (ply & 1) == 0:
@@ -327,6 +344,10 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
                         val = heuristic_kernel(flat, np.int64(hm), np.int64(ho), stride, code,
                                            k1, k2, cs)
                         state = 2
+                    if timed:
+                        took = clock_ns() - entered
+                        if took > stats[S_COST_SEEN]:
+                            stats[S_COST_SEEN] = took
                 if state == 1 and use_tt:
                     slot = keys[ply] & mask
                     if tt_key[slot] == keys[ply]:
@@ -493,12 +514,14 @@ class Searcher:
         self.onpv = np.zeros(MAX_PLY, np.uint8)
         self.scratch = None
         self.zobrist = None
+        self.node_cost = 0          # ns: the most one node's work took last move (big boards)
         self.last_stats: dict = {}
 
     def reset(self) -> None:
         """Forget everything learned (call between games)."""
         self.tt_key[:] = 0
         self.killers[:] = -1
+        self.node_cost = 0
 
     @property
     def draw(self) -> int:
@@ -563,8 +586,10 @@ class Searcher:
         me, opp = check_two_players(board, player)
         legal = board.legal_moves(me)
         stats = np.zeros(N_STATS, np.int64)
+        stats[S_COST] = self.node_cost
         value, move, depth, pv = None, (legal[0] if legal else -1), 0, None
         if len(legal) > 1:
+            move = roomiest_move(board, me)
             for d in range(1, max_depth + 1):
                 before = stats.copy()
                 v, m, done = self.search_depth(board, me, d, deadline=deadline, prev_pv=pv,
@@ -579,6 +604,8 @@ class Searcher:
                     # every line ended (crash or separation) before the depth limit:
                     # deeper searches would find the same
                     break
+        if stats[S_COST_SEEN]:
+            self.node_cost = int(stats[S_COST_SEEN])
         elapsed = _time.perf_counter() - t0
         nodes = int(stats[S_NODES])
         self.last_stats = {
@@ -586,11 +613,39 @@ class Searcher:
             "forced": len(legal) <= 1,
             "evals": int(stats[S_EVALS]), "separated_leaves": int(stats[S_SEPARATED]),
             "tt_hits": int(stats[S_TT_HITS]), "tt_cuts": int(stats[S_TT_CUTS]),
+            "node_ms": int(stats[S_COST_SEEN]) / 1e6,
             "time": elapsed, "nodes_per_s": nodes / elapsed if elapsed > 0 else 0.0,
             "evals_per_s": int(stats[S_EVALS]) / elapsed if elapsed > 0 else 0.0,
             "pv": [] if pv is None else [int(x) for x in pv],
         }
         return value, move
+
+
+def roomiest_move(board, player) -> int:
+    """The move played when not even a one-turn search fits in the time (a huge
+    board): into the free square with the most free neighbours, away from squares
+    the opponent can enter this turn; ties to the lower move number; -1 with no
+    legal move.
+
+    >>> roomiest_move(Board.from_ascii('''
+    ...     #######
+    ...     #.#....
+    ...     #1.....
+    ...     #.#..2.
+    ...     #######
+    ... '''), 0)
+    1
+    """
+    flat, offs = board.flat, board.offsets
+    near = {int(board.heads[q] + o) for q in range(board.n_players)
+            if q != player and board.alive[q] for o in offs}
+    best, best_move = None, -1
+    for m in board.legal_moves(player):
+        t = int(board.heads[player] + offs[m])
+        score = (t not in near, sum(flat[t + o] == 0 for o in offs))
+        if best is None or score > best:
+            best, best_move = score, m
+    return best_move
 
 
 def negamax(board, player=0, *, depth=2, evaluation="linear", k1=K1_DEFAULT, k2=K2_DEFAULT,

@@ -26,6 +26,17 @@ server's time bank is the deadline: the program hears it before each move
 added a move plus the bank's surplus shared over the rounds the game can
 still last - so the bank never runs dry.
 
+Time for important decisions (L6): under a bank, a move where the two heads
+are within ``2 * NEAR`` squares (6, grid distance) is where the race for the
+squares between them is decided (and in Tron a crash is possible; under the
+Light Riders starts the distance stays odd, so the heads can never enter one
+square and only the race is left), and gets ``urgent`` times (2 by default)
+the planned time, never more than a third of the bank; a move with one legal
+choice is answered at once.  The time those moves take comes out of the bank's
+surplus that the later moves would have shared.  Measured in
+``benchmarks/nash_time_rule.py``.  Without a bank (a fixed time a move)
+there is nothing to move between decisions and the rule does nothing.
+
 Works under the google2010 and lightriders rules (2 players); in 3-4 player
 games it falls back to the shared one-move multi-player score.
 """
@@ -44,6 +55,8 @@ from .search import DEFAULT_TIME, _EndgameBot, _warm
 
 SHARE = 0.95          # of the move's time the search may use
 MARGIN = 0.002        # seconds kept back for Python and the protocol
+URGENT = 2.0          # times the planned time for an important decision (L6)
+NEAR = 3              # turns within which the heads can reach one square: important
 
 
 class ClockedBot(_EndgameBot):
@@ -52,6 +65,8 @@ class ClockedBot(_EndgameBot):
 
     _clock = None
     _rounds_left = 1
+    _important = False
+    urgent = URGENT
 
     def set_clock(self, time_left, time_per_move=None):
         """The server's clock for the next move: seconds to the deadline (the bank)
@@ -62,13 +77,22 @@ class ClockedBot(_EndgameBot):
     def budget(self) -> float:
         if self._clock is not None:
             bank, per = self._clock
-            return max(0.001, SHARE * move_time(bank, per, self._rounds_left))
+            urgent = self.urgent if self._important else 1.0
+            return max(0.001, SHARE * move_time(bank, per, self._rounds_left, urgent=urgent))
         t = self.time if self.time is not None else DEFAULT_TIME.get(self.rules, 1.0)
         think = max(0.002, SHARE * t - MARGIN)
         return max(0.002, think / 4) if self._first else think
 
+    def important(self, board) -> bool:
+        """An important decision (L6): two live heads within ``2 * NEAR`` squares."""
+        if board.n_players != 2 or not board.alive.all():
+            return False
+        (x0, y0), (x1, y1) = board.head_xy(0), board.head_xy(1)
+        return abs(x0 - x1) + abs(y0 - y1) <= 2 * NEAR
+
     def __call__(self, board, player):
         self._rounds_left = int((board.cells == FREE).sum()) // 2 + 1
+        self._important = self.urgent > 1 and self.important(board)
         try:
             return super().__call__(board, player)
         finally:
@@ -81,9 +105,12 @@ class NashBot(ClockedBot):
     name = "nash"
 
     def __init__(self, *, evaluation="chamber", draw=-1, sample=False, prune=True,
-                 ordering=True, depth=None, endgame_depth=None, time=None, verbose=False,
-                 rng=None):
+                 ordering=True, depth=None, urgent=URGENT, endgame_depth=None, time=None,
+                 verbose=False, rng=None):
         super().__init__(endgame_depth=endgame_depth, time=time, verbose=verbose, rng=rng)
+        if not isinstance(urgent, (int, float)) or isinstance(urgent, bool) or urgent < 1:
+            raise ValueError(f"urgent must be a number >= 1 (1: no extra time), got {urgent!r}")
+        self.urgent = float(urgent)
         if depth is not None and (not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH):
             raise ValueError(f"depth must be an int from 1 to {MAX_DEPTH} (turns) or None, "
                              f"got {depth!r}")

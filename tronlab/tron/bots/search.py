@@ -48,7 +48,7 @@ import numpy as np
 
 from ..board import Board
 from ..chambers import new_scratch
-from ...jit.clock import deadline_after
+from ...jit.clock import deadline_after, now_ns
 from ..endgame import Endgame
 from ..evaluate import (K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, TERRITORY, evaluate_kernel,
                         is_separated, multi_score_kernel)
@@ -216,6 +216,8 @@ class VoronoiBot(_EndgameBot):
         contested = {opp + off for off in board.offsets}
         best, best_move = None, None
         for m in board.legal_moves(player):
+            if best is not None and now_ns() >= deadline:    # a huge board, a loaded machine
+                break
             t = me + board.offsets[m]
             flat[t] = 2 + player
             v = int(evaluate_kernel(flat, t, opp, np.int64(board.stride), np.int64(TERRITORY),

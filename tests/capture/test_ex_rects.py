@@ -1,0 +1,200 @@
+"""Exercise B3's checker (tronlab.course.ex_rects): the solution notebook's function passes,
+planted mistakes in it are named on the grid made for them with the term that is off, wrong
+kinds of answer are explained, and the checker's plain-Python twin agrees with the kernel."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import EXAMPLES
+
+from tronlab.capture import state_from_ascii
+from tronlab.course.checker import NOT_IMPLEMENTED, PASSED, WRONG, WRONG_TYPE
+from tronlab.course.ex_rects import (MISTAKES, TERMS, ScoreRectangle, _random_cases, _tiny_cases,
+                                     best_rectangle, check_score_rectangle, explain, reference,
+                                     variant)
+
+ROOT = Path(__file__).resolve().parents[2]
+SOLUTION = ROOT / "solutions" / "11_rectangles_solution.ipynb"
+EXERCISE = ROOT / "exercises" / "11_rectangles_exercise.ipynb"
+
+
+def cells(path, tag):
+    nb = json.loads(path.read_text())
+    return ["".join(c["source"]) for c in nb["cells"]
+            if c["cell_type"] == "code" and tag in c["metadata"].get("tags", [])]
+
+
+def learner(source: str):
+    """The notebook's set-up cells and ``source`` run together: the learner's function."""
+    ns: dict = {}
+    for cell in cells(SOLUTION, "setup") + [source]:
+        exec(compile(cell, str(SOLUTION), "exec"), ns)
+    return ns["score_rectangle"]
+
+
+@pytest.fixture(scope="module")
+def solution_source():
+    (answer,) = cells(SOLUTION, "answer")
+    return answer
+
+
+def test_the_solution_passes_and_the_stub_is_not_implemented(solution_source):
+    result = check_score_rectangle(learner(solution_source))
+    assert result.passed and result.status == PASSED
+    assert result.checked == len(ScoreRectangle().cases()) >= 60
+    (stub,) = cells(EXERCISE, "answer")
+    result = check_score_rectangle(learner(stub))
+    assert result.status == NOT_IMPLEMENTED and "not implemented yet" in result.message
+
+
+def test_the_twin_agrees_with_the_kernel_on_every_case():
+    cases = _tiny_cases() + list(_random_cases()) + list(_random_cases(seed=5, games=6))
+    for case in cases:
+        want = reference(case.board.view, *case.args)
+        assert variant(case.board.view, *case.args) == pytest.approx(want, rel=1e-12), case.label
+
+
+@st.composite
+def positions(draw):
+    """A random position of 2-4 players (owners and squares) and a rectangle on it."""
+    w, h = draw(st.integers(3, 16)), draw(st.integers(3, 14))
+    n = draw(st.integers(2, 4))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    owner = rng.choice(np.arange(-1, n), size=(h, w),
+                       p=[0.6, 0.25] + [0.15 / (n - 1)] * (n - 1)).astype(np.int8)
+    text = "\n".join("".join("." if v < 0 else str(v) for v in row) for row in owner)
+    squares = rng.choice(w * h, size=n, replace=False)
+    pos = {p: (int(s % w), int(s // w)) for p, s in enumerate(squares)}
+    state = state_from_ascii(text, n_players=n, positions=pos)
+    rw, rh = draw(st.integers(2, min(w, 16))), draw(st.integers(2, min(h, 16)))
+    x0, y0 = draw(st.integers(0, w - rw)), draw(st.integers(0, h - rh))
+    return state.view(), (x0, y0, x0 + rw - 1, y0 + rh - 1)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(positions())
+def test_the_twin_agrees_with_the_kernel_on_random_positions(game):
+    view, rect = game
+    assert variant(view, 0, rect) == pytest.approx(reference(view, 0, rect), rel=1e-12)
+    score, lines = explain(view, 0, rect)
+    assert lines and (score == 0 or f"{score:.6g}" in lines[-1])
+
+
+#: (edit of the solution's source, the tiny grid that catches it, words of the hint)
+PLANTED = [
+    ("2 * (abs(px - x) + abs(py - y))", "(abs(px - x) + abs(py - y))",
+     "the approach counts twice", "doubled approach"),
+    ("+ 1 + CONSTANT[n]", "+ CONSTANT[n]", "points over turns", "closing turn"),
+    ("+ 1 + CONSTANT[n]", "+ 1", "points over turns", "player-count constant"),
+    ("points = min(neutral, needed)", "points = neutral", "enough to win", "enough-to-win cap"),
+    ("if neutral >= needed:", "if False:", "enough to win", "win bonus"),
+    ("for step in (1, -1):", "for step in (1,):", "the other way round", "both directions"),
+    ("if owner[y, x] != player]", "]", "own border squares need no walk", "already own"),
+    ("if neutral == 0 or enemy:", "if neutral == 0:", "an opponent's square inside",
+     "score 0"),
+    ("box = owner[y0:y1 + 1, x0:x1 + 1]", "box = owner[y0 + 1:y1, x0 + 1:x1]",
+     "points over turns", "border included"),
+    ("/ (1 + abs(px - x0) + abs(py - y0)) / turns", "/ (1 + abs(px - x0) + abs(py - y0))",
+     "a thin area", "divide it by the turns"),
+    ("if x1 - x0 < 2 or y1 - y0 < 2:", "if False:", "a thin area", "thin areas"),
+    ("+ 1 > SIZE_LIMIT[n]", "+ 1 >= SIZE_LIMIT[n]", "exactly as long as the limit", "*longer*"),
+    ("+ 1 > SIZE_LIMIT[n]", "+ 1 > 99", "a long side", "size penalty"),
+    ("== -1).sum() > 10", "== -1).sum() >= 10", "10 neutral squares is not enough",
+     "*more than* 10"),
+    ("if n == 2 and col in (x0, x1)", "if col in (x0, x1)", "the middle column, 3 players",
+     "2-player games only"),
+    ("if n == 2 and col in (x0, x1)", "if False", "the middle column, 2 players",
+     "border bonus"),
+    ("if n > 2 and (x0 == 0", "if (x0 == 0", "the edge, 2 players", "3-4 player games only"),
+    ("if n > 2 and (x0 == 0", "if False and (x0 == 0", "the edge, 4 players", "edge bonus"),
+    ("if gap < 2:", "if gap <= 2:", "two squares away does not count", "*less than* 2"),
+    ("if gap < 2:", "if False:", "an opponent next to the rectangle", "opponents near"),
+    ("gap = max(0, x0 - ox, ox - x1) + max(0, y0 - oy, oy - y1)",
+     "gap = max(max(0, x0 - ox, ox - x1), max(0, y0 - oy, oy - y1))",
+     "diagonally off a corner", "not the larger of dx and dy"),
+    ("2 ** near", "2 ** min(near, 1)", "two opponents near", "*for each*"),
+]
+
+
+@pytest.mark.parametrize("old, new, grid, words", PLANTED, ids=[p[3] for p in PLANTED])
+def test_planted_mistakes_are_named_on_their_grid(solution_source, old, new, grid, words):
+    assert solution_source.count(old) >= 1, old
+    wrong = learner(solution_source.replace(old, new, 1))
+    result = check_score_rectangle(wrong)
+    assert not result.passed and result.status == WRONG, result.message
+    assert grid in result.case and words in result.hint, (result.case, result.hint)
+    # the failure names the rectangle and takes the expected score apart term by term
+    assert "the " in result.message and "rectangle from" in result.message
+    assert len(result.expected.splitlines()) >= 2 and "Got:" in result.message
+
+
+def test_the_start_square_mistake_is_named():
+    """Starting at the nearest border square: a learner-style function for that one."""
+    def nearest_start(view, player, rect):
+        return variant(view, player, rect, walk="nearest")
+    result = check_score_rectangle(nearest_start)
+    assert "the best start is not the nearest" in result.case
+    assert "every start square" in result.hint
+
+
+def test_every_mistake_is_caught_first_on_a_tiny_grid_with_its_own_hint():
+    """Each (term, mistake) of the checker's list makes the learner fail on a tiny grid, and
+    the hint given there is that mistake's own (no two mistakes give the same number)."""
+    for options, text in MISTAKES:
+        result = check_score_rectangle(lambda view, player, rect: variant(view, player, rect,
+                                                                           **options))
+        assert not result.passed and result.case.startswith("tiny:"), options
+        assert result.hint == text, (options, result.case, result.hint)
+    assert {m["off"][0] for m, _ in MISTAKES if "off" in m} == set(TERMS)
+
+
+def test_an_unknown_mistake_gets_the_general_hint():
+    result = check_score_rectangle(lambda view, player, rect: 0.123)
+    assert not result.passed and result.hint == ScoreRectangle.hint
+
+
+@pytest.mark.parametrize("answer, text", [
+    ((0.5,), "one number"), ("0.5", "one number"), (True, "not True"),
+    (float("nan"), "finite"), (np.array([0.5, 0.2]), "one number"),
+])
+def test_wrong_kinds_of_answer_are_explained(answer, text):
+    result = check_score_rectangle(lambda view, player, rect: answer)
+    assert not result.passed and result.status == WRONG_TYPE and text in result.hint
+    assert "Traceback" not in result.message
+
+
+def test_numpy_numbers_and_ints_are_accepted(solution_source):
+    fn = learner(solution_source)
+    result = check_score_rectangle(lambda view, player, rect: np.float32(fn(view, player, rect)))
+    assert result.passed
+
+
+def test_wrong_signature_and_writing_into_the_grid():
+    assert check_score_rectangle(lambda view, player: 0.0).status == "bad argument"
+
+    def scribble(view, player, rect):
+        view.owner[0, 0] = 0
+        return 0.0
+    result = check_score_rectangle(scribble)
+    assert result.status == "crash" and "read-only" in result.message
+
+
+def test_best_rectangle_compares_with_the_scan(solution_source):
+    view = state_from_ascii("""
+        ........
+        .A00....
+        .0.0....
+        .0......
+        ........
+        .......b
+    """).view()
+    best = best_rectangle(learner(solution_source), view, 0)
+    assert best.same and best.your_score == pytest.approx(best.package_score)
+    (stub,) = cells(EXERCISE, "answer")
+    assert "not implemented yet" in repr(best_rectangle(learner(stub), view, 0))
+    wrong = best_rectangle(lambda v, p, r: float(r == (0, 0, 1, 1)), view, 0)
+    assert not wrong.same and "they differ" in repr(wrong)

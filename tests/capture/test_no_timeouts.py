@@ -1,0 +1,40 @@
+"""No bot of issue 17 loses on time: 20 full 4-player games as contest programs at 100 ms a turn.
+
+Each bot runs as its own process (``python -m tronlab.cli bot NAME --protocol
+backtothecode``) and is fed the contest's protocol; the referee's clock gives
+1000 ms for the first turn and 100 ms (+50 ms grace, as CodinGame's) for every
+later one (:class:`tronlab.capture.external.CaptureProgram`).  Seats rotate from
+game to game.  The whole run takes about 15 minutes on a quiet machine, so the
+test is marked ``slow``; ``benchmarks/capture_timing.py`` is the same run with
+a printed table.
+"""
+
+import sys
+
+import pytest
+
+from tronlab.capture.external import CaptureProgram
+from tronlab.capture.game import play_capture
+
+BOTS = ["rectangles", "paths", "rectangles-block", "paths-block"]
+GAMES = 20
+
+
+def program(name):
+    return CaptureProgram([sys.executable, "-m", "tronlab.cli", "bot", name, "--protocol",
+                           "backtothecode"], name=name)
+
+
+@pytest.mark.slow
+def test_no_bot_loses_on_time_in_20_four_player_games():
+    faults, ends = [], []
+    for g in range(GAMES):
+        order = BOTS[g % 4:] + BOTS[:g % 4]
+        rec = play_capture([program(n) for n in order], rng=1 + g, time_limit=0.1,
+                           first_time_limit=1.0)
+        faults += [(g, order[p], kind, detail) for _turn, _rnd, p, kind, detail in rec.events
+                   if kind not in ("back", "rewind")]
+        ends.append(rec.outcome["reason"])
+        assert rec.outcome["reason"] in ("decided", "round-limit", "idle"), rec.outcome
+    assert faults == []
+    assert len(ends) == GAMES

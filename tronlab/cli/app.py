@@ -1,0 +1,57 @@
+"""``main``: parse the command line, run the command, and turn every error into one
+line on stderr and exit code 2."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from .commands import cmd_bot, cmd_bots, cmd_maps, cmd_warmup
+from .match import cmd_match
+from .parser import EXIT_ERROR, CLIError, build_parser
+
+
+COMMANDS = {"match": cmd_match, "maps": cmd_maps, "bots": cmd_bots, "bot": cmd_bot,
+            "warmup": cmd_warmup}
+
+
+def main(argv=None) -> int:
+    """Entry point of the ``tronlab`` console script; returns the exit code."""
+    debug = bool(os.environ.get("TRONLAB_DEBUG"))
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["arena"]:
+        from ..arena.cli import main as arena_main
+        return arena_main(argv[1:])
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command is None:
+            raise CLIError(f"choose a command: {', '.join(COMMANDS)} (see tronlab --help)")
+        return COMMANDS[args.command](args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        _silence_stdout()
+        return 0
+    except Exception as err:  # noqa: BLE001 - one line, never a traceback
+        if debug:
+            raise
+        sys.stderr.write(f"tronlab: error: {_one_line(err)}\n")
+        return EXIT_ERROR
+
+
+def _one_line(err: BaseException) -> str:
+    text = " ".join(str(err).split()) if str(err) else type(err).__name__
+    if isinstance(err, (CLIError, ValueError)):
+        return text
+    if isinstance(err, OSError):
+        return f"{err.strerror or text}" + (f": {err.filename}" if err.filename else "")
+    return f"{type(err).__name__}: {text}"
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, point stdout at /dev/null so the exit flush stays quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

@@ -1,0 +1,62 @@
+"""``tronlab maps``, ``tronlab bots``, ``tronlab bot`` and ``tronlab warmup``."""
+
+from __future__ import annotations
+
+import os
+
+
+def cmd_maps(args) -> int:
+    from ..tron.mapgen import builtin_maps, load_builtin
+
+    for name in builtin_maps():
+        board = load_builtin(name)
+        print(f"{name:<16} {board.width}x{board.height}")
+    return 0
+
+
+def cmd_bots(args) -> int:
+    from ..runner.registry import bot_names, describe
+
+    for name in bot_names(args.game):
+        print(f"{name:<16} {describe(name, game=args.game)}")
+    return 0
+
+
+def cmd_bot(args) -> int:
+    import numpy as np
+
+    if args.protocol == "backtothecode":
+        from ..capture.cli import cmd_bot as capture_bot
+        return capture_bot(args)
+    from ..runner.stdio import run_stdio, start_bot
+
+    rng = np.random.default_rng(args.seed)
+    bot = start_bot(args.name, rng=rng, time=args.time)     # never waits for the compiler
+    run_stdio(bot, args.protocol, time_limit=args.time, rng=rng, verbose=args.verbose)
+    return 0
+
+
+# ---- warmup ---------------------------------------------------------------------------
+
+
+def cmd_warmup(args) -> int:
+    """Fill numba's cache, then build the ahead-of-time module; say what a bot will use."""
+    from ..jit import aot
+    from ..jit.warmup import warm_up
+
+    print("compiling tronlab's kernels into numba's cache (a minute or two the first time)",
+          flush=True)
+    seconds = warm_up(verbose=not args.quiet)
+    print(f"numba's cache is ready ({seconds:.1f} s)", flush=True)
+    os.environ.pop("TRONLAB_AOT", None)
+    if not args.no_aot:
+        print("building the ahead-of-time module (no numba needed when a bot starts)",
+              flush=True)
+        try:
+            path = aot.build()
+            print(f"built {path}")
+        except aot.AotError as exc:
+            print(f"no ahead-of-time module: {exc}; bots load numba's cache instead")
+    aot.unload()
+    print(aot.status())
+    return 0

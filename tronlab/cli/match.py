@@ -1,0 +1,149 @@
+"""``tronlab match``: one game between registered bots and external programs."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import sys
+
+from .parser import DEFAULT_MAP, CLIError
+from .progress import Progress, is_terminal
+
+
+def _make_bot(spec: str, rules: str, time):
+    from ..runner.registry import get_bot
+    from ..runner.external import ExternalBot
+
+    if spec.startswith("cmd:"):
+        command = spec[4:].strip()
+        try:
+            args = shlex.split(command)
+        except ValueError as err:
+            raise CLIError(f"cannot read the command in {spec!r}: {err}") from None
+        if not args:
+            raise CLIError("cmd: needs a command line, e.g. cmd:'python3 mybot.py'")
+        program = args[0]
+        if shutil.which(program) is None and not (os.sep in program and os.path.isfile(program)):
+            raise CLIError(f"program not found: {program!r} (from {spec!r})")
+        return ExternalBot(args, protocol=rules, name=os.path.basename(program)), spec
+    return get_bot(spec, time=time), spec
+
+
+def _board_for(args, n_bots: int, rng):
+    from ..tron.mapgen import codingame_board, lightriders_board
+    from ..tron.maps import load_map
+
+    if args.map is not None:
+        board = load_map(args.map)
+        if args.rules == "lightriders":
+            _lightriders_facing(board, args.map)
+        return board, args.map
+    if args.rules == "google2010":
+        return load_map(DEFAULT_MAP), DEFAULT_MAP
+    if args.rules == "codingame":
+        if not 2 <= n_bots <= 4:
+            raise CLIError(f"codingame is for 2 to 4 players, got {n_bots} bots")
+        return codingame_board(n_bots, rng=rng), "codingame 30x20"
+    return lightriders_board(rng=rng), "lightriders 16x16"
+
+
+def _lightriders_facing(board, name) -> None:
+    """A map file has no facings: give the contest's (player 0 right, player 1 left)."""
+    if board.n_players != 2:
+        raise CLIError(f"lightriders is a 2-player game but map {name} has "
+                       f"{board.n_players} players")
+    for p, facing in enumerate((1, 3)):
+        if board.facing[p] < 0:
+            board.facing[p] = facing
+
+
+def _check_save(path) -> None:
+    """Refuse --save before the game when the record could not be written."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise CLIError(f"cannot save the record to {path}: it is a folder")
+    if not os.path.isdir(folder):
+        raise CLIError(f"cannot save the record to {path}: no folder {folder}")
+    if not os.access(folder, os.W_OK):
+        raise CLIError(f"cannot save the record to {path}: folder {folder} is not writable")
+
+
+def cmd_match(args) -> int:
+    import numpy as np
+
+    if args.rules == "backtothecode":
+        from ..capture.cli import cmd_match as capture_match
+        return capture_match(args)
+    from ..runner.engine import play
+
+    if args.save:
+        _check_save(args.save)
+    rng = np.random.default_rng(args.seed)
+    board, map_name = _board_for(args, len(args.bots), rng)
+    if board.n_players != len(args.bots):
+        raise CLIError(f"the map has {board.n_players} players but {len(args.bots)} bots "
+                       f"were given")
+    bots, specs = zip(*(_make_bot(spec, args.rules, args.time) for spec in args.bots))
+    names = [getattr(bot, "name", None) or spec for bot, spec in zip(bots, specs)]
+    names = [spec if spec.startswith("cmd:") else name for name, spec in zip(names, specs)]
+    game_seed = int(rng.integers(2**63))
+    progress = Progress(names) if is_terminal(sys.stderr) else None
+    try:
+        record = play(board, list(bots), rules=args.rules, rng=game_seed, time_limit=args.time,
+                      max_turns=args.max_turns, names=names, on_step=progress,
+                      metadata={"map": map_name, "cli_seed": args.seed})
+    finally:
+        if progress is not None:
+            progress.clear()
+    if args.save:
+        try:
+            record.save(args.save)
+        except OSError as err:
+            raise CLIError(f"cannot save the record to {args.save}: {err.strerror}") from None
+    if args.json:
+        print(json.dumps(match_summary(record, map_name)))
+    else:
+        print(match_text(record, map_name))
+    return 0
+
+
+def match_summary(record, map_name: str) -> dict:
+    """The ``--json`` object: the outcome plus who played where."""
+    out = record.outcome
+    final = record.final if getattr(record, "final", None) is not None else record.replay()
+    return {"rules": record.rules, "map": map_name, "names": record.metadata.get("names"),
+            "seed": record.metadata.get("cli_seed"),
+            "winner": out.winner, "ranking": out.ranking, "turns": out.turns,
+            "deaths": out.deaths, "death_turns": out.death_turns, "details": out.details,
+            "final": final.to_ascii().split("\n")}
+
+
+def match_text(record, map_name: str) -> str:
+    """Human-readable result: header, final board, one line per player.
+
+    Players are numbered from 0 as everywhere in tronlab; ``[1/a]`` recalls that
+    player 0 is drawn as head ``1`` (``A`` once dead) with trail ``a``.
+    """
+    out = record.outcome
+    n = record.start.n_players
+    names = record.metadata.get("names") or [f"bot {p}" for p in range(n)]
+    final = record.final if getattr(record, "final", None) is not None else record.replay()
+    lines = [f"{record.rules} on {map_name} ({final.width}x{final.height}), {n} players",
+             final.to_ascii()]
+    if out.winner is not None:
+        verdict = f"player {out.winner} ({names[out.winner]}) wins"
+    elif len(out.ranking[0]) > 1:
+        verdict = "draw between players " + ", ".join(map(str, out.ranking[0]))
+    else:
+        verdict = "no winner"
+    lines.append(f"after {out.turns} turns: {verdict}")
+    for p, name in enumerate(names):
+        if out.deaths[p] is None:
+            fate = "still riding"
+        else:
+            detail = out.details[p] or f"turn {out.death_turns[p]}"
+            fate = f"died ({out.deaths[p]}) {detail}"
+        lines.append(f"  player {p} [{p + 1}/{'abcd'[p]}] {name}: {fate}")
+    return "\n".join(lines)

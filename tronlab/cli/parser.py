@@ -1,0 +1,102 @@
+"""The ``tronlab`` command's options: their checks, defaults and examples in ``--help``."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..tron.protocol import PROTOCOLS
+
+EXIT_ERROR = 2
+DEFAULT_MAP = "arena"
+MAX_SECONDS = 86400.0   # --time above a day is a mistake (and overflows the clocks at 1e300)
+
+EXAMPLES = """examples:
+  tronlab match chamber minimax --map ring            two search bots, 1 s a move each
+  tronlab match random hugger --time 0.1 --seed 3     a quick seeded game
+  tronlab match hugger "cmd:python3 mybot.py"         your contest program against a bot
+  tronlab match --rules codingame random hugger filler --json
+  tronlab bot chamber --protocol google2010           run a bot as a contest program
+"""
+
+
+class CLIError(Exception):
+    """A mistake in how the command was used: reported as one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, not argparse's usage block
+        raise CLIError(message)
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    if not value <= MAX_SECONDS:   # also inf and nan
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds up to "
+                                         f"{MAX_SECONDS:g} (a day), got {text!r}")
+    return value
+
+
+def _count(text: str) -> int:
+    """A whole number >= 0 (seeds, turn limits), in ASCII digits."""
+    if not (text.isascii() and text.isdigit()):
+        raise argparse.ArgumentTypeError(f"expected a whole number, 0 or more, got {text!r}")
+    return int(text)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    fmt = argparse.RawDescriptionHelpFormatter
+    parser = _Parser(prog="tronlab", description="Tron bots: play matches, list maps and bots, "
+                                                 "run a bot as a contest program.",
+                     epilog=EXAMPLES, formatter_class=fmt)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    m = sub.add_parser("match", help="play one game and print the result", epilog=EXAMPLES,
+                       formatter_class=fmt,
+                       description="Play one game and print the final board and who won.")
+    m.add_argument("bots", nargs="+", metavar="BOT",
+                   help="registered bot name (see 'tronlab bots'), or cmd:<command line> for "
+                        "an external program")
+    m.add_argument("--rules", choices=PROTOCOLS + ("backtothecode",), default="google2010",
+                   help="the contest's rules and protocol (default: %(default)s)")
+    m.add_argument("--map", help=f"Google 2010 map file or built-in map name (default: "
+                                 f"{DEFAULT_MAP} for google2010, a drawn board otherwise)")
+    m.add_argument("--seed", type=_count, metavar="N",
+                   help="seed for the board and the bots (default: a fresh random seed)")
+    m.add_argument("--time", type=_positive, metavar="S",
+                   help="time limit per move in seconds, 3x for the first move (default: no "
+                        "limit; search bots then think 1 s a move under google2010, 0.2 s "
+                        "under lightriders, 0.1 s under codingame)")
+    m.add_argument("--max-turns", type=_count, metavar="N",
+                   help="stop the game after N turns (default: play to the end)")
+    m.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    m.add_argument("--save", metavar="FILE",
+                   help="save the game record (JSON) to FILE; its folder must exist")
+
+    sub.add_parser("maps", help="list the built-in maps")
+    sub.add_parser("bots", help="list the registered bots").add_argument(
+        "--game", default="tron", help="a game or family: tron (default), backtothecode, ...")
+
+    b = sub.add_parser("bot", help="run a registered bot as a contest program on stdin/stdout",
+                       formatter_class=fmt,
+                       epilog="example:\n  tronlab bot chamber --protocol google2010 --time 0.5")
+    b.add_argument("name", metavar="NAME")
+    b.add_argument("--protocol", choices=PROTOCOLS + ("backtothecode",), required=True)
+    b.add_argument("--time", type=_positive, metavar="S",
+                   help="thinking time per move (default: the protocol's: 1 s google2010, "
+                        "0.2 s lightriders, 0.1 s codingame)")
+    b.add_argument("--seed", type=_count, metavar="N",
+                   help="seed for the bot (default: a fresh random seed)")
+    b.add_argument("--verbose", action="store_true", help="log every turn on stderr")
+
+    sub.add_parser("arena", help="tournaments: run, table, replay (tronlab arena --help)",
+                   add_help=False)
+    w = sub.add_parser("warmup", help="compile every kernel once, so bots start fast "
+                                      "(numba's cache, then the ahead-of-time module)")
+    w.add_argument("--no-aot", action="store_true", help="fill numba's cache only")
+    w.add_argument("--quiet", action="store_true", help="no line per step")
+    return parser

@@ -1,0 +1,381 @@
+"""Exercise B3 of notebook 11: ``score_rectangle(view, player, rect) -> float``.
+
+The learner scores one rectangle the way the ``rectangles`` bot does
+(:mod:`tronlab.capture.rects_terms` states the rule): the neutral squares of
+the rectangle over the turns needed to close it, then the write-up's
+multipliers.  The two terms that need the bot's memory (the aimed divisor and
+the stability bonus) are left out; everything else is in.
+
+:func:`check_score_rectangle` tries tiny grids, each made so that one term
+decides the score, then rectangles on positions from seeded games of 2-4
+players (the best rectangle of the scan and a few drawn at random).  The
+expected score is the kernel's (:func:`~tronlab.capture.rects.rectangle_scores`);
+the first rectangle where the learner's score differs is named with the
+expected score taken apart term by term, and the hint says which term is off:
+the score is recomputed with each term switched off and with each typical
+mistake (:func:`variant`), and the one that gives the learner's number is named.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from ..capture.ascii import state_from_ascii
+from ..capture.rects import border_cycle, rectangle_scores, scan_rectangles
+from ..capture.rects_terms import RectTerms, needed_to_win
+from .checker import Case, Exercise, WrongType, run_check
+from .ex_capture import CaptureGrid
+from .ex_rects_grids import TINY_GRIDS
+from .progress import recorded
+
+__all__ = ["check_score_rectangle", "best_rectangle", "variant", "explain", "reference",
+           "TINY_GRIDS", "MISTAKES", "TERMS"]
+
+#: the terms of the exercise (RectTerms names), in the order the score applies them
+TERMS = ("cap_to_win", "approach", "player_constant", "thin_corner", "win_bonus",
+         "size_divisor", "border_bonus", "edge_bonus", "proximity_divisor")
+
+
+def _inputs(view, player):
+    """What the bot gives the scan besides the grid: the opponents' squares and the
+    squares still needed to win (counting active players only)."""
+    opponents = [p for q, p in enumerate(view.positions) if q != player and p is not None]
+    active = [q for q in range(view.n_players) if not view.eliminated[q]]
+    return opponents, needed_to_win(view.owner, player, active)
+
+
+def reference(view, player, rect) -> float:
+    """The package's score of ``rect`` (the scan kernel, as the bot calls it)."""
+    opponents, needed = _inputs(view, player)
+    x0, y0, x1, y1 = rect
+    scores = rectangle_scores(np.asarray(view.owner), player, view.positions[player],
+                              n_players=view.n_players, opponents=opponents, needed=needed)
+    return float(scores[y0, x0, y1 - y0, x1 - x0])
+
+
+# ---- a plain-Python twin with switchable mistakes -----------------------------------------------
+
+class Mistakes(NamedTuple):
+    """One typical mistake each (all defaults: the rule)."""
+    off: tuple = ()             # terms left out (RectTerms names)
+    enemy: bool = True          # an opponent square zeroes the score
+    points: str = "all"         # "inside": only the squares inside the border
+    walk: str = "fewest"        # "all": every border square walked; "clockwise": one way only;
+    #                             "nearest": start at the nearest border square
+    closing: bool = True        # the closing turn
+    size: str = ">"             # ">=": a side of exactly the limit is penalised
+    border: str = "two"         # "all": the border bonus with 3-4 players too
+    border_free: str = ">"      # ">=": 10 free squares are enough
+    edge: str = "more"          # "all": the edge bonus with 2 players too
+    prox: str = "manhattan"     # "chebyshev", "once" (one division at most), "<=" (gap 2 counts)
+    thin: str = "corner"        # "turns": 1 / (1 + d) without dividing by the turns
+
+
+def _walk(owner, player, position, cycle, approach, m: Mistakes):
+    """(approach * distance + walk, start index, direction) of the cheapest walk."""
+    n = len(cycle)
+    todo = [k for k, (x, y) in enumerate(cycle) if owner[y, x] != player]
+    if m.walk == "all":
+        todo = list(range(n))
+    best = None
+    dirs = (1,) if m.walk == "clockwise" else (1, -1)
+    starts = range(n)
+    if m.walk == "nearest":
+        near = min(abs(position[0] - x) + abs(position[1] - y) for x, y in cycle)
+        starts = [i for i, (x, y) in enumerate(cycle)
+                  if abs(position[0] - x) + abs(position[1] - y) == near]
+    for i in starts:
+        d = abs(position[0] - cycle[i][0]) + abs(position[1] - cycle[i][1])
+        for step in dirs:
+            walk = max(((j - i) * step % n for j in todo), default=0)
+            cost = approach * d + walk
+            if best is None or cost < best[0]:
+                best = (cost, i, step, d, walk)
+    return best
+
+
+def explain(view, player, rect, **mistakes) -> tuple[float, list[str]]:
+    """The score of ``rect`` and the steps that give it, one line per term."""
+    m = Mistakes(**mistakes)
+    terms = RectTerms().without(*m.off) if m.off else RectTerms()
+    n_players = view.n_players
+    k = n_players - 2
+    owner = np.asarray(view.owner)
+    h, w = owner.shape
+    position = view.positions[player]
+    opponents, needed = _inputs(view, player)
+    x0, y0, x1, y1 = rect
+    box = owner[y0:y1 + 1, x0:x1 + 1]
+    neutral = int(np.count_nonzero(box == -1))
+    enemy = int(np.count_nonzero((box >= 0) & (box != player)))
+    lines = []
+    if (enemy and m.enemy) or neutral == 0:
+        why = f"{enemy} opponent square(s) inside" if enemy and m.enemy else "no neutral square"
+        return 0.0, [f"score 0: {why}"]
+    points = neutral
+    if m.points == "inside":
+        points = int(np.count_nonzero(owner[y0 + 1:y1, x0 + 1:x1] == -1))
+    line = f"points: {points} neutral squares"
+    if terms.cap_to_win and points > needed:
+        line += f", capped at the {needed} still needed to win"
+        points = needed
+    lines.append(line)
+    cycle = border_cycle(x0, y0, x1, y1)
+    cost, i, step, d, walk = _walk(owner, player, position, cycle, terms.approach, m)
+    constant = terms.player_constant[k]
+    closing = 1 if m.closing else 0
+    turns = cost + closing + constant
+    lines.append(f"turns: {terms.approach:g} x {d} to the start {cycle[i]} + {walk} along the "
+                 f"border ({'clockwise' if step == 1 else 'anticlockwise'}) + {closing} to "
+                 f"close + {constant:g} for {n_players} players = {turns:g}")
+    score = points / turns
+    lines.append(f"{points} / {turns:g} = {score:.6g}")
+    if terms.thin_corner and (x1 - x0 < 2 or y1 - y0 < 2):
+        corner = 1 + abs(position[0] - x0) + abs(position[1] - y0)
+        score = 1 / corner if m.thin == "turns" else 1 / corner / turns
+        lines.append(f"thin (a side under 3): 1 / {corner} (the path to the corner "
+                     f"({x0}, {y0})) / {turns:g} turns = {score:.6g}")
+
+    def factor(name, f, why):
+        nonlocal score
+        score *= f
+        lines.append(f"{name}: x {f:g} ({why}) -> {score:.6g}")
+
+    if neutral >= needed and terms.win_bonus != 1:
+        factor("win bonus", terms.win_bonus, f"{neutral} neutral squares >= {needed} needed")
+    limit = terms.size_limit[k]
+    long_side = max(x1 - x0 + 1, y1 - y0 + 1)
+    if (long_side > limit or (m.size == ">=" and long_side == limit)) and terms.size_divisor != 1:
+        factor("size", 1 / terms.size_divisor, f"a side of {long_side} > {limit}")
+    col = w // 2
+    if (n_players == 2 or m.border == "all") and col in (x0, x1) and terms.border_bonus != 1:
+        free = int(np.count_nonzero(owner[y0:y1 + 1, col] == -1))
+        if free > terms.border_free or (m.border_free == ">=" and free == terms.border_free):
+            factor("border bonus", terms.border_bonus,
+                   f"a side on column {col} with {free} > {terms.border_free} neutral squares")
+    if ((n_players > 2 or m.edge == "all") and (x0 == 0 or y0 == 0 or x1 == w - 1 or y1 == h - 1)
+            and terms.edge_bonus != 1):
+        factor("edge bonus", terms.edge_bonus, "touches the edge")
+    if terms.proximity_divisor != 1:
+        near = 0
+        for ox, oy in opponents:
+            gx, gy = max(0, x0 - ox, ox - x1), max(0, y0 - oy, oy - y1)
+            gap = max(gx, gy) if m.prox == "chebyshev" else gx + gy
+            if gap < terms.proximity or (m.prox == "<=" and gap == terms.proximity):
+                near += 1
+        if m.prox == "once":
+            near = min(near, 1)
+        if near:
+            factor("opponents near", terms.proximity_divisor ** -near,
+                   f"{near} opponent(s) less than {terms.proximity} squares away")
+    return float(score), lines
+
+
+def variant(view, player, rect, **mistakes) -> float:
+    """The score of ``rect`` computed in plain Python, with the typical mistakes of
+    :class:`Mistakes` switchable; no mistakes gives :func:`reference`."""
+    return explain(view, player, rect, **mistakes)[0]
+
+
+_TERM_HINTS = {
+    "cap_to_win": "the enough-to-win cap: points are at most the squares still needed to win "
+                  "(needed_to_win with the active players)",
+    "approach": "the doubled approach cost: the walk to the rectangle's start square counts "
+                "twice (2 x its Manhattan distance)",
+    "player_constant": "the player-count constant: add 10, 6 or 4 turns for 2, 3 or 4 players",
+    "thin_corner": "thin areas: a rectangle less than 3 squares wide or high scores "
+                   "1 / (1 + distance to its upper-left corner), divided by the turns",
+    "win_bonus": "the win bonus: x 2 when the rectangle's neutral squares reach the number "
+                 "needed to win",
+    "size_divisor": "the size penalty: / 2 when a side is longer than 14, 13 or 12 squares "
+                    "(2, 3, 4 players)",
+    "border_bonus": "the border bonus (2 players only): x 2 when a vertical side runs along "
+                    "the middle column (width // 2) and more than 10 of its squares are neutral",
+    "edge_bonus": "the edge bonus (3-4 players only): x 1.1 when the rectangle touches the "
+                  "grid's edge",
+    "proximity_divisor": "opponents near: / 2 for each opponent less than 2 squares "
+                         "(Manhattan, 0 inside) from the rectangle",
+}
+
+#: (mistake, hint) pairs tried in order after the missing terms
+MISTAKES = [({"off": (t,)}, f"a term is missing - {_TERM_HINTS[t]}") for t in TERMS] + [
+    ({"enemy": False}, "an opponent's square inside the rectangle makes its score 0: the "
+                       "enclosure would go to nobody"),
+    ({"points": "inside"}, "points: count the neutral squares of the whole rectangle, border "
+                           "included - walking the border takes them too"),
+    ({"walk": "all"}, "turns: border squares you already own need no stepping on; walk only "
+                      "until every border square not yet yours is behind you"),
+    ({"walk": "clockwise"}, "turns: try both directions round the border, clockwise and "
+                            "anticlockwise, and keep the cheaper"),
+    ({"walk": "nearest"}, "turns: the nearest border square is not always the best start; try "
+                          "every start square and keep the fewest turns in total"),
+    ({"closing": False}, "turns: add 1 for the closing turn (the enclosure happens on the "
+                         "turn after the last border square)"),
+    ({"size": ">="}, "the size penalty applies to a side *longer* than the limit, not equal "
+                     "to it"),
+    ({"border": "all"}, "the border bonus is for 2-player games only"),
+    ({"border_free": ">="}, "the border bonus needs *more than* 10 neutral squares on that "
+                            "side"),
+    ({"edge": "all"}, "the edge bonus is for 3-4 player games only"),
+    ({"prox": "chebyshev"}, "opponents near: measure the gap with Manhattan distance (dx + dy "
+                            "outside the rectangle), not the larger of dx and dy"),
+    ({"prox": "once"}, "opponents near: divide by 2 once *for each* opponent that is near"),
+    ({"prox": "<="}, "opponents near: only a gap *less than* 2 counts"),
+    ({"thin": "turns"}, "thin areas: 1 / (1 + distance to the corner) is the points; divide "
+                        "it by the turns as usual"),
+]
+
+
+
+
+class RectGrid(CaptureGrid):
+    """A capture position plus the rectangle the learner scores."""
+
+
+def _tiny_cases():
+    out = []
+    for label, text, player, rect, options in TINY_GRIDS:
+        view = state_from_ascii(text, **options).view()
+        out.append(Case(f"tiny: {label}", RectGrid(view), (player, rect)))
+    return out
+
+
+@functools.lru_cache(maxsize=4)
+def _random_cases(seed=1111, games=8):
+    """Positions from seeded games of random bots with 2-4 players: each active
+    player's best rectangle and two drawn at random (sides 2 to 16)."""
+    from ..capture.game import play_capture
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for g in range(games):
+        n = 2 + g % 3
+        w, h = int(rng.integers(10, 25)), int(rng.integers(7, 15))
+        rec = play_capture(["random"] * n, rng=int(rng.integers(2**32)), width=w, height=h)
+        states = rec.replay()
+        s = states[int(rng.integers(len(states) // 4, len(states)))]
+        view = s.view()
+        for p in s.active[:2]:
+            opponents, needed = _inputs(view, p)
+            best = scan_rectangles(np.asarray(view.owner), p, view.positions[p], n_players=n,
+                                   opponents=opponents, needed=needed)
+            rects = [(best.x0, best.y0, best.x1, best.y1)] if best.score > 0 else []
+            while len(rects) < 3:
+                rw, rh = int(rng.integers(2, min(w, 16) + 1)), int(rng.integers(2, min(h, 16) + 1))
+                x0, y0 = int(rng.integers(w - rw + 1)), int(rng.integers(h - rh + 1))
+                rects.append((x0, y0, x0 + rw - 1, y0 + rh - 1))
+            for rect in rects:
+                out.append(Case(f"random: game {g} ({n} players, {w}x{h}), round {s.round - 1}, "
+                                f"player {p}, rectangle {rect}", RectGrid(view), (p, rect)))
+    return tuple(out)
+
+
+class ScoreRectangle(Exercise):
+    function = "score_rectangle"
+    parameters = ("view", "player", "rect")
+    returns = "the rectangle's score: one number (a float, 0 or more)"
+    time_limit = 5.0
+    hint = ("take the expected score apart as shown above and recompute each line by hand: "
+            "points, turns, then the factors one at a time")
+
+    def cases(self):
+        return _tiny_cases() + list(_random_cases())
+
+    def call(self, student, case, context):
+        return student(context["board"].view, *case.args)
+
+    def describe_case(self, case):
+        v = case.board.view
+        player, rect = case.args
+        x0, y0, x1, y1 = rect
+        where = ", ".join(f"{q}: {p}" for q, p in enumerate(v.positions))
+        return (f"score_rectangle(view, {player}, {rect}): the {x1 - x0 + 1}x{y1 - y0 + 1} "
+                f"rectangle from ({x0}, {y0}) to ({x1}, {y1}); {v.n_players} players, "
+                f"positions {where}")
+
+    def convert(self, value, case):
+        if isinstance(value, (bool, np.bool_)):
+            raise WrongType(f"return the score as a number, not {value!r}")
+        if isinstance(value, (str, bytes)) or not isinstance(value, (int, float, np.integer,
+                                                                      np.floating)):
+            raise WrongType(f"return one number, the score, not {value!r:.60}")
+        value = float(value)
+        if not math.isfinite(value):
+            raise WrongType(f"the score must be a finite number, got {value!r}")
+        return value
+
+    def expected(self, case):
+        return reference(case.board.view, *case.args)
+
+    def same(self, expected, got, case):
+        return abs(got - expected) <= 1e-9 + 1e-6 * abs(expected)
+
+    def show(self, value, case):
+        return f"{value:.6g}"
+
+    def judge(self, case, got, context):
+        failure = super().judge(case, got, context)
+        if failure is None:
+            return None
+        steps = "\n".join(explain(case.board.view, *case.args)[1])
+        return failure._replace(expected=f"{failure.expected}\n{steps}")
+
+    def diagnose(self, case, got, want):
+        """The hint of the first term or typical mistake that gives the learner's score."""
+        for options, text in MISTAKES:
+            if self.same(variant(case.board.view, *case.args, **options), got, case):
+                return text
+        return None
+
+
+@recorded
+def check_score_rectangle(score_rectangle, *, time_limit=None):
+    """Check ``score_rectangle(view, player, rect) -> float`` (B3) on tiny grids and game
+    positions."""
+    return run_check(ScoreRectangle(), score_rectangle, time_limit=time_limit)
+
+
+class BestRectangle(NamedTuple):
+    """:func:`best_rectangle`'s answer: the learner's best rectangle and score, the package's,
+    and a sentence about them (``yours`` is None while the function is a stub)."""
+    yours: tuple | None
+    your_score: float | None
+    package: tuple
+    package_score: float
+    text: str
+
+    @property
+    def same(self) -> bool:
+        return self.yours == self.package
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def best_rectangle(score_rectangle, view, player: int = 0) -> BestRectangle:
+    """Score every rectangle of a small grid with the learner's ``score_rectangle`` and
+    compare the best with the package's scan (sides 2 to 16; among rectangles with the
+    same best score the package's own choice counts as yours)."""
+    owner = np.asarray(view.owner)
+    h, w = owner.shape
+    opponents, needed = _inputs(view, player)
+    ref = scan_rectangles(owner, player, view.positions[player], n_players=view.n_players,
+                          opponents=opponents, needed=needed)
+    package = (ref.x0, ref.y0, ref.x1, ref.y1)
+    rects = [(x0, y0, x0 + rw - 1, y0 + rh - 1) for rh in range(2, min(h, 16) + 1)
+             for rw in range(2, min(w, 16) + 1)
+             for y0 in range(h - rh + 1) for x0 in range(w - rw + 1)]
+    try:
+        scores = {r: float(score_rectangle(view, player, r)) for r in rects}
+    except NotImplementedError:
+        return BestRectangle(None, None, package, ref.score,
+                             "score_rectangle is not implemented yet: write it above first")
+    yours = max(scores, key=lambda r: (scores[r], r == package))
+    text = (f"your best rectangle: {yours} scoring {scores[yours]:.4g}; the package's: "
+            f"{package} scoring {ref.score:.4g}"
+            + (" - the same" if yours == package else " - they differ"))
+    return BestRectangle(yours, scores[yours], package, float(ref.score), text)
