@@ -29,9 +29,10 @@ move (19 ms at 0.1 s), so the AOT column is start-up plus that.  Also shown:
 the CPU seconds (user + system, from ``/proc``) the program had used when its
 answer arrived - on a loaded machine wall time includes waiting for a CPU, CPU
 time much less so - and two floors measured the same way: an empty interpreter
-and ``import numpy``.  ``--modes`` picks a subset of the set-ups.  The load average is printed with the table.  The children
-run with Python's bytecode cache (as after ``pip install``): a first untimed
-run writes it.  Target: every AOT first answer under 0.3 s.
+and ``import numpy``.  ``--modes`` picks a subset of the set-ups.  The load
+average is printed with the table.  The children run with Python's bytecode
+cache (as after ``pip install``): a first untimed run writes it.  Target: every
+AOT first answer under 0.3 s.
 """
 
 from __future__ import annotations
