@@ -137,8 +137,10 @@ def measure(bots, protocols, runs, bot_time, aot_dir=None, warm_cache=None, log=
             _run_quiet([sys.executable, "-m", "tronlab.jit.aot", "build", "--dir", aot_dir],
                        _env(), "the AOT build")
             log(f"  {time.perf_counter() - t:.0f} s")
-        envs = {"warm": _env(NUMBA_CACHE_DIR=warm_cache or "", TRONLAB_AOT="0"),
-                "aot": _env(NUMBA_CACHE_DIR=warm_cache or os.path.join(tmp, "no-cache"),
+        cache = {} if warm_cache == "default" else {"NUMBA_CACHE_DIR": warm_cache or ""}
+        envs = {"warm": _env(TRONLAB_AOT="0", **cache),
+                "aot": _env(**(cache if warm_cache else
+                               {"NUMBA_CACHE_DIR": os.path.join(tmp, "no-cache")}),
                             TRONLAB_AOT_DIR=aot_dir or "")}
         if "aot" in modes:
             status = subprocess.run([sys.executable, "-m", "tronlab.jit.aot", "status"],
@@ -222,7 +224,8 @@ def main(argv=None):
     ap.add_argument("--time", type=float, default=0.1, help="the bot's budget a move (s)")
     ap.add_argument("--aot-dir", default=None, help="use this AOT build dir instead of building")
     ap.add_argument("--warm-cache", default=None,
-                    help="use this filled numba cache instead of filling one")
+                    help="use this filled numba cache instead of filling one ('default': "
+                         "numba's own place, beside the sources, as `tronlab warmup` left it)")
     ap.add_argument("--modes", default=",".join(MODES), help="a subset of cold,warm,aot")
     ap.add_argument("--nice", type=int, default=0,
                     help="run the timed programs at this niceness (e.g. -15 as root: ahead of "
