@@ -15,7 +15,14 @@ from tronlab.jit import aot
 
 @pytest.fixture(scope="session")
 def aot_build(tmp_path_factory):
-    """``(directory, module)``: the AOT module built once for the session."""
+    """``(directory, module)``: the AOT module built once for the session (or the build
+    for these sources already under ``$TRONLAB_TEST_AOT_DIR``, to save minutes)."""
+    reuse = os.environ.get("TRONLAB_TEST_AOT_DIR")
+    if reuse:
+        module = aot.load(reuse)
+        aot.unload()
+        if module is not None:
+            return reuse, module
     directory = tmp_path_factory.mktemp("aot")
     try:
         aot.build(directory=str(directory))

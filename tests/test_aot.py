@@ -265,6 +265,27 @@ def test_build_for_other_sources_is_not_loaded(aot_build, tmp_path, monkeypatch)
     aot.unload()
 
 
+def test_key_is_remembered_by_file_stamps(tmp_path, monkeypatch):
+    """A build files its key under the files' sizes and times; a start-up reads it
+    back instead of hashing every module, and a changed file is hashed afresh."""
+    pkg = tmp_path / "pkg"
+    shutil.copytree(Path(aot.__file__).parents[1], pkg,
+                    ignore=shutil.ignore_patterns("__pycache__", "course", "static", "bots"))
+    monkeypatch.setattr(aot, "_PKG", str(pkg))
+    monkeypatch.setattr(aot, "_keys", {})
+    monkeypatch.setenv("TRONLAB_AOT_DIR", str(tmp_path / "aot"))
+    real = aot.content_key()
+    assert aot.key() == real                                 # nothing filed: from the contents
+    assert aot.remember_key() == real
+    (memo,) = (tmp_path / "aot" / "keys").iterdir()
+    memo.write_text("0123456789abcdef\n")                   # a planted key shows it is read
+    aot._keys.clear()
+    assert aot.key() == "0123456789abcdef"
+    with open(pkg / "grid" / "voronoi.py", "a") as f:
+        f.write("\n# edited\n")
+    assert aot.key() == aot.content_key() != real
+
+
 def test_key_covers_numba_version(monkeypatch):
     old = aot.key()
     real = aot._version_bytes

@@ -114,10 +114,13 @@ def test_protocol_program_with_the_build_never_imports_numba(aot_build, name, pr
                                                              tmp_path):
     out = tmp_path / "modules.json"
     env = _env(aot_build, tmp_path)
-    # generous limits: this test is about what gets imported, not about time
+    # generous limits: this test is about what gets imported, not about time.  Light Riders
+    # limits are a time bank that nash and hybrid spend: a 10 s bank, 0.5 s added a move
+    limits = ({"first_time_limit": 10.0, "time_limit": 0.5} if protocol == "lightriders"
+              else {"first_time_limit": 60.0, "time_limit": 20.0})
     prog = Legal(ExternalBot([sys.executable, "-c", WRAP, str(out), "bot", name, "--protocol",
                               protocol, "--time", "0.05"], protocol=protocol, env=env, cwd=ROOT,
-                             time_limit=20.0, first_time_limit=60.0))
+                             **limits))
     rec = play(_board(protocol), [prog, get_bot("quick")], rules=protocol, rng=0, max_turns=20)
     prog.close()
     stderr = prog.inner.stderr_text()

@@ -59,8 +59,8 @@ def _most(neutral, needed, cap, win_bonus, x0, y0, x1, y1, border_col, border_bo
     return most
 
 
-@kernel(sig="f8(i1[::1], i8, i8, i8, i8, i8, u1[::1], u1[::1], i8[::1], i8[::1], i8, i8[::1], f8[::1], "
-            "i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], f8[::1], i8[::1])")
+@kernel(sig="f8(i1[::1], i8, i8, i8, i8, i8, u1[::1], u1[::1], i8[::1], i8[::1], i8, i8[::1], "
+            "f8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], f8[::1], i8[::1])")
 def rect_scan_kernel(owner, width, height, player, px, py, blocked, aimed, opp_x, opp_y,
                      needed, prev, params, pre, cx, cy, own, run_a, run_b, scores, best):
     """Score every rectangle; return the best score and fill ``best`` with

@@ -168,35 +168,47 @@ def _fingerprint() -> str:
 _keys: dict = {}    # fingerprint -> key, in this process
 
 
+def _memo_path(fp: str, directory: str | None = None) -> str:
+    return os.path.join(directory or aot_dir(), "keys", fp)
+
+
 def key() -> str:
     """16 hex digits naming the build that fits these sources and versions.
 
     Reading and hashing every kernel module costs 0.05-0.1 s, a third of a
-    contest program's start-up budget, so the key is remembered by the
-    :func:`_fingerprint` of the files (in this process and in a small file
-    under ``<aot dir>/keys``); a file that changes size or time gets the key
-    recomputed from the contents (:func:`content_key`)."""
+    contest program's start-up budget, so :func:`remember_key` (called by the
+    build) files the key under the :func:`_fingerprint` of the files, in
+    ``<aot dir>/keys``; while no file changes size or time the key is read
+    from there, else recomputed from the contents (:func:`content_key`)."""
     fp = _fingerprint()
     if fp in _keys:
         return _keys[fp]
-    memo = os.path.join(aot_dir(), "keys", fp)
     k = None
     try:
-        with open(memo, encoding="ascii") as f:
+        with open(_memo_path(fp), encoding="ascii") as f:
             k = f.read().strip()
     except OSError:
         pass
     if not (k and len(k) == 16 and all(c in "0123456789abcdef" for c in k)):
         k = content_key()
-        try:
-            os.makedirs(os.path.dirname(memo), exist_ok=True)
-            tmp = f"{memo}.{os.getpid()}.tmp"
-            with open(tmp, "w", encoding="ascii") as f:
-                f.write(k + "\n")
-            os.replace(tmp, memo)
-        except OSError:
-            pass
     _keys[fp] = k
+    return k
+
+
+def remember_key(directory: str | None = None) -> str:
+    """Compute the key from the contents and file it under the fingerprint in the
+    builds' base ``directory`` (best effort); return it."""
+    fp, k = _fingerprint(), content_key()
+    _keys[fp] = k
+    memo = _memo_path(fp, directory)
+    try:
+        os.makedirs(os.path.dirname(memo), exist_ok=True)
+        tmp = f"{memo}.{os.getpid()}.tmp"
+        with open(tmp, "w", encoding="ascii") as f:
+            f.write(k + "\n")
+        os.replace(tmp, memo)
+    except OSError:
+        pass
     return k
 
 

@@ -64,7 +64,7 @@ def build(*, directory: str | None = None, verbose: bool = False) -> str:
     wanted = exports()
     if not wanted:
         raise AotError("no kernel declares a signature: nothing to build")
-    k = aot.key()
+    k = aot.remember_key(directory)
     target = aot.module_path(directory, k)
     os.makedirs(os.path.dirname(target), exist_ok=True)
     tmp = tempfile.mkdtemp(prefix=".build-", dir=os.path.dirname(target))
