@@ -37,6 +37,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     names = args.bots.split(",")
     faults, reasons, played = Counter(), Counter(), Counter()
+    slowest = {n: [] for n in names}   # answer times after the first turn, per bot
     for g in range(args.games):
         order = names[g % len(names):] + names[:g % len(names)]
         bots = [CaptureProgram([sys.executable, "-m", "tronlab.cli", "bot", n, "--protocol",
@@ -46,16 +47,21 @@ def main(argv=None):
         for turn, rnd, player, kind, detail in rec.events:
             if kind not in ("back", "rewind"):
                 faults[(order[player], kind)] += 1
-        for n in order:
+        for n, bot in zip(order, bots):
             played[n] += 1
+            slowest[n] += bot.answer_seconds[1:]
         print(f"game {g}: {order} scores {rec.outcome['scores']} {rec.outcome['reason']} "
               f"round {rec.outcome['round']} events "
               f"{[e for e in rec.events if e[3] not in ('rewind',)]}", flush=True)
-    print("\n| bot | games | timeouts | other eliminations |\n|---|---|---|---|")
+    print("\n| bot | games | turns | median ms | 99th % ms | max ms | timeouts | other eliminations |"
+          "\n|---|---|---|---|---|---|---|---|")
     for n in names:
         t = faults[(n, "timeout")]
         other = sum(v for (b, k), v in faults.items() if b == n and k != "timeout")
-        print(f"| {n} | {played[n]} | {t} | {other} |")
+        times = sorted(slowest[n]) or [0.0]
+        q = lambda f: 1000 * times[min(len(times) - 1, int(f * len(times)))]  # noqa: E731
+        print(f"| {n} | {played[n]} | {len(slowest[n])} | {q(0.5):.0f} | {q(0.99):.0f} | "
+              f"{1000 * times[-1]:.0f} | {t} | {other} |")
     print(f"game ends: {dict(reasons)}")
 
 

@@ -98,7 +98,9 @@ def _kill_pool(executor) -> None:
             proc.terminate()       # SIGTERM: the worker kills its programs (_on_term)
         except (OSError, ValueError):
             pass
-    executor.shutdown(wait=False, cancel_futures=True)
+    # no cancel_futures: the pool is broken now, and CPython 3.11's pool thread fails with
+    # InvalidStateError when it marks a future broken that was cancelled meanwhile
+    executor.shutdown(wait=False)
 
 
 def _results(todo, executor, cancel=True):

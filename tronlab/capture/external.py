@@ -94,6 +94,7 @@ class CaptureProgram:
         self._threads = []
         self._sink = _StderrSink()
         self._turns = 0
+        self.answer_seconds = []    # wall clock of each answer, first turn included
 
     def __repr__(self) -> str:
         return f"CaptureProgram({shlex.join(self.args)!r})"
@@ -147,7 +148,9 @@ class CaptureProgram:
         self._turns += 1
         self._drain()
         self._pending.put(format_turn(view, player))
-        line = self._next_line(time.monotonic() + limit, limit)
+        asked = time.monotonic()
+        line = self._next_line(asked + limit, limit)
+        self.answer_seconds.append(time.monotonic() - asked)
         answer = parse_answer(line)
         if answer.reason is not None:
             raise ProgramFault("bad-output", answer.reason)

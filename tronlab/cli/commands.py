@@ -23,16 +23,15 @@ def cmd_bots(args) -> int:
 
 
 def cmd_bot(args) -> int:
-    import numpy as np
-
     if args.protocol == "backtothecode":
         from ..capture.cli import cmd_bot as capture_bot
         return capture_bot(args)
     from ..runner.stdio import run_stdio, start_bot
 
-    rng = np.random.default_rng(args.seed)
-    bot = start_bot(args.name, rng=rng, time=args.time)     # never waits for the compiler
-    run_stdio(bot, args.protocol, time_limit=args.time, rng=rng, verbose=args.verbose)
+    # the seed itself, not a Generator: bots that draw make one (as_rng), the others never
+    # import numpy.random (a tenth of the start-up budget)
+    bot = start_bot(args.name, rng=args.seed, time=args.time)     # never waits for the compiler
+    run_stdio(bot, args.protocol, time_limit=args.time, rng=args.seed, verbose=args.verbose)
     return 0
 
 

@@ -106,7 +106,8 @@ _BUILTIN_HOMES = {("tron", "random"): _BUILTIN_MODULES[0], ("tron", "hugger"): _
                      for name in ("random", "random-back", "nearest")},
                   ("tron", "hybrid"): _BUILTIN_MODULES[6],
                   **{("capture", name): _BUILTIN_MODULES[7]
-                     for name in ("rectangles", "rectangles-back", "rectangles-block")}}
+                     for name in ("rectangles", "rectangles-back", "rectangles-block", "paths",
+                                  "paths-same", "paths-back", "paths-block")}}
 _loaded = False
 
 

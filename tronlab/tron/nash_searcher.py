@@ -25,12 +25,12 @@ from .evaluate import (K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, check_two_pla
                         check_weights, eval_code)
 from . import nash_search as ts
 from .search import roomiest_move
+from .zobrist import zobrist_keys
 
 
 def _zobrist(size: int) -> np.ndarray:
-    """Random 64-bit keys for filled squares, my head and the opponent's head."""
-    rng = np.random.default_rng(0x4A5E + size)
-    return rng.integers(0, np.iinfo(np.uint64).max, size=(3, size), dtype=np.uint64, endpoint=True)
+    """64-bit keys for filled squares, my head and the opponent's head."""
+    return zobrist_keys(0x4A5E + size, size)
 
 
 def choose_move(strategy, *, rng=None) -> int:

@@ -84,15 +84,15 @@ from .search_state import (BLIND, CLOCK_EVERY, CRASH_MODELS, EXACT, INF, LOWER, 
                            MAX_DEPTH, MAX_PLY, N_STATS, PESSIMISTIC, S_ABORTED, S_COST,
                            S_COST_SEEN, S_EVALS, S_NODES, S_SEPARATED, S_TT_CUTS, S_TT_HITS,
                            TIMED_SIZE, UPPER, WIN, new_frames, new_lines, new_table)
+from .zobrist import zobrist_keys
 
 
 # ---------------------------------------------------------------------------
 # Python side: the searcher object (state kept between moves) and wrappers
 # ---------------------------------------------------------------------------
 def _zobrist(size: int) -> np.ndarray:
-    """Random 64-bit keys, fixed per board size (so tables survive between moves)."""
-    rng = np.random.default_rng(0x7E0E + size)
-    return rng.integers(0, np.iinfo(np.uint64).max, size=(3, size), dtype=np.uint64, endpoint=True)
+    """64-bit keys, fixed per board size (so tables survive between moves)."""
+    return zobrist_keys(0x7E0E + size, size)
 
 
 class Searcher:

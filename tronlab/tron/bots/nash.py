@@ -116,14 +116,23 @@ class NashBot(ClockedBot):
                              f"got {depth!r}")
         self.depth = depth
         self.sample = bool(sample)
-        self.rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        self._rng_source, self._rng = rng, None
         self.searcher = NashSearcher(evaluation=evaluation, draw=draw, prune=prune,
                                      ordering=ordering)
+
+    @property
+    def rng(self):
+        """The Generator that samples moves (``sample=True``), made on first use: a bot
+        that never samples does not import ``numpy.random`` (start-up time)."""
+        if self._rng is None:
+            src = self._rng_source
+            self._rng = src if hasattr(src, "bit_generator") else np.random.default_rng(src)
+        return self._rng
 
     def start_game(self, board, player, *, rules=None, time_limit=None, rng=None):
         super().start_game(board, player, rules=rules, time_limit=time_limit, rng=rng)
         if rng is not None:
-            self.rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+            self._rng_source, self._rng = rng, None
         self.searcher.reset()
 
     def choose(self, board, player, deadline):
