@@ -166,6 +166,12 @@ def test(args) -> int:
     build_fast_start()
     ensure_chromium()
     env = dict(os.environ, PYTHONHASHSEED="0", MPLBACKEND="Agg")
+    # the AOT tests load the module build_fast_start() just made instead of building their
+    # own (minutes); they build one into a temp dir when it is missing or stale
+    where = "import tronlab.jit.aot as a; print(a.aot_dir())"
+    aot_dir = subprocess.run([str(PY), "-c", where], cwd=ROOT, capture_output=True, text=True)
+    if aot_dir.returncode == 0 and aot_dir.stdout.strip():
+        env.setdefault("TRONLAB_TEST_AOT_DIR", aot_dir.stdout.strip())
     return subprocess.call([str(PY), "-m", "pytest", *args], cwd=ROOT, env=env)
 
 

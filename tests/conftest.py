@@ -26,3 +26,25 @@ collect_ignore = ["fixtures"]
 # fixtures for the ahead-of-time twins: aot_build, twins, no_twins; the process census
 # (an autouse fixture: a test that leaves a process of its own running fails)
 pytest_plugins = ["aot_support", "census"]
+
+import pytest  # noqa: E402
+
+#: variables that decide which compiled kernels a child process uses: a test that changes
+#: one and leaves it changed slows or changes every later test's children
+_WATCHED_ENV = ("NUMBA_CACHE_DIR", "TRONLAB_AOT", "TRONLAB_AOT_DIR", "TRONLAB_AOT_CHECK",
+                "NUMBA_DISABLE_JIT", "XDG_CACHE_HOME")
+
+
+@pytest.fixture(autouse=True)
+def _environment_unchanged():
+    """Fail the test that leaves one of :data:`_WATCHED_ENV` changed (and put it back)."""
+    before = {k: os.environ.get(k) for k in _WATCHED_ENV}
+    yield
+    after = {k: os.environ.get(k) for k in _WATCHED_ENV}
+    for k, v in before.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
+    changed = {k: (before[k], after[k]) for k in _WATCHED_ENV if before[k] != after[k]}
+    assert not changed, f"the test left the environment changed (before, after): {changed}"

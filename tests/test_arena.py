@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import types
 
 import numpy as np
 import pytest
@@ -323,3 +324,18 @@ def test_back_to_the_code_programs_play_in_the_arena(tmp_path):
         assert row["faults"] == [None, None]
         seat = row["names"].index(program)
         assert row["ranks"][seat] == 0           # nearest beats random on a small grid
+
+
+def test_the_first_move_floor_of_programs_can_be_set(monkeypatch):
+    from tronlab.arena.play import PROGRAM_START, _limits
+    spec = types.SimpleNamespace(bots=("py:me.py", "hugger"), time=0.05, depth=None)
+    monkeypatch.delenv("TRONLAB_PROGRAM_START", raising=False)
+    assert _limits(spec) == (0.1, PROGRAM_START)
+    monkeypatch.setenv("TRONLAB_PROGRAM_START", "2")
+    assert _limits(spec) == (0.1, 2.0)
+    assert _limits(types.SimpleNamespace(bots=("hugger", "random"), time=0.05,
+                                         depth=None)) == (0.1, pytest.approx(0.3))
+    for bad in ("soon", "0", "-1"):
+        monkeypatch.setenv("TRONLAB_PROGRAM_START", bad)
+        with pytest.raises(ValueError, match="TRONLAB_PROGRAM_START"):
+            _limits(spec)

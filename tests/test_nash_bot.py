@@ -53,9 +53,9 @@ def test_plays_lightriders_on_the_clock():
     rec = play(lightriders_board(rng=4), [timed, get_bot("minimax", time=0.05)],
                rules="lightriders", rng=4, time_limit=0.5, max_turns=60)
     assert not set(rec.outcome.deaths) & FAULTS
-    # the bot plans 0.95 * 0.05 - 0.002 = 45.5 ms a move; allow for a busy machine
-    # (a bot that ignored its clock would think for seconds on this open board)
-    assert rec.outcome.turns > 5 and max(times) < 0.1
+    # the bot plans 0.95 * 0.05 - 0.002 = 45.5 ms a move; the slowest move may meet a busy
+    # machine (a bot that ignored its clock would think for seconds on this open board)
+    assert rec.outcome.turns > 5 and max(times) < 0.3
     assert sorted(times)[len(times) // 2] < 0.05 * 1.3
 
 

@@ -13,6 +13,7 @@ import pytest
 from tronlab.jit import cache
 
 ROOT = Path(__file__).resolve().parents[1]
+_SESSION_NUMBA_CACHE_DIR = os.environ.get("NUMBA_CACHE_DIR")    # as this module was collected
 
 
 def test_unwritable_package_and_home_fall_back_to_a_temporary_dir(monkeypatch, tmp_path):
@@ -22,13 +23,22 @@ def test_unwritable_package_and_home_fall_back_to_a_temporary_dir(monkeypatch, t
     writable = cache._writable
     monkeypatch.setattr(cache, "_writable", lambda p: not p.startswith(str(blocker)) and writable(p))
     monkeypatch.setattr(cache, "_PKG", str(blocker / "tronlab" / "jit"))
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    # set, then delete: monkeypatch records a variable only when it exists, and the
+    # configure call below sets it; unrecorded, it would leak into every later test's
+    # children (a cold numba cache for the rest of the session)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", "set-so-that-teardown-removes-it")
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker / "cache"))
     monkeypatch.setattr(cfg, "CACHE_DIR", cfg.CACHE_DIR)     # restored afterwards
     target = cache.configure_numba_cache()
     assert target and not target.startswith(str(blocker))
     assert os.path.isdir(target) and os.access(target, os.W_OK)
     assert os.environ["NUMBA_CACHE_DIR"] == target == cfg.CACHE_DIR
+
+
+def test_the_previous_test_left_numba_cache_dir_as_it_was():
+    """The session's children keep the usual cache (the leak this file once had)."""
+    assert os.environ.get("NUMBA_CACHE_DIR") == _SESSION_NUMBA_CACHE_DIR
 
 
 def _can_mount() -> bool:

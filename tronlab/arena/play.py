@@ -14,7 +14,9 @@ still gets the clock, so it can never hang a game.  When a program plays, the
 first move may take at least :data:`PROGRAM_START` seconds (for every seat),
 because starting a Python program takes a good part of a second, and more than two
 on a busy machine (1.2-1.3 s measured at load 10 on two cores, and a crashing bot
-then timed out before it could crash).
+then timed out before it could crash).  ``TRONLAB_PROGRAM_START`` (seconds) sets
+another floor, for a fast machine or a class whose programs hang often: every
+hanging program costs that long a game.
 
 Search kernels compile (or load from numba's cache) on first use; :func:`warm_up`
 does that once per process with a short unrecorded game, so no real game pays
@@ -24,6 +26,7 @@ for it.
 from __future__ import annotations
 
 import json
+import os
 import time as _time
 
 from .bots import is_program, make_bot
@@ -79,11 +82,25 @@ class _Depths:
 PROGRAM_START = 5.0
 
 
+def program_start() -> float:
+    """The first-move floor for programs: ``$TRONLAB_PROGRAM_START`` or :data:`PROGRAM_START`."""
+    text = os.environ.get("TRONLAB_PROGRAM_START")
+    if not text:
+        return PROGRAM_START
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 3600:
+        raise ValueError(f"TRONLAB_PROGRAM_START must be seconds between 0 and 3600, got {text!r}")
+    return value
+
+
 def _limits(spec):
     programs = any(is_program(b) for b in spec.bots)
     if spec.time is None or (spec.depth is not None and not programs):
         return None, None
-    return 2 * spec.time, max(6 * spec.time, PROGRAM_START if programs else 0)
+    return 2 * spec.time, max(6 * spec.time, program_start() if programs else 0)
 
 
 def _play_tron(spec) -> dict:

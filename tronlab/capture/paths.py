@@ -304,23 +304,14 @@ def search_paths(owner, player: int, position, *, trail=(), arrival=None, steps=
     >>> r.extra, round(r.score, 3)          # 9 squares walked + 3 closed, over 9 rounds
     (12, 1.103)
     """
-    owner = np.ascontiguousarray(owner)
-    if owner.ndim != 2 or owner.dtype != np.int8:
-        raise ValueError(f"owner must be a 2-D int8 array, got {owner.dtype} {owner.shape}")
+    owner = _checked_owner(owner, position)
     h, w = owner.shape
-    if not (0 <= position[0] < w and 0 <= position[1] < h):
-        raise ValueError(f"position {position} is off the {w}x{h} grid")
     s = scratch if scratch is not None and s_fits(scratch, w, h, max_nodes) else \
         new_scratch(w, h, max_nodes)
     stand = _standing(w, h, position, trail)
     arr = (np.full(w * h, 1 << 30, np.int64) if arrival is None
            else np.ascontiguousarray(arrival, dtype=np.int64).reshape(-1))
-    if not jit and deadline != NO_DEADLINE:
-        raise ValueError("a deadline needs the compiled kernel (jit=True): the plain-Python "
-                         "twin cannot read the kernels' clock")
-    run = _kernels.fast("path_search_kernel") if jit else _kernels.py_func("path_search_kernel")
-    if not jit:
-        run.__globals__.setdefault("_closed_virtual", _kernels.py_func("_closed_virtual"))
+    run = _search_kernel(jit, deadline)
     start = time.perf_counter()
     best, used, nodes, ran, depth = None, 0, 0, [], None
     for k in steps:
@@ -342,6 +333,29 @@ def search_paths(owner, player: int, position, *, trail=(), arrival=None, steps=
     if best is None:
         return PathResult(-1.0, [], 0, nodes, tuple(ran), seconds, depth or 0)
     return PathResult(best[0], best[1], best[2], nodes, tuple(ran), seconds, depth or 0)
+
+
+def _checked_owner(owner, position) -> np.ndarray:
+    """``owner`` as a contiguous 2-D int8 array with ``position`` on it, or a ValueError."""
+    owner = np.ascontiguousarray(owner)
+    if owner.ndim != 2 or owner.dtype != np.int8:
+        raise ValueError(f"owner must be a 2-D int8 array, got {owner.dtype} {owner.shape}")
+    h, w = owner.shape
+    if not (0 <= position[0] < w and 0 <= position[1] < h):
+        raise ValueError(f"position {position} is off the {w}x{h} grid")
+    return owner
+
+
+def _search_kernel(jit: bool, deadline: int):
+    """The compiled path search, or its plain-Python twin (which has no clock)."""
+    if not jit and deadline != NO_DEADLINE:
+        raise ValueError("a deadline needs the compiled kernel (jit=True): the plain-Python "
+                         "twin cannot read the kernels' clock")
+    if jit:
+        return _kernels.fast("path_search_kernel")
+    run = _kernels.py_func("path_search_kernel")
+    run.__globals__.setdefault("_closed_virtual", _kernels.py_func("_closed_virtual"))
+    return run
 
 
 def s_fits(s, w, h, max_nodes) -> bool:

@@ -145,7 +145,12 @@ def _frames_of(err: BaseException) -> tuple:
 
 def _portable(err: BaseException) -> BaseException:
     """``err`` itself if it survives pickling, else a stand-in of the same name, the
-    nearest base class the checker cares about, and the same message."""
+    nearest base class the checker cares about, and the same message.  ``SystemExit``
+    always travels as its code: a pickling hook some libraries install (tblib, with
+    dask's distributed) brings it back with ``code`` None."""
+    if isinstance(err, SystemExit):
+        code = err.code
+        return _Exit(code if code is None or isinstance(code, (int, str)) else repr(code))
     try:
         clone = pickle.loads(pickle.dumps(err))
         if type(clone) is type(err):
@@ -168,6 +173,13 @@ def _safe_str(err) -> str:
         return str(err)
     except Exception as inner:  # noqa: BLE001 - a learner's __str__ may raise
         return f"<its message could not be shown: {type(inner).__name__}>"
+
+
+class _Exit(NamedTuple):
+    code: object
+
+    def rebuild(self) -> BaseException:
+        return SystemExit(self.code)
 
 
 class _StandIn(NamedTuple):
@@ -215,7 +227,7 @@ def _encode(fn) -> bytes:
 def _decode(data: bytes) -> Outcome:
     kind, value, error, extra = pickle.loads(data)
     if kind == "raised":
-        if isinstance(error, _StandIn):
+        if isinstance(error, (_StandIn, _Exit)):
             error = error.rebuild()
         frames = tuple(traceback.FrameSummary(f, n, name, line=line, lookup_line=False)
                        for f, n, name, line in extra)
