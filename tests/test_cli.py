@@ -1,6 +1,7 @@
 """The tronlab command, run as a real program (``python -m tronlab``)."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -182,3 +183,24 @@ def test_errors_are_one_line_and_exit_2(tmp_path, args, message):
     assert r.stderr.startswith("tronlab: error: ")
     assert message in r.stderr
     assert r.stdout == ""
+
+
+@pytest.mark.parametrize("how", ["module", "script"])
+def test_a_bot_program_runs_numpy_with_one_blas_thread(how):
+    """``tronlab bot`` (either way it is started) asks for one BLAS thread before numpy
+    loads (tronlab.runner.startup); a value the user set is kept."""
+    board = load_builtin("arena")
+    script = Path(sys.executable).with_name("tronlab")
+    if how == "script" and not script.exists():
+        pytest.skip("the tronlab console script is not installed beside this python")
+    cmd = ([sys.executable, "-m", "tronlab"] if how == "module" else [str(script)])
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS",
+                                                            "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
+    for preset, shown in ((None, "1"), ("2", "2")):
+        if preset:
+            env["OPENBLAS_NUM_THREADS"] = preset
+        r = subprocess.run([*cmd, "bot", "random", "--protocol", "google2010", "--verbose"],
+                           input=google2010_state(board, 0), capture_output=True, text=True,
+                           timeout=120, env=env)
+        assert r.returncode == 0, r.stderr
+        assert f"tronlab bot random: BLAS threads {shown}" in r.stderr

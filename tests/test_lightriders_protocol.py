@@ -283,3 +283,16 @@ def test_the_worker_plans_from_the_bank():
     finally:
         proc.stdin.close()
         proc.wait(timeout=30)
+
+
+def test_the_first_move_under_a_bank_thinks_a_quarter_of_the_move_time():
+    """The first answer's clock may hold the start-up: a quarter of the per-move rule,
+    however full the bank; later moves plan from the bank."""
+    board = lightriders_board(x=3, y=7)
+    for name in ("nash", "hybrid"):
+        bot = get_bot(name, time=0.2)
+        bot.start_game(board, 0, rules="lightriders")
+        bot.set_clock(10.0, 0.2)
+        assert bot.budget() == pytest.approx((0.95 * 0.2 - 0.002) / 4), name
+        bot._first = False
+        assert bot.budget() > 0.2, name          # the bank's surplus is shared out

@@ -5,8 +5,10 @@ The names below are the facade; each lives in a short topic module (``tronlab.gr
 ``tronlab`` loads only numpy: the analysis and search names are imported on first use.
 """
 
+from .runner.startup import one_blas_thread_for_programs as _one_blas_thread
 from .jit.cache import configure_numba_cache as _configure_numba_cache
 
+_one_blas_thread()      # before numpy loads: a bot program needs no BLAS thread pool
 _configure_numba_cache()
 
 from .tron.board import (  # noqa: E402

@@ -28,6 +28,11 @@ def cmd_bot(args) -> int:
         return capture_bot(args)
     from ..runner.stdio import run_stdio, start_bot
 
+    if args.verbose:
+        import sys
+        blas = os.environ.get("OPENBLAS_NUM_THREADS", "numpy's default")
+        print(f"tronlab bot {args.name}: BLAS threads {blas}", file=sys.stderr, flush=True)
+
     # the seed itself, not a Generator: bots that draw make one (as_rng), the others never
     # import numpy.random (a tenth of the start-up budget)
     bot = start_bot(args.name, rng=args.seed, time=args.time)     # never waits for the compiler

@@ -61,7 +61,9 @@ NEAR = 3              # turns within which the heads can reach one square: impor
 
 class ClockedBot(_EndgameBot):
     """The time rules of ``nash`` and ``hybrid``: 95% of the move's time less 2 ms,
-    and under a time bank (``set_clock``) :func:`~tronlab.tron.lightriders.move_time`."""
+    and under a time bank (``set_clock``) :func:`~tronlab.tron.lightriders.move_time`.
+    The first move of a game thinks a quarter of the per-move rule, bank or not: its
+    clock may hold the program's start-up, and a contest program should answer it at once."""
 
     _clock = None
     _rounds_left = 1
@@ -78,7 +80,8 @@ class ClockedBot(_EndgameBot):
         if self._clock is not None:
             bank, per = self._clock
             urgent = self.urgent if self._important else 1.0
-            return max(0.001, SHARE * move_time(bank, per, self._rounds_left, urgent=urgent))
+            plan = max(0.001, SHARE * move_time(bank, per, self._rounds_left, urgent=urgent))
+            return min(plan, max(0.002, (SHARE * per - MARGIN) / 4)) if self._first else plan
         t = self.time if self.time is not None else DEFAULT_TIME.get(self.rules, 1.0)
         think = max(0.002, SHARE * t - MARGIN)
         return max(0.002, think / 4) if self._first else think
