@@ -7,6 +7,13 @@ uses C's Hopcroft-Tarjan), chambers are sets grown with a deque, and values
 are computed by a recursive function over the tree.
 
 Input: a flat padded grid (nonzero = blocked), the two heads, the stride.
+
+``literal`` holds the write-up's literal readings as named keywords, written
+from a1k0n's description: ``ties`` (only the opponent's squares are walls, so
+equidistant squares are both players'), ``front`` (a child is a battlefront
+when it touches the front itself), ``no_stay`` (a chamber with children is worth
+its best child), ``n_only`` (options compared by the space count alone).
+The numeric flag word of the package is translated by :func:`readings`.
 """
 
 from __future__ import annotations
@@ -35,8 +42,9 @@ def distances(grid, start, stride):
     return dist
 
 
-def owned_squares(grid, heads, stride):
-    """For each of the two players, the free squares strictly nearer its head."""
+def owned_squares(grid, heads, stride, ties=False):
+    """For each of the two players, the free squares strictly nearer its head
+    (with ``ties``, also those as near as the other's)."""
     d0 = distances(grid, heads[0], stride)
     d1 = distances(grid, heads[1], stride)
     mine = [set(), set()]
@@ -44,9 +52,9 @@ def owned_squares(grid, heads, stride):
         if grid[sq]:
             continue
         a, b = d0.get(sq, INF), d1.get(sq, INF)
-        if a < b:
+        if a < b or (ties and a == b):
             mine[0].add(sq)
-        elif b < a:
+        if b < a or (ties and a == b):
             mine[1].add(sq)
     return mine
 
@@ -142,8 +150,16 @@ def build_tree(grid, head, owned, stride):
     return chambers, where, cuts
 
 
-def evaluate_tree(chambers, k1, k2, penalize):
+def readings(literal):
+    """The package's ``literal`` bits (1 ties, 2 front, 4 no_stay, 8 n_only) as a set of names."""
+    return {name for bit, name in ((1, "ties"), (2, "front"), (4, "no_stay"), (8, "n_only"))
+            if literal & bit}
+
+
+def evaluate_tree(chambers, k1, k2, penalize, literal=frozenset()):
     """Fill in value, value_front and choice of every chamber, recursively."""
+    if "n_only" in literal:
+        k1, k2 = 1, 0
     children = [[] for _ in chambers]
     for cid, ch in enumerate(chambers):
         if ch["parent"] >= 0:
@@ -152,20 +168,22 @@ def evaluate_tree(chambers, k1, k2, penalize):
     def solve(cid):
         ch = chambers[cid]
         best = (ch["n"], ch["e"], ch["front"], -1)
+        take_first = "no_stay" in literal          # the first child replaces staying
         for kid in sorted(children[cid]):
             solve(kid)
             sub = chambers[kid]
             vn, ve = sub["value"]
             sn, se = sub["step"]
-            if sub["value_front"]:
+            if sub["front"] if "front" in literal else sub["value_front"]:
                 n, e = sn + vn, se + ve
                 if penalize:
                     n -= ch["n"] - sn
                     e -= ch["e"] - se
             else:
                 n, e = ch["n"] + vn, ch["e"] + ve
-            if k1 * n + k2 * e > k1 * best[0] + k2 * best[1]:
+            if take_first or k1 * n + k2 * e > k1 * best[0] + k2 * best[1]:
                 best = (n, e, ch["front"] or sub["value_front"], kid)
+            take_first = False
         ch["value"] = (best[0], best[1])
         ch["value_front"] = best[2]
         ch["choice"] = best[3]
@@ -174,17 +192,19 @@ def evaluate_tree(chambers, k1, k2, penalize):
     return chambers
 
 
-def chamber_tree(flat, heads, player, stride, *, k1=0.055, k2=0.194, penalize=False):
+def chamber_tree(flat, heads, player, stride, *, k1=0.055, k2=0.194, penalize=False, literal=0):
     """Chambers of ``player`` (0 or 1 in ``heads``); returns (chambers, where, cuts)."""
     grid = [int(v) for v in flat]
-    owned = owned_squares(grid, heads, stride)[player]
+    read = readings(literal)
+    owned = owned_squares(grid, heads, stride, ties="ties" in read)[player]
     chambers, where, cuts = build_tree(grid, heads[player], owned, stride)
-    evaluate_tree(chambers, k1, k2, penalize)
+    evaluate_tree(chambers, k1, k2, penalize, read)
     return chambers, where, cuts
 
 
-def chamber_counts(flat, heads, stride, *, k1=0.055, k2=0.194, penalize=False):
+def chamber_counts(flat, heads, stride, *, k1=0.055, k2=0.194, penalize=False, literal=0):
     """(n0, n1, e0, e1), territory's order: the value of each player's chamber tree."""
-    values = [chamber_tree(flat, heads, p, stride, k1=k1, k2=k2, penalize=penalize)[0][0]["value"]
+    values = [chamber_tree(flat, heads, p, stride, k1=k1, k2=k2, penalize=penalize,
+                           literal=literal)[0][0]["value"]
               for p in (0, 1)]
     return tuple(int(v[0]) for v in values) + tuple(int(v[1]) for v in values)

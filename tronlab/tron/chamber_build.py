@@ -108,7 +108,7 @@ def _new_gate(flat, sq, who, stride, cs, parent, step_n, step_e, count):
     cs.ch_n[count] = 1
     cs.ch_e[count] = _free_degree(flat, sq, stride)
     for u in (sq - stride, sq + 1, sq + stride, sq - 1):
-        if flat[u] == 0 and cs.owner[u] != who:
+        if flat[u] == 0 and cs.region[u] != 0:
             cs.ch_front[count] = 1
     return count + 1
 
@@ -121,7 +121,7 @@ def _grow_room(flat, start, who, stride, cs, room, count):
     chamber count (the room's gates are ids ``room + 1`` up to it)."""
     offs = (np.uint64(0) - np.uint64(stride), np.uint64(1), np.uint64(stride),
             np.uint64(0) - np.uint64(1))
-    owner, chamber_of, rdist, resum = cs.owner, cs.chamber_of, cs.rdist, cs.resum
+    chamber_of, rdist, resum = cs.chamber_of, cs.rdist, cs.resum
     chamber_of[start] = room
     rdist[start] = 0
     resum[start] = 0
@@ -145,7 +145,7 @@ def _grow_room(flat, start, who, stride, cs, room, count):
             u = s + offs[j]
             if flat[u] != 0:
                 continue
-            if owner[u] != who:
+            if cs.region[u] != 0:     # free but not the player's: the front
                 front = 1
                 continue
             cu = chamber_of[u]
@@ -171,12 +171,14 @@ def _grow_room(flat, start, who, stride, cs, room, count):
 
 
 @kernel
-def chamber_tree_kernel(flat, head, who, stride, cs):
+def chamber_tree_kernel(flat, head, who, stride, ties, cs):
     """Build the chamber tree of the player whose owner code is ``who`` (steps
     2-6 of :mod:`tronlab.tron.chambers`); returns the number of chambers.
 
     ``cs.owner`` holds 0/1/2 ownership codes (anything else, e.g. 255 for
-    unreached squares, is nobody's).  Fills ``cs.region`` (0 = the player's
+    unreached squares, is nobody's).  The player's squares are those of code
+    ``who``, and with ``ties`` (bool; the write-up's literal reading) the
+    neutral ones (code 2) too.  Fills ``cs.region`` (0 = the player's
     square), ``cs.is_cut``, ``cs.chamber_of`` (-1 for squares in no chamber)
     and the ``cs.ch_*`` arrays: parent, entrance square, kind (0 head, 1 gate,
     2 room), N, E, touches-front flag, steps taken in the parent on the way in.
@@ -193,7 +195,8 @@ def chamber_tree_kernel(flat, head, who, stride, cs):
     region, chamber_of, is_cut, fr_chamber, fr_next = (cs.region, cs.chamber_of, cs.is_cut,
                                                        cs.fr_chamber, cs.fr_next)
     for i in range(flat.size):
-        region[i] = 0 if (flat[i] == 0 and cs.owner[i] == w) else 1
+        o = cs.owner[i]
+        region[i] = 0 if (flat[i] == 0 and (o == w or (ties and o == 2))) else 1
         chamber_of[i] = -1
     articulation_points_kernel(region, stride, cs.disc, cs.low, cs.parent, cs.it, cs.stack,
                                is_cut)

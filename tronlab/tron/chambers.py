@@ -116,19 +116,62 @@ from .chamber_build import (GATE, HEAD, KIND_NAMES, ROOM, ChamberScratch,  # noq
 K1_DEFAULT = 0.055
 K2_DEFAULT = 0.194
 
+#: the write-up's literal readings, one bit each (the ``literal`` option)
+LITERAL_TIES, LITERAL_FRONT, LITERAL_NO_STAY, LITERAL_N_ONLY = 1, 2, 4, 8
+LITERAL_NAMES = {"ties": LITERAL_TIES, "front": LITERAL_FRONT, "no_stay": LITERAL_NO_STAY,
+                 "n_only": LITERAL_N_ONLY}
+# the kernels' flags word: bit 0 A13, then the literal bits shifted by one
+_F_PENALIZE, _F_TIES, _F_FRONT, _F_NO_STAY, _F_N_ONLY = 1, 2, 4, 8, 16
+
+
+def literal_bits(literal) -> int:
+    """The ``literal`` option as bits: an int 0-15 (an OR of the ``LITERAL_*``
+    flags) or names joined by ``,`` (``"ties,front"``; ``"all"``, ``"none"``).
+
+    >>> literal_bits("ties,n_only"), literal_bits(LITERAL_FRONT), literal_bits("all")
+    (9, 2, 15)
+    """
+    if isinstance(literal, str):
+        bits = 0
+        for name in filter(None, (w.strip().lower() for w in literal.split(","))):
+            if name in ("all", "none"):
+                bits |= 15 if name == "all" else 0
+            elif name in LITERAL_NAMES:
+                bits |= LITERAL_NAMES[name]
+            else:
+                raise ValueError(f"unknown literal reading {name!r}; use an int 0-15 or "
+                                 f"names from {sorted(LITERAL_NAMES)} joined by ','")
+        return bits
+    if isinstance(literal, bool) or not isinstance(literal, (int, np.integer)):
+        raise TypeError(f"literal must be an int 0-15 or names, got {type(literal).__name__}")
+    if not 0 <= literal <= 15:
+        raise ValueError(f"literal must be an int 0-15 (LITERAL_* flags), got {literal}")
+    return int(literal)
+
+
+def chamber_flags(penalize_battlefront=False, literal=0) -> int:
+    """The kernels' ``flags`` word: bit 0 is A13, bits 1-4 the literal readings.
+
+    >>> chamber_flags(), chamber_flags(True), chamber_flags(literal="ties")
+    (0, 1, 2)
+    """
+    return int(bool(penalize_battlefront)) | (literal_bits(literal) << 1)
+
 
 # ---------------------------------------------------------------------------
 # kernels: step 7 and the score
 # ---------------------------------------------------------------------------
 @kernel
-def chamber_values_kernel(count, k1, k2, penalize, cs):
+def chamber_values_kernel(count, k1, k2, flags, cs):
     """Step 7: the value ``(cs.val_n, cs.val_e)`` of every chamber, whether its
     best line is a battlefront line (``cs.val_front``) and the child it goes on
-    to (``cs.choice``, -1 = stay).  Children have larger ids than their parent,
-    so one pass from the last chamber to the first sees every child before its
-    parent.  Returns the value of chamber 0 as ``(N, E)``.
+    to (``cs.choice``, -1 = stay).  ``flags`` (int64) is the word of
+    :func:`chamber_flags`: A13 and the literal readings.  Children have larger
+    ids than their parent, so one pass from the last chamber to the first sees
+    every child before its parent.  Returns the value of chamber 0 as ``(N, E)``.
     """
     ch_n, ch_e, val_n, val_e, choice = cs.ch_n, cs.ch_e, cs.val_n, cs.val_e, cs.choice
+    w1, w2 = (1.0, 0.0) if flags & _F_N_ONLY else (k1, k2)
     for c in range(count):
         val_n[c] = ch_n[c]
         val_e[c] = ch_e[c]
@@ -136,20 +179,23 @@ def chamber_values_kernel(count, k1, k2, penalize, cs):
         choice[c] = -1
     for c in range(count - 1, 0, -1):
         p = cs.ch_parent[c]
-        if cs.val_front[c] != 0:
+        front = cs.ch_front[c] if flags & _F_FRONT else cs.val_front[c]
+        if front != 0:
             n = cs.ch_step_n[c] + val_n[c]
             e = cs.ch_step_e[c] + val_e[c]
-            if penalize:
+            if flags & _F_PENALIZE:
                 n -= ch_n[p] - cs.ch_step_n[c]
                 e -= ch_e[p] - cs.ch_step_e[c]
         else:
             n = ch_n[p] + val_n[c]
             e = ch_e[p] + val_e[c]
-        score = k1 * n + k2 * e
-        best = k1 * val_n[p] + k2 * val_e[p]
+        score = w1 * n + w2 * e
+        best = w1 * val_n[p] + w2 * val_e[p]
         # children come in descending id: on a tie a later (lower) child
-        # replaces an earlier one, but never the "stay" option
-        if score > best or (score == best and choice[p] >= 0):
+        # replaces an earlier one, but never the "stay" option - unless
+        # staying is no option (literal), then the first child replaces it
+        if (score > best or (score == best and choice[p] >= 0)
+                or (choice[p] < 0 and (flags & _F_NO_STAY) != 0)):
             val_n[p] = n
             val_e[p] = e
             cs.val_front[p] = 1 if (cs.ch_front[p] != 0 or cs.val_front[c] != 0) else 0
@@ -158,12 +204,13 @@ def chamber_values_kernel(count, k1, k2, penalize, cs):
 
 
 @kernel
-def chamber_counts_kernel(flat, head0, head1, stride, k1, k2, penalize, cs):
+def chamber_counts_kernel(flat, head0, head1, stride, k1, k2, flags, cs):
     """``(n0, n1, e0, e1)``, the order of
     :func:`~tronlab.grid.voronoi.territory_kernel`: the chamber-tree value of
     each player, for the linear form.  ``flat`` uint8[n] padded grid,
     ``head0``/``head1`` flat indices, ``stride``, weights ``k1``/``k2``
-    (float64, used to compare options), ``penalize`` (bool, A13), ``cs`` a
+    (float64, used to compare options), ``flags`` (int64,
+    :func:`chamber_flags`: A13 and the literal readings), ``cs`` a
     :class:`ChamberScratch`.  No allocation: callable millions of times from a
     compiled search.
     """
@@ -174,8 +221,9 @@ def chamber_counts_kernel(flat, head0, head1, stride, k1, k2, penalize, cs):
     n0 = e0 = n1 = e1 = 0
     for who in range(2):                  # the same scratch serves both trees in turn
         head = head0 if who == 0 else head1
-        count = chamber_tree_kernel(flat, np.int64(head), np.int64(who), stride, cs)
-        n, e = chamber_values_kernel(count, k1, k2, penalize, cs)
+        count = chamber_tree_kernel(flat, np.int64(head), np.int64(who), stride,
+                                    (flags & _F_TIES) != 0, cs)
+        n, e = chamber_values_kernel(count, k1, k2, flags, cs)
         if who == 0:
             n0, e0 = n, e
         else:
@@ -184,11 +232,11 @@ def chamber_counts_kernel(flat, head0, head1, stride, k1, k2, penalize, cs):
 
 
 @kernel
-def chamber_score_kernel(flat, head0, head1, stride, k1, k2, penalize, cs):
+def chamber_score_kernel(flat, head0, head1, stride, k1, k2, flags, cs):
     """a1k0n's linear form on the chamber values, for the player at ``head0``:
     ``k1 * (n0 - n1) + k2 * (e0 - e1)`` (float64).  Same arguments as
     :func:`chamber_counts_kernel`."""
-    n0, n1, e0, e1 = chamber_counts_kernel(flat, head0, head1, stride, k1, k2, penalize, cs)
+    n0, n1, e0, e1 = chamber_counts_kernel(flat, head0, head1, stride, k1, k2, flags, cs)
     return k1 * (n0 - n1) + k2 * (e0 - e1)
 
 
@@ -310,9 +358,11 @@ def _scratch(board, scratch):
 
 
 def chamber_score(board, player=0, *, opponent=None, k1=K1_DEFAULT, k2=K2_DEFAULT,
-                  penalize_battlefront=False, scratch=None) -> ChamberScore:
+                  penalize_battlefront=False, literal=0, scratch=None) -> ChamberScore:
     """Chamber-tree values ``(N, E)`` of ``player`` and ``opponent`` and the
     score ``k1*(N_me - N_opp) + k2*(E_me - E_opp)`` (see the module docstring).
+    ``literal`` switches choices back to the write-up's literal reading
+    (:func:`literal_bits`; 0, the default, is the package's A12).
 
     >>> from tronlab import Board
     >>> chamber_score(Board.from_ascii('''
@@ -324,27 +374,30 @@ def chamber_score(board, player=0, *, opponent=None, k1=K1_DEFAULT, k2=K2_DEFAUL
     """
     me, opp = _check(board, player, opponent)
     k1, k2 = _weights(k1, k2)
+    flags = chamber_flags(penalize_battlefront, literal)
     s = _scratch(board, scratch)
     n0, n1, e0, e1 = chamber_counts_kernel(board.flat, board.heads[me], board.heads[opp],
                                            np.int64(board.stride), k1, k2,
-                                           bool(penalize_battlefront), s)
+                                           np.int64(flags), s)
     n0, e0, n1, e1 = int(n0), int(e0), int(n1), int(e1)
     return ChamberScore(n0, n1, e0, e1, round(k1 * (n0 - n1) + k2 * (e0 - e1), 12))
 
 
 def chamber_tree(board, player=0, *, opponent=None, k1=K1_DEFAULT, k2=K2_DEFAULT,
-                 penalize_battlefront=False) -> ChamberTree:
+                 penalize_battlefront=False, literal=0) -> ChamberTree:
     """The whole chamber tree of ``player`` against ``opponent`` (A12; A13 with
     ``penalize_battlefront=True``), built by the same kernels as
-    :func:`chamber_score`."""
+    :func:`chamber_score` (``literal`` as there)."""
     me, opp = _check(board, player, opponent)
     k1, k2 = _weights(k1, k2)
+    flags = chamber_flags(penalize_battlefront, literal)
     s = new_scratch(board.flat.size)
     flat, stride = board.flat, np.int64(board.stride)
     territory_kernel(flat, board.heads[me], board.heads[opp], stride, s.dist, s.owner, s.queue)
     s.owner[s.dist < 0] = 255
-    count = chamber_tree_kernel(flat, np.int64(board.heads[me]), np.int64(0), stride, s)
-    n, e = chamber_values_kernel(count, k1, k2, bool(penalize_battlefront), s)
+    count = chamber_tree_kernel(flat, np.int64(board.heads[me]), np.int64(0), stride,
+                                (flags & _F_TIES) != 0, s)
+    n, e = chamber_values_kernel(count, k1, k2, np.int64(flags), s)
     path = [0]
     while s.choice[path[-1]] >= 0:
         path.append(int(s.choice[path[-1]]))

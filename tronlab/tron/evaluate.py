@@ -20,6 +20,9 @@ compiled search kernel can use any of them.
     The same linear model on the space each player can really use: the chamber
     tree with battlefronts of :mod:`tronlab.tron.chambers`; ``CHAMBER_A13`` also
     counts the space given up at a battlefront against us (a1k0n's untried idea).
+    In general ``CHAMBER + flags`` (up to ``CHAMBER_LAST``) is the chamber
+    evaluation with :func:`tronlab.tron.chambers.chamber_flags` ``flags``
+    (A13 and the write-up's literal readings).
 
 When the heads are in different components (*separated*, H3 / A5) nothing the
 players do affects each other: the game is decided by who can fill more.  Then
@@ -53,6 +56,7 @@ from ..grid.voronoi import bfs_distances_kernel, territory_kernel
 from ..jit.kernels import KernelTable, kernel, sig_type
 
 TERRITORY, EDGES, LINEAR, CHAMBER, CHAMBER_A13 = 0, 1, 2, 3, 4
+CHAMBER_LAST = CHAMBER + 31              # CHAMBER + every chamber_flags word
 EVAL_NAMES = {"territory": TERRITORY, "voronoi": TERRITORY, "edges": EDGES,
               "linear": LINEAR, "chamber": CHAMBER, "chamber-a13": CHAMBER_A13}
 K1_DEFAULT = 0.055
@@ -114,12 +118,12 @@ def heuristic_kernel(flat, me, opp, stride, code, k1, k2, cs):
     """Heuristic value (int64) for ``me`` of a position where the heads can meet.
 
     ``code`` picks the function (TERRITORY, EDGES, LINEAR, CHAMBER,
-    CHAMBER_A13); ``k1``/``k2`` are the weights of the linear forms; ``cs`` a
+    CHAMBER_A13, CHAMBER + flags); ``k1``/``k2`` are the weights of the linear forms; ``cs`` a
     :class:`~tronlab.tron.chambers.ChamberScratch` for this board size.
     """
     if code >= CHAMBER:
         n0, n1, e0, e1 = chamber_counts_kernel(flat, me, opp, stride, k1, k2,
-                                               code == CHAMBER_A13, cs)
+                                               code - CHAMBER, cs)
     else:
         n0, n1, e0, e1 = territory_kernel(flat, me, opp, stride, cs.dist, cs.owner, cs.queue)
     if code == TERRITORY:
@@ -175,9 +179,9 @@ def eval_code(kind) -> int:
             return EVAL_NAMES[key]
         raise ValueError(f"unknown evaluation {kind!r}; use one of {sorted(EVAL_NAMES)}")
     if (isinstance(kind, (int, np.integer)) and not isinstance(kind, bool)
-            and 0 <= kind <= CHAMBER_A13):
+            and 0 <= kind <= CHAMBER_LAST):
         return int(kind)
-    raise ValueError(f"an evaluation is a name or a code 0-{CHAMBER_A13}, got {kind!r}")
+    raise ValueError(f"an evaluation is a name or a code 0-{CHAMBER_LAST}, got {kind!r}")
 
 
 def check_two_players(board, player):

@@ -47,11 +47,11 @@ import time as _time
 import numpy as np
 
 from ..board import Board
-from ..chambers import new_scratch
+from ..chambers import chamber_flags, new_scratch
 from ...jit.clock import deadline_after, now_ns
 from ..endgame import Endgame
-from ..evaluate import (K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, TERRITORY, evaluate_kernel,
-                        is_separated, multi_score_kernel)
+from ..evaluate import (CHAMBER, K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, TERRITORY,
+                        evaluate_kernel, is_separated, multi_score_kernel)
 from ..search import Searcher
 from ...runner.registry import register
 
@@ -302,8 +302,9 @@ class ChamberBot(SearchBot):
 
     name = "chamber"
 
-    def __init__(self, *, penalize_battlefront=False, **options):
-        options.setdefault("evaluation", "chamber-a13" if penalize_battlefront else "chamber")
+    def __init__(self, *, penalize_battlefront=False, literal=0, **options):
+        flags = chamber_flags(penalize_battlefront, literal)   # literal: the write-up's readings
+        options.setdefault("evaluation", CHAMBER + flags)
         super().__init__(**options)
 
 

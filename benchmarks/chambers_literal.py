@@ -1,0 +1,77 @@
+"""A12 as written v A12 as tronlab builds it: each literal reading alone in play.
+
+    .venv/bin/python benchmarks/chambers_literal.py [--flags 1 2 4 8] [--maps 100] [--depth 3]
+
+``chambers.py`` departs from a1k0n's write-up in four choices; ``literal=F``
+(a ``LITERAL_*`` flag of :mod:`tronlab.tron.chambers`) switches one back.  For
+each flag: chamber+literal=F v chamber, both at a fixed depth with an endgame of
+at most 2 plies (no clock, so the machine's load does not matter), on random
+point-symmetric maps from both seats - the protocol of ``chambers_a13.py``.
+Prints W-D-L from the literal side every ``--every`` maps and at the end, with
+the exact sign test of the decided games and a verdict (clear at p < 0.01).
+Run one process per flag to use several cores.  Notebook 05 quotes the output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from chambers_a13 import sign_test
+from tronlab import play, random_map
+from tronlab.tron.bots.search import ChamberBot
+from tronlab.tron.chambers import LITERAL_NAMES
+
+NAMES = {bit: name for name, bit in LITERAL_NAMES.items()}
+
+
+def line(flag, depth, maps, size, won, drawn, lost, seconds):
+    p = sign_test(won, lost)
+    verdict = "clear" if p < 0.01 else "not clear"
+    better = "literal" if won > lost else "package" if lost > won else "neither"
+    return (f"literal={flag} ({NAMES.get(flag, flag)}) v chamber: depth {depth}, {maps} random "
+            f"{size}x{size} maps x 2 seats: W-D-L {won}-{drawn}-{lost}, sign p {p:.3g} "
+            f"({verdict}; ahead: {better}); {seconds:.0f} s")
+
+
+def run(flag, maps, depth, size, seed, every):
+    rng = np.random.default_rng(seed)
+    won = drawn = lost = 0
+    t0 = time.perf_counter()
+    for m in range(maps):
+        board = random_map(size, size, rng=rng)
+        for seat in (0, 1):
+            bots = [ChamberBot(depth=depth, endgame_depth=2, literal=flag),
+                    ChamberBot(depth=depth, endgame_depth=2)]
+            if seat:
+                bots.reverse()
+            winner = play(board, bots, rng=m).outcome.winner
+            if winner is None:
+                drawn += 1
+            elif winner == seat:
+                won += 1
+            else:
+                lost += 1
+        if (m + 1) % every == 0 or m + 1 == maps:
+            print(line(flag, depth, m + 1, size, won, drawn, lost, time.perf_counter() - t0),
+                  flush=True)
+    return won, drawn, lost
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--flags", type=int, nargs="+", default=[1, 2, 4, 8])
+    ap.add_argument("--maps", type=int, default=100)
+    ap.add_argument("--depth", type=int, default=3)
+    ap.add_argument("--size", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--every", type=int, default=10, help="print the running count every N maps")
+    args = ap.parse_args(argv)
+    for flag in args.flags:
+        run(flag, args.maps, args.depth, args.size, args.seed, args.every)
+
+
+if __name__ == "__main__":
+    main()
