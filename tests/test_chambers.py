@@ -201,11 +201,11 @@ def test_trapped_head_has_nothing():
 # ---------------------------------------------------------------------------
 # the oracle on random boards
 # ---------------------------------------------------------------------------
-def assert_same_as_oracle(board, player, penalize):
-    tree = chamber_tree(board, player, penalize_battlefront=penalize)
+def assert_same_as_oracle(board, player, penalize, literal=0):
+    tree = chamber_tree(board, player, penalize_battlefront=penalize, literal=literal)
     heads = [int(board.heads[player]), int(board.heads[1 - player])]
     chambers, where, cuts = oracle.chamber_tree(board.flat, heads, 0, board.stride,
-                                                penalize=penalize)
+                                                penalize=penalize, literal=literal)
     assert len(tree) == len(chambers)
     for c, ch in enumerate(chambers):
         assert tree.kind[c] == ch["kind"], c
@@ -321,10 +321,10 @@ def test_in_a_tree_of_corridors_the_line_is_the_farthest_square(width, height, s
 # kernels, scratch and errors
 # ---------------------------------------------------------------------------
 @njit
-def _score_loop(flat, h0, h1, stride, reps, k1, k2, penalize, s):
+def _score_loop(flat, h0, h1, stride, reps, k1, k2, flags, s):
     total = 0.0
     for _ in range(reps):
-        total += chamber_score_kernel(flat, h0, h1, stride, k1, k2, penalize, s)
+        total += chamber_score_kernel(flat, h0, h1, stride, k1, k2, flags, s)
     return total
 
 
@@ -333,10 +333,10 @@ def test_score_kernel_runs_inside_compiled_code_with_reused_scratch():
     s = new_scratch(b.flat.size)
     one = chamber_score(b, 0, scratch=s).score
     total = _score_loop(b.flat, b.heads[0], b.heads[1], np.int64(b.stride), 5, 0.055, 0.194,
-                        False, s)
+                        np.int64(0), s)
     assert total == pytest.approx(5 * one)
     n0, n1, e0, e1 = chamber_counts_kernel(b.flat, b.heads[0], b.heads[1], np.int64(b.stride),
-                                           0.055, 0.194, False, s)
+                                           0.055, 0.194, np.int64(0), s)
     assert (n0, n1) == (16, 13)
     assert chamber_score(b, 0, scratch=s)[:4] == (n0, n1, e0, e1)
 
@@ -352,7 +352,7 @@ def test_counts_come_in_the_order_territory_uses():
     """)
     s = new_scratch(b.flat.size)
     args = (b.flat, b.heads[0], b.heads[1], np.int64(b.stride))
-    counts = chamber_counts_kernel(*args, 0.055, 0.194, False, s)
+    counts = chamber_counts_kernel(*args, 0.055, 0.194, np.int64(0), s)
     voronoi = territory_kernel(*args, s.dist, s.owner, s.queue)
     assert tuple(counts) == tuple(voronoi)
     assert counts[:2] == (3 * 3 - 1, 3 * 4 - 1)     # sizes first, then the edge counts

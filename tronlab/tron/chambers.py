@@ -111,52 +111,12 @@ from ..grid.voronoi import territory_kernel
 from ..jit.kernels import KernelTable, kernel
 from .board import check_board, check_player
 from .chamber_build import (GATE, HEAD, KIND_NAMES, ROOM, ChamberScratch,  # noqa: F401
-                            chamber_tree_kernel, new_scratch)
+                            LITERAL_FRONT, LITERAL_N_ONLY, LITERAL_NAMES, LITERAL_NO_STAY,
+                            LITERAL_TIES, _F_FRONT, _F_N_ONLY, _F_NO_STAY, _F_PENALIZE, _F_TIES,
+                            chamber_flags, chamber_tree_kernel, literal_bits, new_scratch)
 
 K1_DEFAULT = 0.055
 K2_DEFAULT = 0.194
-
-#: the write-up's literal readings, one bit each (the ``literal`` option)
-LITERAL_TIES, LITERAL_FRONT, LITERAL_NO_STAY, LITERAL_N_ONLY = 1, 2, 4, 8
-LITERAL_NAMES = {"ties": LITERAL_TIES, "front": LITERAL_FRONT, "no_stay": LITERAL_NO_STAY,
-                 "n_only": LITERAL_N_ONLY}
-# the kernels' flags word: bit 0 A13, then the literal bits shifted by one
-_F_PENALIZE, _F_TIES, _F_FRONT, _F_NO_STAY, _F_N_ONLY = 1, 2, 4, 8, 16
-
-
-def literal_bits(literal) -> int:
-    """The ``literal`` option as bits: an int 0-15 (an OR of the ``LITERAL_*``
-    flags) or names joined by ``,`` (``"ties,front"``; ``"all"``, ``"none"``).
-
-    >>> literal_bits("ties,n_only"), literal_bits(LITERAL_FRONT), literal_bits("all")
-    (9, 2, 15)
-    """
-    if isinstance(literal, str):
-        bits = 0
-        for name in filter(None, (w.strip().lower() for w in literal.split(","))):
-            if name in ("all", "none"):
-                bits |= 15 if name == "all" else 0
-            elif name in LITERAL_NAMES:
-                bits |= LITERAL_NAMES[name]
-            else:
-                raise ValueError(f"unknown literal reading {name!r}; use an int 0-15 or "
-                                 f"names from {sorted(LITERAL_NAMES)} joined by ','")
-        return bits
-    if isinstance(literal, bool) or not isinstance(literal, (int, np.integer)):
-        raise TypeError(f"literal must be an int 0-15 or names, got {type(literal).__name__}")
-    if not 0 <= literal <= 15:
-        raise ValueError(f"literal must be an int 0-15 (LITERAL_* flags), got {literal}")
-    return int(literal)
-
-
-def chamber_flags(penalize_battlefront=False, literal=0) -> int:
-    """The kernels' ``flags`` word: bit 0 is A13, bits 1-4 the literal readings.
-
-    >>> chamber_flags(), chamber_flags(True), chamber_flags(literal="ties")
-    (0, 1, 2)
-    """
-    return int(bool(penalize_battlefront)) | (literal_bits(literal) << 1)
-
 
 # ---------------------------------------------------------------------------
 # kernels: step 7 and the score
