@@ -36,12 +36,12 @@ def line(flag, depth, maps, size, won, drawn, lost, seconds):
             f"({verdict}; ahead: {better}); {seconds:.0f} s")
 
 
-def run(flag, maps, depth, size, seed, every):
+def run(flag, maps, depth, size, seed, every, density=0.15):
     rng = np.random.default_rng(seed)
     won = drawn = lost = 0
     t0 = time.perf_counter()
     for m in range(maps):
-        board = random_map(size, size, rng=rng)
+        board = random_map(size, size, density=density, rng=rng)
         for seat in (0, 1):
             bots = [ChamberBot(depth=depth, endgame_depth=2, literal=flag),
                     ChamberBot(depth=depth, endgame_depth=2)]
@@ -67,10 +67,12 @@ def main(argv=None):
     ap.add_argument("--depth", type=int, default=3)
     ap.add_argument("--size", type=int, default=20)
     ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--density", type=float, default=0.15,
+                    help="wall density of the maps (the arena's random maps use 0.1)")
     ap.add_argument("--every", type=int, default=10, help="print the running count every N maps")
     args = ap.parse_args(argv)
     for flag in args.flags:
-        run(flag, args.maps, args.depth, args.size, args.seed, args.every)
+        run(flag, args.maps, args.depth, args.size, args.seed, args.every, args.density)
 
 
 if __name__ == "__main__":

@@ -69,25 +69,34 @@ The a1k0n v. ecv257 game of the write-up in miniature (``tests/test_chambers.py`
 
 Where this differs from the write-up.  a1k0n describes his rule in a few
 sentences and says it was roughly formed; four choices here go beyond or
-against the literal reading.  None of the four is measured: tronlab has no
-literal version of any of them to play against, so whether each plays better
-is unknown (the one chamber variant measured in games is A13, in
-``benchmarks/chambers_a13.py`` and notebook 05: 74-54-72 against plain A12
-over 100 maps x 2 seats, sign test p = 0.93, no difference).
+against the literal reading.  ``literal=`` (an OR of the ``LITERAL_*`` flags,
+or their names, :func:`literal_bits`; the bot option ``chamber+literal=F``)
+switches each back; the default 0 is the package's reading.
 
-* **Ties are walls for the cut-vertex search.**  The write-up treats the
-  opponent's Voronoi squares as walls; here neutral squares (equal distance)
-  are walls too, so a doorway through a tie square makes a gate.
-* **A battlefront travels up the chosen line.**  The write-up asks whether the
-  child chamber itself is a battlefront; here a line is a battlefront when any
-  chamber on it touches the front, so a quiet room in front of a contested
-  one is treated as contested.
-* **Staying is an option.**  The write-up's value is the best child; here the
-  chamber alone (fill it and stop) competes with the children, which matters
-  when every child is a battlefront reached by a long walk.
-* **Options are compared by K1*N + K2*E.**  The write-up compares the space
-  counts; here the same linear model as the score decides, so edges break
-  ties between equally large lines.
+* **Ties are walls** for the cut-vertex search (``LITERAL_TIES`` = 1: only
+  the opponent's squares are walls, so equidistant squares are both players').
+* **A battlefront travels up the chosen line** (``LITERAL_FRONT`` = 2: a child
+  is a battlefront only when it touches the front itself), so a quiet room in
+  front of a contested one is treated as contested.
+* **Staying is an option** (``LITERAL_NO_STAY`` = 4: a chamber with children
+  is worth its best child), which matters when every child is a battlefront
+  reached by a long walk.
+* **Options are compared by K1*N + K2*E** (``LITERAL_N_ONLY`` = 8: by N), so
+  edges break ties between equally large lines.
+
+Each literal reading alone against the default, in games
+(``benchmarks/chambers_literal.py``: depth 3, endgame 2 plies, 100 random
+20x20 maps x 2 seats, then 400 other maps; W-D-L from the literal side, sign
+test of the decided games)::
+
+    ties      78-58-64  p 0.28    289-231-280  p 0.74     no difference seen
+    front     60-52-88  p 0.026   242-207-351  p 8.7e-6   the package's is better
+    no_stay   72-54-74  p 0.93    268-234-298  p 0.22     no difference seen
+    n_only    66-62-72  p 0.67    280-232-288  p 0.77     no difference seen
+
+So the defaults stay: the travelling battlefront clearly plays better, and
+the other three make no difference 1000 games can see.  (A13 likewise:
+74-54-72 against plain A12, p = 0.93, ``benchmarks/chambers_a13.py``.)
 
 Two layers, as everywhere in tronlab: compiled kernels that take the flat grid,
 heads and one :class:`ChamberScratch` and never allocate (steps 2-6 in

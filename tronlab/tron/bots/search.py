@@ -13,8 +13,10 @@ From the simplest to the contest winner's recipe:
                   clock (A6); once separated, one move of lookahead finished
                   by the greedy filler (A1).
 ``chamber``       a1k0n's bot: the same search with the chamber-tree evaluation
-                  (A12; ``penalize_battlefront=True`` for A13) and, once
-                  separated, the endgame solver (A8).
+                  (A12; ``penalize_battlefront=True`` for A13, ``literal=F``
+                  for the write-up's literal readings, see
+                  :mod:`tronlab.tron.chambers`) and, once separated, the
+                  endgame solver (A8).
 
 The search bots value a draw (a head-on crash) at ``draw=-1``, a hair below
 an even position: between a crash and an equal game they keep playing (they
@@ -303,7 +305,7 @@ class ChamberBot(SearchBot):
     name = "chamber"
 
     def __init__(self, *, penalize_battlefront=False, literal=0, **options):
-        flags = chamber_flags(penalize_battlefront, literal)   # literal: the write-up's readings
+        flags = chamber_flags(penalize_battlefront, literal)
         options.setdefault("evaluation", CHAMBER + flags)
         super().__init__(**options)
 
