@@ -5,6 +5,7 @@ where the literal value and the package's differ, and the option's errors."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import chamber_oracle as oracle
 from strategies import EXAMPLES, boards
@@ -13,7 +14,7 @@ from tronlab.tron.board import Board
 from tronlab.tron.bots.search import ChamberBot
 from tronlab.tron.chambers import (LITERAL_FRONT, LITERAL_N_ONLY, LITERAL_NO_STAY, LITERAL_TIES,
                                    chamber_flags, chamber_score, chamber_tree, literal_bits)
-from tronlab.tron.evaluate import CHAMBER, CHAMBER_A13, eval_code
+from tronlab.tron.evaluate import CHAMBER, CHAMBER_A13, eval_code, evaluate, is_separated
 
 
 @pytest.mark.parametrize("literal", range(16))
@@ -89,6 +90,17 @@ def test_literal_option_reaches_the_bot_and_the_evaluation_code():
     assert eval_code(CHAMBER + 31) == CHAMBER + 31
     with pytest.raises(ValueError, match="evaluation"):
         eval_code(CHAMBER + 32)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(board=boards(min_players=2, max_players=2), me=st.integers(0, 1), pen=st.booleans(),
+       literal=st.integers(0, 15))
+def test_evaluation_code_chamber_plus_flags_is_the_chamber_score(board, me, pen, literal):
+    if is_separated(board):
+        return
+    want = chamber_score(board, me, penalize_battlefront=pen, literal=literal).score
+    got = evaluate(board, me, kind=CHAMBER + chamber_flags(pen, literal))
+    assert got == int(np.round(1000 * want))
 
 
 def test_literal_option_errors_are_clear():
