@@ -85,18 +85,22 @@ switches each back; the default 0 is the package's reading.
   edges break ties between equally large lines.
 
 Each literal reading alone against the default, in games
-(``benchmarks/chambers_literal.py``: depth 3, endgame 2 plies, 100 random
-20x20 maps x 2 seats, then 400 other maps; W-D-L from the literal side, sign
-test of the decided games)::
+(``benchmarks/chambers_literal.py``: depth 3, endgame 2 plies, random 20x20
+maps x 2 seats; W-D-L from the literal side, sign test of the decided games):
+100 maps, 400 other maps, 200 open maps (density 0.1), the arena's 100
+random maps, and all 1600 games together (W-D-L, then p)::
 
-    ties      78-58-64  p 0.28    289-231-280  p 0.74     no difference seen
-    front     60-52-88  p 0.026   242-207-351  p 8.7e-6   the package's is better
-    no_stay   72-54-74  p 0.93    268-234-298  p 0.22     no difference seen
-    n_only    66-62-72  p 0.67    280-232-288  p 0.77     no difference seen
+    reading   100 maps      400 maps         200 open maps    arena 100 maps  all 1600 games
+    ties      78-58-64 .28  289-231-280 .74  143-122-135 .68  82-57-61 .094   592-468-540 .13
+    front     60-52-88 .026 242-207-351 9e-6 107-113-180 2e-5 46-52-102 5e-6  455-424-721 8e-15
+    no_stay   72-54-74 .93  268-234-298 .22  134-112-154 .26  47-60-93 1e-4   521-460-619 .004
+    n_only    66-62-72 .67  280-232-288 .77  159-99-142 .36   66-67-67 1      571-460-569 .97
 
-So the defaults stay: the travelling battlefront clearly plays better, and
-the other three make no difference 1000 games can see.  (A13 likewise:
-74-54-72 against plain A12, p = 0.93, ``benchmarks/chambers_a13.py``.)
+So the defaults stay: the travelling battlefront plays clearly better, the
+option to stay better too (every run leans that way; clear in the arena and
+over all games), and ties and the edge count make no difference 1600 games
+can see.  (A13 likewise: 74-54-72 against plain A12, p = 0.93,
+``benchmarks/chambers_a13.py``.)
 
 Two layers, as everywhere in tronlab: compiled kernels that take the flat grid,
 heads and one :class:`ChamberScratch` and never allocate (steps 2-6 in
