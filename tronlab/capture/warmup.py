@@ -6,7 +6,9 @@ long on an idle machine, longer on a busy one.  :class:`Warmup` runs every
 kernel the rectangle and path bots use once, on a tiny grid, in a background
 thread; until it is done the bots answer with the nearest-neutral rule of B2
 (numpy only).  :func:`tronlab.capture.cli.run_program` calls a bot's
-``prepare_for_protocol`` hook, which starts it.
+``prepare_for_protocol`` hook, which starts it.  With the ahead-of-time module
+built (``tronlab warmup``) there is nothing to wait for: the twins are loaded and
+run at once, before the first turn, and the bot plays its own search from turn one.
 """
 
 from __future__ import annotations
@@ -35,8 +37,14 @@ class Warmup:
     """A background thread that runs :func:`run_every_kernel`; ``ready`` says when it is done."""
 
     def __init__(self):
+        from ..jit import aot
+
         self.ready = threading.Event()
         self.error = None
+        self.thread = None
+        if aot.loaded_names():      # compiled twins, no numba: milliseconds, so wait here
+            self._run()
+            return
         self.thread = threading.Thread(target=self._run, daemon=True, name="tronlab-warmup")
         self.thread.start()
 
