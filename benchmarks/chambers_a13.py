@@ -40,18 +40,25 @@ def duel(make_a, make_b, maps, size, seed):
     rng = np.random.default_rng(seed)
     won = drawn = lost = 0
     for m in range(maps):
-        board = random_map(size, size, rng=rng)
-        for seat in (0, 1):
-            bots = [make_a(), make_b()]
-            if seat:
-                bots.reverse()
-            winner = play(board, bots, rng=m).outcome.winner
-            if winner is None:
-                drawn += 1
-            elif winner == seat:
-                won += 1
-            else:
-                lost += 1
+        w, d, l = both_seats(random_map(size, size, rng=rng), make_a, make_b, m)
+        won, drawn, lost = won + w, drawn + d, lost + l
+    return won, drawn, lost
+
+
+def both_seats(board, make_a, make_b, seed):
+    """``(won, drawn, lost)`` of the bot ``make_a()`` makes over both seatings of ``board``."""
+    won = drawn = lost = 0
+    for seat in (0, 1):
+        bots = [make_a(), make_b()]
+        if seat:
+            bots.reverse()
+        winner = play(board, bots, rng=seed).outcome.winner
+        if winner is None:
+            drawn += 1
+        elif winner == seat:
+            won += 1
+        else:
+            lost += 1
     return won, drawn, lost
 
 

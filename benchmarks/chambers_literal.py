@@ -46,8 +46,8 @@ import time
 
 import numpy as np
 
-from chambers_a13 import sign_test
-from tronlab import play, random_map
+from chambers_a13 import both_seats, sign_test
+from tronlab import random_map
 from tronlab.tron.bots.search import ChamberBot
 from tronlab.tron.chambers import LITERAL_NAMES
 
@@ -69,18 +69,9 @@ def run(flag, maps, depth, size, seed, every, density=0.15):
     t0 = time.perf_counter()
     for m in range(maps):
         board = random_map(size, size, density=density, rng=rng)
-        for seat in (0, 1):
-            bots = [ChamberBot(depth=depth, endgame_depth=2, literal=flag),
-                    ChamberBot(depth=depth, endgame_depth=2)]
-            if seat:
-                bots.reverse()
-            winner = play(board, bots, rng=m).outcome.winner
-            if winner is None:
-                drawn += 1
-            elif winner == seat:
-                won += 1
-            else:
-                lost += 1
+        w, d, l = both_seats(board, lambda: ChamberBot(depth=depth, endgame_depth=2, literal=flag),
+                             lambda: ChamberBot(depth=depth, endgame_depth=2), m)
+        won, drawn, lost = won + w, drawn + d, lost + l
         if (m + 1) % every == 0 or m + 1 == maps:
             print(line(flag, depth, m + 1, size, won, drawn, lost, time.perf_counter() - t0),
                   flush=True)
