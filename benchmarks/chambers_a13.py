@@ -19,21 +19,13 @@ measured once on 2 shared cores (load 10, 5 min with nice 19):
 from __future__ import annotations
 
 import argparse
-import math
 import time
 
 import numpy as np
 
 from tronlab import play, random_map
+from tronlab.arena.stats import sign_test
 from tronlab.tron.bots.search import ChamberBot, MinimaxBot
-
-
-def sign_test(wins, losses):
-    n = wins + losses
-    if n == 0:
-        return 1.0
-    k = min(wins, losses)
-    return min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n)
 
 
 def duel(make_a, make_b, maps, size, seed):

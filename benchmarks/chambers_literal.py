@@ -46,8 +46,9 @@ import time
 
 import numpy as np
 
-from chambers_a13 import both_seats, sign_test
+from chambers_a13 import both_seats
 from tronlab import random_map
+from tronlab.arena.stats import sign_test
 from tronlab.tron.bots.search import ChamberBot
 from tronlab.tron.chambers import LITERAL_NAMES
 

@@ -26,12 +26,13 @@ shared cores, 1 min):
 from __future__ import annotations
 
 import argparse
-import math
 import time
 
 import numpy as np
 
+from chambers_a13 import both_seats
 from tronlab import get_bot, play, random_map
+from tronlab.arena.stats import sign_test
 from tronlab.tron.bots.search import SearchBot
 from tronlab.tron.learn import fit_weights, prediction_error, samples_from_records
 
@@ -56,34 +57,16 @@ def make_games(n, seed):
     return records
 
 
-def sign_test(wins, losses):
-    """Two-sided exact sign test of ``wins`` against ``losses`` (draws left out)."""
-    n = wins + losses
-    if n == 0:
-        return 1.0
-    k = min(wins, losses)
-    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
-    return min(1.0, 2 * tail)
-
-
 def duel(weights_a, weights_b, maps, depth, seed):
     """W-D-L of a linear alpha-beta bot with ``weights_a`` against ``weights_b``."""
     rng = np.random.default_rng(seed)
     w = d = lost = 0
     for m in range(maps):
-        board = random_map(20, 20, rng=rng)
-        for seat in (0, 1):
-            bots = [SearchBot(evaluation="linear", k1=k1, k2=k2, depth=depth, endgame_depth=2)
-                    for k1, k2 in (weights_a, weights_b)]
-            if seat:
-                bots.reverse()
-            winner = play(board, bots, rng=m).outcome.winner
-            if winner is None:
-                d += 1
-            elif winner == seat:
-                w += 1
-            else:
-                lost += 1
+        a, b = ([lambda k1=k1, k2=k2: SearchBot(evaluation="linear", k1=k1, k2=k2, depth=depth,
+                                                  endgame_depth=2)
+                 for k1, k2 in (weights_a, weights_b)])
+        won, drawn, lost_here = both_seats(random_map(20, 20, rng=rng), a, b, m)
+        w, d, lost = w + won, d + drawn, lost + lost_here
     return w, d, lost
 
 

@@ -33,6 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
+from .rects import check_owner
 
 NEVER = 1 << 30
 ORDERS = {"writeup": 0, "same": 1}
@@ -143,9 +144,7 @@ def predict(owner, opponents, *, rounds: int = 40, order: str = "writeup",
     """
     if order not in ORDERS:
         raise ValueError(f"order must be one of {sorted(ORDERS)}, got {order!r}")
-    owner = np.asarray(owner)
-    if owner.ndim != 2 or owner.dtype != np.int8:
-        raise ValueError(f"owner must be a 2-D int8 array, got {owner.dtype} {owner.shape}")
+    owner = check_owner(owner)
     h, w = owner.shape
     n = len(opponents)
     xs = np.array([-1 if p is None else p[0] for p, _, _ in opponents], np.int64).reshape(n)

@@ -34,6 +34,7 @@ import numpy as np
 
 from ..jit.clock import NO_DEADLINE, clock_ns
 from ..jit.kernels import KernelTable, kernel
+from .rects import check_owner
 
 CLOCK_EVERY = 64                      # expansions between two looks at the clock (a power of 2)
 
@@ -337,9 +338,7 @@ def search_paths(owner, player: int, position, *, trail=(), arrival=None, steps=
 
 def _checked_owner(owner, position) -> np.ndarray:
     """``owner`` as a contiguous 2-D int8 array with ``position`` on it, or a ValueError."""
-    owner = np.ascontiguousarray(owner)
-    if owner.ndim != 2 or owner.dtype != np.int8:
-        raise ValueError(f"owner must be a 2-D int8 array, got {owner.dtype} {owner.shape}")
+    owner = check_owner(owner)
     h, w = owner.shape
     if not (0 <= position[0] < w and 0 <= position[1] < h):
         raise ValueError(f"position {position} is off the {w}x{h} grid")

@@ -26,9 +26,10 @@ import numpy as np
 
 from ..capture.ascii import state_from_ascii
 from ..capture.rects import border_cycle, rectangle_scores, scan_rectangles
-from ..capture.rects_terms import RectTerms, needed_to_win
+from ..capture.rects_terms import RectTerms
 from .checker import Case, Exercise, WrongType, run_check
 from .ex_capture import CaptureGrid
+from .ex_rects_best import BestRectangle, best_rectangle, scan_inputs  # noqa: F401 (re-export)
 from .ex_rects_grids import TINY_GRIDS
 from .progress import recorded
 
@@ -40,17 +41,9 @@ TERMS = ("cap_to_win", "approach", "player_constant", "thin_corner", "win_bonus"
          "size_divisor", "border_bonus", "edge_bonus", "proximity_divisor")
 
 
-def _inputs(view, player):
-    """What the bot gives the scan besides the grid: the opponents' squares and the
-    squares still needed to win (counting active players only)."""
-    opponents = [p for q, p in enumerate(view.positions) if q != player and p is not None]
-    active = [q for q in range(view.n_players) if not view.eliminated[q]]
-    return opponents, needed_to_win(view.owner, player, active)
-
-
 def reference(view, player, rect) -> float:
     """The package's score of ``rect`` (the scan kernel, as the bot calls it)."""
-    opponents, needed = _inputs(view, player)
+    opponents, needed = scan_inputs(view, player)
     x0, y0, x1, y1 = rect
     scores = rectangle_scores(np.asarray(view.owner), player, view.positions[player],
                               n_players=view.n_players, opponents=opponents, needed=needed)
@@ -122,7 +115,7 @@ def explain(view, player, rect, **mistakes) -> tuple[float, list[str]]:
     k = n_players - 2
     owner = np.asarray(view.owner)
     position = view.positions[player]
-    opponents, needed = _inputs(view, player)
+    opponents, needed = scan_inputs(view, player)
     x0, y0, x1, y1 = rect
     box = owner[y0:y1 + 1, x0:x1 + 1]
     neutral = int(np.count_nonzero(box == -1))
@@ -283,7 +276,7 @@ def _random_cases(seed=1111, games=8):
         s = states[int(rng.integers(len(states) // 4, len(states)))]
         view = s.view()
         for p in s.active[:2]:
-            opponents, needed = _inputs(view, p)
+            opponents, needed = scan_inputs(view, p)
             best = scan_rectangles(np.asarray(view.owner), p, view.positions[p], n_players=n,
                                    opponents=opponents, needed=needed)
             rects = [(best.x0, best.y0, best.x1, best.y1)] if best.score > 0 else []
@@ -360,7 +353,3 @@ def check_score_rectangle(score_rectangle, *, time_limit=None):
     """Check ``score_rectangle(view, player, rect) -> float`` (B3) on tiny grids and game
     positions."""
     return run_check(ScoreRectangle(), score_rectangle, time_limit=time_limit)
-
-
-# the comparison of the learner's best rectangle with the scan (its own module for size)
-from .ex_rects_best import BestRectangle, best_rectangle  # noqa: E402,F401

@@ -2,6 +2,7 @@
 
 :func:`best_rectangle` scores every rectangle (sides 2 to 16) with the learner's
 ``score_rectangle`` and names both winners; :mod:`tronlab.course.ex_rects` re-exports it.
+:func:`scan_inputs` is what the bot hands the scan, shared with the checker.
 """
 
 from __future__ import annotations
@@ -11,6 +12,15 @@ from typing import NamedTuple
 import numpy as np
 
 from ..capture.rects import scan_rectangles
+from ..capture.rects_terms import needed_to_win
+
+
+def scan_inputs(view, player):
+    """What the bot gives the scan besides the grid: the opponents' squares and the
+    squares still needed to win (counting active players only)."""
+    opponents = [p for q, p in enumerate(view.positions) if q != player and p is not None]
+    active = [q for q in range(view.n_players) if not view.eliminated[q]]
+    return opponents, needed_to_win(view.owner, player, active)
 
 
 class BestRectangle(NamedTuple):
@@ -34,11 +44,9 @@ def best_rectangle(score_rectangle, view, player: int = 0) -> BestRectangle:
     """Score every rectangle of a small grid with the learner's ``score_rectangle`` and
     compare the best with the package's scan (sides 2 to 16; among rectangles with the
     same best score the package's own choice counts as yours)."""
-    from .ex_rects import _inputs
-
     owner = np.asarray(view.owner)
     h, w = owner.shape
-    opponents, needed = _inputs(view, player)
+    opponents, needed = scan_inputs(view, player)
     ref = scan_rectangles(owner, player, view.positions[player], n_players=view.n_players,
                           opponents=opponents, needed=needed)
     package = (ref.x0, ref.y0, ref.x1, ref.y1)
