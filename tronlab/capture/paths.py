@@ -40,17 +40,18 @@ CLOCK_EVERY = 64                      # expansions between two looks at the cloc
 
 
 @kernel(sig="f8(i1[::1], i8, i8, i8, i8, i8, i8[::1], i8[::1], i8, i8, i8, b1"
-            + ", i8[::1]" * 12 + ", i8)")
+            + ", i8[::1]" * 12 + ", i8, f8)")
 def path_search_kernel(owner, width, height, player, px, py, stand, arrival, step, max_nodes,
                        max_steps, escape, parent, node_x, node_y, node_t, node_gain, mark,
-                       mark_t, seen, rstamp, counter, region, result, deadline):
+                       mark_t, seen, rstamp, counter, region, result, deadline, constant):
     """One breadth-first search with steps of ``step`` squares (module
     docstring).  Returns the best score; ``result`` gets ``nodes, parent,
     x, y, steps, extra, exhausted, depth`` of the best path (its last square
     and the node it grew from; ``depth`` the steps of the deepest node).
     ``deadline`` (ns on :func:`tronlab.jit.clock.clock_ns`; NO_DEADLINE for
     none) stops the search like a full node budget; the clock is read every
-    :data:`CLOCK_EVERY` expansions."""
+    :data:`CLOCK_EVERY` expansions.  ``constant`` is the 20 of the score
+    ``(extra + 20) / (steps + 20)``."""
     # Why one long kernel: expanding a node marks its path, then scores its four
     # directions against those marks and the best so far, all in one breadth-first loop.
     parent[0] = -1
@@ -141,7 +142,7 @@ def path_search_kernel(owner, width, height, player, px, py, stand, arrival, ste
                     taken = _closed_virtual(owner, width, height, player, sx, sy, tm, arrival,
                                             mark, stamp, sub, rstamp, counter, region)
                 if taken > 0:
-                    score = (gain + taken + 20.0) / (tm + 20.0)
+                    score = (gain + taken + constant) / (tm + constant)
                     if score > best:
                         best = score
                         result[1] = i
@@ -160,7 +161,7 @@ def path_search_kernel(owner, width, height, player, px, py, stand, arrival, ste
                     node_t[n] = tm
                     node_gain[n] = gain
                     n += 1
-                    score = (gain + 20.0) / (tm + 20.0)
+                    score = (gain + constant) / (tm + constant)
                     if score > best:
                         best = score
                         result[1] = i
@@ -280,7 +281,8 @@ def _standing(w, h, position, trail):
 
 def search_paths(owner, player: int, position, *, trail=(), arrival=None, steps=(3, 2, 1),
                  max_nodes: int = 60000, max_steps: int = 60, escape: bool = True,
-                 deadline: int = NO_DEADLINE, scratch=None, jit: bool = True) -> PathResult:
+                 deadline: int = NO_DEADLINE, constant: float = 20.0, scratch=None,
+                 jit: bool = True) -> PathResult:
     """The best path for ``player`` from ``position`` (module docstring).
 
     ``trail`` lists the squares the player stood on before, oldest first
@@ -288,7 +290,8 @@ def search_paths(owner, player: int, position, *, trail=(), arrival=None, steps=
     width)`` ints) is the round from which an opponent holds each square
     (default: never).  ``max_nodes`` bounds all runs together, and so does
     ``deadline`` (an absolute time from :func:`tronlab.jit.clock.deadline_after`;
-    compiled kernels only), whichever comes first.
+    compiled kernels only), whichever comes first.  ``constant`` replaces the
+    write-up's 20 in the score (a smaller one prefers shorter loops).
 
     >>> from tronlab.capture.ascii import parse_grid
     >>> g = parse_grid('''
@@ -320,7 +323,8 @@ def search_paths(owner, player: int, position, *, trail=(), arrival=None, steps=
                     np.int64(position[0]), np.int64(position[1]), stand, arr, np.int64(k),
                     np.int64(max_nodes - used), np.int64(max_steps), escape, s["parent"],
                     s["x"], s["y"], s["t"], s["gain"], s["mark"], s["mark_t"], s["seen"],
-                    s["rstamp"], s["counter"], s["region"], s["result"], np.int64(deadline))
+                    s["rstamp"], s["counter"], s["region"], s["result"], np.int64(deadline),
+                    np.float64(constant))
         r = s["result"]
         nodes += int(r[0])
         used += int(r[0])

@@ -22,6 +22,8 @@ per turn reported in benchmarks/capture_paths.py.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..jit.clock import NO_DEADLINE, deadline_after
@@ -32,6 +34,14 @@ from .memory import Memory
 from .warmup import Warmup
 from .opponent import NEVER, last_turn, predict
 from .paths import new_scratch, search_paths
+from .rects_bot import interference
+
+
+class Plan(NamedTuple):
+    """The path search's plan as :func:`~tronlab.capture.rects_bot.interference` reads it."""
+    score: float
+    turns: int
+    points: int
 
 
 def opponents_of(memory, view, player) -> tuple:
@@ -58,6 +68,51 @@ def future_arrival(memory, view, ids) -> np.ndarray:
     return out
 
 
+def reach_arrival(shape, opponents, wary: float) -> np.ndarray:
+    """Rounds from now by which an opponent heading straight for a square could
+    stand on it, slowed by the factor ``wary``: ``ceil(wary * distance)``
+    (Manhattan distance from the nearest opponent; NEVER without one).
+
+    >>> reach_arrival((1, 5), [((1, 0), (1, 0), 0)], 1.5).tolist()
+    [[2, 0, 2, 3, 5]]
+    """
+    h, w = shape
+    ys, xs = np.mgrid[0:h, 0:w]
+    out = np.full(shape, NEVER, np.int64)
+    for pos, _, _ in opponents:
+        if pos is not None:
+            d = np.abs(xs - pos[0]) + np.abs(ys - pos[1])
+            out = np.minimum(out, np.ceil(wary * d).astype(np.int64))
+    return out
+
+
+def plan_left(owner, player, position, plan, arrival, constant=20.0):
+    """``(score, squares)`` of what is left of ``plan`` (a path found on an
+    earlier turn) from ``position``, or None when ``position`` is not on it,
+    a square left is neither neutral nor the player's, the model now has an
+    opponent first on a neutral one, or its last square closes nothing any more (squares the model's
+    opponents hold by then counted as theirs)."""
+    if position not in plan:
+        return None
+    rest = plan[plan.index(position) + 1:]
+    if not rest:
+        return None
+    virtual = np.array(owner, np.int8, copy=True)
+    new = 0
+    for t, (x, y) in enumerate(rest, 1):
+        if owner[y, x] == -1 and arrival[y, x] > t:
+            new += 1
+        elif owner[y, x] != player:
+            return None
+        virtual[y, x] = player
+    other = 1 if player == 0 else 0
+    virtual[(arrival <= len(rest)) & (virtual == -1)] = other
+    taken = closed_gain(virtual, player, *rest[-1])
+    if taken == 0:
+        return None
+    return (new + taken + constant) / (len(rest) + constant), rest
+
+
 def first_stretch(position, path) -> tuple:
     """The last square of the straight start of ``path``."""
     target = path[0]
@@ -82,9 +137,12 @@ class PathBot:
     """Olaf69's search (see the module docstring)."""
 
     def __init__(self, *, max_nodes: int = 30000, steps=(3, 2, 1), max_steps: int = 60,
-                 order: str = "writeup", back=None, model: bool = True):
+                 order: str = "writeup", back=None, model: bool = True, wary: float = 0.0,
+                 interfere: bool = False, constant: float = 20.0, keep: float = 0.0):
         self.max_nodes, self.steps, self.max_steps = max_nodes, tuple(steps), max_steps
         self.order, self.back, self.model = order, back, model
+        self.wary, self.interfere, self.constant, self.keep = wary, interfere, constant, keep
+        self.plan = []                  # the squares of the path being walked
         self.memory = Memory()
         self.scratch = None
         self.stats = []
@@ -131,6 +189,8 @@ class PathBot:
             arrival = predict(view.owner, opps, rounds=self.max_steps, order=self.order).arrival
         if self.memory.future:
             arrival = np.minimum(arrival, future_arrival(self.memory, view, ids))
+        if self.wary > 0 and opps:
+            arrival = np.minimum(arrival, reach_arrival(view.owner.shape, opps, self.wary))
         return arrival
 
     def choose(self, view, player):
@@ -145,16 +205,29 @@ class PathBot:
             return me
         if self.scratch is None:
             self.scratch = new_scratch(w, h, self.max_nodes)
-        result = search_paths(owner, player, me, trail=trail, arrival=self.arrival(view, player),
+        arrival = self.arrival(view, player)
+        result = search_paths(owner, player, me, trail=trail, arrival=arrival,
                               steps=self.steps, max_nodes=self.nodes_now(),
                               max_steps=self.max_steps, deadline=self.deadline,
-                              scratch=self.scratch)
+                              constant=self.constant, scratch=self.scratch)
         self.last = result
         self.stats.append((result.nodes, result.seconds))
         if result.nodes >= 1000 and result.seconds > 0:
             seen = result.nodes / result.seconds
             self.rate = seen if self.rate is None else min(seen, 0.5 * (self.rate + seen))
-        if result.score <= 1.0 or not result.path:
+        if self.interfere and view.n_players == 2:
+            mine = Plan(max(result.score, 0.0), len(result.path), result.extra)
+            spoil = interference(view, player, mine)
+            if spoil is not None:
+                return spoil
+        path, score = result.path, result.score
+        if self.keep > 0:
+            old = plan_left(owner, player, me, self.plan, arrival, self.constant)
+            if old is not None and old[0] * self.keep >= score:
+                score, path = old
+        if score <= 1.0 or not path:
+            self.plan = []
             return nearest_target(view, player)
-        self.plan_squares = set(result.path)
-        return first_stretch(me, result.path)
+        self.plan = path
+        self.plan_squares = set(path)
+        return first_stretch(me, path)
