@@ -36,14 +36,16 @@ from ..jit.clock import NO_DEADLINE, clock_ns
 from ..jit.kernels import KernelTable, kernel
 from .rects import check_owner
 
+NEVER = 1 << 30                       # "no cap" for ``needed``
 CLOCK_EVERY = 64                      # expansions between two looks at the clock (a power of 2)
 
 
 @kernel(sig="f8(i1[::1], i8, i8, i8, i8, i8, i8[::1], i8[::1], i8, i8, i8, b1"
-            + ", i8[::1]" * 12 + ", i8, f8)")
+            + ", i8[::1]" * 12 + ", i8, f8, i8)")
 def path_search_kernel(owner, width, height, player, px, py, stand, arrival, step, max_nodes,
                        max_steps, escape, parent, node_x, node_y, node_t, node_gain, mark,
-                       mark_t, seen, rstamp, counter, region, result, deadline, constant):
+                       mark_t, seen, rstamp, counter, region, result, deadline, constant,
+                       needed):
     """One breadth-first search with steps of ``step`` squares (module
     docstring).  Returns the best score; ``result`` gets ``nodes, parent,
     x, y, steps, extra, exhausted, depth`` of the best path (its last square
@@ -51,7 +53,8 @@ def path_search_kernel(owner, width, height, player, px, py, stand, arrival, ste
     ``deadline`` (ns on :func:`tronlab.jit.clock.clock_ns`; NO_DEADLINE for
     none) stops the search like a full node budget; the clock is read every
     :data:`CLOCK_EVERY` expansions.  ``constant`` is the 20 of the score
-    ``(extra + 20) / (steps + 20)``."""
+    ``(extra + 20) / (steps + 20)``; ``needed`` caps ``extra`` and doubles
+    the score of a path that brings that many (:func:`path_score`)."""
     # Why one long kernel: expanding a node marks its path, then scores its four
     # directions against those marks and the best so far, all in one breadth-first loop.
     parent[0] = -1
@@ -142,7 +145,7 @@ def path_search_kernel(owner, width, height, player, px, py, stand, arrival, ste
                     taken = _closed_virtual(owner, width, height, player, sx, sy, tm, arrival,
                                             mark, stamp, sub, rstamp, counter, region)
                 if taken > 0:
-                    score = (gain + taken + constant) / (tm + constant)
+                    score = path_score(gain + taken, tm, constant, needed)
                     if score > best:
                         best = score
                         result[1] = i
@@ -161,7 +164,7 @@ def path_search_kernel(owner, width, height, player, px, py, stand, arrival, ste
                     node_t[n] = tm
                     node_gain[n] = gain
                     n += 1
-                    score = (gain + constant) / (tm + constant)
+                    score = path_score(gain, tm, constant, needed)
                     if score > best:
                         best = score
                         result[1] = i
@@ -173,6 +176,16 @@ def path_search_kernel(owner, width, height, player, px, py, stand, arrival, ste
     result[7] = node_t[n - 1]
     result[6] = 1 if (head >= n and not full) else 0
     return best
+
+
+@kernel(inline="always")
+def path_score(extra, steps, constant, needed):
+    """``(extra + constant) / (steps + constant)``; a path that brings the
+    ``needed`` squares that make the win sure counts ``needed`` and scores
+    double (Recar's enough-to-win cap, borrowed)."""
+    if extra >= needed:
+        return 2.0 * (needed + constant) / (steps + constant)
+    return (extra + constant) / (steps + constant)
 
 
 @kernel(inline="always")
@@ -281,8 +294,8 @@ def _standing(w, h, position, trail):
 
 def search_paths(owner, player: int, position, *, trail=(), arrival=None, steps=(3, 2, 1),
                  max_nodes: int = 60000, max_steps: int = 60, escape: bool = True,
-                 deadline: int = NO_DEADLINE, constant: float = 20.0, scratch=None,
-                 jit: bool = True) -> PathResult:
+                 deadline: int = NO_DEADLINE, constant: float = 20.0, needed: int = NEVER,
+                 scratch=None, jit: bool = True) -> PathResult:
     """The best path for ``player`` from ``position`` (module docstring).
 
     ``trail`` lists the squares the player stood on before, oldest first
@@ -291,7 +304,8 @@ def search_paths(owner, player: int, position, *, trail=(), arrival=None, steps=
     (default: never).  ``max_nodes`` bounds all runs together, and so does
     ``deadline`` (an absolute time from :func:`tronlab.jit.clock.deadline_after`;
     compiled kernels only), whichever comes first.  ``constant`` replaces the
-    write-up's 20 in the score (a smaller one prefers shorter loops).
+    write-up's 20 in the score (a smaller one prefers shorter loops);
+    ``needed`` is the enough-to-win cap of :func:`path_score` (default: none).
 
     >>> from tronlab.capture.ascii import parse_grid
     >>> g = parse_grid('''
@@ -324,7 +338,7 @@ def search_paths(owner, player: int, position, *, trail=(), arrival=None, steps=
                     np.int64(max_nodes - used), np.int64(max_steps), escape, s["parent"],
                     s["x"], s["y"], s["t"], s["gain"], s["mark"], s["mark_t"], s["seen"],
                     s["rstamp"], s["counter"], s["region"], s["result"], np.int64(deadline),
-                    np.float64(constant))
+                    np.float64(constant), np.int64(needed))
         r = s["result"]
         nodes += int(r[0])
         used += int(r[0])

@@ -35,6 +35,7 @@ from .warmup import Warmup
 from .opponent import NEVER, last_turn, predict
 from .paths import new_scratch, search_paths
 from .rects_bot import interference
+from .rects_terms import needed_to_win
 
 
 class Plan(NamedTuple):
@@ -86,12 +87,13 @@ def reach_arrival(shape, opponents, wary: float) -> np.ndarray:
     return out
 
 
-def plan_left(owner, player, position, plan, arrival, constant=20.0):
+def plan_left(owner, player, position, plan, arrival, constant=20.0, needed=NEVER):
     """``(score, squares)`` of what is left of ``plan`` (a path found on an
     earlier turn) from ``position``, or None when ``position`` is not on it,
     a square left is neither neutral nor the player's, the model now has an
-    opponent first on a neutral one, or its last square closes nothing any more (squares the model's
-    opponents hold by then counted as theirs)."""
+    opponent first on a neutral one, or its last square closes nothing any
+    more (squares the model's opponents hold by then counted as theirs).
+    Scored like :func:`~tronlab.capture.paths.path_score`."""
     if position not in plan:
         return None
     rest = plan[plan.index(position) + 1:]
@@ -110,7 +112,8 @@ def plan_left(owner, player, position, plan, arrival, constant=20.0):
     taken = closed_gain(virtual, player, *rest[-1])
     if taken == 0:
         return None
-    return (new + taken + constant) / (len(rest) + constant), rest
+    extra, boost = (new + taken, 1.0) if new + taken < needed else (needed, 2.0)
+    return boost * (extra + constant) / (len(rest) + constant), rest
 
 
 def first_stretch(position, path) -> tuple:
@@ -138,10 +141,12 @@ class PathBot:
 
     def __init__(self, *, max_nodes: int = 30000, steps=(3, 2, 1), max_steps: int = 60,
                  order: str = "writeup", back=None, model: bool = True, wary: float = 0.0,
-                 interfere: bool = False, constant: float = 20.0, keep: float = 0.0):
+                 interfere: bool = False, constant: float = 20.0, keep: float = 0.0,
+                 enough: bool = False):
         self.max_nodes, self.steps, self.max_steps = max_nodes, tuple(steps), max_steps
         self.order, self.back, self.model = order, back, model
         self.wary, self.interfere, self.constant, self.keep = wary, interfere, constant, keep
+        self.enough = enough
         self.plan = []                  # the squares of the path being walked
         self.memory = Memory()
         self.scratch = None
@@ -193,6 +198,14 @@ class PathBot:
             arrival = np.minimum(arrival, reach_arrival(view.owner.shape, opps, self.wary))
         return arrival
 
+    def needed(self, view, player) -> int:
+        """With ``enough``: the squares that make the win sure (the cap of
+        :func:`~tronlab.capture.paths.path_score`); else no cap."""
+        if not self.enough:
+            return NEVER
+        active = [q for q in range(view.n_players) if not view.eliminated[q]]
+        return needed_to_win(view.owner, player, active)
+
     def choose(self, view, player):
         owner, me = view.owner, tuple(view.positions[player])
         h, w = owner.shape
@@ -206,10 +219,12 @@ class PathBot:
         if self.scratch is None:
             self.scratch = new_scratch(w, h, self.max_nodes)
         arrival = self.arrival(view, player)
+        needed = self.needed(view, player)
         result = search_paths(owner, player, me, trail=trail, arrival=arrival,
                               steps=self.steps, max_nodes=self.nodes_now(),
                               max_steps=self.max_steps, deadline=self.deadline,
-                              constant=self.constant, scratch=self.scratch)
+                              constant=self.constant, needed=needed,
+                              scratch=self.scratch)
         self.last = result
         self.stats.append((result.nodes, result.seconds))
         if result.nodes >= 1000 and result.seconds > 0:
@@ -222,7 +237,7 @@ class PathBot:
                 return spoil
         path, score = result.path, result.score
         if self.keep > 0:
-            old = plan_left(owner, player, me, self.plan, arrival, self.constant)
+            old = plan_left(owner, player, me, self.plan, arrival, self.constant, needed)
             if old is not None and old[0] * self.keep >= score:
                 score, path = old
         if score <= 1.0 or not path:
