@@ -12,10 +12,17 @@ from tronlab.capture.paths import search_paths
 DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))
 
 
-def exhaustive_best(state, player, k, max_steps):
+def exhaustive_best(state, player, k, max_steps, constant=20, needed=None):
     """Best (extra + 20) / (steps + 20) over every walk of straight k-square
     steps onto squares neutral when reached, played with the game's own rules
-    (the other players stay put); a walk ends at its first enclosure."""
+    (the other players stay put); a walk ends at its first enclosure.
+    ``constant`` replaces the 20; with ``needed``, a walk bringing at least
+    that many squares counts ``needed`` of them, twice."""
+    def value(extra, steps):
+        if needed is not None and extra >= needed:
+            return 2 * (needed + constant) / (steps + constant)
+        return (extra + constant) / (steps + constant)
+
     w, h = state.width, state.height
     start = state.scores()[player]
     best = -1.0
@@ -37,11 +44,11 @@ def exhaustive_best(state, player, k, max_steps):
                 cur = step(cur, acts).state
                 extra = cur.scores()[player] - start
                 if cur.scores()[player] - before > 1:     # an enclosure: the walk ends
-                    best = max(best, (extra + 20) / (t + m + 20))
+                    best = max(best, value(extra, t + m))
                     ok = False
                     break
             if ok:
-                best = max(best, (cur.scores()[player] - start + 20) / (t + k + 20))
+                best = max(best, value(cur.scores()[player] - start, t + k))
                 stack.append((cur, t + k, path | {cur.positions[player]}))
     return best
 
@@ -83,6 +90,17 @@ def test_best_score_matches_exhaustive_search(grid, k, depth):
         for sq in got.path:
             s = step(s, [sq if q == 0 else p for q, p in enumerate(s.positions)]).state
         assert s.scores()[0] - state.scores()[0] == got.extra
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(small_boards(), st.sampled_from([1, 2, 3]), st.integers(1, 6), st.sampled_from([3, 20]),
+       st.integers(1, 12))
+def test_constant_and_needed_cap_match_exhaustive_search(grid, k, depth, constant, needed):
+    state = state_from_ascii(grid)
+    want = exhaustive_best(state, 0, k, depth, constant, needed)
+    got = search_paths(state.owner, 0, state.positions[0], steps=(k,), max_steps=depth,
+                       escape=False, max_nodes=10**6, constant=constant, needed=needed)
+    assert got.score == pytest.approx(want)
 
 
 @settings(max_examples=10, deadline=None)
