@@ -6,7 +6,7 @@ from tronlab.capture import parse_grid, play_capture, state_from_ascii, step
 from tronlab.capture.memory import Memory
 from tronlab.capture.opponent import NEVER
 from tronlab.capture.paths_bot import (PathBot, first_stretch, future_arrival, opponents_of,
-                                       stay_closes)
+                                       plan_left, reach_arrival, stay_closes)
 from tronlab.runner.registry import bot_names, get_bot
 
 
@@ -83,3 +83,65 @@ def test_protocol_mode_warms_up_in_the_background_and_sizes_the_search():
     assert bot.nodes_now() == 20000                           # 0.02 s at 1e6 nodes a second
     bot.rate = 10
     assert bot.nodes_now() == 1000
+
+
+def test_reach_arrival_is_the_slowed_manhattan_distance_to_the_nearest_opponent():
+    opps = [((0, 0), (1, 0), 0), ((4, 2), None, 0), (None, None, 0)]
+    got = reach_arrival((3, 5), opps, 2.0)
+    for y in range(3):
+        for x in range(5):
+            d = min(x + y, abs(x - 4) + abs(y - 2))
+            assert got[y, x] == 2 * d
+    assert (reach_arrival((2, 2), [(None, None, 0)], 1.0) == NEVER).all()
+
+
+LOOP = """
+    .......
+    .0000..
+    .0..0..
+    .0000..
+    .......
+"""
+
+
+def test_plan_left_scores_the_rest_of_a_plan_like_the_search():
+    g = parse_grid(LOOP)
+    never = np.full(g.owner.shape, NEVER, np.int64)
+    # a plan round the east side; standing on its second square, 6 squares are left:
+    # 6 new ones, and the last, (4, 0), closes (5, 1)-(5, 3)
+    plan = [(5, 4), (6, 4), (6, 3), (6, 2), (6, 1), (6, 0), (5, 0), (4, 0)]
+    owner = g.owner.copy()
+    for x, y in [(4, 4), (5, 4), (6, 4)]:
+        owner[y, x] = 0
+    score, rest = plan_left(owner, 0, (6, 4), plan, never)
+    assert rest == plan[2:] and score == (6 + 3 + 20) / (6 + 20)
+    assert plan_left(owner, 0, (6, 4), plan, never, constant=5.0)[0] == (6 + 3 + 5) / (6 + 5)
+    # capped at 4 squares needed: 4 count, twice
+    assert plan_left(owner, 0, (6, 4), plan, never, needed=4)[0] == 2 * (4 + 20) / (6 + 20)
+    assert plan_left(owner, 0, (0, 0), plan, never) is None           # not on the plan
+    assert plan_left(owner, 0, (4, 0), plan, never) is None           # nothing left
+    taken = owner.copy()
+    taken[1, 6] = 1                                                   # a square taken since
+    assert plan_left(taken, 0, (6, 4), plan, never) is None
+    early = never.copy()
+    early[2, 6] = 2                          # the model's opponent is on (6, 2) in round 2
+    assert plan_left(owner, 0, (6, 4), plan, early) is None
+    late = never.copy()
+    late[2, 6] = 3                           # ... in round 3: the bot is there first
+    assert plan_left(owner, 0, (6, 4), plan, late) is not None
+    inside = never.copy()
+    inside[2, 5] = 4                         # an opponent in the area before it closes
+    assert plan_left(owner, 0, (6, 4), plan, inside) is None
+
+
+def test_options_are_switchable_and_play_whole_games():
+    for options in ({"constant": 40.0}, {"keep": 1.2}, {"wary": 1.5}, {"interfere": True},
+                    {"enough": True}):
+        bot = PathBot(max_nodes=3000, **options)
+        rec = play_capture([bot, "rectangles"], rng=3, width=16, height=10, round_limit=60)
+        assert not rec.notes, (options, rec.notes)
+    view = state_from_ascii("""
+        A0..
+        ..1b
+    """).view()                  # 2 squares each, 4 free: 3 more make the win sure
+    assert PathBot().needed(view, 0) == NEVER and PathBot(enough=True).needed(view, 0) == 3
