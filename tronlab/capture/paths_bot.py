@@ -34,6 +34,7 @@ from .memory import Memory
 from .warmup import Warmup
 from .opponent import NEVER, last_turn, predict
 from .paths import new_scratch, search_paths
+from .rects import border_cycle, scan_rectangles
 from .rects_bot import interference
 from .rects_terms import needed_to_win
 
@@ -116,6 +117,28 @@ def plan_left(owner, player, position, plan, arrival, constant=20.0, needed=NEVE
     return boost * (extra + constant) / (len(rest) + constant), rest
 
 
+def rival_border(view, player: int, min_points: int):
+    """The nearest neutral border square of an opponent's best rectangle (Recar's
+    own scan run from its square, B4) that brings it at least ``min_points``
+    squares, when the player gets there before the opponent can close it; else
+    None."""
+    owner, me = view.owner, view.positions[player]
+    best = None
+    for q in range(view.n_players):
+        pos = view.positions[q]
+        if q == player or pos is None or view.eliminated[q]:
+            continue
+        others = [p for r, p in enumerate(view.positions) if r != q and p is not None]
+        theirs = scan_rectangles(owner, q, pos, n_players=view.n_players, opponents=others)
+        if theirs.score <= 1 or theirs.points < min_points:
+            continue
+        for x, y in border_cycle(theirs.x0, theirs.y0, theirs.x1, theirs.y1):
+            d = abs(x - me[0]) + abs(y - me[1])
+            if owner[y, x] == -1 and 0 < d < theirs.turns and (best is None or d < best[0]):
+                best = (d, (x, y))
+    return None if best is None else best[1]
+
+
 def first_stretch(position, path) -> tuple:
     """The last square of the straight start of ``path``."""
     target = path[0]
@@ -142,11 +165,11 @@ class PathBot:
     def __init__(self, *, max_nodes: int = 30000, steps=(3, 2, 1), max_steps: int = 60,
                  order: str = "writeup", back=None, model: bool = True, wary: float = 0.0,
                  interfere: bool = False, constant: float = 20.0, keep: float = 0.0,
-                 enough: bool = False):
+                 enough: bool = False, spoil: int = 0):
         self.max_nodes, self.steps, self.max_steps = max_nodes, tuple(steps), max_steps
         self.order, self.back, self.model = order, back, model
         self.wary, self.interfere, self.constant, self.keep = wary, interfere, constant, keep
-        self.enough = enough
+        self.enough, self.spoil = enough, spoil
         self.plan = []                  # the squares of the path being walked
         self.memory = Memory()
         self.scratch = None
@@ -235,6 +258,10 @@ class PathBot:
             spoil = interference(view, player, mine)
             if spoil is not None:
                 return spoil
+        if self.spoil > 0:
+            target = rival_border(view, player, self.spoil)
+            if target is not None:
+                return target
         path, score = result.path, result.score
         if self.keep > 0:
             old = plan_left(owner, player, me, self.plan, arrival, self.constant, needed)
