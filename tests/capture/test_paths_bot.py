@@ -145,3 +145,25 @@ def test_options_are_switchable_and_play_whole_games():
         ..1b
     """).view()                  # 2 squares each, 4 free: 3 more make the win sure
     assert PathBot().needed(view, 0) == NEVER and PathBot(enough=True).needed(view, 0) == 3
+
+
+def test_rival_border_is_the_nearest_neutral_square_round_the_opponents_rectangle():
+    from tronlab.capture.paths_bot import rival_border
+    from tronlab.capture.rects import border_cycle, scan_rectangles
+    view = state_from_ascii("""
+        ..........
+        .11111....
+        .1....1...
+        .1....1...
+        .b........
+        ..........
+        ........A.
+    """).view()
+    theirs = scan_rectangles(view.owner, 1, view.positions[1], opponents=[view.positions[0]])
+    border = [sq for sq in border_cycle(theirs.x0, theirs.y0, theirs.x1, theirs.y1)
+              if view.owner[sq[1], sq[0]] == -1]
+    me = view.positions[0]
+    near = min(abs(x - me[0]) + abs(y - me[1]) for x, y in border)
+    target = rival_border(view, 0, 1)
+    assert target in border and abs(target[0] - me[0]) + abs(target[1] - me[1]) == near
+    assert rival_border(view, 0, theirs.points + 1) is None          # not worth it
