@@ -148,7 +148,7 @@ def test_options_are_switchable_and_play_whole_games():
 
 
 def test_rival_border_is_the_nearest_neutral_square_round_the_opponents_rectangle():
-    from tronlab.capture.paths_bot import rival_border
+    from tronlab.capture.rival import rival_border
     from tronlab.capture.rects import border_cycle, scan_rectangles
     view = state_from_ascii("""
         ..........

@@ -34,9 +34,9 @@ from .memory import Memory
 from .warmup import Warmup
 from .opponent import NEVER, last_turn, predict
 from .paths import new_scratch, search_paths
-from .rects import border_cycle, scan_rectangles
 from .rects_bot import interference
 from .rects_terms import needed_to_win
+from .rival import rectangle_arrival, rival_border
 
 
 class Plan(NamedTuple):
@@ -117,28 +117,6 @@ def plan_left(owner, player, position, plan, arrival, constant=20.0, needed=NEVE
     return boost * (extra + constant) / (len(rest) + constant), rest
 
 
-def rival_border(view, player: int, min_points: int):
-    """The nearest neutral border square of an opponent's best rectangle (Recar's
-    own scan run from its square, B4) that brings it at least ``min_points``
-    squares, when the player gets there before the opponent can close it; else
-    None."""
-    owner, me = view.owner, view.positions[player]
-    best = None
-    for q in range(view.n_players):
-        pos = view.positions[q]
-        if q == player or pos is None or view.eliminated[q]:
-            continue
-        others = [p for r, p in enumerate(view.positions) if r != q and p is not None]
-        theirs = scan_rectangles(owner, q, pos, n_players=view.n_players, opponents=others)
-        if theirs.score <= 1 or theirs.points < min_points:
-            continue
-        for x, y in border_cycle(theirs.x0, theirs.y0, theirs.x1, theirs.y1):
-            d = abs(x - me[0]) + abs(y - me[1])
-            if owner[y, x] == -1 and 0 < d < theirs.turns and (best is None or d < best[0]):
-                best = (d, (x, y))
-    return None if best is None else best[1]
-
-
 def first_stretch(position, path) -> tuple:
     """The last square of the straight start of ``path``."""
     target = path[0]
@@ -165,11 +143,11 @@ class PathBot:
     def __init__(self, *, max_nodes: int = 30000, steps=(3, 2, 1), max_steps: int = 60,
                  order: str = "writeup", back=None, model: bool = True, wary: float = 0.0,
                  interfere: bool = False, constant: float = 20.0, keep: float = 0.0,
-                 enough: bool = False, spoil: int = 0):
+                 enough: bool = False, spoil: int = 0, rival: bool = False):
         self.max_nodes, self.steps, self.max_steps = max_nodes, tuple(steps), max_steps
         self.order, self.back, self.model = order, back, model
         self.wary, self.interfere, self.constant, self.keep = wary, interfere, constant, keep
-        self.enough, self.spoil = enough, spoil
+        self.enough, self.spoil, self.rival = enough, spoil, rival
         self.plan = []                  # the squares of the path being walked
         self.memory = Memory()
         self.scratch = None
@@ -215,6 +193,8 @@ class PathBot:
         arrival = np.full((h, w), NEVER, np.int64)
         if self.model and opps:
             arrival = predict(view.owner, opps, rounds=self.max_steps, order=self.order).arrival
+        if self.rival and opps:
+            arrival = np.minimum(arrival, rectangle_arrival(view, player, self.max_steps))
         if self.memory.future:
             arrival = np.minimum(arrival, future_arrival(self.memory, view, ids))
         if self.wary > 0 and opps:
