@@ -18,6 +18,24 @@ Each turn the bot
 
 ``stats`` keeps ``(nodes, seconds)`` of every search, for the node counts
 per turn reported in benchmarks/capture_paths.py.
+
+Options tried against ``rectangles`` in 2-player games, each switchable, off
+(or the write-up's value) unless measured better (benchmarks/capture_paths_options.py
+has the table):
+
+* ``constant`` - the 20 of ``(extra + 20) / (steps + 20)``; smaller prefers
+  shorter loops, larger bigger ones;
+* ``keep`` - a bonus factor for what is left of the last turn's path
+  (:func:`plan_left`), so that the bot finishes a loop instead of trading it
+  for a slightly bigger one each turn (Recar's stability bonus, borrowed);
+* ``wary`` - an opponent may stand on any square ``wary`` times its distance
+  from now (:func:`reach_arrival`): only loops the opponent cannot cut count;
+* ``rival`` - the opponent walks its best rectangle
+  (:func:`~tronlab.capture.rival.rectangle_arrival`), besides the B7 model;
+* ``interfere`` / ``spoil`` - head for the border of an opponent's better
+  (``interfere``, Recar's rule) or big (``spoil`` squares or more) rectangle;
+* ``enough`` - the enough-to-win cap in the score
+  (:func:`~tronlab.capture.paths.path_score`).
 """
 
 from __future__ import annotations

@@ -1,0 +1,86 @@
+"""The path bot's options against ``rectangles``, 2 players (issue 17's last ladder step).
+
+    nice python benchmarks/capture_paths_options.py NAME FIRST COUNT [option=value ...] [--jobs J]
+
+plays ``PathBot(**options)`` against ``RectangleBot()`` on the drawn
+point-symmetric starts ``capture:35x20:FIRST`` .. ``FIRST+COUNT-1`` (the
+maps of the arena's ``random:N`` from ``FIRST`` on), both seatings on every
+map, untimed (the path bot searches a fixed ``max_nodes`` a turn, 30,000 by
+default, so the load of the machine does not matter), and prints one line
+per game (map, seat, squares of the path bot and of rectangles, rounds) and
+the W-D-L with its two-sided sign test.  Option values are Python literals
+(``constant=40.0``, ``keep=1.1``, ``rival=True``).
+
+Tuning (maps 1000-1031, the benchmark's maps start at 0), W-D-L of the path
+bot and its mean margin in squares; "paired" is the mean change of the
+margin against the write-up's bot on the same map and seat (± standard error):
+
+    write-up's bot (all options off)  maps 1000-1011  12-1-11   margin  +5
+    constant=10                       1000-1002       1-0-4     paired -60 ± 38
+    constant=40                       1000-1011       14-1-12   paired +18 ± 16
+    constant=80                       1000-1003       4-0-3     paired -17 ± 21
+    keep=1.1                          1000-1002       1-0-5     paired -51 ± 22
+    keep=1.5                          1000-1003       0-0-8     paired -46 ± 30
+    wary=1.0                          1000-1004       0-0-10    paired -53 ± 25
+    interfere=True                    1000-1005       4-0-8     paired  -3 ± 13
+    constant=40, enough=True          1000-1014       16-0-13   paired  +8 ± 11
+    constant=40, rival=True           1000-1007       7-1-8     paired  +9 ± 20
+    constant=40, spoil=50             1000-1001       0-1-3     paired -35 ± 30
+    constant=40, BlockBack(60)        1000-1009       10-0-8    paired  -5 ± 15
+
+(runs were stopped early once they were clearly worse, or to free the machine.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tronlab.arena.maps import capture_setup  # noqa: E402
+from tronlab.arena.stats import sign_test  # noqa: E402
+from tronlab.capture.game import play_capture  # noqa: E402
+from tronlab.capture.paths_bot import PathBot  # noqa: E402
+from tronlab.capture.rects_bot import RectangleBot  # noqa: E402
+
+OPTIONS: dict = {}
+
+
+def one_game(job):
+    """``(map, seat, path bot's squares, rectangles' squares, rounds)``."""
+    i, seat = job
+    bots = [PathBot(**OPTIONS), RectangleBot()]
+    if seat == 1:
+        bots.reverse()
+    outcome = play_capture(bots, rng=i, **capture_setup(f"capture:35x20:{i}", 2)).outcome
+    return i, seat, outcome["scores"][seat], outcome["scores"][1 - seat], outcome["round"]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("name")
+    ap.add_argument("first", type=int)
+    ap.add_argument("count", type=int)
+    ap.add_argument("options", nargs="*")
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args(argv)
+    for item in args.options:
+        key, value = item.split("=", 1)
+        OPTIONS[key] = eval(value, {})        # a Python literal from the command line
+    jobs = [(i, s) for i in range(args.first, args.first + args.count) for s in (0, 1)]
+    wins = draws = losses = 0
+    with Pool(args.jobs) as pool:
+        for i, seat, mine, theirs, rounds in pool.imap_unordered(one_game, jobs):
+            wins, draws, losses = wins + (mine > theirs), draws + (mine == theirs), \
+                losses + (mine < theirs)
+            print(args.name, i, seat, mine, theirs, rounds, flush=True)
+    print(f"{args.name} {OPTIONS}: {wins}-{draws}-{losses}, sign test p "
+          f"{sign_test(wins, losses):.3g}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
