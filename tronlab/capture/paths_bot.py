@@ -19,23 +19,30 @@ Each turn the bot
 ``stats`` keeps ``(nodes, seconds)`` of every search, for the node counts
 per turn reported in benchmarks/capture_paths.py.
 
-Options tried against ``rectangles`` in 2-player games, each switchable, off
-(or the write-up's value) unless measured better (benchmarks/capture_paths_options.py
-has the table):
+Options tried against ``rectangles`` in 2-player games, each switchable; the
+defaults are the write-up's bot except ``constant`` (tuned on maps 1000-1031,
+table in benchmarks/capture_paths_options.py):
 
-* ``constant`` - the 20 of ``(extra + 20) / (steps + 20)``; smaller prefers
-  shorter loops, larger bigger ones;
+* ``constant`` - the 20 of ``(extra + 20) / (steps + 20)``, 40 by default: a
+  larger one prefers bigger loops.  40 gained 18 +- 8 squares a game over 20
+  on the same maps and seats (51 games); 10 lost 60 +- 38;
 * ``keep`` - a bonus factor for what is left of the last turn's path
   (:func:`plan_left`), so that the bot finishes a loop instead of trading it
   for a slightly bigger one each turn (Recar's stability bonus, borrowed);
+  it lost about 50 squares a game at 1.1 and at 1.5;
 * ``wary`` - an opponent may stand on any square ``wary`` times its distance
-  from now (:func:`reach_arrival`): only loops the opponent cannot cut count;
-* ``rival`` - the opponent walks its best rectangle
-  (:func:`~tronlab.capture.rival.rectangle_arrival`), besides the B7 model;
+  from now (:func:`reach_arrival`): only loops the opponent cannot cut
+  count.  At 1.0 the loops are small and it lost all 10 games;
+* ``rival`` - the opponent also walks its best rectangle
+  (:func:`~tronlab.capture.rival.rectangle_arrival`);
 * ``interfere`` / ``spoil`` - head for the border of an opponent's better
   (``interfere``, Recar's rule) or big (``spoil`` squares or more) rectangle;
 * ``enough`` - the enough-to-win cap in the score
   (:func:`~tronlab.capture.paths.path_score`).
+
+``rival``, ``interfere``, ``enough`` changed the margin by less than its
+error; ``spoil`` was worse.  Caution loses to ``rectangles``; ambition wins
+a little.
 """
 
 from __future__ import annotations
@@ -160,7 +167,7 @@ class PathBot:
 
     def __init__(self, *, max_nodes: int = 30000, steps=(3, 2, 1), max_steps: int = 60,
                  order: str = "writeup", back=None, model: bool = True, wary: float = 0.0,
-                 interfere: bool = False, constant: float = 20.0, keep: float = 0.0,
+                 interfere: bool = False, constant: float = 40.0, keep: float = 0.0,
                  enough: bool = False, spoil: int = 0, rival: bool = False):
         self.max_nodes, self.steps, self.max_steps = max_nodes, tuple(steps), max_steps
         self.order, self.back, self.model = order, back, model
