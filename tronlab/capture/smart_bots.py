@@ -6,7 +6,8 @@
 * ``rectangles-block`` - the same with this project's BACK rule (B8).
 
 * ``paths`` - Olaf69's path search with his opponent model (B6, B7),
-  :class:`~tronlab.capture.paths_bot.PathBot`; ``paths-same`` with the other
+  :class:`~tronlab.capture.paths_bot.PathBot` (the score's constant 40, not
+  his 20: measured against ``rectangles``); ``paths-same`` with the other
   turn order in the model; ``paths-back`` and ``paths-block`` with the two
   BACK rules.
 ``time`` is accepted for the registry's sake; these bots do a fixed amount
@@ -40,7 +41,8 @@ def rectangles_block(*, rng=None, time=None, **options):
 
 
 @register("paths", game="capture",
-          description="Olaf69's path search: 3-square steps, (extra+20)/(steps+20), opponent model")
+          description="Olaf69's path search: 3-square steps, (extra+c)/(steps+c) with c 40 "
+                      "(his 20 measured weaker), opponent model")
 def paths(*, rng=None, time=None, **options):
     return PathBot(**options)
 
