@@ -58,7 +58,7 @@ import numpy as np
 from ..jit.clock import clock_ns
 from ..jit.kernels import KernelTable, kernel, sig_type
 from ..nash import maximin, saddle, zero_sum
-from ..nash.saddle import FILL, SADDLE, SOLVE
+from ..nash.saddle import FILL, LOWER, SADDLE, SOLVE, UPPER
 from .evaluate import heuristic_kernel, separated_score_kernel
 
 WIN = float(1 << 24)        # a won game: far above any evaluation
@@ -135,6 +135,24 @@ def order_moves_kernel(flat, head, offs, prior, use_prior, first, out):
             b -= 1
         out[b] = m
     return n
+
+
+@kernel
+def hint_cell_kernel(lo, hi, m, n, what, i, j):
+    """The pair of moves to try first next time at a node that settled as
+    ``what`` on cell ``(i, j)`` (L6).  A saddle point or a solved matrix: that
+    cell.  A lower bound proved by row ``i``: that row, with its weakest column
+    (the reply most likely to refute it after a deeper search); an upper bound
+    proved by column ``j``: that column with its strongest row."""
+    if what == LOWER:
+        for k in range(n):
+            if lo[i, k] < lo[i, j]:
+                j = k
+    elif what == UPPER:
+        for k in range(m):
+            if hi[k, j] > hi[i, j]:
+                i = k
+    return i, j
 
 
 @kernel
@@ -317,6 +335,7 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
                 j = np.argmax(ns.col[:n])
             slot = ns.keys[ply] & mask
             hint_key[slot] = ns.keys[ply]
+            i, j = hint_cell_kernel(ns.lo[ply], ns.hi[ply], m, n, what, i, j)
             hint_move[slot, 0] = ns.moves[ply, 0, i]
             hint_move[slot, 1] = ns.moves[ply, 1, j]
             if ply == 0:
