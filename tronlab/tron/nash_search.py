@@ -60,19 +60,18 @@ from ..jit.kernels import KernelTable, kernel, sig_type
 from ..nash import maximin, saddle, zero_sum
 from ..nash.saddle import FILL, LOWER, SADDLE, SOLVE, UPPER
 from .evaluate import heuristic_kernel, separated_score_kernel
+from .nash_table import FINAL, MAX_DEPTH, WIN, probe_kernel, store_kernel
 
-WIN = float(1 << 24)        # a won game: far above any evaluation
-MAX_DEPTH = 48              # turns
 CLOCK_EVERY = 16            # nodes between two looks at the clock (a power of 2)
 TIMED_SIZE = 1024           # bigger boards: the clock at every node, each node's work timed
 
 # stats fields
 (S_NODES, S_EVALS, S_SEPARATED, S_MATRICES, S_SADDLE, S_SOLVED, S_CELLS, S_TERMINAL,
- S_SKIPPED, S_HINTS, S_ABORTED, S_CUTS, S_TWOPLY, S_COST, S_COST_SEEN) = range(15)
-N_STATS = 15
+ S_SKIPPED, S_HINTS, S_ABORTED, S_CUTS, S_TWOPLY, S_COST, S_COST_SEEN, S_TABLE) = range(16)
+N_STATS = 16
 STAT_NAMES = ("nodes", "evals", "separated_leaves", "matrices", "saddle", "solved", "cells",
               "terminal_cells", "skipped_cells", "hint_hits", "aborted", "cuts", "twoply",
-              "node_cost_ns", "node_ns")
+              "node_cost_ns", "node_ns", "table_hits")
 
 
 
@@ -196,12 +195,12 @@ def fill_terminal_kernel(lo, hi, moves, m, n, hm, ho, offs, turns, draw):
     return count
 
 
-@kernel(sig=("Tuple((f8, b1))(u1[::1], i8, i8, i8, i8, i8, f8, f8, i8, f8, b1, b1, b1, i8, "
-             "f8[:, ::1], u8[:, ::1], u8[::1], i8[:, ::1], f8[:, ::1], NashScratch, "
-             "ChamberScratch, i8[::1])"))
+@kernel(sig=("Tuple((f8, b1))(u1[::1], i8, i8, i8, i8, i8, f8, f8, i8, f8, b1, b1, b1, b1, i8, "
+             "f8[:, ::1], u8[:, ::1], u8[::1], i8[:, ::1], f8[:, ::1], i8[::1], f8[:, ::1], "
+             "NashScratch, ChamberScratch, i8[::1])"))
 def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, draw, prune,
-                       order, hybrid, deadline, prior, zobrist, hint_key, hint_move, strategy, ns, cs,
-                       stats):
+                       order, hybrid, table, deadline, prior, zobrist, hint_key, hint_move,
+                       bounds, left, strategy, ns, cs, stats):
     """Value for ``me`` of a ``depth``-turn simultaneous search (module doc).
 
     ``prune``/``order`` switch L2 and L6.  ``hybrid``: a node whose heads
@@ -209,8 +208,10 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
     the two-ply model instead of the matrix game
     (:func:`tronlab.nash.maximin.maximin_next_cell_kernel`).  ``prior`` float64[2, 4]: root move
     probabilities by move code for me and the opponent (``prior[p, 0] < 0``:
-    none).  ``zobrist`` uint64[3, n]; the hint table ``hint_key`` uint64[2**b],
-    ``hint_move`` int64[2**b, 2]; ``strategy`` float64[2, 4] receives the root
+    none).  ``zobrist`` uint64[3, n]; the table (:mod:`tronlab.tron.nash_table`)
+    ``hint_key`` uint64[2**b], ``hint_move`` int64[2**b, 2], ``bounds``
+    float64[2**b, 2], ``left`` int64[2**b]; ``table`` switches its bounds on
+    (the hints follow ``order``); ``strategy`` float64[2, 4] receives the root
     equilibrium by move code; ``ns`` a :class:`NashScratch`, ``cs`` the
     evaluations' scratch (:func:`tronlab.tron.chambers.new_scratch`); ``stats``
     int64[N_STATS] is added to.  ``flat`` is changed and restored.  Returns
@@ -251,6 +252,14 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
                     stats[S_ABORTED] += 1
                     return 0.0, False
             state = 1
+            slot = ns.keys[ply] & mask
+            if table and ply > 0:
+                hit, val, kind = probe_kernel(hint_key, bounds, left, ns.keys[ply], slot, ply,
+                                              depth - ply, ns.window[ply, 0], ns.window[ply, 1])
+                if hit:
+                    stats[S_TABLE] += 1
+                    state = 2
+                    continue
             if ply > 0 and has_move_kernel(flat, hm, offs) and has_move_kernel(flat, ho, offs):
                 sep, score = separated_score_kernel(flat, hm, ho, stride, sep_weight, cs.dist,
                                                     cs.owner, cs.queue)
@@ -263,6 +272,9 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
                     stats[S_EVALS] += 1
                     val = float(heuristic_kernel(flat, hm, ho, stride, code, k1, k2, cs))
                     state = 2
+                if state == 2 and table:
+                    store_kernel(hint_key, hint_move, bounds, left, ns.keys[ply], slot, ply,
+                                 FINAL if sep else np.int64(0), val, kind)
                 if timed:
                     took = clock_ns() - entered
                     if took > stats[S_COST_SEEN]:
@@ -334,10 +346,14 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
                 i = np.argmax(ns.row[:m])
                 j = np.argmax(ns.col[:n])
             slot = ns.keys[ply] & mask
-            hint_key[slot] = ns.keys[ply]
-            i, j = hint_cell_kernel(ns.lo[ply], ns.hi[ply], m, n, what, i, j)
-            hint_move[slot, 0] = ns.moves[ply, 0, i]
-            hint_move[slot, 1] = ns.moves[ply, 1, j]
+            if table:
+                store_kernel(hint_key, hint_move, bounds, left, ns.keys[ply], slot, ply,
+                             depth - ply, val, kind)
+            if hint_key[slot] != ns.keys[ply] or left[slot] <= depth - ply:
+                hint_key[slot] = ns.keys[ply]
+                i, j = hint_cell_kernel(ns.lo[ply], ns.hi[ply], m, n, what, i, j)
+                hint_move[slot, 0] = ns.moves[ply, 0, i]
+                hint_move[slot, 1] = ns.moves[ply, 1, j]
             if ply == 0:
                 strategy[:] = 0.0
                 for r in range(m):
