@@ -90,6 +90,7 @@ class NashScratch(NamedTuple):
     tab: np.ndarray        # solver scratch (zero_sum.new_scratch(4, 4))
     idx: np.ndarray
     twoply: np.ndarray     # bool[MAX_DEPTH + 1] the node at each turn is valued two-ply
+    killers: np.ndarray    # int64[MAX_DEPTH + 1, 2] each turn's last proving moves (-1: none)
 
 
 def new_scratch() -> NashScratch:
@@ -99,7 +100,7 @@ def new_scratch() -> NashScratch:
                        np.zeros((d, 2, 4), np.int64), np.zeros((d, 2), np.int64),
                        np.zeros((d, 2), np.int64), np.zeros((d, 2), np.int64),
                        np.zeros(d, np.uint64), np.zeros(4), np.zeros(4), z.tableau, z.index,
-                       np.zeros(d, np.bool_))
+                       np.zeros(d, np.bool_), np.full((d, 2), -1, np.int64))
 
 
 sig_type("NashScratch", new_scratch)      # for kernel signatures (tronlab.jit.kernels)
@@ -195,11 +196,11 @@ def fill_terminal_kernel(lo, hi, moves, m, n, hm, ho, offs, turns, draw):
     return count
 
 
-@kernel(sig=("Tuple((f8, b1))(u1[::1], i8, i8, i8, i8, i8, f8, f8, i8, f8, b1, b1, b1, b1, i8, "
+@kernel(sig=("Tuple((f8, b1))(u1[::1], i8, i8, i8, i8, i8, f8, f8, i8, f8, b1, b1, b1, b1, b1, i8, "
              "f8[:, ::1], u8[:, ::1], u8[::1], i8[:, ::1], f8[:, ::1], i8[::1], f8[:, ::1], "
              "NashScratch, ChamberScratch, i8[::1])"))
 def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, draw, prune,
-                       order, hybrid, table, deadline, prior, zobrist, hint_key, hint_move,
+                       order, hybrid, table, killers, deadline, prior, zobrist, hint_key, hint_move,
                        bounds, left, strategy, ns, cs, stats):
     """Value for ``me`` of a ``depth``-turn simultaneous search (module doc).
 
@@ -211,7 +212,8 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
     none).  ``zobrist`` uint64[3, n]; the table (:mod:`tronlab.tron.nash_table`)
     ``hint_key`` uint64[2**b], ``hint_move`` int64[2**b, 2], ``bounds``
     float64[2**b, 2], ``left`` int64[2**b]; ``table`` switches its bounds on
-    (the hints follow ``order``); ``strategy`` float64[2, 4] receives the root
+    (the hints follow ``order``); ``killers``: where the table has no hint, try
+    first the moves that last settled a node at the same turn; ``strategy`` float64[2, 4] receives the root
     equilibrium by move code; ``ns`` a :class:`NashScratch`, ``cs`` the
     evaluations' scratch (:func:`tronlab.tron.chambers.new_scratch`); ``stats``
     int64[N_STATS] is added to.  ``flat`` is changed and restored.  Returns
@@ -287,6 +289,10 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
                     stats[S_HINTS] += 1
                     h0 = hint_move[slot, 0]
                     h1 = hint_move[slot, 1]
+                if killers and h0 < 0:
+                    h0 = ns.killers[ply, 0]
+                if killers and h1 < 0:
+                    h1 = ns.killers[ply, 1]
                 mv = ns.moves[ply]
                 m = order_moves_kernel(flat, hm, offs, prior[0], order and ply == 0 and
                                        prior[0, 0] >= 0, h0, mv[0])
@@ -349,6 +355,10 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
             if table:
                 store_kernel(hint_key, hint_move, bounds, left, ns.keys[ply], slot, ply,
                              depth - ply, val, kind)
+            if killers and what != UPPER:
+                ns.killers[ply, 0] = ns.moves[ply, 0, i]
+            if killers and what != LOWER:
+                ns.killers[ply, 1] = ns.moves[ply, 1, j]
             if hint_key[slot] != ns.keys[ply] or left[slot] <= depth - ply:
                 hint_key[slot] = ns.keys[ply]
                 i, j = hint_cell_kernel(ns.lo[ply], ns.hi[ply], m, n, what, i, j)

@@ -57,13 +57,14 @@ class NashSearcher:
     draw to me), ``prune`` (L2 saddle-point pruning), ``ordering`` (L6),
     ``hybrid`` (the two-ply model where the heads cannot meet before the
     depth limit), ``table`` (keep proved value bounds by position, reused by
-    later iterations and moves: :mod:`tronlab.tron.nash_table`), ``hint_bits``
+    later iterations and moves: :mod:`tronlab.tron.nash_table`), ``killers``
+    (without a hint, first the moves that last settled a node as deep), ``hint_bits``
     (table size 2**hint_bits).  ``last_stats`` tells what the
     last :meth:`search` did."""
 
     def __init__(self, *, evaluation="territory", k1=K1_DEFAULT, k2=K2_DEFAULT,
                  sep_weight=SEP_WEIGHT_DEFAULT, draw=0.0, prune=True, ordering=True,
-                 hybrid=False, table=True, hint_bits=16):
+                 hybrid=False, table=True, killers=True, hint_bits=16):
         self.code = eval_code(evaluation)
         self.k1, self.k2, self.sep_weight = check_weights(k1, k2, sep_weight)
         if isinstance(draw, bool) or not isinstance(draw, (int, float)) or not abs(draw) < ts.WIN:
@@ -71,7 +72,7 @@ class NashSearcher:
         if not isinstance(hint_bits, int) or not 4 <= hint_bits <= 24:
             raise ValueError(f"hint_bits must be an int from 4 to 24, got {hint_bits!r}")
         self.draw, self.prune, self.ordering = float(draw), bool(prune), bool(ordering)
-        self.hybrid, self.table = bool(hybrid), bool(table)
+        self.hybrid, self.table, self.killers = bool(hybrid), bool(table), bool(killers)
         self.hint_key = np.zeros(1 << hint_bits, np.uint64)
         self.hint_move = np.zeros((1 << hint_bits, 2), np.int64)
         self.bounds = np.zeros((1 << hint_bits, 2))
@@ -109,7 +110,8 @@ class NashSearcher:
         v, done = kernel(board.flat.copy(), np.int64(board.heads[me]), np.int64(board.heads[opp]),
                          np.int64(board.stride), np.int64(depth), np.int64(self.code), self.k1,
                          self.k2, np.int64(self.sep_weight), self.draw, self.prune, self.ordering,
-                         self.hybrid, self.table, np.int64(deadline), prior, self.zobrist,
+                         self.hybrid, self.table, self.killers and self.ordering,
+                         np.int64(deadline), prior, self.zobrist,
                          self.hint_key, self.hint_move, self.bounds, self.left, self.strategy,
                          self.ns, self.cs, stats)
         return float(v), self.strategy.copy(), bool(done)
