@@ -1,7 +1,7 @@
 """The ``nash`` bot under the Light Riders rules: arena table with a sign test.
 
     python benchmarks/nash_strength.py [--opponents minimax,chamber] [--boards 40]
-        [--time 0.1] [--nash-options '{"sample": true}'] [--results FILE] [--tag T]
+        [--first-seed 0] [--time 0.1] [--nash-options '{"sample": true}'] [--results FILE] [--tag T]
 
 Each opponent plays ``nash`` on ``--boards`` seeded Light Riders starts
 (``lightriders_board(rng=seed)``: 16x16, empty, mirrored starts), once from
@@ -112,6 +112,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--opponents", default="minimax,chamber")
     ap.add_argument("--boards", type=int, default=40)
+    ap.add_argument("--first-seed", type=int, default=0,
+                    help="seeds --first-seed .. --first-seed + --boards - 1 (fresh seeds: a new range)")
     ap.add_argument("--time", type=float, default=0.1)
     ap.add_argument("--hero", default="nash")
     ap.add_argument("--nash-options", default="{}")
@@ -134,7 +136,7 @@ def main(argv=None):
     done = {(r["opponent"], r["seed"], r["seat"]) for r in results}
     for opponent in args.opponents.split(","):
         t0 = time.perf_counter()
-        for seed in range(args.boards):
+        for seed in range(args.first_seed, args.first_seed + args.boards):
             for seat in (0, 1):
                 if (opponent, seed, seat) in done:
                     continue
