@@ -113,7 +113,7 @@ def main(argv=None):
     ap.add_argument("--opponents", default="minimax,chamber")
     ap.add_argument("--boards", type=int, default=40)
     ap.add_argument("--first-seed", type=int, default=0,
-                    help="seeds --first-seed .. --first-seed + --boards - 1 (fresh seeds: a new range)")
+                    help="play seeds --first-seed to --first-seed + --boards - 1")
     ap.add_argument("--time", type=float, default=0.1)
     ap.add_argument("--hero", default="nash")
     ap.add_argument("--nash-options", default="{}")

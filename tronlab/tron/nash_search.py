@@ -41,8 +41,22 @@ Move order (L6)
 At the root the moves are tried by the probabilities of the previous
 iteration's equilibrium.  Deeper, a hint table keyed by the Zobrist hash of the
 position keeps the most likely pair of moves of the last search of that
-position; those moves go first.  Good moves first make the first candidate a
-saddle point more often.
+position; those moves go first (a node cut by a row keeps that row and its
+weakest column: the reply that refutes it first if a deeper search does).
+Where the table has no hint, the moves that last settled a node at the same
+turn go first (killers).  Good moves first make the first candidate a saddle
+point more often.
+
+Reuse (L6)
+----------
+The same table keeps the value bounds each search proved, with the depth it
+searched (:mod:`tronlab.tron.nash_table`): a cell searched twice (a null-window
+proof, then exactly) evaluates its leaves once, and the next move's shallow
+iterations mostly read the bounds the last move's deep one proved.  Measured
+on 99 consecutive positions of three Light Riders games, 6 turns deep:
+240,878 evaluations without table and killers, 159,115 with the table,
+121,366 with both (chamber's alpha-beta: 97,967), the same moves; at 75 ms a
+move the search now reaches as deep as chamber's (7.2 turns v 7.3, was 6.6).
 
 The kernel walks the tree with an explicit stack (one frame per turn:
 ``lo``, ``hi``, ``window``, ``moves``, ``counts``, ``cell``, ``heads``,
@@ -60,7 +74,7 @@ from ..jit.kernels import KernelTable, kernel, sig_type
 from ..nash import maximin, saddle, zero_sum
 from ..nash.saddle import FILL, LOWER, SADDLE, SOLVE, UPPER
 from .evaluate import heuristic_kernel, separated_score_kernel
-from .nash_table import FINAL, MAX_DEPTH, WIN, probe_kernel, store_kernel
+from .nash_table import FINAL, MAX_DEPTH, WIN, hint_cell_kernel, probe_kernel, store_kernel
 
 CLOCK_EVERY = 16            # nodes between two looks at the clock (a power of 2)
 TIMED_SIZE = 1024           # bigger boards: the clock at every node, each node's work timed
@@ -138,24 +152,6 @@ def order_moves_kernel(flat, head, offs, prior, use_prior, first, out):
 
 
 @kernel
-def hint_cell_kernel(lo, hi, m, n, what, i, j):
-    """The pair of moves to try first next time at a node that settled as
-    ``what`` on cell ``(i, j)`` (L6).  A saddle point or a solved matrix: that
-    cell.  A lower bound proved by row ``i``: that row, with its weakest column
-    (the reply most likely to refute it after a deeper search); an upper bound
-    proved by column ``j``: that column with its strongest row."""
-    if what == LOWER:
-        for k in range(n):
-            if lo[i, k] < lo[i, j]:
-                j = k
-    elif what == UPPER:
-        for k in range(m):
-            if hi[k, j] > hi[i, j]:
-                i = k
-    return i, j
-
-
-@kernel
 def has_move_kernel(flat, head, offs):
     """Does ``head`` have a free neighbour?"""
     for m in range(4):
@@ -213,8 +209,8 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
     ``hint_key`` uint64[2**b], ``hint_move`` int64[2**b, 2], ``bounds``
     float64[2**b, 2], ``left`` int64[2**b]; ``table`` switches its bounds on
     (the hints follow ``order``); ``killers``: where the table has no hint, try
-    first the moves that last settled a node at the same turn; ``strategy`` float64[2, 4] receives the root
-    equilibrium by move code; ``ns`` a :class:`NashScratch`, ``cs`` the
+    first the moves that last settled a node at the same turn; ``strategy``
+    float64[2, 4] receives the root equilibrium by move code; ``ns`` a :class:`NashScratch`, ``cs`` the
     evaluations' scratch (:func:`tronlab.tron.chambers.new_scratch`); ``stats``
     int64[N_STATS] is added to.  ``flat`` is changed and restored.  Returns
     ``(value, completed)``: False when ``deadline`` (ns) passed first.

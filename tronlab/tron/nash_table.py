@@ -99,6 +99,24 @@ def store_kernel(hint_key, hint_move, bounds, left, key, slot, ply, depth_left, 
     left[slot] = depth_left
 
 
+@kernel
+def hint_cell_kernel(lo, hi, m, n, what, i, j):
+    """The pair of moves to try first next time at a node that settled as
+    ``what`` on cell ``(i, j)`` (L6).  A saddle point or a solved matrix: that
+    cell.  A lower bound proved by row ``i``: that row, with its weakest column
+    (the reply most likely to refute it after a deeper search); an upper bound
+    proved by column ``j``: that column with its strongest row."""
+    if what == LOWER:
+        for k in range(n):
+            if lo[i, k] < lo[i, j]:
+                j = k
+    elif what == UPPER:
+        for k in range(m):
+            if hi[k, j] > hi[i, j]:
+                i = k
+    return i, j
+
+
 # the kernels compile on first use (tronlab.jit.kernels)
 _kernels = KernelTable(globals())
 __getattr__ = _kernels.module_getattr
