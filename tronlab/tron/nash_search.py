@@ -211,8 +211,9 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
     (the hints follow ``order``); ``killers``: where the table has no hint, try
     first the moves that last settled a node at the same turn; ``strategy``
     float64[2, 4] receives the root equilibrium by move code; ``ns`` a
-    :class:`NashScratch`, ``cs`` the evaluations' scratch (:func:`tronlab.tron.chambers.new_scratch`); ``stats``
-    int64[N_STATS] is added to.  ``flat`` is changed and restored.  Returns
+    :class:`NashScratch`, ``cs`` the evaluations' scratch
+    (:func:`tronlab.tron.chambers.new_scratch`); ``stats`` int64[N_STATS] is
+    added to.  ``flat`` is changed and restored.  Returns
     ``(value, completed)``: False when ``deadline`` (ns) passed first.
     """
     # Why one long kernel: one explicit-stack loop whose three states (enter a node,
