@@ -5,6 +5,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+from pathlib import Path  # noqa: E402
+
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
@@ -56,3 +58,40 @@ def test_errors():
     other = Board.from_ascii("1..\n..2")
     with pytest.raises(ValueError, match="another size"):
         draw_chamber_tree(other, chamber_tree(BOARD, 0))
+
+
+def test_chamber_trees_on_the_2010_contest_maps():
+    """Every 2010 contest map, 12 turns into a voronoi v voronoi game: both players' trees
+    equal the plain-Python oracle and draw; the gallery is saved as
+    test-artifacts/chambers-google2010.png.  (The course's notebooks cannot read the contest
+    maps; notebook 05 draws trees on the package's own maps.)"""
+    import matplotlib.pyplot as plt
+
+    from test_chambers import assert_same_as_oracle
+    from tronlab import get_bot, play
+    from tronlab.tron.maps import load_map
+
+    root = Path(__file__).resolve().parents[2] / "shared" / "maps" / "google2010"
+    paths = sorted(root.glob("*.txt"))
+    if not paths:
+        pytest.skip("shared maps not available")
+    cols = 6
+    fig, axes = plt.subplots((len(paths) + cols - 1) // cols, cols, figsize=(3 * cols, 14))
+    drawn = 0
+    for path, ax in zip(paths, axes.flat):
+        board = load_map(str(path))
+        game = play(board, [get_bot("voronoi"), get_bot("voronoi")], rng=0)
+        position = game.boards()[min(12, game.outcome.turns - 1)]
+        for player in (0, 1):
+            assert_same_as_oracle(position, player, penalize=False)
+        tree = chamber_tree(position, 0)
+        draw_chamber_tree(position, tree, ax=ax, title=f"{path.stem}: N = {tree.n}")
+        drawn += 1
+    for ax in axes.flat[drawn:]:
+        ax.axis("off")
+    assert drawn == len(paths) >= 20
+    out = Path(__file__).resolve().parents[1] / "test-artifacts"
+    out.mkdir(exist_ok=True)
+    fig.tight_layout()
+    fig.savefig(out / "chambers-google2010.png", dpi=60)
+    plt.close(fig)

@@ -6,13 +6,15 @@
    file browser's root shows ``exercises/`` and ``solutions/``, and the *Try it* link of
    lesson 03 opens ``exercises/03_voronoi_exercise.ipynb``.  Nothing is written into the
    repository's notebooks (autosave is off).
-2. A four-player CodinGame game in the board widget, played to the end: the person drives
-   into a wall, the bots play on visibly until one is left, and Replay replays the whole game.
+2. On the same page, lesson 00 run from the top, with one cell added at its end (never
+   saved): lesson 00's replay waits at turn 0 until play is pressed and keeps its six speeds
+   after a full replay; the added cell's four-player CodinGame game is played to the end (the
+   person drives into a wall, the bots play on visibly until one is left) and Replay replays
+   the whole game.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import secrets
@@ -26,10 +28,11 @@ from pathlib import Path
 
 import pytest
 
-from .test_jupyterlab import (ALL_DONE, CHROMIUM_ARGS, ERRORS, RUN_ALL, JupyterServer, ask_kernel,
+from .test_jupyterlab import (ALL_DONE, CHROMIUM_ARGS, ERRORS, RUN_ALL, ask_kernel,
                               free_port, wait_for_kernel)
 
 ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 PANEL_READY = ("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
@@ -44,6 +47,21 @@ SCROLL_TO_LINK = """async () => {
   if (i >= 0) await nb.scrollToCell(nb.widgets[i], 'center');
   return i;
 }"""
+SCROLL_TO = """async (text) => {
+  const nb = window.jupyterapp.shell.currentWidget.content;
+  const i = nb.widgets.findIndex((c) => c.model.sharedModel.getSource().includes(text));
+  if (i >= 0) await nb.scrollToCell(nb.widgets[i], 'center');
+  return i;
+}"""
+ADD_CELL = """(source) => {
+  const shared = window.jupyterapp.shell.currentWidget.content.model.sharedModel;
+  shared.insertCell(shared.cells.length, {cell_type: 'code', source});
+  return shared.cells.length;
+}"""
+FOUR = ("from tronlab.widgets import BoardWidget\n"
+        "four = BoardWidget.play(['hugger', 'filler', 'random'], rules='codingame', seed=2)\n"
+        "four.fps = 30      # the bots' turns after you are out, a second\n"
+        "four")
 
 
 def start_dev_course(tmp_path: Path):
@@ -160,6 +178,8 @@ def test_dev_course_serves_the_whole_course(tmp_path, chromium_path, sync_playwr
                 # no news popup
                 assert page.locator(".jp-Notification-Toast").filter(
                     has_text=re.compile("news", re.I)).count() == 0
+
+                play_lesson_00(page, tmp_path / "runtime")
             finally:
                 browser.close()
     except Exception:
@@ -174,78 +194,69 @@ def test_dev_course_serves_the_whole_course(tmp_path, chromium_path, sync_playwr
     assert {p: p.stat().st_mtime_ns for p in watched} == before
 
 
-FOUR = ["from tronlab.widgets import BoardWidget\n"
-        "w = BoardWidget.play(['hugger', 'filler', 'random'], rules='codingame', seed=2)\n"
-        "w.fps = 30      # the bots' turns after you are out, a second\n"
-        "w"]
+def play_lesson_00(page, runtime: Path):
+    """Run lesson 00 with FOUR added at its end; check its replay and play FOUR to the end."""
+    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:open',"
+                  " {path: 'notebooks/00_welcome.ipynb'})")
+    page.wait_for_function("() => window.jupyterapp.shell.currentWidget.context.path"
+                           " === 'notebooks/00_welcome.ipynb'", timeout=60_000)
+    page.evaluate(ADD_CELL, FOUR)
+    page.evaluate(RUN_ALL)
+    page.wait_for_function(ALL_DONE, timeout=240_000, polling=500)
+    assert not page.evaluate(ERRORS)
+    conn = runtime / "kernel-{}.json".format(page.evaluate(
+        "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.id"))
 
+    # the lesson's replay waits at turn 0, its result hidden, until play is pressed; after a
+    # full replay the speed menu still has its six entries
+    assert page.evaluate(SCROLL_TO, "BoardWidget.replay(") >= 0, "no replay in lesson 00"
+    replay = page.locator(".jp-Notebook-cell").filter(
+        has_text="BoardWidget.replay(").locator(".tronlab-board[data-mode=replay]")
+    replay.wait_for(state="visible", timeout=60_000)
+    turns = int(ask_kernel(conn, {"t": "record.outcome.turns"})["t"])
+    page.wait_for_timeout(1500)
+    assert replay.locator(".tronlab-turn").text_content() == f"turn 0 / {turns}"
+    result = ask_kernel(conn, {"r": "replay.result"})["r"].strip("'")
+    assert result and result not in replay.locator(".tronlab-status").text_content()
+    replay.locator("button.tronlab-playpause").click()
+    page.wait_for_function(f"el => el.textContent === 'turn {turns} / {turns}'",
+                           arg=replay.locator(".tronlab-turn").element_handle(), timeout=60_000)
+    assert replay.locator(".tronlab-status").text_content().endswith(result)
+    assert replay.locator("select.tronlab-speed option").count() == 6
 
-def test_four_player_game_to_the_end_and_its_replay(tmp_path, chromium_path, sync_playwright,
-                                                     jupyter_available):
-    import nbformat
+    # the added cell: four players, the person first; drive up into the wall
+    assert page.evaluate(SCROLL_TO, "rules='codingame'") >= 0
+    cell = page.locator(".jp-Notebook-cell").filter(has_text="rules='codingame'").last
+    widget = cell.locator(".tronlab-board")
+    widget.wait_for(state="visible", timeout=60_000)
+    assert widget.get_attribute("data-mode") == "play"
+    assert ask_kernel(conn, {"n": "four.board.n_players"})["n"] == "4"
+    assert widget.locator(".tronlab-legend-item").count() == 4
+    widget.locator("canvas.tronlab-canvas").click()
+    status = widget.locator(".tronlab-status")
+    turn = 0
+    while "You are out" not in status.text_content() and turn < 40:
+        turn += 1
+        page.keyboard.press("ArrowUp")
+        page.wait_for_function("([el, t]) => el.textContent.startsWith(`Turn ${t}.`)",
+                               arg=[status.element_handle(), turn], timeout=60_000)
+    assert "You are out" in status.text_content()
+    # the bots play on by themselves, turn by turn, to the end
+    page.wait_for_function("el => el.dataset.gameOver === 'yes'",
+                           arg=widget.element_handle(), timeout=120_000)
+    state = ask_kernel(conn, {"over": "four.game_over", "turns": "four.outcome.turns",
+                              "n": "four.record.final.n_players",
+                              "watched": "four.turn > %d" % turn})
+    assert state["over"] == "True" and state["n"] == "4" and state["watched"] == "True", state
+    turns = int(state["turns"])
+    assert status.text_content().startswith(f"Turn {turns}.")
 
-    server = JupyterServer("lab", tmp_path / "lab")
-    kernel_ids = []
-    try:
-        server.start()
-        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in FOUR])
-        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                     "language": "python"}
-        nbformat.write(nb, server.root / "four.ipynb")
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-            try:
-                page = browser.new_page(viewport={"width": 1400, "height": 1000})
-                page.goto(f"{server.url}/lab/tree/four.ipynb?reset&token={server.token}",
-                          wait_until="domcontentloaded")
-                page.wait_for_function(
-                    "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
-                    " && window.jupyterapp.shell.currentWidget.sessionContext", timeout=120_000)
-                page.evaluate(RUN_ALL)
-                page.wait_for_function(ALL_DONE, timeout=120_000, polling=500)
-                assert not page.evaluate(ERRORS)
-                kernel_ids.append(page.evaluate(
-                    "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.id"))
-                conn = server.runtime / f"kernel-{kernel_ids[0]}.json"
-                assert ask_kernel(conn, {"n": "w.board.n_players"})["n"] == "4"
-
-                widget = page.locator(".tronlab-board[data-mode=play]")
-                widget.wait_for(state="visible", timeout=60_000)
-                assert widget.locator(".tronlab-legend-item").count() == 4
-                canvas = widget.locator("canvas.tronlab-canvas")
-                canvas.click()
-                status = widget.locator(".tronlab-status")
-                turn = 0
-                while "You are out" not in status.text_content() and turn < 40:
-                    turn += 1
-                    page.keyboard.press("ArrowUp")
-                    page.wait_for_function(
-                        "([el, t]) => el.textContent.startsWith(`Turn ${t}.`)",
-                        arg=[status.element_handle(), turn], timeout=30_000)
-                assert "You are out" in status.text_content()
-                # the bots play on by themselves, turn by turn, to the end
-                page.wait_for_function("el => el.dataset.gameOver === 'yes'",
-                                       arg=widget.element_handle(), timeout=120_000)
-                state = ask_kernel(conn, {"over": "w.game_over", "turns": "w.outcome.turns",
-                                          "n": "w.record.final.n_players",
-                                          "watched": "w.turn > %d" % turn})
-                assert state["over"] == "True" and state["n"] == "4" and state["watched"] == "True"
-                turns = int(state["turns"])
-                assert status.text_content().startswith(f"Turn {turns}.")
-
-                # Replay shows the whole game again, the bots' turns after yours included
-                widget.locator("button.tronlab-replay-game").click()
-                wait_for_kernel(conn, "w.mode", "'replay'")
-                replay = page.locator(".tronlab-board[data-mode=replay]")
-                page.wait_for_function(f"el => el.textContent === 'turn {turns} / {turns}'",
-                                       arg=replay.locator(".tronlab-turn").element_handle(),
-                                       timeout=60_000)
-                assert replay.locator("button.tronlab-again").is_visible()
-                assert replay.locator("select.tronlab-speed option").count() == 6
-            finally:
-                browser.close()
-    except Exception:
-        print(f"--- jupyter log ---\n{server.logs() if server.proc else '(not started)'}")
-        raise
-    finally:
-        server.stop(kernel_ids)
+    # Replay shows the whole game again, the bots' turns after the person's included
+    widget.locator("button.tronlab-replay-game").click()
+    wait_for_kernel(conn, "four.mode", "'replay'", timeout=60)
+    page.wait_for_function(f"el => el.textContent === 'turn {turns} / {turns}'",
+                           arg=widget.locator(".tronlab-turn").element_handle(), timeout=60_000)
+    assert widget.locator("button.tronlab-again").is_visible()
+    assert widget.locator("select.tronlab-speed option").count() == 6
+    ARTIFACTS.mkdir(exist_ok=True)
+    widget.screenshot(path=str(ARTIFACTS / "course-four-players.png"))
