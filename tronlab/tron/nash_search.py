@@ -253,10 +253,11 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
             state = 1
             slot = ns.keys[ply] & mask
             if table and ply > 0:
-                hit, val, kind = probe_kernel(hint_key, bounds, left, ns.keys[ply], slot, ply,
-                                              depth - ply, ns.window[ply, 0], ns.window[ply, 1])
-                if hit:
-                    stats[S_TABLE] += 1
+                hit, val, kind, final = probe_kernel(hint_key, bounds, left, ns.keys[ply], slot,
+                                                     ply, depth - ply, ns.window[ply, 0],
+                                                     ns.window[ply, 1])
+                if hit:         # a separated leaf read back still counts as one
+                    stats[S_SEPARATED if final else S_TABLE] += 1
                     state = 2
                     continue
             if ply > 0 and has_move_kernel(flat, hm, offs) and has_move_kernel(flat, ho, offs):

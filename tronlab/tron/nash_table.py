@@ -57,20 +57,22 @@ def from_table_kernel(v, ply):
 
 @kernel
 def probe_kernel(hint_key, bounds, left, key, slot, ply, need, alpha, beta):
-    """``(settled, value, kind)`` for the position ``key`` at ``ply`` that needs
-    a ``need``-turn search with window ``(alpha, beta)``: ``kind`` is SADDLE
-    (exact), LOWER or UPPER, like a searched node's answer."""
+    """``(settled, value, kind, final)`` for the position ``key`` at ``ply`` that
+    needs a ``need``-turn search with window ``(alpha, beta)``: ``kind`` is
+    SADDLE (exact), LOWER or UPPER, like a searched node's answer; ``final``:
+    a separated position's score, true at any depth."""
+    final = left[slot] >= FINAL
     if hint_key[slot] != key or left[slot] < need:
-        return False, 0.0, np.int64(SADDLE)
+        return False, 0.0, np.int64(SADDLE), final
     lo = from_table_kernel(bounds[slot, 0], ply)
     hi = from_table_kernel(bounds[slot, 1], ply)
     if lo == hi:
-        return True, lo, np.int64(SADDLE)
+        return True, lo, np.int64(SADDLE), final
     if lo >= beta:
-        return True, lo, np.int64(LOWER)
+        return True, lo, np.int64(LOWER), final
     if hi <= alpha:
-        return True, hi, np.int64(UPPER)
-    return False, 0.0, np.int64(SADDLE)
+        return True, hi, np.int64(UPPER), final
+    return False, 0.0, np.int64(SADDLE), final
 
 
 @kernel
