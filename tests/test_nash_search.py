@@ -172,8 +172,8 @@ def test_statistics_count_what_the_full_search_does(seed, depth, turns):
     counts = {}
     expected = full_matrix_value(board, 0, 0, depth, -1.0, counts)
     stats = np.zeros(ts.N_STATS, np.int64)
-    v, _, _ = NashSearcher(prune=False, ordering=False, draw=-1.0).search_depth(
-        board, 0, depth, stats=stats)
+    plain = NashSearcher(prune=False, ordering=False, table=False, draw=-1.0)
+    v, _, _ = plain.search_depth(board, 0, depth, stats=stats)
     assert close(v, expected)
     got = {k: int(stats[ts.STAT_NAMES.index(k)])
            for k in ("nodes", "evals", "separated_leaves", "matrices", "saddle")}
@@ -231,3 +231,40 @@ def test_bad_arguments():
         NashSearcher(evaluation="nonsense")
     with pytest.raises(TypeError):
         nash_search("1..2", 0)
+
+
+@settings(max_examples=EXAMPLES // 2, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 4))
+def test_table_carries_exact_bounds_to_the_next_move(seed, depth):
+    """After a ``depth``-turn search, the position after the equilibrium's joint move searched
+    ``depth - 1`` turns with the same table sits at the depth the bounds were
+    proved for: the value is a fresh search's, from fewer evaluations."""
+    rng = np.random.default_rng(seed)
+    board = lightriders_board(rng=rng)
+    s = NashSearcher(draw=-1.0)
+    _, strategy, _ = s.search_depth(board, 0, depth)
+    step = [choose_move(strategy[p]) for p in (0, 1)]     # a cell the search filled exactly
+    for p in (0, 1):
+        t = board.target(p, step[p])
+        board.flat[t], board.heads[p] = TRAIL + p, t
+    fresh, reused = np.zeros(ts.N_STATS, np.int64), np.zeros(ts.N_STATS, np.int64)
+    want, _, _ = NashSearcher(draw=-1.0, table=False).search_depth(board, 0, depth - 1,
+                                                                   stats=fresh)
+    got, _, _ = s.search_depth(board, 0, depth - 1, stats=reused)
+    assert close(got, want)
+    assert reused[ts.S_TABLE] > 0 and reused[ts.S_EVALS] <= fresh[ts.S_EVALS]
+
+
+def test_table_counts_wins_from_the_node():
+    from tronlab.tron.nash_table import from_table_kernel, to_table_kernel
+    win_in_3 = ts.WIN - 3                       # 3 turns from the root, 1 from a node at ply 2
+    assert to_table_kernel(win_in_3, 2) == ts.WIN - 1
+    assert from_table_kernel(ts.WIN - 1, 5) == ts.WIN - 6
+    assert to_table_kernel(-win_in_3, 2) == -(ts.WIN - 1)
+    assert to_table_kernel(123.0, 7) == 123.0 and from_table_kernel(-np.inf, 3) == -np.inf
+
+
+def test_stats_array_is_checked():
+    with pytest.raises(ValueError, match="N_STATS"):
+        NashSearcher().search_depth(lightriders_board(x=2, y=3), 0, 1,
+                                    stats=np.zeros(13, np.int64))

@@ -41,8 +41,22 @@ Move order (L6)
 At the root the moves are tried by the probabilities of the previous
 iteration's equilibrium.  Deeper, a hint table keyed by the Zobrist hash of the
 position keeps the most likely pair of moves of the last search of that
-position; those moves go first.  Good moves first make the first candidate a
-saddle point more often.
+position; those moves go first (a node cut by a row keeps that row and its
+weakest column: the reply that refutes it first if a deeper search does).
+Where the table has no hint, the moves that last settled a node at the same
+turn go first (killers).  Good moves first make the first candidate a saddle
+point more often.
+
+Reuse (L6)
+----------
+The same table keeps the value bounds each search proved, with the depth it
+searched (:mod:`tronlab.tron.nash_table`): a cell searched twice (a null-window
+proof, then exactly) evaluates its leaves once, and the next move's shallow
+iterations mostly read the bounds the last move's deep one proved.  Measured
+on 99 consecutive positions of three Light Riders games, 6 turns deep:
+240,878 evaluations without table and killers, 159,115 with the table,
+121,366 with both (chamber's alpha-beta: 97,967), the same moves; at 75 ms a
+move the search now reaches as deep as chamber's (7.2 turns v 7.3, was 6.6).
 
 The kernel walks the tree with an explicit stack (one frame per turn:
 ``lo``, ``hi``, ``window``, ``moves``, ``counts``, ``cell``, ``heads``,
@@ -58,21 +72,20 @@ import numpy as np
 from ..jit.clock import clock_ns
 from ..jit.kernels import KernelTable, kernel, sig_type
 from ..nash import maximin, saddle, zero_sum
-from ..nash.saddle import FILL, SADDLE, SOLVE
+from ..nash.saddle import FILL, LOWER, SADDLE, SOLVE, UPPER
 from .evaluate import heuristic_kernel, separated_score_kernel
+from .nash_table import FINAL, MAX_DEPTH, WIN, hint_cell_kernel, probe_kernel, store_kernel
 
-WIN = float(1 << 24)        # a won game: far above any evaluation
-MAX_DEPTH = 48              # turns
 CLOCK_EVERY = 16            # nodes between two looks at the clock (a power of 2)
 TIMED_SIZE = 1024           # bigger boards: the clock at every node, each node's work timed
 
 # stats fields
 (S_NODES, S_EVALS, S_SEPARATED, S_MATRICES, S_SADDLE, S_SOLVED, S_CELLS, S_TERMINAL,
- S_SKIPPED, S_HINTS, S_ABORTED, S_CUTS, S_TWOPLY, S_COST, S_COST_SEEN) = range(15)
-N_STATS = 15
+ S_SKIPPED, S_HINTS, S_ABORTED, S_CUTS, S_TWOPLY, S_COST, S_COST_SEEN, S_TABLE) = range(16)
+N_STATS = 16
 STAT_NAMES = ("nodes", "evals", "separated_leaves", "matrices", "saddle", "solved", "cells",
               "terminal_cells", "skipped_cells", "hint_hits", "aborted", "cuts", "twoply",
-              "node_cost_ns", "node_ns")
+              "node_cost_ns", "node_ns", "table_hits")
 
 
 
@@ -91,6 +104,7 @@ class NashScratch(NamedTuple):
     tab: np.ndarray        # solver scratch (zero_sum.new_scratch(4, 4))
     idx: np.ndarray
     twoply: np.ndarray     # bool[MAX_DEPTH + 1] the node at each turn is valued two-ply
+    killers: np.ndarray    # int64[MAX_DEPTH + 1, 2] each turn's last proving moves (-1: none)
 
 
 def new_scratch() -> NashScratch:
@@ -100,7 +114,7 @@ def new_scratch() -> NashScratch:
                        np.zeros((d, 2, 4), np.int64), np.zeros((d, 2), np.int64),
                        np.zeros((d, 2), np.int64), np.zeros((d, 2), np.int64),
                        np.zeros(d, np.uint64), np.zeros(4), np.zeros(4), z.tableau, z.index,
-                       np.zeros(d, np.bool_))
+                       np.zeros(d, np.bool_), np.full((d, 2), -1, np.int64))
 
 
 sig_type("NashScratch", new_scratch)      # for kernel signatures (tronlab.jit.kernels)
@@ -178,12 +192,12 @@ def fill_terminal_kernel(lo, hi, moves, m, n, hm, ho, offs, turns, draw):
     return count
 
 
-@kernel(sig=("Tuple((f8, b1))(u1[::1], i8, i8, i8, i8, i8, f8, f8, i8, f8, b1, b1, b1, i8, "
-             "f8[:, ::1], u8[:, ::1], u8[::1], i8[:, ::1], f8[:, ::1], NashScratch, "
-             "ChamberScratch, i8[::1])"))
+@kernel(sig=("Tuple((f8, b1))(u1[::1], i8, i8, i8, i8, i8, f8, f8, i8, f8, b1, b1, b1, b1, b1, i8, "
+             "f8[:, ::1], u8[:, ::1], u8[::1], i8[:, ::1], f8[:, ::1], i8[::1], f8[:, ::1], "
+             "NashScratch, ChamberScratch, i8[::1])"))
 def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, draw, prune,
-                       order, hybrid, deadline, prior, zobrist, hint_key, hint_move, strategy, ns, cs,
-                       stats):
+                       order, hybrid, table, killers, deadline, prior, zobrist, hint_key, hint_move,
+                       bounds, left, strategy, ns, cs, stats):
     """Value for ``me`` of a ``depth``-turn simultaneous search (module doc).
 
     ``prune``/``order`` switch L2 and L6.  ``hybrid``: a node whose heads
@@ -191,11 +205,15 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
     the two-ply model instead of the matrix game
     (:func:`tronlab.nash.maximin.maximin_next_cell_kernel`).  ``prior`` float64[2, 4]: root move
     probabilities by move code for me and the opponent (``prior[p, 0] < 0``:
-    none).  ``zobrist`` uint64[3, n]; the hint table ``hint_key`` uint64[2**b],
-    ``hint_move`` int64[2**b, 2]; ``strategy`` float64[2, 4] receives the root
-    equilibrium by move code; ``ns`` a :class:`NashScratch`, ``cs`` the
-    evaluations' scratch (:func:`tronlab.tron.chambers.new_scratch`); ``stats``
-    int64[N_STATS] is added to.  ``flat`` is changed and restored.  Returns
+    none).  ``zobrist`` uint64[3, n]; the table (:mod:`tronlab.tron.nash_table`)
+    ``hint_key`` uint64[2**b], ``hint_move`` int64[2**b, 2], ``bounds``
+    float64[2**b, 2], ``left`` int64[2**b]; ``table`` switches its bounds on
+    (the hints follow ``order``); ``killers``: where the table has no hint, try
+    first the moves that last settled a node at the same turn; ``strategy``
+    float64[2, 4] receives the root equilibrium by move code; ``ns`` a
+    :class:`NashScratch`, ``cs`` the evaluations' scratch
+    (:func:`tronlab.tron.chambers.new_scratch`); ``stats`` int64[N_STATS] is
+    added to.  ``flat`` is changed and restored.  Returns
     ``(value, completed)``: False when ``deadline`` (ns) passed first.
     """
     # Why one long kernel: one explicit-stack loop whose three states (enter a node,
@@ -233,6 +251,15 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
                     stats[S_ABORTED] += 1
                     return 0.0, False
             state = 1
+            slot = ns.keys[ply] & mask
+            if table and ply > 0:
+                hit, val, kind, final = probe_kernel(hint_key, bounds, left, ns.keys[ply], slot,
+                                                     ply, depth - ply, ns.window[ply, 0],
+                                                     ns.window[ply, 1])
+                if hit:         # a separated leaf read back still counts as one
+                    stats[S_SEPARATED if final else S_TABLE] += 1
+                    state = 2
+                    continue
             if ply > 0 and has_move_kernel(flat, hm, offs) and has_move_kernel(flat, ho, offs):
                 sep, score = separated_score_kernel(flat, hm, ho, stride, sep_weight, cs.dist,
                                                     cs.owner, cs.queue)
@@ -245,6 +272,9 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
                     stats[S_EVALS] += 1
                     val = float(heuristic_kernel(flat, hm, ho, stride, code, k1, k2, cs))
                     state = 2
+                if state == 2 and table:
+                    store_kernel(hint_key, hint_move, bounds, left, ns.keys[ply], slot, ply,
+                                 FINAL if sep else np.int64(0), val, kind)
                 if timed:
                     took = clock_ns() - entered
                     if took > stats[S_COST_SEEN]:
@@ -257,6 +287,10 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
                     stats[S_HINTS] += 1
                     h0 = hint_move[slot, 0]
                     h1 = hint_move[slot, 1]
+                if killers and h0 < 0:
+                    h0 = ns.killers[ply, 0]
+                if killers and h1 < 0:
+                    h1 = ns.killers[ply, 1]
                 mv = ns.moves[ply]
                 m = order_moves_kernel(flat, hm, offs, prior[0], order and ply == 0 and
                                        prior[0, 0] >= 0, h0, mv[0])
@@ -316,9 +350,18 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
                 i = np.argmax(ns.row[:m])
                 j = np.argmax(ns.col[:n])
             slot = ns.keys[ply] & mask
-            hint_key[slot] = ns.keys[ply]
-            hint_move[slot, 0] = ns.moves[ply, 0, i]
-            hint_move[slot, 1] = ns.moves[ply, 1, j]
+            if table:
+                store_kernel(hint_key, hint_move, bounds, left, ns.keys[ply], slot, ply,
+                             depth - ply, val, kind)
+            if killers and what != UPPER:
+                ns.killers[ply, 0] = ns.moves[ply, 0, i]
+            if killers and what != LOWER:
+                ns.killers[ply, 1] = ns.moves[ply, 1, j]
+            if hint_key[slot] != ns.keys[ply] or left[slot] <= depth - ply:
+                hint_key[slot] = ns.keys[ply]
+                i, j = hint_cell_kernel(ns.lo[ply], ns.hi[ply], m, n, what, i, j)
+                hint_move[slot, 0] = ns.moves[ply, 0, i]
+                hint_move[slot, 1] = ns.moves[ply, 1, j]
             if ply == 0:
                 strategy[:] = 0.0
                 for r in range(m):

@@ -56,12 +56,15 @@ class NashSearcher:
     default), ``k1``/``k2``/``sep_weight`` (its weights), ``draw`` (value of a
     draw to me), ``prune`` (L2 saddle-point pruning), ``ordering`` (L6),
     ``hybrid`` (the two-ply model where the heads cannot meet before the
-    depth limit), ``hint_bits`` (hint table size 2**hint_bits).  ``last_stats`` tells what the
+    depth limit), ``table`` (keep proved value bounds by position, reused by
+    later iterations and moves: :mod:`tronlab.tron.nash_table`), ``killers``
+    (without a hint, first the moves that last settled a node as deep), ``hint_bits``
+    (table size 2**hint_bits).  ``last_stats`` tells what the
     last :meth:`search` did."""
 
     def __init__(self, *, evaluation="territory", k1=K1_DEFAULT, k2=K2_DEFAULT,
                  sep_weight=SEP_WEIGHT_DEFAULT, draw=0.0, prune=True, ordering=True,
-                 hybrid=False, hint_bits=16):
+                 hybrid=False, table=True, killers=True, hint_bits=16):
         self.code = eval_code(evaluation)
         self.k1, self.k2, self.sep_weight = check_weights(k1, k2, sep_weight)
         if isinstance(draw, bool) or not isinstance(draw, (int, float)) or not abs(draw) < ts.WIN:
@@ -69,9 +72,11 @@ class NashSearcher:
         if not isinstance(hint_bits, int) or not 4 <= hint_bits <= 24:
             raise ValueError(f"hint_bits must be an int from 4 to 24, got {hint_bits!r}")
         self.draw, self.prune, self.ordering = float(draw), bool(prune), bool(ordering)
-        self.hybrid = bool(hybrid)
+        self.hybrid, self.table, self.killers = bool(hybrid), bool(table), bool(killers)
         self.hint_key = np.zeros(1 << hint_bits, np.uint64)
         self.hint_move = np.zeros((1 << hint_bits, 2), np.int64)
+        self.bounds = np.zeros((1 << hint_bits, 2))
+        self.left = np.full(1 << hint_bits, -1, np.int64)
         self.ns = ts.new_scratch()
         self.cs = self.zobrist = None
         self.strategy = np.zeros((2, 4))
@@ -81,6 +86,7 @@ class NashSearcher:
     def reset(self) -> None:
         """Forget the hints (call between games)."""
         self.hint_key[:] = 0
+        self.left[:] = -1
         self.node_cost = 0
 
     def search_depth(self, board, player, depth, *, deadline=NO_DEADLINE, prior=None,
@@ -96,13 +102,18 @@ class NashSearcher:
             self.cs, self.zobrist = new_eval_scratch(size), _zobrist(size)
             self.reset()
         stats = np.zeros(ts.N_STATS, np.int64) if stats is None else stats
+        if not (isinstance(stats, np.ndarray) and stats.dtype == np.int64
+                and stats.shape == (ts.N_STATS,)):
+            raise ValueError(f"stats must be an int64 array of {ts.N_STATS} counts (N_STATS)")
         prior = np.full((2, 4), -1.0) if prior is None else np.asarray(prior, float)
         kernel = ts.nash_search_kernel
         v, done = kernel(board.flat.copy(), np.int64(board.heads[me]), np.int64(board.heads[opp]),
                          np.int64(board.stride), np.int64(depth), np.int64(self.code), self.k1,
                          self.k2, np.int64(self.sep_weight), self.draw, self.prune, self.ordering,
-                         self.hybrid, np.int64(deadline), prior, self.zobrist, self.hint_key, self.hint_move,
-                         self.strategy, self.ns, self.cs, stats)
+                         self.hybrid, self.table, self.killers and self.ordering,
+                         np.int64(deadline), prior, self.zobrist,
+                         self.hint_key, self.hint_move, self.bounds, self.left, self.strategy,
+                         self.ns, self.cs, stats)
         return float(v), self.strategy.copy(), bool(done)
 
     def search(self, board, player, *, time=None, deadline=None, max_depth=ts.MAX_DEPTH,
@@ -121,13 +132,14 @@ class NashSearcher:
         stats[ts.S_COST] = self.node_cost
         value, depth, strategy = 0.0, 0, None
         for d in range(1, max_depth + 1 if len(legal) > 1 else 1):
-            evals = stats[ts.S_EVALS]
+            evals = stats[ts.S_EVALS] + stats[ts.S_TABLE]
             v, s, done = self.search_depth(board, me, d, deadline=deadline, prior=strategy,
                                            stats=stats)
             if not done:
                 break
             value, depth, strategy = v, d, s
-            if abs(v) >= ts.WIN - ts.MAX_DEPTH - 1 or stats[ts.S_EVALS] == evals:
+            if (abs(v) >= ts.WIN - ts.MAX_DEPTH - 1
+                    or stats[ts.S_EVALS] + stats[ts.S_TABLE] == evals):
                 break       # decided, or every line ended before the depth limit
             if now_ns() >= deadline:
                 break
@@ -151,7 +163,7 @@ class NashSearcher:
 
 
 def nash_search(board, player=0, *, depth=2, evaluation="territory", draw=0.0, prune=True,
-                ordering=True):
+                ordering=True, table=True):
     """Fixed-depth simultaneous-move search (``depth`` turns): ``(value, move)``
     with the most likely move of my equilibrium strategy.
 
@@ -164,7 +176,7 @@ def nash_search(board, player=0, *, depth=2, evaluation="territory", draw=0.0, p
     (0.0, 1)
     """
     s = NashSearcher(evaluation=evaluation, draw=draw, prune=prune, ordering=ordering,
-                     hint_bits=10)
+                     table=table, hint_bits=10)
     v, strategy, _ = s.search_depth(board, player, depth)
     legal = board.legal_moves(player)
     return v, (choose_move(strategy[0]) if legal else -1)

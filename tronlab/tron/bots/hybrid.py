@@ -16,7 +16,10 @@ A first version put the two models in one compiled tree
 matrix nodes where the heads can meet before the horizon, max-min nodes
 elsewhere); without alpha-beta's transposition table it searched about three
 turns less deep than ``chamber`` on the 2010 maps and lost to it (1-37-16
-there).  Measurements: ``benchmarks/hybrid_strength.py``.
+there).  Since then that tree has its own table of bounds and killer moves
+(:mod:`tronlab.tron.nash_table`): 12 turns into six 2010 maps, 75 ms a move,
+it reaches 7.5 turns to chamber's 7.8 (7.0 without the table); not yet
+replayed against ``chamber``.  Measurements: ``benchmarks/hybrid_strength.py``.
 """
 
 from __future__ import annotations

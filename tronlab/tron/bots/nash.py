@@ -5,7 +5,11 @@ can still meet, every turn is a payoff matrix over both players' moves, solved
 as a zero-sum game, searched with saddle-point pruning and iterative deepening
 under the clock, territory at the cutoff (:mod:`tronlab.tron.nash_search`).
 The move is the most likely one of the root equilibrium, or with
-``sample=True`` a draw from it with the seat's seeded Generator (L5).
+``sample=True`` a draw from it with the seat's seeded Generator (L5).  The
+search keeps a table of proved value bounds and move hints between iterations
+and moves, and killer moves per turn (``table=True``, ``killers=True``; L6):
+at the same depth they change no move and save a third to a half of the
+evaluations (:mod:`tronlab.tron.nash_search`, "Reuse").
 
 Separated players (L4): the opponent no longer matters and the game is a
 longest-path problem.  The bot reuses the endgame solver of
@@ -108,7 +112,7 @@ class NashBot(ClockedBot):
     name = "nash"
 
     def __init__(self, *, evaluation="chamber", draw=-1, sample=False, prune=True,
-                 ordering=True, depth=None, urgent=URGENT, endgame_depth=None, time=None,
+                 ordering=True, table=True, killers=True, depth=None, urgent=URGENT, endgame_depth=None, time=None,
                  verbose=False, rng=None):
         super().__init__(endgame_depth=endgame_depth, time=time, verbose=verbose, rng=rng)
         if not isinstance(urgent, (int, float)) or isinstance(urgent, bool) or urgent < 1:
@@ -121,7 +125,7 @@ class NashBot(ClockedBot):
         self.sample = bool(sample)
         self._rng_source, self._rng = rng, None
         self.searcher = NashSearcher(evaluation=evaluation, draw=draw, prune=prune,
-                                     ordering=ordering)
+                                     ordering=ordering, table=table, killers=killers)
 
     @property
     def rng(self):
