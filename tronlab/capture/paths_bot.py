@@ -58,9 +58,8 @@ from .lshapes import closed_gain
 from .memory import Memory
 from .warmup import Warmup
 from .opponent import NEVER, last_turn, predict
-from .paths import new_scratch, search_paths
-from .rects_bot import interference
-from .rects_terms import needed_to_win
+from .paths import new_scratch, path_score, search_paths
+from .rects_bot import interference, scan_inputs
 from .rival import rectangle_arrival, rival_border
 
 
@@ -138,8 +137,7 @@ def plan_left(owner, player, position, plan, arrival, constant=20.0, needed=NEVE
     taken = closed_gain(virtual, player, *rest[-1])
     if taken == 0:
         return None
-    extra, boost = (new + taken, 1.0) if new + taken < needed else (needed, 2.0)
-    return boost * (extra + constant) / (len(rest) + constant), rest
+    return path_score.py_func(new + taken, len(rest), constant, needed), rest
 
 
 def first_stretch(position, path) -> tuple:
@@ -229,10 +227,7 @@ class PathBot:
     def needed(self, view, player) -> int:
         """With ``enough``: the squares that make the win sure (the cap of
         :func:`~tronlab.capture.paths.path_score`); else no cap."""
-        if not self.enough:
-            return NEVER
-        active = [q for q in range(view.n_players) if not view.eliminated[q]]
-        return needed_to_win(view.owner, player, active)
+        return scan_inputs(view, player)[1] if self.enough else NEVER
 
     def choose(self, view, player):
         owner, me = view.owner, tuple(view.positions[player])

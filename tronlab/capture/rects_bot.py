@@ -40,6 +40,14 @@ from .state import NEUTRAL
 DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))
 
 
+def scan_inputs(view, player: int) -> tuple:
+    """What the bot gives the scan besides the grid: the opponents' squares and the
+    squares still needed to win (counting active players only)."""
+    opponents = [p for q, p in enumerate(view.positions) if q != player and p is not None]
+    active = [q for q in range(view.n_players) if not view.eliminated[q]]
+    return opponents, needed_to_win(view.owner, player, active)
+
+
 def straight_projection(owner, positions, headings, player: int, turns: int = 4) -> np.ndarray:
     """Squares the opponents of ``player`` reach going straight on for up to
     ``turns`` turns, each stopping before a square owned by another player.
@@ -191,14 +199,12 @@ class RectangleBot:
         h, w = owner.shape
         if self.scratch is None:
             self.scratch = new_scratch(w, h, self.terms.max_side)
-        opps = [p for q, p in enumerate(view.positions) if q != player and p is not None]
+        opps, need = scan_inputs(view, player)
         blocked = None
         if self.project and view.n_players > 2:
             heads = [self.memory.heading(q) for q in range(view.n_players)]
             blocked = straight_projection(owner, view.positions, heads, player)
         aimed = self.memory.future_squares(player, owner)
-        active = [q for q in range(view.n_players) if not view.eliminated[q]]
-        need = needed_to_win(owner, player, active)
         rect = scan_rectangles(owner, player, me, n_players=view.n_players, terms=self.terms,
                                opponents=opps, blocked=blocked, aimed=aimed, needed=need,
                                prev=self.prev, scratch=self.scratch)

@@ -17,6 +17,7 @@ import numpy as np
 from .opponent import NEVER
 from .rects import border_cycle, scan_rectangles
 from .rects_bot import approach_target
+from .rules import step_toward
 
 
 def _best_rectangles(view, player: int):
@@ -30,16 +31,6 @@ def _best_rectangles(view, player: int):
         out.append((q, pos, scan_rectangles(view.owner, q, pos, n_players=view.n_players,
                                              opponents=others)))
     return out
-
-
-def _toward(position, target) -> tuple:
-    """One move toward ``target``, x first (the game's rule)."""
-    (x, y), (tx, ty) = position, target
-    if x != tx:
-        return (x + (1 if tx > x else -1), y)
-    if y != ty:
-        return (x, y + (1 if ty > y else -1))
-    return (x, y)
 
 
 def rectangle_walk(owner, position, rect, rounds: int) -> list:
@@ -59,7 +50,7 @@ def rectangle_walk(owner, position, rect, rounds: int) -> list:
     out, here = [], tuple(position)
     while here != entry and len(out) < rounds:
         corner = approach_target(owner, here, entry)
-        here = _toward(here, corner)
+        here = step_toward(*here, *corner)
         out.append(here)
     n = len(cycle)
     for k in range(1, n + 1):

@@ -26,10 +26,11 @@ import numpy as np
 
 from ..capture.ascii import state_from_ascii
 from ..capture.rects import border_cycle, rectangle_scores, scan_rectangles
+from ..capture.rects_bot import scan_inputs
 from ..capture.rects_terms import RectTerms
 from .checker import Case, Exercise, WrongType, run_check
 from .ex_capture import CaptureGrid
-from .ex_rects_best import BestRectangle, best_rectangle, scan_inputs  # noqa: F401 (re-export)
+from .ex_rects_best import BestRectangle, best_rectangle  # noqa: F401 (re-export)
 from .ex_rects_grids import TINY_GRIDS
 from .progress import recorded
 

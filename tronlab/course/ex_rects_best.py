@@ -2,7 +2,7 @@
 
 :func:`best_rectangle` scores every rectangle (sides 2 to 16) with the learner's
 ``score_rectangle`` and names both winners; :mod:`tronlab.course.ex_rects` re-exports it.
-:func:`scan_inputs` is what the bot hands the scan, shared with the checker.
+:func:`~tronlab.capture.rects_bot.scan_inputs` is what the bot hands the scan.
 """
 
 from __future__ import annotations
@@ -12,15 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..capture.rects import scan_rectangles
-from ..capture.rects_terms import needed_to_win
-
-
-def scan_inputs(view, player):
-    """What the bot gives the scan besides the grid: the opponents' squares and the
-    squares still needed to win (counting active players only)."""
-    opponents = [p for q, p in enumerate(view.positions) if q != player and p is not None]
-    active = [q for q in range(view.n_players) if not view.eliminated[q]]
-    return opponents, needed_to_win(view.owner, player, active)
+from ..capture.rects_bot import scan_inputs
 
 
 class BestRectangle(NamedTuple):

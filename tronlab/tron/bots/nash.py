@@ -112,8 +112,8 @@ class NashBot(ClockedBot):
     name = "nash"
 
     def __init__(self, *, evaluation="chamber", draw=-1, sample=False, prune=True,
-                 ordering=True, table=True, killers=True, depth=None, urgent=URGENT, endgame_depth=None, time=None,
-                 verbose=False, rng=None):
+                 ordering=True, table=True, killers=True, depth=None, urgent=URGENT,
+                 endgame_depth=None, time=None, verbose=False, rng=None):
         super().__init__(endgame_depth=endgame_depth, time=time, verbose=verbose, rng=rng)
         if not isinstance(urgent, (int, float)) or isinstance(urgent, bool) or urgent < 1:
             raise ValueError(f"urgent must be a number >= 1 (1: no extra time), got {urgent!r}")
