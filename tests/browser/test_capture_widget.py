@@ -5,12 +5,9 @@ kernel agrees at each point; a screenshot is saved in test-artifacts/capture-wid
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from .test_jupyterlab import (ALL_DONE, ARTIFACTS, CHROMIUM_ARGS, ERRORS, RUN_ALL, JupyterServer,
-                              wait_for_kernel)
+from .jupyter import ARTIFACTS, run_notebook, wait_for_kernel, write_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -27,80 +24,44 @@ SQUARE = """(canvas, [x, y]) => {
 }"""
 
 
-def _notebook(path):
-    nb = {"cells": [{"cell_type": "code", "execution_count": None, "id": f"c{i}", "metadata": {},
-                     "outputs": [], "source": src} for i, src in enumerate(CELLS)],
-          "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
-                                      "name": "python3"}},
-          "nbformat": 4, "nbformat_minor": 5}
-    path.write_text(json.dumps(nb))
-
-
 def _wait_round(page, value):
     page.wait_for_function("() => document.querySelector('canvas.tronlab-capture-canvas')"
                            f".dataset.round === '{value}'", timeout=20_000)
 
 
-def test_a_capture_game_advances_by_clicks_and_back_rewinds(tmp_path, chromium_path,
-                                                            sync_playwright, jupyter_available):
-    server = JupyterServer("lab", tmp_path / "lab")
-    kernel_ids = []
-    try:
-        server.start()
-        _notebook(server.root / "capture.ipynb")
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-            try:
-                page = browser.new_page(viewport={"width": 1400, "height": 1000})
-                page.goto(f"{server.url}/lab/tree/capture.ipynb?reset&token={server.token}",
-                          wait_until="domcontentloaded")
-                page.wait_for_function(
-                    "() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
-                    " && window.jupyterapp.shell.currentWidget.sessionContext", timeout=120_000)
-                page.evaluate(RUN_ALL)
-                page.wait_for_function(ALL_DONE, timeout=120_000, polling=500)
-                assert page.evaluate(ERRORS) == []
-                kernel_ids.append(page.evaluate(
-                    "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.id"))
-                conn = server.runtime / f"kernel-{kernel_ids[0]}.json"
+def test_a_capture_game_advances_by_clicks_and_back_rewinds(lab):
+    server, page = lab
+    conn = run_notebook(page, server, write_notebook(server.root / "capture.ipynb", CELLS))
+    canvas = page.locator("canvas.tronlab-capture-canvas")
+    canvas.wait_for(state="visible", timeout=60_000)
+    _wait_round(page, 1)
+    rnd = 1
+    # walk a loop around (2, 2): two rounds to (3, 1), two to (3, 3), two to
+    # (1, 3), one to (1, 2), next to the start square: the loop closes
+    for target, times in [((3, 1), 2), ((3, 3), 2), ((1, 3), 2), ((1, 2), 1)]:
+        for _ in range(times):
+            canvas.click(position=canvas.evaluate(SQUARE, list(target)))
+            rnd += 1
+            _wait_round(page, rnd)
+        if target == (3, 1):
+            wait_for_kernel(conn, "w.state.positions[0]", "(3, 1)")
+    assert canvas.get_attribute("data-flash") == "1"
+    rows = canvas.get_attribute("data-rows").split("\n")
+    assert rows[1:4] == [".000...", ".000...", ".000..."]
+    wait_for_kernel(conn, "w.state.scores()", "(9, 1)")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator(".tronlab-capture").screenshot(
+        path=str(ARTIFACTS / "capture-widget.png"))
 
-                canvas = page.locator("canvas.tronlab-capture-canvas")
-                canvas.wait_for(state="visible", timeout=60_000)
-                _wait_round(page, 1)
-                rnd = 1
-                # walk a loop around (2, 2): two rounds to (3, 1), two to (3, 3), two to
-                # (1, 3), one to (1, 2), next to the start square: the loop closes
-                for target, times in [((3, 1), 2), ((3, 3), 2), ((1, 3), 2), ((1, 2), 1)]:
-                    for _ in range(times):
-                        canvas.click(position=canvas.evaluate(SQUARE, list(target)))
-                        rnd += 1
-                        _wait_round(page, rnd)
-                    if target == (3, 1):
-                        wait_for_kernel(conn, "w.state.positions[0]", "(3, 1)")
-                assert canvas.get_attribute("data-flash") == "1"
-                rows = canvas.get_attribute("data-rows").split("\n")
-                assert rows[1:4] == [".000...", ".000...", ".000..."]
-                wait_for_kernel(conn, "w.state.scores()", "(9, 1)")
-                ARTIFACTS.mkdir(exist_ok=True)
-                page.locator(".tronlab-capture").screenshot(
-                    path=str(ARTIFACTS / "capture-widget.png"))
+    page.locator("input.tronlab-capture-pick").fill("3")
+    page.locator("button.tronlab-capture-back").click()
+    _wait_round(page, 5)                  # round 8 went back 3 rounds
+    rows = canvas.get_attribute("data-rows").split("\n")
+    assert rows[1:4] == [".000...", "...0...", "...0..."]
+    wait_for_kernel(conn, "(w.state.round, w.state.backs_left[0])", "(5, 0)")
+    assert page.locator("button.tronlab-capture-back").is_disabled()
 
-                page.locator("input.tronlab-capture-pick").fill("3")
-                page.locator("button.tronlab-capture-back").click()
-                _wait_round(page, 5)                  # round 8 went back 3 rounds
-                rows = canvas.get_attribute("data-rows").split("\n")
-                assert rows[1:4] == [".000...", "...0...", "...0..."]
-                wait_for_kernel(conn, "(w.state.round, w.state.backs_left[0])", "(5, 0)")
-                assert page.locator("button.tronlab-capture-back").is_disabled()
-
-                slider = page.locator("input.tronlab-capture-slider")
-                slider.evaluate("(s) => { s.value = 1; s.dispatchEvent(new Event('input')); }")
-                _wait_round(page, 2)
-                wait_for_kernel(conn, "w.frame", "1")
-            finally:
-                browser.close()
-    except Exception:
-        print(f"--- jupyter log ---\n{server.logs() if server.proc else '(not started)'}")
-        raise
-    finally:
-        server.stop(kernel_ids)
+    slider = page.locator("input.tronlab-capture-slider")
+    slider.evaluate("(s) => { s.value = 1; s.dispatchEvent(new Event('input')); }")
+    _wait_round(page, 2)
+    wait_for_kernel(conn, "w.frame", "1")

@@ -28,8 +28,8 @@ from pathlib import Path
 
 import pytest
 
-from .test_jupyterlab import (ALL_DONE, CHROMIUM_ARGS, ERRORS, RUN_ALL, ask_kernel,
-                              free_port, wait_for_kernel)
+from .jupyter import (ALL_DONE, ERRORS, RUN_ALL, VIEWPORT, ask_kernel, free_port,
+                      wait_for_kernel)
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -38,6 +38,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 PANEL_READY = ("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
                " && window.jupyterapp.shell.currentWidget.context"
                " && window.jupyterapp.shell.currentWidget.content")
+# opens a notebook without awaiting the command: its promise settles 10-20 s after the
+# notebook is shown (the waits on the current widget's path follow every use)
+OPEN = "(path) => { window.jupyterapp.commands.execute('docmanager:open', {path}); }"
 CURRENT_PATH = "() => window.jupyterapp.shell.currentWidget.context.path"
 # the notebook renders only the cells near the view: bring the Try-it link's cell there
 SCROLL_TO_LINK = """async () => {
@@ -108,8 +111,7 @@ def stop(proc, log):
     log.close()
 
 
-def test_dev_course_serves_the_whole_course(tmp_path, chromium_path, sync_playwright,
-                                            jupyter_available):
+def test_dev_course_serves_the_whole_course(tmp_path, browser, jupyter_available):
     watched = [ROOT / "notebooks" / "00_welcome.ipynb", ROOT / "notebooks" / "03_voronoi.ipynb",
                ROOT / "exercises" / "03_voronoi_exercise.ipynb"]
     before = {p: p.stat().st_mtime_ns for p in watched}
@@ -136,52 +138,50 @@ def test_dev_course_serves_the_whole_course(tmp_path, chromium_path, sync_playwr
                 break
             except OSError:
                 time.sleep(0.3)
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-            try:
-                page = browser.new_page(viewport={"width": 1400, "height": 1000})
-                page.goto(url, wait_until="domcontentloaded")
-                page.wait_for_function(PANEL_READY, timeout=120_000)
-                assert page.evaluate(CURRENT_PATH) == "notebooks/00_welcome.ipynb"
+        context = browser.new_context(viewport=VIEWPORT)
+        try:
+            page = context.new_page()
+            page.goto(url, wait_until="domcontentloaded")
+            page.wait_for_function(PANEL_READY, timeout=120_000)
+            assert page.evaluate(CURRENT_PATH) == "notebooks/00_welcome.ipynb"
 
-                # the file browser, at its root, shows the three folders of the course
-                page.locator(".jp-BreadCrumbs-home").first.click()
-                listing = page.locator(".jp-DirListing-content")
-                for folder in ("exercises", "notebooks", "solutions"):
-                    listing.locator(f".jp-DirListing-item[title^='Name: {folder}']").or_(
-                        listing.locator(".jp-DirListing-itemText", has_text=re.compile(
-                            rf"^{folder}$"))).first.wait_for(timeout=30_000)
+            # the file browser, at its root, shows the three folders of the course
+            page.locator(".jp-BreadCrumbs-home").first.click()
+            listing = page.locator(".jp-DirListing-content")
+            for folder in ("exercises", "notebooks", "solutions"):
+                listing.locator(f".jp-DirListing-item[title^='Name: {folder}']").or_(
+                    listing.locator(".jp-DirListing-itemText", has_text=re.compile(
+                        rf"^{folder}$"))).first.wait_for(timeout=30_000)
 
-                # lesson 03's Try-it link opens the exercise notebook
-                page.evaluate("() => window.jupyterapp.commands.execute('docmanager:open',"
-                              " {path: 'notebooks/03_voronoi.ipynb'})")
-                page.wait_for_function(
-                    "() => window.jupyterapp.shell.currentWidget.context.path"
-                    " === 'notebooks/03_voronoi.ipynb'", timeout=60_000)
-                page.wait_for_function(
-                    "() => window.jupyterapp.shell.currentWidget.content.widgets.length > 5",
-                    timeout=60_000)
-                assert page.evaluate(SCROLL_TO_LINK) >= 0, "no Try-it link in lesson 03"
-                lesson = page.evaluate("() => window.jupyterapp.shell.currentWidget.id")
-                link = page.locator(f"[id='{lesson}'] .jp-RenderedMarkdown a",
-                                    has_text="exercises/03_voronoi_exercise.ipynb").first
-                link.wait_for(state="visible", timeout=30_000)
-                link.click()
-                page.wait_for_function(
-                    "() => window.jupyterapp.shell.currentWidget.context &&"
-                    " window.jupyterapp.shell.currentWidget.context.path"
-                    " === 'exercises/03_voronoi_exercise.ipynb'", timeout=60_000)
-                page.wait_for_function(
-                    "() => window.jupyterapp.shell.currentWidget.content.widgets.length > 5",
-                    timeout=60_000)
-                assert page.locator(".jp-Notebook-cell").count() > 5
-                # no news popup
-                assert page.locator(".jp-Notification-Toast").filter(
-                    has_text=re.compile("news", re.I)).count() == 0
+            # lesson 03's Try-it link opens the exercise notebook
+            page.evaluate(OPEN, "notebooks/03_voronoi.ipynb")
+            page.wait_for_function(
+                "() => window.jupyterapp.shell.currentWidget.context.path"
+                " === 'notebooks/03_voronoi.ipynb'", timeout=60_000)
+            page.wait_for_function(
+                "() => window.jupyterapp.shell.currentWidget.content.widgets.length > 5",
+                timeout=60_000)
+            assert page.evaluate(SCROLL_TO_LINK) >= 0, "no Try-it link in lesson 03"
+            lesson = page.evaluate("() => window.jupyterapp.shell.currentWidget.id")
+            link = page.locator(f"[id='{lesson}'] .jp-RenderedMarkdown a",
+                                has_text="exercises/03_voronoi_exercise.ipynb").first
+            link.wait_for(state="visible", timeout=30_000)
+            link.click()
+            page.wait_for_function(
+                "() => window.jupyterapp.shell.currentWidget.context &&"
+                " window.jupyterapp.shell.currentWidget.context.path"
+                " === 'exercises/03_voronoi_exercise.ipynb'", timeout=60_000)
+            page.wait_for_function(
+                "() => window.jupyterapp.shell.currentWidget.content.widgets.length > 5",
+                timeout=60_000)
+            assert page.locator(".jp-Notebook-cell").count() > 5
+            # no news popup
+            assert page.locator(".jp-Notification-Toast").filter(
+                has_text=re.compile("news", re.I)).count() == 0
 
-                play_lesson_00(page, tmp_path / "runtime")
-            finally:
-                browser.close()
+            play_lesson_00(page, tmp_path / "runtime")
+        finally:
+            context.close()
     except Exception:
         print(f"--- dev.py course log ---\n{log_path.read_text()[-4000:]}")
         raise
@@ -196,8 +196,7 @@ def test_dev_course_serves_the_whole_course(tmp_path, chromium_path, sync_playwr
 
 def play_lesson_00(page, runtime: Path):
     """Run lesson 00 with FOUR added at its end; check its replay and play FOUR to the end."""
-    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:open',"
-                  " {path: 'notebooks/00_welcome.ipynb'})")
+    page.evaluate(OPEN, "notebooks/00_welcome.ipynb")
     page.wait_for_function("() => window.jupyterapp.shell.currentWidget.context.path"
                            " === 'notebooks/00_welcome.ipynb'", timeout=60_000)
     page.evaluate(ADD_CELL, FOUR)

@@ -24,34 +24,32 @@ def page_file(tmp_path):
     return path, game, record
 
 
-def test_leaderboard_opens_offline_and_replays_a_game(page_file, chromium_path, sync_playwright):
+def test_leaderboard_opens_offline_and_replays_a_game(page_file, browser):
     path, game, record = page_file
     boards = record.boards()
     requests = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path)
-        try:
-            context = browser.new_context(offline=True)
-            page = context.new_page()
-            page.on("request", lambda r: requests.append(r.url))
-            errors = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(path.as_uri())
-            assert page.locator("h1").inner_text() == "tronlab arena leaderboard"
-            assert page.locator("svg circle").count() == 3
-            assert not page.locator("#viewer").is_visible()
-            page.click(f'a[href="#game-{game["id"]}"]')
-            page.wait_for_selector("#viewer", state="visible")
-            assert " v ".join(game["names"]) in page.locator("#title").inner_text()
-            assert page.locator("#board").inner_text() == boards[-1].to_ascii()
-            assert f"turn {len(boards) - 1} of {len(boards) - 1}" == \
-                page.locator("#turn-label").inner_text()
-            page.keyboard.press("ArrowLeft")
-            assert page.locator("#board").inner_text() == boards[-2].to_ascii()
-            page.locator("#turn").fill("0")
-            assert page.locator("#board").inner_text() == boards[0].to_ascii()
-            page.screenshot(path=str(path.with_suffix(".png")), full_page=True)
-            assert errors == []
-        finally:
-            browser.close()
+    context = browser.new_context(offline=True)
+    try:
+        page = context.new_page()
+        page.on("request", lambda r: requests.append(r.url))
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(path.as_uri())
+        assert page.locator("h1").inner_text() == "tronlab arena leaderboard"
+        assert page.locator("svg circle").count() == 3
+        assert not page.locator("#viewer").is_visible()
+        page.click(f'a[href="#game-{game["id"]}"]')
+        page.wait_for_selector("#viewer", state="visible")
+        assert " v ".join(game["names"]) in page.locator("#title").inner_text()
+        assert page.locator("#board").inner_text() == boards[-1].to_ascii()
+        assert f"turn {len(boards) - 1} of {len(boards) - 1}" == \
+            page.locator("#turn-label").inner_text()
+        page.keyboard.press("ArrowLeft")
+        assert page.locator("#board").inner_text() == boards[-2].to_ascii()
+        page.locator("#turn").fill("0")
+        assert page.locator("#board").inner_text() == boards[0].to_ascii()
+        page.screenshot(path=str(path.with_suffix(".png")), full_page=True)
+        assert errors == []
+    finally:
+        context.close()
     assert all(url.startswith("file://") for url in requests), requests
