@@ -412,6 +412,26 @@ def test_a_user_njit_function_can_call_a_stand_in():
     assert twice(*args, np.empty(n, np.int32), np.empty(n, np.int32)) is True
 
 
+def test_plain_twins_call_no_compiled_code():
+    """``KernelTable.plain``: the twin and every kernel it reaches are plain functions,
+    even after the module compiled (its namespace then holds dispatchers)."""
+    import types
+
+    from tronlab.capture import lshapes, paths
+
+    paths._kernels.jit("path_search_kernel")                   # the module has compiled
+    assert not isinstance(paths._closed_virtual, types.FunctionType)
+    twin = paths._kernels.plain("path_search_kernel")
+    assert twin.__code__ is paths._kernels.py_func("path_search_kernel").__code__
+    for name in ("_closed_virtual", "path_score"):
+        assert isinstance(twin.__globals__[name], types.FunctionType), name
+    helper = twin.__globals__["_closed_virtual"]
+    assert helper.__globals__ is twin.__globals__               # one plain copy per module
+    scan = lshapes._kernels.plain("l_scan_kernel")
+    assert isinstance(scan.__globals__["closed_gain_kernel"], types.FunctionType)
+    assert not isinstance(paths._closed_virtual, types.FunctionType)   # module untouched
+
+
 def test_kernel_declaration_errors():
     from tronlab.jit.kernels import kernel, parse_sig
 

@@ -3,8 +3,10 @@ brute-force fit, and the ``tronlab arena`` command."""
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import textwrap
 import types
 
 import numpy as np
@@ -155,6 +157,30 @@ def test_ctrl_c_just_after_a_commit_keeps_the_game_and_stays_a_ctrl_c(tmp_path):
         assert [r["key"] for r in store.rows()] == [row["key"]]
         assert store.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         assert store.add(row) is False                 # stored once
+
+
+def test_a_worker_stopped_twice_exits_quietly():
+    """A pool worker's SIGTERM handler imports nothing (the reaper is loaded before the
+    handler is set: a signal during an import in the handler once ran it again on a
+    half-loaded module) and ignores a second SIGTERM while it kills its programs."""
+    code = textwrap.dedent("""
+        import os, signal, sys
+        from tronlab.arena import tournament
+        assert "tronlab.runner.reaper" not in sys.modules
+        tournament._init_worker(())
+        assert "tronlab.runner.reaper" in sys.modules
+        from tronlab.runner import reaper
+        def kill_all():                     # a second SIGTERM arrives mid-clean-up
+            os.kill(os.getpid(), signal.SIGTERM)
+            print("cleaned", flush=True)
+        reaper.kill_all = kill_all
+        os.kill(os.getpid(), signal.SIGTERM)
+        print("not reached", flush=True)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 128 + signal.SIGTERM, out.stderr
+    assert out.stdout == "cleaned\n" and out.stderr == ""
 
 
 def test_two_runs_at_once_share_one_database(tmp_path):

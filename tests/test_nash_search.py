@@ -270,3 +270,19 @@ def test_stats_array_is_checked():
     with pytest.raises(ValueError, match="N_STATS"):
         NashSearcher().search_depth(lightriders_board(x=2, y=3), 0, 1,
                                     stats=np.zeros(13, np.int64))
+
+
+def test_reset_forgets_everything_a_game_taught():
+    """A searcher reset between games does exactly the work of a new one: no hint, bound or
+    killer move of the last game orders the next game's search."""
+    used = NashSearcher()
+    for seed in (1, 2):                                   # two positions: the killers fill up
+        used.search_depth(lightriders_board(rng=np.random.default_rng(seed)), 0, 5)
+    assert (used.ns.killers >= 0).any()
+    used.reset()
+    board = lightriders_board(rng=np.random.default_rng(3))
+    fresh, again = np.zeros(ts.N_STATS, np.int64), np.zeros(ts.N_STATS, np.int64)
+    want = NashSearcher().search_depth(board, 0, 5, stats=fresh)
+    got = used.search_depth(board, 0, 5, stats=again)
+    assert close(got[0], want[0]) and np.array_equal(got[1], want[1])
+    assert np.array_equal(again, fresh)

@@ -136,7 +136,7 @@ def test_plan_left_scores_the_rest_of_a_plan_like_the_search():
 
 def test_options_are_switchable_and_play_whole_games():
     for options in ({"constant": 40.0}, {"keep": 1.2}, {"wary": 1.5}, {"interfere": True},
-                    {"enough": True}):
+                    {"enough": True}, {"rival": True}, {"spoil": 12}):
         bot = PathBot(max_nodes=3000, **options)
         rec = play_capture([bot, "rectangles"], rng=3, width=16, height=10, round_limit=60)
         assert not rec.notes, (options, rec.notes)

@@ -53,13 +53,18 @@ def _die_with_parent() -> None:
 
 
 def _on_term(signum, frame):
-    """A worker told to stop kills the programs of its game, then exits at once."""
-    from ..runner import reaper
+    """A worker told to stop kills the programs of its game, then exits at once; a second
+    SIGTERM meanwhile is ignored (Ctrl-C and the pool's shutdown can both send one)."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    from ..runner import reaper        # already loaded by _init_worker: no import here
     reaper.kill_all()
     os._exit(128 + signum)
 
 
 def _init_worker(warm) -> None:
+    # the handler must not import: a signal that arrives while the handler imports would
+    # run it again on a half-initialised module
+    from ..runner import reaper  # noqa: F401
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_term)
     _die_with_parent()

@@ -16,8 +16,7 @@ are the player's own.  Where players stand does not matter.
 Kernels take the flat ``int8`` owner array (``owner.reshape(-1)``, ``-1``
 neutral), ``width`` and ``height`` as int64, and scratch arrays of the grid's
 size (``seen`` uint8, ``region`` int32); they never allocate.  Their plain
-Python twins are ``neutral_region_kernel.py_func`` and
-``enclose_kernel.py_func`` (or ``_kernels.py_func(name)`` without numba).
+Python twins are ``_kernels.plain(name)`` (plain down to the helpers they call).
 """
 
 from __future__ import annotations
@@ -111,7 +110,7 @@ __dir__ = _kernels.module_dir
 # friendly wrappers
 # ---------------------------------------------------------------------------
 def _kernel(name: str, jit: bool):
-    return _kernels.fast(name) if jit else _kernels.py_func(name)
+    return _kernels.fast(name) if jit else _kernels.plain(name)
 
 
 def _flat_owner(owner) -> np.ndarray:

@@ -153,7 +153,7 @@ class LShape(NamedTuple):
 
 
 def _kernel(name, jit):
-    return _kernels.fast(name) if jit else _kernels.py_func(name)
+    return _kernels.fast(name) if jit else _kernels.plain(name)
 
 
 def best_l_shape(owner, player: int, position, *, max_len: int = 20, constant: float = 0.0,
@@ -178,8 +178,6 @@ def best_l_shape(owner, player: int, position, *, max_len: int = 20, constant: f
         s["stamp"][:] = 0
         s["stamp_next"][0] = 1
     scan = _kernel("l_scan_kernel", jit)
-    if not jit:     # the twin calls the twin of the gain kernel
-        scan.__globals__.setdefault("closed_gain_kernel", _kernels.py_func("closed_gain_kernel"))
     score = scan(owner.reshape(-1), np.int64(w), np.int64(h), np.int64(player),
                  np.int64(position[0]), np.int64(position[1]), np.int64(max_len),
                  np.float64(constant), s["work"], s["stamp"], s["stamp_next"], s["region"],

@@ -156,7 +156,7 @@ def predict(owner, opponents, *, rounds: int = 40, order: str = "writeup",
     out_y = np.empty(n * rounds, np.int64)
     arrival = np.empty(w * h, np.int64)
     name = "opponent_paths_kernel"
-    run = _kernels.fast(name) if jit else _kernels.py_func(name)
+    run = _kernels.fast(name) if jit else _kernels.plain(name)
     run(np.array(owner, np.int8, order="C").reshape(-1), np.int64(w), np.int64(h), xs, ys, hx, hy,
         turns, np.int64(ORDERS[order]), np.int64(rounds), out_x, out_y, arrival, np.int64(NEVER))
     paths = [[] if opponents[q][0] is None else

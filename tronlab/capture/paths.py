@@ -370,9 +370,7 @@ def _search_kernel(jit: bool, deadline: int):
                          "twin cannot read the kernels' clock")
     if jit:
         return _kernels.fast("path_search_kernel")
-    run = _kernels.py_func("path_search_kernel")
-    run.__globals__.setdefault("_closed_virtual", _kernels.py_func("_closed_virtual"))
-    return run
+    return _kernels.plain("path_search_kernel")
 
 
 def s_fits(s, w, h, max_nodes) -> bool:

@@ -11,7 +11,8 @@ anticlockwise.
 
 Kernels take flat arrays (``owner`` int8, the masks uint8) and int64
 scalars; scratch comes from :func:`new_scratch`.  The plain Python twins are
-``_kernels.py_func(name)``; the wrappers take ``jit=False`` to use them.
+``_kernels.plain(name)`` (plain down to the helpers they call); the wrappers take
+``jit=False`` to use them.
 """
 
 from __future__ import annotations
@@ -329,7 +330,7 @@ def scan_rectangles(owner, player: int, position, *, n_players: int = 2, terms=N
     opp = np.array([list(p) for p in opponents], np.int64).reshape(-1, 2)
     need = needed_to_win(owner, player) if needed is None else needed
     prev = np.array(prev if prev is not None else (-1, -1, -1, -1), np.int64)
-    scan = _kernels.fast("rect_scan_kernel") if jit else _kernels.py_func("rect_scan_kernel")
+    scan = _kernels.fast("rect_scan_kernel") if jit else _kernels.plain("rect_scan_kernel")
     score = scan(owner.reshape(-1), np.int64(w), np.int64(h), np.int64(player),
                  np.int64(position[0]), np.int64(position[1]), block.astype(np.uint8),
                  _mask(aimed, owner.shape), np.ascontiguousarray(opp[:, 0]),

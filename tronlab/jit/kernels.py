@@ -49,6 +49,7 @@ tests run that way).
 from __future__ import annotations
 
 import functools
+import types
 from collections.abc import Callable
 
 from . import aot as _aot
@@ -121,6 +122,34 @@ def kernel(func=None, /, *, sig: str | None = None, **options):
     return mark if func is None else mark(func)
 
 
+def plain(func, _spaces=None):
+    """A copy of ``func`` (a kernel's Python function) whose module namespace has every
+    kernel in it, whether a stand-in or the numba dispatcher that replaced it when the
+    module compiled, swapped for that kernel's own plain copy, module by module.  Calling
+    ``py_func`` alone would still call the compiled helpers."""
+    spaces = {} if _spaces is None else _spaces
+    module = func.__globals__.get("__name__")
+    ns = spaces.get(module)
+    if ns is None:
+        ns = spaces[module] = dict(func.__globals__)
+        for key, value in list(ns.items()):
+            inner = _python_of(value)
+            if inner is not None:
+                ns[key] = plain(inner, spaces)
+    return types.FunctionType(func.__code__, ns, func.__name__, func.__defaults__,
+                              func.__closure__)
+
+
+def _python_of(value):
+    """The Python function of a kernel stand-in or of a numba dispatcher, else None."""
+    if isinstance(value, Kernel):
+        return value.py_func
+    if type(value).__module__.startswith("numba") and isinstance(
+            getattr(value, "py_func", None), types.FunctionType):
+        return value.py_func
+    return None
+
+
 def _resolve(value):
     """The dispatcher behind a stand-in (other names unchanged)."""
     return value.dispatcher() if isinstance(value, Kernel) else value
@@ -158,6 +187,11 @@ class KernelTable:
     def py_func(self, name: str):
         """The plain Python function behind kernel ``name`` (no numba needed)."""
         return self._kernels[name].py_func
+
+    def plain(self, name: str):
+        """Kernel ``name`` as plain Python all the way down (see :func:`plain`): the
+        ``jit=False`` twin the oracle tests compare the compiled kernel with."""
+        return plain(self._kernels[name].py_func)
 
     def compile(self) -> None:
         """Import numba and turn every kernel into a dispatcher (cheap: numba

@@ -84,9 +84,10 @@ class NashSearcher:
         self.last_stats: dict = {}
 
     def reset(self) -> None:
-        """Forget the hints (call between games)."""
+        """Forget the hints and the killer moves (call between games)."""
         self.hint_key[:] = 0
         self.left[:] = -1
+        self.ns.killers[:] = -1
         self.node_cost = 0
 
     def search_depth(self, board, player, depth, *, deadline=NO_DEADLINE, prior=None,
