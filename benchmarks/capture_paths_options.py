@@ -34,6 +34,20 @@ and seat, +- its standard error (games paired):
     constant=40, spoil=50           1000-1001  4      0-1-3     -9      -35 +- 30
     constant=40, back=BlockBack(min_gain=60)  1000-1009  20  11-0-9  -3  -5 +- 15
 
+Against the default (constant 40) instead, "paired" the change of the margin
+against it; the default on maps 1000-1024 (50 games): 26-1-23, margin +22:
+
+    options                         maps       games  W-D-L     margin  paired
+    wary=2.5                        1000-1009  20     3-0-17    -35     -63 +- 18
+    constant=60                     1000-1024  50     26-0-24   +5      -21 +- 11
+    max_steps=90                    1000-1020  41     21-1-19   +22     -1 +- 7
+    max_nodes=60000                 1000-1024  50     29-1-20   +24     -3 +- 10
+    order="same"                    1000-1024  50     29-0-21   +20     -6 +- 9
+
+None moves the margin by more than its error; between any two of these runs
+the winner of 13-16 games in 50 changes, so a W-D-L gap of 3 or 4 games is
+noise.
+
 Runs were stopped early once clearly worse, or to free the shared machine;
 the rule fixed before the second constant=40 run: adopt 40 if the pooled
 paired gain is above 10 squares and the W-D-L no worse.  It was (+18 +- 8).
