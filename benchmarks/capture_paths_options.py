@@ -43,6 +43,8 @@ against it; the default on maps 1000-1024 (50 games): 26-1-23, margin +22:
     max_steps=90                    1000-1020  41     21-1-19   +22     -1 +- 7
     max_nodes=60000                 1000-1024  50     29-1-20   +24     -3 +- 10
     order="same"                    1000-1024  50     29-0-21   +20     -6 +- 9
+    back=WinnerBack()               1000-1024  50     25-1-24   +9      -17 +- 7
+    back=BlockBack()                1000-1024  50     29-0-21   +17     -9 +- 13
 
 None moves the margin by more than its error; between any two of these runs
 the winner of 13-16 games in 50 changes, so a W-D-L gap of 3 or 4 games is
