@@ -142,7 +142,7 @@ def voronoi_cache(tmp_path_factory):
                   "nice": _nice(bot.compiler.pid) - _nice(os.getpid())
                   if LINUX and bot.compiler is not None else None}
         report["quick"] = _run_until_switched(bot, board, 600)
-        report["returncode"] = bot.compiler.returncode
+        report["returncode"] = None if bot.compiler is None else bot.compiler.returncode
         report["mode"] = bot.last_stats["mode"]
         report["legal"] = bot(board, 0) in board.legal_moves(0)
     finally:

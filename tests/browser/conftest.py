@@ -3,9 +3,10 @@ skip, and share one chromium and one Jupyter server.
 
 They drive Debian's chromium (``/usr/bin/chromium``) through Playwright against a
 JupyterLab / Notebook 7 server.  One browser and one server (started when the first test
-needs it, stopped after the last browser test) serve every test; each test gets a fresh browser context (no cookies, storage
-or cache from another) and its kernels are shut down when it ends.  Without chromium
-they are skipped, except in CI (env ``CI`` set), where a missing browser is a failure.
+needs it, stopped after the last browser test) serve every test; each test gets a fresh
+browser context (no cookies, storage or cache from another) and its kernels are shut down
+when it ends.  Without chromium they are skipped, except in CI (env ``CI`` set), where a
+missing browser is a failure.
 """
 
 import os
