@@ -45,10 +45,40 @@ against it; the default on maps 1000-1024 (50 games): 26-1-23, margin +22:
     order="same"                    1000-1024  50     29-0-21   +20     -6 +- 9
     back=WinnerBack()               1000-1024  50     25-1-24   +9      -17 +- 7
     back=BlockBack()                1000-1024  50     29-0-21   +17     -9 +- 13
+    rival=True                      1000-1024  50     24-1-25   +5      -21 +- 11
+    back=BlockBack(min_gain=100, lead=12)  1000-1024  50  29-0-21  +28  +2 +- 11
+    back=BlockBack(min_gain=60, lead=12)   1000-1024  50  28-0-22  +18  -8 +- 13
 
 None moves the margin by more than its error; between any two of these runs
 the winner of 13-16 games in 50 changes, so a W-D-L gap of 3 or 4 games is
 noise.
+
+Rules tried the same way (session 23, against the default, maps 1000-1024,
+50 games unless said) whose code was not kept, none of them helping:
+
+    rule                                                    W-D-L     margin  paired
+    no closing path: Recar's whole decision instead of B2   26-0-24   +22     -4 +- 3
+    no closing path: 1-step rollouts, 40 rounds of B2 for
+      both players, best final margin (33 games)            17-0-16   +21     -1 +- 4
+    a region an opponent could reach (Manhattan) before
+      the path closes it counts 0.5 of its squares          13-1-36   -24     -51 +- 14
+      ... 0.75 of its squares                               26-1-23   +23     -4 +- 5
+      ... 1.3 of its squares (contested first)              14-0-36   -27     -53 +- 11
+    BlockBack(100, lead 12) only when behind                29-0-21   +29     +2 +- 10
+      ... behind counting the current plan's squares        27-1-22   +25     -1 +- 8
+      ... and spoiling deep (farthest square in time)       27-1-22   +28     +2 +- 8
+      ... behind by 50 or more with the plan                27-1-22   +30     +4 +- 4
+    BACK 25 when lost even with every neutral square        27-1-22   +29     +2 +- 1
+      ... or when behind with 30 neutral squares left       26-1-23   +28     +2 +- 2
+
+The endgame rules change almost no result (1-4 of 50 games): the games are
+decided earlier, by the big captures.  A traced loss (map 1015, paths second,
+-109): paths walked 53 rounds round a 200-square loop that the B7 model
+let it believe safe; rectangles' straight border through it (x = 17) cut it,
+while its own first rectangle closed 143 squares.  BACK to before such a
+capture flips single games by 150-180 squares both ways (map 1022, paths
+second: +129 without, -137 with: the rewind threw away its own 140-square
+loop three rounds from closing), so its mean effect stays within the noise.
 
 Runs were stopped early once clearly worse, or to free the shared machine;
 the rule fixed before the second constant=40 run: adopt 40 if the pooled
