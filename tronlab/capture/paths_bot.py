@@ -40,9 +40,10 @@ table in benchmarks/capture_paths_options.py):
 * ``enough`` - the enough-to-win cap in the score
   (:func:`~tronlab.capture.paths.path_score`).
 
-``interfere`` and ``enough`` changed the margin by less than its error;
-``spoil`` was worse, and so was ``rival`` on 50 games (-21 +- 11 squares a
-game).  Caution loses to ``rectangles``; ambition wins a little.
+``interfere`` changed the margin by less than its error; ``spoil`` was
+worse, and on 50 games so were ``rival`` (-21 +- 11 squares a game) and
+``enough`` (-10 +- 5).  Caution loses to ``rectangles``; ambition wins a
+little.
 """
 
 from __future__ import annotations
