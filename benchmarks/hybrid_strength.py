@@ -56,6 +56,30 @@ maps, seeds ``random:100``), W-D-L from hybrid's side::
 
 Still level: the deeper search (1.7 turns more on the 2010 maps) buys no
 measurable strength against chamber.
+
+What more search is worth here (session 24, machine otherwise idle): ``chamber``
+with twice its own time against ``chamber``, the same 27 + 60 maps as the
+default run, both seats, the first bot thinking 0.2 s a move, the second 0.1 s::
+
+    python benchmarks/strength.py --bots chamber,chamber+time=0.1 --pairs all \
+        --time 0.2 --random 60 --jobs 2
+
+    pair                          maps    W    D    L   score    sign p  verdict  mean depth
+    chamber v chamber+time=0.1   20x20   27   63   30   49% +-6    0.79  unclear  10.9 / 9.5
+                            google2010    6   43    5   51% +-6    1     unclear  15.8 / 12.8
+                                   all   33  106   35   49% +-5    0.9   unclear  12.2 / 10.4
+    no timeouts, crashes or bad output in 174 games
+
+Doubling the time buys 1.8 turns of depth (3 on the 2010 maps) and no
+strength at all: the same depth gain ``hybrid`` has over ``chamber``, and the
+same level result.  Most games are draws (106 of 174): 79 head-on crashes or
+swaps, the rest both players out on the same turn, mostly separated fills of
+equal length.  Nor is the endgame where wins are left: in 5 of the 147 games
+above (hybrid's 254) that separated, the player that ran out first made fewer
+moves after the separation than a 0.5 s endgame solve of that board finds, by
+1-2 moves (2 of them hybrid's: a draw and a loss).  A clear win over
+``chamber`` needs a better judgement of positions (the evaluation), not a
+deeper search.
 """
 
 from __future__ import annotations

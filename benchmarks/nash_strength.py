@@ -2,6 +2,7 @@
 
     python benchmarks/nash_strength.py [--opponents minimax,chamber] [--boards 40]
         [--first-seed 0] [--time 0.1] [--nash-options '{"sample": true}'] [--results FILE] [--tag T]
+        [--hero nash] [--bank SECONDS]
 
 Each opponent plays ``nash`` on ``--boards`` seeded Light Riders starts
 (``lightriders_board(rng=seed)``: 16x16, empty, mirrored starts), once from
@@ -12,7 +13,12 @@ otherwise decide games that have nothing to do with the bots).  Each game goes t
 a JSON-lines results file as it ends (resumable: games already there with the
 same tag are skipped).  The table gives W-D-L from ``nash``'s side, the score,
 the two-sided sign test of the decided games, the verdict (``clear`` when
-p < 0.01), mean search depths and think time a move, and timeouts.
+p < 0.01), mean search depths and think time a move, and timeouts.  ``--hero``
+plays another bot in ``nash``'s place, with ``--nash-options`` as its options
+(a ``time`` there overrides ``--time``).  ``--bank`` plays under the Light Riders
+clock instead of a fixed time a move: the bank starts full, ``--time`` is added
+before each move (capped at the bank), a bot with ``set_clock`` hears the bank
+before it thinks, and an answer after the bank ran out is a timeout.
 
 Measured with this script (2 shared cores under a load of 6-8, 0.1 s a move,
 limit factor 5, fresh seeds 200-229 fixed before the run, both seats: 60
@@ -49,6 +55,30 @@ on the tuning seeds are races for the middle lost within the horizon (a
 0 -> -8000 swing in one turn) and, once separated, the shared endgame solver.
 L5: playing the most likely move or sampling the equilibrium made no
 measurable difference earlier (9-7-8); the most likely move stays the default.
+
+More time does not decide these games either (session 24, machine otherwise
+idle, the same seeds 200-229, both seats, 60 games a row):
+
+* under the Light Riders clock itself (``--bank 10 --time 0.2``: a 10 s bank,
+  200 ms added a move), ``nash`` plans from its bank (the time added a move
+  plus the bank's surplus shared over the rounds left, twice that near the
+  other head) while ``chamber`` keeps its own rule, 80% of the 200 ms:
+  ``nash`` thinks 191 ms a move to ``chamber``'s 98 and searches a turn
+  deeper (13.9 / 12.9), and the result is 20-14-26 (sign p 0.46), no
+  timeouts, the lowest bank 0.97 s.  (Played with a scratch copy of the
+  ``--bank`` mode, the same ``Banked`` clock, before the mode was added here.)
+* ``chamber`` with twice the time against ``chamber``::
+
+      python benchmarks/nash_strength.py --hero chamber --opponents chamber \
+          --boards 30 --first-seed 200 --nash-options '{"time": 0.2}'
+
+      pair                 W   D   L   score     sign p  verdict  depth      think ms
+      chamber v chamber   17  15  28   41% +-11  0.14    unclear  12.1/10.5  93/45
+
+  The bot with twice the time does not do better (the same holds on the 2010
+  Tron maps, ``benchmarks/hybrid_strength.py``).  So ``nash``'s two extra
+  turns of depth could not be expected to win clearly; what is left is the
+  evaluation.
 """
 
 from __future__ import annotations
@@ -64,6 +94,7 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 
 from strength import score_interval, sign_test, verdict  # noqa: E402
+from nash_time_rule import Banked  # noqa: E402
 from tronlab import get_bot, lightriders_board, play  # noqa: E402
 
 MODES = ("search", "nash", "hybrid")
@@ -88,12 +119,19 @@ class _Timed:
         return move
 
 
-def one_game(seed, seat, opponent, think, options, hero="nash", factor=5.0):
-    bots = [None, None]
-    bots[seat] = _Timed(get_bot(hero, time=think, **options))
-    bots[1 - seat] = _Timed(get_bot(opponent, time=think))
-    rec = play(lightriders_board(rng=seed), bots, rules="lightriders", rng=seed,
-               time_limit=factor * think, first_time_limit=10 * think)
+def one_game(seed, seat, opponent, think, options, hero="nash", factor=5.0, bank=None):
+    """One game; with ``bank`` (seconds) under the Light Riders clock instead of a
+    fixed time a move: ``think`` is then the time added each move, a bot that reads
+    the clock (``set_clock``) plans from the bank, and one that overdraws it loses."""
+    bots = [get_bot(hero, **{"time": think, **options}), get_bot(opponent, time=think)]
+    if bank is not None:
+        bots = [Banked(bot, bank, think) for bot in bots]
+    bots = [_Timed(bots[0]), _Timed(bots[1])]
+    if seat == 1:
+        bots.reverse()
+    limits = ({} if bank is not None else
+              {"time_limit": factor * think, "first_time_limit": 10 * think})
+    rec = play(lightriders_board(rng=seed), bots, rules="lightriders", rng=seed, **limits)
     w = rec.outcome.winner
     mean = lambda xs: round(sum(xs) / len(xs), 4) if xs else None  # noqa: E731
     timeouts = [sum(1 for e in rec.events if e["player"] == p and e["kind"] == "timeout")
@@ -133,9 +171,14 @@ def main(argv=None):
     ap.add_argument("--tag", default="default")
     ap.add_argument("--limit-factor", type=float, default=5.0,
                     help="the engine's time limit as a multiple of --time (default 5)")
+    ap.add_argument("--bank", type=float, default=None,
+                    help="play under the Light Riders clock: a bank of this many seconds, "
+                         "--time added each move (the contest: --bank 10 --time 0.2)")
     args = ap.parse_args(argv)
     options = json.loads(args.nash_options)
     key = f"{args.tag}|{args.hero}|t={args.time}|{json.dumps(options, sort_keys=True)}"
+    if args.bank is not None:
+        key += f"|bank={args.bank}"
     old = []
     if os.path.exists(args.results):
         with open(args.results) as f:
@@ -153,7 +196,7 @@ def main(argv=None):
                 if (opponent, seed, seat) in done:
                     continue
                 r = one_game(seed, seat, opponent, args.time, options, args.hero,
-                             args.limit_factor)
+                             args.limit_factor, args.bank)
                 r["key"] = key
                 results.append(r)
                 with open(args.results, "a") as f:

@@ -50,7 +50,9 @@ from tronlab.runner.engine import BotFault  # noqa: E402
 
 
 class Banked:
-    """A bot under a server's time bank; notes think time and depth by kind of move."""
+    """A bot under a server's time bank; notes think time and depth by kind of move.
+    A bot without ``set_clock`` (``chamber``, ``minimax``) keeps its own rule: it
+    thinks its ``time`` a move whatever the bank holds."""
 
     def __init__(self, bot, bank, per):
         self.bot, self.name = bot, bot.name
@@ -61,10 +63,16 @@ class Banked:
     def start_game(self, *args, **kwargs):
         self.bot.start_game(*args, **kwargs)
 
+    @property
+    def last_stats(self):
+        return getattr(self.bot, "last_stats", None)
+
     def __call__(self, board, player):
         self.bank = min(self.cap, self.bank + self.per)
-        important = self.bot.important(board) and len(board.legal_moves(player)) > 1
-        self.bot.set_clock(self.bank, self.per)
+        important = (hasattr(self.bot, "important") and self.bot.important(board)
+                     and len(board.legal_moves(player)) > 1)
+        if hasattr(self.bot, "set_clock"):
+            self.bot.set_clock(self.bank, self.per)
         t0 = time.perf_counter()
         move = self.bot(board, player)
         used = time.perf_counter() - t0
@@ -74,7 +82,7 @@ class Banked:
             self.timeouts += 1
             self.bank = 0.0
             raise BotFault("timeout", f"answered {-self.bank:.3f} s after the bank ran out")
-        st = self.bot.last_stats or {}
+        st = self.last_stats or {}
         if st.get("mode") == "nash":
             self.moves[important].append((used, st.get("depth", 0)))
         return move
