@@ -20,7 +20,7 @@ Each turn the bot
 per turn reported in benchmarks/capture_paths.py.
 
 Options tried against ``rectangles`` in 2-player games, each switchable; the
-defaults are the write-up's bot except ``constant`` (tuned on maps 1000-1031,
+defaults are the write-up's bot except ``constant`` (tuned on maps 1000-1025,
 table in benchmarks/capture_paths_options.py):
 
 * ``constant`` - the 20 of ``(extra + 20) / (steps + 20)``, 40 by default: a
