@@ -6,8 +6,8 @@
 ``fit_weights(records) -> (k1, k2)``
     least squares through the origin over the games that separate.
 
-Both are checked against :mod:`tronlab.tron.learn` on hand-made games and on seeded games
-between the package's bots.  When a fit is wrong and the learner's ``separation_sample``
+Both are checked against :mod:`tronlab.tron.learn`: the first on hand-made games and on
+seeded games between the package's bots, the second on seeded games.  When a fit is wrong and the learner's ``separation_sample``
 is given too, the checker names the first record where the learner's features differ.
 """
 
