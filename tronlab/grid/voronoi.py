@@ -265,7 +265,7 @@ def _scratch(board, scratch):
 
 
 def _pair(board, players):
-    if len(players) != 2:
+    if not isinstance(players, (tuple, list)) or len(players) != 2:
         raise ValueError(f"players must be two player numbers, got {players!r}")
     p, q = (check_player(board, x) for x in players)
     if p == q:

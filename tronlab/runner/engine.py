@@ -250,18 +250,27 @@ def _choose(seat, match, rules, limits, events):
     if fault is None:
         try:
             move = parse_move(value)
-        except (ValueError, TypeError) as err:
+        except Exception as err:        # whatever a bot returns, the game goes on
             if (rules.name == "lightriders" and isinstance(value, str)
                     and value.strip().lower() == "pass"):
                 note("pass", "pass: keeps going straight")
                 return None, None, "pass"
-            fault, text = "illegal", f"returned {value!r}: {err}"
+            fault, text = "illegal", f"returned {_shown(value)}: {err}"
         else:
             if match.effective_move(p, move) != move:
                 note("reverse", f"reversing ({value!r}) after round 1: keeps going straight")
             return move, None, None
     note(fault, text)
     return None, fault, text
+
+
+def _shown(value) -> str:
+    """``repr(value)`` for a message, short, even when the object's repr raises."""
+    try:
+        text = repr(value)
+    except Exception:
+        return f"a {type(value).__name__} (its repr failed)"
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def _finish(seats, record, limit):

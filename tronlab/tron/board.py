@@ -115,6 +115,37 @@ def start_square(board: "Board", player=0, start=None) -> int:
     return int(start)
 
 
+def _per_player(values, dtype, n: int, name: str) -> np.ndarray:
+    """``values`` as one entry per player, or a clear error."""
+    out = np.array(values, dtype=dtype).reshape(-1)
+    if out.size != n:
+        raise BoardError(f"{name} needs one entry per player ({n}), got {out.size}")
+    return out
+
+
+def _check_layout(cells: np.ndarray, heads: np.ndarray, alive: np.ndarray) -> None:
+    """What the kernels rely on: a WALL border all round (they look at the
+    neighbours of any playing square without bounds checks), known cell codes,
+    and every living head on the playing area."""
+    border = np.concatenate((cells[0], cells[-1], cells[1:-1, 0], cells[1:-1, -1]))
+    if (border != WALL).any():
+        raise BoardError("cells must be the padded grid: a one-square WALL (1) border round the "
+                         "playing area (Board.from_ascii and the map makers add it)")
+    top = int(cells.max())
+    if top > TRAIL + MAX_PLAYERS - 1:
+        raise BoardError(f"cells hold 0 (free), 1 (wall) or 2-{TRAIL + MAX_PLAYERS - 1} "
+                         f"(trails), found {top}")
+    h, w = cells.shape
+    for p, (head, live) in enumerate(zip(heads.tolist(), alive.tolist())):
+        if not 0 <= head < cells.size:
+            raise BoardError(f"head of player {p} is flat index {head}, outside the "
+                             f"{w}x{h} padded grid")
+        y, x = divmod(head, w)
+        if live and not (0 < y < h - 1 and 0 < x < w - 1):
+            raise BoardError(f"head of player {p} (flat index {head}) is on the border, "
+                             f"not on the playing area")
+
+
 class Board:
     """Walls, trails and heads of a Tron game; see the module docstring.
 
@@ -136,10 +167,11 @@ class Board:
         self.cells = cells
         self.heads = heads
         self.alive = (np.ones(n, dtype=np.bool_) if alive is None
-                      else np.array(alive, dtype=np.bool_).reshape(n))
+                      else _per_player(alive, np.bool_, n, "alive"))
         self.facing = (np.full(n, -1, dtype=np.int8) if facing is None
-                       else np.array(facing, dtype=np.int8).reshape(n))
-        self.starts = heads.copy() if starts is None else np.array(starts, dtype=np.int64).reshape(n)
+                       else _per_player(facing, np.int8, n, "facing"))
+        self.starts = heads.copy() if starts is None else _per_player(starts, np.int64, n, "starts")
+        _check_layout(cells, heads, self.alive)
 
     # ---- shape and addressing -------------------------------------------------
     @property
@@ -177,7 +209,7 @@ class Board:
         return x - 1, y - 1
 
     def head_xy(self, player: int) -> tuple[int, int]:
-        return self.xy(self.heads[player])
+        return self.xy(self.heads[check_player(self, player)])
 
     def inside(self, x: int, y: int) -> bool:
         return 0 <= x < self.width and 0 <= y < self.height
@@ -193,11 +225,11 @@ class Board:
 
     def target(self, player: int, move: int) -> int:
         """Flat index the player's head would enter with ``move``."""
-        return int(self.heads[player] + self.offsets[parse_move(move)])
+        return int(self.heads[check_player(self, player)] + self.offsets[parse_move(move)])
 
     def legal_moves(self, player: int) -> list[int]:
         """Moves (0-3) that enter a free square; empty for a dead player."""
-        if not self.alive[player]:
+        if not self.alive[check_player(self, player)]:
             return []
         h = self.heads[player]
         flat = self.flat
@@ -208,8 +240,10 @@ class Board:
 
     # ---- copies and comparison -----------------------------------------------
     def copy(self) -> "Board":
-        return Board(self.cells.copy(), self.heads.copy(), self.alive.copy(),
-                     self.facing.copy(), self.starts.copy())
+        out = Board.__new__(Board)          # already checked: no need to check again
+        out.cells, out.heads, out.alive = self.cells.copy(), self.heads.copy(), self.alive.copy()
+        out.facing, out.starts = self.facing.copy(), self.starts.copy()
+        return out
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, Board):

@@ -52,7 +52,7 @@ from .board import Board
 from .chambers import chamber_counts_kernel, new_scratch
 from ..grid.multivoronoi import turn_order_territory_kernel
 from ..grid.parity import fill_bound_kernel
-from ..grid.voronoi import bfs_distances_kernel, territory_kernel
+from ..grid.voronoi import _pair, bfs_distances_kernel, territory_kernel
 from ..jit.kernels import KernelTable, kernel, sig_type
 
 TERRITORY, EDGES, LINEAR, CHAMBER, CHAMBER_A13 = 0, 1, 2, 3, 4
@@ -217,7 +217,7 @@ def is_separated(board, players=(0, 1)) -> bool:
     """
     if not isinstance(board, Board):
         raise TypeError(f"expected a tronlab Board, got {type(board).__name__}")
-    p, q = players
+    p, q = _pair(board, players)
     s = new_scratch(board.flat.size)
     return not touching_kernel(board.flat, board.heads[p], board.heads[q],
                                np.int64(board.stride), s.dist, s.queue)

@@ -1,0 +1,88 @@
+"""Boards built from arrays are checked: the kernels trust the layout (a WALL
+border, known codes, living heads on the playing area), so a bad array must be a
+clear BoardError, never a crash of the process.  Player numbers are checked too."""
+
+import numpy as np
+import pytest
+
+from tronlab import Board
+from tronlab.tron.board import BoardError, FREE, TRAIL, WALL
+from tronlab.tron.evaluate import is_separated
+
+
+def padded(text="1..2"):
+    return Board.from_ascii(text)
+
+
+def test_a_grid_without_its_wall_border_is_refused():
+    cells = np.zeros((5, 7), np.uint8)          # no border: a kernel would read outside it
+    cells.flat[8], cells.flat[12] = TRAIL, TRAIL + 1
+    with pytest.raises(BoardError, match="WALL .* border"):
+        Board(cells, [8, 12])
+
+
+def test_unknown_cell_codes_are_refused():
+    b = padded()
+    cells = b.cells.copy()
+    cells[1, 2] = 9
+    with pytest.raises(BoardError, match="found 9"):
+        Board(cells, b.heads)
+
+
+@pytest.mark.parametrize("head, words", [(999, "outside"), (0, "on the border")])
+def test_a_living_head_must_be_on_the_playing_area(head, words):
+    b = padded()
+    with pytest.raises(BoardError, match=words):
+        Board(b.cells, [head, b.heads[1]])
+
+
+def test_a_dead_player_may_keep_a_placeholder_head():
+    b = padded()        # the CodinGame client starts unknown players at index 0, dead
+    out = Board(b.cells, [b.heads[0], 0], alive=[True, False])
+    assert out.legal_moves(1) == []
+
+
+@pytest.mark.parametrize("name", ["alive", "facing", "starts"])
+def test_per_player_arrays_need_one_entry_per_player(name):
+    b = padded()
+    with pytest.raises(BoardError, match=f"{name} needs one entry per player \\(2\\), got 3"):
+        Board(b.cells, b.heads, **{name: [1, 1, 1]})
+
+
+@pytest.mark.parametrize("player", [2, -1, "0", 1.0, True])
+def test_player_numbers_are_checked(player):
+    b = padded()
+    for call in (lambda: b.legal_moves(player), lambda: b.head_xy(player),
+                 lambda: b.target(player, 0)):
+        with pytest.raises((ValueError, TypeError), match="player"):
+            call()
+
+
+@pytest.mark.parametrize("players", [0, (0, 5), (1, 1), (0, 1, 2)])
+def test_is_separated_checks_its_pair(players):
+    with pytest.raises(ValueError, match="player"):
+        is_separated(padded("1.#.2"), players)
+
+
+def test_copy_is_equal_and_independent():
+    b = padded("1.#.2")
+    c = b.copy()
+    assert c == b and c.cells is not b.cells and c.heads is not b.heads
+    c.cells[1, 2] = WALL
+    assert b.cells[1, 2] == FREE and c != b
+
+
+class _Odd:
+    def __repr__(self):
+        raise RuntimeError("no repr")
+
+
+@pytest.mark.parametrize("answer", [_Odd(), np.array([1, 2]), object()])
+def test_a_bot_returning_junk_loses_with_a_readable_reason(answer):
+    from tronlab import play
+    rec = play(padded("1...2"), [lambda board, p: answer, lambda board, p: 3], rules="google2010",
+               rng=0)
+    assert rec.outcome.winner == 1 and rec.outcome.deaths[0] == "illegal"
+    assert "returned" in rec.outcome.details[0] and "a move is" in rec.outcome.details[0]
+    if isinstance(answer, _Odd):
+        assert "its repr failed" in rec.outcome.details[0]
