@@ -34,6 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .checks import check_square, is_int
 from .state import NEUTRAL, Snapshot, State, frozen, make_config
 
 _OWNED = "0123"
@@ -111,11 +112,15 @@ def state_from_ascii(text: str, *, n_players: int | None = None, positions=None,
     (at least 2).
     """
     grid = parse_grid(text)
-    pos = dict(grid.positions)
-    pos.update(positions or {})
-    seen = [int(v) for v in np.unique(grid.owner) if v >= 0] + list(pos) + list(eliminated)
-    n = n_players if n_players is not None else max(2, max(seen, default=0) + 1)
     h, w = grid.owner.shape
+    eliminated = [_player_id(p, "eliminated") for p in eliminated]
+    pos = dict(grid.positions)
+    for p, square in dict(positions or {}).items():
+        if square is None and p in eliminated:
+            continue
+        pos[_player_id(p, "positions")] = check_square(square, (h, w), f"positions[{p!r}]")
+    seen = [int(v) for v in np.unique(grid.owner) if v >= 0] + list(pos) + eliminated
+    n = n_players if n_players is not None else max(2, max(seen, default=0) + 1)
     config = make_config(n, width=w, height=h, round_limit=round_limit)
     out = set(eliminated)
     if max(seen, default=0) >= n:
@@ -123,15 +128,29 @@ def state_from_ascii(text: str, *, n_players: int | None = None, positions=None,
     missing = [p for p in range(n) if p not in pos and p not in out]
     if missing:
         raise ValueError(f"players {missing} have no position and are not eliminated")
-    now = tuple(None if p in out else (int(pos[p][0]), int(pos[p][1])) for p in range(n))
-    for square in filter(None, now):
-        if not (0 <= square[0] < w and 0 <= square[1] < h):
-            raise ValueError(f"position {square} is off the {w}x{h} grid")
+    now = tuple(None if p in out else pos[p] for p in range(n))
+    checked = {}
+    for p, trail in dict(trails or {}).items():
+        if _player_id(p, "trails") >= n:
+            raise ValueError(f"trails names player {p} but there are {n} players")
+        checked[int(p)] = [check_square(sq, (h, w), f"trails[{p!r}][{i}]") for i, sq in enumerate(trail)]
     owner = frozen(grid.owner)
-    history = _history(owner, now, trails or {})
-    backs = tuple(backs_left) if backs_left is not None else (1,) * n
+    history = _history(owner, now, checked)
+    if backs_left is None:
+        backs = (1,) * n
+    else:
+        backs = tuple(backs_left)
+        if len(backs) != n or not all(is_int(b) and b >= 0 for b in backs):
+            raise ValueError(f"backs_left must be {n} non-negative ints, one per player, "
+                             f"got {backs_left!r}")
     return State(config, owner, now, tuple(p in out for p in range(n)), backs,
                  len(history), history)
+
+
+def _player_id(p, name: str) -> int:
+    if not is_int(p) or not 0 <= p <= 3:
+        raise ValueError(f"{name} must name players by id, an int 0 to 3, got {p!r}")
+    return int(p)
 
 
 def _history(owner, now, trails) -> tuple:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
+from .checks import check_player, check_square
 
 
 @kernel(sig="i8(i1[::1], i8, i8, i8, u1[::1], i4[::1])")
@@ -135,8 +136,7 @@ def neutral_region(owner, x: int, y: int, *, jit: bool = True) -> set:
     """
     owner = _flat_owner(owner)
     h, w = owner.shape
-    if not (0 <= x < w and 0 <= y < h):
-        raise ValueError(f"({x}, {y}) is off the {w}x{h} grid")
+    check_square((x, y), owner.shape, "square")
     flat = np.ascontiguousarray(owner).reshape(-1)
     region = np.empty(flat.size, np.int32)
     flood = _kernel("neutral_region_kernel", jit)
@@ -163,6 +163,8 @@ def enclose(owner, player: int, x: int, y: int, *, jit: bool = True):
     """
     owner = _flat_owner(owner)
     h, w = owner.shape
+    check_player(player)
+    check_square((x, y), owner.shape, "square")
     out = np.array(owner, dtype=np.int8, order="C", copy=True)
     flat = out.reshape(-1)
     take = _kernel("enclose_kernel", jit)

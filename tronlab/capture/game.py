@@ -22,19 +22,24 @@ JSON schema (``format`` "tronlab-capture", ``version`` 1)::
      "metadata": {...}}
 
 An action a bot returns that is neither a target, a BACK nor a fault code is
-recorded as "bad-output" (its text goes to the notes), so every record is
-plain JSON and replays to the same game.
+recorded as "bad-output" (why goes to the notes), so every record is plain
+JSON and replays to the same game.  A numpy array of two ints counts as the
+target ``(x, y)``.
 """
 
 from __future__ import annotations
 
 import json
+import numbers
 import time
 from dataclasses import asdict, dataclass, field
 
+import numpy as np
+
 from .ascii import format_grid
-from .bots import get_bot
-from .rules import read_action, reset, step
+from .bots import BOTS, get_bot
+from .checks import is_int
+from .rules import read_action, reset, show, step
 from .starts import as_rng
 from .state import FAULTS
 
@@ -42,9 +47,26 @@ FORMAT = "tronlab-capture"
 VERSION = 1
 
 
+def plain_action(action):
+    """A numpy array of two ints as the target ``(x, y)`` the rules read (they
+    take a tuple or list of two ints); any other action as it is.
+
+    >>> plain_action(np.array([3, 4])), plain_action(np.array([3.0, 4.0]))
+    ((3, 4), array([3., 4.]))
+    """
+    if isinstance(action, np.ndarray) and action.shape == (2,) and action.dtype.kind in "iu":
+        return (int(action[0]), int(action[1]))
+    return action
+
+
 def action_to_json(action, state, player):
     """The recorded form of a bot's action (see the module docstring)."""
+    action = plain_action(action)
     kind, _ = read_action(action, state, player)
+    return _recorded(action, kind)
+
+
+def _recorded(action, kind):
     if kind in FAULTS:
         return kind
     if kind in ("back", "second-back", "back-range"):
@@ -167,14 +189,18 @@ def play_capture(bots, *, n_players: int | None = None, rng=None, width: int = 3
     turn) is recorded as "timeout".  Bots with a ``close`` hook are closed
     when their player is eliminated and at the end of the game.
 
+    The arguments are checked before the game starts (a TypeError or
+    ValueError naming the one that is wrong).
+
     >>> rec = play_capture(["nearest", "nearest"], rng=1, width=8, height=5)
     >>> rec.outcome["reason"], sum(rec.outcome["scores"])
     ('idle', 40)
     """
+    bots = _checked_bots(bots, n_players)
     n = len(bots) if n_players is None else n_players
-    if len(bots) != n:
-        raise ValueError(f"{len(bots)} bots for {n} players")
-    rng = as_rng(rng)
+    time_limit = _checked_seconds("time_limit", time_limit)
+    first_time_limit = _checked_seconds("first_time_limit", first_time_limit)
+    rng = _checked_grid_and_rng(width, height, rng)
     state = reset(n, rng=rng, width=width, height=height, starts=starts, symmetric=symmetric,
                   round_limit=round_limit)
     bots = [get_bot(b, rng.integers(2**63)) if isinstance(b, str) else b for b in bots]
@@ -203,26 +229,93 @@ def play_capture(bots, *, n_players: int | None = None, rng=None, width: int = 3
     return record
 
 
+def _checked_grid_and_rng(width, height, rng):
+    """``rng`` as a Generator, after checking that ``width`` and ``height`` are ints."""
+    for name, value in (("width", width), ("height", height)):
+        if not is_int(value):
+            raise TypeError(f"{name} must be an int, got {show(value)}")
+    try:
+        return as_rng(rng)       # whatever numpy.random.default_rng takes
+    except (TypeError, ValueError) as err:
+        kind = ValueError if isinstance(err, ValueError) else TypeError
+        raise kind(f"rng must be None, a non-negative int seed or a numpy Generator, "
+                   f"got {show(rng)}") from None
+
+
+def _checked_bots(bots, n_players) -> list:
+    """``bots`` as a list, checked: 2-4 of them (or ``n_players``), each a
+    registered name or a callable."""
+    if isinstance(bots, (str, bytes, dict, set, frozenset)) or not hasattr(bots, "__iter__"):
+        raise TypeError(f"bots must be a list of 2-4 bots (registered names or callables), "
+                        f"got {show(bots)}")
+    bots = list(bots)
+    if n_players is None and not 2 <= len(bots) <= 4:
+        raise ValueError(f"bots must be a list of 2-4 bots, got {len(bots)}: {show(bots)}")
+    if n_players is not None and len(bots) != n_players:
+        raise ValueError(f"{len(bots)} bots for {n_players} players")
+    for i, bot in enumerate(bots):
+        if isinstance(bot, str):
+            if bot not in BOTS:
+                from ..runner.registry import describe
+                try:
+                    describe(bot, game="capture")
+                except ValueError as err:
+                    raise ValueError(f"bots[{i}]: {err}") from None
+        elif not callable(bot):
+            raise TypeError(f"bots[{i}] must be a registered bot name or a callable "
+                            f"bot(view, player), got {show(bot)}")
+    return bots
+
+
+def _checked_seconds(name, value):
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be None or a positive number of seconds, got {show(value)}")
+    if not value > 0:
+        raise ValueError(f"{name} must be None or a positive number of seconds, got {value!r}")
+    return value
+
+
+def _is_fault(action) -> bool:
+    return isinstance(action, str) and action in FAULTS
+
+
+def _error_text(err, fault: bool) -> str:
+    try:
+        text = str(err)
+    except Exception:           # even str() of a bot's exception may fail
+        text = f"<str() of the {type(err).__name__} raised>"
+    return text if fault else f"{type(err).__name__}: {text}"
+
+
 def _ask(bot, view, p, record, state, clock):
-    """Bot ``p``'s action in recorded form; faults and exceptions become fault codes."""
+    """Bot ``p``'s action in recorded form; faults and exceptions become fault
+    codes, and whatever the bot returns that is not an action "bad-output" (the
+    notes say why)."""
+    turn = state.turns + 1
     t0 = time.perf_counter()
     try:
-        action = bot(view, p)
+        action = plain_action(bot(view, p))
     except Exception as err:    # a bot's bug is its fault, not the game's
         code = getattr(err, "reason", None)
-        action = code if code in FAULTS else "error"
-        text = str(err) if code in FAULTS else f"{type(err).__name__}: {err}"
-        record.notes.append([state.turns + 1, p, text])
-    if clock is not None and action not in FAULTS:
+        fault = _is_fault(code)
+        action = code if fault else "error"
+        record.notes.append([turn, p, _error_text(err, fault)])
+    if clock is not None and not _is_fault(action):
         limit = clock[0] if state.turns == 0 else clock[1]
         spent = time.perf_counter() - t0
         if spent > limit:
-            record.notes.append([state.turns + 1, p, f"answered after {spent * 1000:.0f} ms, "
-                                                     f"limit {limit * 1000:.0f} ms"])
+            record.notes.append([turn, p, f"answered after {spent * 1000:.0f} ms, "
+                                          f"limit {limit * 1000:.0f} ms"])
             action = "timeout"
-    item = action_to_json(action, state, p)
-    if item == "bad-output" and action != "bad-output":
-        record.notes.append([state.turns + 1, p, f"not an action: {action!r}"[:200]])
+    try:
+        kind, why = read_action(action, state, p)
+        item = _recorded(action, kind)
+    except Exception as err:    # an object whose len() or unpacking raises
+        item, why = "bad-output", f"not an action: {show(action)} ({type(err).__name__})"
+    if item == "bad-output" and not _is_fault(action):
+        record.notes.append([turn, p, why[:200]])
     return item
 
 

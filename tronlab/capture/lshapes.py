@@ -24,6 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
+from .checks import check_player, check_square, is_int
 from .rects import check_owner, new_scratch
 
 DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))      # east, south, west, north
@@ -173,6 +174,10 @@ def best_l_shape(owner, player: int, position, *, max_len: int = 20, constant: f
     """
     owner = check_owner(owner)
     h, w = owner.shape
+    player = check_player(player)
+    position = check_square(position, owner.shape)
+    if not is_int(max_len) or max_len < 1:
+        raise ValueError(f"max_len must be an int of at least 1, got {max_len!r}")
     s = scratch or new_scratch(w, h, 2)
     if s["stamp_next"][0] > 2**62:
         s["stamp"][:] = 0
@@ -199,6 +204,8 @@ def closed_gain(owner, player: int, x: int, y: int, *, jit: bool = True) -> int:
     """
     owner = check_owner(owner)
     h, w = owner.shape
+    player = check_player(player)
+    x, y = check_square((x, y), owner.shape, "square")
     s = new_scratch(w, h, 2)
     gain = _kernel("closed_gain_kernel", jit)
     return int(gain(owner.reshape(-1), np.int64(w), np.int64(h), np.int64(player), np.int64(x),

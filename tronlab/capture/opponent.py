@@ -33,6 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
+from .checks import check_square, is_int
 from .rects import check_owner
 
 NEVER = 1 << 30
@@ -146,6 +147,9 @@ def predict(owner, opponents, *, rounds: int = 40, order: str = "writeup",
         raise ValueError(f"order must be one of {sorted(ORDERS)}, got {order!r}")
     owner = check_owner(owner)
     h, w = owner.shape
+    if not is_int(rounds) or rounds < 0:
+        raise ValueError(f"rounds must be a non-negative int, got {rounds!r}")
+    opponents = _checked_opponents(opponents, owner.shape)
     n = len(opponents)
     xs = np.array([-1 if p is None else p[0] for p, _, _ in opponents], np.int64).reshape(n)
     ys = np.array([-1 if p is None else p[1] for p, _, _ in opponents], np.int64).reshape(n)
@@ -163,6 +167,31 @@ def predict(owner, opponents, *, rounds: int = 40, order: str = "writeup",
              [(int(out_x[q * rounds + t]), int(out_y[q * rounds + t])) for t in range(rounds)]
              for q in range(n)]
     return Prediction(paths, arrival.reshape(h, w))
+
+
+def _checked_opponents(opponents, shape) -> list:
+    """``opponents`` as a list of checked ``(position, heading, last_turn)``."""
+    out = []
+    for i, item in enumerate(opponents):
+        try:
+            position, heading, turn = item
+        except (TypeError, ValueError):
+            raise ValueError(f"opponents[{i}] must be (position, heading, last_turn), "
+                             f"got {item!r}") from None
+        if position is not None:
+            position = check_square(position, shape, f"opponents[{i}] position")
+        if heading is not None:
+            try:
+                dx, dy = heading
+            except (TypeError, ValueError):
+                dx = dy = None
+            if not (is_int(dx) and is_int(dy) and -1 <= dx <= 1 and -1 <= dy <= 1):
+                raise ValueError(f"opponents[{i}] heading must be None or (dx, dy) with "
+                                 f"dx, dy in -1..1, got {heading!r}")
+        if not is_int(turn) or not -1 <= turn <= 1:
+            raise ValueError(f"opponents[{i}] last_turn must be -1, 0 or 1, got {turn!r}")
+        out.append((position, heading, turn))
+    return out
 
 
 def last_turn(trail) -> int:

@@ -22,6 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
+from .checks import check_player, check_square, is_int
 from .rects_terms import RectTerms, needed_to_win
 
 
@@ -297,6 +298,13 @@ def check_owner(owner) -> np.ndarray:
     return np.ascontiguousarray(owner)
 
 
+def _four_ints(v) -> bool:
+    try:
+        return len(v) == 4 and all(is_int(c) for c in v)
+    except TypeError:
+        return False
+
+
 def scan_rectangles(owner, player: int, position, *, n_players: int = 2, terms=None,
                     opponents=(), blocked=None, aimed=None, needed: int | None = None,
                     prev=None, scratch=None, jit: bool = True) -> Rectangle:
@@ -322,6 +330,10 @@ def scan_rectangles(owner, player: int, position, *, n_players: int = 2, terms=N
     """
     owner = check_owner(owner)
     h, w = owner.shape
+    player = check_player(player)
+    position = check_square(position, owner.shape)
+    if prev is not None and not _four_ints(prev):
+        raise ValueError(f"prev must be None or 4 ints (x0, y0, x1, y1), got {prev!r}")
     terms = RectTerms() if terms is None else terms
     params = terms.params(n_players, w)
     side = int(params[15])

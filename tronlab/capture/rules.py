@@ -48,12 +48,14 @@ course's games.md; the points that text leaves open are settled here:
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import NamedTuple
 
 import numpy as np
 
 from . import enclosure
+from .checks import is_int
 from .starts import as_rng, random_starts, symmetric_starts
 from .state import (FAULTS, IDLE_ROUNDS, MAX_BACK, NEUTRAL, Snapshot, State, frozen,
                     initial_state, make_config)
@@ -104,31 +106,62 @@ def reset(n_players: int, *, rng=None, width: int = 35, height: int = 20, starts
 
 def read_action(action, state: State, player: int):
     """``(kind, value)``: ("move", (x, y)), ("back", n), or an elimination
-    kind of :data:`ELIMINATIONS` with a text saying why."""
+    kind of :data:`ELIMINATIONS` with a text saying why.
+
+    >>> s = reset(2, rng=7)
+    >>> read_action([3, 4], s, 0), read_action(("BACK", 3), s, 0)
+    (('move', (3, 4)), ('back', 3))
+    >>> print(read_action("BACK 3", s, 0)[1])      # doctest: +ELLIPSIS
+    not an action: 'BACK 3' (that is the contest's text form; ...: here ("BACK", 3))
+    """
     if isinstance(action, str):
         if action in FAULTS:
             return action, f"fault: {action}"
-        return "bad-output", f"not an action: {action!r}"
+        return "bad-output", f"not an action: {show(action)}{_text_form_hint(action)}"
+    if isinstance(action, np.ndarray):
+        return "bad-output", (f"not an action: {show(action)} (a numpy array of {action.dtype} "
+                              f"shaped {action.shape}; a target is a tuple (x, y) of two ints)")
     if not isinstance(action, (tuple, list)) or len(action) != 2:
-        return "bad-output", f"not an action: {action!r}"
+        return "bad-output", f"not an action: {show(action)}"
     a, b = action
-    if not _is_int(b):
-        return "bad-output", f"not an action: {action!r}"
+    if not is_int(b):
+        return "bad-output", f"not an action: {show(action)}"
     if isinstance(a, str) and a.upper() == "BACK":
         if state.backs_left[player] < 1:
             return "second-back", f"BACK {b} with no BACK left"
         if not 1 <= b <= MAX_BACK:
             return "back-range", f"BACK {b}: n must be 1 to {MAX_BACK}"
         return "back", int(b)
-    if not _is_int(a):
-        return "bad-output", f"not an action: {action!r}"
+    if not is_int(a):
+        return "bad-output", f"not an action: {show(action)}"
     if not (0 <= a < state.width and 0 <= b < state.height):
         return "off-grid", f"target ({a}, {b}) is off the grid"
     return "move", (int(a), int(b))
 
 
-def _is_int(v) -> bool:
-    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+def show(value, limit: int = 120) -> str:
+    """``repr(value)`` cut to ``limit`` characters, or a stand-in when that
+    ``repr`` raises (a bot's return value may be anything)."""
+    try:
+        text = repr(value)
+    except Exception as err:       # any repr may fail
+        return f"<a {type(value).__name__} whose repr raised {type(err).__name__}>"
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+_TEXT_BACK = re.compile(r"\s*BACK\s+(-?\d+)\s*", re.IGNORECASE)
+_TEXT_TARGET = re.compile(r"\s*(-?\d+)\s+(-?\d+)\s*")
+
+
+def _text_form_hint(text: str) -> str:
+    """For an action in the contest's text form ("BACK 3", "3 4"), what to write in Python."""
+    if m := _TEXT_BACK.fullmatch(text):
+        return (f" (that is the contest's text form; in Python an action is "
+                f"(\"BACK\", n) or (x, y): here (\"BACK\", {int(m[1])}))")
+    if m := _TEXT_TARGET.fullmatch(text):
+        return (f" (that is the contest's text form; in Python an action is "
+                f"(\"BACK\", n) or (x, y): here ({int(m[1])}, {int(m[2])}))")
+    return ""
 
 
 def step_toward(x: int, y: int, tx: int, ty: int) -> tuple:
