@@ -86,6 +86,8 @@ def check_spec(spec: str, game: str) -> None:
             raise ValueError(f"py: bots play the Tron games, not {game}")
         if not os.path.isfile(spec[3:]):
             raise ValueError(f"no such Python file: {spec[3:]!r} (from {spec!r})")
+        from .pycheck import check_python_bot
+        check_python_bot(spec[3:])
     elif spec.startswith("cmd:"):
         program = _command(spec)[0]
         if shutil.which(program) is None and not os.path.isfile(program):

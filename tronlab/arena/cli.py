@@ -89,8 +89,9 @@ def _open(path, must_exist=True):
 
 def make_plan(args):
     from .bots import bots_in_folder
-    from .schedule import gauntlet, round_robin
+    from .schedule import check_players, gauntlet, round_robin
 
+    check_players(args.game, args.players, "--players")
     bots = list(args.bots) + (bots_in_folder(args.bots_dir) if args.bots_dir else [])
     if len(bots) < 2:
         raise ArenaError("give at least two bots (--bots and/or --bots-dir)")

@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import numbers
 import zlib
 from dataclasses import asdict, dataclass
 
@@ -68,6 +69,18 @@ def _seatings(group, players):
     return [tuple(group[k:]) + tuple(group[:k]) for k in range(players)]
 
 
+def check_players(game: str, players, name: str = "players") -> int:
+    """``players`` if it is a whole number of players a tournament game of ``game`` can
+    have (2 to the game's maximum), else a ValueError naming ``name`` and the range."""
+    lo, hi = get_game(game).players
+    lo = max(lo, 2)                         # a tournament game has opponents
+    span = str(lo) if lo == hi else f"{lo} to {hi}"
+    if (isinstance(players, bool) or not isinstance(players, numbers.Integral)
+            or not lo <= players <= hi):
+        raise ValueError(f"{name}: {game} is played by {span} players, got {players!r}")
+    return int(players)
+
+
 def _maps(game, maps):
     if maps is None:
         maps = DEFAULT_MAPS[game]
@@ -106,6 +119,7 @@ def _specs(game, seatings, maps, seeds, time, depth, tag):
 def round_robin(bots, maps=None, *, game="google2010", players=2, seeds=1, time=0.1,
                 depth=None, tag="") -> list[GameSpec]:
     """Every group of ``players`` distinct bots, in every seating, on every map."""
+    players = check_players(game, players)
     bots = list(dict.fromkeys(bots))
     if len(bots) < players:
         raise ValueError(f"a round robin of {players}-player games needs at least {players} "
@@ -117,6 +131,7 @@ def round_robin(bots, maps=None, *, game="google2010", players=2, seeds=1, time=
 def gauntlet(hero, others, maps=None, *, game="google2010", players=2, seeds=1, time=0.1,
              depth=None, tag="") -> list[GameSpec]:
     """``hero`` against each of ``others`` (``players - 1`` copies of it), seats rotated."""
+    players = check_players(game, players)
     others = [o for o in dict.fromkeys(others) if o != hero]
     if not others:
         raise ValueError("a gauntlet needs at least one bot besides the hero")

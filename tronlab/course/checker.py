@@ -34,7 +34,7 @@ import numpy as np
 from ..tron.board import FREE, TRAIL, WALL, Board
 from .learner import (bad_function_message, describe_value, is_stub, learner_frame, safe_repr,
                       signature_problem, where)
-from .timelimit import call_each
+from .timelimit import call_each, check_time_limit
 
 __all__ = ["PASSED", "NOT_IMPLEMENTED", "WRONG", "WRONG_TYPE", "CRASH", "TIMEOUT",
            "CHANGED_INPUT", "BAD_ARGUMENT", "WrongType", "Case", "Failure", "CheckResult",
@@ -168,6 +168,7 @@ class Exercise:
 # ---------------------------------------------------------------------------
 def draw(board: Board) -> str:
     """The board as ASCII with x digits above and y numbers on the left."""
+    _need_board("draw", board)
     rows = board.to_ascii().split("\n")
     ruler = "".join(str(x % 10) for x in range(board.width))
     width = len(str(board.height - 1))
@@ -181,7 +182,19 @@ def draw_grid(board: Board, values, *, blank=None, cell=2) -> str:
     in ``cell`` characters.  Blocked squares whose value is ``blank`` show what blocks them:
     ``#`` for a wall, the owner's trail letter ``a``-``d`` for a trail or head (so a head is
     never mistaken for a number); free squares whose value is ``blank`` show ``.``."""
-    values = np.asarray(values)
+    _need_board("draw_grid", board, ("cells", "width", "height"))
+    try:
+        values = np.asarray(values)
+    except ValueError as err:      # ragged nested lists
+        raise ValueError(f"draw_grid: values must be an array shaped like board.cells "
+                         f"{board.cells.shape}: {err}") from None
+    if values.shape != board.cells.shape:
+        given = f"shape {values.shape}" if values.ndim else f"a single value {safe_repr(values)}"
+        extra = ("; that is the playing area only: board.cells has a border of walls "
+                 "around it, one row/column on each side"
+                 if values.shape == (board.height, board.width) else "")
+        raise ValueError(f"draw_grid: values must have one entry per square of board.cells, "
+                         f"shape {board.cells.shape} (height + 2, width + 2), got {given}{extra}")
     out = []
     for y in range(board.height):
         row = []
@@ -197,6 +210,13 @@ def draw_grid(board: Board, values, *, blank=None, cell=2) -> str:
     return "\n".join(out)
 
 
+def _need_board(function: str, board, needs=("to_ascii", "width", "height")) -> None:
+    """A TypeError saying what ``function`` expects unless ``board`` looks like a Board."""
+    if not isinstance(board, Board) and not all(hasattr(board, a) for a in needs):
+        raise TypeError(f"{function} expects a board (tronlab.tron.board.Board, e.g. "
+                        f"Board.from_ascii(...)), got {describe_value(board)}")
+
+
 def _indent(text: str, by: str = "    ") -> str:
     return textwrap.indent(text, by)
 
@@ -207,14 +227,17 @@ def _indent(text: str, by: str = "    ") -> str:
 def run_check(exercise: Exercise, student, *, cases: list[Case] | None = None,
               time_limit: float | None = None) -> CheckResult:
     """Check ``student`` on every case of ``exercise`` (or on ``cases``); stop at the first
-    failure.  Never raises because of the learner's code."""
+    failure.  Never raises because of the learner's code.  ``time_limit`` (seconds a
+    board; None: the exercise's own) is a positive number; anything else is a TypeError
+    or ValueError."""
+    limit = (exercise.time_limit if time_limit is None
+             else check_time_limit(time_limit, "time_limit"))
     name = exercise.function
     problem = (bad_function_message(name, student)
                or signature_problem(name, exercise.parameters, student))
     if problem:
         return CheckResult(name, False, BAD_ARGUMENT, f"{name}: cannot check this. {problem}",
                            hint=problem)
-    limit = exercise.time_limit if time_limit is None else time_limit
     cases = exercise.cases() if cases is None else list(cases)
     stub = is_stub(student)
     calls = [functools.partial(_attempt, exercise, student, case) for case in cases]

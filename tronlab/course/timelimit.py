@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import numbers
 import os
 import pickle
 import select
@@ -83,15 +84,52 @@ def call_with_time_limit(fn, seconds: float | None, *, isolate: bool | None = No
         return next(outcomes)
 
 
+#: limits longer than this (about 30 years) mean no limit (the clocks cannot wait that long)
+_FOREVER = 1e9
+
+
+def check_time_limit(value, name: str = "time_limit", *, zero_means_none: bool = False):
+    """``value`` as seconds (a float), or None for no limit; else a TypeError or
+    ValueError naming ``name``.  A limit is None or a positive number (not a bool);
+    an infinite one is no limit, and with ``zero_means_none`` so is 0.
+
+    >>> check_time_limit(2), check_time_limit(None), check_time_limit(float("inf"))
+    (2.0, None, None)
+    >>> check_time_limit(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: time_limit must be a positive number of seconds (or None for no limit), got -1
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a positive number of seconds (or None for no limit), "
+                        f"got {value!r} of type {type(value).__name__}")
+    seconds = float(value)
+    if seconds == 0 and zero_means_none:
+        return None
+    if not seconds > 0:        # also NaN
+        raise ValueError(f"{name} must be a positive number of seconds (or None for no limit), "
+                         f"got {value!r}")
+    return None if seconds > _FOREVER else seconds
+
+
 def call_each(fns, seconds: float | None, *, isolate: bool | None = None,
               use_alarm: bool | None = None):
-    """Yield an :class:`Outcome` for each of ``fns``, called in order, each under ``seconds``.
+    """Yield an :class:`Outcome` for each of ``fns``, called in order, each under ``seconds``
+    (no limit when 0 or None; anything else but a positive number is a TypeError or
+    ValueError, raised here, before any call).
 
     Isolated, all of them run in **one** forked child, one at a time when the parent
     asks for the next (so each has its own clock, and a compiled kernel the
     learner's function calls is compiled once, not once a call).  The child ends
     after a timeout or when the caller stops asking (close the generator, or let
     it go: :func:`contextlib.closing` is the tidy way)."""
+    seconds = check_time_limit(seconds, zero_means_none=True)
+    return _call_each(fns, seconds, isolate, use_alarm)
+
+
+def _call_each(fns, seconds, isolate, use_alarm):
     if isolate is None:
         isolate = can_fork()
     if not isolate:
@@ -287,6 +325,7 @@ def _how_it_ended(status: int) -> str:
 
 def call_in_process(fn, seconds, *, use_alarm: bool | None = None) -> Outcome:
     """Run ``fn()`` here, stopped by SIGALRM (main thread) or a watchdog thread."""
+    seconds = check_time_limit(seconds, zero_means_none=True)
     if use_alarm is None:
         use_alarm = (hasattr(signal, "setitimer")
                      and threading.current_thread() is threading.main_thread())

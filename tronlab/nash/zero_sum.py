@@ -300,6 +300,10 @@ def check_payoff(payoff) -> np.ndarray:
     return a
 
 
+#: payoffs larger than this are divided by the largest one before solving (see solve_zero_sum)
+_HUGE = 1e150
+
+
 def solve_zero_sum(payoff) -> ZeroSumSolution:
     """Value and optimal mixed strategies of a zero-sum matrix game (rows maximise).
 
@@ -311,8 +315,21 @@ def solve_zero_sum(payoff) -> ZeroSumSolution:
     """
     a = check_payoff(payoff)
     m, n = a.shape
+    # Huge entries overflow inside the solver (products in the 2x2 closed form, the
+    # simplex's span): solve the game divided by its largest entry instead.  Exact in
+    # principle (optimal strategies do not change when every payoff is scaled by the same
+    # positive number, the value scales with them); ordinary games are solved as given.
+    scale = float(np.abs(a).max())
+    if scale > _HUGE:
+        a = a / scale
+    else:
+        scale = 1.0
     s = new_scratch(m, n)
     row, col = np.zeros(m), np.zeros(n)
     solve = _kernels.fast("solve_zero_sum_kernel")     # the AOT twin when it is built
-    v = solve(a, np.int64(m), np.int64(n), row, col, s.tableau, s.index)
-    return ZeroSumSolution(float(v), row, col)
+    v = float(solve(a, np.int64(m), np.int64(n), row, col, s.tableau, s.index)) * scale
+    if not (np.isfinite(v) and np.isfinite(row).all() and np.isfinite(col).all()):
+        raise ValueError(f"solving this {m}x{n} game gave a value or strategy that is not a "
+                         f"finite number (value {v!r}): its entries are too far apart in size "
+                         f"for float64 arithmetic; rescale the payoffs")
+    return ZeroSumSolution(v, row, col)

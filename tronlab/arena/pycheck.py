@@ -1,0 +1,144 @@
+"""Checks a ``py:`` bot file before a tournament plays it, without running it.
+
+A ``py:`` bot (:mod:`tronlab.arena.pyprogram`) is a Python file defining
+``move(board, player)``.  A file that cannot compile, defines no ``move``, has a
+``move`` that cannot take those two arguments, or imports a module that is not
+installed would only show in the games as a program that exited; here each is a
+ValueError naming the file, the line and the problem, before the first game.
+The file is read and parsed (:mod:`ast`), never imported.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import os
+import sys
+
+
+def check_python_bot(path: str) -> None:
+    """Raise ValueError naming ``path`` and the problem unless the file can be a ``py:``
+    bot: it must compile, define ``move`` at the top level (as
+    :func:`tronlab.arena.pyprogram.load_move` needs) taking ``(board, player)``, and
+    its unconditional top-level imports must be installed (or sit next to it).
+    The file is read, never run: whatever else its code does shows in the games."""
+    try:
+        with open(path, "rb") as f:
+            source = f.read()
+    except OSError as err:
+        raise ValueError(f"cannot read the Python file {path!r}: {err.strerror or err}") from None
+    try:
+        tree = compile(source, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+        compile(tree, path, "exec", dont_inherit=True)     # errors ast alone lets through
+    except SyntaxError as err:
+        line = f":{err.lineno}" if err.lineno else ""
+        raise ValueError(f"{err.filename or path}{line}: {type(err).__name__}: {err.msg} "
+                         f"(the py: bot cannot be loaded)") from None
+    except ValueError as err:                              # e.g. a null byte in the source
+        raise ValueError(f"{path}: cannot compile it: {err}") from None
+    moves = _top_level_bindings(tree, "move")
+    if not moves and not any(isinstance(n, ast.Global) and "move" in n.names
+                             for n in ast.walk(tree)):
+        raise ValueError(f"{path} defines no function move(board, player) at the top level: "
+                         f"a py: bot is a file with def move(board, player): ... returning "
+                         f"its move")
+    problem = _move_signature_problem(moves)
+    if problem:
+        raise ValueError(f"{path}:{moves[0].lineno}: {problem}")
+    missing = _missing_import(tree, os.path.dirname(os.path.abspath(path)))
+    if missing:
+        module, lineno = missing
+        raise ValueError(f"{path}:{lineno}: imports {module!r}, which is not installed for "
+                         f"{sys.executable} (nor a file next to the bot)")
+
+
+def _top_level_statements(body):
+    """The statements run when a module is loaded, into if/try/with blocks, not into
+    functions or classes."""
+    for node in body:
+        yield node
+        for field in ("body", "orelse", "finalbody"):
+            if isinstance(node, (ast.If, ast.Try, ast.With, ast.For, ast.While)) \
+                    or type(node).__name__ == "TryStar":
+                yield from _top_level_statements(getattr(node, field, []) or [])
+        for handler in getattr(node, "handlers", []) or []:
+            yield from _top_level_statements(handler.body)
+        for case in getattr(node, "cases", []) or []:          # match statements
+            yield from _top_level_statements(case.body)
+
+
+def _top_level_bindings(tree, name):
+    """The statements that bind ``name`` at the top level of ``tree``."""
+    found = []
+    for node in _top_level_statements(tree.body):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            hit = node.name == name
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            hit = any((a.asname or a.name.split(".")[0]) == name or a.name == "*"
+                      for a in node.names)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.With)):
+            targets = (node.targets if isinstance(node, ast.Assign)
+                       else [i.optional_vars for i in node.items] if isinstance(node, ast.With)
+                       else [node.target])
+            hit = any(isinstance(n, ast.Name) and n.id == name
+                      for t in targets if t is not None for n in ast.walk(t))
+        else:
+            hit = any(isinstance(n, ast.NamedExpr) and n.target.id == name
+                      for n in ast.walk(node) if not isinstance(n, ast.Lambda))
+        if hit:
+            found.append(node)
+    return found
+
+
+def _move_signature_problem(moves):
+    """A sentence if the only ``def move`` cannot take ``(board, player)``."""
+    if len(moves) != 1 or not isinstance(moves[0], ast.FunctionDef) or moves[0].decorator_list:
+        return None                       # bound some other way, or decorated: trust it
+    node = moves[0]
+    a = node.args
+    positional = len(a.posonlyargs) + len(a.args)
+    required = positional - len(a.defaults)
+    required_kw = sum(d is None for d in a.kw_defaults)
+    if (positional >= 2 or a.vararg) and required <= 2 and not required_kw:
+        return None
+    params = ast.unparse(a)
+    return (f"move({params}) cannot be called as move(board, player): a py: bot's move "
+            f"takes the two arguments board and player")
+
+
+def _missing_import(tree, folder):
+    """``(module, line)`` of the first unconditional top-level import that cannot be
+    found, else None.  Only looked up (importlib.util.find_spec), never imported."""
+    for node in tree.body:                # only imports that always run
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names = [node.module]
+        else:
+            continue
+        for module in names:
+            top = module.split(".")[0]
+            if top == "__future__" or _findable(top, folder):
+                continue
+            return top, node.lineno
+    return None
+
+
+def _findable(top, folder):
+    if top in sys.builtin_module_names or top in sys.modules:
+        return True
+    for where in (folder, os.getcwd()):   # the bot's folder; the cwd its process starts in
+        if os.path.isdir(os.path.join(where, top)) or any(
+                n.startswith(top + ".") for n in _listdir(where)):
+            return True
+    try:
+        return importlib.util.find_spec(top) is not None
+    except (ImportError, ValueError):
+        return True                       # cannot tell: let the game say
+
+
+def _listdir(folder):
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
