@@ -86,3 +86,43 @@ def test_a_bot_returning_junk_loses_with_a_readable_reason(answer):
     assert "returned" in rec.outcome.details[0] and "a move is" in rec.outcome.details[0]
     if isinstance(answer, _Odd):
         assert "its repr failed" in rec.outcome.details[0]
+
+
+def test_opposite_reads_moves_like_parse_move():
+    from tronlab.tron.board import opposite
+    assert [opposite(m) for m in (0, 1, "up", "left")] == [2, 3, 2, 1]
+    with pytest.raises(ValueError, match="move"):
+        opposite(9)
+
+
+def test_a_bot_name_must_be_a_string():
+    from tronlab import get_bot
+    with pytest.raises(TypeError, match="bot name is a str"):
+        get_bot(["minimax"])
+
+
+@pytest.mark.parametrize("kwargs, error, words", [
+    ({"time_limit": float("inf")}, ValueError, "time_limit is a positive number"),
+    ({"names": "ab"}, ValueError, "names must be a list of 2 strings"),
+    ({"metadata": "x"}, TypeError, "metadata must be a dict"),
+    ({"on_step": 3}, TypeError, "on_step must be a function"),
+])
+def test_play_checks_its_arguments_before_the_game(kwargs, error, words):
+    from tronlab import play
+    with pytest.raises(error, match=words):
+        play(padded("1...2"), [lambda b, p: 1, lambda b, p: 3], **kwargs)
+
+
+def test_play_wants_a_list_of_bots():
+    from tronlab import play
+    with pytest.raises(TypeError, match="bots must be a list"):
+        play(padded("1...2"), 5)
+
+
+def test_random_map_takes_numpy_fractions():
+    from tronlab import random_map
+    a = random_map(10, 10, density=np.float32(0.25), rng=3)
+    b = random_map(10, 10, density=0.25, rng=3)
+    assert a == b
+    with pytest.raises(ValueError, match="density"):
+        random_map(10, 10, density=True, rng=3)

@@ -99,7 +99,7 @@ def test_play_validates_its_arguments():
         play(b, [script(UP)] * 2, time_limit=0)
     with pytest.raises(ValueError, match="max_turns"):
         play(b, [script(UP)] * 2, max_turns=-1)
-    with pytest.raises(ValueError, match="names must be 2 strings"):
+    with pytest.raises(ValueError, match="names must be a list of 2 strings"):
         play(b, [script(UP)] * 2, names=["x"])
     with pytest.raises(ValueError, match="google2010 is played by 2 players"):
         play(B("1.2.3"), [script(UP)] * 3)

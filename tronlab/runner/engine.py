@@ -133,8 +133,10 @@ class _Seat:
 def _check_limit(name, value):
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-        raise ValueError(f"{name} is a positive number of seconds or None, got {value!r}")
+    if (isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating))
+            or not 0 < value < 1e6):
+        raise ValueError(f"{name} is a positive number of seconds (under 1e6) or None, "
+                         f"got {value!r}")
     return float(value)
 
 
@@ -161,6 +163,11 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
     rules = get_rules(rules)
     bots, names, time_limit, first_time_limit = _check_play(
         board, rules, bots, names, time_limit, first_time_limit, max_turns)
+    if on_step is not None and not callable(on_step):
+        raise TypeError(f"on_step must be a function on_step(turn, seconds) or None, "
+                        f"got {_shown(on_step)}")
+    if metadata is not None and not isinstance(metadata, dict):
+        raise TypeError(f"metadata must be a dict or None, got {_shown(metadata)}")
     seed = int(rng) if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) else None
     gen = as_rng(rng)
     seats = [_Seat(bot, p, np.random.default_rng(int(s)))
@@ -192,6 +199,8 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
 def _check_play(board, rules, bots, names, time_limit, first_time_limit, max_turns):
     """:func:`play`'s preconditions: ``(bots, names, time_limit, first_time_limit)``."""
     rules.check(board)
+    if isinstance(bots, (str, bytes)) or not hasattr(bots, "__iter__"):
+        raise TypeError(f"bots must be a list of bots, one per player, got {_shown(bots)}")
     bots = list(bots)
     n = board.n_players
     if len(bots) != n:
@@ -209,8 +218,10 @@ def _check_play(board, rules, bots, names, time_limit, first_time_limit, max_tur
         raise ValueError(f"max_turns is a whole number >= 0 or None, got {max_turns!r}")
     if names is None:
         names = [_bot_name(bot, p) for p, bot in enumerate(bots)]
-    elif len(names) != n or not all(isinstance(s, str) for s in names):
-        raise ValueError(f"names must be {n} strings, one per player")
+    elif (isinstance(names, str) or not hasattr(names, "__len__") or len(names) != n
+          or not all(isinstance(s, str) for s in names)):
+        raise ValueError(f"names must be a list of {n} strings, one per player, "
+                         f"got {_shown(names)}")
     return bots, names, time_limit, first_time_limit
 
 

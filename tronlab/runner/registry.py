@@ -62,6 +62,9 @@ def bot_names(game: str = "tron") -> list[str]:
 
 
 def _entry(name, game="tron"):
+    if not isinstance(name, str):
+        raise TypeError(f"a bot name is a str like 'minimax', got {type(name).__name__} "
+                        f"{name!r}")
     family = _family(game)
     table = _REGISTRY.setdefault(family, {})
     if name not in table and (family, name) in _BUILTIN_HOMES:

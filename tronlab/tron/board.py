@@ -64,9 +64,10 @@ def move_offsets(stride: int) -> np.ndarray:
     return np.array([-stride, 1, stride, -1], dtype=np.int64)
 
 
-def opposite(move: int) -> int:
-    """The reverse of a move: up <-> down, left <-> right."""
-    return (move + 2) % 4
+def opposite(move) -> int:
+    """The reverse of a move (0-3 or a name, as :func:`parse_move` reads it): up <-> down,
+    left <-> right."""
+    return (parse_move(move) + 2) % 4
 
 
 def parse_move(move) -> int:

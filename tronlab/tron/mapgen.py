@@ -119,7 +119,8 @@ def random_map(width: int, height: int, *, density: float = 0.15, border: bool =
     """
     width = _check_size("width", width, 3 if border else 1)
     height = _check_size("height", height, 3 if border else 1)
-    if not isinstance(density, (int, float)) or not 0 <= density < 1:
+    if (isinstance(density, bool) or not isinstance(density, (int, float, np.integer, np.floating))
+            or not 0 <= density < 1):
         raise ValueError(f"density is a fraction in [0, 1), got {density!r}")
     tries = _check_size("tries", tries, 1)
     gen = as_rng(rng)
