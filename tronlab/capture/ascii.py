@@ -133,7 +133,8 @@ def state_from_ascii(text: str, *, n_players: int | None = None, positions=None,
     for p, trail in dict(trails or {}).items():
         if _player_id(p, "trails") >= n:
             raise ValueError(f"trails names player {p} but there are {n} players")
-        checked[int(p)] = [check_square(sq, (h, w), f"trails[{p!r}][{i}]") for i, sq in enumerate(trail)]
+        checked[int(p)] = [check_square(sq, (h, w), f"trails[{p!r}][{i}]")
+                           for i, sq in enumerate(trail)]
     owner = frozen(grid.owner)
     history = _history(owner, now, checked)
     if backs_left is None:

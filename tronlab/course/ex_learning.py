@@ -7,8 +7,9 @@
     least squares through the origin over the games that separate.
 
 Both are checked against :mod:`tronlab.tron.learn`: the first on hand-made games and on
-seeded games between the package's bots, the second on seeded games.  When a fit is wrong and the learner's ``separation_sample``
-is given too, the checker names the first record where the learner's features differ.
+seeded games between the package's bots, the second on seeded games.  When a fit is wrong
+and the learner's ``separation_sample`` is given too, the checker names the first record
+where the learner's features differ.
 """
 
 from __future__ import annotations
