@@ -85,7 +85,8 @@ def test_a_bot_returning_junk_loses_with_a_readable_reason(answer):
     assert rec.outcome.winner == 1 and rec.outcome.deaths[0] == "illegal"
     assert "returned" in rec.outcome.details[0] and "a move is" in rec.outcome.details[0]
     if isinstance(answer, _Odd):
-        assert "its repr failed" in rec.outcome.details[0]
+        assert "returned <_Odd object: its __repr__ raised RuntimeError: no repr>" in \
+            rec.outcome.details[0]
 
 
 def test_opposite_reads_moves_like_parse_move():

@@ -56,7 +56,8 @@ def test_a_return_value_whose_repr_raises_is_bad_output():
 
     rec = game_against(lambda view, player: Odd())
     assert rec.actions[0][0] == "bad-output"
-    assert first_note(rec) == "not an action: <a Odd whose repr raised RuntimeError>"
+    assert first_note(rec) == ("not an action: "
+                               "<Odd object: its __repr__ raised RuntimeError: no repr>")
 
 
 def test_a_return_value_that_cannot_be_read_is_bad_output():

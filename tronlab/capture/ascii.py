@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .checks import check_square, is_int
+from .checks import check_player, check_square, is_int
 from .state import NEUTRAL, Snapshot, State, frozen, make_config
 
 _OWNED = "0123"
@@ -113,12 +113,12 @@ def state_from_ascii(text: str, *, n_players: int | None = None, positions=None,
     """
     grid = parse_grid(text)
     h, w = grid.owner.shape
-    eliminated = [_player_id(p, "eliminated") for p in eliminated]
+    eliminated = [check_player(p, "eliminated") for p in eliminated]
     pos = dict(grid.positions)
     for p, square in dict(positions or {}).items():
         if square is None and p in eliminated:
             continue
-        pos[_player_id(p, "positions")] = check_square(square, (h, w), f"positions[{p!r}]")
+        pos[check_player(p, "positions")] = check_square(square, (h, w), f"positions[{p!r}]")
     seen = [int(v) for v in np.unique(grid.owner) if v >= 0] + list(pos) + eliminated
     n = n_players if n_players is not None else max(2, max(seen, default=0) + 1)
     config = make_config(n, width=w, height=h, round_limit=round_limit)
@@ -131,7 +131,7 @@ def state_from_ascii(text: str, *, n_players: int | None = None, positions=None,
     now = tuple(None if p in out else pos[p] for p in range(n))
     checked = {}
     for p, trail in dict(trails or {}).items():
-        if _player_id(p, "trails") >= n:
+        if check_player(p, "trails") >= n:
             raise ValueError(f"trails names player {p} but there are {n} players")
         checked[int(p)] = [check_square(sq, (h, w), f"trails[{p!r}][{i}]")
                            for i, sq in enumerate(trail)]
@@ -146,12 +146,6 @@ def state_from_ascii(text: str, *, n_players: int | None = None, positions=None,
                              f"got {backs_left!r}")
     return State(config, owner, now, tuple(p in out for p in range(n)), backs,
                  len(history), history)
-
-
-def _player_id(p, name: str) -> int:
-    if not is_int(p) or not 0 <= p <= 3:
-        raise ValueError(f"{name} must name players by id, an int 0 to 3, got {p!r}")
-    return int(p)
 
 
 def _history(owner, now, trails) -> tuple:

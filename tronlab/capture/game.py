@@ -37,9 +37,10 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from .ascii import format_grid
+from ..runner.reprs import safe_repr
 from .bots import BOTS, get_bot
 from .checks import is_int
-from .rules import read_action, reset, show, step
+from .rules import SHOWN, read_action, reset, step
 from .starts import as_rng
 from .state import FAULTS
 
@@ -233,13 +234,13 @@ def _checked_grid_and_rng(width, height, rng):
     """``rng`` as a Generator, after checking that ``width`` and ``height`` are ints."""
     for name, value in (("width", width), ("height", height)):
         if not is_int(value):
-            raise TypeError(f"{name} must be an int, got {show(value)}")
+            raise TypeError(f"{name} must be an int, got {safe_repr(value, SHOWN)}")
     try:
         return as_rng(rng)       # whatever numpy.random.default_rng takes
     except (TypeError, ValueError) as err:
         kind = ValueError if isinstance(err, ValueError) else TypeError
         raise kind(f"rng must be None, a non-negative int seed or a numpy Generator, "
-                   f"got {show(rng)}") from None
+                   f"got {safe_repr(rng, SHOWN)}") from None
 
 
 def _checked_bots(bots, n_players) -> list:
@@ -247,10 +248,11 @@ def _checked_bots(bots, n_players) -> list:
     registered name or a callable."""
     if isinstance(bots, (str, bytes, dict, set, frozenset)) or not hasattr(bots, "__iter__"):
         raise TypeError(f"bots must be a list of 2-4 bots (registered names or callables), "
-                        f"got {show(bots)}")
+                        f"got {safe_repr(bots, SHOWN)}")
     bots = list(bots)
     if n_players is None and not 2 <= len(bots) <= 4:
-        raise ValueError(f"bots must be a list of 2-4 bots, got {len(bots)}: {show(bots)}")
+        raise ValueError(f"bots must be a list of 2-4 bots, got {len(bots)}: "
+                         f"{safe_repr(bots, SHOWN)}")
     if n_players is not None and len(bots) != n_players:
         raise ValueError(f"{len(bots)} bots for {n_players} players")
     for i, bot in enumerate(bots):
@@ -263,7 +265,7 @@ def _checked_bots(bots, n_players) -> list:
                     raise ValueError(f"bots[{i}]: {err}") from None
         elif not callable(bot):
             raise TypeError(f"bots[{i}] must be a registered bot name or a callable "
-                            f"bot(view, player), got {show(bot)}")
+                            f"bot(view, player), got {safe_repr(bot, SHOWN)}")
     return bots
 
 
@@ -271,7 +273,8 @@ def _checked_seconds(name, value):
     if value is None:
         return None
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be None or a positive number of seconds, got {show(value)}")
+        raise TypeError(f"{name} must be None or a positive number of seconds, "
+                        f"got {safe_repr(value, SHOWN)}")
     if not value > 0:
         raise ValueError(f"{name} must be None or a positive number of seconds, got {value!r}")
     return value
@@ -313,7 +316,8 @@ def _ask(bot, view, p, record, state, clock):
         kind, why = read_action(action, state, p)
         item = _recorded(action, kind)
     except Exception as err:    # an object whose len() or unpacking raises
-        item, why = "bad-output", f"not an action: {show(action)} ({type(err).__name__})"
+        item = "bad-output"
+        why = f"not an action: {safe_repr(action, SHOWN)} ({type(err).__name__})"
     if item == "bad-output" and not _is_fault(action):
         record.notes.append([turn, p, why[:200]])
     return item

@@ -54,11 +54,14 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..runner.reprs import safe_repr
 from . import enclosure
 from .checks import is_int
 from .starts import as_rng, random_starts, symmetric_starts
 from .state import (FAULTS, IDLE_ROUNDS, MAX_BACK, NEUTRAL, Snapshot, State, frozen,
                     initial_state, make_config)
+
+SHOWN = 117  # characters of a value shown in a note (at most 120 with the "...")
 
 #: event kinds that eliminate a player: the fault codes and the rule breaches
 ELIMINATIONS = FAULTS + ("second-back", "back-range", "off-grid")
@@ -117,15 +120,17 @@ def read_action(action, state: State, player: int):
     if isinstance(action, str):
         if action in FAULTS:
             return action, f"fault: {action}"
-        return "bad-output", f"not an action: {show(action)}{_text_form_hint(action)}"
+        return "bad-output", (f"not an action: {safe_repr(action, SHOWN)}"
+                              f"{_text_form_hint(action)}")
     if isinstance(action, np.ndarray):
-        return "bad-output", (f"not an action: {show(action)} (a numpy array of {action.dtype} "
-                              f"shaped {action.shape}; a target is a tuple (x, y) of two ints)")
+        return "bad-output", (f"not an action: {safe_repr(action, SHOWN)} (a numpy array of "
+                              f"{action.dtype} shaped {action.shape}; a target is a tuple (x, y) "
+                              f"of two ints)")
     if not isinstance(action, (tuple, list)) or len(action) != 2:
-        return "bad-output", f"not an action: {show(action)}"
+        return "bad-output", f"not an action: {safe_repr(action, SHOWN)}"
     a, b = action
     if not is_int(b):
-        return "bad-output", f"not an action: {show(action)}"
+        return "bad-output", f"not an action: {safe_repr(action, SHOWN)}"
     if isinstance(a, str) and a.upper() == "BACK":
         if state.backs_left[player] < 1:
             return "second-back", f"BACK {b} with no BACK left"
@@ -133,20 +138,10 @@ def read_action(action, state: State, player: int):
             return "back-range", f"BACK {b}: n must be 1 to {MAX_BACK}"
         return "back", int(b)
     if not is_int(a):
-        return "bad-output", f"not an action: {show(action)}"
+        return "bad-output", f"not an action: {safe_repr(action, SHOWN)}"
     if not (0 <= a < state.width and 0 <= b < state.height):
         return "off-grid", f"target ({a}, {b}) is off the grid"
     return "move", (int(a), int(b))
-
-
-def show(value, limit: int = 120) -> str:
-    """``repr(value)`` cut to ``limit`` characters, or a stand-in when that
-    ``repr`` raises (a bot's return value may be anything)."""
-    try:
-        text = repr(value)
-    except Exception as err:       # any repr may fail
-        return f"<a {type(value).__name__} whose repr raised {type(err).__name__}>"
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 _TEXT_BACK = re.compile(r"\s*BACK\s+(-?\d+)\s*", re.IGNORECASE)
@@ -156,12 +151,13 @@ _TEXT_TARGET = re.compile(r"\s*(-?\d+)\s+(-?\d+)\s*")
 def _text_form_hint(text: str) -> str:
     """For an action in the contest's text form ("BACK 3", "3 4"), what to write in Python."""
     if m := _TEXT_BACK.fullmatch(text):
-        return (f" (that is the contest's text form; in Python an action is "
-                f"(\"BACK\", n) or (x, y): here (\"BACK\", {int(m[1])}))")
-    if m := _TEXT_TARGET.fullmatch(text):
-        return (f" (that is the contest's text form; in Python an action is "
-                f"(\"BACK\", n) or (x, y): here ({int(m[1])}, {int(m[2])}))")
-    return ""
+        here = f'("BACK", {int(m[1])})'
+    elif m := _TEXT_TARGET.fullmatch(text):
+        here = f"({int(m[1])}, {int(m[2])})"
+    else:
+        return ""
+    return (" (that is the contest's text form; in Python an action is "
+            f'("BACK", n) or (x, y): here {here})')
 
 
 def step_toward(x: int, y: int, tx: int, ty: int) -> tuple:

@@ -31,8 +31,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..runner.reprs import safe_repr
 from ..tron.board import FREE, TRAIL, WALL, Board
-from .learner import (bad_function_message, describe_value, is_stub, learner_frame, safe_repr,
+from .learner import (bad_function_message, describe_value, is_stub, learner_frame,
                       signature_problem, where)
 from .timelimit import call_each, check_time_limit
 

@@ -28,6 +28,8 @@ import traceback
 
 import numpy as np
 
+from ..runner.reprs import safe_repr
+
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _LIBRARY_DIRS = tuple(os.path.abspath(d) + os.sep for d in {sys.prefix, sys.base_prefix}
                       if len(os.path.abspath(d)) > 1) + (_PACKAGE_DIR + os.sep,)
@@ -91,23 +93,6 @@ def _does_nothing(stmt) -> bool:
         exc = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
         return isinstance(exc, ast.Name) and exc.id == "NotImplementedError"
     return False
-
-
-def safe_repr(value, limit: int | None = None) -> str:
-    """``repr(value)``, or a sentence saying that the object's own ``__repr__`` raised."""
-    try:
-        text = repr(value)
-        if not isinstance(text, str):
-            raise TypeError(f"__repr__ returned {type(text).__name__}, not str")
-    except Exception as err:  # noqa: BLE001 - a learner's __repr__ may do anything
-        try:
-            detail = f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
-        except Exception:  # noqa: BLE001
-            detail = type(err).__name__
-        return f"<{type(value).__name__} object: its __repr__ raised {detail}>"
-    if limit is not None and len(text) > limit:
-        text = text[:limit] + "..."
-    return text
 
 
 def describe_value(value) -> str:

@@ -56,6 +56,9 @@ from ..tron.mapgen import as_rng
 from ..tron.match import Match
 from ..tron.rules import FAULTS, get_rules
 from .records import GameRecord
+from .reprs import safe_repr
+
+SHOWN = 197     # characters of a value shown in a message (at most 200 with the "...")
 
 
 class BotFault(Exception):
@@ -162,12 +165,7 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
     """
     rules = get_rules(rules)
     bots, names, time_limit, first_time_limit = _check_play(
-        board, rules, bots, names, time_limit, first_time_limit, max_turns)
-    if on_step is not None and not callable(on_step):
-        raise TypeError(f"on_step must be a function on_step(turn, seconds) or None, "
-                        f"got {_shown(on_step)}")
-    if metadata is not None and not isinstance(metadata, dict):
-        raise TypeError(f"metadata must be a dict or None, got {_shown(metadata)}")
+        board, rules, bots, names, time_limit, first_time_limit, max_turns, metadata, on_step)
     seed = int(rng) if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) else None
     gen = as_rng(rng)
     seats = [_Seat(bot, p, np.random.default_rng(int(s)))
@@ -196,11 +194,18 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
     return record
 
 
-def _check_play(board, rules, bots, names, time_limit, first_time_limit, max_turns):
+def _check_play(board, rules, bots, names, time_limit, first_time_limit, max_turns,
+                metadata=None, on_step=None):
     """:func:`play`'s preconditions: ``(bots, names, time_limit, first_time_limit)``."""
     rules.check(board)
+    if on_step is not None and not callable(on_step):
+        raise TypeError(f"on_step must be a function on_step(turn, seconds) or None, "
+                        f"got {safe_repr(on_step, SHOWN)}")
+    if metadata is not None and not isinstance(metadata, dict):
+        raise TypeError(f"metadata must be a dict or None, got {safe_repr(metadata, SHOWN)}")
     if isinstance(bots, (str, bytes)) or not hasattr(bots, "__iter__"):
-        raise TypeError(f"bots must be a list of bots, one per player, got {_shown(bots)}")
+        raise TypeError(f"bots must be a list of bots, one per player, "
+                        f"got {safe_repr(bots, SHOWN)}")
     bots = list(bots)
     n = board.n_players
     if len(bots) != n:
@@ -221,7 +226,7 @@ def _check_play(board, rules, bots, names, time_limit, first_time_limit, max_tur
     elif (isinstance(names, str) or not hasattr(names, "__len__") or len(names) != n
           or not all(isinstance(s, str) for s in names)):
         raise ValueError(f"names must be a list of {n} strings, one per player, "
-                         f"got {_shown(names)}")
+                         f"got {safe_repr(names, SHOWN)}")
     return bots, names, time_limit, first_time_limit
 
 
@@ -266,22 +271,13 @@ def _choose(seat, match, rules, limits, events):
                     and value.strip().lower() == "pass"):
                 note("pass", "pass: keeps going straight")
                 return None, None, "pass"
-            fault, text = "illegal", f"returned {_shown(value)}: {err}"
+            fault, text = "illegal", f"returned {safe_repr(value, SHOWN)}: {err}"
         else:
             if match.effective_move(p, move) != move:
                 note("reverse", f"reversing ({value!r}) after round 1: keeps going straight")
             return move, None, None
     note(fault, text)
     return None, fault, text
-
-
-def _shown(value) -> str:
-    """``repr(value)`` for a message, short, even when the object's repr raises."""
-    try:
-        text = repr(value)
-    except Exception:
-        return f"a {type(value).__name__} (its repr failed)"
-    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def _finish(seats, record, limit):
