@@ -72,6 +72,8 @@ def expand_maps(game: str, text) -> list[MapRef]:
         if not item:
             continue
         m = _RANDOM.fullmatch(item)
+        if m and int(m.group(1)) < 1:
+            raise ValueError(f"map {item!r}: random:N plays N random maps, N at least 1")
         if m:
             size = None if m.group(2) is None else (int(m.group(2)), int(m.group(3)))
             refs += _random_refs(game, int(m.group(1)), size)
@@ -86,6 +88,9 @@ def expand_maps(game: str, text) -> list[MapRef]:
             refs.append(_file_ref(item))
         elif item in builtin_maps():
             refs.append(MapRef(item, item, "built-in"))
+        elif item.startswith("random:"):
+            raise ValueError(f"map {item!r}: random maps are random:N or random:N:WxH, N, W and "
+                             f"H whole numbers in digits, N at least 1")
         else:
             raise ValueError(f"unknown map {item!r}: not a file, a folder, a built-in map "
                              f"({', '.join(builtin_maps())}) or random:N")

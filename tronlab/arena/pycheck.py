@@ -5,7 +5,11 @@ A ``py:`` bot (:mod:`tronlab.arena.pyprogram`) is a Python file defining
 ``move`` that cannot take those two arguments, or imports a module that is not
 installed would only show in the games as a program that exited; here each is a
 ValueError naming the file, the line and the problem, before the first game.
-The file is read and parsed (:mod:`ast`), never imported.
+:func:`check_python_bot` reads and parses the file (:mod:`ast`), never imports it.
+
+What only running the file shows (its top-level code raises, or a module it
+imports does) is :func:`check_bots_load`'s job: :func:`tronlab.arena.tournament.run`
+loads each ``py:`` bot once, in a process of its own, before its first game.
 """
 
 from __future__ import annotations
@@ -13,7 +17,9 @@ from __future__ import annotations
 import ast
 import importlib.util
 import os
+import subprocess
 import sys
+import time
 
 
 def check_python_bot(path: str) -> None:
@@ -50,6 +56,48 @@ def check_python_bot(path: str) -> None:
         module, lineno = missing
         raise ValueError(f"{path}:{lineno}: imports {module!r}, which is not installed for "
                          f"{sys.executable} (nor a file next to the bot)")
+
+
+def check_bots_load(paths, timeout: float) -> None:
+    """Load every ``py:`` bot file of ``paths`` once, each in a process of its own
+    (``python -m tronlab.arena.pyprogram FILE --check``, all at once), and raise a
+    ValueError naming each file whose loading raised, with its line and the exception.
+    A file still loading after ``timeout`` seconds passes: the games' clock judges it."""
+    from ..runner import reaper
+    from .pyprogram import CHECK_MARK
+
+    started, problems = [], []
+    try:
+        for path in dict.fromkeys(os.path.abspath(p) for p in paths):
+            token = reaper.new_token()
+            proc = subprocess.Popen([sys.executable, "-m", "tronlab.arena.pyprogram", path,
+                                     "--check"], stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                    text=True, errors="replace", env=reaper.child_env(token),
+                                    start_new_session=True)
+            reaper.register(token, proc.pid)
+            started.append((path, proc, token))
+        deadline = time.monotonic() + timeout
+        for path, proc, _ in started:
+            try:
+                out, _ = proc.communicate(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                continue
+            if proc.returncode:
+                said = [line[len(CHECK_MARK):] for line in out.splitlines()
+                        if line.startswith(CHECK_MARK)]
+                problems.append(said[-1] if said else f"{path}: loading the py: bot ended its "
+                                                      f"process (exit code {proc.returncode})")
+    finally:
+        for _, proc, token in started:
+            reaper.kill_program(token, proc.pid)
+            proc.stdout.close()
+            try:
+                proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                pass
+    if problems:
+        raise ValueError("; ".join(problems))
 
 
 def _top_level_statements(body):

@@ -1,6 +1,7 @@
 """A student's Python bot as a contest program: ``move(board, player)`` on stdin/stdout.
 
     python -m tronlab.arena.pyprogram FILE --protocol google2010
+    python -m tronlab.arena.pyprogram FILE --check    # only load it: one line if that fails
 
 The arena runs every ``py:FILE`` bot this way, in a process of its own, so the
 game's clock, a crash or an endless loop in the student's code cost that bot
@@ -12,6 +13,9 @@ Unlike ``tronlab bot`` (which answers a fallback move when its bot fails), a
 student's exception ends the program with the traceback on stderr: the game
 records it as "exited" with the error's last line, which is what a student
 needs to see.  Anything the student prints goes to stderr, not to the referee.
+``--check`` loads the file and stops: a file whose loading raises prints one line
+(:data:`CHECK_MARK`, the file, its line and the exception) and exits with 1; the
+arena runs it once per bot before a tournament (:func:`tronlab.arena.pycheck.check_bots_load`).
 """
 
 from __future__ import annotations
@@ -22,9 +26,17 @@ import os
 import sys
 import traceback
 
+#: the start of the line ``--check`` prints when loading the file failed
+CHECK_MARK = "py-bot-load-error: "
+
 
 def load_move(path: str):
-    """The ``move`` function of the Python file ``path``; ValueError if it has none."""
+    """The ``move`` function of the Python file ``path``; ValueError if it has none.
+    The file's folder comes first on ``sys.path``, as for ``python FILE``, so helper
+    modules beside the bot import (this process runs one bot only)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
     name = "student_" + os.path.splitext(os.path.basename(path))[0].replace("-", "_")
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
@@ -37,6 +49,28 @@ def load_move(path: str):
     return move
 
 
+def load_problem(path: str) -> str | None:
+    """None if the file ``path`` loads and defines ``move``, else one line naming the
+    file, the line of it that was running and the exception its loading raised."""
+    try:
+        load_move(path)
+    except BaseException as err:   # noqa: BLE001 - whatever loading it does, say it
+        frames = traceback.extract_tb(err.__traceback__)
+        own = [f for f in frames if os.path.abspath(f.filename) == os.path.abspath(path)]
+        line = f":{own[-1].lineno}" if own else ""
+        deeper = ""
+        if own and frames[-1] is not own[-1] and not frames[-1].filename.startswith("<"):
+            deeper = f" (in {frames[-1].filename}:{frames[-1].lineno})"
+        try:
+            text = f"sys.exit({err.code!r})" if isinstance(err, SystemExit) else str(err)
+        except Exception:   # noqa: BLE001 - a student's exception may have a broken __str__
+            text = ""
+        detail = f"{type(err).__name__}: {text}" if text else type(err).__name__
+        detail = " ".join(detail.split())[:300]
+        return f"{path}{line}: loading the py: bot raised {detail}{deeper}"
+    return None
+
+
 def main(argv=None) -> int:
     from ..tron.board import parse_move
     from ..tron.protocol import ProtocolError, make_client
@@ -44,9 +78,17 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tronlab.arena.pyprogram")
     parser.add_argument("file")
     parser.add_argument("--protocol", default="google2010")
+    parser.add_argument("--check", action="store_true",
+                        help="only load the file; print one line if that fails")
     args = parser.parse_args(argv)
     out = sys.stdout
     sys.stdout = sys.stderr            # a student's print() must not reach the referee
+    if args.check:
+        problem = load_problem(args.file)
+        if problem:
+            out.write(CHECK_MARK + problem + "\n")
+            out.flush()
+        return 1 if problem else 0
     try:
         move = load_move(args.file)
     except BaseException:   # noqa: BLE001 - whatever the file does, say it and stop

@@ -3,7 +3,9 @@
 :func:`run` skips every game whose key is already in the store, hands the rest
 to an executor and writes each result the moment it comes back (one
 transaction a game, in this process only, so workers never touch the
-database).  Executors:
+database).  Before the first game it loads each ``py:`` bot once in a process of its
+own, so a file whose loading raises is a ValueError naming it, the line and the
+exception (:func:`tronlab.arena.pycheck.check_bots_load`).  Executors:
 
 * none and ``jobs=1`` - the games are played here, one after another;
 * :func:`process_pool` (``jobs > 1``) - spawned worker processes that ignore
@@ -26,7 +28,8 @@ import os
 import signal
 from dataclasses import dataclass, field
 
-from .play import play_spec, warm_up
+from .play import play_spec, program_start, warm_up
+from .pycheck import check_bots_load
 
 DEFAULT_WARM = ("random", "hugger", "filler", "voronoi", "minimax", "chamber")
 
@@ -142,6 +145,9 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
     """
     done = store.done_keys()
     todo = list({spec.key: spec for spec in plan if spec.key not in done}.values())
+    files = sorted({b[3:] for spec in todo for b in spec.bots if b.startswith("py:")})
+    if files:        # a py: bot whose loading raises is named now, not as "exited" in its games
+        check_bots_load(files, program_start())
     result = RunResult(planned=len({s.key for s in plan}), skipped=len({s.key for s in plan}
                                                                         & done))
     own = None

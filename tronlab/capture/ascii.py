@@ -34,6 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..runner.reprs import safe_repr
 from .checks import check_player, check_square, is_int
 from .state import NEUTRAL, Snapshot, State, frozen, make_config
 
@@ -48,6 +49,9 @@ class ParsedGrid(NamedTuple):
 
 
 def _rows(text: str) -> list[str]:
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str: the grid's rows, one per line, got "
+                        f"{type(text).__name__} {safe_repr(text, 60)}")
     rows = [r.rstrip() for r in textwrap.dedent(text).strip("\n").split("\n")]
     if not rows or not rows[0] or any(len(r) != len(rows[0]) for r in rows):
         raise ValueError("grid rows must be non-empty and all equally long")

@@ -179,10 +179,18 @@ def step(state: State, actions) -> StepResult:
     entry per player or a dict {player: action} (a missing active player is
     "bad-output").  Returns the new state, the turn's events and the
     :class:`Outcome` once the game is over.  ``state`` is not changed."""
+    if not isinstance(state, State):
+        raise TypeError(f"step expects a State (from reset), got {type(state).__name__} "
+                        f"{safe_repr(state, SHOWN)}")
     if state.over:
         raise ValueError("the game is over")
     if isinstance(actions, dict):
         actions = [actions.get(p) for p in range(state.n_players)]
+    if isinstance(actions, (str, bytes)) or not hasattr(actions, "__len__") \
+            or not hasattr(actions, "__getitem__"):
+        raise TypeError(f"actions must be a list with one action per player or a dict "
+                        f"{{player: action}}, got {type(actions).__name__} "
+                        f"{safe_repr(actions, SHOWN)}")
     if len(actions) != state.n_players:
         raise ValueError(f"need {state.n_players} actions, got {len(actions)}")
     r = state.round

@@ -24,6 +24,7 @@ import math
 
 import numpy as np
 
+from ..runner.reprs import safe_repr
 from .state import Config
 
 # cos and sin of k * 360 / n degrees, exact where they are rational
@@ -35,8 +36,16 @@ _TURNS = {
 
 
 def as_rng(rng) -> np.random.Generator:
-    """``rng`` if it is a Generator, else ``numpy.random.default_rng(rng)``."""
-    return rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    """``rng`` if it is a Generator, else ``numpy.random.default_rng(rng)``; a seed numpy
+    refuses (``-1``, ``"seven"``) is an error naming ``rng``."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    try:
+        return np.random.default_rng(rng)
+    except (TypeError, ValueError) as err:
+        kind = ValueError if isinstance(err, ValueError) else TypeError
+        raise kind(f"rng must be None, a non-negative int seed or a numpy Generator, "
+                   f"got {safe_repr(rng, 117)}") from None
 
 
 def _round_toward(v: float, centre: float) -> int:

@@ -9,12 +9,21 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..runner.reprs import safe_repr
 from ..tron.board import Board
 from .checker import Case, WrongType
 
 
+def reject_text(value, what: str) -> None:
+    """:class:`WrongType` if ``value`` is a str or bytes where ``what`` (a phrase such as
+    ``"the bound as an int"``) is expected: ``"5"`` is text, not the number 5."""
+    if isinstance(value, (str, bytes)):
+        raise WrongType(f"return {what}, not the string {safe_repr(value, 40)}")
+
+
 def as_count(value, what: str = "a count") -> int:
     """A whole number from an int or numpy integer, else :class:`WrongType`."""
+    reject_text(value, f"{what} as an int")
     if isinstance(value, (bool, np.bool_)):
         raise WrongType(f"return {what} as an int, not True/False")
     if isinstance(value, (int, np.integer)):
@@ -35,6 +44,7 @@ def as_count(value, what: str = "a count") -> int:
 
 def as_grid(value, board: Board, what: str) -> np.ndarray:
     """An integer array shaped like ``board.cells``, else :class:`WrongType`."""
+    reject_text(value, f"{what} as a numpy array shaped like board.cells")
     if isinstance(value, (int, float, np.integer, np.floating)):
         raise WrongType(f"return {what} as an array shaped like board.cells, not a single number")
     try:

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..grid import reference
 from ..tron.board import FREE
+from .answers import reject_text
 from .boards import TINY, random_cases, tiny_cases
 from .progress import recorded
 from .checker import Case, Exercise, Failure, WrongType, draw_grid, run_check
@@ -97,6 +98,7 @@ def _as_squares(value, board) -> frozenset:
     if isinstance(value, np.ndarray) and value.dtype == np.bool_:
         raise WrongType("return a set of (x, y) squares, not a mask (hint: "
                         "{board.xy(i) for i in np.flatnonzero(mask)})")
+    reject_text(value, "a set of (x, y) squares")
     try:
         items = list(value)
     except TypeError:
@@ -105,6 +107,8 @@ def _as_squares(value, board) -> frozenset:
     for item in items:
         try:
             x, y = item
+            if isinstance(x, (str, bytes)) or isinstance(y, (str, bytes)):
+                raise TypeError("text, not numbers")
             x, y = int(x), int(y)
         except (TypeError, ValueError):
             raise WrongType(f"every element must be an (x, y) pair of ints, got {item!r}") from None

@@ -283,6 +283,8 @@ class NearestTarget(Exercise):
     def convert(self, value, case):
         if isinstance(value, str) or not hasattr(value, "__len__") or len(value) != 2:
             raise WrongType(f"return the target as a pair (x, y), not {value!r:.40}")
+        if any(isinstance(v, (str, bytes)) for v in value):
+            raise WrongType(f"x and y must be whole numbers, not strings: got {value!r:.40}")
         try:
             x, y = (int(v) for v in value)
         except (TypeError, ValueError):

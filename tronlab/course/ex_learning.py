@@ -19,6 +19,7 @@ import numpy as np
 from ..runner.records import GameRecord
 from ..tron.board import DOWN, LEFT, RIGHT, UP, Board
 from ..tron import learn
+from .answers import reject_text
 from .progress import recorded
 from .checker import Case, Exercise, Failure, WrongType, draw, is_stub, run_check
 
@@ -88,6 +89,7 @@ def _copy(record: GameRecord) -> GameRecord:
 def _as_sample(value):
     if value is None or value is NO_SAMPLE:
         return None
+    reject_text(value, "None or a tuple (dn, de, moves0, moves1) of 4 ints")
     try:
         items = tuple(value)
     except TypeError:
@@ -190,8 +192,11 @@ class FitWeights(Exercise):
         return f"fit_weights(records)   # {case.label}"
 
     def convert(self, value, case):
+        reject_text(value, "two numbers (k1, k2)")
         try:
             k1, k2 = value
+            if isinstance(k1, (str, bytes)) or isinstance(k2, (str, bytes)):
+                raise WrongType(f"k1 and k2 must be numbers, not strings: got {value!r:.60}")
             return float(k1), float(k2)
         except (TypeError, ValueError):
             raise WrongType("return two numbers (k1, k2)") from None

@@ -127,15 +127,20 @@ def _as_answer(value, m: int):
     """``(float, array[m])`` or a sentence saying what is wrong with the answer."""
     if not isinstance(value, (tuple, list)) or len(value) != 2:
         return None, f"return a pair (value, row_strategy), got {_kind(value)}"
-    v, p = value
+    v, given = value
     try:
+        if isinstance(v, (str, bytes)):
+            raise TypeError("text, not a number")
         v = float(v)
     except (TypeError, ValueError):
         return None, f"the value must be a number, got {_kind(v)}"
     try:
-        p = np.asarray(p, float).reshape(-1)
+        p = np.asarray(given)
+        if p.dtype.kind in "USV":            # text ('0.5'), not numbers
+            raise TypeError("text, not numbers")
+        p = p.astype(float).reshape(-1)
     except (TypeError, ValueError):
-        return None, f"the row strategy must be {m} numbers, got {_kind(p)}"
+        return None, f"the row strategy must be {m} numbers, got {_kind(given)}"
     if p.size != m:
         return None, (f"the row strategy has one probability per row ({m} rows), "
                       f"got {p.size} numbers")

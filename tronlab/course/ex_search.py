@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..tron.board import MOVE_NAMES, Board
-from .answers import as_count, as_move
+from .answers import as_count, as_move, reject_text
 from .boards import TINY_SEARCH, random_cases, tiny_cases
 from .checker import Case, Exercise, Failure, WrongType
 from .game import INF, TurnGame
@@ -90,6 +90,7 @@ class Negamax(Exercise):
         return student(game, case.args[0], -INF, INF)
 
     def convert(self, value, case):
+        reject_text(value, "a pair (value, move)")
         if isinstance(value, (int, np.integer, float)):
             raise WrongType("return a pair (value, move): the best value and the move that gets "
                             "it (None when there is no move to make)")

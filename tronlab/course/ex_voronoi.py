@@ -8,7 +8,7 @@ import numpy as np
 from ..grid import reference
 from ..tron.board import FREE
 from . import variants
-from .answers import as_count, as_grid, first_difference, player_cases
+from .answers import as_count, as_grid, first_difference, player_cases, reject_text
 from .boards import TINY, TINY_MULTI, random_cases, tiny_cases
 from .checker import Case, Exercise, WrongType, draw_grid
 
@@ -84,6 +84,7 @@ class Territory(Exercise):
         return "territory(board)"
 
     def convert(self, value, case):
+        reject_text(value, "a pair (n0, n1) of counts")
         if isinstance(value, (int, np.integer, float)):
             raise WrongType("return two numbers, (n0, n1): one count per player")
         if isinstance(value, np.ndarray) and value.shape != (2,):
@@ -143,6 +144,7 @@ class TurnOrderTerritory(Exercise):
 
     def convert(self, value, case):
         n = case.board.n_players
+        reject_text(value, f"a list of {n} counts, one per player")
         if isinstance(value, (int, np.integer, float)):
             raise WrongType(f"return one count per player (a list of {n} ints), not one number")
         try:

@@ -24,6 +24,7 @@ imported on the first look-up by name.
 from __future__ import annotations
 
 import importlib
+import numbers
 import warnings
 
 _REGISTRY: dict[str, dict[str, tuple[object, str]]] = {}   # family -> name -> entry
@@ -82,9 +83,22 @@ def describe(name: str, *, game: str = "tron") -> str:
     return _entry(name, game)[1]
 
 
+def check_time(time):
+    """``time`` (seconds per move) as a float, or None; a ValueError for anything but a
+    positive number, whether or not the bot searches."""
+    if time is None:
+        return None
+    if isinstance(time, bool) or not isinstance(time, numbers.Real) or not time > 0:
+        raise ValueError(f"time must be a positive number of seconds per move, got {time!r}")
+    return float(time)
+
+
 def get_bot(name: str, *, game: str = "tron", **options):
-    """A new bot from the factory registered as ``name`` for ``game``'s family."""
+    """A new bot from the factory registered as ``name`` for ``game``'s family.
+    ``time`` is checked here, so a bot that does not search refuses a bad one too."""
     factory, _ = _entry(name, game)
+    if options.get("time") is not None:
+        options["time"] = check_time(options["time"])
     bot = factory(**options)
     if not callable(bot):
         raise TypeError(f"the factory of bot {name!r} returned a {type(bot).__name__}, "

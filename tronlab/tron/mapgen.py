@@ -25,6 +25,7 @@ from collections import deque
 
 import numpy as np
 
+from ..runner.reprs import safe_repr
 from .board import FREE, TRAIL, WALL, Board
 from .maps import load_map
 
@@ -64,10 +65,15 @@ def as_rng(rng) -> np.random.Generator:
     """A numpy Generator from a Generator, an int seed or None (fresh entropy)."""
     if isinstance(rng, np.random.Generator):
         return rng
-    if rng is None or (isinstance(rng, (int, np.integer)) and not isinstance(rng, bool)):
-        return np.random.default_rng(None if rng is None else int(rng))
+    if rng is None:
+        return np.random.default_rng()
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
+        if rng < 0:
+            raise ValueError(f"rng must be a numpy.random.Generator, an int seed of 0 or more "
+                             f"or None, got {rng}")
+        return np.random.default_rng(int(rng))
     raise TypeError(f"rng must be a numpy.random.Generator, an int seed or None, "
-                    f"got {type(rng).__name__}")
+                    f"got {type(rng).__name__} {safe_repr(rng, 60)}")
 
 
 def _check_size(name, value, low):
@@ -182,12 +188,7 @@ def codingame_board(n_players: int = 2, *, rng=None, starts=None, mirrored: bool
     if starts is not None and mirrored:
         raise ValueError("give either starts or mirrored=True, not both")
     if starts is not None:
-        squares = [tuple(int(v) for v in s) for s in starts]
-        if len(squares) != n_players:
-            raise ValueError(f"{len(squares)} starts for {n_players} players")
-        for x, y in squares:
-            if not (0 <= x < width and 0 <= y < height):
-                raise ValueError(f"start ({x}, {y}) is off the 30x20 grid")
+        squares = _check_starts(starts, n_players, width, height)
         if len(set(squares)) != len(squares):
             raise ValueError(f"starts must be distinct squares, got {squares}")
     elif mirrored:
@@ -203,6 +204,32 @@ def codingame_board(n_players: int = 2, *, rng=None, starts=None, mirrored: bool
     cells = np.full((height + 2, width + 2), WALL, dtype=np.uint8)
     cells[1:-1, 1:-1] = FREE
     return _board(cells, squares)
+
+
+def _check_starts(starts, n_players, width, height) -> list[tuple[int, int]]:
+    """``starts`` as ``n_players`` ``(x, y)`` pairs of ints on the grid, or an error naming
+    the bad one."""
+    try:
+        starts = list(starts)
+    except TypeError:
+        raise TypeError(f"starts must be a list of (x, y) squares, got "
+                        f"{safe_repr(starts, 60)}") from None
+    if len(starts) != n_players:
+        raise ValueError(f"{len(starts)} starts for {n_players} players: {safe_repr(starts, 80)}")
+    squares = []
+    for i, start in enumerate(starts):
+        try:
+            x, y = start
+        except (TypeError, ValueError):
+            x = y = None
+        if not all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+                   for v in (x, y)):
+            raise ValueError(f"starts[{i}] must be an (x, y) pair of ints, got "
+                             f"{safe_repr(start, 60)}")
+        if not (0 <= x < width and 0 <= y < height):
+            raise ValueError(f"start ({x}, {y}) is off the {width}x{height} grid")
+        squares.append((int(x), int(y)))
+    return squares
 
 
 def lightriders_board(*, rng=None, x: int | None = None, y: int | None = None) -> Board:

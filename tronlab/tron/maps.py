@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from ..runner.reprs import safe_repr
 from .board import FREE, TRAIL, WALL, Board, BoardError, _build
 
 
@@ -61,6 +62,7 @@ def parse_map(text: str, *, name: str = "map") -> Board:
 
 def format_map(board: Board) -> str:
     """The board in Google 2010 map format (two players; trails written as '#')."""
+    _check_board("format_map", board)
     if board.n_players != 2:
         raise BoardError(f"the Google 2010 format holds 2 players, this board has {board.n_players}")
     rows = []
@@ -76,9 +78,29 @@ def format_map(board: Board) -> str:
     return f"{board.width} {board.height}\n" + "\n".join("".join(r) for r in rows) + "\n"
 
 
+def _shown(value) -> str:
+    """The type and the first line of the repr of ``value``, for a message."""
+    return f"{type(value).__name__} {safe_repr(value, 60).splitlines()[0]}"
+
+
+def _check_board(function: str, board) -> None:
+    if not isinstance(board, Board):
+        raise TypeError(f"{function} expects a Board (e.g. Board.from_ascii(...)), got "
+                        f"{_shown(board)}")
+
+
+def _check_path(function: str, path) -> str:
+    """``path`` as a str, or a TypeError saying what ``function`` takes."""
+    try:
+        return os.fspath(path)
+    except TypeError:
+        raise TypeError(f"{function}: path must be a file name (a str or a pathlib.Path), got "
+                        f"{_shown(path)}") from None
+
+
 def load_map(path) -> Board:
     """Read a Google 2010 map file, or a built-in map by name (see :func:`builtin_maps`)."""
-    path = os.fspath(path)
+    path = _check_path("load_map", path)
     if not os.path.exists(path):
         from .mapgen import builtin_path
         builtin = builtin_path(path)
@@ -96,5 +118,8 @@ def load_map(path) -> Board:
 
 
 def save_map(board: Board, path) -> None:
-    with open(os.fspath(path), "w", encoding="utf-8") as f:
-        f.write(format_map(board))
+    """Write ``board`` to the file ``path`` in Google 2010 map format (:func:`format_map`)."""
+    _check_board("save_map", board)
+    text = format_map(board)
+    with open(_check_path("save_map", path), "w", encoding="utf-8") as f:
+        f.write(text)

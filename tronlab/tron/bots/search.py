@@ -55,7 +55,7 @@ from ..endgame import Endgame
 from ..evaluate import (CHAMBER, K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, TERRITORY,
                         evaluate_kernel, is_separated, multi_score_kernel)
 from ..search import Searcher
-from ...runner.registry import register
+from ...runner.registry import check_time, register
 
 DEFAULT_TIME = {"google2010": 1.0, "lightriders": 0.2, "codingame": 0.1}
 _WARMUP = """
@@ -65,21 +65,13 @@ _WARMUP = """
 """
 
 
-def _check_time(time):
-    if time is None:
-        return None
-    if isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0:
-        raise ValueError(f"time must be a positive number of seconds per move, got {time!r}")
-    return float(time)
-
-
 class _Bot:
     """Shared plumbing: time budget, stats, verbose output, multi-player fallback."""
 
     name = "bot"
 
     def __init__(self, *, time=None, verbose=False, rng=None):
-        self.time = _check_time(time)
+        self.time = check_time(time)
         self.verbose = bool(verbose)
         self.rules = None
         self.last_stats: dict = {}
