@@ -256,3 +256,15 @@ def test_the_bot_interferes_only_in_two_player_games_by_default():
     assert many.plan != "interfere"
     everyone = RectangleBot(interfere="all")
     assert everyone.choose(three, 0) == (10, 6) and everyone.plan == "interfere"
+
+
+def test_the_bot_plays_the_write_ups_terms_but_no_2_player_size_penalty():
+    from dataclasses import asdict
+
+    from tronlab.capture.rects_bot import BOT_TERMS
+    assert RectangleBot().terms == BOT_TERMS
+    assert RectTerms().size_limit == (14, 13, 12)               # the write-up's numbers
+    changed = {k for k, v in asdict(BOT_TERMS).items() if asdict(RectTerms())[k] != v}
+    assert changed == {"size_limit"}
+    assert BOT_TERMS.size_limit[0] > BOT_TERMS.max_side         # no 2-player side is halved
+    assert BOT_TERMS.size_limit[1:] == RectTerms().size_limit[1:]

@@ -18,7 +18,9 @@ Each turn the bot
 5. otherwise walks its plan: to the start square (through more neutral
    squares when the way there is diagonal), then along the border.
 
-``terms`` switches the score's terms (:class:`~tronlab.capture.rects_terms.RectTerms`),
+``terms`` switches the score's terms (:class:`~tronlab.capture.rects_terms.RectTerms`);
+the default is :data:`BOT_TERMS`, the write-up's terms except that a 2-player
+rectangle with a side over 14 squares is not halved (measured below),
 ``back`` is a BACK rule of :mod:`tronlab.capture.back` or None.  After any
 rewind, an area an opponent closed in the thrown-away future comes first: the
 bot goes to spoil it when it can get there in time (:func:`~tronlab.capture.back.spoil_target`).
@@ -38,6 +40,14 @@ from .rects_terms import RectTerms, needed_to_win
 from .state import NEUTRAL
 
 DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))
+
+#: The bot's terms: the write-up's (``RectTerms()``), but with 2 players no side is
+#: long enough to halve the score (18 > ``max_side`` 16; the write-up halves sides over
+#: 14).  Tuned against ``paths`` on starts 1000-1024 (50 games, both seatings):
+#: 35-1-14, the margin 38 +- 12 squares a game better than with 14; confirmed on the
+#: starts 0-49 (100 games): 64-2-34 against ``paths``, sign p 0.003, where the
+#: write-up's terms scored 45-4-51 (benchmarks/capture_strength.py).
+BOT_TERMS = RectTerms(size_limit=(18, 13, 12))
 
 
 def scan_inputs(view, player: int) -> tuple:
@@ -167,7 +177,7 @@ class RectangleBot:
     def __init__(self, *, terms: RectTerms | None = None, l_shapes: bool = True,
                  interfere: str = "two", project: bool = True, back=None,
                  fallback_below: float = 1.0):
-        self.terms = RectTerms() if terms is None else terms
+        self.terms = BOT_TERMS if terms is None else terms
         self.l_shapes, self.interfere, self.project = l_shapes, interfere, project
         self.back, self.fallback_below = back, fallback_below
         self.memory = Memory()

@@ -1,7 +1,8 @@
 """The strong Back to the Code bots, registered in the ``capture`` family.
 
 * ``rectangles`` - Recar's rectangles, L-shapes and interference (B3-B5),
-  :class:`~tronlab.capture.rects_bot.RectangleBot`;
+  :class:`~tronlab.capture.rects_bot.RectangleBot` (his terms, but no size
+  penalty with 2 players: measured against ``paths``, see ``BOT_TERMS``);
 * ``rectangles-back`` - the same with the winner's BACK rule (B8);
 * ``rectangles-block`` - the same with this project's BACK rule (B8).
 
