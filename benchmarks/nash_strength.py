@@ -38,6 +38,11 @@ table and the killers switched off (``{"table": false, "killers": false}``)::
 Tuning runs (seeds 100-111, 24 games each, v chamber): the table alone 8-11-5
 (one of the wins a chamber timeout at turn 4); ``evaluation="territory"``
 (a 2.5x cheaper leaf, 12.7 turns deep) 7-2-15, so the chamber evaluation stays.
+Session 25, the same seeds with today's default (table and killers) changed
+one way each: the weights fitted in notebook 06 at full size
+(``{"k1": -0.0992, "k2": 0.2912}``, benchmarks/learn_weights.py) 7-10-7;
+``{"evaluation": "chamber-a13"}`` (a1k0n's untried battlefront idea) 2-13-9.
+Neither is a better judgement of positions than the published weights.
 
 ``nash`` is now clearly ahead of ``minimax`` (p 0.001; the old search was too
 on these seeds, so that is not the table's doing: the earlier arena run,

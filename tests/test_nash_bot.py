@@ -95,3 +95,15 @@ def test_bad_options():
         get_bot("nash", depth=0)
     with pytest.raises(ValueError):
         get_bot("nash", evaluation="nonsense")
+
+
+def test_the_evaluation_weights_reach_the_search():
+    from tronlab.tron.evaluate import K1_DEFAULT, K2_DEFAULT
+    plain, fitted = get_bot("nash"), get_bot("nash", k1=-0.0992, k2=0.2912)
+    assert (plain.searcher.k1, plain.searcher.k2) == (K1_DEFAULT, K2_DEFAULT)
+    assert (fitted.searcher.k1, fitted.searcher.k2) == (-0.0992, 0.2912)
+    board = Board.from_ascii(SMALL)
+    a, b = (bot.searcher.search_depth(board, 0, 3)[0] for bot in (plain, fitted))
+    assert a != b                        # the root values differ: the weights are used
+    with pytest.raises(ValueError):
+        get_bot("nash", k1=float("nan"))

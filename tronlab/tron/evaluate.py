@@ -203,6 +203,8 @@ def check_weights(k1, k2, sep_weight):
     for name, k in (("k1", k1), ("k2", k2)):
         if isinstance(k, bool) or not isinstance(k, (int, float, np.integer, np.floating)):
             raise TypeError(f"{name} must be a number, got {type(k).__name__}")
+        if not np.isfinite(k):
+            raise ValueError(f"{name} must be a finite number, got {k!r}")
     if (isinstance(sep_weight, bool) or not isinstance(sep_weight, (int, np.integer))
             or sep_weight < 1):
         raise ValueError(f"sep_weight must be a positive int, got {sep_weight!r}")

@@ -21,7 +21,8 @@ estimate of the remaining length at the cutoff.
 The cutoff evaluation is a1k0n's chamber trees by default (A12; slower per
 node than the write-up's Voronoi territory, but the stronger choice in the
 Light Riders arena, ``benchmarks/nash_strength.py``); ``evaluation="territory"``
-gives the write-up's bot.
+gives the write-up's bot, and ``k1``/``k2`` weigh the chamber (or linear) evaluation
+(a1k0n's published 0.055 and 0.194 by default; notebook 06 fits others).
 
 Time: the bot plans to answer within 95% of the move's time, less 2 ms (the
 other search bots stop at 80% less 5 ms).  Under the Light Riders protocol the
@@ -51,6 +52,7 @@ import numpy as np
 
 from ...runner.registry import register
 from ..board import FREE
+from ..evaluate import K1_DEFAULT, K2_DEFAULT
 from ..lightriders import move_time
 from ..nash_search import MAX_DEPTH
 from ..nash_searcher import NashSearcher
@@ -113,7 +115,8 @@ class NashBot(ClockedBot):
 
     def __init__(self, *, evaluation="chamber", draw=-1, sample=False, prune=True,
                  ordering=True, table=True, killers=True, depth=None, urgent=URGENT,
-                 endgame_depth=None, time=None, verbose=False, rng=None):
+                 endgame_depth=None, time=None, verbose=False, rng=None, k1=K1_DEFAULT,
+                 k2=K2_DEFAULT):
         super().__init__(endgame_depth=endgame_depth, time=time, verbose=verbose, rng=rng)
         if not isinstance(urgent, (int, float)) or isinstance(urgent, bool) or urgent < 1:
             raise ValueError(f"urgent must be a number >= 1 (1: no extra time), got {urgent!r}")
@@ -125,7 +128,8 @@ class NashBot(ClockedBot):
         self.sample = bool(sample)
         self._rng_source, self._rng = rng, None
         self.searcher = NashSearcher(evaluation=evaluation, draw=draw, prune=prune,
-                                     ordering=ordering, table=table, killers=killers)
+                                     ordering=ordering, table=table, killers=killers,
+                                     k1=k1, k2=k2)
 
     @property
     def rng(self):
