@@ -1,4 +1,4 @@
-"""The path bot's options against ``rectangles``, 2 players (issue 17's last ladder step).
+"""Options of the path bot against ``rectangles``, or of ``rectangles`` against it, 2 players.
 
     nice python benchmarks/capture_paths_options.py NAME FIRST COUNT [option=value ...] [--jobs J]
     nice python benchmarks/capture_paths_options.py NAME FIRST COUNT --rectangles [t.TERM=value ...]
