@@ -354,6 +354,8 @@ def test_the_cli_says_a_py_bot_whose_loading_raises_in_one_line(tmp_path):
     lines = run_cli.stderr.strip().splitlines()
     assert len(lines) == 1
     assert "cfg.py:1: loading the py: bot raised KeyError: 'speed'" in lines[0]
+    assert "planned" not in run_cli.stdout      # named before anything else is said or made
+    assert not (tmp_path / "a.sqlite").exists()
 
 
 def test_a_py_bot_imports_a_helper_module_beside_it_from_any_folder(tmp_path):

@@ -113,9 +113,14 @@ def _executor(args):
 
 def cmd_run(args) -> int:
     from .report import table_text
-    from .tournament import run
+    from .tournament import check_plan_loads, run
 
     plan = make_plan(args)
+    done_before = set()
+    if os.path.isfile(args.db):
+        with _open(args.db) as old:
+            done_before = old.done_keys()
+    check_plan_loads(plan, done_before)     # before the database is made or anything printed
     store = _open(args.db, must_exist=False)
     executor, client = _executor(args)
     done = len({s.key for s in plan} & store.done_keys())
@@ -129,7 +134,7 @@ def cmd_run(args) -> int:
                   flush=True)
     try:
         result = run(plan, store, executor=executor, jobs=args.jobs,
-                     progress=not args.no_progress, on_game=say)
+                     progress=not args.no_progress, on_game=say, check_load=False)
     finally:
         if client is not None:
             client.close()

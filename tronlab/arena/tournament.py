@@ -137,17 +137,27 @@ def _progress(total, progress):
     return tqdm(total=total, unit="game", desc="arena", smoothing=0.05)
 
 
+def check_plan_loads(plan, done=frozenset()) -> None:
+    """Load every ``py:`` bot of the games of ``plan`` not in ``done`` once, in a
+    child process: a bot whose loading raises is named now (file, line,
+    exception), not reported as "exited" in each of its games."""
+    files = sorted({b[3:] for spec in plan if spec.key not in done
+                    for b in spec.bots if b.startswith("py:")})
+    if files:
+        check_bots_load(files, program_start())
+
+
 def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
-        on_game=None) -> RunResult:
+        on_game=None, check_load: bool = True) -> RunResult:
     """Play the games of ``plan`` that ``store`` lacks; see the module docstring.
 
-    ``on_game(row)`` is called after each game is stored.
+    ``on_game(row)`` is called after each game is stored.  ``check_load=False``
+    skips :func:`check_plan_loads` (the caller ran it).
     """
     done = store.done_keys()
     todo = list({spec.key: spec for spec in plan if spec.key not in done}.values())
-    files = sorted({b[3:] for spec in todo for b in spec.bots if b.startswith("py:")})
-    if files:        # a py: bot whose loading raises is named now, not as "exited" in its games
-        check_bots_load(files, program_start())
+    if check_load:
+        check_plan_loads(todo)
     result = RunResult(planned=len({s.key for s in plan}), skipped=len({s.key for s in plan}
                                                                         & done))
     own = None
