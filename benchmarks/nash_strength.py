@@ -43,6 +43,24 @@ one way each: the weights fitted in notebook 06 at full size
 (``{"k1": -0.0992, "k2": 0.2912}``, benchmarks/learn_weights.py) 7-10-7;
 ``{"evaluation": "chamber-a13"}`` (a1k0n's untried battlefront idea) 2-13-9.
 Neither is a better judgement of positions than the published weights.
+Session 26, the same way: searching on past the depth limit while the heads
+are 3 squares apart or closer (a quiescence extension, up to 2 or 4 turns;
+tried and removed) 4-10-10 and 7-10-7; ``{"evaluation": "chamber-fill"}``
+(separated leaves scored by each player's chamber route instead of the parity
+bound of its whole region: a dead-end room is not counted) 8-11-5 on seeds
+100-111 and 10-10-4 on 112-123 (the default there: 6-13-5), then on the
+confirming seeds 200-229 26-13-21, the default's 25-12-23 within noise.  It
+stays an option (notebook 05), not the default.
+
+Where the games are decided (session 26, seeds 300-311, both seats, 0.1 s a
+move, the same limits; this sample went 9-12-3 for ``nash``): every one of
+the 24 games separated before it ended.  The 12 draws were level at the
+separation (equal longest fills, solved for 1 s) and most separated in the
+last 1-8 turns; the 12 decided games were decided by then, by 1 to 28 moves
+(median 11), and in 9 of them the chamber evaluation had already given the
+winner a lead of a move or more six turns before the separation.  So games
+are won in the middle game, by a lead the evaluation does see building, not
+at the separation or in the endgame.
 
 ``nash`` is now clearly ahead of ``minimax`` (p 0.001; the old search was too
 on these seeds, so that is not the table's doing: the earlier arena run,

@@ -131,6 +131,64 @@ def test_separated_fill_bounds_on_hand_worked_boards():
     assert evaluate(c, 1, kind="linear") == -3000
 
 
+def test_chamber_fill_leaves_out_a_dead_end_room_when_separated():
+    # player 1 may go up the dead-end column at x=1 (3 moves, no way out) or along
+    # the bottom into the 4x3 room (14 moves); parity alone counts both: 16
+    b = Board.from_ascii("""
+        #.#....#2..
+        #.#....####
+        1......####
+    """)
+    assert is_separated(b)
+    g, free, heads = _grid(b)
+    truth = [_longest_fill(nx.node_connected_component(g, hd) - {hd}, hd) for hd in heads]
+    assert truth == [14, 2]
+    assert evaluate(b, 0, kind="chamber") == 1000 * (16 - 2)          # the parity bounds
+    assert evaluate(b, 0, kind="chamber-fill") == 1000 * (14 - 2)
+    assert evaluate(b, 1, kind="chamber-fill") == -1000 * (14 - 2)
+
+
+def _separated_sample(count, rng):
+    """Seeded small boards whose heads are separated and whose regions are small
+    enough to fill exhaustively."""
+    out = []
+    while len(out) < count:
+        w, h = int(rng.integers(3, 7)), int(rng.integers(3, 6))
+        cells = np.where(rng.random((h, w)) < 0.35, "#", ".")
+        i, j = rng.choice(w * h, 2, replace=False)
+        cells.flat[i], cells.flat[j] = "1", "2"
+        b = Board.from_ascii("\n".join("".join(r) for r in cells))
+        if not is_separated(b):
+            continue
+        g, free, heads = _grid(b)
+        comps = [nx.node_connected_component(g, hd) - {hd} for hd in heads]
+        if max(len(c) for c in comps) <= 14:
+            out.append((b, [_longest_fill(c, hd) for c, hd in zip(comps, heads)]))
+    return out
+
+
+def test_chamber_fill_is_nearer_the_true_fills_than_parity_alone():
+    # 400 seeded separated boards, the true longest fills by exhaustive search: the
+    # chamber-tree fill never overshoots the parity bound and is wrong less in all
+    sample = _separated_sample(400, np.random.default_rng(7))
+    err_parity = err_chamber = differ = 0
+    for b, (t0, t1) in sample:
+        par = evaluate(b, 0, kind="chamber") // 1000
+        cham = evaluate(b, 0, kind="chamber-fill") // 1000
+        err_parity += abs(par - (t0 - t1))
+        err_chamber += abs(cham - (t0 - t1))
+        differ += par != cham
+    assert differ >= 20                      # the sample has dead ends to leave out
+    assert err_chamber < err_parity / 2, (err_chamber, err_parity)
+
+
+@settings(max_examples=100)
+@given(board=boards(), me=st.integers(0, 1))
+def test_chamber_fill_is_the_chamber_evaluation_until_separated(board, me):
+    if not is_separated(board):
+        assert evaluate(board, me, kind="chamber-fill") == evaluate(board, me, kind="chamber")
+
+
 def test_adjacent_heads_without_a_shared_square_are_separated():
     b = Board.from_ascii("""
         .12.

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..jit.clock import clock_ns
 from ..jit.kernels import KernelTable, kernel
-from .evaluate import heuristic_kernel, separated_score_kernel
+from .evaluate import heuristic_kernel, separated_value_kernel
 from .search_state import (BLIND, CLOCK_EVERY, EXACT, INF, LOWER, MAX_PLY, S_ABORTED, S_COST,
                            S_COST_SEEN, S_EVALS, S_NODES, S_SEPARATED, S_TT_CUTS, S_TT_HITS,
                            TIMED_SIZE, UPPER, WIN)
@@ -103,8 +103,8 @@ def known_value(flat, hm, ho, stride, ply, max_ply, offs, code, k1, k2, sep_weig
         return False, np.int64(0)
     known = False
     value = np.int64(0)
-    sep, score = separated_score_kernel(flat, np.int64(hm), np.int64(ho), stride, sep_weight,
-                                        cs.dist, cs.owner, cs.queue)
+    sep, score = separated_value_kernel(flat, np.int64(hm), np.int64(ho), stride, sep_weight,
+                                        code, cs)
     if sep:
         stats[S_SEPARATED] += 1
         known = True

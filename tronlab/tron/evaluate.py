@@ -49,6 +49,7 @@ from __future__ import annotations
 import numpy as np
 
 from .board import Board
+from .chamber_build import _F_N_ONLY
 from .chambers import chamber_counts_kernel, new_scratch
 from ..grid.multivoronoi import turn_order_territory_kernel
 from ..grid.parity import fill_bound_kernel
@@ -57,8 +58,10 @@ from ..jit.kernels import KernelTable, kernel, sig_type
 
 TERRITORY, EDGES, LINEAR, CHAMBER, CHAMBER_A13 = 0, 1, 2, 3, 4
 CHAMBER_LAST = CHAMBER + 31              # CHAMBER + every chamber_flags word
+SEP_CHAMBER = 64                         # added to a code: separated fills by chamber tree
 EVAL_NAMES = {"territory": TERRITORY, "voronoi": TERRITORY, "edges": EDGES,
-              "linear": LINEAR, "chamber": CHAMBER, "chamber-a13": CHAMBER_A13}
+              "linear": LINEAR, "chamber": CHAMBER, "chamber-a13": CHAMBER_A13,
+              "chamber-fill": CHAMBER + SEP_CHAMBER}
 K1_DEFAULT = 0.055
 K2_DEFAULT = 0.194
 SEP_WEIGHT_DEFAULT = 1000
@@ -110,6 +113,23 @@ def separated_score_kernel(flat, me, opp, stride, sep_weight, dist, owner, queue
     return True, np.int64(sep_weight) * np.int64(mine - theirs)
 
 
+@kernel
+def separated_value_kernel(flat, me, opp, stride, sep_weight, code, cs):
+    """:func:`separated_score_kernel` for an evaluation ``code``: with the
+    ``SEP_CHAMBER`` bit each player's fill is the smaller of its parity bound
+    and the squares on its best route through its chamber tree (A12 with
+    nobody to fight: a dead-end room off the route is not counted), else the
+    parity bound alone."""
+    sep, score = separated_score_kernel(flat, me, opp, stride, sep_weight, cs.dist, cs.owner,
+                                        cs.queue)
+    if not sep or (code & SEP_CHAMBER) == 0:
+        return sep, score
+    mine, _, _ = fill_bound_kernel(flat, me, stride, cs.owner, cs.queue)
+    theirs, _, _ = fill_bound_kernel(flat, opp, stride, cs.owner, cs.queue)
+    n0, n1, _, _ = chamber_counts_kernel(flat, me, opp, stride, 1.0, 0.0, _F_N_ONLY, cs)
+    return True, np.int64(sep_weight) * np.int64(min(mine, n0) - min(theirs, n1))
+
+
 # ---------------------------------------------------------------------------
 # heuristic evaluations of a position where the heads can still meet
 # ---------------------------------------------------------------------------
@@ -121,6 +141,7 @@ def heuristic_kernel(flat, me, opp, stride, code, k1, k2, cs):
     CHAMBER_A13, CHAMBER + flags); ``k1``/``k2`` are the weights of the linear forms; ``cs`` a
     :class:`~tronlab.tron.chambers.ChamberScratch` for this board size.
     """
+    code = code & (SEP_CHAMBER - 1)
     if code >= CHAMBER:
         n0, n1, e0, e1 = chamber_counts_kernel(flat, me, opp, stride, k1, k2,
                                                code - CHAMBER, cs)
@@ -137,8 +158,7 @@ def heuristic_kernel(flat, me, opp, stride, code, k1, k2, cs):
 def evaluate_kernel(flat, me, opp, stride, code, k1, k2, sep_weight, cs):
     """Full value for ``me``: the separated score when the heads cannot meet
     (H3), else the heuristic ``code``."""
-    sep, score = separated_score_kernel(flat, me, opp, stride, sep_weight, cs.dist, cs.owner,
-                                        cs.queue)
+    sep, score = separated_value_kernel(flat, me, opp, stride, sep_weight, code, cs)
     if sep:
         return score
     return heuristic_kernel(flat, me, opp, stride, code, k1, k2, cs)
@@ -179,9 +199,10 @@ def eval_code(kind) -> int:
             return EVAL_NAMES[key]
         raise ValueError(f"unknown evaluation {kind!r}; use one of {sorted(EVAL_NAMES)}")
     if (isinstance(kind, (int, np.integer)) and not isinstance(kind, bool)
-            and 0 <= kind <= CHAMBER_LAST):
+            and 0 <= kind % SEP_CHAMBER <= CHAMBER_LAST and 0 <= kind < 2 * SEP_CHAMBER):
         return int(kind)
-    raise ValueError(f"an evaluation is a name or a code 0-{CHAMBER_LAST}, got {kind!r}")
+    raise ValueError(f"an evaluation is a name or a code 0-{CHAMBER_LAST}, plus {SEP_CHAMBER} "
+                     f"for chamber-tree fills when separated, got {kind!r}")
 
 
 def check_two_players(board, player):

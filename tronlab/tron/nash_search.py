@@ -19,7 +19,7 @@ guarantee with a mixed strategy when neither side sees the other's move.
   move.  A game won after ``t`` turns is worth ``WIN - t`` (quick wins, slow
   losses); a draw is worth ``draw``.
 * Once the heads cannot meet (separated) a non-root node is a leaf worth the
-  separated score of :func:`tronlab.tron.evaluate.separated_score_kernel`; at the
+  separated score of :func:`tronlab.tron.evaluate.separated_value_kernel`; at the
   depth limit a node is worth the heuristic evaluation (territory by default,
   :func:`tronlab.tron.evaluate.heuristic_kernel`, L3).  Values are for me.
 
@@ -73,7 +73,7 @@ from ..jit.clock import clock_ns
 from ..jit.kernels import KernelTable, kernel, sig_type
 from ..nash import maximin, saddle, zero_sum
 from ..nash.saddle import FILL, LOWER, SADDLE, SOLVE, UPPER
-from .evaluate import heuristic_kernel, separated_score_kernel
+from .evaluate import heuristic_kernel, separated_value_kernel
 from .nash_table import FINAL, MAX_DEPTH, WIN, hint_cell_kernel, probe_kernel, store_kernel
 
 CLOCK_EVERY = 16            # nodes between two looks at the clock (a power of 2)
@@ -261,8 +261,7 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
                     state = 2
                     continue
             if ply > 0 and has_move_kernel(flat, hm, offs) and has_move_kernel(flat, ho, offs):
-                sep, score = separated_score_kernel(flat, hm, ho, stride, sep_weight, cs.dist,
-                                                    cs.owner, cs.queue)
+                sep, score = separated_value_kernel(flat, hm, ho, stride, sep_weight, code, cs)
                 kind = np.int64(SADDLE)
                 if sep:
                     stats[S_SEPARATED] += 1

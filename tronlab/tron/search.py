@@ -32,7 +32,7 @@ the window).
 
 Separation (H3, A5): once the heads are in different components the players
 can no longer touch; the node is scored from fillable space
-(:func:`tronlab.tron.evaluate.separated_score_kernel`) and not searched further.
+(:func:`tronlab.tron.evaluate.separated_value_kernel`) and not searched further.
 
 Time (A6, H5)
 -------------
