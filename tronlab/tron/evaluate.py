@@ -28,7 +28,11 @@ When the heads are in different components (*separated*, H3 / A5) nothing the
 players do affects each other: the game is decided by who can fill more.  Then
 the score is ``sep_weight * (fill_me - fill_opp)`` where ``fill`` is the
 checkerboard-parity bound on the longest fill (A10,
-:func:`tronlab.grid.parity.fill_bound_kernel`).  LINEAR and CHAMBER are in
+:func:`tronlab.grid.parity.fill_bound_kernel`).  ``"chamber-fill"`` (the code
+``CHAMBER + SEP_CHAMBER``) is the chamber evaluation whose separated fills are
+the smaller of that bound and the squares on the player's best route through
+its chamber tree, which leaves a dead-end room out
+(:func:`separated_value_kernel`; notebook 05 measures both).  LINEAR and CHAMBER are in
 thousandths of a predicted move, TERRITORY and EDGES in squares, so with the
 default ``sep_weight`` of 1000 a separated position sits on the LINEAR scale
 exactly, and far above any guess on the count scales.
