@@ -105,33 +105,22 @@ def touching_kernel(flat, head, other, stride, dist, queue):
 
 
 @kernel
-def separated_score_kernel(flat, me, opp, stride, sep_weight, dist, owner, queue):
+def separated_value_kernel(flat, me, opp, stride, sep_weight, code, cs):
     """``(separated, score)``: when the heads cannot meet, ``score`` is
     ``sep_weight * (fill_me - fill_opp)`` with the parity bounds of the two
-    fills; otherwise ``(False, 0)``.  Scratch ``dist``, ``queue`` int32[n],
-    ``owner`` uint8[n]."""
-    if touching_kernel(flat, me, opp, stride, dist, queue):
+    fills, or, when evaluation ``code`` has the ``SEP_CHAMBER`` bit, the
+    smaller of each bound and the squares on the player's best route through
+    its chamber tree (A12 with nobody to fight: a dead-end room off the route
+    is not counted); otherwise ``(False, 0)``.  ``cs`` a ChamberScratch."""
+    if touching_kernel(flat, me, opp, stride, cs.dist, cs.queue):
         return False, np.int64(0)
-    mine, _, _ = fill_bound_kernel(flat, me, stride, owner, queue)
-    theirs, _, _ = fill_bound_kernel(flat, opp, stride, owner, queue)
-    return True, np.int64(sep_weight) * np.int64(mine - theirs)
-
-
-@kernel
-def separated_value_kernel(flat, me, opp, stride, sep_weight, code, cs):
-    """:func:`separated_score_kernel` for an evaluation ``code``: with the
-    ``SEP_CHAMBER`` bit each player's fill is the smaller of its parity bound
-    and the squares on its best route through its chamber tree (A12 with
-    nobody to fight: a dead-end room off the route is not counted), else the
-    parity bound alone."""
-    sep, score = separated_score_kernel(flat, me, opp, stride, sep_weight, cs.dist, cs.owner,
-                                        cs.queue)
-    if not sep or (code & SEP_CHAMBER) == 0:
-        return sep, score
     mine, _, _ = fill_bound_kernel(flat, me, stride, cs.owner, cs.queue)
     theirs, _, _ = fill_bound_kernel(flat, opp, stride, cs.owner, cs.queue)
-    n0, n1, _, _ = chamber_counts_kernel(flat, me, opp, stride, 1.0, 0.0, _F_N_ONLY, cs)
-    return True, np.int64(sep_weight) * np.int64(min(mine, n0) - min(theirs, n1))
+    if (code & SEP_CHAMBER) != 0:
+        n0, n1, _, _ = chamber_counts_kernel(flat, me, opp, stride, 1.0, 0.0, _F_N_ONLY, cs)
+        mine = min(mine, n0)
+        theirs = min(theirs, n1)
+    return True, np.int64(sep_weight) * np.int64(mine - theirs)
 
 
 # ---------------------------------------------------------------------------
