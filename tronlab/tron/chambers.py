@@ -61,11 +61,11 @@ exactly its Voronoi count (the whole territory is one room).
 
 The a1k0n v. ecv257 game of the write-up in miniature (``tests/test_chambers.py``)::
 
-    ##################      Voronoi: red (1) 18, blue (2) 22.
-    #......#...#..#..#      Blue cannot have both sides of its doorway:
+    ##################      Voronoi: blue (1) 18, red (2) 22.
+    #......#...#..#..#      Red cannot have both sides of its doorway:
     #...1......2.....#      the front room (9) or the two quiet rooms on
-    #......#...#..#..#      the right (6 + 1 + 6 = 13).  Chambers: red 16,
-    ##################      blue 13 - red is ahead.
+    #......#...#..#..#      the right (6 + 1 + 6 = 13).  Chambers: blue 16,
+    ##################      red 13 - blue is ahead.
 
 Where this differs from the write-up.  a1k0n describes his rule in a few
 sentences and says it was roughly formed; four choices here go beyond or
