@@ -52,6 +52,23 @@ bound of its whole region: a dead-end room is not counted) 8-11-5 on seeds
 confirming seeds 200-229 26-13-21, the default's 25-12-23 within noise.  It
 stays an option (notebook 05), not the default.
 
+A long run, its size fixed before it started (session 26, today's default
+``nash`` against ``chamber``, fresh seeds 400-599, both seats: 400 games, the
+other settings as above, two processes on the 2 cores; the games are in
+``benchmarks/results/nash_v_chamber_lr_400.jsonl``)::
+
+    python benchmarks/nash_strength.py --opponents chamber --boards 100 --first-seed 400
+    python benchmarks/nash_strength.py --opponents chamber --boards 100 --first-seed 500
+
+    pair                      W    D    L   score    sign p  verdict  depth      think ms
+    nash v chamber          136  162  102   54% +-4  0.032   unclear  11.9/11.2  60/48
+    no timeouts in 400 games
+
+``nash`` is ahead, 57% of the decided games, but not by the issue's p < 0.01.
+After 131 games it stood at 52-51-28 (p about 0.01); the other 269 brought it
+back: a reason to fix a run's size first.  At 57% a clear verdict would take
+about 330 decided games, some 550 games.
+
 Where the games are decided (session 26, seeds 300-311, both seats, 0.1 s a
 move, the same limits; this sample went 9-12-3 for ``nash``): every one of
 the 24 games separated before it ended.  The 12 draws were level at the
