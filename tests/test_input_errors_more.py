@@ -18,7 +18,7 @@ from tronlab.arena.maps import expand_maps
 from tronlab.arena.pycheck import check_bots_load
 from tronlab.arena.schedule import round_robin
 from tronlab.arena.store import Store
-from tronlab.arena.tournament import run
+from tronlab.arena.tournament import check_plan_loads, run
 from tronlab.capture import parse_grid, state_from_ascii, step
 from tronlab.capture.rules import reset
 from tronlab.course import exercises
@@ -340,6 +340,15 @@ def test_run_names_a_py_bot_whose_loading_raises_before_any_game(tmp_path):
                                              r"RuntimeError: no config file"):
             run(plan, store, progress=False)
         assert store.rows() == []
+
+
+def test_only_py_bots_with_games_left_to_play_are_load_checked(tmp_path):
+    bad = _file(tmp_path, "gone.py", "raise RuntimeError('config moved')\n"
+                                     "def move(board, player):\n    return 0\n")
+    plan = round_robin([f"py:{bad}", "random"], "random:1:9x9")
+    with pytest.raises(ValueError, match="config moved"):
+        check_plan_loads(plan)
+    assert check_plan_loads(plan, done={spec.key for spec in plan}) is None   # all played
 
 
 def test_the_cli_says_a_py_bot_whose_loading_raises_in_one_line(tmp_path):
