@@ -57,6 +57,21 @@ maps, seeds ``random:100``), W-D-L from hybrid's side::
 Still level: the deeper search (1.7 turns more on the 2010 maps) buys no
 measurable strength against chamber.
 
+``nash`` itself (the matrix game at every node, with its table and killers),
+the same 27 + 100 maps, both seats, 0.1 s, n fixed (session 26, machine
+otherwise idle, ``--jobs 2``), W-D-L from nash's side::
+
+    python benchmarks/hybrid_strength.py --bots nash,chamber --random 100 --jobs 2
+
+    pair               maps         W    D   L   score     sign p  verdict  mean depth
+    nash v chamber     20x20       37  119  44   48% +-4   0.51    unclear  9.2 / 8.8
+                       google2010   8   42   4   54% +-6   0.39    unclear  12.9 / 12.4
+                       all         45  161  48   49% +-4   0.84    unclear  9.9 / 9.4
+    no timeouts, crashes or bad output in 254 games
+
+Level too, where under the Light Riders rules it is a little ahead (54%, p 0.03
+in 400 games, ``benchmarks/nash_strength.py``).
+
 What more search is worth here (session 24, machine otherwise idle): ``chamber``
 with twice its own time against ``chamber``, the same 27 + 60 maps as the
 default run, both seats, the first bot thinking 0.2 s a move, the second 0.1 s::
