@@ -5,7 +5,7 @@ import itertools
 import networkx as nx
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tronlab import Board
@@ -169,7 +169,8 @@ def _separated_sample(count, rng):
 
 def test_chamber_fill_is_nearer_the_true_fills_than_parity_alone():
     # 400 seeded separated boards, the true longest fills by exhaustive search: the
-    # chamber-tree fill never overshoots the parity bound and is wrong less in all
+    # difference of chamber-route fills is wrong by less than half as much in all
+    # (56 moves against 252 when this was written)
     sample = _separated_sample(400, np.random.default_rng(7))
     err_parity = err_chamber = differ = 0
     for b, (t0, t1) in sample:
@@ -185,8 +186,8 @@ def test_chamber_fill_is_nearer_the_true_fills_than_parity_alone():
 @settings(max_examples=100)
 @given(board=boards(), me=st.integers(0, 1))
 def test_chamber_fill_is_the_chamber_evaluation_until_separated(board, me):
-    if not is_separated(board):
-        assert evaluate(board, me, kind="chamber-fill") == evaluate(board, me, kind="chamber")
+    assume(not is_separated(board))
+    assert evaluate(board, me, kind="chamber-fill") == evaluate(board, me, kind="chamber")
 
 
 def test_adjacent_heads_without_a_shared_square_are_separated():
