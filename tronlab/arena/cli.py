@@ -116,14 +116,18 @@ def cmd_run(args) -> int:
     from .tournament import check_plan_loads, run
 
     plan = make_plan(args)
-    done_before = set()
-    if os.path.isfile(args.db):
-        with _open(args.db) as old:
-            done_before = old.done_keys()
-    check_plan_loads(plan, done_before)     # before the database is made or anything printed
-    store = _open(args.db, must_exist=False)
+    store = _open(args.db) if os.path.isfile(args.db) else None
+    done_keys = store.done_keys() if store is not None else set()
+    try:
+        check_plan_loads(plan, done_keys)     # before the database is made or anything printed
+    except BaseException:
+        if store is not None:
+            store.close()
+        raise
+    if store is None:
+        store = _open(args.db, must_exist=False)
     executor, client = _executor(args)
-    done = len({s.key for s in plan} & store.done_keys())
+    done = len({s.key for s in plan} & done_keys)
     print(f"{len(plan)} games planned, {done} already in {args.db}, {len(plan) - done} to play",
           flush=True)
 
