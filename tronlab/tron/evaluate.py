@@ -192,7 +192,7 @@ def eval_code(kind) -> int:
             return EVAL_NAMES[key]
         raise ValueError(f"unknown evaluation {kind!r}; use one of {sorted(EVAL_NAMES)}")
     if (isinstance(kind, (int, np.integer)) and not isinstance(kind, bool)
-            and 0 <= kind % SEP_CHAMBER <= CHAMBER_LAST and 0 <= kind < 2 * SEP_CHAMBER):
+            and 0 <= kind < 2 * SEP_CHAMBER and kind % SEP_CHAMBER <= CHAMBER_LAST):
         return int(kind)
     raise ValueError(f"an evaluation is a name or a code 0-{CHAMBER_LAST}, plus {SEP_CHAMBER} "
                      f"for chamber-tree fills when separated, got {kind!r}")
