@@ -69,8 +69,8 @@ otherwise idle, ``--jobs 2``), W-D-L from nash's side::
                        all         45  161  48   49% +-4   0.84    unclear  9.9 / 9.4
     no timeouts, crashes or bad output in 254 games
 
-Level too, where under the Light Riders rules it is a little ahead (54%, p 0.03
-in 400 games, ``benchmarks/nash_strength.py``).
+Level too, as it is under the Light Riders rules (1040 games there, 52%, sign p
+0.18; a run of 640 of them fixed in advance 206-229-205, ``benchmarks/nash_strength.py``).
 
 What more search is worth here (session 24, machine otherwise idle): ``chamber``
 with twice its own time against ``chamber``, the same 27 + 60 maps as the

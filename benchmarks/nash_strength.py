@@ -69,6 +69,23 @@ After 131 games it stood at 52-51-28 (p about 0.01); the other 269 brought it
 back: a reason to fix a run's size first.  At 57% a clear verdict would take
 about 330 decided games, some 550 games.
 
+So the next run was fixed at 640 games before it started (session 27: the
+same code and settings, fresh seeds 600-919, both seats, two processes of 320
+games on the 2 cores, otherwise idle, the verdict from this run alone; the
+games are in ``benchmarks/results/nash_v_chamber_lr_640.jsonl``)::
+
+    python benchmarks/nash_strength.py --opponents chamber --boards 160 --first-seed 600
+    python benchmarks/nash_strength.py --opponents chamber --boards 160 --first-seed 760
+
+    pair                      W    D    L   score    sign p  verdict  depth      think ms
+    nash v chamber          206  229  205   50% +-3  1       unclear  11.8/11.1  58/47
+    no timeouts in 640 games (101-116-103 from the first seat, 105-113-102 from the second)
+
+Level.  The 57% of the first long run was the luck of its seeds: all 1040
+games together are 342-391-307, 53% of the decided games, sign p 0.18.
+Under the Light Riders rules ``nash`` is as strong as ``chamber``, not
+stronger, although it searches 0.7 turns deeper.
+
 Where the games are decided (session 26, seeds 300-311, both seats, 0.1 s a
 move, the same limits; this sample went 9-12-3 for ``nash``): every one of
 the 24 games separated before it ended.  The 12 draws were level at the
