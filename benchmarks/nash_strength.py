@@ -2,7 +2,7 @@
 
     python benchmarks/nash_strength.py [--opponents minimax,chamber] [--boards 40]
         [--first-seed 0] [--time 0.1] [--nash-options '{"sample": true}'] [--results FILE] [--tag T]
-        [--hero nash] [--bank SECONDS]
+        [--hero nash] [--bank SECONDS] [--jobs J] [--table-only]
 
 Each opponent plays ``nash`` on ``--boards`` seeded Light Riders starts
 (``lightriders_board(rng=seed)``: 16x16, empty, mirrored starts), once from
@@ -11,7 +11,9 @@ each seat, every bot thinking ``--time`` seconds a move (the engine allows
 timeout - which shuts a Light Riders bot down for the rest of the game - would
 otherwise decide games that have nothing to do with the bots).  Each game goes to
 a JSON-lines results file as it ends (resumable: games already there with the
-same tag are skipped).  The table gives W-D-L from ``nash``'s side, the score,
+same tag are skipped; ``--table-only`` prints the table of the games there for
+these seeds and plays nothing).  ``--jobs J`` plays J games at once, one
+process each; at most one a core, as the bots think against the clock.  The table gives W-D-L from ``nash``'s side, the score,
 the two-sided sign test of the decided games, the verdict (``clear`` when
 p < 0.01), mean search depths and think time a move, and timeouts.  ``--hero``
 plays another bot in ``nash``'s place, with ``--nash-options`` as its options
@@ -76,6 +78,11 @@ games are in ``benchmarks/results/nash_v_chamber_lr_640.jsonl``)::
 
     python benchmarks/nash_strength.py --opponents chamber --boards 160 --first-seed 600
     python benchmarks/nash_strength.py --opponents chamber --boards 160 --first-seed 760
+
+(today the same as ``--boards 320 --first-seed 600 --jobs 2``; the table again,
+from the kept games: ``--opponents chamber --boards 320 --first-seed 600 --tag big27
+--results benchmarks/results/nash_v_chamber_lr_640.jsonl --table-only``, and for
+the 400-game run ``--boards 200 --first-seed 400 --tag big26`` with its file)
 
     pair                      W    D    L   score    sign p  verdict  depth      think ms
     nash v chamber          206  229  205   50% +-3  1       unclear  11.8/11.1  58/47
@@ -142,6 +149,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import sys
 import time
@@ -215,6 +223,25 @@ def table(results, hero="nash"):
               f"  {sum(r['timeouts'][0] for r in rs)} / {sum(r['timeouts'][1] for r in rs)}")
 
 
+def _play(job):
+    """One job of the pool: ``(seed, seat, opponent, one_game's other arguments)``."""
+    seed, seat, opponent, rest = job
+    return one_game(seed, seat, opponent, *rest)
+
+
+def read_results(path):
+    """Every game in the JSON-lines file ``path`` (none when it does not exist)."""
+    old = []
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                try:
+                    old.append(json.loads(line))
+                except ValueError:
+                    pass        # a line cut short by a killed run
+    return old
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--opponents", default="minimax,chamber")
@@ -231,37 +258,49 @@ def main(argv=None):
     ap.add_argument("--bank", type=float, default=None,
                     help="play under the Light Riders clock: a bank of this many seconds, "
                          "--time added each move (the contest: --bank 10 --time 0.2)")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="games played at once, one process each (at most one a core: "
+                         "the bots think against the clock)")
+    ap.add_argument("--table-only", action="store_true",
+                    help="print the table of the games of these seeds in --results, play nothing")
     args = ap.parse_args(argv)
+    if args.jobs < 1:
+        ap.error(f"--jobs is a number of processes >= 1, got {args.jobs}")
     options = json.loads(args.nash_options)
     key = f"{args.tag}|{args.hero}|t={args.time}|{json.dumps(options, sort_keys=True)}"
     if args.bank is not None:
         key += f"|bank={args.bank}"
-    old = []
-    if os.path.exists(args.results):
-        with open(args.results) as f:
-            for line in f:
-                try:
-                    old.append(json.loads(line))
-                except ValueError:
-                    pass        # a line cut short by a killed run
-    results = [r for r in old if r.get("key") == key]
+    opponents = args.opponents.split(",")
+    seeds = range(args.first_seed, args.first_seed + args.boards)
+    results = [r for r in read_results(args.results)
+               if r.get("key") == key and r["opponent"] in opponents and r["seed"] in seeds]
     done = {(r["opponent"], r["seed"], r["seat"]) for r in results}
-    for opponent in args.opponents.split(","):
-        t0 = time.perf_counter()
-        for seed in range(args.first_seed, args.first_seed + args.boards):
-            for seat in (0, 1):
-                if (opponent, seed, seat) in done:
-                    continue
-                r = one_game(seed, seat, opponent, args.time, options, args.hero,
-                             args.limit_factor, args.bank)
-                r["key"] = key
-                results.append(r)
-                with open(args.results, "a") as f:
-                    f.write(json.dumps(r) + "\n")
-                print(f"  {opponent} seed {seed} seat {seat}: {r['result']} in {r['turns']} "
-                      f"turns, depth {r['depth']}, think {r['think']}", flush=True)
-        print(f"{opponent}: {time.perf_counter() - t0:.0f} s", flush=True)
-    table([r for r in results if r["opponent"] in args.opponents.split(",")], args.hero)
+    rest = (args.time, options, args.hero, args.limit_factor, args.bank)
+    jobs = [(seed, seat, opponent, rest) for opponent in opponents for seed in seeds
+            for seat in (0, 1) if (opponent, seed, seat) not in done]
+    if args.table_only:
+        jobs = []
+    t0 = time.perf_counter()
+    pool = None
+    if args.jobs > 1 and len(jobs) > 1:
+        pool = multiprocessing.get_context("fork").Pool(args.jobs)
+        games = pool.imap_unordered(_play, jobs)
+    else:
+        games = map(_play, jobs)
+    try:
+        for r in games:          # each game is saved as it ends: a killed run loses none
+            r["key"] = key
+            results.append(r)
+            with open(args.results, "a") as f:
+                f.write(json.dumps(r) + "\n")
+            print(f"  {r['opponent']} seed {r['seed']} seat {r['seat']}: {r['result']} in "
+                  f"{r['turns']} turns, depth {r['depth']}, think {r['think']}", flush=True)
+    finally:
+        if pool is not None:
+            pool.terminate()
+    if jobs:
+        print(f"{len(jobs)} games in {time.perf_counter() - t0:.0f} s", flush=True)
+    table(results, args.hero)
 
 
 if __name__ == "__main__":
