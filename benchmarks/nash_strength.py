@@ -143,6 +143,24 @@ idle, the same seeds 200-229, both seats, 60 games a row):
   Tron maps, ``benchmarks/hybrid_strength.py``).  So ``nash``'s two extra
   turns of depth could not be expected to win clearly; what is left is the
   evaluation.
+
+Where depth does decide (session 27, machine otherwise idle, the same seeds,
+both seats, ``chamber`` at 0.1 s a move against ``chamber`` with less; the
+limit 20 or 10 times the shorter time so that nobody times out; the last row
+is session 24's run above)::
+
+    python benchmarks/nash_strength.py --hero chamber --opponents chamber --nash-options \
+        '{"time": 0.1}' --time 0.01 --limit-factor 20 --boards 30 --first-seed 200 --jobs 2
+
+    pair                          W   D   L   score     sign p   verdict  depth      think ms
+    chamber 0.1 s v 0.01 s       39   8  13   72% +-10  0.0004   clear    10.3/5.3   48/4
+    chamber 0.1 s v 0.03 s       33  13  14   66% +-10  0.008    clear    11.2/7.6   48/12
+    chamber 0.2 s v 0.1 s        17  15  28   41% +-11  0.14     unclear  12.1/10.5  93/45
+
+Three and a half turns or more of depth win clearly; the 1.6 turns that a
+doubled time buys at 0.1 s do not, nor do ``nash``'s 0.7 (its 640-game run
+above).  A search-only route to the target would have to reach some three
+turns deeper than ``chamber`` in the same time, roughly ten times its speed.
 """
 
 from __future__ import annotations
