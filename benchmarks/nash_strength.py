@@ -155,13 +155,16 @@ is session 24's run above)::
     pair                          W   D   L   score     sign p   verdict  depth      think ms
     chamber 0.1 s v 0.01 s       39   8  13   72% +-10  0.0004   clear    10.3/5.3   48/4
     chamber 0.1 s v 0.03 s       33  13  14   66% +-10  0.008    clear    11.2/7.6   48/12
+    chamber 0.3 s v 0.1 s        28  18  14   62% +-10  0.044    unclear  13.9/11.5  143/46
     chamber 0.2 s v 0.1 s        17  15  28   41% +-11  0.14     unclear  12.1/10.5  93/45
 
-Three and a half turns or more of depth win clearly; the 1.6 turns that a
-doubled time buys at 0.1 s do not, nor do ``nash``'s 0.7 (its 640-game run
-above).  A search-only route to the target would have to reach some three
-turns deeper than ``chamber`` in the same time: three to four times its speed,
-if depth keeps the rate these rows show (3.3 times the time, 3.6 turns).
+(the 0.3 s row with the usual limit factor 5).  Three and a half turns or
+more of depth win clearly; 2.4 turns (three times the time at 0.1 s) look
+like an edge, not yet a clear one; the 1.6 turns that a doubled time buys do
+not, nor do ``nash``'s 0.7 (its 640-game run above).  Depth comes slower at
+0.1 s than below it (three times the time: 3.6 turns from 0.03 s, 2.4 from
+0.1 s), so a search-only route to the target would need ``chamber``'s search
+at least three times faster, likely more.
 """
 
 from __future__ import annotations
