@@ -13,9 +13,10 @@ otherwise decide games that have nothing to do with the bots).  Each game goes t
 a JSON-lines results file as it ends (resumable: games already there with the
 same tag are skipped; ``--table-only`` prints the table of the games there for
 these seeds and plays nothing).  ``--jobs J`` plays J games at once, one
-process each; at most one a core, as the bots think against the clock.  The table gives W-D-L from ``nash``'s side, the score,
-the two-sided sign test of the decided games, the verdict (``clear`` when
-p < 0.01), mean search depths and think time a move, and timeouts.  ``--hero``
+process each; at most one a core, as the bots think against the clock.  The
+table gives W-D-L from ``nash``'s side, the score, the two-sided sign test of
+the decided games, the verdict (``clear`` when p < 0.01), mean search depths
+and think time a move, and timeouts.  ``--hero``
 plays another bot in ``nash``'s place, with ``--nash-options`` as its options
 (a ``time`` there overrides ``--time``).  ``--bank`` plays under the Light Riders
 clock instead of a fixed time a move: the bank starts full, ``--time`` is added
@@ -82,7 +83,7 @@ games are in ``benchmarks/results/nash_v_chamber_lr_640.jsonl``)::
 (today the same as ``--boards 320 --first-seed 600 --jobs 2``; the table again,
 from the kept games: ``--opponents chamber --boards 320 --first-seed 600 --tag big27
 --results benchmarks/results/nash_v_chamber_lr_640.jsonl --table-only``, and for
-the 400-game run ``--boards 200 --first-seed 400 --tag big26`` with its file)
+the 400-game run ``--boards 200 --first-seed 400 --tag big26`` with its file)::
 
     pair                      W    D    L   score    sign p  verdict  depth      think ms
     nash v chamber          206  229  205   50% +-3  1       unclear  11.8/11.1  58/47
