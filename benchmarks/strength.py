@@ -26,7 +26,8 @@ Maps: ``--maps all`` (default) is every map in ``../shared/maps/google2010/``
 (27); names of built-in maps (:func:`tronlab.tron.mapgen.builtin_maps`) work too,
 and ``--random N`` (default 120) adds N point-symmetric random maps
 (``rand0``, ``rand1``..., 20x20, ``random_map(rng=seed)``; ``--random-size
-30x30`` makes them ``rand30x30-0``...; ``--maps none`` plays only those,
+30x30`` makes them ``rand30x30-0``...; ``--random-first K`` starts at seed K,
+for a run on maps no earlier run has seen; ``--maps none`` plays only those,
 ``--random 0`` none of them).  Each game's engine seed is derived from
 the pair, the seat and the map, so a game replays identically.
 
@@ -174,11 +175,12 @@ def pairs_of(bots, how):
     return ladder
 
 
-def map_text(maps, random, size):
-    """The arena's --maps text: the 2010 folder (or names) plus random:N:WxH."""
+def map_text(maps, random, size, first=0):
+    """The arena's --maps text: the 2010 folder (or names) plus random:N:WxH
+    (seeds ``first`` on: random:N:WxH@first)."""
     items = [] if maps == "none" else [MAPS] if maps == "all" else maps.split(",")
     if random:
-        items.append(f"random:{random}:{size}")
+        items.append(f"random:{random}:{size}" + (f"@{first}" if first else ""))
     return ",".join(items)
 
 
@@ -198,6 +200,8 @@ def parse(argv):
                     help="'all' (the 27 2010 maps), 'none' (with --random) or NAME,...")
     ap.add_argument("--random", type=int, default=120, help="add N seeded random maps (default 120)")
     ap.add_argument("--random-size", default="20x20", help="WxH of the random maps (default 20x20)")
+    ap.add_argument("--random-first", type=int, default=0,
+                    help="seed of the first random map (default 0: rand0, rand1, ...)")
     ap.add_argument("--time", type=float, default=0.1, help="seconds per move (default 0.1)")
     ap.add_argument("--depth", type=int, default=None, help="fixed search depth in turns")
     ap.add_argument("--jobs", type=int, default=1, help="games played at once")
@@ -207,6 +211,8 @@ def parse(argv):
     ap.add_argument("--table-only", action="store_true", help="print the table, play nothing")
     ap.add_argument("--verbose", action="store_true", help="one line per game")
     args = ap.parse_args(argv)
+    if args.random_first < 0:
+        ap.error(f"--random-first is a seed >= 0, got {args.random_first}")
     if args.random < 0:
         ap.error(f"--random is a number of maps >= 0, got {args.random}")
     if not re.fullmatch(r"\d+x\d+", args.random_size):
@@ -221,7 +227,7 @@ def main(argv=None):
     bots = args.bots.split(",")
     pairs = pairs_of(bots, args.pairs)
     tag = f"{args.tag or git_commit()}|t={args.time}|d={args.depth}"
-    maps = map_text(args.maps, args.random, args.random_size)
+    maps = map_text(args.maps, args.random, args.random_size, args.random_first)
     plan = [g for a, b in pairs for g in round_robin([a, b], maps, time=args.time,
                                                      depth=args.depth, tag=tag)]
     store = Store(args.results)

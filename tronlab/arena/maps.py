@@ -8,7 +8,8 @@ A *map spec* is a string a worker process can turn back into the same board:
 * ``random:N`` - N seeded random maps made for the game: 20x20 point-symmetric
   maps for google2010 (``random:N:WxH`` another size), empty 30x20 boards with
   drawn starts for codingame, drawn 16x16 starts for lightriders, drawn starts
-  on the 35x20 grid for backtothecode.
+  on the 35x20 grid for backtothecode; ``random:N@K`` (or ``random:N:WxH@K``)
+  the N maps from seed K on, for a run on maps no earlier run has seen.
 
 Each map has a label (the file's name without ``.txt``, ``rand3``, ``cg3``...)
 and a *set* (the folder's name, ``built-in``, ``20x20``...) by which the
@@ -16,6 +17,8 @@ tables group games.
 
 >>> [(m.label, m.set) for m in expand_maps("google2010", "arena,random:2")]
 [('arena', 'built-in'), ('rand0', '20x20'), ('rand1', '20x20')]
+>>> [m.label for m in expand_maps("google2010", "random:2@40")]
+['rand40', 'rand41']
 >>> make_board("google2010", "random:20x20:1", 2).width
 20
 """
@@ -33,26 +36,28 @@ class MapRef(NamedTuple):
     set: str
 
 
-_RANDOM = re.compile(r"random:(\d+)(?::(\d+)x(\d+))?")
+_RANDOM = re.compile(r"random:(\d+)(?::(\d+)x(\d+))?(?:@(\d+))?")
 _SIZED = re.compile(r"random:(\d+)x(\d+):(\d+)")
 DEFAULT_MAPS = {"google2010": "arena", "codingame": "random:4", "lightriders": "random:4",
                 "backtothecode": "random:2"}
 
 
-def _random_refs(game: str, count: int, size) -> list[MapRef]:
+def _random_refs(game: str, count: int, size, first=0) -> list[MapRef]:
     if game == "google2010":
         w, h = size or (20, 20)
         if min(w, h) < 5:
             raise ValueError(f"random maps are at least 5x5, got {w}x{h}")
         label = "rand{}" if (w, h) == (20, 20) else f"rand{w}x{h}-{{}}"
-        return [MapRef(f"random:{w}x{h}:{i}", label.format(i), f"{w}x{h}") for i in range(count)]
+        return [MapRef(f"random:{w}x{h}:{i}", label.format(i), f"{w}x{h}")
+                for i in range(first, first + count)]
     if size is not None and game != "backtothecode":
         raise ValueError(f"{game} is played on a board of fixed size; drop the size in random:")
     if game == "backtothecode":
         w, h = size or (35, 20)
-        return [MapRef(f"capture:{w}x{h}:{i}", f"starts{i}", f"{w}x{h}") for i in range(count)]
+        return [MapRef(f"capture:{w}x{h}:{i}", f"starts{i}", f"{w}x{h}")
+                for i in range(first, first + count)]
     short = {"codingame": "cg", "lightriders": "lr"}[game]
-    return [MapRef(f"{game}:{i}", f"{short}{i}", game) for i in range(count)]
+    return [MapRef(f"{game}:{i}", f"{short}{i}", game) for i in range(first, first + count)]
 
 
 def _file_ref(path: str) -> MapRef:
@@ -76,7 +81,7 @@ def expand_maps(game: str, text) -> list[MapRef]:
             raise ValueError(f"map {item!r}: random:N plays N random maps, N at least 1")
         if m:
             size = None if m.group(2) is None else (int(m.group(2)), int(m.group(3)))
-            refs += _random_refs(game, int(m.group(1)), size)
+            refs += _random_refs(game, int(m.group(1)), size, int(m.group(4) or 0))
         elif game == "backtothecode":
             raise ValueError(f"backtothecode maps are random:N (drawn starts), got {item!r}")
         elif os.path.isdir(item):
@@ -89,8 +94,9 @@ def expand_maps(game: str, text) -> list[MapRef]:
         elif item in builtin_maps():
             refs.append(MapRef(item, item, "built-in"))
         elif item.startswith("random:"):
-            raise ValueError(f"map {item!r}: random maps are random:N or random:N:WxH, N, W and "
-                             f"H whole numbers in digits, N at least 1")
+            raise ValueError(f"map {item!r}: random maps are random:N or random:N:WxH (then "
+                             f"@K to start at seed K), N, W, H and K whole numbers in digits, "
+                             f"N at least 1")
         else:
             raise ValueError(f"unknown map {item!r}: not a file, a folder, a built-in map "
                              f"({', '.join(builtin_maps())}) or random:N")

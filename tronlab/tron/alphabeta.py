@@ -16,6 +16,8 @@ loop reads as a list of named steps and runs as one function:
 * :func:`probe_table` and :func:`store_table`: the transposition table;
 * :func:`order_moves`: principal variation, table move, killer, the rest;
 * :func:`crash_is_a_choice`: the collision rule;
+* :func:`late_reduction`: how many turns short a late move is searched (an
+  option; a reduced move that comes back above alpha is searched again);
 * :func:`play_turn` and :func:`take_back_turn`: both moves of a turn on the
   board (and the Zobrist key), and off again;
 * :func:`update_kernel`: the bookkeeping when a child returns its value.
@@ -109,7 +111,7 @@ def known_value(flat, hm, ho, stride, ply, max_ply, offs, code, k1, k2, sep_weig
         stats[S_SEPARATED] += 1
         known = True
         value = score
-    elif ply == max_ply:
+    elif ply >= max_ply:
         stats[S_EVALS] += 1
         known = True
         value = heuristic_kernel(flat, np.int64(hm), np.int64(ho), stride, code, k1, k2, cs)
@@ -232,6 +234,17 @@ def update_kernel(fr, lines, ply, m, v, use_order):
 
 
 @kernel(inline="always")
+def late_reduction(late_from, idx, research, plies_left):
+    """Late move reduction (LMR): 1 (search the move a turn short) for the
+    move at index ``idx`` when it is the ``late_from``-th or a later one (0:
+    never) of a node with at least five plies still to go, unless it is being
+    searched again because its short search came back above alpha."""
+    if late_from == 0 or idx < late_from or research != 0 or plies_left < 5:
+        return 0
+    return 1
+
+
+@kernel(inline="always")
 def root_key(flat, zobrist, hm, ho):
     """The Zobrist key of a position: filled squares, then the two heads."""
     key = np.uint64(0)
@@ -244,18 +257,19 @@ def root_key(flat, zobrist, hm, ho):
 # ---------------------------------------------------------------------------
 # the search
 # ---------------------------------------------------------------------------
-@kernel(sig=("Tuple((i8, i8, b1))(u1[::1], i8, i8, i8, i8, i8, f8, f8, i8, i8, i8, b1, b1, i8, "
+@kernel(sig=("Tuple((i8, i8, b1))(u1[::1], i8, i8, i8, i8, i8, f8, f8, i8, i8, i8, b1, b1, i8, i8, "
              "u8[:, ::1], TransTable, SearchLines, i8, SearchFrames, ChamberScratch, i8[::1])"))
 def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_weight, draw,
-                   crash, use_tt, use_order, deadline, zobrist, tt, lines, prev_len, fr, cs,
+                   crash, use_tt, use_order, reduce, deadline, zobrist, tt, lines, prev_len, fr, cs,
                    stats):
     """Depth-limited negamax alpha-beta over whole turns (see :mod:`tronlab.tron.search`).
 
     ``depth`` in turns (two plies each), at least 1; ``code``, ``k1``, ``k2``,
     ``sep_weight``: the evaluation (:mod:`tronlab.tron.evaluate`); ``draw``:
     a draw's value to me; ``crash``: the collision model; ``use_tt`` and
-    ``use_order`` switch the table and move ordering on; ``deadline``: absolute
-    ns (:func:`tronlab.jit.clock.clock_ns`).  ``zobrist`` uint64[3, n] keys
+    ``use_order`` switch the table and move ordering on; ``reduce``: late move
+    reductions from the move at this index on (0: none, :func:`late_reduction`);
+    ``deadline``: absolute ns (:func:`tronlab.jit.clock.clock_ns`).  ``zobrist`` uint64[3, n] keys
     (filled square, my head, the opponent's head); ``tt``, ``lines``
     (``prev_len`` moves of ``lines.prev_pv`` are the line to try first; row 0 of
     ``lines.pv`` receives the new one) and ``fr``: :mod:`tronlab.tron.search_state`;
@@ -275,6 +289,8 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
     entered = np.int64(0)
     fr.alpha[0], fr.beta[0] = -INF, INF
     fr.on_pv[0] = 1 if prev_len > 0 else 0
+    fr.red[0] = 0
+    fr.research[0] = 0
     ply = 0
     state = 0                   # enter
     val = np.int64(0)
@@ -296,13 +312,15 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
             table_move = -1
             if (ply & 1) == 0:
                 src = hm
-                known, val = known_value(flat, hm, ho, stride, ply, 2 * depth, offs, code, k1, k2,
-                                         sep_weight, draw, cs, stats, timed, entered)
+                known, val = known_value(flat, hm, ho, stride, ply, 2 * (depth - fr.red[ply]),
+                                         offs, code, k1, k2, sep_weight, draw, cs, stats, timed,
+                                         entered)
                 if known and ply == 0:
                     stats[S_NODES] = nodes
                     return val, -1, True
                 if not known and use_tt:
-                    table_move, known, val = probe_table(tt, fr.key[ply], ply, depth - ply // 2,
+                    table_move, known, val = probe_table(tt, fr.key[ply], ply,
+                                                         depth - ply // 2 - fr.red[ply],
                                                          fr.alpha[ply], fr.beta[ply], stats)
                 if known:
                     continue
@@ -312,11 +330,18 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
                 continue
             fr.n_moves[ply], fr.next_move[ply] = n, 0
             fr.best[ply], fr.best_move[ply], fr.alpha0[ply] = -INF, -1, fr.alpha[ply]
+            fr.research[ply] = 0
             state = 1                   # next
             continue
         if state == 2:                  # return: hand `val` to the parent, undo the move into it
             ply -= 1
             hm, ho = take_back_turn(flat, fr, ply, hm, ho)
+            if fr.reduced[ply] and -val > fr.alpha[ply]:    # a late move looks good after all:
+                fr.reduced[ply] = 0                         # search it again, full depth
+                fr.research[ply] = 1
+                fr.next_move[ply] -= 1
+                state = 1
+                continue
             update_kernel(fr, lines, np.int64(ply), fr.moves[ply, fr.next_move[ply] - 1], -val,
                           use_order)
             state = 1                   # next
@@ -325,7 +350,8 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
         if idx >= fr.n_moves[ply] or fr.alpha[ply] >= fr.beta[ply]:
             val = fr.best[ply]
             if (ply & 1) == 0 and use_tt:
-                store_table(tt, fr.key[ply], ply, depth - ply // 2, val, fr.best_move[ply],
+                store_table(tt, fr.key[ply], ply, depth - ply // 2 - fr.red[ply], val,
+                            fr.best_move[ply],
                             fr.alpha0[ply], fr.beta[ply])
             if ply == 0:
                 stats[S_NODES] = nodes
@@ -335,6 +361,10 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
         m = fr.moves[ply, idx]
         fr.next_move[ply] = idx + 1
         child = ply + 1
+        r = late_reduction(reduce, idx, fr.research[ply], 2 * depth - ply - 2 * fr.red[ply])
+        fr.research[ply] = 0
+        fr.reduced[ply] = r
+        fr.red[child] = fr.red[ply] + r
         fr.alpha[child], fr.beta[child] = -fr.beta[ply], -fr.alpha[ply]
         fr.on_pv[child] = 1 if (fr.on_pv[ply] and ply < prev_len
                                 and lines.prev_pv[ply] == m) else 0

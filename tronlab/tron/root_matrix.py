@@ -92,10 +92,10 @@ class RootMatrixSearcher:
     """The hybrid search for one player: the root matrix while the heads can collide
     within ``near`` turns, the Searcher's own alpha-beta otherwise."""
 
-    def __init__(self, *, evaluation="chamber", draw=-1, near=3):
+    def __init__(self, *, evaluation="chamber", draw=-1, near=3, reduce=0):
         if not isinstance(near, int) or near < 1:
             raise ValueError(f"near must be a positive int (turns), got {near!r}")
-        self.searcher = Searcher(evaluation=evaluation, draw=draw)
+        self.searcher = Searcher(evaluation=evaluation, draw=draw, reduce=reduce)
         self.near = near
         self.last_stats: dict = {}
 

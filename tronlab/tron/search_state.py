@@ -65,6 +65,9 @@ class Frames(NamedTuple):
     from_opp: np.ndarray    # uint64[MAX_PLY] the opponent's head before that turn
     key: np.ndarray         # uint64[MAX_PLY] Zobrist key of the position (even plies)
     on_pv: np.ndarray       # uint8[MAX_PLY] the node lies on the previous principal variation
+    red: np.ndarray         # int64[MAX_PLY] turns cut from the depth on the way to the node (LMR)
+    reduced: np.ndarray     # uint8[MAX_PLY] the move being tried here is searched a turn short
+    research: np.ndarray    # uint8[MAX_PLY] the next move is a reduced one tried again in full
 
 
 def new_frames() -> Frames:
@@ -74,7 +77,8 @@ def new_frames() -> Frames:
                   np.zeros(MAX_PLY, np.int64), np.zeros(MAX_PLY, np.uint64),
                   np.zeros(MAX_PLY, np.uint8), np.zeros(MAX_PLY, np.uint64),
                   np.zeros(MAX_PLY, np.uint64), np.zeros(MAX_PLY, np.uint64),
-                  np.zeros(MAX_PLY, np.uint8))
+                  np.zeros(MAX_PLY, np.uint8), np.zeros(MAX_PLY, np.int64),
+                  np.zeros(MAX_PLY, np.uint8), np.zeros(MAX_PLY, np.uint8))
 
 
 class TransTable(NamedTuple):

@@ -35,10 +35,11 @@ class HybridBot(ClockedBot):
 
     name = "hybrid"
 
-    def __init__(self, *, evaluation="chamber", draw=-1, near=3, endgame_depth=None, time=None,
-                 verbose=False, rng=None):
+    def __init__(self, *, evaluation="chamber", draw=-1, near=3, reduce=0, endgame_depth=None,
+                 time=None, verbose=False, rng=None):
         super().__init__(endgame_depth=endgame_depth, time=time, verbose=verbose, rng=rng)
-        self.searcher = RootMatrixSearcher(evaluation=evaluation, draw=draw, near=near)
+        self.searcher = RootMatrixSearcher(evaluation=evaluation, draw=draw, near=near,
+                                           reduce=reduce)
 
     def start_game(self, board, player, *, rules=None, time_limit=None, rng=None):
         super().start_game(board, player, rules=rules, time_limit=time_limit, rng=rng)

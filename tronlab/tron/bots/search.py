@@ -25,7 +25,9 @@ still take the crash when every other line looks worse).  ``contempt=c`` (0 to
 that is ahead avoids crashes more and one that is behind seeks them;
 ``crash="blind"`` searches with an opponent that cannot aim at my square (see
 :mod:`tronlab.tron.search`).  Both are options: on the 2010 maps neither changed the
-results measurably (``benchmarks/strength.py``).
+results measurably (``benchmarks/strength.py``).  So is ``reduce=1`` (late move
+reductions, see :mod:`tronlab.tron.search`): three turns deeper, a small edge,
+not yet a clear one.
 
 Every bot takes ``time=`` (seconds per move; defaults to the rule set's usual
 budget) and keeps to it: it plans to answer within ``0.8 * time - 5 ms`` to
@@ -241,7 +243,7 @@ class SearchBot(_EndgameBot):
 
     def __init__(self, *, evaluation="territory", time=None, depth=None, endgame_depth=None,
                  k1=K1_DEFAULT, k2=K2_DEFAULT, sep_weight=SEP_WEIGHT_DEFAULT, draw=-1, contempt=0.0,
-                 crash="pessimistic", tt=True, ordering=True, verbose=False, rng=None):
+                 crash="pessimistic", tt=True, ordering=True, reduce=0, verbose=False, rng=None):
         super().__init__(endgame_depth=endgame_depth, time=time, verbose=verbose, rng=rng)
         if (isinstance(contempt, bool) or not isinstance(contempt, (int, float))
                 or not 0 <= contempt <= 1):
@@ -249,7 +251,7 @@ class SearchBot(_EndgameBot):
         self.contempt = float(contempt)
         self.draw = draw
         self.searcher = Searcher(evaluation=evaluation, k1=k1, k2=k2, sep_weight=sep_weight,
-                                 draw=draw, crash=crash, tt=tt, ordering=ordering)
+                                 draw=draw, crash=crash, tt=tt, ordering=ordering, reduce=reduce)
         if depth is not None and (not isinstance(depth, int) or depth < 1):
             raise ValueError(f"depth must be a positive int (turns) or None, got {depth!r}")
         self.depth = depth
