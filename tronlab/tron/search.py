@@ -69,14 +69,28 @@ searched one turn short: with ``reduce=1`` every move after the first, with
 at nodes with at least five plies still to go.  A reduced move whose short
 search comes back above alpha may be better than it looked: it is searched
 again in full.  The tree shrinks a lot; the price is that a late move which
-only shows its worth in the last turn is missed.  Measured
-(``benchmarks/strength.py``, 0.1 s a move, 20x20 random maps ``rand0-179``,
-both seats): ``chamber+reduce=1`` against ``chamber`` 98-194-68 in 360 games
-(59% of the decided games, sign p 0.015), 12.4 turns deep against 9.1.
-Three turns of nominal depth buy a small edge, less than three turns of real
-depth do (``benchmarks/nash_strength.py``: chamber with three times the time,
-66%).  Reducing the third move two turns (26-69-25 in 120 games) or never
-near the other head (30-66-24) was no better.
+only shows its worth in the last turn is missed.
+
+Measured (``benchmarks/strength.py``, 0.1 s a move, both seats, the machine
+otherwise idle; games in ``benchmarks/results/chamber_lmr_2010_random.jsonl``),
+W-D-L of ``chamber+reduce=1`` against ``chamber``: first looks on 20x20
+random maps, ``rand0-59`` 33-69-18 and ``rand60-179`` 65-125-50 (59% of the
+decided games together, sign p 0.015); then a run of a size fixed before it
+started, on maps neither had seen, the 27 2010 maps and ``rand200-449``::
+
+    pair                          maps         W    D    L   score    sign p  verdict  depth
+    chamber+reduce=1 v chamber    20x20      106  301   93   51% +-3  0.4     unclear  11.7 / 8.7
+                                  google2010   6   43    5   51% +-6  1       unclear  18.4 / 13.4
+                                  all        112  344   98   51% +-3  0.37    unclear  12.3 / 9.1
+
+Level: three turns of nominal depth buy nothing measurable, where three
+turns of real depth do (chamber with three times its time wins 66%,
+``benchmarks/nash_strength.py``): what the reduced lines miss costs as much as
+the depth gains.  The first looks' 59% was luck, which is why the verdict
+comes from a fresh run.  Prototypes that reduced the third move two turns
+(``lmr257`` in the file: 26-69-25 in 120 games) or never within four steps of
+the other head (``lmr65``: 30-66-24) were no better, nor the ``hybrid`` bot
+with ``reduce=1`` (``hyb1``: 31-60-29).
 
 The compiled search is :func:`tronlab.tron.alphabeta.negamax_kernel`, a loop
 over an explicit stack of frames made of named steps; its arrays are named in
