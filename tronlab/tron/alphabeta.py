@@ -257,11 +257,12 @@ def root_key(flat, zobrist, hm, ho):
 # ---------------------------------------------------------------------------
 # the search
 # ---------------------------------------------------------------------------
-@kernel(sig=("Tuple((i8, i8, b1))(u1[::1], i8, i8, i8, i8, i8, f8, f8, i8, i8, i8, b1, b1, i8, i8, "
-             "u8[:, ::1], TransTable, SearchLines, i8, SearchFrames, ChamberScratch, i8[::1])"))
+@kernel(sig=("Tuple((i8, i8, b1))(u1[::1], i8, i8, i8, i8, i8, f8, f8, i8, i8, i8, b1, b1, i8, "
+             "i8, u8[:, ::1], TransTable, SearchLines, i8, SearchFrames, ChamberScratch, "
+             "i8[::1])"))
 def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_weight, draw,
-                   crash, use_tt, use_order, reduce, deadline, zobrist, tt, lines, prev_len, fr, cs,
-                   stats):
+                   crash, use_tt, use_order, reduce, deadline, zobrist, tt, lines, prev_len, fr,
+                   cs, stats):
     """Depth-limited negamax alpha-beta over whole turns (see :mod:`tronlab.tron.search`).
 
     ``depth`` in turns (two plies each), at least 1; ``code``, ``k1``, ``k2``,
@@ -269,8 +270,8 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
     a draw's value to me; ``crash``: the collision model; ``use_tt`` and
     ``use_order`` switch the table and move ordering on; ``reduce``: late move
     reductions from the move at this index on (0: none, :func:`late_reduction`);
-    ``deadline``: absolute ns (:func:`tronlab.jit.clock.clock_ns`).  ``zobrist`` uint64[3, n] keys
-    (filled square, my head, the opponent's head); ``tt``, ``lines``
+    ``deadline``: absolute ns (:func:`tronlab.jit.clock.clock_ns`).  ``zobrist``
+    uint64[3, n] keys (filled square, my head, the opponent's head); ``tt``, ``lines``
     (``prev_len`` moves of ``lines.prev_pv`` are the line to try first; row 0 of
     ``lines.pv`` receives the new one) and ``fr``: :mod:`tronlab.tron.search_state`;
     ``cs`` the evaluations' scratch; ``stats`` int64[N_STATS] is added to.
@@ -351,8 +352,7 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
             val = fr.best[ply]
             if (ply & 1) == 0 and use_tt:
                 store_table(tt, fr.key[ply], ply, depth - ply // 2 - fr.red[ply], val,
-                            fr.best_move[ply],
-                            fr.alpha0[ply], fr.beta[ply])
+                            fr.best_move[ply], fr.alpha0[ply], fr.beta[ply])
             if ply == 0:
                 stats[S_NODES] = nodes
                 return val, fr.best_move[0], True

@@ -60,6 +60,13 @@ hashing (a random 64-bit number per filled square and per head square, XORed
 together, updated incrementally) and kept by the :class:`Searcher` between
 turns, so the positions searched for the last move give cut-offs for the next.
 
+The compiled search is :func:`tronlab.tron.alphabeta.negamax_kernel`, a loop
+over an explicit stack of frames made of named steps; its arrays are named in
+:mod:`tronlab.tron.search_state`.  This module holds the rules above and the
+Python side: :class:`Searcher` (state kept between moves, iterative deepening)
+and :func:`negamax` (one fixed-depth search).  ref.c's simpler search, for the
+benchmark against C, is :mod:`tronlab.tron.c_reference`.
+
 Late move reductions (an option, ``reduce``)
 --------------------------------------------
 Not in a1k0n's bot; a standard trick of chess programs.  When the ordering is
@@ -91,13 +98,6 @@ comes from a fresh run.  Prototypes that reduced the third move two turns
 (``lmr257`` in the file: 26-69-25 in 120 games) or never within four steps of
 the other head (``lmr65``: 30-66-24) were no better, nor the ``hybrid`` bot
 with ``reduce=1`` (``hyb1``: 31-60-29).
-
-The compiled search is :func:`tronlab.tron.alphabeta.negamax_kernel`, a loop
-over an explicit stack of frames made of named steps; its arrays are named in
-:mod:`tronlab.tron.search_state`.  This module holds the rules above and the
-Python side: :class:`Searcher` (state kept between moves, iterative deepening)
-and :func:`negamax` (one fixed-depth search).  ref.c's simpler search, for the
-benchmark against C, is :mod:`tronlab.tron.c_reference`.
 """
 
 from __future__ import annotations
