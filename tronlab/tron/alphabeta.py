@@ -291,7 +291,6 @@ def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_wei
     fr.alpha[0], fr.beta[0] = -INF, INF
     fr.on_pv[0] = 1 if prev_len > 0 else 0
     fr.red[0] = 0
-    fr.research[0] = 0
     ply = 0
     state = 0                   # enter
     val = np.int64(0)
