@@ -127,7 +127,8 @@ idle, the same seeds 200-229, both seats, 60 games a row):
 * under the Light Riders clock itself (``--bank 10 --time 0.2``: a 10 s bank,
   200 ms added a move), ``nash`` plans from its bank (the time added a move
   plus the bank's surplus shared over the rounds left, twice that near the
-  other head) while ``chamber`` keeps its own rule, 80% of the 200 ms:
+  other head) while ``chamber`` kept its own rule then, 80% of the 200 ms
+  (since session 29 every search bot plans from the bank, see below):
   ``nash`` thinks 191 ms a move to ``chamber``'s 98 and searches a turn
   deeper (13.9 / 12.9), and the result is 20-14-26 (sign p 0.46), no
   timeouts, the lowest bank 0.97 s.  (Played with a scratch copy of the

@@ -51,8 +51,8 @@ from tronlab.runner.engine import BotFault  # noqa: E402
 
 class Banked:
     """A bot under a server's time bank; notes think time and depth by kind of move.
-    A bot without ``set_clock`` (``chamber``, ``minimax``) keeps its own rule: it
-    thinks its ``time`` a move whatever the bank holds."""
+    Every search bot hears the bank (``set_clock``) and plans from it; a bot without
+    ``set_clock`` (``random``, ``filler``) keeps its own rule whatever the bank holds."""
 
     def __init__(self, bot, bank, per):
         self.bot, self.name = bot, bot.name

@@ -180,6 +180,30 @@ def test_nash_plans_from_the_bank():
     assert nash.last_stats["time"] < 0.06
 
 
+@pytest.mark.parametrize("name", ["chamber", "minimax"])
+def test_every_search_bot_plans_from_the_bank(name):
+    """A bank is not wasted: a search bot plans 80% of move_time (the time added a
+    move plus the surplus shared over the rounds left), a quarter of its per-move
+    rule on the first move; the clock is heard for one move only."""
+    board = lightriders_board(x=3, y=7)
+    bot = get_bot(name, time=0.2)
+    bot.start_game(board, 0, rules="lightriders", time_limit=0.2)
+    bot.set_clock(10.0, 0.2)
+    assert bot.budget() == pytest.approx((0.8 * 0.2 - 0.005) / 4)
+    bot(board, 0)
+    rounds = (16 * 16 - 2) // 2 + 1
+    bot.set_clock(10.0, 0.2)
+    bot._rounds_left = rounds
+    assert bot.budget() == pytest.approx(0.8 * move_time(10.0, 0.2, rounds))
+    assert bot.budget() > 0.8 * 0.2                 # more than the time a move alone
+    bot(board, 0)
+    assert 0.8 * 0.2 < bot.last_stats["time"] < 0.8 * move_time(10.0, 0.2, rounds) + 0.1
+    assert bot.budget() == pytest.approx(0.8 * 0.2 - 0.005)    # heard once: back to time
+    bot.set_clock(0.06, 0.2)          # nearly empty bank: half of it less the margin
+    bot(board, 0)
+    assert bot.last_stats["time"] < 0.06
+
+
 def test_important_decisions_get_more_of_the_bank():
     """L6: heads within six squares of each other double the plan (a third of the
     bank at most); far heads, a fixed time a move, or urgent=1 leave it alone."""

@@ -27,9 +27,9 @@ gives the write-up's bot, and ``k1``/``k2`` weigh the chamber (or linear) evalua
 Time: the bot plans to answer within 95% of the move's time, less 2 ms (the
 other search bots stop at 80% less 5 ms).  Under the Light Riders protocol the
 server's time bank is the deadline: the program hears it before each move
-(``set_clock``) and plans :func:`tronlab.tron.lightriders.move_time` - the time
-added a move plus the bank's surplus shared over the rounds the game can
-still last - so the bank never runs dry.
+(``set_clock``) and plans 95% of :func:`tronlab.tron.lightriders.move_time` - the
+time added a move plus the bank's surplus shared over the rounds the game can
+still last - so the bank never runs dry (the other search bots plan 80% of it).
 
 Time for important decisions (L6): under a bank, a move where the two heads
 are within ``2 * NEAR`` squares (6, grid distance) is where the race for the
@@ -51,12 +51,10 @@ from __future__ import annotations
 import numpy as np
 
 from ...runner.registry import register
-from ..board import FREE
 from ..evaluate import K1_DEFAULT, K2_DEFAULT
-from ..lightriders import move_time
 from ..nash_search import MAX_DEPTH
 from ..nash_searcher import NashSearcher
-from .search import DEFAULT_TIME, _EndgameBot, _warm
+from .search import _EndgameBot, _warm
 
 
 SHARE = 0.95          # of the move's time the search may use
@@ -67,30 +65,18 @@ NEAR = 3              # turns within which the heads can reach one square: impor
 
 class ClockedBot(_EndgameBot):
     """The time rules of ``nash`` and ``hybrid``: 95% of the move's time less 2 ms,
-    and under a time bank (``set_clock``) :func:`~tronlab.tron.lightriders.move_time`.
-    The first move of a game thinks a quarter of the per-move rule, bank or not: its
-    clock may hold the program's start-up, and a contest program should answer it at once."""
+    and under a time bank (``set_clock``) that share of
+    :func:`~tronlab.tron.lightriders.move_time`, ``urgent`` times it for an important
+    decision (L6).  The first move of a game thinks a quarter of the per-move rule,
+    bank or not: its clock may hold the program's start-up, and a contest program
+    should answer it at once."""
 
-    _clock = None
-    _rounds_left = 1
+    share, margin, floor = SHARE, MARGIN, 0.002
     _important = False
     urgent = URGENT
 
-    def set_clock(self, time_left, time_per_move=None):
-        """The server's clock for the next move: seconds to the deadline (the bank)
-        and seconds added after each move (None: this bot's ``time``)."""
-        per = time_per_move if time_per_move is not None else (self.time or 0.2)
-        self._clock = (float(time_left), float(per))
-
-    def budget(self) -> float:
-        if self._clock is not None:
-            bank, per = self._clock
-            urgent = self.urgent if self._important else 1.0
-            plan = max(0.001, SHARE * move_time(bank, per, self._rounds_left, urgent=urgent))
-            return min(plan, max(0.002, (SHARE * per - MARGIN) / 4)) if self._first else plan
-        t = self.time if self.time is not None else DEFAULT_TIME.get(self.rules, 1.0)
-        think = max(0.002, SHARE * t - MARGIN)
-        return max(0.002, think / 4) if self._first else think
+    def urgency(self) -> float:
+        return self.urgent if self._important else 1.0
 
     def important(self, board) -> bool:
         """An important decision (L6): two live heads within ``2 * NEAR`` squares."""
@@ -100,12 +86,8 @@ class ClockedBot(_EndgameBot):
         return abs(x0 - x1) + abs(y0 - y1) <= 2 * NEAR
 
     def __call__(self, board, player):
-        self._rounds_left = int((board.cells == FREE).sum()) // 2 + 1
         self._important = self.urgent > 1 and self.important(board)
-        try:
-            return super().__call__(board, player)
-        finally:
-            self._clock = None
+        return super().__call__(board, player)
 
 
 class NashBot(ClockedBot):

@@ -32,7 +32,11 @@ with ``chamber`` over 554 games.
 Every bot takes ``time=`` (seconds per move; defaults to the rule set's usual
 budget) and keeps to it: it plans to answer within ``0.8 * time - 5 ms`` to
 leave room for Python and the protocol, and within a quarter of that on the
-first move of a game, whose clock may include the program's start-up.  After
+first move of a game, whose clock may include the program's start-up.  Under a
+time bank (Light Riders: the server says before each move how long the bot
+has, ``set_clock``) ``time`` is :func:`tronlab.tron.lightriders.move_time`
+instead - the time added a move plus the bank's surplus shared over the rounds
+the game can still last - so the bank is used and never runs dry.  After
 every move ``bot.last_stats`` says what it did (depth, nodes, evaluations per
 second, time used); with ``verbose=True`` it also prints them to stderr, one
 line a move.
@@ -50,10 +54,11 @@ import time as _time
 
 import numpy as np
 
-from ..board import Board
+from ..board import FREE, Board
 from ..chambers import chamber_flags, new_scratch
 from ...jit.clock import deadline_after, now_ns
 from ..endgame import Endgame
+from ..lightriders import move_time
 from ..evaluate import (CHAMBER, K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, TERRITORY,
                         evaluate_kernel, is_separated, multi_score_kernel)
 from ..search import Searcher
@@ -71,6 +76,9 @@ class _Bot:
     """Shared plumbing: time budget, stats, verbose output, multi-player fallback."""
 
     name = "bot"
+    share, margin, floor = 0.8, 0.005, 0.005   # think share * time - margin, at least floor
+    _clock = None          # (bank, seconds added a move) from set_clock, for the next move
+    _rounds_left = 1       # rounds the game can still last (half the free squares, plus one)
 
     def __init__(self, *, time=None, verbose=False, rng=None):
         self.time = check_time(time)
@@ -93,16 +101,46 @@ class _Bot:
         self.choose(b, 0, deadline_after(0.05))
         self._multi(b, 0)
 
+    def set_clock(self, time_left, time_per_move=None):
+        """The server's clock for the next move (a time bank, as in Light Riders):
+        seconds to the deadline and seconds added after each move (None: this
+        bot's ``time``).  Heard once: the move after next is on ``time`` again
+        unless the clock is set again."""
+        per = time_per_move if time_per_move is not None else (self.time or 0.2)
+        self._clock = (float(time_left), float(per))
+
     # ---- moves -------------------------------------------------------------
+    def urgency(self) -> float:
+        """How many times the planned time this move deserves (1 here; ``nash``
+        and ``hybrid`` give important decisions more, L6)."""
+        return 1.0
+
     def budget(self) -> float:
-        """Seconds to think this move: 80% of the time per move less 5 ms; a
-        quarter of that on the first move of a game, whose clock may already
-        include the program's start-up (imports, numba loading its cache)."""
+        """Seconds to think this move: ``share`` (80%) of the time per move less
+        ``margin`` (5 ms); a quarter of that on the first move of a game, whose
+        clock may already include the program's start-up (imports, numba
+        loading its cache).  Under a time bank (:meth:`set_clock`) the time per
+        move is :func:`~tronlab.tron.lightriders.move_time`; the first move still
+        thinks a quarter of the per-move rule, however full the bank."""
         t = self.time if self.time is not None else DEFAULT_TIME.get(self.rules, 1.0)
-        think = max(0.005, 0.8 * t - 0.005)
-        return max(0.005, think / 4) if self._first else think
+        if self._clock is not None:
+            bank, t = self._clock
+            plan = max(0.001, self.share * move_time(bank, t, self._rounds_left,
+                                                     urgent=self.urgency()))
+        think = max(self.floor, self.share * t - self.margin)
+        if self._first:
+            think = max(self.floor, think / 4)
+            return min(plan, think) if self._clock is not None else think
+        return plan if self._clock is not None else think
 
     def __call__(self, board: Board, player: int) -> int:
+        self._rounds_left = int((board.cells == FREE).sum()) // 2 + 1
+        try:
+            return self._move(board, player)
+        finally:
+            self._clock = None
+
+    def _move(self, board: Board, player: int) -> int:
         t0 = _time.perf_counter()
         deadline = deadline_after(self.budget())
         self._first = False
