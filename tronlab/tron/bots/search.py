@@ -34,9 +34,9 @@ budget) and keeps to it: it plans to answer within ``0.8 * time - 5 ms`` to
 leave room for Python and the protocol, and within a quarter of that on the
 first move of a game, whose clock may include the program's start-up.  Under a
 time bank (Light Riders: the server says before each move how long the bot
-has, ``set_clock``) ``time`` is :func:`tronlab.tron.lightriders.move_time`
+has, ``set_clock``) it plans 80% of :func:`tronlab.tron.lightriders.move_time`
 instead - the time added a move plus the bank's surplus shared over the rounds
-the game can still last - so the bank is used and never runs dry.  After
+the game can still last, less a margin - so the bank is used and never runs dry.  After
 every move ``bot.last_stats`` says what it did (depth, nodes, evaluations per
 second, time used); with ``verbose=True`` it also prints them to stderr, one
 line a move.
@@ -123,15 +123,17 @@ class _Bot:
         move is :func:`~tronlab.tron.lightriders.move_time`; the first move still
         thinks a quarter of the per-move rule, however full the bank."""
         t = self.time if self.time is not None else DEFAULT_TIME.get(self.rules, 1.0)
+        bank = None
         if self._clock is not None:
-            bank, t = self._clock
-            plan = max(0.001, self.share * move_time(bank, t, self._rounds_left,
-                                                     urgent=self.urgency()))
+            bank, t = self._clock                    # the server's time added a move
         think = max(self.floor, self.share * t - self.margin)
         if self._first:
             think = max(self.floor, think / 4)
-            return min(plan, think) if self._clock is not None else think
-        return plan if self._clock is not None else think
+        if bank is None:
+            return think
+        plan = max(0.001, self.share * move_time(bank, t, self._rounds_left,
+                                                 urgent=self.urgency()))
+        return min(plan, think) if self._first else plan
 
     def __call__(self, board: Board, player: int) -> int:
         self._rounds_left = int((board.cells == FREE).sum()) // 2 + 1
