@@ -25,7 +25,8 @@ fitted mix, predicts the winner better than a1k0n's chamber form does.
    to the head.
 4. Least-squares mixes fitted on the even-numbered games; every score judged on the
    odd ones by how often its sign names the winner of a decided game (a tie scores
-   half), overall and by how many turns before the separation the position is.
+   half), overall and by how many turns before the separation the position is (before
+   the end, when the heads never separate).
 
 Measured (session 29, ``--games 1600 --jobs 2``, 3 minutes; 1144 games decided,
 130,493 positions, 41,911 of them in the decided test games)::

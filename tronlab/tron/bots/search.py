@@ -119,9 +119,10 @@ class _Bot:
         """Seconds to think this move: ``share`` (80%) of the time per move less
         ``margin`` (5 ms); a quarter of that on the first move of a game, whose
         clock may already include the program's start-up (imports, numba
-        loading its cache).  Under a time bank (:meth:`set_clock`) the time per
-        move is :func:`~tronlab.tron.lightriders.move_time`; the first move still
-        thinks a quarter of the per-move rule, however full the bank."""
+        loading its cache).  Under a time bank (:meth:`set_clock`) ``share`` of
+        :func:`~tronlab.tron.lightriders.move_time` (which keeps its own margin),
+        times :meth:`urgency`; the first move still thinks a quarter of the
+        per-move rule, however full the bank."""
         t = self.time if self.time is not None else DEFAULT_TIME.get(self.rules, 1.0)
         bank = None
         if self._clock is not None:
