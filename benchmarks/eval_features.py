@@ -73,7 +73,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
 from tronlab import get_bot, lightriders_board, play  # noqa: E402
-from tronlab.grid.voronoi import bfs_distances  # noqa: E402
+from tronlab.grid.voronoi import bfs_distances, owner_map  # noqa: E402
 from tronlab.tron.chambers import chamber_score  # noqa: E402
 from tronlab.tron.evaluate import is_separated  # noqa: E402
 
@@ -95,15 +95,14 @@ def walk_bound(mask, colour, head_colour) -> int:
 def features(board) -> list[int]:
     """The six differences, player 0's side."""
     cs = chamber_score(board, 0)
+    free, owner = board.cells == 0, owner_map(board)
+    mine, theirs = free & (owner == 0), free & (owner == 1)
     d0, d1 = bfs_distances(board, 0), bfs_distances(board, 1)
-    free = board.cells == 0
-    r0, r1 = free & (d0 >= 0), free & (d1 >= 0)
-    mine, theirs = r0 & (~r1 | (d0 < d1)), r1 & (~r0 | (d1 < d0))
     ys, xs = np.indices(board.cells.shape)
     colour = (ys + xs) % 2
     (x0, y0), (x1, y1) = (board.head_xy(p) for p in (0, 1))
-    safe0 = (mine & (~r1 | (d1 - d0 >= SAFE))).sum()
-    safe1 = (theirs & (~r0 | (d0 - d1 >= SAFE))).sum()
+    safe0 = (mine & ((d1 < 0) | (d1 - d0 >= SAFE))).sum()
+    safe1 = (theirs & ((d0 < 0) | (d0 - d1 >= SAFE))).sum()
     mob = [len(board.legal_moves(p)) for p in (0, 1)]
     return [cs.n_me - cs.n_opp, cs.e_me - cs.e_opp, int(mine.sum() - theirs.sum()),
             walk_bound(mine, colour, colour[y0, x0]) - walk_bound(theirs, colour, colour[y1, x1]),

@@ -137,7 +137,8 @@ class _Bot:
         return min(plan, think) if self._first else plan
 
     def __call__(self, board: Board, player: int) -> int:
-        self._rounds_left = int((board.cells == FREE).sum()) // 2 + 1
+        if self._clock is not None:          # only a bank is shared over the rounds left
+            self._rounds_left = int((board.cells == FREE).sum()) // 2 + 1
         try:
             return self._move(board, player)
         finally:
