@@ -205,6 +205,27 @@ times longer think buys ``nash`` nothing: the quarter-scale win is the extra tim
 counting where depth is short (as ``chamber`` 0.1 s v 0.03 s above), not the matrix,
 and it does not survive a longer clock, so the contest's own (four times longer)
 is no place to expect it.  The Light Riders target stays open.
+
+The contest's own clock, with the bank spent where the heads race (session 30):
+``nash`` with ``focus=8`` (:mod:`tronlab.tron.bots.nash`: an important move plans the
+time added a move plus the bank's surplus over 8 moves, every other move the time
+added a move alone), so that on the decisive moves it thinks 2.5 to 3 times as long
+as ``chamber`` (two trial games: 426 and 540 ms a move near the other head to
+``chamber``'s 154 and 214).  A run planned at 300 games (fresh seeds 8000-8149, both
+seats, two processes on the idle 2 cores, 20 s a game) and stopped for futility
+after 45 (games in ``benchmarks/results/nash_v_chamber_lr_full_focus_300.jsonl``)::
+
+    python benchmarks/nash_strength.py --opponents chamber --boards 150 --first-seed 8000
+        --bank 10 --time 0.2 --jobs 2 --nash-options '{"focus": 8}'
+
+    pair                      W    D    L   score    sign p   verdict  depth      think ms
+    nash v chamber           10   22   13   47% +-10  0.68     unclear  13.3/14.0  202/150
+    no timeouts in 45 games
+
+At the contest's clock both bots search 13 to 18 turns and half the games are draws;
+to reach p < 0.01 over 300 games ``nash`` would have had to win three quarters of
+the decided games still to come.  Concentrating the bank does not buy what a longer
+think bought at the quarter-scale clock.
 """
 
 from __future__ import annotations

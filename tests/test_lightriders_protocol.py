@@ -234,6 +234,45 @@ def test_important_decisions_get_more_of_the_bank():
         get_bot("nash", urgent=0.5)
 
 
+def test_focus_spends_the_bank_on_important_moves_only():
+    """L6 with ``focus=K`` (a trial rule): an important move plans the time a move plus
+    the bank's surplus over K moves (a third of the bank at most); any other move the
+    time a move alone, so a full bank is not drawn on far from the other head."""
+    near = Board.from_ascii("""
+        ........
+        .1...2..
+        ........
+    """)
+    far = Board.from_ascii("""
+        1.......
+        ........
+        .......2
+    """)
+    bot = get_bot("nash", time=0.2, focus=8)
+    plans = {}
+    for bank in (10.0, 0.6):
+        for board in (near, far):
+            bot.set_clock(bank, 0.2)
+            bot._important = bot.important(board)
+            plans[bank, board is near] = bot.budget()
+    assert plans[10.0, True] == pytest.approx(0.95 * (0.2 + 9.8 / 8 - 0.02))
+    assert plans[0.6, True] == pytest.approx(0.95 * (0.6 / 3 - 0.02))     # capped by the bank
+    for bank in (10.0, 0.6):
+        assert plans[bank, False] == pytest.approx(0.95 * (0.2 - 0.02))
+    bot._first = True                    # the first move: still a quarter of the per-move rule
+    bot.set_clock(10.0, 0.2)
+    bot._important = True
+    assert bot.budget() == pytest.approx((0.95 * 0.2 - 0.002) / 4)
+    bot._first = False
+    assert bot.budget() == pytest.approx(plans[10.0, True])
+    bot(near, 0)                         # heard once, and never a plan beyond the bank
+    assert bot.last_stats["time"] < 10.0 / 3
+    assert bot.budget() == pytest.approx(0.95 * 0.2 - 0.002)
+    for wrong in (-1, 1.5, True, "8"):
+        with pytest.raises(ValueError, match="focus"):
+            get_bot("nash", focus=wrong)
+
+
 def full_games(n_games, opponents=("voronoi", "random")):
     """nash as an external program, the 10 s bank and 200 ms a move, ``n_games``
     against each opponent in turn, from both seats."""

@@ -41,6 +41,12 @@ choice is answered at once.  The time those moves take comes out of the bank's
 surplus that the later moves would have shared.  Measured in
 ``benchmarks/nash_time_rule.py``.  Without a bank (a fixed time a move)
 there is nothing to move between decisions and the rule does nothing.
+``focus=K`` (a trial, off by default) spends the bank on important moves
+only: they plan the time added a move plus the bank's surplus shared over K
+moves, every other move just the time added a move (a full bank cannot grow,
+so nothing is lost while the heads are far apart).  With ``focus=8`` under the
+contest's clock ``nash`` thinks two to three times as long as ``chamber`` where
+the heads race, and is not stronger for it (``benchmarks/nash_strength.py``).
 
 Works under the google2010 and lightriders rules (2 players); in 3-4 player
 games it falls back to the shared one-move multi-player score.
@@ -52,6 +58,7 @@ import numpy as np
 
 from ...runner.registry import register
 from ..evaluate import K1_DEFAULT, K2_DEFAULT
+from ..lightriders import move_time
 from ..nash_search import MAX_DEPTH
 from ..nash_searcher import NashSearcher
 from .search import _EndgameBot, _warm
@@ -74,9 +81,25 @@ class ClockedBot(_EndgameBot):
     share, margin, floor = SHARE, MARGIN, 0.002
     _important = False
     urgent = URGENT
+    focus = 0             # > 0: the bank's surplus goes to important moves only (L6, a trial)
 
     def urgency(self) -> float:
         return self.urgent if self._important else 1.0
+
+    def budget(self) -> float:
+        """With ``focus`` K and a bank: an important move plans the time added a
+        move plus the bank's surplus shared over K moves (a third of the bank at
+        most), any other move only the time added a move, so the bank is spent
+        where the heads race (the first move as in :meth:`_Bot.budget`)."""
+        if not self.focus or self._clock is None:
+            return super().budget()
+        bank, per = self._clock
+        if self._important:
+            think = min(move_time(bank, per, self.focus), bank / 3 - 0.02)
+        else:
+            think = move_time(bank, per, 1 << 30)
+        plan = max(0.001, self.share * think)
+        return min(plan, super().budget()) if self._first else plan
 
     def important(self, board) -> bool:
         """An important decision (L6): two live heads within ``2 * NEAR`` squares."""
@@ -86,7 +109,7 @@ class ClockedBot(_EndgameBot):
         return abs(x0 - x1) + abs(y0 - y1) <= 2 * NEAR
 
     def __call__(self, board, player):
-        self._important = self.urgent > 1 and self.important(board)
+        self._important = (self.urgent > 1 or self.focus > 0) and self.important(board)
         return super().__call__(board, player)
 
 
@@ -98,11 +121,14 @@ class NashBot(ClockedBot):
     def __init__(self, *, evaluation="chamber", draw=-1, sample=False, prune=True,
                  ordering=True, table=True, killers=True, depth=None, urgent=URGENT,
                  endgame_depth=None, time=None, verbose=False, rng=None, k1=K1_DEFAULT,
-                 k2=K2_DEFAULT):
+                 k2=K2_DEFAULT, focus=0):
         super().__init__(endgame_depth=endgame_depth, time=time, verbose=verbose, rng=rng)
         if not isinstance(urgent, (int, float)) or isinstance(urgent, bool) or urgent < 1:
             raise ValueError(f"urgent must be a number >= 1 (1: no extra time), got {urgent!r}")
         self.urgent = float(urgent)
+        if isinstance(focus, bool) or not isinstance(focus, int) or focus < 0:
+            raise ValueError(f"focus must be an int >= 0 (0: off), got {focus!r}")
+        self.focus = focus
         if depth is not None and (not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH):
             raise ValueError(f"depth must be an int from 1 to {MAX_DEPTH} (turns) or None, "
                              f"got {depth!r}")
