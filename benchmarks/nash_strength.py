@@ -226,6 +226,24 @@ At the contest's clock both bots search 13 to 18 turns and half the games are dr
 to reach p < 0.01 over 300 games ``nash`` would have had to win three quarters of
 the decided games still to come.  Concentrating the bank does not buy what a longer
 think bought at the quarter-scale clock.
+
+And the contest's clock with today's default ``nash`` (the same session: a run of 200
+games fixed before it started, fresh seeds 9000-9099, both seats, two processes on
+the idle 2 cores, 60 minutes; games in
+``benchmarks/results/nash_v_chamber_lr_full_200.jsonl``)::
+
+    python benchmarks/nash_strength.py --opponents chamber --boards 100 --first-seed 9000
+        --bank 10 --time 0.2 --jobs 2
+
+    pair                      W    D    L   score    sign p   verdict  depth      think ms
+    nash v chamber           79   60   61   55% +-6   0.15     unclear  14.4/14.4  193/146
+    no timeouts in 200 games (38-30-32 from the first seat, 41-30-29 from the second)
+
+56% of the decided games, as at the quarter-scale clock, but with equal depth and
+far fewer games than a 56% edge needs for p < 0.01 (some 500 decided games, 800
+in all, 4 hours on these 2 cores).  Under the Light Riders rules, clock and all,
+``nash`` leans ahead of ``chamber`` in every run but the half-scale one; no run has
+shown it clear at the contest's clock.
 """
 
 from __future__ import annotations
