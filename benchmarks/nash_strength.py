@@ -240,8 +240,8 @@ the idle 2 cores, 60 minutes; games in
     no timeouts in 200 games (38-30-32 from the first seat, 41-30-29 from the second)
 
 56% of the decided games, as at the quarter-scale clock, but with equal depth and
-far fewer games than a 56% edge needs for p < 0.01 (some 500 decided games, 800
-in all, 4 hours on these 2 cores).  Under the Light Riders rules, clock and all,
+far fewer games than a 56% edge needs for p < 0.01 (some 460 decided games, 660
+in all, over 3 hours on these 2 cores).  Under the Light Riders rules, clock and all,
 ``nash`` leans ahead of ``chamber`` in every run but the half-scale one; no run has
 shown it clear at the contest's clock.
 """
