@@ -39,7 +39,9 @@ square and only the race is left), and gets ``urgent`` times (2 by default)
 the planned time, never more than a third of the bank; a move with one legal
 choice is answered at once.  The time those moves take comes out of the bank's
 surplus that the later moves would have shared.  Measured in
-``benchmarks/nash_time_rule.py``.  Without a bank (a fixed time a move)
+``benchmarks/nash_time_rule.py`` and, against ``chamber`` at a quarter of the
+contest's clock, in ``benchmarks/nash_strength.py``: 55% of the decided games
+with the rule, 44% without it, on the same 400 starts.  Without a bank (a fixed time a move)
 there is nothing to move between decisions and the rule does nothing.
 ``focus=K`` (a trial, off by default) spends the bank on important moves
 only: they plan the time added a move plus the bank's surplus shared over K
