@@ -41,8 +41,9 @@ choice is answered at once.  The time those moves take comes out of the bank's
 surplus that the later moves would have shared.  Measured in
 ``benchmarks/nash_time_rule.py`` and, against ``chamber`` at a quarter of the
 contest's clock, in ``benchmarks/nash_strength.py``: 55% of the decided games
-with the rule, 44% without it, on the same 400 starts.  Without a bank (a fixed time a move)
-there is nothing to move between decisions and the rule does nothing.
+with the rule, 44% without it, on the same 400 starts.  Without a bank (a fixed
+time a move) there is nothing to move between decisions and the rule does
+nothing.
 ``focus=K`` (a trial, off by default) spends the bank on important moves
 only: they plan the time added a move plus the bank's surplus shared over K
 moves, every other move just the time added a move (a full bank cannot grow,
