@@ -85,7 +85,11 @@ def lightriders_state(board: Board, player: int, *, round: int, time_ms: int) ->
             f"action move {int(time_ms)}\n")
 
 
-def move_time(bank: float, time_per_move: float, rounds_left: int, *, margin: float = 0.02,
+MOVE_MARGIN = 0.02     # seconds move_time keeps back for reading and writing
+
+
+def move_time(bank: float, time_per_move: float, rounds_left: int, *,
+              margin: float = MOVE_MARGIN,
               urgent: float = 1.0) -> float:
     """Seconds to plan for this move with ``bank`` seconds on the clock.
 

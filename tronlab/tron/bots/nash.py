@@ -61,7 +61,7 @@ import numpy as np
 
 from ...runner.registry import register
 from ..evaluate import K1_DEFAULT, K2_DEFAULT
-from ..lightriders import move_time
+from ..lightriders import MOVE_MARGIN, move_time
 from ..nash_search import MAX_DEPTH
 from ..nash_searcher import NashSearcher
 from .search import _EndgameBot, _warm
@@ -98,9 +98,9 @@ class ClockedBot(_EndgameBot):
             return super().budget()
         bank, per = self._clock
         if self._important:
-            think = min(move_time(bank, per, self.focus), bank / 3 - 0.02)
+            think = min(move_time(bank, per, self.focus), bank / 3 - MOVE_MARGIN)
         else:
-            think = move_time(bank, per, 1 << 30)
+            think = move_time(bank, per, 1 << 30)      # no surplus: the time a move alone
         plan = max(0.001, self.share * think)
         return min(plan, super().budget()) if self._first else plan
 
