@@ -261,6 +261,20 @@ How much of the quarter-scale edge is L6 (the doubled time near the other head)?
 All of it, and more: without the rule ``nash`` wins 44% of the decided games, with it
 55% (two independent runs: z = 2.6, p about 0.01).  The rule turns far more games from
 draws into decisions (110 draws to 164) and most of those its way.
+
+The run that should settle the contest's clock, its size fixed before it started
+(session 31): 660 games, fresh seeds 10000-10329, both seats, today's default
+``nash`` against ``chamber``, two processes on the otherwise idle 2 cores, the
+verdict from this run alone (``clear`` when p < 0.01); 3.3 hours, so it is played
+over more than one session and stopped only by the clock, never by the score (the
+script skips the games already in the file; games in
+``benchmarks/results/nash_v_chamber_lr_full_660.jsonl``)::
+
+    python benchmarks/nash_strength.py --opponents chamber --boards 330 --first-seed 10000
+        --bank 10 --time 0.2 --jobs 2 --tag full660
+        --results benchmarks/results/nash_v_chamber_lr_full_660.jsonl
+
+Planned; the table goes here when all 660 games are played.
 """
 
 from __future__ import annotations
