@@ -274,7 +274,15 @@ script skips the games already in the file; games in
         --bank 10 --time 0.2 --jobs 2 --tag full660
         --results benchmarks/results/nash_v_chamber_lr_full_660.jsonl
 
-Planned; the table goes here when all 660 games are played.
+Session 31 played 510 of the 660 (stopped by the session's clock; the last 150 are
+still to come, so this is not the verdict)::
+
+    pair                      W    D    L   score    sign p   verdict  depth      think ms
+    nash v chamber          156  194  160   50% +-3  0.87     unclear  14.5/14.5  195/149
+    no timeouts in 510 games (88-92-75 from the first seat, 68-102-85 from the second)
+
+Level so far: 49% of the decided games.  Even if ``nash`` won every one of the
+remaining games' decisions, this run would end near 55%, short of a clear verdict.
 """
 
 from __future__ import annotations
