@@ -274,15 +274,18 @@ script skips the games already in the file; games in
         --bank 10 --time 0.2 --jobs 2 --tag full660
         --results benchmarks/results/nash_v_chamber_lr_full_660.jsonl
 
-Session 31 played 510 of the 660 (stopped by the session's clock; the last 150 are
-still to come, so this is not the verdict)::
+Played over sessions 31 and 32 (510 games, then the last 150; 2796 s for those 150), all 660,
+the verdict::
 
     pair                      W    D    L   score    sign p   verdict  depth      think ms
-    nash v chamber          156  194  160   50% +-3  0.87     unclear  14.5/14.5  195/149
-    no timeouts in 510 games (88-92-75 from the first seat, 68-102-85 from the second)
+    nash v chamber          205  256  199   50% +-3  0.80     unclear  14.5/14.6  194/149
+    no timeouts in 660 games (115-119-96 from the first seat, 90-137-103 from the second)
 
-Level so far: 49% of the decided games.  At this draw rate the 150 games still to
-come hold some 90 decisions; for p < 0.01 ``nash`` would need about four in five of them.
+Level: 51% of the decided games (the last 150 went 49-62-39).  The 56% of the earlier
+200 games was most likely chance, the same lesson as the 54% at 0.1 s a move.  At the contest's
+clock ``nash`` is as strong as ``chamber``, not stronger: with both searching 14 to
+15 turns, neither the matrix nor the L6 time rule tells; they count only where depth
+is short (the quarter-scale clock).
 """
 
 from __future__ import annotations
