@@ -101,6 +101,25 @@ Late move reductions (session 28, :mod:`tronlab.tron.search`) confirm it:
 time and is level with it over 554 games fixed in advance on the 2010 maps
 and ``rand200-449`` (112-344-98, sign p 0.37); ``hybrid+reduce=1`` went 31-60-29
 in a first look at ``rand0-59``.
+
+Nor does a search four times as fast (session 33, machine otherwise idle, a
+run of a size fixed before it started, maps neither bot had seen,
+``rand1000-1059``, both seats): ``chamber`` thinking 0.4 s a move against
+``chamber`` at 0.1 s, 120 games in 1758 s of play (games in
+``benchmarks/results/chamber_time4x_random_120.jsonl``)::
+
+    python benchmarks/hybrid_strength.py --bots chamber,chamber+time=0.1 --time 0.4 \
+        --maps none --random 60 --random-first 1000 --jobs 2
+
+    pair                          maps    W   D   L   score    sign p  verdict  mean depth
+    chamber v chamber+time=0.1    20x20  27  68  25   51% +-6   0.89   unclear  13.0 / 10.1
+    no timeouts, crashes or bad output in 120 games
+
+Three turns of real depth, and level.  58 of the 68 draws are head-on crashes,
+48 of them within the first 21 turns: on a point-symmetric map both heads race
+for the middle and meet there, whatever the depth.  Every decided game lasted
+70 turns or more.  So the deeper search did not win the long games either
+(27-25), and a faster search is not the way to beat ``chamber`` on these maps.
 """
 
 from __future__ import annotations
