@@ -166,7 +166,9 @@ like an edge, not yet a clear one; the 1.6 turns that a doubled time buys do
 not, nor do ``nash``'s 0.7 (its 640-game run above).  Depth comes slower at
 0.1 s than below it (three times the time: 3.6 turns from 0.03 s, 2.4 from
 0.1 s), so a search-only route to the target would need ``chamber``'s search
-at least three times faster, likely more.
+at least three times faster, likely more.  On the Tron maps even four times
+is not enough: ``chamber`` 0.4 s v 0.1 s went 27-68-25 over 120 games fixed in
+advance (``benchmarks/hybrid_strength.py``, session 33).
 
 Under the Light Riders clock, both bots planning from their banks (session 29).
 Until then only ``nash`` and ``hybrid`` heard the bank; since this session every
