@@ -103,7 +103,7 @@ and ``rand200-449`` (112-344-98, sign p 0.37); ``hybrid+reduce=1`` went 31-60-29
 in a first look at ``rand0-59``.
 
 Nor does a search four times as fast (session 33, machine otherwise idle, a
-run of a size fixed before it started, maps neither bot had seen,
+run of a size fixed before it started, on maps no earlier run used,
 ``rand1000-1059``, both seats): ``chamber`` thinking 0.4 s a move against
 ``chamber`` at 0.1 s, 120 games in 1758 s of play (games in
 ``benchmarks/results/chamber_time4x_random_120.jsonl``)::
