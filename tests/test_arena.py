@@ -4,9 +4,11 @@ brute-force fit, and the ``tronlab arena`` command."""
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 import types
 
 import numpy as np
@@ -193,6 +195,54 @@ def test_two_runs_at_once_share_one_database(tmp_path):
         assert len(rows) == 72 == len({r["key"] for r in rows})
         assert sum(played) == 72          # a game both played is stored (and counted) once
         assert store.integrity_check() == "ok"
+
+
+
+def test_opening_retries_while_sqlite_refuses_to_wait(tmp_path, monkeypatch):
+    """SQLite answers 'database is locked' at once, without its busy timeout, where waiting
+    could deadlock (two new runs switching one new file to WAL together): the store tries
+    again instead of calling the file 'not a tronlab results database'."""
+    from tronlab.arena import store as store_module
+    real, calls = store_module._open, []
+
+    def refuse_twice(path):
+        calls.append(path)
+        if len(calls) <= 2:
+            raise sqlite3.OperationalError("database is locked")
+        return real(path)
+
+    monkeypatch.setattr(store_module, "_open", refuse_twice)
+    with Store(tmp_path / "r.sqlite") as store:
+        assert store.done_keys() == set() and store.integrity_check() == "ok"
+    assert len(calls) == 3
+
+
+def test_a_database_locked_for_too_long_is_named_as_locked(tmp_path, monkeypatch):
+    from tronlab.arena import store as store_module
+
+    def always_locked(path):
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(store_module, "_open", always_locked)
+    monkeypatch.setattr(store_module, "LOCK_WAIT", 0.2)
+    with pytest.raises(ValueError, match="another process kept it locked") as err:
+        Store(tmp_path / "l.sqlite")
+    assert "not a tronlab results database" not in str(err.value)
+
+
+def test_opening_waits_for_a_run_that_holds_the_write_lock(tmp_path):
+    db = tmp_path / "w.sqlite"
+    Store(db).close()
+    other = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN EXCLUSIVE")
+    timer = threading.Timer(0.3, lambda: other.execute("COMMIT"))
+    timer.start()
+    try:
+        with Store(db) as store:           # waits for the lock instead of failing
+            assert store.integrity_check() == "ok"
+    finally:
+        timer.join()
+        other.close()
 
 
 # ---- statistics ---------------------------------------------------------------------------

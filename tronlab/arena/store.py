@@ -26,6 +26,7 @@ import datetime
 import json
 import os
 import sqlite3
+import time
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -56,6 +57,38 @@ _COLUMNS = ("id", "key", "tag", "game", "bots", "names", "map", "map_set", "seed
             "winner", "ranks", "turns", "faults", "depths", "seconds", "created")
 
 
+#: seconds a run waits for another run that holds the database (busy timeout and retries)
+LOCK_WAIT = 60.0
+
+
+def _locked(err: sqlite3.OperationalError) -> bool:
+    text = str(err).lower()
+    return "locked" in text or "busy" in text
+
+
+def _open(path: str) -> sqlite3.Connection:
+    """A connection in WAL mode with the schema in place.
+
+    Two runs opening a new database at the same moment can each get SQLITE_BUSY at once,
+    without the busy timeout's wait: SQLite refuses to wait where waiting could deadlock (two
+    connections both upgrading a read lock, as switching to WAL or creating a table does).
+    The schema is therefore created under ``BEGIN IMMEDIATE`` (the write lock first, which does
+    wait), and :class:`Store` retries the whole opening while the database is locked."""
+    conn = sqlite3.connect(path, timeout=LOCK_WAIT, isolation_level=None)
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("BEGIN IMMEDIATE")
+        for statement in SCHEMA.split(";"):
+            if statement.strip():
+                conn.execute(statement)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
 class Store:
     """A results database at ``path`` (created when missing)."""
 
@@ -65,13 +98,22 @@ class Store:
         if not os.path.isdir(folder):
             raise ValueError(f"cannot open the results database {self.path!r}: "
                              f"no folder {folder!r}")
-        try:
-            self.conn = sqlite3.connect(self.path, timeout=60, isolation_level=None)
-            self.conn.execute("PRAGMA journal_mode=WAL")
-            self.conn.execute("PRAGMA synchronous=FULL")
-            self.conn.executescript(SCHEMA)
-        except sqlite3.DatabaseError as err:
-            raise ValueError(f"{self.path} is not a tronlab results database: {err}") from None
+        start = time.monotonic()
+        while True:
+            try:
+                self.conn = _open(self.path)
+                return
+            except sqlite3.OperationalError as err:
+                if not _locked(err):
+                    raise ValueError(f"{self.path} is not a tronlab results database: {err}"
+                                     ) from None
+                waited = time.monotonic() - start
+                if waited >= LOCK_WAIT:
+                    raise ValueError(f"cannot open the results database {self.path}: another "
+                                     f"process kept it locked for {waited:.0f} s") from None
+                time.sleep(0.05)
+            except sqlite3.DatabaseError as err:
+                raise ValueError(f"{self.path} is not a tronlab results database: {err}") from None
 
     def close(self) -> None:
         self.conn.close()
