@@ -197,7 +197,6 @@ def test_two_runs_at_once_share_one_database(tmp_path):
         assert store.integrity_check() == "ok"
 
 
-
 def test_opening_retries_while_sqlite_refuses_to_wait(tmp_path, monkeypatch):
     """SQLite answers 'database is locked' at once, without its busy timeout, where waiting
     could deadlock (two new runs switching one new file to WAL together): the store tries

@@ -28,7 +28,8 @@ import os
 import sqlite3
 import time
 
-SCHEMA = """
+#: the schema, one statement each: created in one transaction when missing
+SCHEMA = ("""
 CREATE TABLE IF NOT EXISTS games (
     id       INTEGER PRIMARY KEY,
     key      TEXT NOT NULL UNIQUE,
@@ -49,9 +50,8 @@ CREATE TABLE IF NOT EXISTS games (
     seconds  REAL,
     created  TEXT NOT NULL,
     record   TEXT NOT NULL       -- the full game record (JSON)
-);
-CREATE INDEX IF NOT EXISTS games_tag ON games (tag);
-"""
+)""",
+          "CREATE INDEX IF NOT EXISTS games_tag ON games (tag)")
 _JSON = ("bots", "names", "ranks", "faults", "depths")
 _COLUMNS = ("id", "key", "tag", "game", "bots", "names", "map", "map_set", "seed", "time", "depth",
             "winner", "ranks", "turns", "faults", "depths", "seconds", "created")
@@ -61,9 +61,10 @@ _COLUMNS = ("id", "key", "tag", "game", "bots", "names", "map", "map_set", "seed
 LOCK_WAIT = 60.0
 
 
-def _locked(err: sqlite3.OperationalError) -> bool:
+def _locked(err: sqlite3.DatabaseError) -> bool:
+    """Whether ``err`` is SQLite's 'database is locked' (busy), worth waiting out."""
     text = str(err).lower()
-    return "locked" in text or "busy" in text
+    return isinstance(err, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
 
 
 def _open(path: str) -> sqlite3.Connection:
@@ -79,9 +80,8 @@ def _open(path: str) -> sqlite3.Connection:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("BEGIN IMMEDIATE")
-        for statement in SCHEMA.split(";"):
-            if statement.strip():
-                conn.execute(statement)
+        for statement in SCHEMA:
+            conn.execute(statement)
         conn.execute("COMMIT")
     except BaseException:
         conn.close()
@@ -103,7 +103,7 @@ class Store:
             try:
                 self.conn = _open(self.path)
                 return
-            except sqlite3.OperationalError as err:
+            except sqlite3.DatabaseError as err:
                 if not _locked(err):
                     raise ValueError(f"{self.path} is not a tronlab results database: {err}"
                                      ) from None
@@ -112,8 +112,6 @@ class Store:
                     raise ValueError(f"cannot open the results database {self.path}: another "
                                      f"process kept it locked for {waited:.0f} s") from None
                 time.sleep(0.05)
-            except sqlite3.DatabaseError as err:
-                raise ValueError(f"{self.path} is not a tronlab results database: {err}") from None
 
     def close(self) -> None:
         self.conn.close()
