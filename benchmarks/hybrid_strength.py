@@ -119,7 +119,30 @@ Three turns of real depth, and level.  58 of the 68 draws are head-on crashes,
 48 of them within the first 21 turns: on a point-symmetric map both heads race
 for the middle and meet there, whatever the depth.  Every decided game lasted
 70 turns or more.  So the deeper search did not win the long games either
-(27-25), and a faster search is not the way to beat ``chamber`` on these maps.
+(27-25): a search four times faster is not enough to beat ``chamber`` here.
+
+How much faster it would have to be (session 34, the same way, 60 more fresh
+maps, ``rand1100-1159``): ``chamber`` thinking 1.6 s a move, sixteen times
+the time, against ``chamber`` at 0.1 s, 120 games in 5039 s of play (games in
+``benchmarks/results/chamber_time16x_random_120.jsonl``)::
+
+    python benchmarks/hybrid_strength.py --bots chamber,chamber+time=0.1 --time 1.6 \
+        --maps none --random 60 --random-first 1100 --jobs 2
+
+    pair                          maps    W   D   L   score    sign p  verdict  mean depth
+    chamber v chamber+time=0.1    20x20  33  70  17   57% +-6   0.033  unclear  14.9 / 9.6
+    no timeouts, crashes or bad output in 120 games
+
+Five turns of depth win two of every three decided games (33-17), and even
+that is not clear in a run of this size.  Per map: 24 drawn from both seats,
+22 with one draw and one decided game (13 of those won by the bot with 16x
+the time, 9 by the other), 6 won by the bot with 16x the time from both seats,
+none by the other, 8 split.  64 of the 70 draws are head-on crashes, 57 of
+them within 21 turns; every decided game lasted 66 turns or more.  A 66% share
+of the decided games would be clear over the usual 254 games (some 110 of them
+decided).  So to beat ``chamber`` clearly at equal time a bot must be worth
+about what sixteen times the time is worth to ``chamber``: a search some
+sixteen times faster, or an evaluation worth five turns of depth.
 """
 
 from __future__ import annotations

@@ -168,7 +168,9 @@ not, nor do ``nash``'s 0.7 (its 640-game run above).  Depth comes slower at
 0.1 s), so a search-only route to the target would need ``chamber``'s search
 at least three times faster, likely more.  On the Tron maps even four times
 is not enough: ``chamber`` 0.4 s v 0.1 s went 27-68-25 over 120 games fixed in
-advance (``benchmarks/hybrid_strength.py``, session 33).
+advance (``benchmarks/hybrid_strength.py``, session 33), and sixteen times
+(1.6 s, five turns deeper) won 66% of the decided games, 33-70-17 (p 0.033):
+a lean, still not clear in 120 games (session 34).
 
 Under the Light Riders clock, both bots planning from their banks (session 29).
 Until then only ``nash`` and ``hybrid`` heard the bank; since this session every
