@@ -56,12 +56,13 @@ games) takes about an hour on this 2-core machine with one job, half that with
 ``--jobs 2``; chamber v minimax is more than half of it.
 
 At the end, the arena's ratings (Bradley-Terry, 95% intervals) and, for every
-pair, from the first bot's side and per map set (google2010, 20x20 random, all): W/D/L, points (W + D/2) and the score (points a game, with a
-normal 95% interval), the two-sided sign-test p of the decided games (the
-chance that coin tosses split them at least this unevenly), a verdict -
-``clear`` when p < 0.01 and the first bot won more, ``lost`` when it won
-fewer, else ``unclear`` - and each bot's mean search depth; then points per
-bot and the number of timeouts.
+pair, from the first bot's side and per map set (google2010, 20x20 random,
+all): W/D/L, points (W + D/2) and the score (points a game, with a 95%
+interval, two wins and two losses added to its spread), the two-sided
+sign-test p of the decided games (the chance that coin tosses split them at
+least this unevenly), a verdict - ``clear`` when p < 0.01 and the first bot
+won more, ``lost`` when it won fewer, else ``unclear`` - and each bot's mean
+search depth; then points per bot and the number of timeouts.
 
 Strength notes (2 shared cores, both seats, no timeouts in any run below).
 The default run (0.1 s a move; 2010 maps in one job, the random maps partly two

@@ -260,13 +260,46 @@ def test_sign_test_is_scipys_exact_binomial_test(wins, losses):
 
 @settings(max_examples=100, deadline=None)
 @given(st.integers(0, 40), st.integers(0, 40), st.integers(0, 40))
-def test_score_interval_is_the_normal_interval_of_the_points(w, d, l):
+def test_score_interval_is_the_normal_interval_of_the_points_plus_two_wins_and_losses(w, d, l):
     if w + d + l == 0:
+        assert score_interval(0, 0, 0) == (0.0, 0.0)
         return
     pts = np.array([1.0] * w + [0.5] * d + [0.0] * l)
+    padded = np.concatenate([pts, [1.0, 1.0, 0.0, 0.0]])
     mean, half = score_interval(w, d, l)
-    assert mean == pytest.approx(pts.mean())
-    assert half == pytest.approx(1.96 * pts.std() / np.sqrt(pts.size))
+    assert mean == pytest.approx(pts.mean())                     # the score itself is not padded
+    assert half == pytest.approx(1.96 * padded.std() / np.sqrt(padded.size))
+
+
+def _normal_half(w, d, l):
+    """The plain normal interval's half-width, which a clean sweep shrinks to 0."""
+    n = w + d + l
+    m = (w + d / 2) / n
+    return 1.96 * np.sqrt((w * (1 - m) ** 2 + d * (0.5 - m) ** 2 + l * m ** 2) / n / n)
+
+
+@pytest.mark.parametrize("n", [5, 10, 20, 60])
+@pytest.mark.parametrize("p_win,p_draw", [(0.5, 0.0), (0.9, 0.0), (0.98, 0.0), (0.02, 0.0),
+                                          (0.7, 0.2), (0.3, 0.6)])
+def test_score_interval_covers_the_true_score(n, p_win, p_draw):
+    # A class contest often pits a strong bot against a weak one for a few games: the
+    # interval must still hold the true expected score most of the time (the plain
+    # normal interval held it in 10% of 5-game runs at p_win 0.98).
+    rng = np.random.default_rng(7)
+    truth = p_win + p_draw / 2
+    runs = rng.multinomial(n, [p_win, p_draw, 1 - p_win - p_draw], size=4000)
+    hits = sum(abs(score_interval(*r)[0] - truth) <= score_interval(*r)[1] + 1e-12
+               for r in runs.tolist())
+    assert hits / len(runs) >= 0.85
+
+
+def test_a_sweep_is_not_plus_minus_zero():
+    assert _normal_half(5, 0, 0) == 0.0                 # what the plain interval says
+    for w in (1, 2, 5, 10):
+        mean, half = score_interval(w, 0, 0)
+        assert mean == 1.0 and half > 0.1
+        mean, half = score_interval(0, 0, w)
+        assert mean == 0.0 and half > 0.1
 
 
 def test_pairs_in_a_four_player_game_compare_places():
