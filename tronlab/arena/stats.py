@@ -40,8 +40,9 @@ def score_interval(wins: int, draws: int, losses: int, z: float = 1.96):
     with two wins and two losses added (the Agresti-Coull correction).
 
     Without them a clean sweep has no spread, and 5-0-0 would read 100% +- 0;
-    with them it reads 100% +- 27.  From about 50 games on the correction
-    changes the width by less than a point.
+    with them it reads 100% +- 27.  From about 50 games on, the correction
+    changes the width by less than a point unless one bot won nearly every
+    game (50-0-0: +- 5 instead of +- 0).
 
     >>> [round(100 * x) for x in score_interval(5, 0, 0)]
     [100, 27]
