@@ -51,10 +51,9 @@ def score_interval(wins: int, draws: int, losses: int, z: float = 1.96):
     if n == 0:
         return 0.0, 0.0
     mean = (wins + draws / 2) / n
-    w, m = wins + 2, losses + 2
-    k = n + 4
-    centre = (w + draws / 2) / k
-    var = (w * (1 - centre) ** 2 + draws * (0.5 - centre) ** 2 + m * centre ** 2) / k
+    won, lost, k = wins + 2, losses + 2, n + 4
+    centre = (won + draws / 2) / k
+    var = (won * (1 - centre) ** 2 + draws * (0.5 - centre) ** 2 + lost * centre ** 2) / k
     return mean, z * math.sqrt(var / k)
 
 
