@@ -15,7 +15,7 @@ separation with ``--solve`` seconds (far more than a move gets):
 * **fill**: the result differs: a player fell short of its fill (or, when a fill
   is not proved exact, the solve missed a longer one).
 
-The report counts the decided games of each kind, the players that crashed after a
+The report counts the decided games of each kind, the draws, the players that crashed after a
 separation having made fewer moves than their solved fill, and lists the games
 the fill decided.  ``--out FILE`` keeps one JSON line per game, ``--table FILE``
 prints the report of such a file again.  With ``--depth D`` the search bots search
@@ -24,10 +24,12 @@ D turns whatever the time, so the games are the same on every machine.
 Measured (2 cores, both in use, 0.1 s a move, ``--solve 4``; maps ``rand1160``-``rand1189``,
 then ``rand1190``-``rand1219``; the games are in ``results/separation_chamber_*.jsonl``)::
 
-    chamber v chamber: 60 games, 27 decided (13-14): crash 0, split 26, fill 1
+    chamber v chamber: 60 games, 27 decided (13-14): crash 0, split 26, fill 1;
+      33 drawn, 26 of them before a separation
       of 41 players that crashed after a separation, 3 made fewer moves than their
       solved fill (by 1-2)
-    chamber v chamber+time=0.03: 60 games, 36 decided (23-13): crash 0, split 29, fill 7
+    chamber v chamber+time=0.03: 60 games, 36 decided (23-13): crash 0, split 29, fill 7;
+      24 drawn, 21 of them before a separation
       of 42 players that crashed after a separation, 6 made fewer moves than their
       solved fill (by 2-8)
 
@@ -78,10 +80,12 @@ def summary(rows, bots):
     # are topped up by the greedy filler's estimate)
     crashed = [(r, p) for r in rows if r["fills"] for p in (0, 1) if r["winner"] != p]
     short = [r["fills"][p] - r["made"][p] for r, p in crashed if r["made"][p] < r["fills"][p]]
+    drawn_crash = sum(1 for r in rows if r["winner"] is None and r["kind"] == "crash")
     pair = f"{bots[0]} v {bots[1]}"
     lines = [f"{pair}: {len(rows)} games, {len(decided)} decided "
              f"({first}-{len(decided) - first} from {bots[0]}'s side): "
-             f"crash {kinds['crash']}, split {kinds['split']}, fill {kinds['fill']}",
+             f"crash {kinds['crash']}, split {kinds['split']}, fill {kinds['fill']}; "
+             f"{len(rows) - len(decided)} drawn, {drawn_crash} of them before a separation",
              f"  of {len(crashed)} players that crashed after a separation, {len(short)} made "
              f"fewer moves than their solved fill" + (f" (by {min(short)}-{max(short)})"
                                                          if short else "")]
