@@ -12,7 +12,7 @@ import pytest
 
 from tronlab import Board, get_bot, play, random_map
 from tronlab.course.ex_learning import scripted
-from tronlab.tron.board import DOWN, LEFT, RIGHT, UP
+from tronlab.tron.board import LEFT, RIGHT, UP
 from tronlab.tron.decided import Decided, solved_result, where_decided
 from tronlab.tron.learn import moves_after, separation_turn
 
@@ -103,6 +103,9 @@ def test_clear_errors():
     for bad in (0, -1, True, "1"):
         with pytest.raises(ValueError, match="time must be a positive number"):
             where_decided(rec, time=bad)
+    for bad in (None, "game.json", rec.to_dict()):
+        with pytest.raises(TypeError, match="GameRecord"):
+            where_decided(bad)
     cg = play(Board.from_ascii("1...2"), [scripted([RIGHT]), scripted([LEFT])], rules="codingame")
     with pytest.raises(ValueError, match="google2010"):
         where_decided(cg)

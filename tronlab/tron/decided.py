@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..runner.records import GameRecord
 from .endgame import Endgame
 from .learn import moves_after, separation_turn
 
@@ -51,7 +52,10 @@ def solved_result(fills) -> int | None:
 def where_decided(record, *, time: float = 1.0, boards=None) -> Decided:
     """Classify the finished 2-player google2010 game ``record`` (module doc); each
     player's fill is solved with ``time`` seconds."""
-    if getattr(record, "rules", "google2010") != "google2010":
+    if not isinstance(record, GameRecord):
+        raise TypeError(f"where_decided needs a finished game's GameRecord (from play), "
+                        f"got {type(record).__name__}")
+    if record.rules != "google2010":
         raise ValueError(f"where_decided reads google2010 games, got {record.rules!r} rules")
     if isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0:
         raise ValueError(f"time must be a positive number of seconds, got {time!r}")
