@@ -1,12 +1,14 @@
 """Where Tron games are decided: by the split at the separation, or in the endgame fill?
 
     python benchmarks/separation.py [--bots chamber,chamber] [--time 0.1 | --depth D]
-        [--random 30] [--random-first 1160] [--solve 4] [--jobs 2] [--out FILE]
+        [--game google2010|lightriders] [--random 30] [--random-first 1160] [--solve 4]
+        [--jobs 2] [--out FILE] [--table FILE]
 
-Every seeded random 20x20 map (the arena's ``random:N@K``) is played from both
-seats under the google2010 rules, and :func:`tronlab.tron.decided.where_decided`
-says where each game was decided, solving each player's longest fill at the
-separation with ``--solve`` seconds (far more than a move gets):
+Every seeded random 20x20 map (the arena's ``random:N@K``; with ``--game lightriders``
+its seeded Light Riders starts) is played from both seats, and
+:func:`tronlab.tron.decided.where_decided` says where each game was decided,
+solving each player's longest fill at the separation with ``--solve`` seconds
+(far more than a move gets):
 
 * **crash**: the game ended before the players were separated;
 * **split**: the result is the one the solved fills give (the longer fill wins,
@@ -15,9 +17,9 @@ separation with ``--solve`` seconds (far more than a move gets):
 * **fill**: the result differs: a player fell short of its fill (or, when a fill
   is not proved exact, the solve missed a longer one).
 
-The report counts the decided games of each kind, the draws, the players that crashed after a
-separation having made fewer moves than their solved fill, and lists the games
-the fill decided.  ``--out FILE`` keeps one JSON line per game, ``--table FILE``
+The report counts the decided games of each kind, the draws, the players that
+crashed after a separation having made fewer moves than their solved fill, and
+lists the games the fill decided.  ``--out FILE`` keeps one JSON line per game, ``--table FILE``
 prints the report of such a file again.  With ``--depth D`` the search bots search
 D turns whatever the time, so the games are the same on every machine.
 
@@ -60,11 +62,11 @@ from tronlab.tron.decided import where_decided
 
 def one_game(task):
     """Play one game and say where it was decided; a dict for the JSON line."""
-    label, spec, seat, bots, time, depth, solve, seed = task
-    board = make_board("google2010", spec, 2)
+    game, label, spec, seat, bots, time, depth, solve, seed = task
+    board = make_board(game, spec, 2)
     names = list(bots) if seat == 0 else list(bots[::-1])
-    players = [make_bot(n, "google2010", time=time, depth=depth) for n in names]
-    record = play(board, players, rng=seed)
+    players = [make_bot(n, game, time=time, depth=depth) for n in names]
+    record = play(board, players, rng=seed, rules=game)
     d = where_decided(record, time=solve)
     return {"map": label, "seat": seat, "names": names, "winner": record.outcome.winner,
             "turns": record.outcome.turns, "kind": d.kind, "separated": d.turn,
@@ -101,6 +103,7 @@ def summary(rows, bots):
 def parse(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bots", default="chamber,chamber")
+    ap.add_argument("--game", choices=("google2010", "lightriders"), default="google2010")
     ap.add_argument("--time", type=float, default=0.1)
     ap.add_argument("--depth", type=int, default=None)
     ap.add_argument("--random", type=int, default=30)
@@ -129,9 +132,9 @@ def main(argv=None):
             rows = [json.loads(line) for line in f if line.strip()]
         print("\n".join(summary(rows, bots)))
         return 0
-    maps = expand_maps("google2010", f"random:{args.random}@{args.random_first}")
-    tasks = [(m.label, m.spec, seat, bots, args.time, args.depth, args.solve, 2 * i + seat)
-             for i, m in enumerate(maps) for seat in (0, 1)]
+    maps = expand_maps(args.game, f"random:{args.random}@{args.random_first}")
+    tasks = [(args.game, m.label, m.spec, seat, bots, args.time, args.depth, args.solve,
+              2 * i + seat) for i, m in enumerate(maps) for seat in (0, 1)]
     rows = []
     out = open(args.out, "a") if args.out else None
     with ProcessPoolExecutor(args.jobs) as pool:

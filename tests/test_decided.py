@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from tronlab import Board, get_bot, play, random_map
+from tronlab import Board, get_bot, lightriders_board, play, random_map
 from tronlab.course.ex_learning import scripted
+from tronlab.grid.parity import fill_bound
 from tronlab.tron.board import LEFT, RIGHT, UP
 from tronlab.tron.decided import Decided, solved_result, where_decided
 from tronlab.tron.learn import moves_after, separation_turn
@@ -107,5 +108,19 @@ def test_clear_errors():
         with pytest.raises(TypeError, match="GameRecord"):
             where_decided(bad)
     cg = play(Board.from_ascii("1...2"), [scripted([RIGHT]), scripted([LEFT])], rules="codingame")
-    with pytest.raises(ValueError, match="google2010"):
+    with pytest.raises(ValueError, match="google2010 or lightriders"):
         where_decided(cg)
+
+
+def test_a_light_riders_game_is_read_the_same_way():
+    # an open 16x16 field: filler walls itself into 80 squares, voronoi keeps 138; both
+    # fills are proved (the solver reaches a line as long as the parity bound, or every
+    # line ends before the depth limit), and neither player wastes a square of its own
+    rec = play(lightriders_board(rng=4), [get_bot("filler"), get_bot("voronoi")], rng=4,
+               rules="lightriders")
+    assert rec.outcome.winner == 1 and rec.outcome.turns == 99
+    d = where_decided(rec, time=2.0)
+    assert d == Decided("split", 19, (79, 137), (True, True), (79, 137))
+    boards = rec.boards()
+    assert separation_turn(boards) == 19 and moves_after(rec, 19, boards) == d.made
+    assert all(d.fills[p] <= fill_bound(boards[19], p).bound for p in (0, 1))

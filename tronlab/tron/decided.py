@@ -3,8 +3,9 @@ split at the separation, or in the endgame fill.
 
 Once the players are separated (:func:`tronlab.tron.learn.separation_turn`) each
 can still make at most its longest fill, which the endgame solver (A8) finds
-given time.  Under google2010 rules the longer fill wins and equal fills draw (both
-crash on the same turn).  So a finished game falls in one of three kinds:
+given time.  Under the simultaneous rules (google2010, lightriders) the longer
+fill wins and equal fills draw (both crash on the same turn).  So a finished game
+falls in one of three kinds:
 
 * ``"crash"``: it ended before the players were separated (a head-on crash, a
   player trapped);
@@ -35,6 +36,10 @@ from .endgame import Endgame
 from .learn import moves_after, separation_turn
 
 
+#: the rules under which the longer fill wins and equal fills draw
+SIMULTANEOUS = ("google2010", "lightriders")
+
+
 class Decided(NamedTuple):
     kind: str                 # "crash", "split" or "fill" (module doc)
     turn: int | None          # index of the separation board (None: "crash")
@@ -50,13 +55,14 @@ def solved_result(fills) -> int | None:
 
 
 def where_decided(record, *, time: float = 1.0, boards=None) -> Decided:
-    """Classify the finished 2-player google2010 game ``record`` (module doc); each
-    player's fill is solved with ``time`` seconds."""
+    """Classify the finished 2-player google2010 or lightriders game ``record``
+    (module doc); each player's fill is solved with ``time`` seconds."""
     if not isinstance(record, GameRecord):
         raise TypeError(f"where_decided needs a finished game's GameRecord (from play), "
                         f"got {type(record).__name__}")
-    if record.rules != "google2010":
-        raise ValueError(f"where_decided reads google2010 games, got {record.rules!r} rules")
+    if record.rules not in SIMULTANEOUS:
+        raise ValueError(f"where_decided reads games of {' or '.join(SIMULTANEOUS)} rules "
+                         f"(two players moving together), got {record.rules!r}")
     if isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0:
         raise ValueError(f"time must be a positive number of seconds, got {time!r}")
     boards = boards if boards is not None else record.boards()
