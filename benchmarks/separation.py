@@ -45,6 +45,18 @@ each, where a fill found in one move's time can be a few squares short.  On
 crashed after 125 moves in one seat.  So a bot stronger than ``chamber`` has to be
 stronger before the separation.  A better endgame could change only the few games
 that separate early into big regions.
+
+Light Riders, ``--game lightriders --bots nash,chamber --random-first 12000`` (starts
+``lr12000``-``lr12029``, 0.1 s a move; ``results/separation_nash_chamber_lr_60.jsonl``)::
+
+    nash v chamber: 60 games, 35 decided (15-20): crash 0, split 35, fill 0;
+      25 drawn, 0 of them before a separation
+      of 85 players that crashed after a separation, 0 made fewer moves than their
+      solved fill
+
+On the open 16x16 field every game separated, every fill was played in full, and
+the split decided every game.  The 25 draws were equal fills, not crashes: the heads
+start at an odd distance, so they can never meet head-on (notebook 09).
 """
 
 from __future__ import annotations
