@@ -46,6 +46,21 @@ crashed after 125 moves in one seat.  So a bot stronger than ``chamber`` has to 
 stronger before the separation.  A better endgame could change only the few games
 that separate early into big regions.
 
+Each row also keeps what a search leaf would say of the separation board: the
+difference of fills by the parity bound (the ``"chamber"`` evaluation's separated
+value) and by the chamber route (``"chamber-fill"``), and the report says how far
+each is from the solved difference.  ``chamber v chamber+time=0.03`` on maps
+``rand1220``-``rand1259`` (``results/separation_chamber_estimates_80.jsonl``)::
+
+    chamber v chamber+time=0.03: 80 games, 47 decided (28-19 from chamber's side):
+      crash 0, split 45, fill 2; 33 drawn, 31 of them before a separation
+      at the 49 separations, the difference of fills as a search leaf estimates it:
+        parity bound (chamber): off by 176 in all (largest 17), the wrong result 10 times
+        chamber route (chamber-fill): off by 121 in all (largest 23), the wrong result 5 times
+
+The route halves the wrong calls, yet ``chamber`` with it is level with ``chamber``
+over 854 games (``benchmarks/hybrid_strength.py``).
+
 Light Riders, ``--game lightriders --bots nash,chamber --random-first 12000`` (starts
 ``lr12000``-``lr12029``, 0.1 s a move; ``results/separation_nash_chamber_lr_60.jsonl``)::
 
@@ -70,6 +85,10 @@ from tronlab.arena.bots import make_bot
 from tronlab.arena.maps import expand_maps, make_board
 from tronlab.runner.engine import play
 from tronlab.tron.decided import where_decided
+from tronlab.tron.evaluate import SEP_WEIGHT_DEFAULT, evaluate
+
+#: the evaluations whose separated values are compared with the solved fills
+ESTIMATES = {"chamber": "parity bound (chamber)", "chamber-fill": "chamber route (chamber-fill)"}
 
 
 def one_game(task):
@@ -79,10 +98,36 @@ def one_game(task):
     names = list(bots) if seat == 0 else list(bots[::-1])
     players = [make_bot(n, game, time=time, depth=depth) for n in names]
     record = play(board, players, rng=seed, rules=game)
-    d = where_decided(record, time=solve)
+    boards = record.boards()
+    d = where_decided(record, time=solve, boards=boards)
+    # what a search leaf would say of the separation board: the difference of fills by the
+    # parity bound ("chamber") and by the chamber route ("chamber-fill"), seat 0's view
+    est = None if d.turn is None else {
+        kind: evaluate(boards[d.turn], 0, kind=kind) // SEP_WEIGHT_DEFAULT
+        for kind in ESTIMATES}
     return {"map": label, "seat": seat, "names": names, "winner": record.outcome.winner,
             "turns": record.outcome.turns, "kind": d.kind, "separated": d.turn,
-            "fills": d.fills, "exact": d.exact, "made": d.made}
+            "fills": d.fills, "exact": d.exact, "made": d.made, "est": est}
+
+
+def _sign(x):
+    return (x > 0) - (x < 0)
+
+
+def estimate_lines(rows):
+    """How far each leaf estimate of the difference of fills is from the solved one."""
+    rows = [r for r in rows if r.get("est")]
+    if not rows:
+        return []
+    out = [f"  at the {len(rows)} separations, the difference of fills as a search leaf "
+           f"estimates it:"]
+    for kind in ESTIMATES:
+        errors = [r["est"][kind] - (r["fills"][0] - r["fills"][1]) for r in rows]
+        wrong = sum(1 for r in rows if _sign(r["est"][kind]) != _sign(r["fills"][0]
+                                                                      - r["fills"][1]))
+        out.append(f"    {ESTIMATES[kind]}: off by {sum(map(abs, errors))} in all "
+                   f"(largest {max(map(abs, errors))}), the wrong result {wrong} times")
+    return out
 
 
 def summary(rows, bots):
@@ -109,7 +154,7 @@ def summary(rows, bots):
                          f"{r['separated']}, fills {r['fills']} (exact {r['exact']}), "
                          f"made {r['made']}, " + ("drawn" if r["winner"] is None
                                                     else f"won by {r['names'][r['winner']]}"))
-    return lines
+    return lines + estimate_lines(rows)
 
 
 def parse(argv):
