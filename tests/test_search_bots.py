@@ -12,7 +12,9 @@ import tronlab.tron.bots.search  # noqa: F401  (registers the bots)
 from tronlab import Board
 from tronlab.runner.registry import bot_names, get_bot
 from tronlab.runner.engine import play
+from tronlab.tron.endgame import Endgame
 from tronlab.tron.maps import load_map
+from tronlab.tron.rules import get_rules
 from tronlab.tron.mapgen import codingame_board, lightriders_board
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -111,6 +113,28 @@ def test_separated_chamber_bot_uses_the_endgame_solver():
     move = bot(b, 0)
     assert bot.last_stats["mode"] == "endgame" and bot.last_stats["exact"]
     assert move in b.legal_moves(0)
+
+
+def test_the_chamber_fill_evaluation_sees_a_dead_end_the_parity_bound_counts():
+    # separated: the longer fill wins.  After blue's move right, the parity bound counts
+    # both the top room and the bottom row, but blue can fill only one of them (3 more
+    # moves); down, it goes along the bottom and up the middle column into the top
+    # room (5 more).  Red has 4 moves.  chamber's one-turn search takes the draw
+    board = Board.from_ascii("""
+        ####...
+        2..##.#
+        #.#.1.#
+        ...#...
+    """)
+    solver, rules = Endgame(), get_rules("google2010")
+    red = solver.solve(board, 1, max_depth=40)[0]
+    fills = {}
+    for name in ("chamber", "chamber-fill"):      # chamber+evaluation=chamber-fill in the arena
+        value, move = get_bot("chamber", evaluation=name).searcher.search(board, 0, max_depth=1)
+        after = board.copy()
+        rules.apply(after, [move, board.legal_moves(1)[0]], turn=0)
+        fills[name] = 1 + solver.solve(after, 0, max_depth=40)[0]
+    assert red == 4 and fills == {"chamber": 4, "chamber-fill": 6}    # a draw, and a win
 
 
 def test_verbose_prints_the_stats(capsys):
