@@ -143,6 +143,31 @@ of the decided games would be clear over the usual 254 games (some 110 of them
 decided).  So to beat ``chamber`` clearly at equal time a bot must be worth
 about what sixteen times the time is worth to ``chamber``: a search some
 sixteen times faster, or an evaluation worth five turns of depth.
+
+A better judgement of separated leaves is not it either (sessions 36-37,
+machine otherwise idle).  At the 49 separation boards of 80 games of
+``chamber`` against itself with a third of the time, the parity bound a search
+leaf uses called the wrong winner 10 times (off by 176 moves in all), the
+chamber route of ``"chamber-fill"`` 5 times (121) (``benchmarks/separation.py``).  ``chamber+evaluation=chamber-fill`` against ``chamber``,
+0.1 s, both seats, the 27 2010 maps and fresh random maps, W-D-L from
+chamber-fill's side: a first run (``rand1300-1399``, 254 games) 69-145-40,
+sign p 0.007; a confirming run of the same size (``rand1400-1499``) 59-149-46,
+p 0.24; then the deciding run, its size fixed before it started
+(``rand1500-1899``, 854 games in 46 minutes, two at a time; the games in
+``benchmarks/results/chamber_fill_v_chamber_854.jsonl``)::
+
+    python benchmarks/hybrid_strength.py --bots chamber+evaluation=chamber-fill,chamber \
+        --random 400 --random-first 1500 --jobs 2
+
+    pair                               maps    W    D    L   score    sign p  verdict  mean depth
+    chamber+evaluation=chamber-fill   20x20  214  390  196  51% +-2    0.4   unclear  9.5 / 10.0
+                                 google2010    8   40    6  52% +-7    0.79  unclear  11.8 / 13.6
+                                        all  222  430  202  51% +-2    0.36  unclear  9.6 / 10.2
+    no timeouts, crashes or bad output in 854 games
+
+Level: the first run's p of 0.007 was luck, which is why a verdict waits for a
+run fixed in advance.  The route costs half a turn of depth (the chamber tree
+is built at every separated leaf) and wins back about as much as that loses.
 """
 
 from __future__ import annotations
