@@ -147,13 +147,14 @@ sixteen times faster, or an evaluation worth five turns of depth.
 A better judgement of separated leaves is not it either (sessions 36-37,
 machine otherwise idle).  At the 49 separation boards of 80 games of
 ``chamber`` against itself with a third of the time, the parity bound a search
-leaf uses called the wrong winner 10 times (off by 176 moves in all), the
-chamber route of ``"chamber-fill"`` 5 times (121) (``benchmarks/separation.py``).  ``chamber+evaluation=chamber-fill`` against ``chamber``,
-0.1 s, both seats, the 27 2010 maps and fresh random maps, W-D-L from
-chamber-fill's side: a first run (``rand1300-1399``, 254 games) 69-145-40,
-sign p 0.007; a confirming run of the same size (``rand1400-1499``) 59-149-46,
-p 0.24; then the deciding run, its size fixed before it started
-(``rand1500-1899``, 854 games in 46 minutes, two at a time; the games in
+leaf uses called the wrong result 10 times (off by 176 moves in all), the
+chamber route of ``"chamber-fill"`` 5 times (121; ``benchmarks/separation.py``).
+``chamber+evaluation=chamber-fill`` against ``chamber``, 0.1 s, both seats,
+the 27 2010 maps and fresh random maps, W-D-L from chamber-fill's side: a
+first run (``rand1300-1399``, 254 games) 69-145-40, sign p 0.007; a
+confirming run of the same size (``rand1400-1499``) 59-149-46, p 0.24; then
+the deciding run, its size fixed before it started (``rand1500-1899``, 854
+games in 46 minutes, two at a time; the games in
 ``benchmarks/results/chamber_fill_v_chamber_854.jsonl``)::
 
     python benchmarks/hybrid_strength.py --bots chamber+evaluation=chamber-fill,chamber \
