@@ -84,7 +84,7 @@ from concurrent.futures import ProcessPoolExecutor
 from tronlab.arena.bots import make_bot
 from tronlab.arena.maps import expand_maps, make_board
 from tronlab.runner.engine import play
-from tronlab.tron.decided import where_decided
+from tronlab.tron.decided import solved_result, where_decided
 from tronlab.tron.evaluate import SEP_WEIGHT_DEFAULT, evaluate
 
 #: the evaluations whose separated values are compared with the solved fills
@@ -110,23 +110,21 @@ def one_game(task):
             "fills": d.fills, "exact": d.exact, "made": d.made, "est": est}
 
 
-def _sign(x):
-    return (x > 0) - (x < 0)
-
-
 def estimate_lines(rows):
-    """How far each leaf estimate of the difference of fills is from the solved one."""
+    """How far each leaf estimate of the difference of fills is from the solved one, and
+    how often it gives another result than the solved fills (:func:`solved_result`)."""
     rows = [r for r in rows if r.get("est")]
     if not rows:
         return []
+    solved = [r["fills"][0] - r["fills"][1] for r in rows]
     out = [f"  at the {len(rows)} separations, the difference of fills as a search leaf "
            f"estimates it:"]
     for kind in ESTIMATES:
-        errors = [r["est"][kind] - (r["fills"][0] - r["fills"][1]) for r in rows]
-        wrong = sum(1 for r in rows if _sign(r["est"][kind]) != _sign(r["fills"][0]
-                                                                      - r["fills"][1]))
-        out.append(f"    {ESTIMATES[kind]}: off by {sum(map(abs, errors))} in all "
-                   f"(largest {max(map(abs, errors))}), the wrong result {wrong} times")
+        errors = [abs(r["est"][kind] - d) for r, d in zip(rows, solved)]
+        wrong = sum(1 for r in rows
+                    if solved_result((r["est"][kind], 0)) != solved_result(r["fills"]))
+        out.append(f"    {ESTIMATES[kind]}: off by {sum(errors)} in all "
+                   f"(largest {max(errors)}), the wrong result {wrong} times")
     return out
 
 

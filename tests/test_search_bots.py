@@ -130,7 +130,7 @@ def test_the_chamber_fill_evaluation_sees_a_dead_end_the_parity_bound_counts():
     red = solver.solve(board, 1, max_depth=40)[0]
     fills = {}
     for name in ("chamber", "chamber-fill"):      # chamber+evaluation=chamber-fill in the arena
-        value, move = get_bot("chamber", evaluation=name).searcher.search(board, 0, max_depth=1)
+        _, move = get_bot("chamber", evaluation=name).searcher.search(board, 0, max_depth=1)
         after = board.copy()
         rules.apply(after, [move, board.legal_moves(1)[0]], turn=0)
         fills[name] = 1 + solver.solve(after, 0, max_depth=40)[0]
