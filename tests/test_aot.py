@@ -33,7 +33,7 @@ EXPORTS = aot_build.exports()          # generated from the @kernel(sig=...) dec
 THROUGH_WRAPPERS = {"negamax_kernel", "evaluate_kernel", "touching_kernel", "multi_score_kernel",
                     "endgame_kernel", "greedy_move_kernel", "fill_length_kernel",
                     "nash_search_kernel", "solve_zero_sum_kernel", "neutral_region_kernel",
-                    "enclose_kernel", "closed_gain_kernel", "l_scan_kernel",
+                    "enclose_kernel", "l_scan_kernel",
                     "opponent_paths_kernel", "path_search_kernel", "rect_scan_kernel"}
 
 
@@ -428,7 +428,7 @@ def test_plain_twins_call_no_compiled_code():
     helper = twin.__globals__["_closed_virtual"]
     assert helper.__globals__ is twin.__globals__               # one plain copy per module
     scan = lshapes._kernels.plain("l_scan_kernel")
-    assert isinstance(scan.__globals__["closed_gain_kernel"], types.FunctionType)
+    assert isinstance(scan.__globals__["enclose_kernel"], types.FunctionType)
     assert not isinstance(paths._closed_virtual, types.FunctionType)   # module untouched
 
 

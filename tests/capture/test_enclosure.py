@@ -8,14 +8,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy import ndimage
 from strategies import EXAMPLES
 
 import tronlab
 from tronlab.capture.ascii import format_grid, parse_grid
 from tronlab.capture.enclosure import enclose, neutral_region
 
-KING = np.ones((3, 3), bool)
+from .enclosure_oracle import scipy_enclose, scipy_regions
 
 
 @st.composite
@@ -30,28 +29,6 @@ def owner_grids(draw, max_side=12):
     owner = np.where(rng.random((h, w)) < others, rng.integers(1, 4, (h, w)), 0)
     owner[rng.random((h, w)) < neutral] = -1
     return owner.astype(np.int8)
-
-
-def scipy_regions(owner):
-    labels, _ = ndimage.label(owner == -1, structure=KING)
-    return labels
-
-
-def scipy_enclose(owner, player, x, y):
-    """Oracle: the labels touching (x, y) whose squares avoid the outer ring and
-    whose 8-neighbourhood holds no other player's square."""
-    labels = scipy_regions(owner)
-    h, w = owner.shape
-    out = owner.copy()
-    seeds = {labels[j, i] for j in range(y - 1, y + 2) for i in range(x - 1, x + 2)
-             if 0 <= i < w and 0 <= j < h and labels[j, i] > 0}
-    for lab in seeds:
-        region = labels == lab
-        on_ring = region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any()
-        around = ndimage.binary_dilation(region, structure=KING) & ~region
-        if not on_ring and not ((owner >= 0) & (owner != player) & around).any():
-            out[region] = player
-    return out
 
 
 def squares(mask):
@@ -138,6 +115,32 @@ def test_kernels_are_numba_dispatchers_with_plain_python_twins():
     assert hasattr(kernel, "signatures") and kernel.py_func is enclosure._kernels.py_func(
         "enclose_kernel")
     assert enclosure._kernels.names == ["neutral_region_kernel", "enclose_kernel"]
+
+
+def test_a_scan_leaves_the_grid_alone_and_stamps_carry_over_calls():
+    """``write=False`` counts without writing; the stamps of one call do not
+    hide a region from the next (they only grow)."""
+    from tronlab.capture import enclosure
+
+    owner = parse_grid("""
+        .....
+        .000.
+        .0.0.
+        .000.
+        .....
+    """).owner.reshape(-1)
+    before = owner.copy()
+    stamp, nxt = enclosure.new_stamps(owner.size)
+    region = np.empty(owner.size, np.int32)
+    for jit in (True, False):
+        take = enclosure._kernel("enclose_kernel", jit)
+        for _ in range(3):
+            n = take(owner, np.int64(5), np.int64(5), np.int64(0), np.int64(1), np.int64(1),
+                     False, stamp, nxt, region)
+            assert n == 1 and (owner == before).all()
+    assert take(owner, np.int64(5), np.int64(5), np.int64(0), np.int64(1), np.int64(1),
+                True, stamp, nxt, region) == 1
+    assert owner[12] == 0 and (owner != before).sum() == 1
 
 
 def test_importing_the_game_does_not_import_numba():

@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from .enclosure_oracle import scipy_enclose
 from .rects_oracle import all_l_scores, all_rect_scores, border_squares, fewest_turns
 from strategies import EXAMPLES
 
 from tronlab.capture.ascii import parse_grid
-from tronlab.capture.enclosure import enclose
 from tronlab.capture.lshapes import best_l_shape, closed_gain
 from tronlab.capture.rects import border_cycle, rectangle_scores, scan_rectangles
 from tronlab.capture.rects_terms import RectTerms, needed_to_win
@@ -216,12 +216,15 @@ def test_l_shape_closes_a_pocket_of_own_squares():
 
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(small_games(max_w=9, max_h=8), st.booleans())
-def test_closed_gain_is_what_enclose_takes(game, jit):
+def test_closed_gain_is_what_the_enclosure_oracle_takes(game, jit):
     owner = game[0]
+    before = owner.copy()
     h, w = owner.shape
     for y in range(h):
         for x in range(w):
-            assert closed_gain(owner, 0, x, y, jit=jit) == enclose(owner, 0, x, y)[1], (x, y)
+            want = int(np.count_nonzero(scipy_enclose(before, 0, x, y) != before))
+            assert closed_gain(owner, 0, x, y, jit=jit) == want, (x, y)
+            assert (owner == before).all()      # counted, not taken
 
 
 def test_l_scan_twin_and_kernel_agree_on_a_real_grid():

@@ -15,7 +15,8 @@ are the player's own.  Where players stand does not matter.
 
 Kernels take the flat ``int8`` owner array (``owner.reshape(-1)``, ``-1``
 neutral), ``width`` and ``height`` as int64, and scratch arrays of the grid's
-size (``seen`` uint8, ``region`` int32); they never allocate.  Their plain
+size (``region`` int32; ``seen`` uint8 for the flood, ``stamp`` int64 for
+the enclosure, see :func:`new_stamps`); they never allocate.  Their plain
 Python twins are ``_kernels.plain(name)`` (plain down to the helpers they call).
 """
 
@@ -56,27 +57,34 @@ def neutral_region_kernel(owner, width, height, seed, seen, region):
     return count
 
 
-@kernel(sig="i8(i1[::1], i8, i8, i8, i8, i8, u1[::1], i4[::1])")
-def enclose_kernel(owner, width, height, player, x, y, seen, region):
-    """Give ``player`` every closed neutral region touching square ``(x, y)``.
+@kernel(sig="i8(i1[::1], i8, i8, i8, i8, i8, b1, i8[::1], i8[::1], i4[::1])")
+def enclose_kernel(owner, width, height, player, x, y, write, stamp, next_stamp, region):
+    """How many squares ``player`` takes standing on ``(x, y)``: every closed
+    neutral region among the 8 squares around it.  With ``write`` they become
+    the player's in ``owner``; without, ``owner`` is left as it was (what a
+    move *would* take, for the bots' scans).
 
-    Changes ``owner`` in place; returns the number of squares taken.  Same
-    flood as :func:`neutral_region_kernel`, written out so that the plain
-    Python twin calls no other kernel.
+    Instead of clearing a ``seen`` array each call, squares are marked in
+    ``stamp`` with numbers from ``next_stamp[0]`` up (every stamp below it on
+    entry; it grows by one a flood).  A flood stops at the first sign that its
+    region is open, and a later flood that meets a square an earlier one of
+    this call marked has met that open region: it is open too.
     """
-    seen[:] = 0
+    base = next_stamp[0]
     taken = 0
     for sy in range(max(y - 1, 0), min(y + 2, height)):
         for sx in range(max(x - 1, 0), min(x + 2, width)):
             seed = sy * width + sx
-            if owner[seed] != -1 or seen[seed] != 0:
+            if owner[seed] != -1 or stamp[seed] >= base:
                 continue
-            seen[seed] = 1
+            mark = next_stamp[0]
+            next_stamp[0] += 1
+            stamp[seed] = mark
             region[0] = seed
             count = 1
             head = 0
             closed = True
-            while head < count:
+            while head < count and closed:
                 c = region[head]
                 head += 1
                 cx = c % width
@@ -88,15 +96,18 @@ def enclose_kernel(owner, width, height, player, x, y, seen, region):
                         n = ny * width + nx
                         v = owner[n]
                         if v == -1:
-                            if seen[n] == 0:
-                                seen[n] = 1
+                            if stamp[n] < base:
+                                stamp[n] = mark
                                 region[count] = n
                                 count += 1
+                            elif stamp[n] != mark:
+                                closed = False      # an earlier flood found this region open
                         elif v != player:
                             closed = False
             if closed:
-                for i in range(count):
-                    owner[region[i]] = player
+                if write:
+                    for i in range(count):
+                        owner[region[i]] = player
                 taken += count
     return taken
 
@@ -168,6 +179,12 @@ def enclose(owner, player: int, x: int, y: int, *, jit: bool = True):
     out = np.array(owner, dtype=np.int8, order="C", copy=True)
     flat = out.reshape(-1)
     take = _kernel("enclose_kernel", jit)
-    taken = take(flat, np.int64(w), np.int64(h), np.int64(player), np.int64(x),
-                 np.int64(y), np.empty(flat.size, np.uint8), np.empty(flat.size, np.int32))
+    taken = take(flat, np.int64(w), np.int64(h), np.int64(player), np.int64(x), np.int64(y),
+                 True, *new_stamps(flat.size), np.empty(flat.size, np.int32))
     return out, int(taken)
+
+
+def new_stamps(size: int) -> tuple:
+    """``(stamp, next_stamp)`` for :func:`enclose_kernel` on a grid of ``size``
+    squares: all stamps 0, the next one 1."""
+    return np.zeros(size, np.int64), np.ones(1, np.int64)

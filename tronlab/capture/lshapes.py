@@ -9,12 +9,10 @@ it as the squares it would bring - the walk's neutral squares plus the
 closed regions next to its last square - over ``a + b + 1 + constant`` turns
 (the walk, the closing turn, the player constant of the rectangle score).
 
-:func:`closed_gain_kernel` counts what the enclosure rule of
-:mod:`tronlab.capture.enclosure` would give at a square without changing the
-owners, so the scan needs no copy of the grid per walk.  It marks squares in
-``stamp`` with increasing numbers instead of clearing a ``seen`` array: a
-flood that meets a square marked earlier in the same call has met a region
-already found open, and is open too.
+The scan asks :func:`tronlab.capture.enclosure.enclose_kernel` what the
+enclosure rule would give at a walk's last square without writing it, so it
+needs no copy of the grid per walk; the kernel's stamps (numbers that only
+grow) spare it clearing a ``seen`` array per call.
 """
 
 from __future__ import annotations
@@ -25,53 +23,11 @@ import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
 from .checks import check_player, check_square, is_int
+from . import enclosure
+from .enclosure import enclose_kernel
 from .rects import check_owner, new_scratch
 
 DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))      # east, south, west, north
-
-
-@kernel(sig="i8(i1[::1], i8, i8, i8, i8, i8, i8[::1], i8[::1], i4[::1])")
-def closed_gain_kernel(owner, width, height, player, x, y, stamp, next_stamp, region):
-    """Squares ``player`` would take by enclosure standing on ``(x, y)``
-    (:func:`tronlab.capture.enclosure.enclose_kernel` without writing).
-    ``next_stamp[0]`` is the first unused stamp; it grows."""
-    base = next_stamp[0]
-    taken = 0
-    for sy in range(max(y - 1, 0), min(y + 2, height)):
-        for sx in range(max(x - 1, 0), min(x + 2, width)):
-            seed = sy * width + sx
-            if owner[seed] != -1 or stamp[seed] >= base:
-                continue
-            mark = next_stamp[0]
-            next_stamp[0] += 1
-            stamp[seed] = mark
-            region[0] = seed
-            count = 1
-            head = 0
-            closed = True
-            while head < count and closed:
-                c = region[head]
-                head += 1
-                cx = c % width
-                cy = c // width
-                if cx == 0 or cy == 0 or cx == width - 1 or cy == height - 1:
-                    closed = False
-                for ny in range(max(cy - 1, 0), min(cy + 2, height)):
-                    for nx in range(max(cx - 1, 0), min(cx + 2, width)):
-                        n = ny * width + nx
-                        v = owner[n]
-                        if v == -1:
-                            if stamp[n] < base:
-                                stamp[n] = mark
-                                region[count] = n
-                                count += 1
-                            elif stamp[n] != mark:
-                                closed = False      # an earlier flood found this region open
-                        elif v != player:
-                            closed = False
-            if closed:
-                taken += count
-    return taken
 
 
 @kernel(sig="f8(i1[::1], i8, i8, i8, i8, i8, i8, f8, i1[::1], i8[::1], i8[::1], i4[::1], "
@@ -113,8 +69,8 @@ def l_scan_kernel(owner, width, height, player, px, py, max_len, constant, work,
                         work[endy * width + endx] = player
                         gain += 1
                     if a + b > 0:
-                        total = gain + closed_gain_kernel(work, width, height, player, endx,
-                                                          endy, stamp, next_stamp, region)
+                        total = gain + enclose_kernel(work, width, height, player, endx, endy,
+                                                      False, stamp, next_stamp, region)
                         score = total / (a + b + 1 + constant)
                         if score > best_score:
                             best_score = score
@@ -206,7 +162,7 @@ def closed_gain(owner, player: int, x: int, y: int, *, jit: bool = True) -> int:
     h, w = owner.shape
     player = check_player(player)
     x, y = check_square((x, y), owner.shape, "square")
-    s = new_scratch(w, h, 2)
-    gain = _kernel("closed_gain_kernel", jit)
+    gain = enclosure._kernel("enclose_kernel", jit)
     return int(gain(owner.reshape(-1), np.int64(w), np.int64(h), np.int64(player), np.int64(x),
-                    np.int64(y), s["stamp"], s["stamp_next"], s["region"]))
+                    np.int64(y), False, *enclosure.new_stamps(w * h),
+                    np.empty(w * h, np.int32)))

@@ -253,7 +253,7 @@ def _play_round(state, targets, eliminated, backs) -> State:
     crowd = Counter(pos for pos in positions if pos is not None)
     flat = owner.reshape(-1)
     w, h = np.int64(state.width), np.int64(state.height)
-    seen, region = np.empty(flat.size, np.uint8), np.empty(flat.size, np.int32)
+    (stamp, next_stamp), region = enclosure.new_stamps(flat.size), np.empty(flat.size, np.int32)
     take = enclosure._kernels.fast("enclose_kernel")
     for p, pos in enumerate(positions):     # in id order: stand, then enclose
         if pos is None:
@@ -261,7 +261,8 @@ def _play_round(state, targets, eliminated, backs) -> State:
         if crowd[pos] == 1 and owner[pos[1], pos[0]] == NEUTRAL:
             owner[pos[1], pos[0]] = p
         if touches_old_square(state, p, pos):
-            take(flat, w, h, np.int64(p), np.int64(pos[0]), np.int64(pos[1]), seen, region)
+            take(flat, w, h, np.int64(p), np.int64(pos[0]), np.int64(pos[1]), True, stamp,
+                 next_stamp, region)
     moved = any(pos is not None and pos != state.positions[p] for p, pos in enumerate(positions))
     owner = frozen(owner)
     positions = tuple(positions)
