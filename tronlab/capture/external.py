@@ -5,7 +5,8 @@ that starts one subprocess per game, writes every turn in the contest's
 protocol (:mod:`tronlab.capture.protocol`: the opponent count once, then
 ``gameRound``, the players' lines and the grid, renumbered so the program is
 player 0) and reads one answer line under a clock.  It shares the pipe
-plumbing of :class:`tronlab.runner.external.ExternalBot` (threads that never
+plumbing of :class:`tronlab.runner.external.ExternalBot`
+(:class:`tronlab.runner.program.Program`: threads that never
 let a stuck program block tronlab, stderr kept up to 64 KiB, the whole
 process group killed at the end), and the fault rules of the other games:
 
@@ -30,19 +31,13 @@ default) on top of the later turns' limit.  ``start_game`` (called by
 from __future__ import annotations
 
 import os
-import queue
 import shlex
-import subprocess
-import threading
 import time
-import weakref
 
-from ..runner import reaper
-from ..runner.external import QUEUE_CAP, _end_program, _read_lines, _StderrSink, _write_lines
+from ..runner.program import Program, StderrSink, check_seconds, parse_command
 from .protocol import FIRST_TURN_SECONDS, TURN_SECONDS, format_start, format_turn, parse_answer
 
 GRACE = 0.05
-_POLL = 0.05
 
 
 class ProgramFault(Exception):
@@ -53,11 +48,8 @@ class ProgramFault(Exception):
         self.reason, self.detail = reason, detail
 
 
-def _check_seconds(what, value):
-    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
-                              or not value > 0):
-        raise ValueError(f"{what} must be a positive number of seconds, got {value!r}")
-    return value
+def _short(line: str) -> str:
+    return repr(line[:80])
 
 
 class CaptureProgram:
@@ -71,28 +63,18 @@ class CaptureProgram:
 
     def __init__(self, command, *, name: str | None = None, first_time_limit: float | None = None,
                  time_limit: float | None = None, grace: float = GRACE, cwd=None, env=None):
-        if isinstance(command, str):
-            args = shlex.split(command)
-        elif isinstance(command, (list, tuple)) and all(
-                isinstance(a, (str, os.PathLike)) for a in command):
-            args = [os.fspath(a) for a in command]
-        else:
-            raise TypeError("command must be a str or a list of str")
-        if not args:
-            raise ValueError("command is empty")
+        args = parse_command(command)
         self.args = args
         self.name = name or os.path.basename(args[0])
-        self.first_time_limit = _check_seconds("first_time_limit", first_time_limit) \
+        self.first_time_limit = check_seconds("first_time_limit", first_time_limit) \
             or FIRST_TURN_SECONDS
-        self.time_limit = _check_seconds("time_limit", time_limit) or TURN_SECONDS
+        self.time_limit = check_seconds("time_limit", time_limit) or TURN_SECONDS
         self.grace = float(grace)
         self.cwd = cwd
         self.env = None if env is None else {**os.environ, **env}
         self.message = None
-        self._proc = None
-        self._finalizer = None
-        self._threads = []
-        self._sink = _StderrSink()
+        self._program: Program | None = None
+        self._sink = StderrSink()
         self._turns = 0
         self.answer_seconds = []    # wall clock of each answer, first turn included
 
@@ -105,49 +87,32 @@ class CaptureProgram:
         starts at the first turn)."""
         self.close()
         if first_time_limit is not None:
-            self.first_time_limit = _check_seconds("first_time_limit", first_time_limit)
+            self.first_time_limit = check_seconds("first_time_limit", first_time_limit)
         if time_limit is not None:
-            self.time_limit = _check_seconds("time_limit", time_limit)
+            self.time_limit = check_seconds("time_limit", time_limit)
         self._turns = 0
 
     def _start(self, n_players: int) -> None:
-        self._sink = _StderrSink()
+        self._sink = StderrSink()
         try:
-            token = reaper.new_token()
-            proc = subprocess.Popen(self.args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, cwd=self.cwd,
-                                    env=reaper.child_env(token, self.env),
-                                    start_new_session=True)
+            self._program = Program(self.args, cwd=self.cwd, env=self.env)
         except OSError as err:
             raise ProgramFault("exited", f"could not start {shlex.join(self.args)}: "
                                          f"{err.strerror or err}") from None
-        reaper.register(token, proc.pid)
-        self._proc = proc
-        self._stop = threading.Event()
-        self._finalizer = weakref.finalize(self, _end_program, proc, token, self._stop)
-        # bounded: a program that prints without end cannot fill our memory
-        self._lines, self._pending = queue.Queue(maxsize=QUEUE_CAP), queue.Queue()
-        self._threads = [
-            threading.Thread(target=_read_lines, args=(proc.stdout, self._lines, self._stop),
-                             daemon=True),
-            threading.Thread(target=_write_lines, args=(proc.stdin, self._pending), daemon=True),
-            threading.Thread(target=self._sink.run, args=(proc.stderr,), daemon=True),
-        ]
-        for t in self._threads:
-            t.start()
-        self._pending.put(format_start(n_players))
+        self._sink = self._program.sink
+        self._program.send(format_start(n_players))
 
     def __call__(self, view, player):
         """Send this turn (``view`` with real ids, as the game loop gives it)
         and return the program's action; raises :class:`ProgramFault`."""
-        if self._proc is None:
+        if self._program is None:
             if self._turns:
                 raise ProgramFault("exited", "the program was closed")
             self._start(view.n_players)
         limit = self.first_time_limit if self._turns == 0 else self.time_limit + self.grace
         self._turns += 1
         self._drain()
-        self._pending.put(format_turn(view, player))
+        self._program.send(format_turn(view, player))
         asked = time.monotonic()
         line = self._next_line(asked + limit, limit)
         self.answer_seconds.append(time.monotonic() - asked)
@@ -158,45 +123,20 @@ class CaptureProgram:
         return answer.action
 
     def _drain(self) -> None:
-        """Throw away lines printed late or in excess before asking again (at most a
-        queue's worth: a program that never stops printing is caught by the clock)."""
-        for _ in range(QUEUE_CAP):
-            try:
-                line = self._lines.get_nowait()
-            except queue.Empty:
-                return
-            if line is None:
-                self._lines.put(None)
-                return
+        """Throw away lines printed late or in excess before asking again."""
+        for _ in self._program.unread_lines():
+            pass
 
     def _next_line(self, deadline: float, limit: float) -> str:
         while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise ProgramFault("timeout", f"no answer within {limit * 1000:.0f} ms")
             try:
-                line = self._lines.get(timeout=min(remaining, _POLL))
-            except queue.Empty:
-                if self._proc.poll() is None:
-                    continue
-                try:
-                    line = self._lines.get(timeout=_POLL)
-                except queue.Empty:
-                    line = None
+                line = self._program.next_line(deadline)
+            except TimeoutError:
+                raise ProgramFault("timeout", f"no answer within {limit * 1000:.0f} ms") from None
             if line is None:
-                self._lines.put(None)
-                raise ProgramFault("exited", self._exit_detail())
+                raise ProgramFault("exited", "the " + self._program.exit_detail(_short))
             if line.strip():
                 return line
-
-    def _exit_detail(self) -> str:
-        try:
-            code = self._proc.wait(timeout=1)
-        except subprocess.TimeoutExpired:
-            return "the program closed its output"
-        what = f"killed by signal {-code}" if code < 0 else f"exited with code {code}"
-        last = [ln for ln in self._sink.text().splitlines() if ln.strip()]
-        return f"the program {what}" + (f" (last stderr line: {last[-1][:80]!r})" if last else "")
 
     def stderr_text(self) -> str:
         """What the program wrote on stderr (first 64 KiB)."""
@@ -204,28 +144,12 @@ class CaptureProgram:
 
     @property
     def pid(self) -> int | None:
-        return None if self._proc is None else self._proc.pid
+        return None if self._program is None else self._program.pid
 
     def close(self) -> None:
         """Kill the program and everything it started; safe to call twice."""
-        proc, self._proc = self._proc, None
-        if proc is None:
-            return
-        self._pending.put(None)
-        try:
-            proc.wait(timeout=0.05)
-        except subprocess.TimeoutExpired:
-            pass
-        if self._finalizer is not None:
-            self._finalizer()
-            self._finalizer = None
-        for t in self._threads:
-            t.join(timeout=1)
-        for stream, t in ((proc.stdout, self._threads[0]), (proc.stderr, self._threads[2])):
-            if not t.is_alive():
-                try:
-                    stream.close()
-                except OSError:
-                    pass
+        program, self._program = self._program, None
+        if program is not None:
+            program.close()
 
     end_game = close

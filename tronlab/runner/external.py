@@ -2,9 +2,10 @@
 
 :class:`ExternalBot` starts one subprocess per game, writes each turn in the
 contest's protocol (:mod:`tronlab.tron.protocol`) and reads the answer, all under
-a clock.  Three small threads keep it from ever blocking: one writes stdin,
-one reads stdout lines into a queue, one collects stderr (kept, capped, and
-returned by :meth:`ExternalBot.stderr_text` for the game record).
+a clock.  Three small threads (:class:`tronlab.runner.program.Program`) keep
+it from ever blocking: one writes stdin, one reads stdout lines into a queue,
+one collects stderr (kept, capped, and returned by
+:meth:`ExternalBot.stderr_text` for the game record).
 
 Memory stays bounded whatever the program prints: an answer line is cut at
 ``LINE_CAP`` bytes, at most ``QUEUE_CAP`` unread lines wait in the queue (the
@@ -53,107 +54,23 @@ this bot's own clock always answers first.
 from __future__ import annotations
 
 import os
-import queue
 import shlex
-import signal
-import subprocess
-import threading
 import time
-import weakref
 
 from . import reaper
 from .engine import BotFault
+from .program import STDERR_CAP, Program, StderrSink, check_seconds, parse_command  # noqa: F401
 from ..tron.protocol import (LIGHTRIDERS_TIME_PER_MOVE_MS, LIGHTRIDERS_TIMEBANK_MS, ProtocolError,
-                       check_protocol, encode_state, lightriders_settings, parse_answer, quote)
+                             check_protocol, encode_state, lightriders_settings, parse_answer,
+                             quote)
 
-STDERR_CAP = 64 * 1024
-LINE_CAP = 4 * 1024    # bytes of one answer line; a longer line is cut (and is bad output)
-QUEUE_CAP = 64         # unread answer lines kept; then the reader waits
 _MARGIN = 0.9  # fraction of an engine-imposed limit this bot waits
-_POLL = 0.05  # seconds between checks that the program still runs
 
 DEFAULT_TIMES = {  # protocol: (first move, later moves) in seconds
     "google2010": (3.0, 1.0),
     "codingame": (1.0, 0.1),
     "lightriders": (LIGHTRIDERS_TIMEBANK_MS / 1000, LIGHTRIDERS_TIME_PER_MOVE_MS / 1000),
 }
-
-
-def _end_program(proc: subprocess.Popen, token: str, stop: threading.Event) -> None:
-    """Kill the program, its group and everything carrying its token; reap the program."""
-    stop.set()
-    reaper.kill_program(token, proc.pid)
-    try:
-        proc.wait(timeout=2)
-    except subprocess.TimeoutExpired:
-        pass
-
-
-def _put(lines: queue.Queue, item, stop: threading.Event) -> bool:
-    """Queue ``item``, waiting while the queue is full; False once the game stopped."""
-    while not stop.is_set():
-        try:
-            lines.put(item, timeout=0.1)
-            return True
-        except queue.Full:
-            continue
-    return False
-
-
-def _read_lines(stream, lines: queue.Queue, stop: threading.Event) -> None:
-    try:
-        while not stop.is_set():
-            raw = stream.readline(LINE_CAP)
-            if not raw or not _put(lines, raw.decode("utf-8", errors="replace"), stop):
-                break
-    except (OSError, ValueError):
-        pass
-    _put(lines, None, stop)  # end of output
-
-
-def _write_lines(stream, pending: queue.Queue) -> None:
-    while True:
-        text = pending.get()
-        if text is None:
-            break
-        try:
-            stream.write(text.encode("utf-8"))
-            stream.flush()
-        except (OSError, ValueError):  # the program closed stdin or died: EOF tells the reader
-            break
-    try:
-        stream.close()
-    except OSError:
-        pass
-
-
-class _StderrSink:
-    """Collects a program's stderr, keeping the first ``STDERR_CAP`` bytes."""
-
-    def __init__(self):
-        self.data = bytearray()
-        self.dropped = 0
-        self.lock = threading.Lock()
-
-    def run(self, stream) -> None:
-        try:
-            while True:
-                chunk = stream.read1(4096)
-                if not chunk:
-                    break
-                with self.lock:
-                    room = STDERR_CAP - len(self.data)
-                    self.data += chunk[:max(room, 0)]
-                    self.dropped += max(len(chunk) - max(room, 0), 0)
-        except (OSError, ValueError):
-            pass
-
-    def text(self) -> str:
-        with self.lock:
-            text = self.data.decode("utf-8", errors="replace")
-            if self.dropped:
-                text += f"\n[tronlab: {self.dropped} more bytes of stderr dropped]\n"
-            return text
 
 
 class ExternalBot:
@@ -169,29 +86,18 @@ class ExternalBot:
     def __init__(self, command, *, protocol: str = "google2010", name: str | None = None,
                  time_limit: float | None = None, first_time_limit: float | None = None,
                  cwd=None, env=None):
-        if isinstance(command, str):
-            args = shlex.split(command)
-        elif (isinstance(command, (list, tuple))
-              and all(isinstance(a, (str, os.PathLike)) for a in command)):
-            args = [os.fspath(a) for a in command]
-        else:
-            raise TypeError("command must be a str or a list of str")
-        if not args:
-            raise ValueError("command is empty")
+        args = parse_command(command)
         self.protocol = check_protocol(protocol)
-        for what, value in (("time_limit", time_limit), ("first_time_limit", first_time_limit)):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
-                                      or not value > 0):
-                raise ValueError(f"{what} must be a positive number of seconds, got {value!r}")
+        check_seconds("time_limit", time_limit)
+        check_seconds("first_time_limit", first_time_limit)
         self.args = args
         self.name = name or os.path.basename(args[0])
         self.time_limit = time_limit
         self.first_time_limit = first_time_limit
         self.cwd = cwd
         self.env = None if env is None else {**os.environ, **env}
-        self._proc = None
-        self._finalizer = None
-        self._sink = _StderrSink()
+        self._program: Program | None = None
+        self._sink = StderrSink()   # this game's stderr (kept after the program closed)
         self._failure: BotFault | None = None
         reaper.install_signal_handlers()   # main thread only; handlers others set are kept
 
@@ -211,37 +117,20 @@ class ExternalBot:
                    f"under {game} rules (pass protocol={game!r})")
             self._failure = BotFault("error", msg)  # every later move fails the same way
             raise ValueError(msg)
-        self._sink = _StderrSink()
+        self._sink = StderrSink()
         self._failure = None
         self._moves = 0
         self._answers = 0   # answer lines read (or thrown away) so far
         self._set_clock(time_limit)
-        token = reaper.new_token()
         try:
-            proc = subprocess.Popen(self.args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, cwd=self.cwd,
-                                    env=reaper.child_env(token, self.env),
-                                    start_new_session=True)
+            self._program = Program(self.args, cwd=self.cwd, env=self.env)
         except OSError as err:
             self._failure = BotFault("exited", f"could not start {shlex.join(self.args)}: "
                                                  f"{err.strerror or err}")
             return
-        reaper.register(token, proc.pid)
-        self._proc = proc
-        self._stop = threading.Event()
-        self._finalizer = weakref.finalize(self, _end_program, proc, token, self._stop)
-        self._lines: queue.Queue = queue.Queue(maxsize=QUEUE_CAP)
-        self._pending: queue.Queue = queue.Queue()
-        self._threads = [
-            threading.Thread(target=_read_lines, args=(proc.stdout, self._lines, self._stop),
-                             daemon=True),
-            threading.Thread(target=_write_lines, args=(proc.stdin, self._pending), daemon=True),
-            threading.Thread(target=self._sink.run, args=(proc.stderr,), daemon=True),
-        ]
-        for t in self._threads:
-            t.start()
+        self._sink = self._program.sink
         if self.protocol == "lightriders":
-            self._pending.put(lightriders_settings(board, player, timebank_ms=self._bank_cap_ms,
+            self._program.send(lightriders_settings(board, player, timebank_ms=self._bank_cap_ms,
                                                    time_per_move_ms=self._per_move_ms))
 
     def _set_clock(self, engine_limit) -> None:
@@ -265,7 +154,7 @@ class ExternalBot:
 
         Raises :class:`~tronlab.runner.engine.BotFault` ("timeout", "bad-output", "exited").
         """
-        if self._proc is None and self._failure is None:
+        if self._program is None and self._failure is None:
             self.start_game(board, player)
         if self._failure is not None:
             raise self._failure
@@ -278,7 +167,7 @@ class ExternalBot:
         self._drain(limit)
         turn = self._moves
         self._moves += 1
-        self._pending.put(encode_state(self.protocol, board, player, turn=turn,
+        self._program.send(encode_state(self.protocol, board, player, turn=turn,
                                        time_ms=int(limit * 1000)))
         line = self._next_line(t0 + limit, limit)
         if self._banked:
@@ -291,17 +180,9 @@ class ExternalBot:
         return "pass" if move is None else move  # Light Riders 'pass': keep going straight
 
     def _drain(self, limit: float) -> None:
-        """Before asking again, throw away late answers to earlier turns (at most the
-        queue's size: this runs on the move's clock); a line beyond the turns asked
-        so far is bad output."""
-        for _ in range(QUEUE_CAP):
-            try:
-                line = self._lines.get_nowait()
-            except queue.Empty:
-                return
-            if line is None:
-                self._lines.put(None)
-                return
+        """Before asking again, throw away late answers to earlier turns (on the
+        move's clock); a line beyond the turns asked so far is bad output."""
+        for line in self._program.unread_lines():
             if line.strip():
                 self._answers += 1
                 if self._answers > self._moves:
@@ -311,23 +192,14 @@ class ExternalBot:
 
     def _next_line(self, deadline: float, limit: float) -> str:
         while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            try:
+                line = self._program.next_line(deadline)
+            except TimeoutError:
                 if self._banked:
                     self._bank_ms = 0
-                raise BotFault("timeout", f"no answer within {limit:g} s")
-            try:  # short waits: a program can die while a child of it holds stdout open
-                line = self._lines.get(timeout=min(remaining, _POLL))
-            except queue.Empty:
-                if self._proc.poll() is None:
-                    continue
-                try:  # it has ended: take a last line it may have printed
-                    line = self._lines.get(timeout=_POLL)
-                except queue.Empty:
-                    line = None
+                raise BotFault("timeout", f"no answer within {limit:g} s") from None
             if line is None:
-                self._lines.put(None)
-                self._failure = BotFault("exited", self._exit_detail())
+                self._failure = BotFault("exited", self._program.exit_detail(quote))
                 raise self._failure
             if line.strip():
                 self._answers += 1
@@ -335,52 +207,14 @@ class ExternalBot:
                     return line
                 # else: the late answer to an earlier turn that timed out: not this one
 
-    def _exit_detail(self) -> str:
-        try:
-            code = self._proc.wait(timeout=1)
-        except subprocess.TimeoutExpired:
-            code = None
-        if code is None:
-            what = "closed its output"
-        elif code < 0:
-            try:
-                what = f"was killed by signal {signal.Signals(-code).name}"
-            except ValueError:
-                what = f"was killed by signal {-code}"
-        else:
-            what = f"exited with code {code}"
-        last = [ln for ln in self._sink.text().splitlines() if ln.strip()]
-        tail = f" (last stderr line: {quote(last[-1])})" if last else ""
-        return f"program {what}{tail}"
-
     def end_game(self, record=None) -> None:
         self.close()
 
     def close(self) -> None:
         """Kill the program and everything it started; safe to call twice."""
-        proc, self._proc = self._proc, None
-        if proc is None:
-            return
-        self._pending.put(None)  # writer closes stdin: a polite program exits by itself
-        try:
-            proc.wait(timeout=0.05)
-        except subprocess.TimeoutExpired:
-            pass
-        if self._finalizer is not None:
-            self._finalizer()  # kills group and token (even if the program already exited)
-            self._finalizer = None
-        reader, _, collector = self._threads
-        for t in self._threads:
-            t.join(timeout=1)
-        # a stream is closed only once its thread is done with it (closing a buffered
-        # stream under a blocked reader would wait for that reader); a process that
-        # escaped the group and still holds the pipe leaves it to the garbage collector
-        for stream, t in ((proc.stdout, reader), (proc.stderr, collector)):
-            if not t.is_alive():
-                try:
-                    stream.close()
-                except OSError:
-                    pass
+        program, self._program = self._program, None
+        if program is not None:
+            program.close()
 
     def stderr_text(self) -> str:
         """What the program wrote on stderr this game (first 64 KiB)."""
@@ -389,4 +223,4 @@ class ExternalBot:
     @property
     def pid(self) -> int | None:
         """Process id of the running program, if any."""
-        return None if self._proc is None else self._proc.pid
+        return None if self._program is None else self._program.pid

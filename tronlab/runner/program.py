@@ -1,0 +1,250 @@
+"""One running contest program and its three pipes, for every game's program bot.
+
+:class:`Program` is what :class:`tronlab.runner.external.ExternalBot` (Tron,
+Light Riders) and :class:`tronlab.capture.external.CaptureProgram` (Back to the
+Code) share: the process, started in a session of its own with a reaper token
+(:mod:`tronlab.runner.reaper`), and three daemon threads so that nothing ever
+blocks the game: one writes the lines :meth:`Program.send` queues to stdin, one
+reads stdout into a queue of lines, one keeps stderr.  Each bot keeps its own
+protocol and its own rules for late or extra lines on top.
+
+Memory stays bounded whatever the program prints: a line is cut at
+``LINE_CAP`` bytes, at most ``QUEUE_CAP`` unread lines wait (the reader then
+stops reading, and a program that keeps printing blocks on its full pipe), and
+stderr keeps its first ``STDERR_CAP`` bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import threading
+import time
+import weakref
+
+from . import reaper
+
+STDERR_CAP = 64 * 1024
+LINE_CAP = 4 * 1024    # bytes of one answer line; a longer line is cut (and is bad output)
+QUEUE_CAP = 64         # unread answer lines kept; then the reader waits
+POLL = 0.05            # seconds between checks that the program still runs
+
+
+def parse_command(command) -> list[str]:
+    """``command`` as a list of arguments: a string is split as a shell would
+    (:func:`shlex.split`), a list or tuple of str / path-like is kept."""
+    if isinstance(command, str):
+        args = shlex.split(command)
+    elif (isinstance(command, (list, tuple))
+          and all(isinstance(a, (str, os.PathLike)) for a in command)):
+        args = [os.fspath(a) for a in command]
+    else:
+        raise TypeError("command must be a str or a list of str")
+    if not args:
+        raise ValueError("command is empty")
+    return args
+
+
+def check_seconds(what: str, value):
+    """``value`` if it is None or a positive number of seconds, else a ValueError."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                              or not value > 0):
+        raise ValueError(f"{what} must be a positive number of seconds, got {value!r}")
+    return value
+
+
+class StderrSink:
+    """Collects a program's stderr, keeping the first ``STDERR_CAP`` bytes."""
+
+    def __init__(self):
+        self.data = bytearray()
+        self.dropped = 0
+        self.lock = threading.Lock()
+
+    def run(self, stream) -> None:
+        try:
+            while True:
+                chunk = stream.read1(4096)
+                if not chunk:
+                    break
+                with self.lock:
+                    room = STDERR_CAP - len(self.data)
+                    self.data += chunk[:max(room, 0)]
+                    self.dropped += max(len(chunk) - max(room, 0), 0)
+        except (OSError, ValueError):
+            pass
+
+    def text(self) -> str:
+        with self.lock:
+            text = self.data.decode("utf-8", errors="replace")
+            if self.dropped:
+                text += f"\n[tronlab: {self.dropped} more bytes of stderr dropped]\n"
+            return text
+
+
+def _end_program(proc: subprocess.Popen, token: str, stop: threading.Event) -> None:
+    """Kill the program, its group and everything carrying its token; reap the program."""
+    stop.set()
+    reaper.kill_program(token, proc.pid)
+    try:
+        proc.wait(timeout=2)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+def _put(lines: queue.Queue, item, stop: threading.Event) -> bool:
+    """Queue ``item``, waiting while the queue is full; False once the game stopped."""
+    while not stop.is_set():
+        try:
+            lines.put(item, timeout=0.1)
+            return True
+        except queue.Full:
+            continue
+    return False
+
+
+def _read_lines(stream, lines: queue.Queue, stop: threading.Event) -> None:
+    try:
+        while not stop.is_set():
+            raw = stream.readline(LINE_CAP)
+            if not raw or not _put(lines, raw.decode("utf-8", errors="replace"), stop):
+                break
+    except (OSError, ValueError):
+        pass
+    _put(lines, None, stop)  # end of output
+
+
+def _write_lines(stream, pending: queue.Queue) -> None:
+    while True:
+        text = pending.get()
+        if text is None:
+            break
+        try:
+            stream.write(text.encode("utf-8"))
+            stream.flush()
+        except (OSError, ValueError):  # the program closed stdin or died: EOF tells the reader
+            break
+    try:
+        stream.close()
+    except OSError:
+        pass
+
+
+class Program:
+    """``args`` running with its pipes (see the module docstring); raises
+    OSError when it cannot start.  ``env`` is the whole environment (None:
+    this process's), to which the reaper adds its token."""
+
+    def __init__(self, args, *, cwd=None, env=None):
+        self.sink = StderrSink()
+        token = reaper.new_token()
+        self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, cwd=cwd,
+                                     env=reaper.child_env(token, env), start_new_session=True)
+        reaper.register(token, self.proc.pid)
+        stop = threading.Event()
+        # kills the program if its bot is dropped without close()
+        self._finalizer = weakref.finalize(self, _end_program, self.proc, token, stop)
+        self._lines: queue.Queue = queue.Queue(maxsize=QUEUE_CAP)
+        self._pending: queue.Queue = queue.Queue()
+        self._threads = [
+            threading.Thread(target=_read_lines, args=(self.proc.stdout, self._lines, stop),
+                             daemon=True),
+            threading.Thread(target=_write_lines, args=(self.proc.stdin, self._pending),
+                             daemon=True),
+            threading.Thread(target=self.sink.run, args=(self.proc.stderr,), daemon=True),
+        ]
+        for t in self._threads:
+            t.start()
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def send(self, text: str) -> None:
+        """Queue ``text`` for the program's stdin (the writer thread writes it)."""
+        self._pending.put(text)
+
+    def unread_lines(self):
+        """The lines printed and not read yet, at most ``QUEUE_CAP`` of them (this
+        runs on a move's clock; a program that never stops printing is caught by
+        the clock), up to the end of the output if it came."""
+        for _ in range(QUEUE_CAP):
+            try:
+                line = self._lines.get_nowait()
+            except queue.Empty:
+                return
+            if line is None:
+                self._lines.put(None)
+                return
+            yield line
+
+    def next_line(self, deadline: float) -> str | None:
+        """The next line printed before ``deadline`` (a ``time.monotonic()``
+        time), blank lines too; None once the output ended (the program exited or
+        closed it); TimeoutError at the deadline."""
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError
+            try:  # short waits: a program can die while a child of it holds stdout open
+                line = self._lines.get(timeout=min(remaining, POLL))
+            except queue.Empty:
+                if self.proc.poll() is None:
+                    continue
+                try:  # it has ended: take a last line it may have printed
+                    line = self._lines.get(timeout=POLL)
+                except queue.Empty:
+                    line = None
+            if line is None:
+                self._lines.put(None)     # every later read sees the end too
+            return line
+
+    def exit_detail(self, quote=repr) -> str:
+        """How the program ended, for a fault: ``program exited with code 3
+        (last stderr line: ...)``, ``... was killed by signal SIGKILL``, or
+        ``... closed its output`` while it still runs."""
+        try:
+            code = self.proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            code = None
+        if code is None:
+            what = "closed its output"
+        elif code < 0:
+            try:
+                what = f"was killed by signal {signal.Signals(-code).name}"
+            except ValueError:
+                what = f"was killed by signal {-code}"
+        else:
+            what = f"exited with code {code}"
+        last = [ln for ln in self.sink.text().splitlines() if ln.strip()]
+        tail = f" (last stderr line: {quote(last[-1])})" if last else ""
+        return f"program {what}{tail}"
+
+    def close(self) -> None:
+        """Close stdin (a polite program exits by itself), then kill the program,
+        its group and every process carrying its token; safe to call twice."""
+        if self._finalizer is None:
+            return
+        self._pending.put(None)
+        try:
+            self.proc.wait(timeout=0.05)
+        except subprocess.TimeoutExpired:
+            pass
+        self._finalizer()  # kills group and token (even if the program already exited)
+        self._finalizer = None
+        reader, _, collector = self._threads
+        for t in self._threads:
+            t.join(timeout=1)
+        # a stream is closed only once its thread is done with it (closing a buffered
+        # stream under a blocked reader would wait for that reader); a process that
+        # escaped the group and still holds the pipe leaves it to the garbage collector
+        for stream, t in ((self.proc.stdout, reader), (self.proc.stderr, collector)):
+            if not t.is_alive():
+                try:
+                    stream.close()
+                except OSError:
+                    pass
