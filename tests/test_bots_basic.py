@@ -71,10 +71,13 @@ def test_register_as_decorator_and_call(scratch_registry):
 
 
 def test_a_broken_builtin_module_only_warns(monkeypatch):
-    monkeypatch.setattr(registry, "_BUILTIN_MODULES", ["basic", "does_not_exist"])
+    monkeypatch.setattr(registry, "_BUILTIN_MODULES", ["tronlab.tron.bots.basic", "does_not_exist"])
     monkeypatch.setattr(registry, "_loaded", False)
-    with pytest.warns(RuntimeWarning, match="could not load built-in bots from 'does_not_exist'"):
+    with pytest.warns(RuntimeWarning) as caught:
         registry._load_builtins()
+    assert [str(w.message) for w in caught] == [
+        "tronlab.runner.registry: could not load built-in bots from 'does_not_exist': "
+        "No module named 'does_not_exist'"]
     assert "random" in registry.bot_names()
 
 
