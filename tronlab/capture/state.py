@@ -68,6 +68,11 @@ class Snapshot(NamedTuple):
     positions: tuple
 
 
+def _from_config(name: str) -> property:
+    """A read-only property that is ``self.config.<name>``."""
+    return property(lambda self: getattr(self.config, name), doc=f"``config.{name}``")
+
+
 def frozen(owner) -> np.ndarray:
     """A read-only ``int8`` copy of ``owner``."""
     out = np.array(owner, dtype=np.int8, copy=True)
@@ -96,17 +101,9 @@ class State:
     last_round: bool = False
     over: bool = False
 
-    @property
-    def width(self) -> int:
-        return self.config.width
-
-    @property
-    def height(self) -> int:
-        return self.config.height
-
-    @property
-    def n_players(self) -> int:
-        return self.config.n_players
+    width = _from_config("width")
+    height = _from_config("height")
+    n_players = _from_config("n_players")
 
     @property
     def active(self) -> list[int]:
@@ -142,17 +139,9 @@ class View(NamedTuple):
     eliminated: tuple
     config: Config
 
-    @property
-    def width(self) -> int:
-        return self.config.width
-
-    @property
-    def height(self) -> int:
-        return self.config.height
-
-    @property
-    def n_players(self) -> int:
-        return self.config.n_players
+    width = _from_config("width")
+    height = _from_config("height")
+    n_players = _from_config("n_players")
 
 
 def initial_state(config: Config, starts) -> State:
