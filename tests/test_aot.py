@@ -432,6 +432,42 @@ def test_plain_twins_call_no_compiled_code():
     assert not isinstance(paths._closed_virtual, types.FunctionType)   # module untouched
 
 
+_FRESH_TWINS = """
+import sys, types
+import numpy as np
+from tronlab import Board
+from tronlab.grid import flood, ring
+from tronlab.tron import nash_search
+from tronlab.jit.kernels import TABLES
+linked = 0
+for table in list(TABLES.values()):
+    for name in table.names:
+        twin = table.plain(name)
+        for used in table._uses:
+            assert isinstance(twin.__globals__[used], types.FunctionType), (table.module, used)
+            linked += 1
+b = Board.from_ascii('1....\\n.....\\n....2')
+n = b.flat.size
+labels, sizes, equiv = (np.zeros(n, np.int32) for _ in range(3))
+k = flood._kernels.plain("components_kernel")(b.flat, np.int64(b.stride), labels, sizes, equiv)
+square = b.stride + 3               # the top row's middle square: never a cut square
+b.flat[square] = 1
+done = flood._kernels.plain("fill_square_kernel")(b.flat, np.int64(b.stride), np.int64(square),
+                                                  ring.POTENTIAL_ARTICULATION, labels, sizes,
+                                                  equiv, np.int64(k))
+print(linked, int(done[0]), int(done[1]), "numba" in sys.modules)
+"""
+
+
+def test_plain_twins_reach_kernels_other_modules_lend_before_anything_compiled():
+    """``uses=`` links a kernel of another module only when the module compiles;
+    a plain twin called first, in a fresh process, must find it too."""
+    proc = subprocess.run([sys.executable, "-c", _FRESH_TWINS], env=_child_env(), cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split()[1:] == ["0", "1", "False"] and int(proc.stdout.split()[0]) > 0
+
+
 def test_kernel_declaration_errors():
     from tronlab.jit.kernels import kernel, parse_sig
 

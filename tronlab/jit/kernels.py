@@ -125,13 +125,18 @@ def kernel(func=None, /, *, sig: str | None = None, **options):
 def plain(func, _spaces=None):
     """A copy of ``func`` (a kernel's Python function) whose module namespace has every
     kernel in it, whether a stand-in or the numba dispatcher that replaced it when the
-    module compiled, swapped for that kernel's own plain copy, module by module.  Calling
-    ``py_func`` alone would still call the compiled helpers."""
+    module compiled, swapped for that kernel's own plain copy, module by module; the
+    kernels its table ``uses`` from other modules are added first (the namespace holds
+    them only once the module compiled).  Calling ``py_func`` alone would still call the
+    compiled helpers."""
     spaces = {} if _spaces is None else _spaces
     module = func.__globals__.get("__name__")
     ns = spaces.get(module)
     if ns is None:
         ns = spaces[module] = dict(func.__globals__)
+        table = TABLES.get(module)
+        for name, home in (table._uses.items() if table is not None else ()):
+            ns[name] = getattr(home, name)      # linked only when the module compiles
         for key, value in list(ns.items()):
             inner = _python_of(value)
             if inner is not None:
