@@ -227,6 +227,23 @@ def test_closed_gain_is_what_the_enclosure_oracle_takes(game, jit):
             assert (owner == before).all()      # counted, not taken
 
 
+@pytest.mark.parametrize("path", ["numba", "twin", "plain"])
+def test_closed_gain_takes_a_games_read_only_grid(monkeypatch, path):
+    """A game's grid is frozen (read-only); numba types such an array apart
+    and refuses a kernel that could write it, so the wrapper must not pass it."""
+    from tronlab.capture import enclosure
+
+    if path == "numba":
+        monkeypatch.setattr(enclosure._kernels, "fast", enclosure._kernels.jit)
+    owner = parse_grid("""
+        000.
+        0.0.
+        000.
+    """).owner
+    owner.setflags(write=False)
+    assert closed_gain(owner, 0, 2, 1, jit=path != "plain") == 1
+
+
 def test_l_scan_twin_and_kernel_agree_on_a_real_grid():
     rng = np.random.default_rng(5)
     owner = np.where(rng.random((20, 35)) < 0.35, 0, -1).astype(np.int8)
@@ -276,3 +293,32 @@ def test_the_player_constant_is_the_write_ups_count_of_extra_turns(n):
     assert on.points / on.turns == pytest.approx(on.score)
     assert again == pytest.approx(on.points / (on.turns - {2: 10, 3: 6, 4: 4}[n]))
     assert off.score >= again and rect != (0, 0, 0, 0)
+
+
+def test_a_frozen_grid_compiles_nothing_the_warm_up_did_not(monkeypatch):
+    """A bot warms its kernels up on a fresh grid and then plays on the game's
+    frozen (read-only) one: that must not make numba compile again mid-game
+    (seconds, while the turn has 100 ms)."""
+    from tronlab.capture import enclosure, lshapes, opponent, paths, rects
+    from tronlab.capture.warmup import run_every_kernel
+    from tronlab.jit.kernels import KernelTable
+
+    monkeypatch.setattr(KernelTable, "fast", KernelTable.jit)     # numba, not the twins
+    tables = [m._kernels for m in (enclosure, lshapes, opponent, paths, rects)]
+
+    def signatures():
+        return {(t.module, n): len(t.jit(n).signatures) for t in tables for n in t.names}
+
+    run_every_kernel()
+    before = signatures()
+    owner = np.full((5, 6), -1, np.int8)
+    owner[2, 2] = 0
+    owner.setflags(write=False)
+    arrival = np.full((5, 6), 9, np.int64)
+    arrival.setflags(write=False)
+    scan_rectangles(owner, 0, (2, 2), aimed=np.zeros((5, 6), bool))
+    best_l_shape(owner, 0, (2, 2))
+    closed_gain(owner, 0, 2, 2)
+    opponent.predict(owner, [((4, 4), (1, 0), 0)], rounds=3)
+    paths.search_paths(owner, 0, (2, 2), max_nodes=50, arrival=arrival)
+    assert signatures() == before

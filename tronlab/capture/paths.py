@@ -35,7 +35,7 @@ import numpy as np
 from ..jit.clock import NO_DEADLINE, clock_ns
 from ..jit.kernels import KernelTable, kernel
 from .checks import check_player, check_square
-from .rects import check_owner
+from .rects import check_owner, kernel_array
 
 NEVER = 1 << 30                       # "no cap" for ``needed``
 CLOCK_EVERY = 64                      # expansions between two looks at the clock (a power of 2)
@@ -365,7 +365,7 @@ def _checked_inputs(owner, player, position, trail, arrival):
     if np.shape(arrival) != owner.shape:
         raise ValueError(f"arrival must be shaped like owner, {owner.shape}, "
                          f"got {np.shape(arrival)}")
-    arr = np.ascontiguousarray(arrival, dtype=np.int64).reshape(-1)
+    arr = kernel_array(np.asarray(arrival, dtype=np.int64)).reshape(-1)
     return owner, player, position, trail, arr
 
 

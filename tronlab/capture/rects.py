@@ -288,14 +288,24 @@ def _mask(mask, shape) -> np.ndarray:
     mask = np.asarray(mask)
     if mask.shape != shape:
         raise ValueError(f"mask shaped {mask.shape}, the grid is {shape}")
-    return np.ascontiguousarray(mask, dtype=np.uint8).reshape(-1)
+    return kernel_array(mask.astype(np.uint8, copy=False)).reshape(-1)
+
+
+def kernel_array(a: np.ndarray) -> np.ndarray:
+    """``a`` as the kernels are compiled for it: C-contiguous and writeable.  A
+    game's grid is frozen, and numba types a read-only array apart: passed as it
+    is, it would make numba compile every kernel a second time, in the middle of
+    a game, after the bot's warm-up (a copy of a grid costs a microsecond)."""
+    if a.flags.c_contiguous and a.flags.writeable:
+        return a
+    return np.array(a, order="C")
 
 
 def check_owner(owner) -> np.ndarray:
     owner = np.asarray(owner)
     if owner.ndim != 2 or owner.dtype != np.int8:
         raise ValueError(f"owner must be a 2-D int8 array, got {owner.dtype} {owner.shape}")
-    return np.ascontiguousarray(owner)
+    return kernel_array(owner)
 
 
 def _four_ints(v) -> bool:
