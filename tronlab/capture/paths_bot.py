@@ -60,7 +60,7 @@ from .memory import Memory
 from .warmup import Warmup
 from .opponent import NEVER, last_turn, predict
 from .paths import new_scratch, path_score, search_paths
-from .rects_bot import interference, scan_inputs
+from .rects_bot import interference, scan_inputs, turn_start
 from .rival import rectangle_arrival, rival_border
 
 
@@ -201,14 +201,8 @@ class PathBot:
     def __call__(self, view, player):
         self.deadline = (NO_DEADLINE if self.time_budget is None
                          else deadline_after(self.time_budget))
-        self.memory.update(view)
-        if self.warmup is not None and not self.warmup.done:
-            return nearest_target(view, player)
-        if self.back is not None:
-            n = self.back.decide(self, view, player)
-            if n:
-                return ("BACK", n)
-        return self.choose(view, player)
+        early = turn_start(self, view, player)
+        return self.choose(view, player) if early is None else early
 
     def arrival(self, view, player) -> np.ndarray:
         """Round (from now) from which an opponent holds each neutral square."""

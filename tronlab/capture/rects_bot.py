@@ -108,10 +108,14 @@ def approach_target(owner, position, square) -> tuple:
     if x == tx or y == ty:
         return tuple(square)
     sx, sy = (1 if tx > x else -1), (1 if ty > y else -1)
-    row_first = [(i, y) for i in range(x + sx, tx + sx, sx)] + [(tx, j) for j in range(y + sy, ty, sy)]
-    col_first = [(x, j) for j in range(y + sy, ty + sy, sy)] + [(i, ty) for i in range(x + sx, tx, sx)]
+    row_first = ([(i, y) for i in range(x + sx, tx + sx, sx)]
+                 + [(tx, j) for j in range(y + sy, ty, sy)])
+    col_first = ([(x, j) for j in range(y + sy, ty + sy, sy)]
+                 + [(i, ty) for i in range(x + sx, tx, sx)])
+
     def free(path):
         return sum(owner[b, a] == NEUTRAL for a, b in path)
+
     return (x, ty) if free(col_first) > free(row_first) else (tx, ty)
 
 
@@ -171,6 +175,21 @@ def l_squares(position, shape) -> set:
     return out | {(cx + ex * k, cy + ey * k) for k in range(1, shape.b + 1)}
 
 
+def turn_start(bot, view, player):
+    """What a searching capture bot does first each turn: remember the view
+    (``bot.memory``); answer with the nearest-neutral rule while its kernels
+    load (``bot.warmup``); go BACK when its rule says so (``bot.back``).
+    None: the bot thinks."""
+    bot.memory.update(view)
+    if bot.warmup is not None and not bot.warmup.done:
+        return nearest_target(view, player)
+    if bot.back is not None:
+        n = bot.back.decide(bot, view, player)
+        if n:
+            return ("BACK", n)
+    return None
+
+
 class RectangleBot:
     """Recar's rectangles (see the module docstring)."""
 
@@ -194,14 +213,8 @@ class RectangleBot:
         self.warmup = Warmup()
 
     def __call__(self, view, player):
-        self.memory.update(view)
-        if self.warmup is not None and not self.warmup.done:
-            return nearest_target(view, player)
-        if self.back is not None:
-            n = self.back.decide(self, view, player)
-            if n:
-                return ("BACK", n)
-        return self.choose(view, player)
+        early = turn_start(self, view, player)
+        return self.choose(view, player) if early is None else early
 
     def choose(self, view, player):
         """The target this turn (steps 1-5 of the module docstring)."""
