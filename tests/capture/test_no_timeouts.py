@@ -26,18 +26,22 @@ GAMES = 20 if os.environ.get("TRONLAB_LONG") == "1" else 1
 FIRST = 5.0
 
 
-def program(name):
+def program(name, env=None):
     return CaptureProgram([sys.executable, "-m", "tronlab.cli", "bot", name, "--protocol",
-                           "backtothecode"], name=name)
+                           "backtothecode"], name=name, env=env)
 
 
 @pytest.mark.slow
-def test_no_bot_loses_on_time_in_full_four_player_games():
+@pytest.mark.parametrize("env", [None, {"TRONLAB_AOT": "0"}], ids=["built", "numba-cache"])
+def test_no_bot_loses_on_time_in_full_four_player_games(env):
+    """With the ahead-of-time build, and without it: numba's cache (filled by
+    ``tronlab warmup``, as ``dev.py`` does) must serve every grid the game hands
+    a bot, frozen ones included, with no compile in the middle of a game."""
     faults, ends = [], []
     for g in range(GAMES):
         shift = g % 4
         order = BOTS[shift:] + BOTS[:shift]
-        rec = play_capture([program(n) for n in order], rng=1 + g, time_limit=0.1,
+        rec = play_capture([program(n, env) for n in order], rng=1 + g, time_limit=0.1,
                            first_time_limit=FIRST)
         faults += [(g, order[p], kind, detail) for _turn, _rnd, p, kind, detail in rec.events
                    if kind not in ("back", "rewind")]
