@@ -12,7 +12,8 @@ def test_warmup_runs_every_step_in_a_fresh_process():
     assert r.returncode == 0, r.stderr
     steps = [line.split()[0] for line in r.stdout.splitlines() if line.startswith("  ")]
     assert steps == ["territory", "flood", "ring", "articulation", "parity", "turn-order",
-                     "chambers", "filler", "evaluations", "search", "endgame", "capture", "bots"]
+                     "chambers", "filler", "evaluations", "search", "endgame", "zero-sum", "capture",
+                     "bots"]
     assert "compiled or loaded from the cache" in r.stdout
 
 
@@ -28,3 +29,38 @@ def test_tronlab_warmup_fills_the_cache_and_says_what_bots_will_use(tmp_path):
     code = ("import sys; from tronlab.jit.cache import is_warm; "
             "sys.exit(0 if all(is_warm(b) for b in ('chamber', 'hybrid', 'nash')) else 1)")
     assert subprocess.run([sys.executable, "-c", code], env=env, timeout=300).returncode == 0
+
+
+_WHOLE_GAMES = """
+import numpy as np
+from tronlab.jit.warmup import warm_up
+from tronlab.jit.kernels import TABLES
+from tronlab.runner.engine import play
+from tronlab.runner.registry import get_bot
+from tronlab.tron import mapgen
+
+warm_up()
+def signatures():
+    return {(m, n): len(t.jit(n).signatures) for m, t in TABLES.items() if t._compiled
+            for n in t.names}
+before = signatures()
+arena, lr = mapgen.load_builtin("arena"), mapgen.lightriders_board(rng=np.random.default_rng(1))
+for name in ("chamber", "minimax", "nash", "hybrid", "voronoi", "filler", "quick"):
+    play(arena, [get_bot(name, time=0.02), get_bot("chamber", time=0.02)], rules="google2010",
+         rng=1)
+    play(lr, [get_bot(name, time=0.02), get_bot("minimax", time=0.02)], rules="lightriders",
+         rng=1)
+    play(mapgen.codingame_board(3, rng=1), [get_bot(name, time=0.02), get_bot("multivoronoi"),
+         get_bot("random", rng=2)], rules="codingame", rng=1)
+print({k: (before.get(k), v) for k, v in signatures().items() if before.get(k) != v})
+"""
+
+
+def test_after_the_warm_up_whole_games_compile_nothing():
+    """Every Tron bot plays whole games under the three rule sets after the warm-up
+    (numba's dispatchers, no ahead-of-time twins): no kernel gains a signature,
+    which would be a compile or a cache load in the middle of a game."""
+    r = subprocess.run([sys.executable, "-c", _WHOLE_GAMES], capture_output=True, text=True,
+                       timeout=600, env=child_env(TRONLAB_AOT="0"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "{}"

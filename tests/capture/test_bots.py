@@ -198,3 +198,28 @@ def test_nearest_target_matches_a_brute_force_reading_of_its_rule(n, w, h, seed,
         owner=owner.astype(np.int8), positions=positions, eliminated=eliminated)
     assert nearest_target(view, 0, late=late, lone_penalty=penalty) == brute_nearest(
         view, 0, late=late, lone_penalty=penalty)
+
+
+@pytest.mark.slow
+def test_a_whole_game_compiles_nothing_the_warm_up_did_not(monkeypatch):
+    """The four search bots, after :func:`run_every_kernel`, play a 4-player game
+    on numba's dispatchers: no kernel may gain a signature (a compile, or a load
+    from numba's cache, in the middle of a game costs seconds)."""
+    from tronlab.capture.game import play_capture
+    from tronlab.capture.warmup import run_every_kernel
+    from tronlab.jit.kernels import TABLES, KernelTable
+    from tronlab.runner.registry import get_bot as registry_bot
+
+    monkeypatch.setattr(KernelTable, "fast", KernelTable.jit)     # numba, not the twins
+    run_every_kernel()
+    capture = [t for m, t in TABLES.items() if m.startswith("tronlab.capture.")]
+
+    def signatures():
+        return {(t.module, n): len(t.jit(n).signatures) for t in capture for n in t.names}
+
+    before = signatures()
+    bots = [registry_bot(n, game="capture")
+            for n in ("rectangles", "paths", "rectangles-block", "paths-block")]
+    rec = play_capture(bots, rng=3)
+    assert rec.outcome["reason"] in ("decided", "round-limit", "idle")
+    assert signatures() == before

@@ -19,8 +19,10 @@ import numpy as np
 
 
 def run_every_kernel() -> None:
-    """Call each kernel of the issue-17 bots once (compiles them or loads numba's cache)."""
-    from .lshapes import best_l_shape
+    """Call each kernel of the issue-17 bots, and the enclosure rule the game
+    itself runs, once (compiles them or loads numba's cache)."""
+    from .enclosure import enclose
+    from .lshapes import best_l_shape, closed_gain
     from .opponent import predict
     from .paths import search_paths
     from .rects import scan_rectangles
@@ -29,6 +31,8 @@ def run_every_kernel() -> None:
     owner[2, 2] = 0
     scan_rectangles(owner, 0, (2, 2))
     best_l_shape(owner, 0, (2, 2))
+    closed_gain(owner, 0, 2, 2)
+    enclose(owner, 0, 2, 2)
     predict(owner, [((4, 4), (1, 0), 0)], rounds=3)
     search_paths(owner, 0, (2, 2), max_nodes=50)
 

@@ -25,6 +25,7 @@ def _steps():
     from ..tron import chambers, endgame, evaluate, mapgen, search, spacefill as filler
     from ..runner.registry import bot_names, get_bot
     from ..capture.warmup import run_every_kernel as capture_kernels
+    from ..nash.zero_sum import solve_zero_sum
 
     board = mapgen.load_builtin("arena")
     cg = mapgen.codingame_board(3, rng=0)
@@ -55,6 +56,7 @@ def _steps():
         ("search", lambda: [search.negamax(board, depth=2, evaluation=k) for k in
                             ("territory", "linear", "chamber")]),
         ("endgame", lambda: endgame.solve_endgame(board, time=0.05)),
+        ("zero-sum games", lambda: solve_zero_sum([[1.0, -1.0], [-1.0, 1.0]])),
         ("capture", capture_kernels),
         ("bots", bots),
     ]
