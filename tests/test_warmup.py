@@ -3,6 +3,8 @@
 import subprocess
 import sys
 
+import pytest
+
 from aot_support import child_env
 
 
@@ -61,6 +63,41 @@ def test_after_the_warm_up_whole_games_compile_nothing():
     (numba's dispatchers, no ahead-of-time twins): no kernel gains a signature,
     which would be a compile or a cache load in the middle of a game."""
     r = subprocess.run([sys.executable, "-c", _WHOLE_GAMES], capture_output=True, text=True,
+                       timeout=600, env=child_env(TRONLAB_AOT="0"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "{}"
+
+
+_ONE_BOT = """
+import sys
+import numpy as np
+from tronlab.jit.kernels import TABLES
+from tronlab.runner.engine import play
+from tronlab.runner.registry import get_bot
+from tronlab.tron import mapgen
+
+name = sys.argv[1]
+bot = get_bot(name, time=0.02)
+bot.warm_up()
+def signatures():
+    return {(m, n): len(t.jit(n).signatures) for m, t in TABLES.items() if t._compiled
+            for n in t.names}
+before = signatures()
+arena, lr = mapgen.load_builtin("arena"), mapgen.lightriders_board(rng=np.random.default_rng(1))
+play(arena, [bot, get_bot("random", rng=1)], rules="google2010", rng=1)
+play(lr, [bot, get_bot("hugger")], rules="lightriders", rng=1)
+play(mapgen.codingame_board(3, rng=1), [bot, get_bot("random", rng=2), get_bot("random", rng=3)],
+     rules="codingame", rng=1)
+print({k: (before.get(k), v) for k, v in signatures().items() if before.get(k) != v and v})
+"""
+
+
+@pytest.mark.parametrize("name", ["chamber", "minimax", "nash", "hybrid", "voronoi"])
+def test_a_bots_own_warm_up_covers_its_whole_games(name):
+    """A contest program without the ahead-of-time build warms up just its bot
+    (``bot.warm_up()``) before the first turn: whole games under the three rule
+    sets must then find every kernel they call already compiled or loaded."""
+    r = subprocess.run([sys.executable, "-c", _ONE_BOT, name], capture_output=True, text=True,
                        timeout=600, env=child_env(TRONLAB_AOT="0"))
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().splitlines()[-1] == "{}"

@@ -24,6 +24,7 @@ replayed against ``chamber``.  Measurements: ``benchmarks/hybrid_strength.py``.
 
 from __future__ import annotations
 
+from ...nash.zero_sum import solve_zero_sum
 from ...runner.registry import register
 from ..root_matrix import RootMatrixSearcher
 from .nash import ClockedBot
@@ -40,6 +41,10 @@ class HybridBot(ClockedBot):
         super().__init__(endgame_depth=endgame_depth, time=time, verbose=verbose, rng=rng)
         self.searcher = RootMatrixSearcher(evaluation=evaluation, draw=draw, near=near,
                                            reduce=reduce)
+
+    def warm_up(self):
+        super().warm_up()
+        solve_zero_sum([[1.0, -1.0], [-1.0, 1.0]])   # the root matrix's solver, called from Python
 
     def start_game(self, board, player, *, rules=None, time_limit=None, rng=None):
         super().start_game(board, player, rules=rules, time_limit=time_limit, rng=rng)
