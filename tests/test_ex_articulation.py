@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from tronlab import Board
 from tronlab.course.checker import NOT_IMPLEMENTED, PASSED, WRONG, WRONG_TYPE
 from tronlab.course.ex_articulation import check_articulation_points, tarjan_variant
 from tronlab.tron.board import FREE

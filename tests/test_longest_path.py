@@ -1,7 +1,6 @@
 """L4, the write-up's longest-path search for separated players, against brute force
 (every path on tiny boards) and a plain recursive twin of the depth-limited value."""
 
-import numpy as np
 from hypothesis import given, settings, strategies as st
 from strategies import EXAMPLES, small_boards
 

@@ -1,6 +1,5 @@
 """Rules of google2010, lightriders and codingame (tronlab.tron.rules): ASCII boards for games.md."""
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -1,6 +1,5 @@
 """Olaf69's opponent model (tronlab.capture.opponent) on hand-worked grids, one per rule."""
 
-import numpy as np
 import pytest
 
 from tronlab.capture import parse_grid

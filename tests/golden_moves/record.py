@@ -41,7 +41,7 @@ BOTS = {
 
 def positions():
     """Yield (rules, board, player) for the seeded positions."""
-    from tronlab import Board, codingame_board, get_rules, random_map
+    from tronlab import codingame_board, get_rules, random_map
 
     for i in range(N_POSITIONS):
         rng = np.random.default_rng(1000 + i)

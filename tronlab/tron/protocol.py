@@ -68,7 +68,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .board import FREE, MOVE_NAMES, TRAIL, WALL, Board, parse_move
+from .board import FREE, MOVE_NAMES, WALL, Board, parse_move
 
 PROTOCOLS = ("google2010", "codingame", "lightriders")
 
