@@ -1,5 +1,5 @@
-"""Argument checks shared by the capture game's functions: ints, player ids and
-squares, each a ValueError naming the argument and what was given.
+"""Argument checks shared by the capture game's functions: ints, player ids,
+squares and owner grids, each a ValueError naming the argument and what was given.
 
 >>> check_square((2, 1), (2, 3))
 (2, 1)
@@ -43,3 +43,22 @@ def check_square(square, shape, name: str = "position") -> tuple:
     if not (0 <= x < w and 0 <= y < h):
         raise ValueError(f"{name} ({x}, {y}) is off the {w}x{h} grid")
     return int(x), int(y)
+
+
+def kernel_array(a: np.ndarray) -> np.ndarray:
+    """``a`` as the kernels are compiled for it: C-contiguous and writeable.  A
+    game's grid is frozen, and numba types a read-only array apart: passed as it
+    is, it would make numba compile every kernel a second time, in the middle of
+    a game, after the bot's warm-up (a copy of a grid costs a microsecond)."""
+    if a.flags.c_contiguous and a.flags.writeable:
+        return a
+    return np.array(a, order="C")
+
+
+def check_owner(owner) -> np.ndarray:
+    """``owner`` as a 2-D ``int8`` grid ready for the kernels (:func:`kernel_array`),
+    or a ValueError."""
+    owner = np.asarray(owner)
+    if owner.ndim != 2 or owner.dtype != np.int8:
+        raise ValueError(f"owner must be a 2-D int8 array, got {owner.dtype} {owner.shape}")
+    return kernel_array(owner)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
-from .checks import check_player, check_square
+from .checks import check_owner, check_player, check_square
 
 
 @kernel(sig="i8(i1[::1], i8, i8, i8, u1[::1], i4[::1])")
@@ -125,13 +125,6 @@ def _kernel(name: str, jit: bool):
     return _kernels.fast(name) if jit else _kernels.plain(name)
 
 
-def _flat_owner(owner) -> np.ndarray:
-    owner = np.asarray(owner)
-    if owner.ndim != 2 or owner.dtype != np.int8:
-        raise ValueError(f"owner must be a 2-D int8 array, got {owner.dtype} {owner.shape}")
-    return owner
-
-
 def neutral_region(owner, x: int, y: int, *, jit: bool = True) -> set:
     """The 8-connected region of neutral squares around ``(x, y)`` as a set of
     ``(x, y)`` pairs (empty when the square is owned).
@@ -145,10 +138,10 @@ def neutral_region(owner, x: int, y: int, *, jit: bool = True) -> set:
     >>> sorted(neutral_region(owner, 0, 0, jit=False))   # diagonal steps connect
     [(0, 0), (0, 2), (1, 1), (2, 0)]
     """
-    owner = _flat_owner(owner)
+    owner = check_owner(owner)
     h, w = owner.shape
     check_square((x, y), owner.shape, "square")
-    flat = np.ascontiguousarray(owner).reshape(-1)
+    flat = owner.reshape(-1)
     region = np.empty(flat.size, np.int32)
     flood = _kernel("neutral_region_kernel", jit)
     count = flood(flat, np.int64(w), np.int64(h), np.int64(y * w + x),
@@ -172,11 +165,11 @@ def enclose(owner, player: int, x: int, y: int, *, jit: bool = True):
     >>> taken, int(new[2, 2])
     (1, 0)
     """
-    owner = _flat_owner(owner)
+    owner = check_owner(owner)
     h, w = owner.shape
     check_player(player)
     check_square((x, y), owner.shape, "square")
-    out = np.array(owner, dtype=np.int8, order="C", copy=True)
+    out = owner.copy()                   # the kernel writes the taken regions into it
     flat = out.reshape(-1)
     take = _kernel("enclose_kernel", jit)
     taken = take(flat, np.int64(w), np.int64(h), np.int64(player), np.int64(x), np.int64(y),

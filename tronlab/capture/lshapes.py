@@ -22,10 +22,10 @@ from typing import NamedTuple
 import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
-from .checks import check_player, check_square, is_int
+from .checks import check_owner, check_player, check_square, is_int
 from . import enclosure
 from .enclosure import enclose_kernel
-from .rects import check_owner, new_scratch
+from .rects import new_scratch
 
 DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))      # east, south, west, north
 

@@ -33,8 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
-from .checks import check_square, is_int
-from .rects import check_owner
+from .checks import check_owner, check_square, is_int
 
 NEVER = 1 << 30
 ORDERS = {"writeup": 0, "same": 1}

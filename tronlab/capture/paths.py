@@ -34,8 +34,7 @@ import numpy as np
 
 from ..jit.clock import NO_DEADLINE, clock_ns
 from ..jit.kernels import KernelTable, kernel
-from .checks import check_player, check_square
-from .rects import check_owner, kernel_array
+from .checks import check_owner, check_player, check_square, kernel_array
 
 NEVER = 1 << 30                       # "no cap" for ``needed``
 CLOCK_EVERY = 64                      # expansions between two looks at the clock (a power of 2)

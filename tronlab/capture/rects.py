@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
-from .checks import check_player, check_square, is_int
+from .checks import check_owner, check_player, check_square, is_int, kernel_array
 from .rects_terms import RectTerms, needed_to_win
 
 
@@ -289,23 +289,6 @@ def _mask(mask, shape) -> np.ndarray:
     if mask.shape != shape:
         raise ValueError(f"mask shaped {mask.shape}, the grid is {shape}")
     return kernel_array(mask.astype(np.uint8, copy=False)).reshape(-1)
-
-
-def kernel_array(a: np.ndarray) -> np.ndarray:
-    """``a`` as the kernels are compiled for it: C-contiguous and writeable.  A
-    game's grid is frozen, and numba types a read-only array apart: passed as it
-    is, it would make numba compile every kernel a second time, in the middle of
-    a game, after the bot's warm-up (a copy of a grid costs a microsecond)."""
-    if a.flags.c_contiguous and a.flags.writeable:
-        return a
-    return np.array(a, order="C")
-
-
-def check_owner(owner) -> np.ndarray:
-    owner = np.asarray(owner)
-    if owner.ndim != 2 or owner.dtype != np.int8:
-        raise ValueError(f"owner must be a 2-D int8 array, got {owner.dtype} {owner.shape}")
-    return kernel_array(owner)
 
 
 def _four_ints(v) -> bool:

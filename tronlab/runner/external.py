@@ -7,10 +7,8 @@ it from ever blocking: one writes stdin, one reads stdout lines into a queue,
 one collects stderr (kept, capped, and returned by
 :meth:`ExternalBot.stderr_text` for the game record).
 
-Memory stays bounded whatever the program prints: an answer line is cut at
-``LINE_CAP`` bytes, at most ``QUEUE_CAP`` unread lines wait in the queue (the
-reader then stops reading, and a program that keeps printing blocks on its full
-pipe), and stderr keeps its first ``STDERR_CAP`` bytes.  Each turn expects
+Memory stays bounded whatever the program prints (the caps are
+:mod:`tronlab.runner.program`'s).  Each turn expects
 exactly one answer line: a late answer to an earlier turn (after a timeout) is
 thrown away, but a line nobody asked for - a program that prints without
 being asked, like ``yes 2`` - is bad output.  Throwing old lines away happens
