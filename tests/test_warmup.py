@@ -14,8 +14,8 @@ def test_warmup_runs_every_step_in_a_fresh_process():
     assert r.returncode == 0, r.stderr
     steps = [line.split()[0] for line in r.stdout.splitlines() if line.startswith("  ")]
     assert steps == ["territory", "flood", "ring", "articulation", "parity", "turn-order",
-                     "chambers", "filler", "evaluations", "search", "endgame", "zero-sum", "capture",
-                     "bots"]
+                     "chambers", "filler", "evaluations", "search", "endgame", "zero-sum",
+                     "capture", "bots"]
     assert "compiled or loaded from the cache" in r.stdout
 
 
@@ -36,16 +36,13 @@ def test_tronlab_warmup_fills_the_cache_and_says_what_bots_will_use(tmp_path):
 _WHOLE_GAMES = """
 import numpy as np
 from tronlab.jit.warmup import warm_up
-from tronlab.jit.kernels import TABLES
+from tronlab.jit.kernels import compiled_versions, versions_added
 from tronlab.runner.engine import play
 from tronlab.runner.registry import get_bot
 from tronlab.tron import mapgen
 
 warm_up()
-def signatures():
-    return {(m, n): len(t.jit(n).signatures) for m, t in TABLES.items() if t._compiled
-            for n in t.names}
-before = signatures()
+before = compiled_versions()
 arena, lr = mapgen.load_builtin("arena"), mapgen.lightriders_board(rng=np.random.default_rng(1))
 for name in ("chamber", "minimax", "nash", "hybrid", "voronoi", "filler", "quick"):
     play(arena, [get_bot(name, time=0.02), get_bot("chamber", time=0.02)], rules="google2010",
@@ -54,7 +51,7 @@ for name in ("chamber", "minimax", "nash", "hybrid", "voronoi", "filler", "quick
          rng=1)
     play(mapgen.codingame_board(3, rng=1), [get_bot(name, time=0.02), get_bot("multivoronoi"),
          get_bot("random", rng=2)], rules="codingame", rng=1)
-print({k: (before.get(k), v) for k, v in signatures().items() if before.get(k) != v})
+print(versions_added(before))
 """
 
 
@@ -71,7 +68,7 @@ def test_after_the_warm_up_whole_games_compile_nothing():
 _ONE_BOT = """
 import sys
 import numpy as np
-from tronlab.jit.kernels import TABLES
+from tronlab.jit.kernels import compiled_versions, versions_added
 from tronlab.runner.engine import play
 from tronlab.runner.registry import get_bot
 from tronlab.tron import mapgen
@@ -79,16 +76,13 @@ from tronlab.tron import mapgen
 name = sys.argv[1]
 bot = get_bot(name, time=0.02)
 bot.warm_up()
-def signatures():
-    return {(m, n): len(t.jit(n).signatures) for m, t in TABLES.items() if t._compiled
-            for n in t.names}
-before = signatures()
+before = compiled_versions()
 arena, lr = mapgen.load_builtin("arena"), mapgen.lightriders_board(rng=np.random.default_rng(1))
 play(arena, [bot, get_bot("random", rng=1)], rules="google2010", rng=1)
 play(lr, [bot, get_bot("hugger")], rules="lightriders", rng=1)
 play(mapgen.codingame_board(3, rng=1), [bot, get_bot("random", rng=2), get_bot("random", rng=3)],
      rules="codingame", rng=1)
-print({k: (before.get(k), v) for k, v in signatures().items() if before.get(k) != v and v})
+print(versions_added(before))
 """
 
 

@@ -207,19 +207,14 @@ def test_a_whole_game_compiles_nothing_the_warm_up_did_not(monkeypatch):
     from numba's cache, in the middle of a game costs seconds)."""
     from tronlab.capture.game import play_capture
     from tronlab.capture.warmup import run_every_kernel
-    from tronlab.jit.kernels import TABLES, KernelTable
+    from tronlab.jit.kernels import KernelTable, compiled_versions, versions_added
     from tronlab.runner.registry import get_bot as registry_bot
 
     monkeypatch.setattr(KernelTable, "fast", KernelTable.jit)     # numba, not the twins
     run_every_kernel()
-    capture = [t for m, t in TABLES.items() if m.startswith("tronlab.capture.")]
-
-    def signatures():
-        return {(t.module, n): len(t.jit(n).signatures) for t in capture for n in t.names}
-
-    before = signatures()
+    before = compiled_versions()
     bots = [registry_bot(n, game="capture")
             for n in ("rectangles", "paths", "rectangles-block", "paths-block")]
     rec = play_capture(bots, rng=3)
     assert rec.outcome["reason"] in ("decided", "round-limit", "idle")
-    assert signatures() == before
+    assert versions_added(before) == {}

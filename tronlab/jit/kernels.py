@@ -252,6 +252,29 @@ def declared() -> dict:
     return out
 
 
+def compiled_versions(prefix: str = "tronlab.") -> dict:
+    """``{(module, kernel): n}``: how many compiled versions numba's dispatcher of
+    each kernel holds (0 before its module compiled), for the tables imported so
+    far whose module starts with ``prefix``.  Compare two readings with
+    :func:`versions_added`."""
+    out = {}
+    for module, table in TABLES.items():
+        if module.startswith(prefix):
+            for name in table.names:
+                dispatcher = table._ns.get(name) if table._compiled else None
+                out[(module, name)] = len(getattr(dispatcher, "signatures", ()))
+    return out
+
+
+def versions_added(before: dict, prefix: str = "tronlab.") -> dict:
+    """The kernels that gained compiled versions since ``before`` (a
+    :func:`compiled_versions` reading): ``{(module, kernel): (then, now)}``.  A
+    kernel that gains one during a game was compiled, or loaded from numba's cache,
+    in the middle of it."""
+    return {k: (before.get(k, 0), n) for k, n in compiled_versions(prefix).items()
+            if n > before.get(k, 0)}
+
+
 def parse_sig(sig: str):
     """The numba signature of a ``sig`` string (imports numba)."""
     from numba import typeof, types
