@@ -45,6 +45,8 @@ hands them to the rules for a player whose move is ``None``.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 import numpy as np
 
 from .board import FREE, TRAIL, WALL, Board, opposite
@@ -90,7 +92,7 @@ def _check_fault(fault, player):
     return fault
 
 
-class Rules:
+class Rules(ABC):
     """Common part of the rule sets; use :func:`get_rules`."""
 
     name = ""
@@ -123,6 +125,7 @@ class Rules:
         """The move the rules will actually make for ``move`` (or None: no move)."""
         return _check_move(move, player)
 
+    @abstractmethod
     def play_turn(self, board: Board, choose, *, turn: int):
         """Play one whole turn on ``board`` (mutated), asking ``choose`` for the moves.
 
@@ -134,7 +137,6 @@ class Rules:
         the move received from each player (None if not asked) and
         ``[(player, reason, detail), ...]`` in the order the players died.
         """
-        raise NotImplementedError
 
     def __repr__(self):
         return f"get_rules({self.name!r})"

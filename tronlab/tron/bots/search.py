@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import sys
 import time as _time
+from abc import ABC, abstractmethod
 
 import numpy as np
 
@@ -72,7 +73,7 @@ _WARMUP = """
 """
 
 
-class _Bot:
+class _Bot(ABC):
     """Shared plumbing: time budget, stats, verbose output, multi-player fallback."""
 
     name = "bot"
@@ -166,8 +167,10 @@ class _Bot:
             print(f"{self.name}: {shown}", file=sys.stderr, flush=True)
         return int(move)
 
-    def choose(self, board, player, deadline) -> int:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def choose(self, board, player, deadline) -> int:
+        """The move to play (0-3) for a two-player position where ``player`` has
+        more than one legal move; ``deadline`` is the clock's ns to answer by."""
 
     def _multi(self, board, player) -> int:
         """kootenpv's one-move lookahead (K2); works for 2-4 players."""
