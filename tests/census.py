@@ -13,7 +13,8 @@ ancestors: so the JupyterLab server and browser that a session fixture of the
 browser tests started, and the kernels that server starts, are not the test's;
 threads (pytest-timeout's) are not processes at all; zombies (ended, waiting for
 their parent to read their status) do not run and are ignored, and so are
-multiprocessing's resource tracker and fork server, which live for the session.
+multiprocessing's resource tracker and fork server, which live for the session, and
+pytest's own reaper watchdog (:mod:`tronlab.runner.reaper`).
 What is left after a grace of :data:`GRACE` seconds is killed (so it does not leak
 into the next test) and reported: the test errors in its teardown with one line
 per process (pid and command line).
@@ -31,6 +32,9 @@ import time
 import pytest
 
 GRACE = 3.0                       # seconds a test's processes get to finish after it
+#: the reaper's watchdog (tronlab.runner.reaper.WATCHDOG_MARK): pytest's own one lives
+#: for the session; one a test's own process started must end with that process
+WATCHDOG_MARK = "tronlab-reaper-watchdog"
 SESSION_HELPERS = ("multiprocessing.resource_tracker", "multiprocessing.forkserver",
                    "from multiprocessing.")
 ENABLED = sys.platform.startswith("linux") and os.environ.get("TRONLAB_CENSUS", "1") != "0"
@@ -104,6 +108,8 @@ def own_leftovers(before: dict, root: int | None = None) -> dict[int, str]:
         cmd = cmdline(pid)
         if any(h in cmd for h in SESSION_HELPERS):
             continue
+        if WATCHDOG_MARK in cmd and ppid == os.getpid():
+            continue                       # pytest's own reaper watchdog lives as long as it
         out[pid] = cmd
     return out
 

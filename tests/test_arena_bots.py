@@ -58,6 +58,7 @@ SUPERVISOR = """
 import ctypes, json, os, signal, subprocess, sys, time
 ctypes.CDLL(None).prctl(36, 1)                      # PR_SET_CHILD_SUBREAPER
 after = int(os.environ.get("INTERRUPT_AFTER", "0"))
+kill_after = os.environ.get("KILL_AFTER_LINE")
 proc = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                         start_new_session=True)
 out = []
@@ -67,9 +68,16 @@ if after:                    # Ctrl-C as a terminal sends it: SIGINT to the whol
         if sum(x.startswith("stored ") for x in out) >= after:
             os.killpg(proc.pid, signal.SIGINT)
             break
+if kill_after:               # kill -9 of the run's own process only, a second into a game
+    for line in proc.stdout:
+        out.append(line)
+        if line.startswith(kill_after):
+            time.sleep(1.0)
+            os.kill(proc.pid, signal.SIGKILL)
+            break
 rest, err = proc.communicate()
 run = subprocess.CompletedProcess(proc.args, proc.returncode, "".join(out) + rest, err)
-time.sleep(0.5)
+time.sleep(1.0)
 me = str(os.getpid())
 left = []
 for pid in os.listdir("/proc"):
@@ -153,3 +161,22 @@ def test_ctrl_c_stops_cleanly_prints_the_table_and_the_rerun_resumes(tmp_path):
                            env={**os.environ, "TRONLAB_PROGRAM_START": "0.5"})
     assert again.returncode == 0, again.stderr
     assert f"40 games planned, {len(keys)} already in" in again.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs PR_SET_CHILD_SUBREAPER")
+def test_kill_9_of_a_one_job_run_leaves_no_hanging_bot_behind(tmp_path):
+    # with one job the games are played in the run's own process: nothing of it runs after
+    # a kill -9, so its reaper's watchdog must end the hanging bot's program
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("good.py", "hang.py"):
+        (folder / name).write_text(textwrap.dedent(BOTS[name]))
+    cmd = [sys.executable, "-m", "tronlab", "arena", "run", "--bots-dir", str(folder),
+           "--maps", "arena", "--time", "0.05", "--db", str(tmp_path / "k.sqlite"),
+           "--no-progress"]
+    out = subprocess.run([sys.executable, "-c", SUPERVISOR, *cmd], capture_output=True, text=True,
+                         timeout=300, env={**FAST_START, "KILL_AFTER_LINE": "2 games planned"})
+    report = json.loads(out.stdout)
+    assert report["code"] == -9, report
+    assert report["left"] == [], f"processes left behind: {report['left']}"

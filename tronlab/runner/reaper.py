@@ -16,6 +16,12 @@ before it could kill anything.  This module closes both holes:
   kills the programs, then lets the signal do what it would have done (the
   previous Python handler, or the default: the process ends by that signal).
 
+* **a kill -9 of tronlab itself.**  Then nothing of this process runs any more,
+  so the first program it starts also starts a *watchdog*: a tiny Python
+  process that blocks reading a pipe from this one.  When the pipe closes - this
+  process ended, however it ended - the watchdog kills every process whose token
+  starts with this process's prefix (:data:`PREFIX`), then exits.
+
 A process that clears its environment and leaves the group escapes; no
 contest program we know of does that.
 
@@ -42,9 +48,61 @@ _atexit_done = False
 _lock = threading.Lock()
 
 
+#: the start of every token this process hands out (its watchdog kills by it)
+PREFIX = secrets.token_hex(4)
+#: an argument of the watchdog's command line that names it (for ``ps`` and the test census)
+WATCHDOG_MARK = "tronlab-reaper-watchdog"
+_watchdog = None
+
+# the watchdog: wait for the pipe to close, then kill the programs of PREFIX (no imports
+# beyond the standard library's os, signal and sys: it starts in a few milliseconds)
+_WATCH = r"""
+import os, signal, sys
+sys.stdin.buffer.read()
+needle = ("%s=" + sys.argv[1] + ".").encode()
+for _ in range(20):
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open("/proc/" + name + "/environ", "rb") as f:
+                env = f.read().split(b"\0")
+        except OSError:
+            continue
+        if any(item.startswith(needle) for item in env):
+            found.append(int(name))
+    if not found:
+        break
+    for pid in found:
+        for kill in (os.killpg, os.kill):
+            try:
+                kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+""" % TOKEN_VAR
+
+
 def new_token() -> str:
-    """A fresh random token for one program."""
-    return secrets.token_hex(8)
+    """A fresh random token for one program (it starts with :data:`PREFIX`)."""
+    return f"{PREFIX}.{secrets.token_hex(8)}"
+
+
+def _start_watchdog() -> None:
+    """Start this process's watchdog once (Linux only: it reads ``/proc``)."""
+    global _watchdog
+    if _watchdog is not None or not os.path.isdir("/proc"):
+        return
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != TOKEN_VAR}
+    try:
+        _watchdog = subprocess.Popen([sys.executable, "-S", "-c", _WATCH, PREFIX, WATCHDOG_MARK],
+                                     stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL, env=env, start_new_session=True)
+    except OSError:
+        _watchdog = False            # no watchdog: the other clean-ups still run
 
 
 def child_env(token: str, env=None) -> dict:
@@ -62,6 +120,7 @@ def register(token: str, pid: int) -> None:
         if not _atexit_done:
             atexit.register(kill_all)
             _atexit_done = True
+        _start_watchdog()
 
 
 def _environ_has(pid: int, needle: bytes) -> bool:
