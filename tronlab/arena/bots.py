@@ -21,11 +21,13 @@ when the game ends.  :func:`bots_in_folder` turns a classroom folder into specs.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shlex
 import shutil
 import sys
+from typing import NamedTuple
 
 from ..runner.games import get_game
 
@@ -100,6 +102,29 @@ def check_spec(spec: str, game: str) -> None:
                              f"{', '.join(bot_names(family))}")
 
 
+def bot_files_hash(spec: str) -> str:
+    """A short hash of the contents of the files a ``py:`` or ``cmd:`` bot runs (the
+    ``py:`` file; the program and every argument of a ``cmd:`` line that is a file),
+    '' for a registered bot or a program found on the PATH only.  Modules such a file
+    imports are not read: a changed helper module alone does not change the hash."""
+    if spec.startswith("py:"):
+        paths = [spec[3:]]
+    elif spec.startswith("cmd:"):
+        python = os.path.realpath(sys.executable)
+        paths = [a for a in _command(spec)
+                 if os.path.isfile(a) and os.path.realpath(a) != python]
+    else:
+        return ""
+    digest = hashlib.sha1()
+    for path in paths:
+        try:
+            with open(path, "rb") as f:
+                digest.update(f.read())
+        except OSError:
+            continue
+    return digest.hexdigest()[:12] if paths else ""
+
+
 #: the share of the engine's limits a program's own clock waits (its clock must answer first)
 MARGIN = 0.9
 
@@ -147,17 +172,30 @@ def is_program(spec: str) -> bool:
     return spec.startswith(("py:", "cmd:"))
 
 
-def bots_in_folder(folder) -> list[str]:
-    """Specs of the bots in a classroom folder, sorted by file name.
+class FolderBots(NamedTuple):
+    """What :func:`scan_bots_folder` found: bot specs, and ``(file, why)`` for each file
+    that looked like it could be a bot but is not one."""
+    specs: list
+    skipped: list
 
-    A ``.py`` file with a top-level ``def move(`` is a ``py:`` bot; any other
-    executable file, or a ``.py`` file without ``move``, is a contest program
-    (``cmd:``, run with this Python for ``.py`` files).  Other files are skipped.
-    """
+
+def scan_bots_folder(folder) -> FolderBots:
+    """The bots in a classroom folder, sorted by file name.
+
+    * a ``.py`` file with a top-level ``def move(`` is a ``py:`` bot;
+    * a ``.py`` file without one is a contest program (``cmd:``, run with this
+      Python) if it reads its input or has a ``#!`` line, else it is skipped as a
+      helper module (the bots beside it may import it);
+    * any other executable file is a contest program if it has a ``#!`` line or is
+      a compiled program; an executable text file without one (a README copied off
+      a USB stick keeps its x bit) is skipped.
+
+    Names starting with ``.`` or ``_``, folders and other files are passed over
+    without a word."""
     folder = os.fspath(folder)
     if not os.path.isdir(folder):
         raise ValueError(f"--bots-dir: no such folder {folder!r}")
-    specs = []
+    specs, skipped = [], []
     for entry in sorted(os.listdir(folder)):
         path = os.path.abspath(os.path.join(folder, entry))
         if entry.startswith((".", "_")) or not os.path.isfile(path):
@@ -167,11 +205,30 @@ def bots_in_folder(folder) -> list[str]:
                 text = f.read()
             if "\ndef move(" in "\n" + text:
                 specs.append(f"py:{path}")
-            else:
+            elif text.startswith("#!") or any(w in text for w in _READS_INPUT):
                 specs.append(f"cmd:{shlex.join([sys.executable, path])}")
+            else:
+                skipped.append((path, "no move(board, player) and reads no input: a helper "
+                                      "module, not a bot"))
         elif os.access(path, os.X_OK):
-            specs.append(f"cmd:{shlex.quote(path)}")
+            with open(path, "rb") as f:
+                head = f.read(4)
+            if head.startswith(b"#!") or head == b"\x7fELF":
+                specs.append(f"cmd:{shlex.quote(path)}")
+            else:
+                skipped.append((path, "executable but not a program (no #! line)"))
+    return FolderBots(specs, skipped)
+
+
+#: words in a Python file that show it reads the referee's lines
+_READS_INPUT = ("__main__", "input(", "stdin")
+
+
+def bots_in_folder(folder) -> list[str]:
+    """Specs of the bots in a classroom folder, sorted by file name: the ``specs`` of
+    :func:`scan_bots_folder`, which also says which files it skipped."""
+    specs = scan_bots_folder(folder).specs
     if not specs:
-        raise ValueError(f"no bots in {folder!r}: expected .py files with move(board, player) "
-                         f"or executable programs")
+        raise ValueError(f"no bots in {os.fspath(folder)!r}: expected .py files with "
+                         f"move(board, player) or executable programs")
     return specs

@@ -46,6 +46,16 @@ def _positive(text):
     return value
 
 
+def _count(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}")
+    return value
+
+
 def build_parser():
     p = _Parser(prog="tronlab arena", description="tournaments, ratings and replays")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -66,6 +76,8 @@ def build_parser():
     r.add_argument("--db", default="arena.sqlite", help="results database (default arena.sqlite)")
     r.add_argument("--tag", default="", help="label of this run's games")
     r.add_argument("--html", metavar="FILE", help="also write the leaderboard page")
+    r.add_argument("--replays", type=_count, default=500, metavar="N",
+                   help="games with a replay in the page (default 500, the first ones)")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.add_argument("--verbose", action="store_true", help="one line per stored game")
     t = sub.add_parser("table", help="print the tables of a results database")
@@ -73,6 +85,8 @@ def build_parser():
     t.add_argument("--tag", help="only games of this tag")
     t.add_argument("--game", help="only games of this game")
     t.add_argument("--html", metavar="FILE", help="also write the leaderboard page")
+    t.add_argument("--replays", type=_count, default=500, metavar="N",
+                   help="games with a replay in the page (default 500, the first ones)")
     v = sub.add_parser("replay", help="show one stored game")
     v.add_argument("db")
     v.add_argument("id", type=int)
@@ -80,19 +94,35 @@ def build_parser():
     return p
 
 
-def _open(path, must_exist=True):
+def _open(path, must_exist=True, read_only=False):
     from .store import Store
     if must_exist and not os.path.isfile(path):
         raise ArenaError(f"no results database {path!r}")
-    return Store(path)
+    return Store(path, read_only=read_only)
 
 
-def make_plan(args):
+def _check_html_path(path) -> None:
+    """Fail now, not after the tournament, if the ``--html`` page cannot be written there."""
+    if path is None:
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise ArenaError(f"--html {path}: is a folder; give the page's file name")
+    if not os.path.isdir(folder):
+        raise ArenaError(f"--html {path}: no folder {folder!r}")
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise ArenaError(f"--html {path}: not allowed to write there")
+
+
+def make_plan(args, bots=None):
+    """The plan of ``tronlab arena run``: ``bots`` (default: ``--bots``, then every bot
+    of ``--bots-dir``) by the schedule, maps, seeds and clock of ``args``."""
     from .bots import bots_in_folder
     from .schedule import check_players, gauntlet, round_robin
 
     check_players(args.game, args.players, "--players")
-    bots = list(args.bots) + (bots_in_folder(args.bots_dir) if args.bots_dir else [])
+    if bots is None:
+        bots = list(args.bots) + (bots_in_folder(args.bots_dir) if args.bots_dir else [])
     if len(bots) < 2:
         raise ArenaError("give at least two bots (--bots and/or --bots-dir)")
     opts = dict(game=args.game, players=args.players, seeds=args.seeds, time=args.time,
@@ -100,6 +130,65 @@ def make_plan(args):
     if args.schedule == "gauntlet":
         return gauntlet(bots[0], bots[1:], args.maps, **opts)
     return round_robin(bots, args.maps, **opts)
+
+
+def folder_bots(args) -> tuple[list, dict]:
+    """The bots of ``--bots-dir`` as specs, and ``{spec: why}`` for those that cannot
+    play (a file that does not compile, has no usable ``move``, imports a missing
+    module): in a class, one student's broken file must not stop everybody's
+    tournament.  Files that are not bots at all are named on stdout and passed over."""
+    from .bots import check_spec, scan_bots_folder
+    from .schedule import check_players
+
+    if not args.bots_dir:
+        return [], {}
+    check_players(args.game, args.players, "--players")
+    found = scan_bots_folder(args.bots_dir)
+    for path, why in found.skipped:
+        print(f"skipped {os.path.basename(path)}: {why}")
+    if not found.specs:
+        raise ArenaError(f"no bots in {args.bots_dir!r}: expected .py files with "
+                         f"move(board, player) or executable programs")
+    broken = {}
+    for spec in found.specs:
+        try:
+            check_spec(spec, args.game)
+        except ValueError as err:
+            broken[spec] = " ".join(str(err).split())
+    return found.specs, broken
+
+
+def _plan_and_store(args):
+    """The plan (without the folder's broken bots, each named on stdout), the store if
+    the database exists, its finished keys, and ``{name: why}`` of the bots left out."""
+    from .bots import bot_name
+    from .tournament import plan_load_problems
+
+    folder, broken = folder_bots(args)
+    bots = list(args.bots) + [b for b in folder if b not in broken]
+    plan = make_plan(args, bots) if len(bots) >= 2 else None
+    store = _open(args.db) if os.path.isfile(args.db) else None
+    try:
+        done_keys = store.done_keys() if store is not None else set()
+        problems = plan_load_problems(plan, done_keys) if plan is not None else {}
+        for spec in folder:
+            path = os.path.abspath(spec[3:]) if spec.startswith("py:") else None
+            if path in problems:
+                broken[spec] = problems.pop(path)
+        if problems:          # a bot named with --bots: the command itself is wrong
+            raise ArenaError("; ".join(problems.values()))
+        left_out = {bot_name(b): why for b, why in broken.items()}
+        for name, why in left_out.items():
+            print(f"left out {name}: {why}")
+        if len(bots) - len(set(bots) & set(broken)) < 2 and left_out:
+            raise ArenaError(f"fewer than two bots can play ({len(left_out)} left out)")
+        if plan is None or set(bots) & set(broken):
+            plan = make_plan(args, [b for b in bots if b not in broken])
+    except BaseException:
+        if store is not None:
+            store.close()
+        raise
+    return plan, store, done_keys, left_out
 
 
 def _executor(args):
@@ -113,17 +202,11 @@ def _executor(args):
 
 def cmd_run(args) -> int:
     from .report import table_text
-    from .tournament import check_plan_loads, run
+    from .tournament import run
 
-    plan = make_plan(args)
-    store = _open(args.db) if os.path.isfile(args.db) else None
-    done_keys = store.done_keys() if store is not None else set()
-    try:
-        check_plan_loads(plan, done_keys)     # before the database is made or anything printed
-    except BaseException:
-        if store is not None:
-            store.close()
-        raise
+    _check_html_path(args.html)
+    # every check before the database is made or a game played
+    plan, store, done_keys, left_out = _plan_and_store(args)
     if store is None:
         store = _open(args.db, must_exist=False)
     executor, client = _executor(args)
@@ -147,33 +230,36 @@ def cmd_run(args) -> int:
         print(f"\nstopped: {result.played} games finished in this run are stored in {args.db}; "
               f"run the same command again to play the other {len(plan) - len(rows)}")
     print(table_text(rows))
+    if left_out:
+        print(f"\nleft out, cannot play: {', '.join(left_out)} (the reasons are at the top)")
     if args.html:
-        _write_html(store, rows, args.html)
+        _write_html(store, rows, args.html, args.replays)
     store.close()
     return 130 if result.interrupted else 0
 
 
-def _write_html(store, rows, path):
+def _write_html(store, rows, path, replays=500):
     from .html import leaderboard_html
     with open(path, "w", encoding="utf-8") as f:
-        f.write(leaderboard_html(store, rows))
+        f.write(leaderboard_html(store, rows, max_replays=replays))
     print(f"leaderboard written to {path}")
 
 
 def cmd_table(args) -> int:
     from .report import table_text
-    store = _open(args.db)
+    _check_html_path(args.html)
+    store = _open(args.db, read_only=True)
     rows = store.rows(tag=args.tag, game=args.game)
     print(table_text(rows))
     if args.html:
-        _write_html(store, rows, args.html)
+        _write_html(store, rows, args.html, args.replays)
     return 0
 
 
 def cmd_replay(args) -> int:
     from .report import replay_text
     from .store import record_of
-    store = _open(args.db)
+    store = _open(args.db, read_only=True)
     text = store.record_json(args.id)
     if args.json:
         print(json.dumps(json.loads(text), indent=1))
@@ -196,6 +282,10 @@ def main(argv=None) -> int:
         return COMMANDS[args.command](args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:             # `tronlab arena replay ... | head`: not an error
+        from ..cli.app import silence_stdout
+        silence_stdout()
+        return 0
     except (ValueError, OSError) as err:
         if debug:
             raise

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 
 from .ratings import ratings
 from .report import default_pairs
@@ -163,6 +164,15 @@ def _replays(store, rows, max_replays) -> dict:
     return games
 
 
+def _replays_note(n_rows, n_replays, db) -> str:
+    if n_replays >= n_rows:
+        return "<p>Click a game's number to replay it.</p>"
+    return (f"<p>Click a game's number to replay it. To keep the page small only the first "
+            f"{n_replays} of the {n_rows} games carry a replay (<code>--replays N</code> "
+            f"changes that); <code>tronlab arena replay {html.escape(os.path.basename(db))} "
+            f"ID</code> shows any game.</p>")
+
+
 def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
                      max_replays: int = 500) -> str:
     """The whole page for ``rows`` of ``store`` (see the module docstring)."""
@@ -197,6 +207,7 @@ def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
         "<h2>Pairs</h2><p>W-D-L from the first bot's side; verdict 'clear' when the exact sign "
         "test of the decided games gives p &lt; 0.01.</p>",
         _table(["pair", "maps", "W", "D", "L", "score", "sign p", "verdict"], pair_rows),
-        "<h2>Games</h2>", _table(["game", "bots (by seat)", "map", "result", "turns"], game_rows),
+        "<h2>Games</h2>", _replays_note(len(rows), len(games), store.path),
+        _table(["game", "bots (by seat)", "map", "result", "turns"], game_rows),
         f'<script type="application/json" id="games-data">{data}</script>',
         f"<script>{SCRIPT}</script></body></html>"])

@@ -124,7 +124,31 @@ def make_board(game: str, spec: str, n_players: int):
         board = load_builtin(spec)
     if board.n_players != n_players:
         raise ValueError(f"map {spec!r} has {board.n_players} players, the game {n_players}")
+    if game == "lightriders":
+        from ..tron.lightriders import give_contest_facings
+        give_contest_facings(board)
     return board
+
+
+def check_maps(game: str, refs, n_players: int) -> None:
+    """Make each map's board once and check it against the rules of ``game``, so a
+    malformed file or a map for another number of players stops a tournament before
+    its first game, not in the middle.  Random maps are made for the game: not checked."""
+    from ..runner.games import get_game
+    from ..tron.rules import get_rules
+
+    if get_game(game).family != "tron":
+        return
+    rules = get_rules(game)
+    for ref in refs:
+        if ref.spec.startswith(("random:", "codingame:", "lightriders:")):
+            continue
+        try:
+            rules.check(make_board(game, ref.spec, n_players))
+        except ValueError as err:
+            text = " ".join(str(err).split())
+            raise ValueError(text if ref.label in text or ref.spec in text
+                             else f"map {ref.label!r}: {text}") from None
 
 
 def capture_setup(spec: str, n_players: int) -> dict:

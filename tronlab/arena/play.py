@@ -30,6 +30,7 @@ import os
 import time as _time
 
 from .bots import is_program, make_bot
+from .report import CAPTURE_FAULTS
 
 _warm: set = set()
 #: ``last_stats["mode"]`` of a move that searched (its depth is counted)
@@ -124,7 +125,23 @@ def _play_tron(spec) -> dict:
             ranks[p] = r
     depths = [round(sum(b.depths) / len(b.depths), 2) if b.depths else None for b in bots]
     return {"winner": out.winner, "ranks": ranks, "turns": out.turns,
-            "faults": list(out.deaths), "depths": depths, "record": rec.to_json()}
+            "faults": tron_faults(out.deaths, rec.events), "depths": depths,
+            "record": rec.to_json()}
+
+
+def tron_faults(deaths, events) -> list:
+    """By seat: the first fault a bot made (a timeout, a crash, bad output, an illegal
+    move), else how it died (or None).  Under Light Riders rules a faulty bot does not
+    die of its fault: it keeps going straight until it hits something, so its death
+    code alone would hide the fault."""
+    from ..tron.rules import FAULTS
+
+    faults = list(deaths)
+    for event in events:
+        p = event.get("player")
+        if event.get("kind") in FAULTS and faults[p] not in FAULTS:
+            faults[p] = event["kind"]
+    return faults
 
 
 def _play_capture(spec) -> dict:
@@ -145,7 +162,7 @@ def _play_capture(spec) -> dict:
     firsts = [p for p, r in enumerate(ranks) if r == 0]
     faults = [None] * len(spec.bots)
     for _turn, _round, player, kind, _detail in rec.events:
-        if kind in ("timeout", "bad-output", "exited", "error") and faults[player] is None:
+        if kind in CAPTURE_FAULTS and faults[player] is None:
             faults[player] = kind
     return {"winner": firsts[0] if len(firsts) == 1 else None, "ranks": ranks,
             "turns": rec.outcome["turns"], "faults": faults, "depths": [None] * len(ranks),

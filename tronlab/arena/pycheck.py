@@ -63,10 +63,18 @@ def check_bots_load(paths, timeout: float) -> None:
     (``python -m tronlab.arena.pyprogram FILE --check``, all at once), and raise a
     ValueError naming each file whose loading raised, with its line and the exception.
     A file still loading after ``timeout`` seconds passes: the games' clock judges it."""
+    problems = load_problems(paths, timeout)
+    if problems:
+        raise ValueError("; ".join(problems.values()))
+
+
+def load_problems(paths, timeout: float) -> dict:
+    """:func:`check_bots_load`'s findings without raising: absolute path -> one line
+    (the file, its line and the exception) for each file whose loading raised."""
     from ..runner import reaper
     from .pyprogram import CHECK_MARK
 
-    started, problems = [], []
+    started, problems = [], {}
     try:
         for path in dict.fromkeys(os.path.abspath(p) for p in paths):
             token = reaper.new_token()
@@ -86,8 +94,8 @@ def check_bots_load(paths, timeout: float) -> None:
             if proc.returncode:
                 said = [line[len(CHECK_MARK):] for line in out.splitlines()
                         if line.startswith(CHECK_MARK)]
-                problems.append(said[-1] if said else f"{path}: loading the py: bot ended its "
-                                                      f"process (exit code {proc.returncode})")
+                problems[path] = (said[-1] if said else f"{path}: loading the py: bot ended "
+                                                        f"its process (exit code {proc.returncode})")
     finally:
         for _, proc, token in started:
             reaper.kill_program(token, proc.pid)
@@ -96,8 +104,7 @@ def check_bots_load(paths, timeout: float) -> None:
                 proc.wait(timeout=2)
             except subprocess.TimeoutExpired:
                 pass
-    if problems:
-        raise ValueError("; ".join(problems))
+    return problems
 
 
 def _top_level_statements(body):

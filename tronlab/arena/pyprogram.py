@@ -12,7 +12,10 @@ answer is 0-3 or a name such as ``"up"``.
 Unlike ``tronlab bot`` (which answers a fallback move when its bot fails), a
 student's exception ends the program with the traceback on stderr: the game
 records it as "exited" with the error's last line, which is what a student
-needs to see.  Anything the student prints goes to stderr, not to the referee.
+needs to see.  Anything the student's code writes to its standard output goes to
+stderr, not to the referee, and its standard input is empty: the protocol runs
+on copies of the two file descriptors, so this holds for ``print``, for
+``os.system`` and for a C library alike.
 ``--check`` loads the file and stops: a file whose loading raises prints one line
 (:data:`CHECK_MARK`, the file, its line and the exception) and exits with 1; the
 arena runs it once per bot before a tournament (:func:`tronlab.arena.pycheck.check_bots_load`).
@@ -32,11 +35,12 @@ CHECK_MARK = "py-bot-load-error: "
 
 def load_move(path: str):
     """The ``move`` function of the Python file ``path``; ValueError if it has none.
-    The file's folder comes first on ``sys.path``, as for ``python FILE``, so helper
-    modules beside the bot import (this process runs one bot only)."""
+    The file's folder goes last on ``sys.path``, so helper modules beside the bot
+    import, while a classmate's bot saved in the same folder as ``random.py`` does
+    not replace the standard ``random`` for everyone else."""
     folder = os.path.dirname(os.path.abspath(path))
     if folder not in sys.path:
-        sys.path.insert(0, folder)
+        sys.path.append(folder)
     name = "student_" + os.path.splitext(os.path.basename(path))[0].replace("-", "_")
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
@@ -71,6 +75,23 @@ def load_problem(path: str) -> str | None:
     return None
 
 
+def _protocol_streams():
+    """``(input, output)`` of the protocol, on copies of file descriptors 0 and 1;
+    then descriptor 1 is pointed at stderr and 0 at /dev/null (and ``sys.stdout``,
+    ``sys.stdin`` with them), so whatever the student's code writes or reads there,
+    by Python or not, never touches the referee's lines."""
+    sys.stdout.flush()
+    stdin = os.fdopen(os.dup(0), "r", encoding=sys.stdin.encoding, errors=sys.stdin.errors)
+    out = os.fdopen(os.dup(1), "w", encoding=sys.stdout.encoding, errors=sys.stdout.errors)
+    os.dup2(2, 1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    sys.stdout = sys.stderr
+    sys.stdin = open(os.devnull, encoding="utf-8")   # noqa: SIM115 - lives as long as the bot
+    return stdin, out
+
+
 def main(argv=None) -> int:
     from ..tron.board import parse_move
     from ..tron.protocol import ProtocolError, make_client
@@ -81,8 +102,7 @@ def main(argv=None) -> int:
     parser.add_argument("--check", action="store_true",
                         help="only load the file; print one line if that fails")
     args = parser.parse_args(argv)
-    out = sys.stdout
-    sys.stdout = sys.stderr            # a student's print() must not reach the referee
+    stdin, out = _protocol_streams()
     if args.check:
         problem = load_problem(args.file)
         if problem:
@@ -95,7 +115,7 @@ def main(argv=None) -> int:
         traceback.print_exc()
         return 1
     client = make_client(args.protocol)
-    for line in sys.stdin:
+    for line in stdin:
         try:
             request = client.feed(line)
         except ProtocolError as err:

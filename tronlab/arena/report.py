@@ -82,4 +82,13 @@ def replay_text(row, record) -> str:
     lines = [head] + list(record.final)
     lines.append(f"after {record.outcome['turns']} turns: scores {record.outcome['scores']}, "
                  f"ranks {record.outcome['ranks']} ({record.outcome['reason']})")
+    notes = {(turn, player): text for turn, player, text in record.notes}
+    for turn, _round, player, kind, detail in record.events:
+        if kind in CAPTURE_FAULTS:
+            why = notes.get((turn, player), detail)
+            lines.append(f"{names[player]} (seat {player}): {kind} on turn {turn}: {why}")
     return "\n".join(lines)
+
+
+#: the event kinds of a Back to the Code record that are a program's fault
+CAPTURE_FAULTS = ("timeout", "bad-output", "exited", "error")

@@ -30,8 +30,8 @@ import zlib
 from dataclasses import asdict, dataclass
 
 from ..runner.games import get_game
-from .bots import bot_name, check_spec
-from .maps import DEFAULT_MAPS, MapRef, expand_maps
+from .bots import bot_files_hash, bot_name, check_spec
+from .maps import DEFAULT_MAPS, MapRef, check_maps, expand_maps
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,9 @@ class GameSpec:
     time: float | None = 0.1
     depth: int | None = None
     tag: str = ""
+    #: by seat, a hash of the files a ``py:`` or ``cmd:`` bot runs ('' for a registered
+    #: bot): a student who hands in a changed file gets its games played again
+    files: tuple = ()
 
     @property
     def names(self) -> tuple:
@@ -57,6 +60,8 @@ class GameSpec:
     def key(self) -> str:
         """A short hash of everything that decides the game (and the run's tag)."""
         what = [self.tag, self.game, list(self.bots), self.map, self.seed, self.time, self.depth]
+        if any(self.files):
+            what.append(list(self.files))
         return hashlib.sha1(json.dumps(what).encode()).hexdigest()[:20]
 
     def to_dict(self) -> dict:
@@ -103,16 +108,21 @@ def _specs(game, seatings, maps, seeds, time, depth, tag):
         other = names.setdefault(bot_name(spec), spec)
         if other != spec:
             raise ValueError(f"two bots have the name {bot_name(spec)!r}: {other!r} and {spec!r}")
+    check_maps(game, maps, len(seatings[0]) if seatings else 2)
     plan = []
+    hashes = {}
     for seating in seatings:
         info.check_players(len(seating))
         for spec in seating:
             check_spec(spec, game)
+            if spec not in hashes:
+                hashes[spec] = bot_files_hash(spec)
+        files = tuple(hashes[b] for b in seating)
         for ref in maps:
             for s in range(seeds):
                 seed = zlib.crc32(f"{game}|{'|'.join(seating)}|{ref.spec}|{s}".encode())
                 plan.append(GameSpec(game, tuple(seating), ref.spec, ref.label, ref.set, seed,
-                                     time, depth, tag))
+                                     time, depth, tag, files))
     return plan
 
 

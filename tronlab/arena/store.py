@@ -89,12 +89,56 @@ def _open(path: str) -> sqlite3.Connection:
     return conn
 
 
-class Store:
-    """A results database at ``path`` (created when missing)."""
+def _open_read_only(path: str) -> sqlite3.Connection:
+    """A connection that never writes, for reading a database this process may not
+    write (a copy handed round a class, a file on read-only media).  SQLite reads a
+    WAL database read-only only if it may still write the shared-memory file beside
+    it; where it may not, the file is opened as immutable: fine for a database no run
+    is writing to, which is the case when nobody may write its folder."""
+    from urllib.parse import quote
 
-    def __init__(self, path):
+    uri = "file:" + quote(os.path.abspath(path))
+    last = None
+    for extra in ("?mode=ro", "?mode=ro&immutable=1"):
+        try:
+            conn = sqlite3.connect(uri + extra, uri=True, timeout=LOCK_WAIT,
+                                   isolation_level=None)
+        except sqlite3.DatabaseError as err:
+            last = err
+            continue
+        try:
+            found = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                 "AND name = 'games'").fetchone()
+        except sqlite3.DatabaseError as err:
+            conn.close()
+            if "not a database" in str(err) or "malformed" in str(err):
+                raise
+            last = err
+            continue
+        if found is None:
+            conn.close()
+            raise sqlite3.DatabaseError("it has no games table")
+        return conn
+    raise last
+
+
+class Store:
+    """A results database at ``path`` (created when missing).  ``read_only=True``
+    opens an existing one for reading only (tables, replays): it needs no write
+    permission to the file and never changes it."""
+
+    def __init__(self, path, *, read_only: bool = False):
         self.path = os.fspath(path)
         folder = os.path.dirname(os.path.abspath(self.path))
+        if read_only:
+            if not os.path.isfile(self.path):
+                raise ValueError(f"no results database {self.path!r}")
+            try:
+                self.conn = _open_read_only(self.path)
+            except sqlite3.DatabaseError as err:
+                raise ValueError(f"{self.path} is not a tronlab results database: {err}"
+                                 ) from None
+            return
         if not os.path.isdir(folder):
             raise ValueError(f"cannot open the results database {self.path!r}: "
                              f"no folder {folder!r}")

@@ -29,7 +29,7 @@ import signal
 from dataclasses import dataclass, field
 
 from .play import play_spec, program_start, warm_up
-from .pycheck import check_bots_load
+from .pycheck import load_problems
 
 DEFAULT_WARM = ("random", "hugger", "filler", "voronoi", "minimax", "chamber")
 
@@ -141,10 +141,17 @@ def check_plan_loads(plan, done=frozenset()) -> None:
     """Load every ``py:`` bot of the games of ``plan`` not in ``done`` once, in a
     child process: a bot whose loading raises is named now (file, line,
     exception), not reported as "exited" in each of its games."""
+    problems = plan_load_problems(plan, done)
+    if problems:
+        raise ValueError("; ".join(problems.values()))
+
+
+def plan_load_problems(plan, done=frozenset()) -> dict:
+    """:func:`check_plan_loads`'s findings without raising: absolute path of each
+    ``py:`` file whose loading raised -> one line naming it, its line and the exception."""
     files = sorted({b[3:] for spec in plan if spec.key not in done
                     for b in spec.bots if b.startswith("py:")})
-    if files:
-        check_bots_load(files, program_start())
+    return load_problems(files, program_start()) if files else {}
 
 
 def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,

@@ -48,10 +48,6 @@ class ProgramFault(Exception):
         self.reason, self.detail = reason, detail
 
 
-def _short(line: str) -> str:
-    return repr(line[:80])
-
-
 class CaptureProgram:
     """A Back to the Code contest program on stdin/stdout, one process per game.
 
@@ -134,7 +130,7 @@ class CaptureProgram:
             except TimeoutError:
                 raise ProgramFault("timeout", f"no answer within {limit * 1000:.0f} ms") from None
             if line is None:
-                raise ProgramFault("exited", "the " + self._program.exit_detail(_short))
+                raise ProgramFault("exited", "the " + self._program.exit_detail())
             if line.strip():
                 return line
 

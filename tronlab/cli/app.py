@@ -30,7 +30,7 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        _silence_stdout()
+        silence_stdout()
         return 0
     except Exception as err:  # noqa: BLE001 - one line, never a traceback
         if debug:
@@ -48,7 +48,7 @@ def _one_line(err: BaseException) -> str:
     return f"{type(err).__name__}: {text}"
 
 
-def _silence_stdout() -> None:
+def silence_stdout() -> None:
     """After a broken pipe, point stdout at /dev/null so the exit flush stays quiet."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)

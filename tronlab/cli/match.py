@@ -54,9 +54,8 @@ def _lightriders_facing(board, name) -> None:
     if board.n_players != 2:
         raise CLIError(f"lightriders is a 2-player game but map {name} has "
                        f"{board.n_players} players")
-    for p, facing in enumerate((1, 3)):
-        if board.facing[p] < 0:
-            board.facing[p] = facing
+    from ..tron.lightriders import give_contest_facings
+    give_contest_facings(board)
 
 
 def _check_save(path) -> None:
@@ -146,4 +145,15 @@ def match_text(record, map_name: str) -> str:
             detail = out.details[p] or f"turn {out.death_turns[p]}"
             fate = f"died ({out.deaths[p]}) {detail}"
         lines.append(f"  player {p} [{p + 1}/{'abcd'[p]}] {name}: {fate}")
+        fault = _first_fault(record, p)
+        if fault is not None and out.deaths[p] != fault.get("kind"):
+            # Light Riders: a faulty bot keeps going straight and dies of something else
+            lines.append(f"    {fault['kind']} on turn {fault['turn']}, then it kept going "
+                         f"straight: {fault.get('detail') or ''}".rstrip(": "))
     return "\n".join(lines)
+
+
+def _first_fault(record, player):
+    from ..tron.rules import FAULTS
+    return next((e for e in getattr(record, "events", ())
+                 if e.get("player") == player and e.get("kind") in FAULTS), None)

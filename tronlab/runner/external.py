@@ -197,7 +197,7 @@ class ExternalBot:
                     self._bank_ms = 0
                 raise BotFault("timeout", f"no answer within {limit:g} s") from None
             if line is None:
-                self._failure = BotFault("exited", self._program.exit_detail(quote))
+                self._failure = BotFault("exited", self._program.exit_detail())
                 raise self._failure
             if line.strip():
                 self._answers += 1

@@ -56,6 +56,10 @@ def check_seconds(what: str, value):
     return value
 
 
+#: characters of a program's last stderr line that a fault shows
+STDERR_SHOWN = 200
+
+
 class StderrSink:
     """Collects a program's stderr, keeping the first ``STDERR_CAP`` bytes."""
 
@@ -203,10 +207,12 @@ class Program:
                 self._lines.put(None)     # every later read sees the end too
             return line
 
-    def exit_detail(self, quote=repr) -> str:
+    def exit_detail(self) -> str:
         """How the program ended, for a fault: ``program exited with code 3
         (last stderr line: ...)``, ``... was killed by signal SIGKILL``, or
-        ``... closed its output`` while it still runs."""
+        ``... closed its output`` while it still runs.  The stderr line is cut
+        at :data:`STDERR_SHOWN` characters: long enough for a Python error's
+        last line, which is what a student needs to read."""
         try:
             code = self.proc.wait(timeout=1)
         except subprocess.TimeoutExpired:
@@ -221,7 +227,11 @@ class Program:
         else:
             what = f"exited with code {code}"
         last = [ln for ln in self.sink.text().splitlines() if ln.strip()]
-        tail = f" (last stderr line: {quote(last[-1])})" if last else ""
+        tail = ""
+        if last:
+            line = last[-1]
+            cut = f"... ({len(line)} characters)" if len(line) > STDERR_SHOWN else ""
+            tail = f" (last stderr line: {line[:STDERR_SHOWN]!r}{cut})"
         return f"program {what}{tail}"
 
     def close(self) -> None:

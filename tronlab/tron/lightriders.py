@@ -48,6 +48,16 @@ def _protocol():
     return protocol
 
 
+def give_contest_facings(board: Board) -> Board:
+    """Give a board without facings (a map file has none) the contest's: player 0
+    faces right, player 1 left (Light Riders' 'keep going straight' needs them);
+    facings the board has are kept.  Returns ``board``, changed in place."""
+    for p, facing in enumerate((1, 3)[:board.n_players]):
+        if board.facing[p] < 0:
+            board.facing[p] = facing
+    return board
+
+
 def lightriders_field(board: Board) -> str:
     """The ``update game field`` tokens: row-major, ``.`` empty, ``x`` wall, ``0``/``1`` heads."""
     inner = board.cells[1:-1, 1:-1]

@@ -1,0 +1,284 @@
+"""A class contest from a folder of student bots: what a teacher runs into.
+
+Each test is one mistake or mishap from a real classroom: a broken file among
+thirty, a student bot saved as ``random.py``, a resubmitted bot, a README with
+its x bit, a bot that prints through ``os.system``, a Light Riders bot that
+hangs, a map file with a typo, a results file on read-only media.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from tronlab.arena.bots import bot_files_hash, scan_bots_folder
+from tronlab.arena.store import Store
+from tronlab.cli import main as tronlab_main
+
+GOOD = """\
+import random
+
+def move(board, player):
+    moves = list(board.legal_moves(player))
+    return random.choice(moves) if moves else 0
+"""
+
+LAST = """\
+def move(board, player):
+    moves = list(board.legal_moves(player))
+    return moves[-1] if moves else 0
+"""
+
+
+def _folder(tmp_path, files, name="class"):
+    folder = tmp_path / name
+    folder.mkdir()
+    for file, text in files.items():
+        (folder / file).write_text(textwrap.dedent(text))
+    return folder
+
+
+def _run(args, capsys):
+    code = tronlab_main(["arena", "run", "--no-progress", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_broken_files_are_left_out_with_their_reasons_and_the_others_play(tmp_path, capsys):
+    folder = _folder(tmp_path, {
+        "ann.py": GOOD, "bob.py": LAST,
+        "carl.py": "import numpyy_not_there\n\ndef move(board, player):\n    return 0\n",
+        "dora.py": "def move(board, player)\n    return 0\n",
+        "emil.py": "open('weights.bin')\n\ndef move(board, player):\n    return 0\n",
+    })
+    db = tmp_path / "class.sqlite"
+    code, out, err = _run(["--bots-dir", str(folder), "--db", str(db)], capsys)
+    assert code == 0, err
+    assert "left out carl: " in out and "numpyy_not_there" in out
+    assert "left out dora: " in out and "SyntaxError" in out
+    assert "left out emil: " in out and "FileNotFoundError" in out and "weights.bin" in out
+    assert "2 games planned" in out
+    assert "left out, cannot play: carl, dora, emil" in out
+    with Store(db) as store:
+        assert {n for r in store.rows() for n in r["names"]} == {"ann", "bob"}
+
+
+def test_a_broken_bot_named_on_the_command_line_is_still_an_error(tmp_path, capsys):
+    bad = tmp_path / "carl.py"
+    bad.write_text("open('weights.bin')\n\ndef move(board, player):\n    return 0\n")
+    code, out, err = _run(["--bots", "random", f"py:{bad}", "--db", str(tmp_path / "x.sqlite")],
+                          capsys)
+    assert code == 2 and "weights.bin" in err and err.count("\n") == 1
+    assert not (tmp_path / "x.sqlite").exists()
+
+
+def test_a_folder_where_fewer_than_two_bots_can_play_is_one_error(tmp_path, capsys):
+    folder = _folder(tmp_path, {"ann.py": GOOD, "dora.py": "def move(board, player)\n"})
+    code, out, err = _run(["--bots-dir", str(folder), "--db", str(tmp_path / "x.sqlite")],
+                          capsys)
+    assert code == 2 and "fewer than two bots can play (1 left out)" in err
+    assert "left out dora" in out
+
+
+def test_a_student_file_named_like_a_module_does_not_replace_it_for_the_others(tmp_path, capsys):
+    # ann's bot uses random.choice; a classmate handed in random.py
+    folder = _folder(tmp_path, {"ann.py": GOOD, "random.py": LAST})
+    db = tmp_path / "class.sqlite"
+    code, out, err = _run(["--bots-dir", str(folder), "--db", str(db)], capsys)
+    assert code == 0, err
+    assert "faults (timeouts, crashes, bad output): none in 2 games" in out
+    with Store(db) as store:
+        assert all(f is None or f not in ("exited", "error") for r in store.rows()
+                   for f in r["faults"])
+
+
+def test_a_helper_module_beside_the_bots_still_imports(tmp_path, capsys):
+    folder = _folder(tmp_path, {
+        "ann.py": "from helpers import first\n\ndef move(board, player):\n"
+                  "    return first(board.legal_moves(player))\n",
+        "helpers.py": "def first(moves):\n    moves = list(moves)\n"
+                      "    return moves[0] if moves else 0\n",
+        "bob.py": LAST})
+    code, out, err = _run(["--bots-dir", str(folder), "--db", str(tmp_path / "h.sqlite")], capsys)
+    assert code == 0, err
+    assert "skipped helpers.py: no move(board, player) and reads no input" in out
+    assert "none in 2 games" in out
+
+
+def test_files_that_are_not_bots_are_skipped_and_named(tmp_path):
+    folder = _folder(tmp_path, {
+        "ann.py": GOOD,
+        "helpers.py": "def first(moves):\n    return moves[0]\n",
+        "README.txt": "the class contest\n",
+        "notes.txt": "not executable\n",
+        "prog.py": "import sys\nfor line in sys.stdin:\n    pass\n",
+        "run.sh": "#!/bin/sh\nexec python3 prog.py\n",
+        "_private.py": GOOD,
+    })
+    for name in ("README.txt", "run.sh"):
+        os.chmod(folder / name, 0o755)
+    found = scan_bots_folder(folder)
+    assert [os.path.basename(s.split()[-1]) if s.startswith("cmd:") else os.path.basename(s)
+            for s in found.specs] == ["ann.py", "prog.py", "run.sh"]
+    assert found.specs[0].startswith("py:") and found.specs[1].startswith("cmd:")
+    assert {os.path.basename(p): why[:20] for p, why in found.skipped} == {
+        "README.txt": "executable but not a", "helpers.py": "no move(board, playe"}
+
+
+def test_a_changed_bot_file_gets_its_games_played_again(tmp_path, capsys):
+    folder = _folder(tmp_path, {"ann.py": GOOD, "bob.py": LAST, "cid.py": LAST})
+    db = str(tmp_path / "class.sqlite")
+    args = ["--bots-dir", str(folder), "--db", db]
+    assert _run(args, capsys)[0] == 0
+    assert "6 already in" in _run(args, capsys)[1]            # nothing changed: nothing to play
+    before = bot_files_hash(f"py:{folder / 'ann.py'}")
+    (folder / "ann.py").write_text(GOOD + "\n# second version\n")
+    assert bot_files_hash(f"py:{folder / 'ann.py'}") != before
+    out = _run(args, capsys)[1]
+    assert "6 games planned, 2 already in" in out              # ann's 4 games again
+    assert bot_files_hash("chamber") == ""                     # registered bots: keys unchanged
+
+
+def test_a_py_bot_writing_to_file_descriptor_1_or_reading_stdin_is_not_faulted(tmp_path, capsys):
+    folder = _folder(tmp_path, {
+        "ann.py": "import os, sys\n\ndef move(board, player):\n"
+                  "    os.system('echo thinking...')\n"
+                  "    assert sys.stdin.readline() == ''\n"
+                  "    moves = list(board.legal_moves(player))\n"
+                  "    return moves[0] if moves else 0\n",
+        "bob.py": LAST})
+    db = tmp_path / "class.sqlite"
+    code, out, err = _run(["--bots-dir", str(folder), "--db", str(db)], capsys)
+    assert code == 0, err
+    assert "none in 2 games" in out
+    with Store(db) as store:
+        for row in store.rows():
+            assert max(row["ranks"]) >= 0 and row["turns"] > 3
+
+
+@pytest.mark.slow
+def test_light_riders_faults_are_counted_though_the_bot_keeps_going_straight(tmp_path, capsys,
+                                                                           monkeypatch):
+    monkeypatch.setenv("TRONLAB_PROGRAM_START", "1")
+    folder = _folder(tmp_path, {
+        "ann.py": LAST,
+        "hang.py": "import time\n\ndef move(board, player):\n    time.sleep(60)\n",
+        "long.py": "def move(board, player):\n"
+                   "    raise RuntimeError('x' * 150 + ' THE-END')\n"})
+    db = str(tmp_path / "lr.sqlite")
+    code, out, err = _run(["--game", "lightriders", "--maps", "random:1", "--bots-dir",
+                           str(folder), "--db", db], capsys)
+    assert code == 0, err
+    assert "faults in 6 games: " in out
+    assert "hang: 4 timeout" in out and "long: 4 exited" in out
+    with Store(db) as store:
+        row = next(r for r in store.rows() if r["names"] == ["ann", "long"])
+    assert row["faults"] == [None, "exited"]
+    assert tronlab_main(["arena", "replay", db, str(row["id"])]) == 0
+    text = capsys.readouterr().out
+    assert "exited on turn 1, then it kept going straight" in text
+    assert "THE-END" in text                                   # the error's last line, whole
+
+
+def test_a_bad_map_in_a_folder_stops_the_run_before_any_game(tmp_path, capsys):
+    maps = tmp_path / "maps"
+    maps.mkdir()
+    (maps / "a_good.txt").write_text("5 4\n#####\n#1 2#\n#   #\n#####\n")
+    (maps / "b_bad.txt").write_text("3 3\n###\n#1#\n")
+    db = tmp_path / "m.sqlite"
+    code, out, err = _run(["--bots", "random", "hugger", "--maps", str(maps), "--db", str(db)],
+                          capsys)
+    assert code == 2 and "b_bad.txt" in err and err.count("\n") == 1
+    assert out == "" and not db.exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--game", "codingame", "--players", "3", "--bots", "random", "hugger", "filler",
+      "--maps", "arena"], "map 'arena' has 2 players, the game 3"),
+    (["--bots", "random", "hugger", "--html", "nofolder/board.html"], "--html nofolder/board.html"),
+])
+def test_plan_mistakes_are_found_before_the_database_is_made(tmp_path, capsys, args, message):
+    db = tmp_path / "p.sqlite"
+    code, out, err = _run([*args, "--db", str(db)], capsys)
+    assert code == 2 and message in err and out == ""
+    assert not db.exists()
+
+
+def test_light_riders_on_a_map_file_gets_the_contest_facings(tmp_path, capsys):
+    code, out, err = _run(["--game", "lightriders", "--bots", "random", "hugger", "--maps",
+                           "spiral", "--db", str(tmp_path / "s.sqlite")], capsys)
+    assert code == 0, err
+    assert "2 games planned" in out
+
+
+def test_a_results_file_is_read_without_changing_it(tmp_path, capsys):
+    db = tmp_path / "t.sqlite"
+    assert _run(["--bots", "random", "hugger", "--db", str(db)], capsys)[0] == 0
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    (copy / "t.sqlite").write_bytes(db.read_bytes())
+    before = (copy / "t.sqlite").read_bytes()
+    with Store(copy / "t.sqlite", read_only=True) as store:
+        assert len(store.rows()) == 2
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            store.conn.execute("DELETE FROM games")
+    assert tronlab_main(["arena", "table", str(copy / "t.sqlite")]) == 0
+    assert tronlab_main(["arena", "replay", str(copy / "t.sqlite"), "1"]) == 0
+    assert (copy / "t.sqlite").read_bytes() == before
+    capsys.readouterr()
+    not_ours = tmp_path / "other.sqlite"
+    sqlite3.connect(not_ours).execute("CREATE TABLE x (a)").connection.close()
+    assert tronlab_main(["arena", "table", str(not_ours)]) == 2
+    assert "not a tronlab results database: it has no games table" in capsys.readouterr().err
+
+
+def test_the_page_says_when_only_some_games_carry_a_replay(tmp_path, capsys):
+    db = str(tmp_path / "r.sqlite")
+    assert _run(["--bots", "random", "hugger", "--maps", "arena,random:2", "--db", db], capsys)[0] == 0
+    page = tmp_path / "b.html"
+    assert tronlab_main(["arena", "table", db, "--html", str(page), "--replays", "2"]) == 0
+    text = page.read_text()
+    assert "only the first 2 of the 6 games carry a replay" in text
+    data = json.loads(text.split('id="games-data">')[1].split("</script>")[0])
+    assert len(data) == 2
+    assert tronlab_main(["arena", "table", db, "--html", str(page)]) == 0
+    assert "carry a replay" not in page.read_text()
+
+
+def test_a_replay_piped_into_head_is_not_an_error(tmp_path, capsys):
+    db = str(tmp_path / "p.sqlite")
+    assert _run(["--bots", "random", "hugger", "--db", db], capsys)[0] == 0
+    shell = (f"{sys.executable} -m tronlab arena replay {db} 1 --json | head -c 10 >/dev/null; "
+             f"echo ${{PIPESTATUS[0]}}")
+    done = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "0" and done.stderr == ""
+
+
+def test_a_capture_replay_names_the_program_that_crashed(tmp_path, capsys):
+    crash = tmp_path / "crash3.py"
+    crash.write_text(textwrap.dedent("""\
+        import sys
+        rows = turns = 0
+        for line in sys.stdin:
+            if len(line.strip()) == 35:            # a row of the 35x20 grid
+                rows += 1
+                if rows % 20 == 0:
+                    turns += 1
+                    if turns == 3:
+                        raise SystemExit("gave up on turn three")
+                    print("17 10", flush=True)
+        """))
+    db = str(tmp_path / "c.sqlite")
+    code, out, err = _run(["--game", "backtothecode", "--bots", "random",
+                           f"cmd:{sys.executable} {crash}", "--maps", "random:1", "--db", db],
+                          capsys)
+    assert code == 0, err
+    assert tronlab_main(["arena", "replay", db, "1"]) == 0
+    text = capsys.readouterr().out
+    assert "crash3 (seat 1): exited on turn" in text and "gave up on turn three" in text
