@@ -114,8 +114,8 @@ def _specs(game, seatings, maps, seeds, time, depth, tag):
     for seating in seatings:
         info.check_players(len(seating))
         for spec in seating:
-            check_spec(spec, game)
-            if spec not in hashes:
+            if spec not in hashes:          # each bot once, not once per seating
+                check_spec(spec, game)
                 hashes[spec] = bot_files_hash(spec)
         files = tuple(hashes[b] for b in seating)
         for ref in maps:
