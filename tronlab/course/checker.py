@@ -121,6 +121,8 @@ class Exercise:
     parameters = ("board",)
     #: hint shown when no specific mistake is recognised
     hint = "compare your answer with the expected one on this board, step by step"
+    #: what one case is called in messages ("FAILED on board 3", "all 40 boards passed")
+    noun = "board"
 
     def cases(self) -> list[Case]:
         raise NotImplementedError
@@ -158,6 +160,20 @@ class Exercise:
         """How the call looked, for messages (e.g. ``flood_fill(board, 0)``)."""
         args = ", ".join(["board", *(repr(a) for a in case.args)])
         return f"{self.function}({args})"
+
+    def show_input(self, case: Case) -> list[str]:
+        """The lines of a failure report that show the call and what it was given."""
+        return [f"The call: {self.describe_case(case)} with this board:",
+                _indent(draw(case.board))]
+
+    def changed_input(self, case: Case, context: dict) -> tuple[str, str] | None:
+        """``(headline, hint)`` if the learner's function changed what it was given (the
+        copy in ``context['board']``, as it was when the function returned), else None."""
+        if not context.get("check_board", True) or _unchanged(case.board, context["board"]):
+            return None
+        return (f"{self.function} changed the board it was given.",
+                "do not write into board.cells (or board.heads): keep what you have visited "
+                "in a separate array or set, so the board stays as it was")
 
     def finish(self, checked: int) -> Failure | None:
         """A last check over all boards together (e.g. "you never pruned"); None if fine."""
@@ -249,13 +265,15 @@ def run_check(exercise: Exercise, student, *, cases: list[Case] | None = None,
                 return result
     failure = exercise.finish(len(cases))
     if failure is not None:
-        msg = "\n".join([f"{name}: FAILED: the answers on all {len(cases)} boards were right, but",
+        msg = "\n".join([f"{name}: FAILED: the answers on all {len(cases)} {exercise.noun}s "
+                         f"were right, but",
                          f"Expected: {failure.expected}", f"Got: {failure.got}",
                          f"Hint: {failure.hint}"])
         return CheckResult(name, False, failure.status, msg, len(cases), hint=failure.hint,
                            expected=failure.expected, got=failure.got)
     return CheckResult(name, True, PASSED,
-                       f"{name}: all {len(cases)} boards passed. Well done!", len(cases))
+                       f"{name}: all {len(cases)} {exercise.noun}s passed. Well done!",
+                       len(cases))
 
 
 def _case_problem(exercise, case, outcome, stub, n, limit) -> CheckResult | None:
@@ -268,12 +286,9 @@ def _case_problem(exercise, case, outcome, stub, n, limit) -> CheckResult | None
     if kind == "wrong-type":
         return _fail(exercise, case, n, WRONG_TYPE,
                      f"{name} returned the wrong kind of answer.", got=got[1], hint=got[0])
-    if context.get("check_board", True) and not _unchanged(case.board, context["board"]):
-        return _fail(exercise, case, n, CHANGED_INPUT,
-                     f"{name} changed the board it was given.",
-                     hint="do not write into board.cells (or board.heads): keep what you "
-                          "have visited in a separate array or set, so the board stays as "
-                          "it was")
+    changed = exercise.changed_input(case, context)
+    if changed is not None:
+        return _fail(exercise, case, n, CHANGED_INPUT, changed[0], hint=changed[1])
     try:
         failure = exercise.judge(case, got, context)
     except Exception as err:  # noqa: BLE001 - the answer's own methods (==, len) may raise
@@ -381,9 +396,8 @@ def _not_implemented(exercise, n, where) -> CheckResult:
 def _fail(exercise, case, n, status, headline, *, expected=None, got=None, hint=None,
           details=None) -> CheckResult:
     name = exercise.function
-    parts = [f"{name}: FAILED on board {n + 1} ({case.label}), after {n} passed.", headline,
-             f"The call: {exercise.describe_case(case)} with this board:",
-             _indent(draw(case.board))]
+    parts = [f"{name}: FAILED on {exercise.noun} {n + 1} ({case.label}), after {n} passed.",
+             headline, *exercise.show_input(case)]
     if expected is not None:
         parts += ["Expected:", _indent(expected)]
     if got is not None:
