@@ -335,7 +335,7 @@ def _outcome_problem(exercise, case, outcome, stub, n, limit) -> CheckResult | N
     name = exercise.function
     if outcome.kind == "timeout":
         return _fail(exercise, case, n, TIMEOUT,
-                     f"{name} did not finish within {limit:g} s on this board.",
+                     f"{name} did not finish within {limit:g} s on this {exercise.noun}.",
                      hint="is there a loop that never ends? (a square visited again and again, "
                           "or a while loop whose condition never changes)")
     if outcome.kind == "exited":
@@ -379,7 +379,8 @@ def _raised(exercise, case, outcome, n) -> CheckResult:
             hint = ("your function calls itself without end: check that every recursive call "
                     "gets closer to a stopping case (or use an explicit stack)")
         else:
-            hint = "read the line above; try the board by hand and print what the variables hold"
+            hint = (f"read the line above; try the {exercise.noun} by hand and print what the "
+                    f"variables hold")
         text = f"{name} crashed with {detail}" + (f"\n  at {at}" if at else "")
     return _fail(exercise, case, n, CRASH, text, hint=hint,
                  details={"exception": type(err).__name__, "where": at})
