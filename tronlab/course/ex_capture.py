@@ -19,15 +19,20 @@ the own square, the late-game rule.
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 from ..capture.ascii import format_grid, state_from_ascii
 from ..capture.bots import nearest_target
 from ..capture.state import NEUTRAL
 from .checker import Case, Exercise, WrongType, run_check
+from .learner import is_stub, short_repr, where
 from .progress import recorded
+from .timelimit import call_with_time_limit, check_time_limit
 
-__all__ = ["check_nearest_target", "variant", "CaptureGrid", "TINY_GRIDS"]
+__all__ = ["check_nearest_target", "play_your_bot", "match_your_bot", "as_target", "variant",
+           "CaptureGrid", "TINY_GRIDS"]
 
 
 class CaptureGrid:
@@ -259,6 +264,47 @@ MISTAKES = [
 ]
 
 
+def as_target(value, view) -> tuple[int, int]:
+    """``value`` as a target ``(x, y)`` on ``view``'s grid, else :class:`WrongType` with a
+    sentence saying what it is instead (shown whole, or cut at a comma, with its type)."""
+    pair = "return the target as a pair (x, y)"
+    if value is None:
+        raise WrongType(f"{pair}, not None (is a `return` missing?)")
+    if isinstance(value, (str, bytes)):
+        raise WrongType(f"{pair} of whole numbers, not the string {short_repr(value)}")
+    if isinstance(value, dict):
+        raise WrongType(f"{pair}, a tuple such as (4, 1), not a dict: got {short_repr(value)}")
+    if isinstance(value, (set, frozenset)):
+        raise WrongType(f"{pair}, a tuple: a {type(value).__name__} has no order, so x and y "
+                        f"cannot be told apart; got {short_repr(value)}")
+    if isinstance(value, np.ndarray) and value.shape != (2,):
+        out = (": take the two numbers out, tuple(int(v) for v in target.ravel())"
+               if value.size == 2 else "")
+        raise WrongType(f"{pair}, not a numpy array of shape {value.shape} "
+                        f"({short_repr(value)}){out}")
+    if inspect.isgenerator(value):
+        raise WrongType(f"{pair}, not a generator ({short_repr(value)}): a generator "
+                        f"expression in parentheses makes one; build the tuple with "
+                        f"tuple(...) or write (x, y)")
+    if not hasattr(value, "__len__"):
+        raise WrongType(f"{pair}, not a {type(value).__name__} {short_repr(value)}")
+    if len(value) != 2:
+        raise WrongType(f"{pair}: two numbers, got a {type(value).__name__} of {len(value)} "
+                        f"items: {short_repr(value)}")
+    if any(isinstance(v, (str, bytes)) for v in value):
+        raise WrongType(f"x and y must be whole numbers, not strings: got {short_repr(value)}")
+    try:
+        x, y = (int(v) for v in value)
+        whole = all(float(v) == int(v) for v in value)
+    except (TypeError, ValueError, OverflowError):
+        whole = False
+    if not whole:
+        raise WrongType(f"x and y must be whole numbers, got {short_repr(value)}")
+    if not (0 <= x < view.width and 0 <= y < view.height):
+        raise WrongType(f"({x}, {y}) is off the {view.width}x{view.height} grid")
+    return (x, y)
+
+
 class NearestTarget(Exercise):
     function = "nearest_target"
     parameters = ("view", "player")
@@ -281,20 +327,7 @@ class NearestTarget(Exercise):
                 f"positions {where})")
 
     def convert(self, value, case):
-        if isinstance(value, str) or not hasattr(value, "__len__") or len(value) != 2:
-            raise WrongType(f"return the target as a pair (x, y), not {value!r:.40}")
-        if any(isinstance(v, (str, bytes)) for v in value):
-            raise WrongType(f"x and y must be whole numbers, not strings: got {value!r:.40}")
-        try:
-            x, y = (int(v) for v in value)
-        except (TypeError, ValueError):
-            raise WrongType(f"x and y must be whole numbers, got {value!r:.40}") from None
-        if any(float(v) != int(v) for v in value):
-            raise WrongType(f"x and y must be whole numbers, got {value!r:.40}")
-        v = case.board.view
-        if not (0 <= x < v.width and 0 <= y < v.height):
-            raise WrongType(f"({x}, {y}) is off the {v.width}x{v.height} grid")
-        return (x, y)
+        return as_target(value, case.board.view)
 
     def expected(self, case):
         return tuple(int(v) for v in nearest_target(case.board.view, case.args[0]))
@@ -318,3 +351,103 @@ class NearestTarget(Exercise):
 def check_nearest_target(nearest_target, *, time_limit=None):
     """Check ``nearest_target(view, player) -> (x, y)`` (B2) on tiny grids and game positions."""
     return run_check(NearestTarget(), nearest_target, time_limit=time_limit)
+
+
+# ---- the learner's function in a game --------------------------------------------------------
+
+class _Stop(BaseException):
+    """Ends a game at the learner's first faulty answer (a BaseException: the game loop turns
+    an ``Exception`` of a bot's into a fault and plays on)."""
+
+
+def _guarded(student, name):
+    """``student`` as a capture bot that stops the game with a sentence at its first crash or
+    answer that is not a target (the game alone would record the fault and play on); a
+    NotImplementedError stops it with ``_Stop(None)``."""
+    def bot(view, player):
+        at_turn = f"as player {player} in round {view.round}"
+        try:
+            value = student(view, player)
+        except NotImplementedError:
+            raise _Stop(None) from None
+        except BaseException as err:  # noqa: BLE001 - sys.exit too: this is the child process
+            what = (f"called sys.exit() (SystemExit: {err.code!r})" if isinstance(err, SystemExit)
+                    else f"crashed with {type(err).__name__}: {_safe_str(err)}")
+            line = where(err)
+            raise _Stop(f"{name} {what} {at_turn}" + (f", at {line}." if line else ".")
+                        + f" check_{name} above shows such a position drawn.") from None
+        try:
+            as_target(value, view)
+        except WrongType as err:
+            raise _Stop(f"{name} gave no target {at_turn}: {err}.") from None
+        return value
+    return bot
+
+
+def _safe_str(err) -> str:
+    try:
+        return str(err)
+    except Exception:  # noqa: BLE001 - a learner's exception may have a broken __str__
+        return "<its message could not be shown>"
+
+
+def _with_your_bot(student, use, what: str, time_limit):
+    """``use(bot)`` with the learner's function as ``bot``, in a child process under
+    ``time_limit`` seconds; its result, or None after printing why there is none."""
+    name = "nearest_target"
+    limit = check_time_limit(time_limit, "time_limit")
+    not_yet = (f"write {name} first (the check cell above says when it is right); until then "
+               f"there is no {what}.")
+    if is_stub(student):
+        print(not_yet)
+        return None
+
+    def run():
+        try:
+            return "value", use(_guarded(student, name))
+        except _Stop as stop:
+            return "problem", stop.args[0]
+    outcome = call_with_time_limit(run, limit)
+    if outcome.kind == "raised":          # a mistake of the package's, not the learner's
+        raise outcome.error
+    if outcome.kind == "value" and outcome.value[0] == "value":
+        return outcome.value[1]
+    if outcome.kind == "value" and outcome.value[1] is None:
+        print(not_yet)
+        return None
+    if outcome.kind == "value":
+        problem = outcome.value[1]
+    elif outcome.kind == "timeout":
+        problem = (f"the {what} did not finish within {limit:g} s ({name} is called once a "
+                   f"round): is there a loop that never ends? check_{name} above tries it one "
+                   f"position at a time.")
+    else:
+        problem = f"{name} ended the program running the {what}: {outcome.detail}."
+    print(f"No {what}: {problem}")
+    return None
+
+
+def play_your_bot(nearest_target, *others, time_limit: float = 30.0, **game_options):
+    """One game of the learner's ``nearest_target`` (seat 0) against ``others`` (bot names
+    or functions), :func:`~tronlab.capture.game.play_capture` with ``game_options``.
+
+    The game runs in a child process under ``time_limit`` seconds, and stops at the learner's
+    first crash or answer that is not a target: then it prints why, in a sentence (or
+    "write nearest_target first" for a stub), and returns None; else the record."""
+    from ..capture.game import play_capture
+
+    return _with_your_bot(nearest_target,
+                          lambda bot: play_capture([bot, *others], **game_options),
+                          "game", time_limit)
+
+
+def match_your_bot(nearest_target, other, *, n_players: int, games: int, seed=None,
+                   time_limit: float = 120.0, **game_options):
+    """:func:`~tronlab.capture.arena.one_against_many` with the learner's function as the
+    hero, guarded like :func:`play_your_bot`: the tally, or None after printing why."""
+    from ..capture.arena import one_against_many
+
+    return _with_your_bot(nearest_target,
+                          lambda bot: one_against_many(bot, other, n_players=n_players,
+                                                       games=games, seed=seed, **game_options),
+                          "match", time_limit)
