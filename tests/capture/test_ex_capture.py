@@ -7,8 +7,8 @@ import pytest
 
 from tronlab.capture.bots import nearest_target
 from tronlab.course.ex_capture import (MISTAKES, NearestTarget, _game_cases, _tiny_cases,
-                                       check_nearest_target, match_your_bot, play_your_bot,
-                                       variant)
+                                       check_nearest_target, variant)
+from tronlab.course.ex_capture_game import match_your_bot, play_your_bot
 
 
 def test_the_package_bot_passes():
