@@ -160,3 +160,19 @@ def test_show_source_errors():
         show_source(3)
     with pytest.raises(ValueError, match="fold is a number of lines"):
         show_source(hint, fold=0)
+
+
+def test_solution_check_cells_show_their_result():
+    """A solution's check cell shows the checker's line ("... all 40 boards passed"): it
+    ends with the result as a bare expression, or prints it; a result above an assert
+    is never displayed."""
+    import ast
+
+    for path in sorted((ROOT / "solutions").glob("*_solution.ipynb")):
+        for cell in json.loads(path.read_text())["cells"]:
+            src = "".join(cell["source"])
+            if cell["cell_type"] != "code" or not re.search(r"\b(check_\w+|best_rectangle)\(",
+                                                            src):
+                continue
+            last = ast.parse(src).body[-1]
+            assert isinstance(last, ast.Expr) or "print(" in src, (path.name, src)

@@ -104,3 +104,48 @@ def test_a_wrong_fit_is_explained():
     bad = lambda record: solution_sample(record, no_fill=True)  # noqa: E731
     r = check_fit_weights(lambda records: (0.1, 0.2), separation_sample=bad)
     assert r.status == WRONG and "features differ first on game" in r.hint, r.message
+
+
+def endless_sample(record):
+    while True:
+        pass
+
+
+def exiting_sample(record):
+    import sys
+    sys.exit(3)
+
+
+@pytest.mark.parametrize("sample, words", [
+    (endless_sample, "did not finish within 1 s on game 0"),
+    (exiting_sample, "called sys.exit() (SystemExit: 3) on game 0"),
+    (lambda record: 1 / 0, "crashed with ZeroDivisionError"),
+])
+def test_the_learners_features_run_under_the_time_limit_and_their_crashes_are_reported(
+        sample, words):
+    """A wrong fit calls the learner's separation_sample to find the first record whose
+    features differ: like every checked call it runs in a child under the time limit, so
+    an endless loop or sys.exit() there ends in a message, not a hung or ended notebook."""
+    r = check_fit_weights(lambda records: (0.1, 0.2), separation_sample=sample, time_limit=1)
+    assert r.status == WRONG and words in r.hint, r.message
+
+
+def test_fit_weights_failures_show_the_call_without_a_board():
+    r = check_fit_weights(lambda records: (0.1, 0.2))
+    assert "fit_weights(records)   # 30 games" in r.message, r.message
+    assert "board" not in r.message and r.board is not None
+
+
+def test_the_whole_lstsq_result_is_explained():
+    def fit_weights(records):
+        rows, ys = [], []
+        for rec in records:
+            s = solution_sample(rec)
+            if s is not None:
+                rows.append(s[:2])
+                ys.append(s[2] - s[3])
+        return np.linalg.lstsq(np.array(rows, float), np.array(ys, float), rcond=None)
+    r = check_fit_weights(fit_weights)
+    assert r.status == WRONG_TYPE, r.message
+    assert "a sequence of 2 floats" in r.hint and "first item is the solution" in r.hint
+    assert r.got.startswith("tuple of 4 items: (array([0.")

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog
 
-from tronlab.course.checker import BAD_ARGUMENT, CRASH, NOT_IMPLEMENTED, PASSED, WRONG, WRONG_TYPE
+from tronlab.course.checker import (BAD_ARGUMENT, CHANGED_INPUT, CRASH, NOT_IMPLEMENTED, PASSED,
+                                     TIMEOUT, WRONG, WRONG_TYPE)
 from tronlab.course.ex_nash import check_solve_game, game_cases, has_saddle, mistake_value
 
 
@@ -131,3 +132,46 @@ def test_crash_and_bad_argument():
     r = check_solve_game(solve_game)
     assert r.status == CRASH and "ZeroDivisionError" in r.message
     assert check_solve_game(None).status == BAD_ARGUMENT
+
+
+def test_a_generator_is_the_wrong_kind_of_answer_not_a_sys_exit():
+    def solve_game(payoff):
+        return (x for x in range(2))
+    r = check_solve_game(solve_game)
+    assert r.status == WRONG_TYPE and "pair (value, row_strategy)" in r.hint, r.message
+    assert "generator" in r.got and "sys.exit" not in r.message
+
+
+def test_sys_exit_and_an_endless_loop_are_named():
+    def solve_game(payoff):
+        import sys
+        sys.exit(1)
+    r = check_solve_game(solve_game)
+    assert r.status == CRASH and "called sys.exit() (SystemExit: 1)" in r.message, r.message
+    assert "sys.exit() would end the whole program" in r.hint
+
+    def solve_game(payoff):
+        while True:
+            pass
+    r = check_solve_game(solve_game, time_limit=0.5)
+    assert r.status == TIMEOUT and "did not finish within 0.5 s" in r.message, r.message
+
+
+def test_a_function_that_writes_into_the_payoff_matrix_is_caught():
+    def solve_game(payoff):
+        v, p = lp_solve(payoff)
+        payoff -= payoff.min()            # "normalise" in place: the caller's matrix changes
+        return v, p
+    r = check_solve_game(solve_game)
+    assert r.status == CHANGED_INPUT and "changed the payoff matrix" in r.message, r.message
+    assert r.case == "matching pennies" and "payoff =" in r.message and "copy" in r.hint
+
+
+def test_solve_game_is_in_progress_and_has_hints(tmp_path, monkeypatch):
+    from tronlab.course import hint, progress
+    monkeypatch.setenv("TRONLAB_PROGRESS", str(tmp_path / "progress.json"))
+    assert progress().state("solve_game") == "not tried"
+    assert check_solve_game(lp_solve).passed
+    assert progress().state("solve_game") == "passed"
+    assert "saddle point" in hint("solve_game").text
+    assert "guarantee" in hint("solve_game", 3).text

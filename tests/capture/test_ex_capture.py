@@ -8,6 +8,7 @@ import pytest
 from tronlab.capture.bots import nearest_target
 from tronlab.course.ex_capture import (MISTAKES, NearestTarget, _game_cases, _tiny_cases,
                                        check_nearest_target, variant)
+from tronlab.course.ex_capture_game import match_your_bot, play_your_bot
 
 
 def test_the_package_bot_passes():
@@ -85,3 +86,65 @@ def test_wrong_signature_and_stub():
     def stub(view, player):
         raise NotImplementedError
     assert check_nearest_target(stub).status == "not implemented"
+
+
+@pytest.mark.parametrize("answer, text", [
+    ({"x": 4, "y": 1}, "a tuple such as (4, 1), not a dict: got {'x': 4, 'y': 1}"),
+    (np.array([[4], [1]]), "not a numpy array of shape (2, 1) (array([[4], [1]])): take the "
+                           "two numbers out"),
+    ((v for v in (4, 1)), "not a generator (<generator object"),
+    ([1, 2, 3], "two numbers, got a list of 3 items: [1, 2, 3]"),
+    (("4", 1), "not strings: got ('4', 1)"),
+])
+def test_odd_answers_are_named_accurately_and_shown_whole(answer, text):
+    """The kind of answer is named (a dict is not "strings"), and what is shown of it is
+    whole or cut at a comma with "...", never in the middle of a number."""
+    result = check_nearest_target(lambda view, player: answer)
+    assert result.status == "wrong type" and text in result.hint, result.hint
+
+
+def _stub(view, player):
+    raise NotImplementedError
+
+
+def _calls_a_stub(view, player):
+    return _stub(view, player)
+
+
+def _crashes_late(view, player):
+    if view.round > 5:
+        return 1 / 0
+    return nearest_target(view, player)
+
+
+def _endless(view, player):
+    while True:
+        pass
+
+
+@pytest.mark.parametrize("bot, text", [
+    (_stub, "write nearest_target first"),
+    (_calls_a_stub, "write nearest_target first"),
+    (_crashes_late, "No game: nearest_target crashed with ZeroDivisionError: division by zero "
+                    "as player 0 in round 6, at line"),
+    (lambda view, player: None, "No game: nearest_target gave no target as player 0 in round 1: "
+                                "return the target as a pair (x, y), not None"),
+    (_endless, "No game: the game did not finish within 1 s"),
+])
+def test_a_game_with_an_unfinished_or_faulty_function_says_why(bot, text, capsys):
+    """Exercise 10's game cell: a stub, a crash or a non-answer does not play a silent game
+    (the engine would record "error" and go on), and an endless loop does not hang."""
+    assert play_your_bot(bot, "random", rng=3, time_limit=1) is None
+    assert text in capsys.readouterr().out
+
+
+def test_a_right_function_plays_the_game_and_the_match(capsys):
+    from tronlab.capture import play_capture
+    from tronlab.capture.bots import NearestBot
+
+    rec = play_your_bot(nearest_target, "random", rng=3)
+    assert rec.actions == play_capture([NearestBot(), "random"], rng=3).actions
+    tally = match_your_bot(nearest_target, "random", n_players=2, games=2, seed=10)
+    assert tally.games == 2 and capsys.readouterr().out == ""
+    assert match_your_bot(_stub, "random", n_players=2, games=2, seed=10) is None
+    assert "until then there is no match." in capsys.readouterr().out

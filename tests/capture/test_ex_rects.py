@@ -214,3 +214,39 @@ def test_notebook_11_teaches_b3_b4_b5_and_the_exercise_is_a_stub():
     (stub,) = cells(EXERCISE, "answer")
     assert stub.rstrip().endswith("raise NotImplementedError")
     assert any("assert result.passed" in c for c in cells(SOLUTION, "check"))
+
+
+def _endless(view, player, rect):
+    while True:
+        pass
+
+
+def _exits(view, player, rect):
+    import sys
+    sys.exit(2)
+
+
+@pytest.mark.parametrize("score, words", [
+    (lambda v, p, r: None, "no score for rect = (0, 0, 1, 1): return one number, the score, "
+                           "not None (is a `return` missing?)."),
+    (lambda v, p, r: "x", "no score for rect = (0, 0, 1, 1): return one number, the score, "
+                          "not 'x'."),
+    (lambda v, p, r: 1 / 0, "crashed with ZeroDivisionError: division by zero on rect = "
+                            "(0, 0, 1, 1), at line"),
+    (_exits, "called sys.exit() (SystemExit: 2) on rect = (0, 0, 1, 1)"),
+    (_endless, "did not score the 420 rectangles of this grid within 1 s"),
+])
+def test_best_rectangle_explains_a_function_that_gives_no_score(score, words):
+    """The last cell of exercise 11 runs the learner's function like a checker does: in a
+    child process under a time limit, with a sentence instead of a traceback."""
+    view = state_from_ascii("""
+        ........
+        .A00....
+        .0.0....
+        .0......
+        ........
+        .......b
+    """).view()
+    best = best_rectangle(score, view, 0, time_limit=1)
+    assert best.yours is None and not best.same and words in repr(best), repr(best)
+    assert "\n" not in repr(best) and "The package's best: (1, 0, 5, 4)" in repr(best)

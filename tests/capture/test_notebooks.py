@@ -39,3 +39,19 @@ def test_the_exercise_starts_from_a_stub_and_the_solution_checks_itself():
     stub = [s for s in sources(FILES[1]) if s.startswith("def nearest_target")]
     assert len(stub) == 1 and stub[0].rstrip().endswith("raise NotImplementedError")
     assert any("assert result.passed" in s for s in sources(FILES[2]))
+
+
+def test_lesson_10_points_to_rules_that_ship_with_the_course():
+    """The course works without the project's design documents: notebook 10 sends a reader
+    to the rules module's docstring, which states the game itself, not to games.md."""
+    from tronlab.capture import rules
+
+    for name in FILES:
+        assert "games.md" not in json.dumps(load(name)), name
+    intro = "".join(load(FILES[0])["cells"][0]["source"])
+    assert "`tronlab.capture.rules`" in intro
+    doc = rules.__doc__
+    assert "games.md" not in doc
+    for words in ("changing x first", "alone on a neutral square", "outer ring", "BACK n",
+                  "squares it owns", "350, 300 or 250 rounds"):
+        assert words in " ".join(doc.split()), words

@@ -3,15 +3,30 @@
 :func:`reset` starts a game, :func:`step` plays one round: every active
 player's action is read first, then all are applied together.  An action is
 a target ``(x, y)``, ``("BACK", n)``, or a fault code of
-:data:`~tronlab.capture.state.FAULTS`.  The rules follow section 4 of the
-course's games.md; the points that text leaves open are settled here:
+:data:`~tronlab.capture.state.FAULTS`.
+
+The game.  Two to four players on a grid (35x20 by default), every square
+neutral at the start but the players' start squares.  Each round every active
+player names a target and walks one square toward it, changing x first, then
+y.  A player standing alone on a neutral square at the end of a round takes
+it.  A player whose new square is next (up, down, left, right) to a square it
+stood on two or more rounds ago looks for enclosures: every neutral region
+around it, flooded with diagonal steps too, becomes its own unless the region
+reaches the grid's outer ring or touches, diagonals included, a square owned
+by another player (:mod:`~tronlab.capture.enclosure`).  Once a game each
+player may play ``BACK n`` (n from 1 to 25): the whole game goes back n
+rounds.  A player's score is the number of squares it owns; the game lasts
+at most 350, 300 or 250 rounds for 2, 3 or 4 players
+(:data:`~tronlab.capture.state.ROUND_LIMITS`) and ends sooner as listed at
+the end of this text.  These are the contest's rules, as its statement on
+CodinGame gives them; the points that statement leaves open are settled here:
 
 * **Order inside a round.**  Eliminations first (the player neither moves
   nor stands anywhere this round), then all moves, then captures player by
   player in id order: player 0's standing capture, player 0's enclosures,
   player 1's standing capture, ...  "Alone on a square" is judged on the
   positions after all moves.  This is the reading under which the id order
-  matters as games.md says: a lower id standing alone inside a higher id's
+  matters as the contest's statement says: a lower id standing alone inside a higher id's
   region takes its square first and so spoils the region, while a higher id
   standing inside a lower id's region is too late (the region, its square
   included, is already taken).  Enclosures alone could not spoil each other:
@@ -35,7 +50,7 @@ course's games.md; the points that text leaves open are settled here:
 * **Idle rounds.**  A round counts as idle when no player active at its end
   changed square and nobody used BACK (players eliminated in it do not count
   as moving).  Any turn with a valid BACK resets the count.
-* **Ranking decided.**  Score intervals as games.md says; two intervals
+* **Ranking decided.**  Score intervals as the contest's statement says; two intervals
   overlap when they share a value, except two equal single values (a tie
   that can no longer change).  The check runs after every round actually
   played (not after a turn that went back in time); when it succeeds the
@@ -282,7 +297,7 @@ def ranks_of(scores) -> tuple:
 
 def ranking_decided(state: State) -> bool:
     """Whether no BACK and no future round can change the ranking any more
-    (games.md: score intervals from round R, see the module docstring)."""
+    (the contest's statement: score intervals from round R, see the module docstring)."""
     r = state.round - 1
     unused = sum(state.backs_left[p] for p in state.active)
     if unused * MAX_BACK > r:

@@ -32,7 +32,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..runner.reprs import safe_repr
-from ..tron.board import FREE, TRAIL, WALL, Board
+from ..tron.board import Board
+from .drawing import draw, draw_grid
 from .learner import (bad_function_message, describe_value, is_stub, learner_frame,
                       signature_problem, where)
 from .timelimit import call_each, check_time_limit
@@ -121,6 +122,8 @@ class Exercise:
     parameters = ("board",)
     #: hint shown when no specific mistake is recognised
     hint = "compare your answer with the expected one on this board, step by step"
+    #: what one case is called in messages ("FAILED on board 3", "all 40 boards passed")
+    noun = "board"
 
     def cases(self) -> list[Case]:
         raise NotImplementedError
@@ -159,63 +162,23 @@ class Exercise:
         args = ", ".join(["board", *(repr(a) for a in case.args)])
         return f"{self.function}({args})"
 
+    def show_input(self, case: Case) -> list[str]:
+        """The lines of a failure report that show the call and what it was given."""
+        return [f"The call: {self.describe_case(case)} with this board:",
+                _indent(draw(case.board))]
+
+    def changed_input(self, case: Case, context: dict) -> tuple[str, str] | None:
+        """``(headline, hint)`` if the learner's function changed what it was given (the
+        copy in ``context['board']``, as it was when the function returned), else None."""
+        if not context.get("check_board", True) or _unchanged(case.board, context["board"]):
+            return None
+        return (f"{self.function} changed the board it was given.",
+                "do not write into board.cells (or board.heads): keep what you have visited "
+                "in a separate array or set, so the board stays as it was")
+
     def finish(self, checked: int) -> Failure | None:
         """A last check over all boards together (e.g. "you never pruned"); None if fine."""
         return None
-
-
-# ---------------------------------------------------------------------------
-# text
-# ---------------------------------------------------------------------------
-def draw(board: Board) -> str:
-    """The board as ASCII with x digits above and y numbers on the left."""
-    _need_board("draw", board)
-    rows = board.to_ascii().split("\n")
-    ruler = "".join(str(x % 10) for x in range(board.width))
-    width = len(str(board.height - 1))
-    lines = [" " * (width + 1) + ruler]
-    lines += [f"{y:>{width}} {row}" for y, row in enumerate(rows)]
-    return "\n".join(lines)
-
-
-def draw_grid(board: Board, values, *, blank=None, cell=2) -> str:
-    """A per-square array shaped like ``board.cells`` drawn over the playing area, each value
-    in ``cell`` characters.  Blocked squares whose value is ``blank`` show what blocks them:
-    ``#`` for a wall, the owner's trail letter ``a``-``d`` for a trail or head (so a head is
-    never mistaken for a number); free squares whose value is ``blank`` show ``.``."""
-    _need_board("draw_grid", board, ("cells", "width", "height"))
-    try:
-        values = np.asarray(values)
-    except ValueError as err:      # ragged nested lists
-        raise ValueError(f"draw_grid: values must be an array shaped like board.cells "
-                         f"{board.cells.shape}: {err}") from None
-    if values.shape != board.cells.shape:
-        given = f"shape {values.shape}" if values.ndim else f"a single value {safe_repr(values)}"
-        extra = ("; that is the playing area only: board.cells has a border of walls "
-                 "around it, one row/column on each side"
-                 if values.shape == (board.height, board.width) else "")
-        raise ValueError(f"draw_grid: values must have one entry per square of board.cells, "
-                         f"shape {board.cells.shape} (height + 2, width + 2), got {given}{extra}")
-    out = []
-    for y in range(board.height):
-        row = []
-        for x in range(board.width):
-            v = values[y + 1, x + 1]
-            code = int(board.cells[y + 1, x + 1])
-            if blank is not None and v == blank:
-                text = "." if code == FREE else "#" if code == WALL else "abcd"[(code - TRAIL) % 4]
-            else:
-                text = str(v.item() if hasattr(v, "item") else v)
-            row.append(text.rjust(cell))
-        out.append(" ".join(row))
-    return "\n".join(out)
-
-
-def _need_board(function: str, board, needs=("to_ascii", "width", "height")) -> None:
-    """A TypeError saying what ``function`` expects unless ``board`` looks like a Board."""
-    if not isinstance(board, Board) and not all(hasattr(board, a) for a in needs):
-        raise TypeError(f"{function} expects a board (tronlab.tron.board.Board, e.g. "
-                        f"Board.from_ascii(...)), got {describe_value(board)}")
 
 
 def _indent(text: str, by: str = "    ") -> str:
@@ -249,13 +212,15 @@ def run_check(exercise: Exercise, student, *, cases: list[Case] | None = None,
                 return result
     failure = exercise.finish(len(cases))
     if failure is not None:
-        msg = "\n".join([f"{name}: FAILED: the answers on all {len(cases)} boards were right, but",
+        msg = "\n".join([f"{name}: FAILED: the answers on all {len(cases)} {exercise.noun}s "
+                         f"were right, but",
                          f"Expected: {failure.expected}", f"Got: {failure.got}",
                          f"Hint: {failure.hint}"])
         return CheckResult(name, False, failure.status, msg, len(cases), hint=failure.hint,
                            expected=failure.expected, got=failure.got)
     return CheckResult(name, True, PASSED,
-                       f"{name}: all {len(cases)} boards passed. Well done!", len(cases))
+                       f"{name}: all {len(cases)} {exercise.noun}s passed. Well done!",
+                       len(cases))
 
 
 def _case_problem(exercise, case, outcome, stub, n, limit) -> CheckResult | None:
@@ -268,12 +233,9 @@ def _case_problem(exercise, case, outcome, stub, n, limit) -> CheckResult | None
     if kind == "wrong-type":
         return _fail(exercise, case, n, WRONG_TYPE,
                      f"{name} returned the wrong kind of answer.", got=got[1], hint=got[0])
-    if context.get("check_board", True) and not _unchanged(case.board, context["board"]):
-        return _fail(exercise, case, n, CHANGED_INPUT,
-                     f"{name} changed the board it was given.",
-                     hint="do not write into board.cells (or board.heads): keep what you "
-                          "have visited in a separate array or set, so the board stays as "
-                          "it was")
+    changed = exercise.changed_input(case, context)
+    if changed is not None:
+        return _fail(exercise, case, n, CHANGED_INPUT, changed[0], hint=changed[1])
     try:
         failure = exercise.judge(case, got, context)
     except Exception as err:  # noqa: BLE001 - the answer's own methods (==, len) may raise
@@ -320,7 +282,7 @@ def _outcome_problem(exercise, case, outcome, stub, n, limit) -> CheckResult | N
     name = exercise.function
     if outcome.kind == "timeout":
         return _fail(exercise, case, n, TIMEOUT,
-                     f"{name} did not finish within {limit:g} s on this board.",
+                     f"{name} did not finish within {limit:g} s on this {exercise.noun}.",
                      hint="is there a loop that never ends? (a square visited again and again, "
                           "or a while loop whose condition never changes)")
     if outcome.kind == "exited":
@@ -364,7 +326,8 @@ def _raised(exercise, case, outcome, n) -> CheckResult:
             hint = ("your function calls itself without end: check that every recursive call "
                     "gets closer to a stopping case (or use an explicit stack)")
         else:
-            hint = "read the line above; try the board by hand and print what the variables hold"
+            hint = (f"read the line above; try the {exercise.noun} by hand and print what the "
+                    f"variables hold")
         text = f"{name} crashed with {detail}" + (f"\n  at {at}" if at else "")
     return _fail(exercise, case, n, CRASH, text, hint=hint,
                  details={"exception": type(err).__name__, "where": at})
@@ -381,9 +344,8 @@ def _not_implemented(exercise, n, where) -> CheckResult:
 def _fail(exercise, case, n, status, headline, *, expected=None, got=None, hint=None,
           details=None) -> CheckResult:
     name = exercise.function
-    parts = [f"{name}: FAILED on board {n + 1} ({case.label}), after {n} passed.", headline,
-             f"The call: {exercise.describe_case(case)} with this board:",
-             _indent(draw(case.board))]
+    parts = [f"{name}: FAILED on {exercise.noun} {n + 1} ({case.label}), after {n} passed.",
+             headline, *exercise.show_input(case)]
     if expected is not None:
         parts += ["Expected:", _indent(expected)]
     if got is not None:

@@ -14,10 +14,13 @@ the rule, then positions from seeded games of 2-4 players.  The first grid
 where the learner's target differs is named and drawn; the hint comes from
 recomputing the target with one typical mistake at a time (:func:`variant`)
 and saying which one gives the learner's answer: ties, distance, clusters,
-the own square, the late-game rule.
+the own square, the late-game rule.  :mod:`tronlab.course.ex_capture_game` puts
+the learner's function in a game and a match, guarded the same way.
 """
 
 from __future__ import annotations
+
+import inspect
 
 import numpy as np
 
@@ -25,9 +28,10 @@ from ..capture.ascii import format_grid, state_from_ascii
 from ..capture.bots import nearest_target
 from ..capture.state import NEUTRAL
 from .checker import Case, Exercise, WrongType, run_check
+from .learner import short_repr
 from .progress import recorded
 
-__all__ = ["check_nearest_target", "variant", "CaptureGrid", "TINY_GRIDS"]
+__all__ = ["check_nearest_target", "as_target", "variant", "CaptureGrid", "TINY_GRIDS"]
 
 
 class CaptureGrid:
@@ -259,6 +263,47 @@ MISTAKES = [
 ]
 
 
+def as_target(value, view) -> tuple[int, int]:
+    """``value`` as a target ``(x, y)`` on ``view``'s grid, else :class:`WrongType` with a
+    sentence saying what it is instead (shown whole, or cut at a comma, with its type)."""
+    pair = "return the target as a pair (x, y)"
+    if value is None:
+        raise WrongType(f"{pair}, not None (is a `return` missing?)")
+    if isinstance(value, (str, bytes)):
+        raise WrongType(f"{pair} of whole numbers, not the string {short_repr(value)}")
+    if isinstance(value, dict):
+        raise WrongType(f"{pair}, a tuple such as (4, 1), not a dict: got {short_repr(value)}")
+    if isinstance(value, (set, frozenset)):
+        raise WrongType(f"{pair}, a tuple: a {type(value).__name__} has no order, so x and y "
+                        f"cannot be told apart; got {short_repr(value)}")
+    if isinstance(value, np.ndarray) and value.shape != (2,):
+        out = (": take the two numbers out, tuple(int(v) for v in target.ravel())"
+               if value.size == 2 else "")
+        raise WrongType(f"{pair}, not a numpy array of shape {value.shape} "
+                        f"({short_repr(value)}){out}")
+    if inspect.isgenerator(value):
+        raise WrongType(f"{pair}, not a generator ({short_repr(value)}): a generator "
+                        f"expression in parentheses makes one; build the tuple with "
+                        f"tuple(...) or write (x, y)")
+    if not hasattr(value, "__len__"):
+        raise WrongType(f"{pair}, not a {type(value).__name__} {short_repr(value)}")
+    if len(value) != 2:
+        raise WrongType(f"{pair}: two numbers, got a {type(value).__name__} of {len(value)} "
+                        f"items: {short_repr(value)}")
+    if any(isinstance(v, (str, bytes)) for v in value):
+        raise WrongType(f"x and y must be whole numbers, not strings: got {short_repr(value)}")
+    try:
+        x, y = (int(v) for v in value)
+        whole = all(float(v) == int(v) for v in value)
+    except (TypeError, ValueError, OverflowError):
+        whole = False
+    if not whole:
+        raise WrongType(f"x and y must be whole numbers, got {short_repr(value)}")
+    if not (0 <= x < view.width and 0 <= y < view.height):
+        raise WrongType(f"({x}, {y}) is off the {view.width}x{view.height} grid")
+    return (x, y)
+
+
 class NearestTarget(Exercise):
     function = "nearest_target"
     parameters = ("view", "player")
@@ -281,20 +326,7 @@ class NearestTarget(Exercise):
                 f"positions {where})")
 
     def convert(self, value, case):
-        if isinstance(value, str) or not hasattr(value, "__len__") or len(value) != 2:
-            raise WrongType(f"return the target as a pair (x, y), not {value!r:.40}")
-        if any(isinstance(v, (str, bytes)) for v in value):
-            raise WrongType(f"x and y must be whole numbers, not strings: got {value!r:.40}")
-        try:
-            x, y = (int(v) for v in value)
-        except (TypeError, ValueError):
-            raise WrongType(f"x and y must be whole numbers, got {value!r:.40}") from None
-        if any(float(v) != int(v) for v in value):
-            raise WrongType(f"x and y must be whole numbers, got {value!r:.40}")
-        v = case.board.view
-        if not (0 <= x < v.width and 0 <= y < v.height):
-            raise WrongType(f"({x}, {y}) is off the {v.width}x{v.height} grid")
-        return (x, y)
+        return as_target(value, case.board.view)
 
     def expected(self, case):
         return tuple(int(v) for v in nearest_target(case.board.view, case.args[0]))
@@ -318,3 +350,4 @@ class NearestTarget(Exercise):
 def check_nearest_target(nearest_target, *, time_limit=None):
     """Check ``nearest_target(view, player) -> (x, y)`` (B2) on tiny grids and game positions."""
     return run_check(NearestTarget(), nearest_target, time_limit=time_limit)
+

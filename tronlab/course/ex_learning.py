@@ -14,6 +14,9 @@ where the learner's features differ.
 
 from __future__ import annotations
 
+import contextlib
+import functools
+
 import numpy as np
 
 from ..runner.records import GameRecord
@@ -22,6 +25,8 @@ from ..tron import learn
 from .answers import reject_text
 from .progress import recorded
 from .checker import Case, Exercise, Failure, WrongType, draw, is_stub, run_check
+from .learner import short_repr, where
+from .timelimit import call_each, check_time_limit
 
 __all__ = ["check_separation_sample", "check_fit_weights", "scripted", "sample_games"]
 
@@ -105,6 +110,19 @@ def _as_sample(value):
     return tuple(out)
 
 
+def _is_lstsq_result(value) -> bool:
+    """True for what ``numpy.linalg.lstsq`` returns: (solution, residuals, rank, s)."""
+    return (isinstance(value, tuple) and len(value) == 4
+            and isinstance(value[0], np.ndarray) and value[0].ndim == 1)
+
+
+def _safe_str(err) -> str:
+    try:
+        return str(err)
+    except Exception:  # noqa: BLE001 - a learner's exception may have a broken __str__
+        return "<its message could not be shown>"
+
+
 def _expected(record):
     s = learn.sample_from_record(record)
     return None if s is None else (s.dn, s.de, s.moves0, s.moves1)
@@ -173,11 +191,14 @@ class FitWeights(Exercise):
     function = "fit_weights"
     parameters = ("records",)
     returns = "a pair of floats (k1, k2)"
+    noun = "test"
     hint = ("turn every record that separates into (dn, de, moves0 - moves1), then solve the "
             "least-squares problem for k1, k2 with numpy.linalg.lstsq")
 
-    def __init__(self, separation_sample=None):
+    def __init__(self, separation_sample=None, time_limit=None):
         self.learner_sample = separation_sample
+        if time_limit is not None:
+            self.time_limit = check_time_limit(time_limit, "time_limit")
 
     def cases(self):
         games = sample_games(60, 11)
@@ -191,15 +212,24 @@ class FitWeights(Exercise):
     def describe_case(self, case):
         return f"fit_weights(records)   # {case.label}"
 
+    def show_input(self, case):
+        return [f"The call: {self.describe_case(case)}"]      # no board: it gets records
+
     def convert(self, value, case):
         reject_text(value, "two numbers (k1, k2)")
+        if _is_lstsq_result(value):
+            raise WrongType("return the weights, a sequence of 2 floats (k1, k2); "
+                            "numpy.linalg.lstsq returns a tuple (solution, residuals, rank, "
+                            "singular values) whose first item is the solution: "
+                            "k1, k2 = np.linalg.lstsq(x, y, rcond=None)[0]")
         try:
             k1, k2 = value
             if isinstance(k1, (str, bytes)) or isinstance(k2, (str, bytes)):
-                raise WrongType(f"k1 and k2 must be numbers, not strings: got {value!r:.60}")
+                raise WrongType(f"k1 and k2 must be numbers, not strings: got "
+                                f"{short_repr(value)}")
             return float(k1), float(k2)
         except (TypeError, ValueError):
-            raise WrongType("return two numbers (k1, k2)") from None
+            raise WrongType("return the weights, a sequence of 2 floats (k1, k2)") from None
 
     def expected(self, case):
         fit = learn.fit_weights(learn.samples_from_records(case.args[0]))
@@ -215,14 +245,9 @@ class FitWeights(Exercise):
     def _why(self, case, got) -> str:
         records = case.args[0]
         if self.learner_sample is not None:
-            for label, rec in zip(case.options["labels"], records):
-                try:
-                    mine = _as_sample(self.learner_sample(_copy(rec)))
-                except Exception as err:            # the learner's code: report, never raise
-                    return f"your separation_sample fails on {label}: {type(err).__name__}: {err}"
-                if mine != _expected(rec):
-                    return (f"the features differ first on {label}: separation_sample gives "
-                            f"{mine}, the package {_expected(rec)}\n{draw(rec.start)}")
+            why = self._learner_features_differ(case.options["labels"], records)
+            if why is not None:
+                return why
         samples = learn.samples_from_records(records)
         x, y = learn.design_matrix(samples)
         with_icept = np.linalg.lstsq(np.column_stack([x, np.ones(len(y))]), y, rcond=None)[0]
@@ -230,6 +255,59 @@ class FitWeights(Exercise):
             return ("you fitted an intercept too: swapping the players negates features and "
                     "target, so the line goes through the origin - fit k1, k2 alone")
         return self.hint
+
+
+    def _learner_features_differ(self, labels, records) -> str | None:
+        """The first record where the learner's ``separation_sample`` disagrees with the
+        package, said in a sentence; its calls run like the checked function's (a child
+        process, a time limit per record), so a loop or a crash there is reported too."""
+        sample = self.learner_sample
+        calls = [functools.partial(_learner_sample, sample, rec) for rec in records]
+        with contextlib.closing(call_each(calls, self.time_limit)) as outcomes:
+            for label, rec, outcome in zip(labels, records, outcomes):
+                problem = _sample_problem(outcome, label, self.time_limit)
+                if problem is not None:
+                    return problem
+                kind, mine = outcome.value
+                if kind == "wrong-type":
+                    return (f"your separation_sample returns the wrong kind of answer on "
+                            f"{label}: {mine}")
+                if mine != _expected(rec):
+                    return (f"the features differ first on {label}: separation_sample gives "
+                            f"{mine}, the package {_expected(rec)}\n{draw(rec.start)}")
+        return None
+
+
+def _learner_sample(sample, record):
+    """``("value", features)`` or ``("wrong-type", why)`` (run in the checker's child)."""
+    try:
+        return "value", _as_sample(sample(_copy(record)))
+    except WrongType as err:
+        return "wrong-type", str(err)
+
+
+def _sample_problem(outcome, label, limit) -> str | None:
+    """A sentence about a call of the learner's separation_sample that did not return."""
+    start = "the fit is wrong, and your separation_sample"
+    if outcome.kind == "timeout":
+        return (f"{start} did not finish within {limit:g} s on {label}: is there a loop that "
+                f"never ends? Check it with check_separation_sample first")
+    if outcome.kind == "exited":
+        return f"{start} ended the program running it on {label} ({outcome.detail})"
+    if outcome.kind == "unsendable":
+        return f"{start} returned something the checker cannot receive on {label}"
+    if outcome.kind != "raised":
+        return None
+    err = outcome.error
+    if isinstance(err, NotImplementedError):
+        return (f"{start} is not implemented yet, so the checker cannot say which record's "
+                f"features are off; write it (exercise A9 above), or check fit_weights alone")
+    if isinstance(err, SystemExit):
+        what = f"called sys.exit() (SystemExit: {err.code!r})"
+    else:
+        what = f"crashed with {type(err).__name__}: {_safe_str(err)}"
+    at = where(err, outcome.frames or None)
+    return f"{start} {what} on {label}" + (f", at {at}" if at else "")
 
 
 @recorded
@@ -242,4 +320,5 @@ def check_separation_sample(separation_sample, *, time_limit=None):
 def check_fit_weights(fit_weights, *, separation_sample=None, time_limit=None):
     """Check ``fit_weights(records) -> (k1, k2)`` (A9); given the learner's
     ``separation_sample`` too, a wrong fit names the first record whose features differ."""
-    return run_check(FitWeights(separation_sample), fit_weights, time_limit=time_limit)
+    return run_check(FitWeights(separation_sample, time_limit), fit_weights,
+                     time_limit=time_limit)

@@ -12,7 +12,10 @@ integer games.  A value must equal the package's solver
 1e-6; a strategy must be a probability vector that *guarantees* the value:
 against every column it earns at least ``value - 1e-6``.  The first failing
 matrix is named and printed; hints come from recomputing the answer with a
-typical mistake (:func:`mistake_value`) and seeing whether it matches.
+typical mistake (:func:`mistake_value`) and seeing whether it matches.  The
+generic checker (:func:`tronlab.course.checker.run_check`) runs the learner's
+function: a time limit, crashes and odd answers reported in a sentence, and a
+payoff matrix written into is caught.
 """
 
 from __future__ import annotations
@@ -20,12 +23,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..nash.zero_sum import solve_zero_sum
-from .checker import (BAD_ARGUMENT, CRASH, NOT_IMPLEMENTED, PASSED, TIMEOUT, WRONG, WRONG_TYPE,
-                      CheckResult)
-from .learner import bad_function_message, describe_value as _kind, is_stub, where as _where
-from .timelimit import call_with_time_limit
+from .checker import Case, Exercise, Failure, WrongType, run_check
+from .learner import describe_value as _kind
+from .progress import recorded
 
-__all__ = ["check_solve_game", "GAMES", "game_cases", "mistake_value"]
+__all__ = ["check_solve_game", "SolveGame", "GAMES", "game_cases", "mistake_value"]
 
 TOL = 1e-6
 
@@ -153,20 +155,6 @@ def _show(a) -> str:
     return "\n".join("    [" + ", ".join(f"{x:>3g}" for x in row) + "]" for row in a)
 
 
-def _result(status, n, label, a, headline, *, expected=None, got=None, hint=None):
-    passed = status == PASSED
-    parts = [f"solve_game: FAILED on game {n + 1} ({label}), after {n} passed.", headline,
-             "The call: solve_game(payoff) with payoff =", _show(a)]
-    if expected is not None:
-        parts += ["Expected:", "    " + expected]
-    if got is not None:
-        parts += ["Got:", "    " + got]
-    if hint:
-        parts.append(f"Hint: {hint}")
-    return CheckResult("solve_game", passed, status, "\n".join(parts), n, case=label,
-                       expected=expected, got=got, hint=hint, details={"payoff": a.tolist()})
-
-
 def _judge(a, v, p):
     """None if ``(v, p)`` is right for ``a``, else ``(expected, got, hint)``."""
     want = solve_zero_sum(a)
@@ -189,50 +177,50 @@ def _judge(a, v, p):
     return None
 
 
+class SolveGame(Exercise):
+    """L1 for the generic checker: a case's ``board`` is the payoff matrix (a float array),
+    and the learner's function gets a copy of it, in a child process under the time limit,
+    like every other exercise."""
+    function = "solve_game"
+    parameters = ("payoff",)
+    returns = "a pair (value, row_strategy): a number and one probability per row"
+    noun = "game"
+    hint = "try this matrix by hand: saddle point first, then the mixed strategy"
+
+    def cases(self):
+        return [Case(label, a) for label, a in game_cases()]
+
+    def call(self, student, case, context):
+        return student(context["board"])
+
+    def describe_case(self, case):
+        return "solve_game(payoff)"
+
+    def show_input(self, case):
+        return ["The call: solve_game(payoff) with payoff =", _show(case.board)]
+
+    def changed_input(self, case, context):
+        if np.array_equal(case.board, context["board"]):
+            return None
+        return ("solve_game changed the payoff matrix it was given.",
+                "do not write into payoff (a reduction that deletes or rescales lines, say): "
+                "work on a copy, a = np.array(payoff, float)")
+
+    def convert(self, value, case):
+        answer, why = _as_answer(value, case.board.shape[0])
+        if answer is None:
+            if "finite" in why and has_saddle(case.board) is not None:
+                why += (". This game has a saddle point, where the 2x2 closed form's "
+                        "denominator can be 0: check for a saddle point first")
+            raise WrongType(why)
+        return answer
+
+    def judge(self, case, got, context):
+        wrong = _judge(case.board, *got)
+        return None if wrong is None else Failure(*wrong)
+
+
+@recorded
 def check_solve_game(solve_game, *, time_limit=None):
     """Check ``solve_game(payoff) -> (value, row_strategy)`` on 2x2 and 3x3 zero-sum games."""
-    problem = bad_function_message("solve_game", solve_game)
-    if problem:
-        return CheckResult("solve_game", False, BAD_ARGUMENT,
-                           f"solve_game: cannot check this. {problem}", hint=problem)
-    limit = 10.0 if time_limit is None else time_limit
-    stub = is_stub(solve_game)
-    cases = game_cases()
-    for n, (label, a) in enumerate(cases):
-        given = a.copy()
-        outcome = call_with_time_limit(lambda: solve_game(given), limit)
-        if outcome.kind == "timeout":
-            return _result(TIMEOUT, n, label, a, f"solve_game did not finish within {limit:g} s.",
-                           hint="is there a loop that never ends (a pivot that never improves)?")
-        if outcome.kind == "raised":
-            err = outcome.error
-            if isinstance(err, NotImplementedError):
-                return CheckResult("solve_game", False, NOT_IMPLEMENTED,
-                                   "solve_game: not implemented yet. Write its body, then run "
-                                   "this cell again.", n)
-            where = _where(err, outcome.frames)
-            return _result(CRASH, n, label, a, f"solve_game crashed with {type(err).__name__}: "
-                           f"{err}" + (f"\n  at {where}" if where else ""),
-                           hint="read the line above and try this matrix by hand")
-        if outcome.kind in ("exited", "unsendable"):
-            return _result(CRASH, n, label, a, f"solve_game did not return normally: "
-                           f"{outcome.detail}.", hint="do not call sys.exit() or os._exit() in "
-                           "your function; return the answer")
-        if outcome.value is None and (stub or (stub is None and n == 0)):
-            return CheckResult("solve_game", False, NOT_IMPLEMENTED,
-                               "solve_game: not implemented yet. Write its body, then run this "
-                               "cell again.", n)
-        answer, why = _as_answer(outcome.value, a.shape[0])
-        if answer is None and "finite" in why and has_saddle(a) is not None:
-            why += (". This game has a saddle point, where the 2x2 closed form's denominator "
-                    "can be 0: check for a saddle point first")
-        if answer is None:
-            return _result(WRONG_TYPE, n, label, a, "solve_game returned the wrong kind of "
-                           "answer.", got=_kind(outcome.value), hint=why)
-        wrong = _judge(a, *answer)
-        if wrong is not None:
-            expected, got, hint = wrong
-            return _result(WRONG, n, label, a, "solve_game gave a wrong answer.",
-                           expected=expected, got=got, hint=hint)
-    return CheckResult("solve_game", True, PASSED,
-                       f"solve_game: all {len(cases)} games passed. Well done!", len(cases))
+    return run_check(SolveGame(), solve_game, time_limit=time_limit)

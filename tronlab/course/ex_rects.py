@@ -32,6 +32,7 @@ from .checker import Case, Exercise, WrongType, run_check
 from .ex_capture import CaptureGrid
 from .ex_rects_best import BestRectangle, best_rectangle  # noqa: F401 (re-export)
 from .ex_rects_grids import TINY_GRIDS
+from .learner import short_repr
 from .progress import recorded
 
 __all__ = ["check_score_rectangle", "best_rectangle", "variant", "explain", "reference",
@@ -319,7 +320,7 @@ class ScoreRectangle(Exercise):
             raise WrongType(f"return the score as a number, not {value!r}")
         if isinstance(value, (str, bytes)) or not isinstance(value, (int, float, np.integer,
                                                                       np.floating)):
-            raise WrongType(f"return one number, the score, not {value!r:.60}")
+            raise WrongType(f"return one number, the score, not {short_repr(value)}")
         value = float(value)
         if not math.isfinite(value):
             raise WrongType(f"the score must be a finite number, got {value!r}")

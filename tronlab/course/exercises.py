@@ -17,6 +17,10 @@ Notebook 05, chambers
 Notebook 06, learning the evaluation
     ``check_separation_sample``: ``separation_sample(record) -> (dn, de, m0, m1) | None`` (A9);
     ``check_fit_weights``: ``fit_weights(records) -> (k1, k2)`` (A9).
+Notebook 09, simultaneous moves
+    ``check_solve_game``: ``solve_game(payoff) -> (value, row_strategy)`` (L1).
+Notebook 10, the capture game
+    ``check_nearest_target``: ``nearest_target(view, player) -> (x, y)`` (B2).
 Notebook 11, rectangles
     ``check_score_rectangle``: ``score_rectangle(view, player, rect) -> float`` (B3).
 
@@ -36,6 +40,7 @@ from .checker import run_check
 from .ex_articulation import ArticulationPoints, check_articulation_points
 from .ex_capture import NearestTarget, check_nearest_target
 from .ex_flood_fill import Components, FloodFill
+from .ex_nash import SolveGame, check_solve_game
 from .ex_learning import FitWeights, SeparationSample, check_fit_weights, check_separation_sample
 from .ex_rects import ScoreRectangle, check_score_rectangle
 from .ex_search import Negamax
@@ -46,13 +51,13 @@ from .progress import recorded
 __all__ = ["check_greedy_move", "check_fill_bound", "check_flood_fill", "check_components",
            "check_bfs_distances", "check_territory", "check_turn_order_territory", "check_negamax",
            "check_articulation_points", "check_separation_sample", "check_fit_weights",
-           "check_score_rectangle", "check_nearest_target", "EXERCISES"]
+           "check_score_rectangle", "check_nearest_target", "check_solve_game", "EXERCISES"]
 
 #: exercise classes by the name of the function the learner writes
 EXERCISES = {cls.function: cls for cls in (GreedyMove, FillBound, FloodFill, Components,
                                            BfsDistances, Territory, TurnOrderTerritory, Negamax,
                                            ArticulationPoints, SeparationSample, FitWeights,
-                                           NearestTarget, ScoreRectangle)}
+                                           SolveGame, NearestTarget, ScoreRectangle)}
 
 
 @recorded

@@ -97,6 +97,17 @@ HINTS = {
         "Solve the least-squares problem without an intercept (numpy.linalg.lstsq) and return "
         "(k1, k2).",
     ),
+    "solve_game": (
+        "Look for a saddle point first: an entry that is the smallest of its row and the "
+        "largest of its column. Then neither player mixes, and that entry is the value.",
+        "A 2x2 game without a saddle point: the row player mixes p, 1 - p so that the column "
+        "player gains nothing by picking either column, p*a + (1-p)*c = p*b + (1-p)*d for "
+        "payoff [[a, b], [c, d]]; solve for p, and the value is what either column then pays.",
+        "Whatever you compute, the strategy must guarantee the value: row_strategy @ payoff is "
+        "at least the value in every column, and the probabilities are >= 0 and add up to 1. "
+        "For 3x3, drop dominated rows and columns, guess which lines are used, solve the "
+        "indifference equations on them and keep the guess that passes that test.",
+    ),
     "nearest_target": (
         "List the neutral squares and walk to the closest one: the distance is the number of "
         "moves, |dx| + |dy|.",

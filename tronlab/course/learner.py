@@ -95,12 +95,35 @@ def _does_nothing(stmt) -> bool:
     return False
 
 
+def short_repr(value, limit: int = 50) -> str:
+    """``repr(value)`` on one line, cut after a comma or a space near ``limit`` characters
+    with ``...`` when longer (never inside a number or a name).
+
+    >>> short_repr((1, 2))
+    '(1, 2)'
+    >>> short_repr(list(range(40)), 20)
+    '[0, 1, 2, 3, 4, 5, ...'
+    """
+    text = " ".join(safe_repr(value).split())      # numpy's multi-line reprs on one line
+    if len(text) <= limit:
+        return text
+    cut = max(text.rfind(", ", 0, limit), text.rfind(" ", 0, limit))
+    return (text[:cut + 1] if cut > limit // 2 else text[:limit]).rstrip() + " ..."
+
+
 def describe_value(value) -> str:
-    """A short phrase for an answer: ``int 3``, ``a numpy array of shape (4, 5) ...``."""
+    """A short phrase for an answer: ``int 3``, ``a numpy array of shape (4, 5) ...``,
+    ``tuple of 4 items: (array([...]), ...``."""
     if isinstance(value, np.ndarray):
         return f"a numpy array of shape {value.shape} and dtype {value.dtype}"
     text = safe_repr(value)
-    return f"{type(value).__name__} {text}" if len(text) < 60 else type(value).__name__
+    if len(text) < 60:
+        return f"{type(value).__name__} {text}"
+    try:
+        size = len(value)
+    except Exception:  # noqa: BLE001 - no len(), or a learner's __len__ that raises
+        return type(value).__name__
+    return f"{type(value).__name__} of {size} items: {short_repr(value)}"
 
 
 def bad_function_message(name: str, student) -> str | None:

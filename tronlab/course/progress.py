@@ -31,6 +31,7 @@ EXERCISE_NOTEBOOKS = {
     "negamax": "04_search_exercise.ipynb",
     "separation_sample": "06_learning_exercise.ipynb",
     "fit_weights": "06_learning_exercise.ipynb",
+    "solve_game": "09_nash_exercise.ipynb",
     "nearest_target": "10_capture_exercise.ipynb",
     "score_rectangle": "11_rectangles_exercise.ipynb",
 }

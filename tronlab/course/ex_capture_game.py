@@ -1,0 +1,116 @@
+"""Exercise 10's last cells: the learner's ``nearest_target`` in a game and in a match.
+
+:func:`play_your_bot` and :func:`match_your_bot` run the game (or the match) in a child
+process under a time limit, like a checker runs one call (:mod:`tronlab.course.timelimit`),
+and stop it at the learner's first crash or answer that is not a target
+(:func:`tronlab.course.ex_capture.as_target`): the game loop alone would record the fault
+and play on, and an endless loop would hang the notebook.  Instead they print one sentence
+(``write nearest_target first`` for a stub) and return None.
+"""
+
+from __future__ import annotations
+
+from .checker import WrongType
+from .ex_capture import as_target
+from .learner import is_stub, where
+from .timelimit import call_with_time_limit, check_time_limit
+
+__all__ = ["play_your_bot", "match_your_bot"]
+
+
+class _Stop(BaseException):
+    """Ends a game at the learner's first faulty answer (a BaseException: the game loop turns
+    an ``Exception`` of a bot's into a fault and plays on)."""
+
+
+def _guarded(student, name):
+    """``student`` as a capture bot that stops the game with a sentence at its first crash or
+    answer that is not a target (the game alone would record the fault and play on); a
+    NotImplementedError stops it with ``_Stop(None)``."""
+    def bot(view, player):
+        at_turn = f"as player {player} in round {view.round}"
+        try:
+            value = student(view, player)
+        except NotImplementedError:
+            raise _Stop(None) from None
+        except BaseException as err:  # noqa: BLE001 - sys.exit too: this is the child process
+            what = (f"called sys.exit() (SystemExit: {err.code!r})" if isinstance(err, SystemExit)
+                    else f"crashed with {type(err).__name__}: {_safe_str(err)}")
+            line = where(err)
+            raise _Stop(f"{name} {what} {at_turn}" + (f", at {line}." if line else ".")
+                        + f" check_{name} above shows such a position drawn.") from None
+        try:
+            as_target(value, view)
+        except WrongType as err:
+            raise _Stop(f"{name} gave no target {at_turn}: {err}.") from None
+        return value
+    return bot
+
+
+def _safe_str(err) -> str:
+    try:
+        return str(err)
+    except Exception:  # noqa: BLE001 - a learner's exception may have a broken __str__
+        return "<its message could not be shown>"
+
+
+def _with_your_bot(student, use, what: str, time_limit):
+    """``use(bot)`` with the learner's function as ``bot``, in a child process under
+    ``time_limit`` seconds; its result, or None after printing why there is none."""
+    name = "nearest_target"
+    limit = check_time_limit(time_limit, "time_limit")
+    not_yet = (f"write {name} first (the check cell above says when it is right); until then "
+               f"there is no {what}.")
+    if is_stub(student):
+        print(not_yet)
+        return None
+
+    def run():
+        try:
+            return "value", use(_guarded(student, name))
+        except _Stop as stop:
+            return "problem", stop.args[0]
+    outcome = call_with_time_limit(run, limit)
+    if outcome.kind == "raised":          # a mistake of the package's, not the learner's
+        raise outcome.error
+    if outcome.kind == "value" and outcome.value[0] == "value":
+        return outcome.value[1]
+    if outcome.kind == "value" and outcome.value[1] is None:
+        print(not_yet)
+        return None
+    if outcome.kind == "value":
+        problem = outcome.value[1]
+    elif outcome.kind == "timeout":
+        problem = (f"the {what} did not finish within {limit:g} s ({name} is called once a "
+                   f"round): is there a loop that never ends? check_{name} above tries it one "
+                   f"position at a time.")
+    else:
+        problem = f"{name} ended the program running the {what}: {outcome.detail}."
+    print(f"No {what}: {problem}")
+    return None
+
+
+def play_your_bot(nearest_target, *others, time_limit: float = 30.0, **game_options):
+    """One game of the learner's ``nearest_target`` (seat 0) against ``others`` (bot names
+    or functions), :func:`~tronlab.capture.game.play_capture` with ``game_options``.
+
+    The game runs in a child process under ``time_limit`` seconds, and stops at the learner's
+    first crash or answer that is not a target: then it prints why, in a sentence (or
+    "write nearest_target first" for a stub), and returns None; else the record."""
+    from ..capture.game import play_capture
+
+    return _with_your_bot(nearest_target,
+                          lambda bot: play_capture([bot, *others], **game_options),
+                          "game", time_limit)
+
+
+def match_your_bot(nearest_target, other, *, n_players: int, games: int, seed=None,
+                   time_limit: float = 120.0, **game_options):
+    """:func:`~tronlab.capture.arena.one_against_many` with the learner's function as the
+    hero, guarded like :func:`play_your_bot`: the tally, or None after printing why."""
+    from ..capture.arena import one_against_many
+
+    return _with_your_bot(nearest_target,
+                          lambda bot: one_against_many(bot, other, n_players=n_players,
+                                                       games=games, seed=seed, **game_options),
+                          "match", time_limit)
