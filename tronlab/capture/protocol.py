@@ -6,7 +6,7 @@ side: :func:`parse_turn` rebuilds a :class:`~tronlab.capture.state.View` from a
 turn's lines, :func:`format_answer` writes an action, and
 :class:`CaptureClient` does both over a pair of text streams.
 
-Input, per games.md: first one line ``opponentCount``; then every turn
+Input, as the contest sent it: first one line ``opponentCount``; then every turn
 ``gameRound``, the reader's own ``x y backInTimeLeft``, one such line per
 opponent (``-1 -1 0`` once eliminated) and the grid rows, ``.`` neutral,
 ``0`` the reader's squares, ``1``-``3`` the opponents'.  Renumbering: the

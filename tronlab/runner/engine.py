@@ -20,8 +20,8 @@ straight.  A bot may raise :class:`BotFault` (or any exception whose
 :class:`tronlab.runner.external.BotFailure`) to report a specific fault such as
 "bad-output" or "exited".  A game never crashes because of a bot.
 
-How games end (our reading of games.md)
----------------------------------------
+How games end (our reading of the contests' rules)
+-------------------------------------------------
 * google2010 (2 players): after the first turn in which anybody dies.  One
   death: the other player wins; both: a draw.  No turn limit.
 * lightriders (2 players): the same - the game goes on only while both ride.
@@ -262,7 +262,7 @@ def _choose(seat, match, rules, limits, events):
     seat.calls += 1
     value, fault, text = seat.call(seat.bot, (match.view(p), p), {}, limit)
     if fault == "timeout" and rules.name == "lightriders":
-        seat.shut = True        # games.md: a timeout shuts a Light Riders bot down
+        seat.shut = True        # Light Riders' rule: a timeout shuts the bot down
     if fault is None:
         try:
             move = parse_move(value)

@@ -32,7 +32,7 @@ command does) the group and every process carrying the token are killed, so no
 helper process a contest program spawned outlives the game, not even one that
 left the group with ``setsid``.
 
-Time limits (seconds) follow ``docs/games.md`` unless given:
+Time limits (seconds) follow the contests' rules unless given:
 
 ===========  =============  ============================================
 protocol     first move     later moves

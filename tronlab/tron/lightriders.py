@@ -1,4 +1,4 @@
-"""The Light Riders protocol, both directions (``docs/games.md`` section 3).
+"""The Light Riders protocol (riddles.io), both directions.
 
 Server side: :func:`lightriders_settings` writes the ``settings`` lines in the
 contest's order (``player_names``, ``your_bot``, ``timebank``,
@@ -234,7 +234,7 @@ class LightRidersClient:
             elif tok != ".":
                 raise pr.ProtocolError(f"lightriders field: unknown token {pr.quote(tok)} "
                                        f"at x={x}, y={y}")
-        facing = [1, 3]  # games.md: p0 starts facing right, p1 left
+        facing = [1, 3]  # the contest: p0 starts facing right, p1 left
         old = self.board
         if old is not None and old.stride == stride:
             for p in range(2):
