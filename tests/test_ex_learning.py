@@ -149,3 +149,39 @@ def test_the_whole_lstsq_result_is_explained():
     assert r.status == WRONG_TYPE, r.message
     assert "a sequence of 2 floats" in r.hint and "first item is the solution" in r.hint
     assert r.got.startswith("tuple of 4 items: (array([0.")
+
+
+def _records():
+    from tronlab.course.ex_learning import sample_games
+    return [rec for _, rec in sample_games(6, seed=3)]
+
+
+def test_your_weights_gives_the_learners_fit_or_one_sentence_and_none(capsys):
+    from tronlab.course.ex_learning import your_weights
+
+    def good(records):
+        return 0.5, np.float64(0.25)
+
+    def stub(records):
+        raise NotImplementedError
+
+    def loop(records):
+        while True:
+            pass
+
+    def crash(records):
+        return 1 / 0
+
+    def whole_lstsq(records):
+        return np.linalg.lstsq(np.eye(2), np.ones(2), rcond=None)
+
+    records = _records()
+    assert your_weights(good, records) == (0.5, 0.25)
+    assert capsys.readouterr().out == ""
+    for fn, said in [(stub, "write fit_weights first"),
+                     (loop, "did not finish within 1 s"),
+                     (crash, "crashed with ZeroDivisionError: division by zero, at line"),
+                     (whole_lstsq, "first item is the solution")]:
+        assert your_weights(fn, records, time_limit=1) is None
+        out = capsys.readouterr().out
+        assert said in out and out.count("\n") == 1, out

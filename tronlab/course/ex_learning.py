@@ -26,9 +26,10 @@ from .answers import reject_text
 from .progress import recorded
 from .checker import Case, Exercise, Failure, WrongType, draw, is_stub, run_check
 from .learner import short_repr, where
-from .timelimit import call_each, check_time_limit
+from .timelimit import call_each, call_with_time_limit, check_time_limit
 
-__all__ = ["check_separation_sample", "check_fit_weights", "scripted", "sample_games"]
+__all__ = ["check_separation_sample", "check_fit_weights", "scripted", "sample_games",
+           "your_weights"]
 
 
 def scripted(moves):
@@ -322,3 +323,37 @@ def check_fit_weights(fit_weights, *, separation_sample=None, time_limit=None):
     ``separation_sample`` too, a wrong fit names the first record whose features differ."""
     return run_check(FitWeights(separation_sample, time_limit), fit_weights,
                      time_limit=time_limit)
+
+
+def your_weights(fit_weights, records, *, time_limit=60.0):
+    """The learner's ``fit_weights(records)`` as ``(k1, k2)``, run in a child process
+    under ``time_limit`` seconds like a checked call (exercise 06's match cell); None,
+    after one sentence saying why, when there are none: a stub ("write fit_weights
+    first"), a crash, an endless loop or an answer that is not two numbers."""
+    limit = check_time_limit(time_limit, "time_limit")
+    if is_stub(fit_weights):
+        print("write fit_weights first (the check cell above says when it is right).")
+        return None
+    outcome = call_with_time_limit(lambda: fit_weights(records), limit)
+    if outcome.kind == "value":
+        try:
+            return FitWeights().convert(outcome.value, None)
+        except WrongType as err:
+            problem = f"it returned {short_repr(outcome.value)}: {err}"
+    elif outcome.kind == "timeout":
+        problem = f"it did not finish within {limit:g} s: is there a loop that never ends?"
+    elif outcome.kind == "raised" and isinstance(outcome.error, NotImplementedError):
+        print("write fit_weights first (the check cell above says when it is right).")
+        return None
+    elif outcome.kind == "raised":
+        err = outcome.error
+        what = (f"called sys.exit() (SystemExit: {err.code!r})" if isinstance(err, SystemExit)
+                else f"crashed with {type(err).__name__}: {_safe_str(err)}")
+        at = where(err, outcome.frames or None)
+        problem = what + (f", at {at}" if at else "")
+    elif outcome.kind == "unsendable":
+        problem = "it returned something the notebook cannot receive"
+    else:
+        problem = f"it ended the program running it ({outcome.detail})"
+    print(f"No weights from your fit_weights: {problem}.")
+    return None
