@@ -13,14 +13,25 @@ learner wrote, by what the function is:
 :func:`play_against` plays it against a built-in bot in a small match (both seats, a few
 built-in maps) and keeps the games: ``duel.replay()`` shows one in the board widget, and
 ``BoardWidget.play(as_bot(fn))`` lets you play against it yourself.
+
+The match runs in a child process under a time limit, like a checker's call
+(:mod:`tronlab.course.timelimit`), and every call of the learner's function is
+watched: a stub, a crash, ``sys.exit``, an answer the bot cannot use or an
+endless loop ends the match with one sentence naming it (the game loop alone
+would count a crash as a lost game and play on, and a loop would hang the notebook).
 """
 
 from __future__ import annotations
 
 import html
+import numbers
 
-from ..tron.board import TRAIL, Board
+import numpy as np
+
+from ..tron.board import TRAIL, Board, parse_move
 from ..grid.flood import flood_fill as package_flood_fill
+from .learner import is_stub, short_repr, where
+from .timelimit import call_with_time_limit, check_time_limit
 
 __all__ = ["as_bot", "play_against", "Duel", "DUEL_MAPS"]
 
@@ -81,7 +92,7 @@ def as_bot(function, *, depth: int = 3):
         bot = lambda board, player: _best(board, player, lambda b, m: score(b, player))  # noqa
     elif name == "articulation_points":
         def bot(board, player):
-            cuts = set(function(board))
+            cuts = {tuple(int(v) for v in c) for c in function(board)}
             return _best(board, player, lambda b, m: (
                 package_flood_fill(b, player), b.xy(b.heads[player]) not in cuts))
     elif name == "negamax":
@@ -147,30 +158,132 @@ class Duel:
         return BoardWidget.replay(self.records[game], fps=12)
 
 
+class _Stop(BaseException):
+    """Ends a game at the learner's first problem (a BaseException, so that no
+    ``except Exception`` of the learner's swallows it; the game records it as a fault)."""
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+
+
+def _answer_problem(name, value, args) -> str | None:
+    """Why the bot cannot use ``value``, an answer of the learner's ``name``; None if it can."""
+    if name == "greedy_move":
+        try:
+            parse_move(value)
+        except (TypeError, ValueError):
+            return "a move is 0-3 or a name such as 'up'"
+    elif name in ("flood_fill", "fill_bound"):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+            return "the bot compares these: return the number of squares, an int"
+    elif name in ("territory", "turn_order_territory"):
+        if (isinstance(value, (dict, set, frozenset, str, bytes)) or not hasattr(value, "__len__")
+                or len(value) < 2 or not all(_is_number(v) for v in value)):
+            return "return the counts by player, a tuple such as (n0, n1)"
+    elif name == "bfs_distances":
+        shape = args[0].cells.shape
+        if not isinstance(value, np.ndarray) or value.shape != shape:
+            return f"return a numpy array shaped like board.cells, {shape}"
+    elif name == "articulation_points":
+        try:
+            squares = [tuple(c) for c in value]
+        except TypeError:
+            squares = None
+        if (squares is None or isinstance(value, (str, bytes, dict))
+                or not all(len(c) == 2 and all(isinstance(v, numbers.Integral) for v in c)
+                           for c in squares)):
+            return "return the cut squares as (x, y) pairs of ints"
+    elif name == "negamax":
+        if (not isinstance(value, (tuple, list)) or len(value) != 2 or not _is_number(value[0])
+                or not (value[1] is None or isinstance(value[1], numbers.Integral))):
+            return "return a pair (value, move), the move None when there is none"
+    return None
+
+
+def _watched(function, name, problems):
+    """``function`` with every call watched: its first crash, ``sys.exit``, stub or
+    unusable answer is written to ``problems`` as a sentence and stops the game."""
+    def watched(*args):
+        try:
+            value = function(*args)
+        except NotImplementedError:
+            problems.append(None)
+            raise _Stop from None
+        except BaseException as err:  # noqa: BLE001 - sys.exit too: this is the child process
+            what = (f"called sys.exit() (SystemExit: {err.code!r})" if isinstance(err, SystemExit)
+                    else f"crashed with {type(err).__name__}: {_safe_str(err)}")
+            line = where(err)
+            problems.append(f"your {name} {what}" + (f", at {line}" if line else ""))
+            raise _Stop from None
+        why = _answer_problem(name, value, args)
+        if why is not None:
+            problems.append(f"your {name} returned {short_repr(value)}: {why}")
+            raise _Stop
+        return value
+    watched.__name__ = name
+    return watched
+
+
+def _safe_str(err) -> str:
+    try:
+        return str(err)
+    except Exception:  # noqa: BLE001 - a learner's exception may have a broken __str__
+        return "<its message could not be shown>"
+
+
 def play_against(function, against: str = "hugger", *, games: int = 4, seed: int = 0,
-                 depth: int = 3) -> Duel:
+                 depth: int = 3, time_limit: float = 60.0) -> Duel:
     """Your ``function`` as a bot (:func:`as_bot`) against the built-in bot ``against``:
-    ``games`` games, seats alternating, on :data:`DUEL_MAPS`."""
+    ``games`` games, seats alternating, on :data:`DUEL_MAPS`, in a child process that
+    gets ``time_limit`` seconds for the whole match.  When your function is a stub, or
+    crashes, loops or answers something the bot cannot use, the Duel says so in one
+    sentence instead of holding games."""
     from ..runner.engine import play
     from ..runner.registry import get_bot
     from ..tron.mapgen import load_builtin
 
-    bot = as_bot(function, depth=depth)
+    as_bot(function, depth=depth)           # a clear TypeError/ValueError for a wrong function
     name = function.__name__
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= 40:
         raise ValueError(f"games is a whole number 1-40, got {games!r}")
-    try:
-        bot(load_builtin(DUEL_MAPS[0]), 0)
-    except NotImplementedError:
-        return Duel(name, against, [], [], f"{name} is not implemented yet: write it above, "
-                                           f"then play against it here.")
-    records, seats = [], []
-    for g in range(games):
-        seat, map_name = g % 2, DUEL_MAPS[(g // 2) % len(DUEL_MAPS)]
-        bots = [bot, get_bot(against)] if seat == 0 else [get_bot(against), bot]
-        names = [f"your {name}", against] if seat == 0 else [against, f"your {name}"]
-        rec = play(load_builtin(map_name), bots, rng=seed + g, names=names,
-                   metadata={"map": map_name})
-        records.append(rec)
-        seats.append(seat)
-    return Duel(name, against, records, seats)
+    limit = check_time_limit(time_limit, "time_limit")
+    get_bot(against)                        # an unknown bot name is the caller's error, here
+    not_yet = f"{name} is not implemented yet: write it above, then play against it here."
+    if is_stub(function):
+        return Duel(name, against, [], [], not_yet)
+
+    def match():
+        problems: list = []
+        bot = as_bot(_watched(function, name, problems), depth=depth)
+        records, seats = [], []
+        for g in range(games):
+            seat, map_name = g % 2, DUEL_MAPS[(g // 2) % len(DUEL_MAPS)]
+            bots = [bot, get_bot(against)] if seat == 0 else [get_bot(against), bot]
+            names = [f"your {name}", against] if seat == 0 else [against, f"your {name}"]
+            rec = play(load_builtin(map_name), bots, rng=seed + g, names=names,
+                       metadata={"map": map_name})
+            if problems:
+                return "problem", (problems[0], g, map_name, seat)
+            records.append(rec)
+            seats.append(seat)
+        return "games", (records, seats)
+
+    outcome = call_with_time_limit(match, limit)
+    if outcome.kind == "raised":            # a mistake of the package's, not the learner's
+        raise outcome.error
+    if outcome.kind == "value" and outcome.value[0] == "games":
+        return Duel(name, against, *outcome.value[1])
+    if outcome.kind == "value":
+        problem, g, map_name, seat = outcome.value[1]
+        if problem is None:
+            return Duel(name, against, [], [], not_yet)
+        note = (f"No match: {problem} (game {g}, on {map_name}, as cycle {seat + 1}). "
+                f"Fix it above; the check cell tries it one board at a time.")
+    elif outcome.kind == "timeout":
+        note = (f"No match: the {games} games did not finish within {limit:g} s: is there a "
+                f"loop in your {name} that never ends? (play_against(..., time_limit=...) "
+                f"gives a slow function longer.)")
+    else:
+        note = f"No match: your {name} ended the program running the match ({outcome.detail})."
+    return Duel(name, against, [], [], note)
