@@ -114,6 +114,16 @@ def test_argument_checks():
         start_square(b.cells)
 
 
+@pytest.mark.parametrize("where", ["left", "right"])
+def test_start_on_a_border_column_is_refused(where):
+    from tronlab import fill_bound, flood_fill, greedy_move
+    b = Board.from_ascii(TINY)
+    start = b.stride * 2 + (0 if where == "left" else b.stride - 1)  # row 1's wall squares
+    for call in (flood_fill, fill_bound, greedy_move):
+        with pytest.raises(ValueError, match=f"start {start} is not a flat index inside"):
+            call(b, start=start)
+
+
 def test_copy_is_independent_and_equality_ignores_facing():
     b = Board.from_ascii(TINY)
     c = b.copy()

@@ -111,8 +111,10 @@ def start_square(board: "Board", player=0, start=None) -> int:
         return int(board.heads[check_player(board, player)])
     if isinstance(start, bool) or not isinstance(start, (int, np.integer)):
         raise TypeError(f"start must be a flat index (int), got {type(start).__name__}")
-    if not board.stride <= int(start) < board.flat.size - board.stride:
-        raise ValueError(f"start {start} is not a flat index inside this board")
+    y, x = divmod(int(start), board.stride)
+    if not (1 <= y <= board.height and 1 <= x <= board.width):
+        raise ValueError(f"start {start} is not a flat index inside this board (a playing "
+                         f"square, not the wall border: (y + 1) * {board.stride} + (x + 1))")
     return int(start)
 
 
