@@ -124,7 +124,6 @@ def run_program(bot, *, stdin=None, stdout=None, stderr=None, verbose=False) -> 
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     stderr = stderr or sys.stderr
     client = CaptureClient(stdin, stdout)
-    answers = 0
     if hasattr(bot, "prepare_for_protocol"):    # e.g. load numba kernels in the background
         bot.prepare_for_protocol()
     def log(message):
@@ -147,10 +146,9 @@ def run_program(bot, *, stdin=None, stdout=None, stderr=None, verbose=False) -> 
                 stderr.write(f"round {view.round}: {text} "
                              f"({(time.perf_counter() - t0) * 1000:.1f} ms)\n"
                              + format_grid(view.owner) + "\n")
-            answers += 1
     except BrokenPipeError:
         pass
-    return answers
+    return client.answers
 
 
 def cmd_bot(args) -> int:

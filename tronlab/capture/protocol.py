@@ -229,6 +229,7 @@ class CaptureClient:
         self.width, self.height = width, height
         self.n_players = None
         self.position = None        # the reader's square in the last turn read
+        self.answers = 0            # answer lines written, fallbacks for broken turns included
 
     def _line(self) -> str | None:
         """The next line that is not blank (blank lines carry nothing), or None at the end."""
@@ -310,14 +311,13 @@ class CaptureClient:
     def answer(self, action, message: str | None = None) -> None:
         self.stream_out.write(format_answer(action, message) + "\n")
         self.stream_out.flush()
+        self.answers += 1
 
     def run(self, bot) -> int:
         """Play turns until the input ends; return how many were answered."""
-        turns = 0
         for view in self.turns():
             self.answer(bot(view, 0))
-            turns += 1
-        return turns
+        return self.answers
 
 
 def _stderr_line(message: str) -> None:
