@@ -30,6 +30,7 @@ import traceback
 
 import numpy as np
 
+from ..jit.clock import now_ns
 from ..tron.board import opposite, parse_move
 from ..tron.protocol import ProtocolError, make_client
 from ..tron.rules import get_rules
@@ -56,7 +57,11 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
     ``start_game``/``close`` hooks of :func:`tronlab.runner.engine.play`.  When
     the server says how long the bot has (the Light Riders time bank), a bot
     with a ``set_clock(time_left, time_per_move)`` method hears it before the
-    move (seconds until the answer's deadline; seconds added a move, or None).
+    move (seconds until the answer's deadline; seconds added a move, or None).  A bot
+    with a ``set_turn_start(start_ns)`` method hears when the turn's first input line
+    was read (:func:`tronlab.jit.clock.now_ns`): its clock starts there, and it knows it
+    is a contest program (the search bots then keep a margin that survives a busy
+    machine, :data:`tronlab.tron.bots.search.CONTEST_SHARE`).
     """
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
@@ -65,11 +70,15 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
     rules = get_rules(protocol)
     started = False
     answers = 0
+    turn_start = None       # now_ns() when the turn's first line was read: its clock's start
     try:
         for line in stdin:
+            if turn_start is None and line.strip():
+                turn_start = now_ns()
             try:
                 request = client.feed(line)
             except ProtocolError as err:
+                turn_start = None
                 log(f"tronlab bot: bad input: {err}")
                 if protocol == "lightriders" and line.split()[:1] == ["action"]:
                     stdout.write("pass\n")  # an answer is due: keep going straight
@@ -77,6 +86,10 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
                 continue
             if request is None:
                 continue
+            set_turn_start = getattr(bot, "set_turn_start", None)
+            if set_turn_start is not None:
+                set_turn_start(turn_start)
+            turn_start = None
             set_clock = getattr(bot, "set_clock", None)
             if request.time_left is not None and set_clock is not None:
                 set_clock(request.time_left, getattr(client, "time_per_move", None))
