@@ -141,3 +141,8 @@ def test_bad_constructor_arguments():
         Board(np.zeros(5, np.uint8), [1])
     with pytest.raises(BoardError, match="1 to 4 players"):
         Board(np.zeros((4, 4), np.uint8), [5, 6, 9, 10, 11])
+
+
+@pytest.mark.parametrize("end", ["\r\n", "\r"])
+def test_ascii_boards_with_windows_line_ends(end):
+    assert Board.from_ascii(f"1.{end}.2{end}") == Board.from_ascii("1.\n.2\n")

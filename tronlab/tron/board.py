@@ -323,6 +323,7 @@ def parse_ascii(text: str) -> Board:
     """
     if not isinstance(text, str):
         raise TypeError(f"an ASCII board is a str, got {type(text).__name__}")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")    # Windows or old Mac line ends
     lines = textwrap.dedent(text.replace("\t", "    ")).split("\n")
     while lines and not lines[0].strip():
         lines.pop(0)
