@@ -114,6 +114,16 @@ def test_argument_checks():
         start_square(b.cells)
 
 
+@pytest.mark.parametrize("where", ["left", "right"])
+def test_start_on_a_border_column_is_refused(where):
+    from tronlab import fill_bound, flood_fill, greedy_move
+    b = Board.from_ascii(TINY)
+    start = b.stride * 2 + (0 if where == "left" else b.stride - 1)  # row 1's wall squares
+    for call in (flood_fill, fill_bound, greedy_move):
+        with pytest.raises(ValueError, match=f"start {start} is not a flat index inside"):
+            call(b, start=start)
+
+
 def test_copy_is_independent_and_equality_ignores_facing():
     b = Board.from_ascii(TINY)
     c = b.copy()
@@ -131,3 +141,8 @@ def test_bad_constructor_arguments():
         Board(np.zeros(5, np.uint8), [1])
     with pytest.raises(BoardError, match="1 to 4 players"):
         Board(np.zeros((4, 4), np.uint8), [5, 6, 9, 10, 11])
+
+
+@pytest.mark.parametrize("end", ["\r\n", "\r"])
+def test_ascii_boards_with_windows_line_ends(end):
+    assert Board.from_ascii(f"1.{end}.2{end}") == Board.from_ascii("1.\n.2\n")

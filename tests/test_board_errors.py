@@ -127,3 +127,52 @@ def test_random_map_takes_numpy_fractions():
     assert a == b
     with pytest.raises(ValueError, match="density"):
         random_map(10, 10, density=True, rng=3)
+
+
+LINE = np.array([[1, 1, 1, 1, 1],
+                 [1, 2, 0, 3, 1],
+                 [1, 1, 1, 1, 1]])      # '1.2' padded: heads at flat 6 and 8
+
+
+def test_a_living_head_must_stand_on_its_own_trail():
+    cells = LINE.copy()
+    cells[1, 1] = FREE                  # the kernels would count (0, 0, 0, 0) territory here
+    with pytest.raises(BoardError, match=r"living player 0 at \(0, 0\) .* free .* trail \(2\)"):
+        Board(cells, [6, 8])
+    with pytest.raises(BoardError, match="player 0's trail"):
+        Board(LINE, [6, 6], alive=[False, True])    # p1's head on p0's square
+
+
+def test_two_living_heads_cannot_share_a_square():
+    with pytest.raises(BoardError, match=r"players 0 and 1 .* same square \(0, 0\)"):
+        Board(LINE, [6, 6])
+
+
+def test_a_dead_head_on_a_freed_square_is_still_legal():
+    cells = LINE.copy()
+    cells[1, 1] = FREE                  # codingame: a dead player's trail is removed
+    b = Board(cells, [6, 8], alive=[False, True])
+    assert b.legal_moves(1) == [3]
+
+
+@pytest.mark.parametrize("value, words", [(258, "found 258"), (-1, "found -1"),
+                                          (0.9, "whole numbers, found 0.9"),
+                                          (float("nan"), "whole numbers")])
+def test_cells_must_be_whole_codes_in_range(value, words):
+    cells = LINE.astype(float) if isinstance(value, float) else LINE.copy()
+    cells[1, 2] = value                 # numpy would wrap 258 to 2 and cut 0.9 to 0
+    with pytest.raises(BoardError, match=words):
+        Board(cells, [6, 8])
+    with pytest.raises(BoardError, match="whole numbers"):
+        Board(np.array([["1"] * 5] * 3), [6, 8])
+
+
+def test_heads_must_be_whole_numbers():
+    with pytest.raises(BoardError, match="heads must be whole numbers, found 6.7"):
+        Board(LINE, [6.7, 8])
+
+
+def test_whole_floats_and_other_int_types_still_make_boards():
+    b = Board(LINE.astype(float), np.array([6.0, 8.0]))
+    assert b.cells.dtype == np.uint8 and b.heads.dtype == np.int64
+    assert b == Board(LINE.astype(np.int16), [6, 8]) == Board.from_ascii("1.2")

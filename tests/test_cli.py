@@ -131,7 +131,7 @@ def test_bot_verbose_logs_on_stderr_only():
                 stdin=google2010_state(board, 0))
     assert r.returncode == 0
     assert len(r.stdout.splitlines()) == 1
-    assert "turn 0: player 0 answers" in r.stderr
+    assert "turn 1: player 0 answers" in r.stderr     # turns count from 1
 
 
 def test_bot_verbose_prints_search_statistics():

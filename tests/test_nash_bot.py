@@ -107,3 +107,58 @@ def test_the_evaluation_weights_reach_the_search():
     assert a != b                        # the root values differ: the weights are used
     with pytest.raises(ValueError):
         get_bot("nash", k1=float("nan"))
+
+
+@pytest.mark.parametrize("name", ["nash", "hybrid", "chamber"])
+def test_a_contest_program_plans_at_most_85_percent_less_5_ms(name):
+    from tronlab.jit.clock import now_ns
+    bot = get_bot(name, time=0.1)
+    board = codingame_board(2, rng=1)
+    in_process = bot.budget()
+    bot.set_turn_start(now_ns())           # what run_stdio says before each move
+    assert bot.budget() == pytest.approx(min(in_process, 0.85 * 0.1 - 0.005))
+    if name != "chamber":                   # in-process play keeps the whole budget
+        assert in_process == pytest.approx(0.95 * 0.1 - 0.002)
+    assert bot(board, 0) in board.legal_moves(0)
+
+
+def test_a_contest_programs_clock_starts_at_the_turns_first_line():
+    import time
+
+    from tronlab.jit.clock import now_ns
+    bot = get_bot("nash", time=0.1)
+    board = Board.from_ascii(SMALL)
+    bot(board, 0)                           # the first move of a game thinks less
+    bot.set_turn_start(now_ns() - 60_000_000)   # the input began 60 ms ago
+    t0 = time.perf_counter()
+    bot(board, 0)
+    assert time.perf_counter() - t0 < 0.05  # 80 ms from the first line: about 20 ms left
+
+
+def test_run_stdio_tells_the_bot_when_the_turn_began():
+    import io
+    import time
+
+    from tronlab.jit.clock import now_ns
+    from tronlab.runner.stdio import run_stdio
+    seen = []
+
+    class Bot:
+        def set_turn_start(self, start_ns):
+            seen.append(("start", start_ns))
+
+        def __call__(self, board, player):
+            seen.append(("move", now_ns()))
+            return board.legal_moves(player)[0]
+
+    def lines():
+        for turn in range(2):
+            yield "2 0\n"
+            time.sleep(0.03)                # the rest of the turn comes later
+            yield f"1 1 1 {1 + turn}\n"
+            yield f"5 5 5 {5 + turn}\n"
+
+    assert run_stdio(Bot(), "codingame", stdin=lines(), stdout=io.StringIO()) == 2
+    assert [k for k, _ in seen] == ["start", "move"] * 2
+    for (_, start), (_, asked) in zip(seen[::2], seen[1::2]):
+        assert asked - start >= 30_000_000

@@ -456,3 +456,31 @@ def test_module_docstring_examples():
 
     result = doctest.testmod(tronlab.tron.protocol)
     assert result.attempted >= 5 and result.failed == 0
+
+
+@pytest.mark.parametrize("bot, protocol, time_limit, error, words", [
+    (5, "google2010", None, TypeError, "bot must be callable .* got int"),
+    (lambda b, p: 0, "tron", None, ValueError, "unknown protocol 'tron'"),
+    (lambda b, p: 0, 5, None, TypeError, "protocol must be a str"),
+    (lambda b, p: 0, "codingame", -1, ValueError, "time must be a positive number"),
+    (lambda b, p: 0, "codingame", "1", ValueError, "time must be a positive number"),
+])
+def test_stdio_checks_its_arguments_before_reading(bot, protocol, time_limit, error, words):
+    stdin = io.StringIO("2 0\n1 1 1 1\n5 5 5 5\n")
+    with pytest.raises(error, match=words):
+        run_stdio(bot, protocol, stdin=stdin, stdout=io.StringIO(), time_limit=time_limit)
+    assert stdin.tell() == 0
+
+
+def test_stdio_bot_failure_is_one_line_counted_from_turn_1_traceback_when_verbose():
+    def bot(board, player):
+        raise RuntimeError("kaboom")
+
+    text = codingame_state(Board.from_ascii("1.2"), 0)
+    n, out, err = run(bot, "codingame", text)
+    assert n == 1 and err.splitlines() == [
+        "tronlab bot: turn 1: bot failed, answering RIGHT instead (RuntimeError: kaboom)"]
+    err = io.StringIO()
+    run_stdio(bot, "codingame", stdin=io.StringIO(text), stdout=io.StringIO(), stderr=err,
+              verbose=True)
+    assert "Traceback" in err.getvalue() and 'raise RuntimeError("kaboom")' in err.getvalue()

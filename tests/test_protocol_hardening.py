@@ -79,3 +79,23 @@ def test_a_non_ascii_digit_in_a_map_header_names_the_map():
     with pytest.raises(BoardError, match=r"^mine.txt: first line"):
         parse_map("\u0661\u0663 3\n" + "#" * 13 + "\n#1         2#\n" + "#" * 13 + "\n",
                   name="mine.txt")
+
+
+@pytest.mark.parametrize("protocol, broken, words", [
+    ("codingame", ["5 0"] + ["1 1 1 1"] * 5, "bad player count or index '5 0'"),
+    ("codingame", ["2 2", "1 1 1 1", "5 5 5 5"], "bad player count or index '2 2'"),
+    ("codingame", ["2 0", "40 1 40 1", "5 5 5 5"], "start (40, 1) is off the 30x20 grid"),
+    ("google2010", ["5 3", "#######", "#1 2#", "#####"], "row 0 is longer than width 5"),
+    ("google2010", ["0 3", "#####", "#1 2#", "#####"], "size 0x3 is empty"),
+    ("google2010", ["5 x", "#####", "#1 2#", "#####"], "expected 2 whole numbers"),
+])
+def test_a_broken_turn_is_one_error_line_and_the_next_turn_is_read(protocol, broken, words):
+    good = TURN if protocol == "google2010" else ["2 0", "1 1 1 1", "5 5 5 5"]
+    err, out = io.StringIO(), io.StringIO()
+    answers = run_stdio(lambda board, player: board.legal_moves(player)[0], protocol,
+                        stdin=io.StringIO("\n".join(broken + good) + "\n"), stdout=out,
+                        stderr=err)
+    lines = err.getvalue().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"tronlab bot: bad input: {protocol}")
+    assert words in lines[0] and "\\n" not in lines[0]     # no quoted newline either
+    assert answers == 1 and len(out.getvalue().splitlines()) == 1

@@ -117,6 +117,36 @@ def test_errors_are_clear():
         bucket_distances(board, start=10**6)
 
 
+@pytest.mark.parametrize("value, error, words", [
+    (1.5, ValueError, "cost must hold whole numbers, found 1.5"),
+    (np.nan, ValueError, "cost must hold whole numbers, found nan"),
+    (256, ValueError, "from 1 to 255, found 256"),
+    ("x", TypeError, "cost must hold numbers"),
+])
+def test_bucket_costs_are_whole_numbers_1_to_255(value, error, words):
+    board = Board.from_ascii("1.2")
+    cost = np.ones(board.cells.shape, object if isinstance(value, str) else float)
+    cost[1, 2] = value                  # numpy would cut 1.5 to 1 and NaN to 0
+    if isinstance(value, str):
+        cost = cost.astype(str)
+    with pytest.raises(error, match=words):
+        bucket_distances(board, cost=cost)
+
+
+@pytest.mark.parametrize("value, words", [(2**31 + 2, "found 2147483650"),
+                                          (2**30, "to 1073741823, found 1073741824"),
+                                          (2.5, "dist1 must hold whole numbers, found 2.5")])
+def test_distance_maps_are_whole_numbers_that_fit(value, words):
+    board = Board.from_ascii("1.2")
+    d0 = bfs_distances(board, 0).astype(np.int64 if isinstance(value, int) else float)
+    d1 = bfs_distances(board, 1).astype(d0.dtype)
+    d0[1, 2] = 5
+    d1[1, 2] = value                    # an int32 cast would wrap 2**31 + 2 to negative
+    with pytest.raises(ValueError, match=words):
+        territory_from_distances(board, d0, d1)
+    assert territory_from_distances(board, d0 * 0 + 1, d1 * 0 + 1) == (0, 0, 0, 0)
+
+
 # ---- random boards --------------------------------------------------------------
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(boards(), st.data())

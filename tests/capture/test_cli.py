@@ -99,3 +99,16 @@ def test_bot_answers_every_turn_as_the_in_process_bot_does():
     r = tronlab("bot", "nearest", "--protocol", "backtothecode", stdin=text)
     assert r.returncode == 0 and r.stderr == ""
     assert r.stdout.splitlines() == want
+
+
+def test_bot_reports_a_broken_turn_in_one_line_and_answers_on_the_grid():
+    state = reset(2, rng=9)
+    lines = format_turn(state, 0).splitlines(True)
+    text = format_start(2) + "\n" + lines[0] + "50 5 1\n" + "".join(lines[2:]) + "\n"
+    r = tronlab("bot", "paths", "--protocol", "backtothecode", stdin=text + format_turn(state, 0))
+    assert r.returncode == 0
+    assert r.stderr.splitlines() == ["tronlab bot: bad input: turn line 2 of 23: your own "
+                                     "position (50, 5) is off the 35x20 grid; skipping the "
+                                     "rest of the turn, then answering 34 5"]
+    answers = r.stdout.splitlines()
+    assert len(answers) == 2 and answers[0] == "34 5"

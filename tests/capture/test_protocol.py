@@ -226,3 +226,45 @@ def test_turn_text_round_trips_to_the_renumbered_view(n, seed, rounds, data):
                                     for k in range(n))
     relabel = np.array([-1] + seen)
     assert view.owner.tolist() == relabel[s.owner.astype(int) + 1].tolist()
+
+
+def run_client(text, bot=None, **size):
+    out, logged = io.StringIO(), []
+    client = CaptureClient(io.StringIO(text), out, **size)
+    turns = sum(1 for view in client.turns(logged.append)
+                if out.write(format_answer((bot or (lambda v, p: v.positions[0]))(view, 0))
+                             + "\n"))
+    return turns, out.getvalue().splitlines(), logged
+
+
+def test_blank_lines_between_turns_are_skipped():
+    s = reset(2, rng=9)
+    text = format_start(2) + "\n" + format_turn(s, 0) + "\n\n" + format_turn(s, 0) + "\n"
+    turns, answers, logged = run_client(text)
+    assert turns == 2 and logged == [] and len(answers) == 2
+
+
+def test_an_own_position_off_the_grid_is_one_line_and_a_legal_answer():
+    s = reset(2, rng=9)
+    lines = format_turn(s, 0).splitlines(True)
+    text = format_start(2) + lines[0] + "50 5 1\n" + "".join(lines[2:]) + format_turn(s, 0)
+    turns, answers, logged = run_client(text)
+    assert logged == ["tronlab bot: bad input: turn line 2 of 23: your own position (50, 5) is "
+                      "off the 35x20 grid; skipping the rest of the turn, then answering 34 5"]
+    assert turns == 1 and answers == ["34 5", "%d %d" % s.positions[0]]   # back in step
+
+
+def test_a_bad_line_is_reported_when_it_is_read():
+    stream = io.StringIO("1\nfoo\n" + "never read\n")
+    client = CaptureClient(stream, io.StringIO())
+    with pytest.raises(ValueError, match="line 1 of 23: .*gameRound must be a whole number, "
+                                         "got 'foo'") as err:
+        client.read_turn()
+    assert err.value.remaining == 22 and stream.readline() == "never read\n"
+    turns, answers, logged = run_client("1\nfoo\n")
+    assert turns == 0 and answers == [] and len(logged) == 1 and "'foo'" in logged[0]
+
+
+def test_an_opponent_off_the_grid_is_refused():
+    with pytest.raises(ValueError, match=r"position of opponent 1 \(3, 0\) is off the 3x3"):
+        parse_turn(["1", "0 0 1", "3 0 1", "...", "...", "..."], 2, width=3, height=3)

@@ -117,33 +117,38 @@ def match_text(record: CaptureRecord) -> str:
 
 def run_program(bot, *, stdin=None, stdout=None, stderr=None, verbose=False) -> int:
     """Play one game as a contest program on the 35x20 grid; return the answers
-    given.  A bot that raises is logged on stderr and answered for: it stays
-    where it is, so a bug never loses the game by silence."""
+    given.  A bot that raises is logged on stderr in one line (with its traceback
+    when ``verbose``) and answered for: it stays where it is, so a bug never loses
+    the game by silence.  A turn that breaks the protocol is reported in one line
+    and answered with a square on the grid (:meth:`CaptureClient.turns`)."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     stderr = stderr or sys.stderr
     client = CaptureClient(stdin, stdout)
-    answers = 0
     if hasattr(bot, "prepare_for_protocol"):    # e.g. load numba kernels in the background
         bot.prepare_for_protocol()
+    def log(message):
+        stderr.write(message + "\n")
+        stderr.flush()
+
     try:
-        while (view := client.read_turn()) is not None:
+        for view in client.turns(log):
             t0 = time.perf_counter()
             try:
                 text = action = bot(view, 0)
                 client.answer(action)
-            except Exception:
-                stderr.write(f"tronlab bot: round {view.round}: the bot failed, staying:\n"
-                             + traceback.format_exc())
-                text = view.positions[0]
+            except Exception as err:
+                text = view.positions[0] or client.position or (0, 0)
+                log(f"tronlab bot: round {view.round}: the bot failed ({type(err).__name__}: "
+                    f"{err}), staying at {text[0]} {text[1]}"
+                    + ("\n" + traceback.format_exc() if verbose else ""))
                 client.answer(text)
             if verbose:
                 stderr.write(f"round {view.round}: {text} "
                              f"({(time.perf_counter() - t0) * 1000:.1f} ms)\n"
                              + format_grid(view.owner) + "\n")
-            answers += 1
     except BrokenPipeError:
         pass
-    return answers
+    return client.answers
 
 
 def cmd_bot(args) -> int:

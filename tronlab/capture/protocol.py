@@ -142,6 +142,51 @@ def format_answer(action, message: str | None = None) -> str:
     return text
 
 
+_WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
+
+
+def _whole(text: str) -> bool:
+    return _WHOLE.fullmatch(text) is not None
+
+
+def parse_turn_line(k: int, line: str, n_players: int, *, width: int = 35, height: int = 20):
+    """Line ``k`` of a turn (0 ``gameRound``, 1..n_players the players' ``x y
+    backInTimeLeft``, then the grid rows) checked and read: the round, an
+    ``(x, y, backs)`` triple or the row's text; a ValueError says what is wrong.
+
+    >>> parse_turn_line(1, "50 5 1", 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: your own position (50, 5) is off the 35x20 grid
+    """
+    text = line.rstrip("\r\n")
+    if k == 0:
+        if not _whole(text.strip()):
+            raise ValueError(f"bad number in the turn's header: gameRound must be a whole "
+                             f"number, got {text[:40]!r}")
+        return int(text)
+    if k <= n_players:
+        parts = text.split()
+        if len(parts) != 3:
+            raise ValueError(f"player lines need three numbers: x y backInTimeLeft, "
+                             f"got {text[:40]!r}")
+        if not all(_whole(v) for v in parts):
+            raise ValueError(f"bad number in the turn's header: {text[:40]!r} is not three "
+                             f"whole numbers x y backInTimeLeft")
+        x, y, backs = (int(v) for v in parts)
+        if (x, y) != (-1, -1) and not (0 <= x < width and 0 <= y < height):
+            who = "your own position" if k == 1 else f"the position of opponent {k - 1}"
+            raise ValueError(f"{who} ({x}, {y}) is off the {width}x{height} grid")
+        return x, y, backs
+    y = k - 1 - n_players
+    if len(text) != width:
+        raise ValueError(f"grid row {y} has {len(text)} characters, not {width}")
+    for x, ch in enumerate(text):
+        if ch != "." and ch not in "0123"[:n_players]:
+            raise ValueError(f"unexpected grid character {ch!r} at ({x}, {y})")
+    return text
+
+
 def parse_turn(lines, n_players: int, *, width: int = 35, height: int = 20) -> View:
     """A :class:`View` from one turn's lines (``3 + n_players - 1 + height``
     of them, newlines optional); the reader is player 0."""
@@ -149,27 +194,29 @@ def parse_turn(lines, n_players: int, *, width: int = 35, height: int = 20) -> V
     want = 1 + n_players + height
     if len(lines) != want:
         raise ValueError(f"a turn has {want} lines, got {len(lines)}")
-    try:
-        rnd = int(lines[0])
-        rows = [[int(v) for v in ln.split()] for ln in lines[1:1 + n_players]]
-    except ValueError as err:
-        raise ValueError(f"bad number in the turn's header: {err}") from None
-    if any(len(r) != 3 for r in rows):
-        raise ValueError("player lines need three numbers: x y backInTimeLeft")
+    read = [parse_turn_line(k, ln, n_players, width=width, height=height)
+            for k, ln in enumerate(lines)]
+    rnd, rows = read[0], read[1:1 + n_players]
     positions = tuple(None if (x, y) == (-1, -1) else (x, y) for x, y, _ in rows)
     owner = np.full((height, width), NEUTRAL, np.int8)
-    for y, row in enumerate(lines[1 + n_players:]):
-        if len(row) != width:
-            raise ValueError(f"grid row {y} has {len(row)} characters, not {width}")
+    for y, row in enumerate(read[1 + n_players:]):
         for x, ch in enumerate(row):
             if ch != ".":
-                if ch not in "0123"[:n_players]:
-                    raise ValueError(f"unexpected grid character {ch!r} at ({x}, {y})")
                 owner[y, x] = int(ch)
     owner.setflags(write=False)
     config = Config(width, height, n_players, ROUND_LIMITS.get(n_players, 0))
     return View(rnd, owner, positions, tuple(b for _, _, b in rows),
                 tuple(p is None for p in positions), config)
+
+
+class TurnError(ValueError):
+    """A turn line that breaks the protocol, found as it was read.  ``remaining``
+    lines of the turn are still to come; ``fallback`` is a legal answer for it
+    (the reader's own square, brought onto the grid, or the last one known)."""
+
+    def __init__(self, message: str, remaining: int, fallback: tuple):
+        super().__init__(message)
+        self.remaining, self.fallback = remaining, fallback
 
 
 class CaptureClient:
@@ -181,13 +228,21 @@ class CaptureClient:
         self.stream_in, self.stream_out = stream_in, stream_out
         self.width, self.height = width, height
         self.n_players = None
+        self.position = None        # the reader's square in the last turn read
+        self.answers = 0            # answer lines written, fallbacks for broken turns included
 
     def _line(self) -> str | None:
-        line = self.stream_in.readline()
-        return line if line else None
+        """The next line that is not blank (blank lines carry nothing), or None at the end."""
+        while True:
+            line = self.stream_in.readline()
+            if not line:
+                return None
+            if line.strip():
+                return line
 
     def read_turn(self) -> View | None:
-        """The next turn's view, or ``None`` when the input has ended."""
+        """The next turn's view, or ``None`` when the input has ended.  A line that
+        breaks the protocol raises :class:`TurnError` as soon as it is read."""
         if self.n_players is None:
             first = self._line()
             if first is None:
@@ -197,24 +252,75 @@ class CaptureClient:
                 raise ValueError(f"the first line must be the number of opponents, 1 to 3, "
                                  f"got {first.strip()[:40]!r}")
             self.n_players = int(count) + 1
+        want = 1 + self.n_players + self.height
         lines = []
-        for _ in range(1 + self.n_players + self.height):
+        for k in range(want):
             line = self._line()
             if line is None:
                 if lines:
-                    raise ValueError("the input ended in the middle of a turn")
+                    raise ValueError(f"the input ended in the middle of a turn ({len(lines)} "
+                                     f"of its {want} lines read)")
                 return None
+            try:
+                value = parse_turn_line(k, line, self.n_players, width=self.width,
+                                        height=self.height)
+            except ValueError as err:
+                if not line.endswith("\n"):        # the input stopped inside this line
+                    raise ValueError(f"the input ended in the middle of a turn (line {k + 1} "
+                                     f"of {want} cut short: {err})") from None
+                raise TurnError(f"turn line {k + 1} of {want}: {err}", want - k - 1,
+                                self._fallback(k, line)) from None
+            if k == 1 and value[:2] != (-1, -1):
+                self.position = value[:2]
             lines.append(line)
         return parse_turn(lines, self.n_players, width=self.width, height=self.height)
+
+    def _fallback(self, k: int, line: str) -> tuple:
+        """A legal answer for a broken turn: its own square (line ``k == 1``) brought
+        onto the grid, else the last own square read, else the centre."""
+        parts = line.split()
+        if k == 1 and len(parts) == 3 and all(_whole(v) for v in parts[:2]):
+            x, y = int(parts[0]), int(parts[1])
+            if (x, y) != (-1, -1):
+                return min(max(x, 0), self.width - 1), min(max(y, 0), self.height - 1)
+        return self.position or (self.width // 2, self.height // 2)
+
+    def skip(self, count: int) -> bool:
+        """Read past ``count`` lines (the rest of a broken turn); False if the input ends."""
+        return all(self._line() is not None for _ in range(count))
+
+    def turns(self, log=None):
+        """The turns' views until the input ends.  A broken turn is reported in one
+        line to ``log`` (default: stderr), its remaining lines are skipped and it is
+        answered with :attr:`TurnError.fallback`, so the game goes on in step."""
+        log = log or _stderr_line
+        while True:
+            try:
+                view = self.read_turn()
+            except TurnError as err:
+                log(f"tronlab bot: bad input: {err}; skipping the rest of the turn, then "
+                    f"answering {format_answer(err.fallback)}")
+                if not self.skip(err.remaining):
+                    return
+                self.answer(err.fallback)
+                continue
+            if view is None:
+                return
+            yield view
 
     def answer(self, action, message: str | None = None) -> None:
         self.stream_out.write(format_answer(action, message) + "\n")
         self.stream_out.flush()
+        self.answers += 1
 
     def run(self, bot) -> int:
         """Play turns until the input ends; return how many were answered."""
-        turns = 0
-        while (view := self.read_turn()) is not None:
+        for view in self.turns():
             self.answer(bot(view, 0))
-            turns += 1
-        return turns
+        return self.answers
+
+
+def _stderr_line(message: str) -> None:
+    import sys
+    sys.stderr.write(message + "\n")
+    sys.stderr.flush()

@@ -252,6 +252,26 @@ __dir__ = _kernels.module_dir
 # ---------------------------------------------------------------------------
 # friendly wrappers
 # ---------------------------------------------------------------------------
+def _whole_array(values, name: str, low: int, high: int, dtype) -> np.ndarray:
+    """``values`` as a C-contiguous ``dtype`` array if they are whole numbers in
+    ``low..high``, else a TypeError (not numbers) or ValueError naming ``name``:
+    numpy's cast would cut 1.5 to 1, turn NaN into 0 and wrap 2**31 round."""
+    a = np.asarray(values)
+    if a.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must hold numbers, got an array of {a.dtype}")
+    if a.size:
+        if a.dtype.kind == "f":
+            bad = ~np.isfinite(a) | (a != np.floor(a))
+            if bad.any():
+                raise ValueError(f"{name} must hold whole numbers, found {a[bad][0].item()!r}")
+        top, bottom = a.max(), a.min()
+        if top > high or bottom < low:
+            value = (top if top > high else bottom).item()
+            raise ValueError(f"{name} must hold whole numbers from {low} to {high}, "
+                             f"found {value!r}")
+    return np.ascontiguousarray(a, dtype)
+
+
 def _scratch(board, scratch):
     if scratch is None:
         return new_scratch(board.flat.size)
@@ -296,9 +316,7 @@ def bucket_distances(board, player=0, *, cost=None, start=None) -> np.ndarray:
         if cost.shape != board.cells.shape:
             raise ValueError(f"cost must have the board's shape {board.cells.shape}, "
                              f"got {cost.shape}")
-        if cost.min() < 1 or cost.max() > 255:
-            raise ValueError("costs must be whole numbers from 1 to 255")
-        cost = np.ascontiguousarray(cost, np.uint8).reshape(-1)
+        cost = _whole_array(cost, "cost", 1, 255, np.uint8).reshape(-1)
     dist = np.empty(size, np.int32)
     dijkstra = _kernels.fast("bucket_distances_kernel")
     dijkstra(board.flat, np.int64(start), np.int64(board.stride), cost, dist,
@@ -340,7 +358,8 @@ def owner_map(board, players=(0, 1), *, scratch=None) -> np.ndarray:
 
 
 def territory_from_distances(board, dist0, dist1) -> Territory:
-    """H6: territory from two distance maps (as :func:`bfs_distances` returns)."""
+    """H6: territory from two distance maps (as :func:`bfs_distances` returns):
+    whole numbers below 2**30, negative for unreachable."""
     check_board(board)
     maps = []
     for name, d in (("dist0", dist0), ("dist1", dist1)):
@@ -348,7 +367,8 @@ def territory_from_distances(board, dist0, dist1) -> Territory:
         if d.shape != board.cells.shape:
             raise ValueError(f"{name} must have the board's shape {board.cells.shape}, "
                              f"got {d.shape}")
-        maps.append(np.ascontiguousarray(d, np.int32).reshape(-1))
+        # below the kernel's "unreachable" (2**30); any negative number is unreachable
+        maps.append(_whole_array(d, name, -2**31, _INF - 1, np.int32).reshape(-1))
     count = _kernels.fast("territory_from_distances_kernel")
     r = count(board.flat, maps[0], maps[1], np.int64(board.stride))
     return Territory(*(int(v) for v in r))

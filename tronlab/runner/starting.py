@@ -136,6 +136,7 @@ class StartingBot:
         self._game = None
         self._move_time = 1.0
         self._clock = None
+        self._turn_start = None
         self._answers = 0
         self._closed = False
         self._thread = None
@@ -213,10 +214,16 @@ class StartingBot:
         on to the worker's bot, and the longest wait for its answer."""
         self._clock = (float(time_left), None if time_per_move is None else float(time_per_move))
 
+    def set_turn_start(self, start_ns):
+        """When the turn's input began (a contest program): passed on to the worker's
+        bot (the clock is the machine's monotonic one, shared by both processes)."""
+        self._turn_start = int(start_ns)
+
     def __call__(self, board, player):
         clock, self._clock = self._clock, None
+        turn_start, self._turn_start = self._turn_start, None
         if self.ready:
-            move = self._ask_worker(board, player, clock)
+            move = self._ask_worker(board, player, clock, turn_start)
             if move is not None:
                 return move
         self._answers += 1
@@ -224,7 +231,7 @@ class StartingBot:
         self.last_stats = self.quick.last_stats
         return move
 
-    def _ask_worker(self, board, player, clock=None):
+    def _ask_worker(self, board, player, clock=None, turn_start=None):
         t0 = time_now()
         wait = _REPLY_SHARE * (self._move_time if clock is None else clock[0])
         try:
@@ -235,7 +242,7 @@ class StartingBot:
                               f"switching from the quick bot")
                 if self._game is not None:
                     send(self.worker.stdin, ("start_game", *self._game))
-            send(self.worker.stdin, ("move", board, player, clock))
+            send(self.worker.stdin, ("move", board, player, clock, turn_start))
             reply = self._replies.get(timeout=max(0.0, wait - (time_now() - t0)))
             if not (isinstance(reply, tuple) and reply[0] == "move"):
                 raise RuntimeError(f"the worker answered {reply!r}")
@@ -322,6 +329,8 @@ def worker_main(argv=None) -> int:
             _, board, player, *clock = message
             if clock and clock[0] is not None and hasattr(bot, "set_clock"):
                 bot.set_clock(*clock[0])
+            if len(clock) > 1 and clock[1] is not None and hasattr(bot, "set_turn_start"):
+                bot.set_turn_start(clock[1])
             move = bot(board, player)
             send(out, ("move", move, getattr(bot, "last_stats", None)))
 

@@ -8,7 +8,8 @@ that ends in the middle of a turn is reported too.  At end of input the program
 stops cleanly.
 
 A bot that raises or returns something that is not a move must not lose the
-game by silence: the runner logs the problem to stderr and answers a fallback
+game by silence: the runner logs the problem to stderr in one line (with the
+traceback under ``verbose``) and answers a fallback
 move instead (the first move into a free square, never a Light Riders
 reverse).  This is what ``python -m tronlab bot NAME --protocol P`` runs.
 
@@ -30,8 +31,10 @@ import traceback
 
 import numpy as np
 
+from ..jit.clock import now_ns
 from ..tron.board import opposite, parse_move
-from ..tron.protocol import ProtocolError, make_client
+from ..tron.protocol import ProtocolError, check_protocol, make_client
+from .registry import check_time
 from ..tron.rules import get_rules
 
 
@@ -56,8 +59,13 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
     ``start_game``/``close`` hooks of :func:`tronlab.runner.engine.play`.  When
     the server says how long the bot has (the Light Riders time bank), a bot
     with a ``set_clock(time_left, time_per_move)`` method hears it before the
-    move (seconds until the answer's deadline; seconds added a move, or None).
+    move (seconds until the answer's deadline; seconds added a move, or None).  A bot
+    with a ``set_turn_start(start_ns)`` method hears when the turn's first input line
+    was read (:func:`tronlab.jit.clock.now_ns`): its clock starts there, and it knows it
+    is a contest program (the search bots then keep a margin that survives a busy
+    machine, :data:`tronlab.tron.bots.search.CONTEST_SHARE`).
     """
+    _check_arguments(bot, protocol, time_limit)
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     log = _logger(sys.stderr if stderr is None else stderr)
@@ -65,11 +73,15 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
     rules = get_rules(protocol)
     started = False
     answers = 0
+    turn_start = None       # now_ns() when the turn's first line was read: its clock's start
     try:
         for line in stdin:
+            if turn_start is None and line.strip():
+                turn_start = now_ns()
             try:
                 request = client.feed(line)
             except ProtocolError as err:
+                turn_start = None
                 log(f"tronlab bot: bad input: {err}")
                 if protocol == "lightriders" and line.split()[:1] == ["action"]:
                     stdout.write("pass\n")  # an answer is due: keep going straight
@@ -77,13 +89,18 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
                 continue
             if request is None:
                 continue
+            set_turn_start = getattr(bot, "set_turn_start", None)
+            if set_turn_start is not None:
+                set_turn_start(turn_start)
+            turn_start = None
             set_clock = getattr(bot, "set_clock", None)
             if request.time_left is not None and set_clock is not None:
                 set_clock(request.time_left, getattr(client, "time_per_move", None))
             if not started:
                 started = True
-                _start_game(bot, request, rules, time_limit, rng, log)
-            stdout.write(_answer(bot, client, request, protocol, verbose, log) + "\n")
+                _start_game(bot, request, rules, time_limit, rng, log, verbose)
+            stdout.write(_answer(bot, client, request, protocol, verbose, log, answers + 1)
+                         + "\n")
             stdout.flush()
             answers += 1
         cut = getattr(client, "finish", lambda: None)()
@@ -97,8 +114,28 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
             try:
                 close()
             except Exception:
-                log("tronlab bot: close raised:\n" + traceback.format_exc())
+                _failure(log, verbose, "tronlab bot: close raised")
     return answers
+
+
+def _check_arguments(bot, protocol, time_limit) -> None:
+    """run_stdio's preconditions, each a clear error before any input is read."""
+    if not callable(bot):
+        raise TypeError(f"bot must be callable as bot(board, player) -> move, got "
+                        f"{type(bot).__name__}")
+    if not isinstance(protocol, str):
+        raise TypeError(f"protocol must be a str, got {type(protocol).__name__}")
+    check_protocol(protocol)
+    if time_limit is not None:
+        check_time(time_limit)
+
+
+def _failure(log, verbose: bool, what: str) -> None:
+    """Log ``what`` and the exception being handled in one line (its traceback too when
+    ``verbose``)."""
+    kind, err, _ = sys.exc_info()
+    log(f"{what} ({kind.__name__}: {err})"
+        + (":\n" + traceback.format_exc() if verbose else ""))
 
 
 def _logger(stderr):
@@ -112,7 +149,7 @@ def _logger(stderr):
     return log
 
 
-def _start_game(bot, request, rules, time_limit, rng, log):
+def _start_game(bot, request, rules, time_limit, rng, log, verbose=False):
     """The bot's ``start_game`` hook on the first request (a failure is logged)."""
     hook = getattr(bot, "start_game", None)
     if hook is not None:
@@ -120,11 +157,13 @@ def _start_game(bot, request, rules, time_limit, rng, log):
             hook(request.board.copy(), request.player, rules=rules.name,
                  time_limit=time_limit, rng=rng)
         except Exception:
-            log("tronlab bot: start_game raised:\n" + traceback.format_exc())
+            _failure(log, verbose, "tronlab bot: start_game raised")
 
 
-def _answer(bot, client, request, protocol, verbose, log) -> str:
-    """The protocol's answer line for the bot's move (a safe move if the bot fails)."""
+def _answer(bot, client, request, protocol, verbose, log, turn=None) -> str:
+    """The protocol's answer line for the bot's move (a safe move if the bot fails).
+    ``turn`` counts the answers from 1, as the rules count turns."""
+    turn = request.turn + 1 if turn is None else turn
     board, player = request.board, request.player
     t0 = time.perf_counter()
     try:
@@ -136,12 +175,12 @@ def _answer(bot, client, request, protocol, verbose, log) -> str:
             move = parse_move(move)
     except Exception:
         move = fallback_move(board, player, protocol)
-        log(f"tronlab bot: turn {request.turn}: bot failed, answering "
-            f"{client.answer(move)} instead:\n" + traceback.format_exc())
+        _failure(log, verbose, f"tronlab bot: turn {turn}: bot failed, answering "
+                               f"{client.answer(move)} instead")
     text = client.answer(move)
     if verbose:
         stats = getattr(bot, "last_stats", None)
-        log(f"turn {request.turn}: player {player} answers {text} "
+        log(f"turn {turn}: player {player} answers {text} "
             f"({(time.perf_counter() - t0) * 1000:.1f} ms)"
             + (f" search: {_format_stats(stats)}" if stats else "")
             + f"\n{board.to_ascii()}")

@@ -111,8 +111,10 @@ def start_square(board: "Board", player=0, start=None) -> int:
         return int(board.heads[check_player(board, player)])
     if isinstance(start, bool) or not isinstance(start, (int, np.integer)):
         raise TypeError(f"start must be a flat index (int), got {type(start).__name__}")
-    if not board.stride <= int(start) < board.flat.size - board.stride:
-        raise ValueError(f"start {start} is not a flat index inside this board")
+    y, x = divmod(int(start), board.stride)
+    if not (1 <= y <= board.height and 1 <= x <= board.width):
+        raise ValueError(f"start {start} is not a flat index inside this board (a playing "
+                         f"square, not the wall border: (y + 1) * {board.stride} + (x + 1))")
     return int(start)
 
 
@@ -124,10 +126,36 @@ def _per_player(values, dtype, n: int, name: str) -> np.ndarray:
     return out
 
 
+def _whole_numbers(values, dtype, name: str, low: int, high: int) -> np.ndarray:
+    """``values`` as an array of ``dtype`` if they are whole numbers in ``low..high``,
+    else a BoardError naming ``name`` (numpy would wrap 258 to 2 in uint8 and cut
+    0.9 to 0 without a word)."""
+    try:
+        raw = np.asarray(values)
+    except (TypeError, ValueError) as err:
+        raise BoardError(f"{name} must be whole numbers: {err}") from None
+    if raw.dtype == dtype:
+        return raw
+    if raw.dtype.kind not in "biuf":
+        raise BoardError(f"{name} must be whole numbers, got an array of {raw.dtype}")
+    if raw.size:
+        if raw.dtype.kind == "f":
+            bad = ~np.isfinite(raw) | (raw != np.floor(raw))
+            if bad.any():
+                raise BoardError(f"{name} must be whole numbers, found {raw[bad][0].item()!r}")
+        top, bottom = raw.max(), raw.min()
+        if top > high or bottom < low:
+            value = top if top > high else bottom
+            raise BoardError(f"{name} hold values {low}-{high}, found {value.item()!r}")
+    return raw.astype(dtype)
+
+
 def _check_layout(cells: np.ndarray, heads: np.ndarray, alive: np.ndarray) -> None:
     """What the kernels rely on: a WALL border all round (they look at the
     neighbours of any playing square without bounds checks), known cell codes,
-    and every living head on the playing area."""
+    every living head on the playing area, on a square holding its own trail
+    (``TRAIL + p``), and no two living heads on one square.  A dead player's head
+    is not checked: it may be a placeholder (0) or a square freed since."""
     border = np.concatenate((cells[0], cells[-1], cells[1:-1, 0], cells[1:-1, -1]))
     if (border != WALL).any():
         raise BoardError("cells must be the padded grid: a one-square WALL (1) border round the "
@@ -142,9 +170,21 @@ def _check_layout(cells: np.ndarray, heads: np.ndarray, alive: np.ndarray) -> No
             raise BoardError(f"head of player {p} is flat index {head}, outside the "
                              f"{w}x{h} padded grid")
         y, x = divmod(head, w)
-        if live and not (0 < y < h - 1 and 0 < x < w - 1):
+        if not live:
+            continue
+        if not (0 < y < h - 1 and 0 < x < w - 1):
             raise BoardError(f"head of player {p} (flat index {head}) is on the border, "
                              f"not on the playing area")
+        code = int(cells[y, x])
+        if code != TRAIL + p:
+            other = [q for q in range(p) if alive[q] and heads[q] == head]
+            if other:
+                raise BoardError(f"players {other[0]} and {p} are alive with their heads on "
+                                 f"the same square ({x - 1}, {y - 1})")
+            held = {FREE: "free (0)", WALL: "a wall (1)"}.get(code, f"player {code - TRAIL}'s "
+                                                                   f"trail ({code})")
+            raise BoardError(f"head of living player {p} at ({x - 1}, {y - 1}) is on a square "
+                             f"that is {held}; it must hold the player's trail ({TRAIL + p})")
 
 
 class Board:
@@ -158,10 +198,12 @@ class Board:
     __slots__ = ("cells", "heads", "alive", "facing", "starts")
 
     def __init__(self, cells, heads, alive=None, facing=None, starts=None):
-        cells = np.ascontiguousarray(cells, dtype=np.uint8)
+        cells = np.ascontiguousarray(_whole_numbers(cells, np.uint8, "cells", 0,
+                                                    TRAIL + MAX_PLAYERS - 1))
         if cells.ndim != 2 or cells.shape[0] < 3 or cells.shape[1] < 3:
             raise BoardError("cells must be a 2-D padded grid of at least 3x3")
-        heads = np.array(heads, dtype=np.int64).reshape(-1)
+        heads = np.array(_whole_numbers(heads, np.int64, "heads", -2**62, 2**62),
+                         dtype=np.int64).reshape(-1)
         n = len(heads)
         if not 1 <= n <= MAX_PLAYERS:
             raise BoardError(f"a board has 1 to {MAX_PLAYERS} players, got {n}")
@@ -281,6 +323,7 @@ def parse_ascii(text: str) -> Board:
     """
     if not isinstance(text, str):
         raise TypeError(f"an ASCII board is a str, got {type(text).__name__}")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")    # Windows or old Mac line ends
     lines = textwrap.dedent(text.replace("\t", "    ")).split("\n")
     while lines and not lines[0].strip():
         lines.pop(0)

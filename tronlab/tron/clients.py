@@ -5,8 +5,10 @@ for the formats, the server side and the Light Riders client).  A client is fed 
 input line at a time; it returns a :class:`~tronlab.tron.protocol.Request` once a
 turn is complete.  A line that breaks the protocol raises
 :class:`~tronlab.tron.protocol.ProtocolError` naming the problem, and the client
-forgets the half-read turn so that the next header starts a fresh one: one bad
-turn never locks a bot out of the rest of the game.  :meth:`finish` (at end of
+drops the half-read turn and passes over the rest of its lines without a word
+(the rows a Google 2010 header announced; CodinGame player lines, up to the next
+``N P`` header), so one broken turn is one error and never locks a bot out of
+the rest of the game.  :meth:`finish` (at end of
 input) says whether the input stopped in the middle of a turn.
 
 >>> client = Google2010Client()
@@ -38,19 +40,32 @@ class Google2010Client:
         self._size = None
         self._rows: list[str] = []
         self._turn = 0
+        self._skip = 0      # lines of a broken turn still to pass over; -1: up to a header
 
     def feed(self, line: str) -> Request | None:
         line = line.rstrip("\r\n")
+        if self._skip > 0:              # the rest of a broken turn: reported already
+            self._skip -= 1
+            return None
         if self._size is None:
             if not line.strip():
                 return None
-            self._size = self._header(line)   # checked before it is kept
-            self._rows = []
+            try:
+                self._size = self._header(line)   # checked before it is kept
+            except ProtocolError:
+                if self._skip:          # still lost after a bad header: a row, most likely
+                    return None
+                self._skip = -1         # skip to the next good header
+                raise
+            self._skip, self._rows = 0, []
             return None
         try:
             return self._row(line)
         except ProtocolError:
-            self._size, self._rows = None, []  # drop the turn: the next header starts afresh
+            # drop the turn and pass over its other rows: one error line per broken turn
+            if self._size is not None:  # a bad row; else the whole grid was read
+                self._skip = self._size[1] - len(self._rows) - 1
+            self._size, self._rows = None, []
             raise
 
     @staticmethod
@@ -123,15 +138,24 @@ class CodingameClient:
         self._header = None
         self._lines: list[list[int]] = []
         self._turn = 0
+        self._lost = False      # after a broken turn: pass over lines up to the next header
 
     def feed(self, line: str) -> Request | None:
+        line = line.rstrip("\r\n")
         if not line.strip():
             return None
+        if self._lost and len(line.split()) != 2:
+            return None         # a player line of the broken turn: reported already
         try:
-            return self._feed(line)
+            out = self._feed(line)
         except ProtocolError:
             self._header, self._lines = None, []   # drop the turn; the board is unchanged
+            # the player lines of a broken turn are passed over silently (they have
+            # four numbers, a header two), so one broken turn is one error
+            self._lost = True
             raise
+        self._lost = False
+        return out
 
     def _feed(self, line: str) -> Request | None:
         if self._header is None:

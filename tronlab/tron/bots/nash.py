@@ -30,6 +30,9 @@ server's time bank is the deadline: the program hears it before each move
 (``set_clock``) and plans 95% of :func:`tronlab.tron.lightriders.move_time` - the
 time added a move plus the bank's surplus shared over the rounds the game can
 still last - so the bank never runs dry (the other search bots plan 80% of it).
+As a contest program (``tronlab bot nash --protocol P``) it plans at most 85% less
+5 ms, counted from the turn's first input line
+(:data:`~tronlab.tron.bots.search.CONTEST_SHARE`): 95% was often late on a busy machine.
 
 Time for important decisions (L6): under a bank, a move where the two heads
 are within ``2 * NEAR`` squares (6, grid distance) is where the race for the
@@ -101,7 +104,7 @@ class ClockedBot(_EndgameBot):
             think = min(move_time(bank, per, self.focus), bank / 3 - MOVE_MARGIN)
         else:
             think = move_time(bank, per, 1 << 30)      # no surplus: the time a move alone
-        plan = max(0.001, self.share * think)
+        plan = max(0.001, self.shares()[0] * think)
         return min(plan, super().budget()) if self._first else plan
 
     def important(self, board) -> bool:

@@ -65,6 +65,11 @@ from ..evaluate import (CHAMBER, K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, TER
 from ..search import Searcher
 from ...runner.registry import check_time, register
 
+#: a contest program (:meth:`_Bot.set_turn_start`) plans at most this share of the move's
+#: time, less at least this margin (s): 80 ms of CodinGame's 100, counted from the turn's
+#: first input line (``nash`` and ``hybrid`` plan 95% less 2 ms in process, where the
+#: arena allows twice the time; as programs on a busy machine that was often late)
+CONTEST_SHARE, CONTEST_MARGIN = 0.85, 0.005
 DEFAULT_TIME = {"google2010": 1.0, "lightriders": 0.2, "codingame": 0.1}
 _WARMUP = """
     1...
@@ -79,6 +84,8 @@ class _Bot(ABC):
     name = "bot"
     share, margin, floor = 0.8, 0.005, 0.005   # think share * time - margin, at least floor
     _clock = None          # (bank, seconds added a move) from set_clock, for the next move
+    _turn_start = None     # now_ns() when the next move's input began (set_turn_start)
+    _contest = False       # a contest program (set_turn_start heard): the contest's shares
     _rounds_left = 1       # rounds the game can still last (half the free squares, plus one)
 
     def __init__(self, *, time=None, verbose=False, rng=None):
@@ -110,6 +117,22 @@ class _Bot(ABC):
         per = time_per_move if time_per_move is not None else (self.time or 0.2)
         self._clock = (float(time_left), float(per))
 
+    def set_turn_start(self, start_ns: int):
+        """The next move's clock started at ``start_ns`` (:func:`~tronlab.jit.clock.now_ns`),
+        when the turn's first input line was read.  Called by a contest program
+        (:func:`tronlab.runner.stdio.run_stdio`) before each move: the deadline then counts
+        from that moment, and the bot plans at most :data:`CONTEST_SHARE` of the time
+        less :data:`CONTEST_MARGIN` (a busy machine must not make it late)."""
+        self._turn_start = int(start_ns)
+        self._contest = True
+
+    def shares(self) -> tuple[float, float]:
+        """``(share, margin)`` of the move's time this bot plans with: its own, or at
+        most the contest's when it runs as a contest program."""
+        if self._contest:
+            return min(self.share, CONTEST_SHARE), max(self.margin, CONTEST_MARGIN)
+        return self.share, self.margin
+
     # ---- moves -------------------------------------------------------------
     def urgency(self) -> float:
         """How many times the planned time this move deserves (1 here; ``nash``
@@ -128,13 +151,14 @@ class _Bot(ABC):
         bank = None
         if self._clock is not None:
             bank, t = self._clock                    # the server's time added a move
-        think = max(self.floor, self.share * t - self.margin)
+        share, margin = self.shares()
+        think = max(self.floor, share * t - margin)
         if self._first:
             think = max(self.floor, think / 4)
         if bank is None:
             return think
-        plan = max(0.001, self.share * move_time(bank, t, self._rounds_left,
-                                                 urgent=self.urgency()))
+        plan = max(0.001, share * move_time(bank, t, self._rounds_left,
+                                            urgent=self.urgency()))
         return min(plan, think) if self._first else plan
 
     def __call__(self, board: Board, player: int) -> int:
@@ -143,11 +167,13 @@ class _Bot(ABC):
         try:
             return self._move(board, player)
         finally:
-            self._clock = None
+            self._clock = self._turn_start = None
 
     def _move(self, board: Board, player: int) -> int:
         t0 = _time.perf_counter()
-        deadline = deadline_after(self.budget())
+        start = self._turn_start
+        deadline = (deadline_after(self.budget()) if start is None
+                    else start + int(self.budget() * 1e9))
         self._first = False
         legal = board.legal_moves(player)
         self.last_stats = {"mode": "forced", "depth": 0, "nodes": 0}
