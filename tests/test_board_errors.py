@@ -176,3 +176,16 @@ def test_whole_floats_and_other_int_types_still_make_boards():
     b = Board(LINE.astype(float), np.array([6.0, 8.0]))
     assert b.cells.dtype == np.uint8 and b.heads.dtype == np.int64
     assert b == Board(LINE.astype(np.int16), [6, 8]) == Board.from_ascii("1.2")
+
+
+def test_components_and_board_at_name_coordinates_that_are_not_squares():
+    from tronlab.grid.flood import Components
+    board = Board.from_ascii("1....\n##.##\n2....")
+    comps = Components(board)
+    with pytest.raises(TypeError, match="x must be an int, got float 2.0"):
+        comps.fill(2.0, 1)
+    with pytest.raises(ValueError, match=r"\(99, 0\) is off the board \(5 wide, 3 high\)"):
+        comps.size_at(99, 0)
+    with pytest.raises(TypeError, match="x must be an int, got float 0.5"):
+        board.at(0.5, 0)
+    assert comps.size_at(np.int64(4), 0) == 9 and board.at(-1, 0) == WALL

@@ -186,3 +186,53 @@ def test_state_from_ascii_checks_positions_trails_and_backs():
         state_from_ascii(GRID_TEXT, trails={0: [(0, 1), (7, 0)]})
     with pytest.raises(ValueError, match="backs_left must be 2 non-negative ints"):
         state_from_ascii(GRID_TEXT, backs_left=(1,))
+
+
+@pytest.mark.parametrize("call, error, said", [
+    (lambda: __import__("tronlab.capture", fromlist=["reset"]).reset(2, width=10**6, height=20),
+     ValueError, "larger than this package plays"),
+    (lambda: __import__("tronlab.capture", fromlist=["reset"]).reset(2, width="10"),
+     TypeError, "width must be an int, got str '10'"),
+    (lambda: __import__("tronlab.capture", fromlist=["reset"]).reset(2, round_limit=2.5),
+     TypeError, "round_limit must be an int"),
+])
+def test_grid_sizes_are_checked_before_anything_is_built(call, error, said):
+    with pytest.raises(error, match=said):
+        call()
+
+
+@pytest.mark.parametrize("owner, positions, said", [
+    (np.array([[0.5, -1]]), None, "whole numbers -1 \\(neutral\\) to 3, got dtype float64"),
+    (np.array([0, 1, -1]), None, "2-D grid of owners, got shape \\(3,\\)"),
+    (np.array([[0, 7]]), None, "owner holds 7"),
+    (np.array([[0, -5]]), None, "owner holds -5"),
+    (np.array([[0, -1]]), [(5, 0)], "positions\\[0\\] \\(5, 0\\) is off the 2x1 grid"),
+    (np.array([[0, -1]]), {9: (0, 0)}, "a key of positions must be an int 0 to 3, got 9"),
+])
+def test_format_grid_names_what_it_cannot_draw(owner, positions, said):
+    from tronlab.capture.ascii import format_grid
+    with pytest.raises(ValueError, match=said):
+        format_grid(owner, positions)
+
+
+def test_format_grid_still_draws_a_grid_with_players():
+    from tronlab.capture.ascii import format_grid
+    state = parse_grid(GRID_TEXT)
+    assert format_grid(state.owner, state.positions) == "A....\n.....\n....b"
+
+
+def test_step_refuses_an_action_for_a_player_that_is_not_in_the_game():
+    from tronlab.capture import reset
+    state = reset(2, rng=7)
+    with pytest.raises(ValueError, match="5 is not a player of this game"):
+        step(state, {0: (1, 1), 1: (2, 2), 5: (3, 3)})
+
+
+def test_nearest_target_names_a_player_that_is_not_there():
+    from tronlab.capture import reset
+    from tronlab.capture.bots import nearest_target
+    view = reset(2, rng=7).view()
+    with pytest.raises(ValueError, match="player must be an int 0 to 3, got -1"):
+        nearest_target(view, -1)
+    with pytest.raises(ValueError, match="player 3 is not on this grid"):
+        nearest_target(view, 3)

@@ -83,18 +83,34 @@ def parse_grid(text: str) -> ParsedGrid:
     return ParsedGrid(owner, positions)
 
 
+def _checked_owner(owner) -> np.ndarray:
+    """``owner`` as a 2-D int array of owners -1 (neutral) to 3, or a ValueError."""
+    grid = np.asarray(owner)
+    if grid.ndim != 2 or grid.size == 0:
+        raise ValueError(f"owner must be a 2-D grid of owners, got shape {grid.shape}")
+    if grid.dtype.kind not in "iu":
+        raise ValueError(f"owner must hold whole numbers -1 (neutral) to 3, got dtype "
+                         f"{grid.dtype}")
+    if grid.min() < NEUTRAL or grid.max() > 3:
+        bad = grid[(grid < NEUTRAL) | (grid > 3)].flat[0]
+        raise ValueError(f"owner holds {int(bad)}: owners are -1 (neutral) or a player 0 to 3")
+    return grid
+
+
 def format_grid(owner, positions=None) -> str:
     """The ASCII picture of ``owner`` with players' ``positions`` marked where
     the notation allows (``positions``: a dict or a sequence, ``None`` entries
     for players standing nowhere)."""
-    owner = np.asarray(owner)
+    owner = _checked_owner(owner)
     if isinstance(positions, dict):
+        for p in positions:
+            check_player(p, "a key of positions")
         positions = [positions.get(p) for p in range(max(positions, default=-1) + 1)]
     chars = [[_OWNED[v] if v >= 0 else "." for v in row] for row in owner.tolist()]
     stands = {}
     for p, pos in enumerate(positions or ()):
         if pos is not None:
-            stands.setdefault(tuple(pos), []).append(p)
+            stands.setdefault(check_square(pos, owner.shape, f"positions[{p}]"), []).append(p)
     for (x, y), players in stands.items():
         p = players[0]
         if len(players) == 1 and owner[y, x] in (NEUTRAL, p):

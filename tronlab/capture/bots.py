@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .checks import check_player
 from .starts import as_rng
 from .state import MAX_BACK, NEUTRAL
 
@@ -54,6 +55,10 @@ def nearest_target(view, player: int, *, late: float = 0.5, lone_penalty: int = 
     >>> nearest_target(view, 0)     # (1, 0) is as near but alone
     (3, 0)
     """
+    player = check_player(player)
+    if player >= len(view.positions) or view.positions[player] is None:
+        raise ValueError(f"player {player} is not on this grid (players 0 to "
+                         f"{len(view.positions) - 1}, eliminated ones stand nowhere)")
     x, y = view.positions[player]
     xs, ys = _grid_coords(view)
     dist = np.abs(xs - x) + np.abs(ys - y)

@@ -200,6 +200,10 @@ def step(state: State, actions) -> StepResult:
     if state.over:
         raise ValueError("the game is over")
     if isinstance(actions, dict):
+        unknown = [k for k in actions if not (is_int(k) and 0 <= k < state.n_players)]
+        if unknown:
+            raise ValueError(f"actions: {safe_repr(unknown[0], SHOWN)} is not a player of this "
+                             f"game (players 0 to {state.n_players - 1})")
         actions = [actions.get(p) for p in range(state.n_players)]
     if isinstance(actions, (str, bytes)) or not hasattr(actions, "__len__") \
             or not hasattr(actions, "__getitem__"):

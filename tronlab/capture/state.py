@@ -32,6 +32,7 @@ WIDTH, HEIGHT = 35, 20
 #: in-game rounds before the game ends, by number of players
 ROUND_LIMITS = {2: 350, 3: 300, 4: 250}
 MAX_BACK = 25       # BACK n takes n in 1..MAX_BACK
+MAX_SIDE = 1000     # larger grids are refused (the contest's was 35x20)
 IDLE_ROUNDS = 25    # rounds without a move or a BACK that end the game
 #: codes of actions that eliminate the player who gave them
 FAULTS = ("timeout", "bad-output", "error", "exited")
@@ -52,10 +53,19 @@ def make_config(n_players: int, *, width: int = WIDTH, height: int = HEIGHT,
     >>> make_config(3)
     Config(width=35, height=20, n_players=3, round_limit=300)
     """
+    from .checks import is_int
+
+    for name, value in (("n_players", n_players), ("width", width), ("height", height),
+                        ("round_limit", round_limit)):
+        if not (is_int(value) or (value is None and name == "round_limit")):
+            raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r:.40}")
     if n_players not in ROUND_LIMITS:
         raise ValueError(f"Back to the Code takes 2 to 4 players, got {n_players!r}")
     if width < 1 or height < 1 or width * height < n_players:
         raise ValueError(f"a {width}x{height} grid cannot hold {n_players} players")
+    if width > MAX_SIDE or height > MAX_SIDE:
+        raise ValueError(f"a {width}x{height} grid is larger than this package plays "
+                         f"({MAX_SIDE}x{MAX_SIDE}; the contest's was {WIDTH}x{HEIGHT})")
     limit = ROUND_LIMITS[n_players] if round_limit is None else int(round_limit)
     if limit < 1:
         raise ValueError(f"round_limit must be at least 1, got {round_limit!r}")

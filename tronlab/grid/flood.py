@@ -217,15 +217,24 @@ class Components:
         """Number of non-empty regions."""
         return int(np.count_nonzero(self.sizes))
 
+    def _square(self, x, y) -> int:
+        """The flat index of board square (x, y), or a TypeError/ValueError naming it."""
+        for name, v in (("x", x), ("y", y)):
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+                raise TypeError(f"{name} must be an int, got {type(v).__name__} {v!r}")
+        if not (0 <= x < self.shape[1] - 2 and 0 <= y < self.shape[0] - 2):
+            raise ValueError(f"({x}, {y}) is off the board ({self.shape[1] - 2} wide, "
+                             f"{self.shape[0] - 2} high)")
+        return (int(y) + 1) * self.stride + int(x) + 1
+
     def size_at(self, x: int, y: int) -> int:
         """Squares in the region of free square (x, y) (0 if it is blocked)."""
-        return int(self._sizes[self.labels[y + 1, x + 1]]) if self.labels[y + 1, x + 1] else 0
+        label = self._labels[self._square(x, y)]
+        return int(self._sizes[label]) if label else 0
 
     def fill(self, x: int, y: int) -> bool:
         """Block free square (x, y); return whether the labels were recomputed."""
-        if not (0 <= x < self.shape[1] - 2 and 0 <= y < self.shape[0] - 2):
-            raise ValueError(f"({x}, {y}) is off the board")
-        square = (y + 1) * self.stride + x + 1
+        square = self._square(x, y)
         if self.flat[square] != 0:
             raise ValueError(f"({x}, {y}) is not free")
         self.flat[square] = 1

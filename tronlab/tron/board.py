@@ -259,6 +259,9 @@ class Board:
 
     def at(self, x: int, y: int) -> int:
         """Cell code at (x, y); off the grid counts as WALL."""
+        for name, v in (("x", x), ("y", y)):
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+                raise TypeError(f"{name} must be an int, got {type(v).__name__} {v!r}")
         if not self.inside(x, y):
             return WALL
         return int(self.cells[y + 1, x + 1])
