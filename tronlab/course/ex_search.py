@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..tron.board import MOVE_NAMES, Board
-from .answers import as_count, as_move, reject_text
+from .answers import as_count, as_move, reject_text, reject_unordered
 from .boards import TINY_SEARCH, random_cases, tiny_cases
 from .checker import Case, Exercise, Failure, WrongType
 from .game import INF, TurnGame
@@ -91,6 +91,7 @@ class Negamax(Exercise):
 
     def convert(self, value, case):
         reject_text(value, "a pair (value, move)")
+        reject_unordered(value, "the pair (value, move)")
         if isinstance(value, (int, np.integer, float)):
             raise WrongType("return a pair (value, move): the best value and the move that gets "
                             "it (None when there is no move to make)")
@@ -100,7 +101,9 @@ class Negamax(Exercise):
             raise WrongType(f"return a pair (value, move), not a {type(value).__name__}") from None
         if len(items) != 2:
             raise WrongType(f"return a pair (value, move), not {len(items)} values")
-        val = as_count(items[0], "the value")
+        val = as_count(items[0], "the value", many="the pair is (value, move), the value alone "
+                       "first", whole="scores are whole numbers, so start the best value from "
+                       "None or game.LOSS, not float('-inf')")
         move = items[1]
         if move is not None:
             move = as_move(move)

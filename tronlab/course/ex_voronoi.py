@@ -8,7 +8,8 @@ import numpy as np
 from ..grid import reference
 from ..tron.board import FREE
 from . import variants
-from .answers import as_count, as_grid, first_difference, player_cases, reject_text
+from .answers import (as_count, as_grid, first_difference, player_cases, reject_text,
+                      reject_unordered)
 from .boards import TINY, TINY_MULTI, random_cases, tiny_cases
 from .checker import Case, Exercise, WrongType, draw_grid
 
@@ -85,6 +86,7 @@ class Territory(Exercise):
 
     def convert(self, value, case):
         reject_text(value, "a pair (n0, n1) of counts")
+        reject_unordered(value, "the pair (n0, n1)")
         if isinstance(value, (int, np.integer, float)):
             raise WrongType("return two numbers, (n0, n1): one count per player")
         if isinstance(value, np.ndarray) and value.shape != (2,):
@@ -145,6 +147,7 @@ class TurnOrderTerritory(Exercise):
     def convert(self, value, case):
         n = case.board.n_players
         reject_text(value, f"a list of {n} counts, one per player")
+        reject_unordered(value, f"the {n} counts, one per player in player order,")
         if isinstance(value, (int, np.integer, float)):
             raise WrongType(f"return one count per player (a list of {n} ints), not one number")
         try:
