@@ -1,7 +1,8 @@
 """The checkers of exercises 01-04 explain answers of the wrong kind with advice that fits the
 answer asked for: a dict or set where counts go in order, a dict, set or generator where a
 grid goes, a list, pair or float where a move goes, extra numbers beside a bound, a dict
-from negamax.  Each case has a neighbour showing the right answer passes."""
+from negamax; a distance grid whose undrawn border is wrong is named as such.  Each case has
+a neighbour showing the right answer passes."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ import pytest
 
 import wrong_solutions as wrong
 from tronlab.course import exercises
-from tronlab.course.checker import PASSED, WRONG_TYPE
+from tronlab.course.checker import PASSED, WRONG, WRONG_TYPE
 from tronlab.grid import reference
 from tronlab.grid.parity import fill_bound as package_fill_bound
+from tronlab.grid.voronoi import bfs_distances as package_bfs_distances
 from tronlab.tron.spacefill import greedy_move as package_greedy_move
 
 
@@ -52,6 +54,45 @@ def test_counts_in_a_dict_or_set_are_the_wrong_kind(name, fn, words):
 def test_counts_in_a_tuple_or_list_still_pass():
     assert check("territory", lambda b: list(counts(b))).status == PASSED
     assert check("turn_order_territory", lambda b, f: tuple(turn_counts(b, f))).status == PASSED
+
+
+# ---- 5. the distance grid's padding border -------------------------------------------------
+
+def _with_border_zero(board, player):
+    d = package_bfs_distances(board, player).astype(np.int64)
+    d[0, :] = 0
+    return d
+
+
+def _with_no_minus_one(board, player):
+    d = package_bfs_distances(board, player).astype(np.int64)
+    d[d < 0] = 0
+    return d
+
+
+@pytest.mark.parametrize("fn", [_with_border_zero, _with_no_minus_one])
+def test_a_distance_grid_with_a_wrong_border_names_the_border(fn):
+    result = check("bfs_distances", fn)
+    assert result.status == WRONG, result.message
+    assert "the padding border (board.cells[0, 0]) holds 0" in result.hint, result.message
+    assert "(-1, -1)" not in result.message
+    # the pictures draw the playing area only: the border shows up under the answer
+    assert result.expected != result.got
+    assert "not drawn: the padding border" in result.got
+
+
+def test_the_package_distances_pass():
+    assert check("bfs_distances", package_bfs_distances).status == PASSED
+
+
+def test_a_label_grid_with_a_labelled_border_shows_it_under_the_picture():
+    def components(board):
+        labels = wrong.components_right_but_renamed(board)
+        labels[-1, 3] = 5
+        return labels
+    result = check("components", components)
+    assert result.status == WRONG and "the padding border (board.cells[4, 3])" in result.hint
+    assert result.expected != result.got and "not drawn: the padding border" in result.got
 
 
 # ---- 6. grids: not a dict, set or generator ------------------------------------------------

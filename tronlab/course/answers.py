@@ -143,6 +143,24 @@ def as_move(value) -> int:
     raise WrongType(f"return the move as an int 0-3 ({MOVES}), not a {type(value).__name__}")
 
 
+def off_border(grid: np.ndarray, blank) -> tuple[int, int] | None:
+    """The first ``[row, column]`` of the padding border (the ring of wall round the playing
+    area, which pictures do not draw) where ``grid`` is not ``blank``, or None."""
+    ring = np.ones(grid.shape, dtype=bool)
+    ring[1:-1, 1:-1] = False
+    where = np.argwhere(ring & (grid != blank))
+    return None if len(where) == 0 else (int(where[0][0]), int(where[0][1]))
+
+
+def border_note(grid: np.ndarray, blank) -> str:
+    """A line to put under a picture of ``grid`` when its undrawn border is not ``blank``."""
+    at = off_border(grid, blank)
+    if at is None:
+        return ""
+    return (f"\n(not drawn: the padding border, where board.cells[{at[0]}, {at[1]}] holds "
+            f"{grid[at].item()}, not {blank})")
+
+
 def square_name(board: Board, index: int) -> str:
     x, y = board.xy(index)
     return f"({x}, {y})"
