@@ -1,8 +1,8 @@
 """The checkers of exercises 01-04 explain answers of the wrong kind with advice that fits the
 answer asked for: a dict or set where counts go in order, a dict, set or generator where a
 grid goes, a list, pair or float where a move goes, extra numbers beside a bound, a dict
-from negamax; a distance grid whose undrawn border is wrong is named as such.  Each case has
-a neighbour showing the right answer passes."""
+from negamax; a distance grid whose undrawn border is wrong is named as such; negamax must
+say None when there is no move.  Each case has a neighbour showing the right answer passes."""
 
 from __future__ import annotations
 
@@ -158,7 +158,7 @@ def test_counts_keep_their_count_advice():
     assert "if you collected squares, return len(...) of it" in result.hint
 
 
-# ---- 8. negamax's pair -----------------------------------------------------------
+# ---- 8 and minor: negamax's pair -----------------------------------------------------------
 
 def test_negamax_returning_a_dict_is_told_to_return_a_pair():
     def negamax(game, depth, alpha, beta):
@@ -169,3 +169,14 @@ def test_negamax_returning_a_dict_is_told_to_return_a_pair():
     assert "the pair (value, move) as a tuple or list, not a dict" in result.hint
     assert "string" not in result.hint
 
+
+def test_negamax_must_say_none_when_there_is_no_move():
+    def negamax(game, depth, alpha, beta):
+        value, move = wrong.negamax_right(game, depth, alpha, beta)
+        return value, 0 if move is None else move
+    result = check("negamax", negamax)
+    assert result.status == WRONG, result.message
+    assert result.case == "tiny: boxed in, depth 2"
+    assert result.expected.startswith("move None") and result.got == "move 0 (up)"
+    assert "return (game.LOSS, None)" in result.hint
+    assert check("negamax", wrong.negamax_right).status == PASSED

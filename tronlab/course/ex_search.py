@@ -53,6 +53,14 @@ def search_counts(board: Board, depth: int, search) -> tuple[int, int]:
     return value, game.nodes
 
 
+#: a board where player 0, to move first, has no legal move
+BOXED_IN = """
+    #1#
+    .#.
+    ..2
+"""
+
+
 class Negamax(Exercise):
     function = "negamax"
     parameters = ("game", "depth", "alpha", "beta")
@@ -73,6 +81,8 @@ class Negamax(Exercise):
         for c in tiny_cases(TINY_SEARCH):
             for depth in (1, 2, 3, 4):
                 out.append(Case(f"{c.label}, depth {depth}", c.board, (depth,)))
+        # player 0 cannot move at all: the answer is (game.LOSS, None)
+        out.append(Case("tiny: boxed in, depth 2", Board.from_ascii(BOXED_IN), (2,)))
         rng = np.random.default_rng(104)
         for c in random_cases(104, 24, sizes=((3, 2), (5, 4)), density=(0.0, 0.3), trail=(0, 2),
                               keep=lambda b: bool(b.legal_moves(0))):
@@ -123,6 +133,11 @@ class Negamax(Exercise):
             return Failure(f"value {want}", f"value {value}",
                            self._why_value(b, depth, value, want))
         legal = TurnGame(b).moves()
+        if not legal and move is not None:
+            return Failure("move None (player 0 has no legal move here)",
+                           f"move {move} ({MOVE_NAMES[move]})",
+                           "with no legal move there is nothing to play: return (game.LOSS, None), "
+                           "as the exercise asks, so that a caller can tell")
         if legal:
             if move not in legal:
                 shown = "None" if move is None else f"{move} ({MOVE_NAMES[move]})"
