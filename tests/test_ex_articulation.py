@@ -1,17 +1,22 @@
 """The A11 exercise checker: the solution passes, a stub is 'not implemented', each
 planted mistake gets the hint that names it, a missed or invented square is named, and
 wrong kinds of answer are explained.  The checker's own mistake variants are checked too:
-with no mistake switched on they equal networkx's articulation points."""
+with no mistake switched on they equal networkx's articulation points.  The last board is
+deep enough that a recursive search passes Python's recursion limit, as the exercise warns."""
 
 from __future__ import annotations
+
+import itertools
+import sys
 
 import networkx as nx
 import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from tronlab.course.checker import NOT_IMPLEMENTED, PASSED, WRONG, WRONG_TYPE
-from tronlab.course.ex_articulation import check_articulation_points, tarjan_variant
+from tronlab.course.checker import CRASH, NOT_IMPLEMENTED, PASSED, WRONG, WRONG_TYPE
+from tronlab.course.ex_articulation import (ArticulationPoints, check_articulation_points,
+                                            tarjan_variant)
 from tronlab.tron.board import FREE
 
 from strategies import EXAMPLES, boards
@@ -92,3 +97,87 @@ def test_a_failure_draws_both_answers():
     r = check_articulation_points(lambda board: tarjan_variant(board, strict=True))
     assert "Expected:" in r.message and "Got:" in r.message
     assert r.expected.splitlines()[0] != r.got.splitlines()[0]
+
+
+def recursive_solution(board):
+    """A right Hopcroft-Tarjan written recursively: one Python call per square of depth."""
+    free = board.cells == FREE
+    disc, low, cuts = {}, {}, set()
+
+    def visit(square, parent):
+        disc[square] = low[square] = len(disc)
+        children = 0
+        x, y = square
+        for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+            nxt = (x + dx, y + dy)
+            if not free[nxt[1] + 1, nxt[0] + 1]:
+                continue
+            if nxt not in disc:
+                children += 1
+                visit(nxt, square)
+                low[square] = min(low[square], low[nxt])
+                if parent is not None and low[nxt] >= disc[square]:
+                    cuts.add(square)
+            elif nxt != parent:
+                low[square] = min(low[square], disc[nxt])
+        if parent is None and children > 1:
+            cuts.add(square)
+
+    for y in range(board.height):
+        for x in range(board.width):
+            if free[y + 1, x + 1] and (x, y) not in disc:
+                visit((x, y), None)
+    return cuts
+
+
+def test_a_recursive_search_fails_on_the_deep_board_with_a_hint_to_use_a_stack():
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)             # Python's default, as in a fresh notebook kernel
+    try:
+        r = check_articulation_points(recursive_solution)
+    finally:
+        sys.setrecursionlimit(old)
+    assert r.status == CRASH and r.case.startswith("deep:"), r.message
+    assert r.checked >= 60                  # every smaller board passed
+    assert "RecursionError" in r.message and "explicit stack" in r.hint, r.message
+    assert "without end" not in r.hint
+    # the big board is described in words, not drawn row by row
+    assert len(r.message.splitlines()) < 10
+
+
+def test_a_recursive_search_with_room_to_recurse_passes():
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(10_000)
+    try:
+        assert check_articulation_points(recursive_solution).status == PASSED
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def _dfs_depth(free, order, start):
+    """The deepest a depth-first search from ``start`` goes (squares on its stack)."""
+    seen, stack, deepest = {start}, [(start, iter(order))], 1
+    while stack:
+        (y, x), todo = stack[-1]
+        for dy, dx in todo:
+            nxt = (y + dy, x + dx)
+            if free[nxt] and nxt not in seen:
+                seen.add(nxt)
+                stack.append((nxt, iter(order)))
+                deepest = max(deepest, len(stack))
+                break
+        else:
+            stack.pop()
+    return deepest
+
+
+def test_the_deep_board_is_deeper_than_the_recursion_limit_from_any_start_and_order():
+    deep = [c for c in ArticulationPoints().cases() if c.label.startswith("deep:")]
+    assert len(deep) == 1
+    board = deep[0].board
+    free = board.cells == FREE
+    h, w = board.height, board.width
+    starts = [(1, 2), (h // 2, w // 2), (h // 2 + 1, w // 2 + 1), (h, 1), (h // 3, w // 4)]
+    for order in itertools.permutations(((-1, 0), (0, 1), (1, 0), (0, -1))):
+        for start in starts:
+            assert _dfs_depth(free, order, start) > 1100, (order, start)

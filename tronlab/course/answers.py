@@ -2,10 +2,13 @@
 
 Shared by the exercise modules: counts, moves and per-square arrays, with a sentence for
 every way an answer can have the wrong shape (a float count, a list, an array of the
-playing area's shape instead of the padded one, a move name instead of a number...).
+playing area's shape instead of the padded one, a move name instead of a number, a dict
+or set where the order of the values says whose they are...).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -21,25 +24,54 @@ def reject_text(value, what: str) -> None:
         raise WrongType(f"return {what}, not the string {safe_repr(value, 40)}")
 
 
-def as_count(value, what: str = "a count") -> int:
-    """A whole number from an int or numpy integer, else :class:`WrongType`."""
+#: what to say about a list or tuple where one count is wanted
+COLLECTED = "if you collected squares, return len(...) of it"
+#: what to say about a float where one count is wanted
+WHOLE = "counts are whole numbers, so avoid / and use // or len(...)"
+MOVES = "0 up, 1 right, 2 down, 3 left"
+
+
+def reject_unordered(value, what: str) -> None:
+    """:class:`WrongType` if ``value`` is a dict or a set where ``what`` (a phrase such as
+    ``"a pair (n0, n1) of counts"``) is wanted in order: ``list(d)`` is a dict's keys, and a
+    set has no order (and keeps equal values once)."""
+    if isinstance(value, dict):
+        raise WrongType(f"return {what} as a tuple or list, not a dict: the checker reads the "
+                        f"values by position, and a dict gives its keys ({_keys(value)})")
+    if isinstance(value, (set, frozenset)):
+        raise WrongType(f"return {what} as a tuple or list, not a set: a set has no order, so "
+                        f"it cannot say whose each value is (and keeps equal values only once)")
+
+
+def _keys(value: dict) -> str:
+    keys = list(value)
+    shown = ", ".join(safe_repr(k, 20) for k in keys[:3])
+    return shown + (", ..." if len(keys) > 3 else "")
+
+
+def as_count(value, what: str = "a count", *, many: str = COLLECTED, whole: str = WHOLE) -> int:
+    """A whole number from an int or numpy integer, else :class:`WrongType`.  ``many`` is the
+    advice for a list, tuple, set or dict, ``whole`` the advice for a float."""
     reject_text(value, f"{what} as an int")
     if isinstance(value, (bool, np.bool_)):
         raise WrongType(f"return {what} as an int, not True/False")
     if isinstance(value, (int, np.integer)):
         return int(value)
     if isinstance(value, (float, np.floating)):
-        raise WrongType(f"return {what} as an int, not a float ({value!r}); counts are whole "
-                        f"numbers, so avoid / and use // or len(...)")
+        raise WrongType(f"return {what} as an int, not a float ({value!r}); {whole}")
     if isinstance(value, np.ndarray) and value.ndim == 0 and np.issubdtype(value.dtype, np.integer):
         return int(value)
     if isinstance(value, np.ndarray):
         raise WrongType(f"return {what} (one int), not a numpy array of shape {value.shape}; "
                         f"np.count_nonzero(...) or int(array.sum()) turns an array into a count")
     if isinstance(value, (list, set, tuple, dict)):
-        raise WrongType(f"return {what} (one int), not a {type(value).__name__}; if you collected "
-                        f"squares, return len(...) of it")
+        raise WrongType(f"return {what} (one int), not a {_sized(value)}; {many}")
     raise WrongType(f"return {what} as an int, not a {type(value).__name__}")
+
+
+def _sized(value) -> str:
+    n = len(value)
+    return f"{type(value).__name__} of {n} value{'' if n == 1 else 's'}"
 
 
 def as_grid(value, board: Board, what: str) -> np.ndarray:
@@ -47,10 +79,18 @@ def as_grid(value, board: Board, what: str) -> np.ndarray:
     reject_text(value, f"{what} as a numpy array shaped like board.cells")
     if isinstance(value, (int, float, np.integer, np.floating)):
         raise WrongType(f"return {what} as an array shaped like board.cells, not a single number")
+    if isinstance(value, (dict, set, frozenset, Iterator)):
+        kind = "generator" if isinstance(value, Iterator) else type(value).__name__
+        raise WrongType(f"return {what} as a numpy array shaped like board.cells, not a {kind}; "
+                        f"make one with np.zeros(board.cells.shape, dtype=int) or "
+                        f"np.full(board.cells.shape, -1) and fill it in")
     try:
         arr = np.asarray(value)
     except Exception:                                  # noqa: BLE001 - ragged lists and such
         raise WrongType(f"return {what} as a numpy array shaped like board.cells") from None
+    if arr.ndim == 0:
+        raise WrongType(f"return {what} as a numpy array shaped like board.cells, not a "
+                        f"{type(value).__name__}")
     shape = board.cells.shape
     if arr.shape != shape:
         if arr.shape == (board.height, board.width):
@@ -73,13 +113,52 @@ def as_grid(value, board: Board, what: str) -> np.ndarray:
 
 
 def as_move(value) -> int:
-    if isinstance(value, str):
-        raise WrongType(f"return the move as a number 0-3 (0 up, 1 right, 2 down, 3 left), "
-                        f"not the string {value!r}")
-    move = as_count(value, "the move")
-    if not 0 <= move <= 3:
-        raise WrongType(f"a move is 0, 1, 2 or 3 (up, right, down, left); you returned {move}")
-    return move
+    """A move 0-3 from an int or numpy integer, else :class:`WrongType` with advice that
+    fits a move (not a count: the length of a list of moves is not a move)."""
+    if isinstance(value, (str, bytes)):
+        raise WrongType(f"return the move as a number 0-3 ({MOVES}), not the string "
+                        f"{safe_repr(value, 40)}")
+    if isinstance(value, (bool, np.bool_)):
+        raise WrongType(f"return the move as a number 0-3 ({MOVES}), not True/False")
+    if isinstance(value, np.ndarray) and value.ndim == 0 and np.issubdtype(value.dtype, np.integer):
+        value = int(value)
+    if isinstance(value, (int, np.integer)):
+        if not 0 <= value <= 3:
+            raise WrongType(f"a move is 0, 1, 2 or 3 (up, right, down, left); you returned "
+                            f"{int(value)}")
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        raise WrongType(f"return the move as an int 0-3 ({MOVES}), not a float ({value!r}): "
+                        f"a move is one of four labels, so return the int itself (int(move) "
+                        f"if it came out of a float array)")
+    if isinstance(value, tuple) and len(value) == 2:
+        raise WrongType(f"return one move, an int 0-3 ({MOVES}), not a pair "
+                        f"{safe_repr(value, 40)}: a move is a direction, not the (x, y) square "
+                        f"it leads to")
+    if isinstance(value, (list, tuple, set, dict, np.ndarray)):
+        kind = (f"numpy array of shape {value.shape}" if isinstance(value, np.ndarray)
+                else _sized(value))
+        raise WrongType(f"return one move, an int 0-3 ({MOVES}), not a {kind}: if you "
+                        f"collected the good moves, return the best of them")
+    raise WrongType(f"return the move as an int 0-3 ({MOVES}), not a {type(value).__name__}")
+
+
+def off_border(grid: np.ndarray, blank) -> tuple[int, int] | None:
+    """The first ``[row, column]`` of the padding border (the ring of wall round the playing
+    area, which pictures do not draw) where ``grid`` is not ``blank``, or None."""
+    ring = np.ones(grid.shape, dtype=bool)
+    ring[1:-1, 1:-1] = False
+    where = np.argwhere(ring & (grid != blank))
+    return None if len(where) == 0 else (int(where[0][0]), int(where[0][1]))
+
+
+def border_note(grid: np.ndarray, blank) -> str:
+    """A line to put under a picture of ``grid`` when its undrawn border is not ``blank``."""
+    at = off_border(grid, blank)
+    if at is None:
+        return ""
+    return (f"\n(not drawn: the padding border, where board.cells[{at[0]}, {at[1]}] holds "
+            f"{grid[at].item()}, not {blank})")
 
 
 def square_name(board: Board, index: int) -> str:

@@ -176,6 +176,11 @@ class Exercise:
                 "do not write into board.cells (or board.heads): keep what you have visited "
                 "in a separate array or set, so the board stays as it was")
 
+    def recursion_hint(self, case: Case) -> str | None:
+        """The hint for a RecursionError on ``case`` when the case is deep enough to pass
+        Python's recursion limit without an endless recursion; None for the usual hint."""
+        return None
+
     def finish(self, checked: int) -> Failure | None:
         """A last check over all boards together (e.g. "you never pruned"); None if fine."""
         return None
@@ -323,8 +328,9 @@ def _raised(exercise, case, outcome, n) -> CheckResult:
         text = f"{name} called {detail}" + (f"\n  at {at}" if at else "")
     else:
         if isinstance(err, RecursionError):
-            hint = ("your function calls itself without end: check that every recursive call "
-                    "gets closer to a stopping case (or use an explicit stack)")
+            hint = exercise.recursion_hint(case) or (
+                "your function calls itself without end: check that every recursive call "
+                "gets closer to a stopping case (or use an explicit stack)")
         else:
             hint = (f"read the line above; try the {exercise.noun} by hand and print what the "
                     f"variables hold")

@@ -14,13 +14,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..grid import reference
-from ..tron.board import FREE
+from ..tron.board import FREE, Board
 from .answers import reject_text
 from .boards import TINY, random_cases, tiny_cases
 from .progress import recorded
 from .checker import Case, Exercise, Failure, WrongType, draw_grid, run_check
 
-__all__ = ["check_articulation_points", "ArticulationPoints", "tarjan_variant"]
+__all__ = ["check_articulation_points", "ArticulationPoints", "tarjan_variant", "open_room"]
 
 #: boards chosen for the mistakes the hints name
 TINY_CUTS = {
@@ -51,6 +51,19 @@ TINY_CUTS = {
         ...#2
     """,
 }
+
+
+#: the side of the open room the checker ends with: from any start square, in any order of
+#: neighbours, a depth-first search of it goes over 1,200 squares deep (about 820 on 40x40)
+DEEP = 50
+
+
+def open_room(side: int) -> Board:
+    """An open ``side`` x ``side`` board with the two heads in opposite corners."""
+    rows = ["." * side] * side
+    rows[0] = "1" + rows[0][1:]
+    rows[-1] = rows[-1][:-1] + "2"
+    return Board.from_ascii("\n".join(rows))
 
 
 def tarjan_variant(board, *, strict=False, root_rule=True, diagonal=False) -> set:
@@ -128,11 +141,29 @@ class ArticulationPoints(Exercise):
             "edge (low); a square is a cut vertex when some child's low is >= its own disc")
 
     def cases(self):
+        # last, once the small boards have passed: a region deeper than Python's recursion limit
+        deep = Case(f"deep: an open {DEEP}x{DEEP} room", open_room(DEEP), options={"deep": True})
         return (tiny_cases(TINY_CUTS) + tiny_cases(TINY)
-                + random_cases(111, 50, sizes=((3, 3), (12, 9)), density=(0.1, 0.4)))
+                + random_cases(111, 50, sizes=((3, 3), (12, 9)), density=(0.1, 0.4)) + [deep])
 
     def describe_case(self, case: Case) -> str:
         return "articulation_points(board)"
+
+    def show_input(self, case: Case) -> list[str]:
+        if not (case.options or {}).get("deep"):
+            return super().show_input(case)
+        b = case.board
+        return [f"The call: articulation_points(board) on an open {b.width}x{b.height} room: "
+                f"every square free but the heads at (0, 0) and ({b.width - 1}, {b.height - 1})."]
+
+    def recursion_hint(self, case: Case) -> str | None:
+        if not (case.options or {}).get("deep"):
+            return None
+        free = int(np.count_nonzero(case.board.cells == FREE))
+        return (f"this region has {free:,} free squares and a depth-first search goes over "
+                f"a thousand of them deep, past Python's recursion limit (1,000 calls by "
+                f"default) when each step is a recursive call: keep the path in an explicit "
+                f"stack (a list you append to and pop from), as the exercise says")
 
     def convert(self, value, case):
         return _as_squares(value, case.board)

@@ -8,7 +8,7 @@ import numpy as np
 from ..grid import reference
 from ..tron.board import FREE
 from . import variants
-from .answers import as_count, as_grid, player_cases
+from .answers import as_count, as_grid, border_note, player_cases
 from .boards import TINY, TINY_MULTI, random_cases, tiny_cases
 from .checker import Exercise, Failure, draw_grid
 
@@ -79,8 +79,8 @@ class Components(Exercise):
         want = self.expected(case)
         if _same_partition(want, got):
             return None
-        return Failure(draw_grid(b, want, blank=0), draw_grid(b, got, blank=0),
-                       self._why(b, want, got))
+        return Failure(draw_grid(b, want, blank=0), draw_grid(b, got, blank=0)
+                       + border_note(got, 0), self._why(b, want, got))
 
     def _why(self, b, want, got):
         free = b.cells == FREE

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..tron.board import MOVE_NAMES, Board
-from .answers import as_count, as_move, reject_text
+from .answers import as_count, as_move, reject_text, reject_unordered
 from .boards import TINY_SEARCH, random_cases, tiny_cases
 from .checker import Case, Exercise, Failure, WrongType
 from .game import INF, TurnGame
@@ -53,6 +53,14 @@ def search_counts(board: Board, depth: int, search) -> tuple[int, int]:
     return value, game.nodes
 
 
+#: a board where player 0, to move first, has no legal move
+BOXED_IN = """
+    #1#
+    .#.
+    ..2
+"""
+
+
 class Negamax(Exercise):
     function = "negamax"
     parameters = ("game", "depth", "alpha", "beta")
@@ -73,6 +81,8 @@ class Negamax(Exercise):
         for c in tiny_cases(TINY_SEARCH):
             for depth in (1, 2, 3, 4):
                 out.append(Case(f"{c.label}, depth {depth}", c.board, (depth,)))
+        # player 0 cannot move at all: the answer is (game.LOSS, None)
+        out.append(Case("tiny: boxed in, depth 2", Board.from_ascii(BOXED_IN), (2,)))
         rng = np.random.default_rng(104)
         for c in random_cases(104, 24, sizes=((3, 2), (5, 4)), density=(0.0, 0.3), trail=(0, 2),
                               keep=lambda b: bool(b.legal_moves(0))):
@@ -91,6 +101,7 @@ class Negamax(Exercise):
 
     def convert(self, value, case):
         reject_text(value, "a pair (value, move)")
+        reject_unordered(value, "the pair (value, move)")
         if isinstance(value, (int, np.integer, float)):
             raise WrongType("return a pair (value, move): the best value and the move that gets "
                             "it (None when there is no move to make)")
@@ -100,7 +111,9 @@ class Negamax(Exercise):
             raise WrongType(f"return a pair (value, move), not a {type(value).__name__}") from None
         if len(items) != 2:
             raise WrongType(f"return a pair (value, move), not {len(items)} values")
-        val = as_count(items[0], "the value")
+        val = as_count(items[0], "the value", many="the pair is (value, move), the value alone "
+                       "first", whole="scores are whole numbers, so start the best value from "
+                       "None or game.LOSS, not float('-inf')")
         move = items[1]
         if move is not None:
             move = as_move(move)
@@ -120,6 +133,11 @@ class Negamax(Exercise):
             return Failure(f"value {want}", f"value {value}",
                            self._why_value(b, depth, value, want))
         legal = TurnGame(b).moves()
+        if not legal and move is not None:
+            return Failure("move None (player 0 has no legal move here)",
+                           f"move {move} ({MOVE_NAMES[move]})",
+                           "with no legal move there is nothing to play: return (game.LOSS, None), "
+                           "as the exercise asks, so that a caller can tell")
         if legal:
             if move not in legal:
                 shown = "None" if move is None else f"{move} ({MOVE_NAMES[move]})"

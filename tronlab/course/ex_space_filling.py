@@ -134,7 +134,9 @@ class FillBound(Exercise):
             every=False)
 
     def convert(self, value, case):
-        return as_count(value, "the bound")
+        return as_count(value, "the bound", many="leave out the colour counts it is "
+                        "worked out from", whole="the bound is a whole number of "
+                        "moves, so use // rather than /")
 
     def expected(self, case):
         b = case.board

@@ -8,7 +8,8 @@ import numpy as np
 from ..grid import reference
 from ..tron.board import FREE
 from . import variants
-from .answers import as_count, as_grid, first_difference, player_cases, reject_text
+from .answers import (as_count, as_grid, border_note, first_difference, off_border,
+                      player_cases, reject_text, reject_unordered)
 from .boards import TINY, TINY_MULTI, random_cases, tiny_cases
 from .checker import Case, Exercise, WrongType, draw_grid
 
@@ -36,7 +37,7 @@ class BfsDistances(Exercise):
         return np.array_equal(want, got)
 
     def show(self, value, case):
-        return draw_grid(case.board, value, blank=-1)
+        return draw_grid(case.board, value, blank=-1) + border_note(value, -1)
 
     def diagnose(self, case, got, want):
         b, p = case.board, case.args[0]
@@ -51,6 +52,11 @@ class BfsDistances(Exercise):
         if np.array_equal(got, variants.manhattan(b, p)):
             return ("that is the straight-line (Manhattan) distance, which walks through walls; "
                     "count the moves around them with a BFS")
+        border = off_border(got, -1)
+        if border is not None:
+            y, x = border
+            return (f"the padding border (board.cells[{y}, {x}]) holds {got[y, x]}: the border "
+                    f"is wall, and blocked squares must stay -1")
         blocked = (b.cells != FREE)
         blocked[hy, hx] = False
         if np.any(got[blocked] != -1):
@@ -85,6 +91,7 @@ class Territory(Exercise):
 
     def convert(self, value, case):
         reject_text(value, "a pair (n0, n1) of counts")
+        reject_unordered(value, "the pair (n0, n1)")
         if isinstance(value, (int, np.integer, float)):
             raise WrongType("return two numbers, (n0, n1): one count per player")
         if isinstance(value, np.ndarray) and value.shape != (2,):
@@ -145,6 +152,7 @@ class TurnOrderTerritory(Exercise):
     def convert(self, value, case):
         n = case.board.n_players
         reject_text(value, f"a list of {n} counts, one per player")
+        reject_unordered(value, f"the {n} counts, one per player in player order,")
         if isinstance(value, (int, np.integer, float)):
             raise WrongType(f"return one count per player (a list of {n} ints), not one number")
         try:

@@ -2,7 +2,8 @@
 
 Notebook 01, space filling
     ``check_greedy_move``: ``greedy_move(board, player) -> move`` (A1);
-    ``check_fill_bound``: ``fill_bound(board, player) -> int`` (A10).
+    ``check_fill_bound``: ``fill_bound(board, player) -> int`` (A10);
+    ``check_articulation_points``: ``articulation_points(board) -> set of (x, y)`` (A11).
 Notebook 02, flood fill
     ``check_flood_fill``: ``flood_fill(board, player) -> int`` (A3);
     ``check_components``: ``components(board) -> labels`` (A3).
@@ -12,8 +13,6 @@ Notebook 03, Voronoi
     ``check_turn_order_territory``: ``turn_order_territory(board, first) -> counts`` (K1).
 Notebook 04, search
     ``check_negamax``: ``negamax(game, depth, alpha, beta) -> (value, move)`` (A5).
-Notebook 05, chambers
-    ``check_articulation_points``: ``articulation_points(board) -> set of (x, y)`` (A11).
 Notebook 06, learning the evaluation
     ``check_separation_sample``: ``separation_sample(record) -> (dn, de, m0, m1) | None`` (A9);
     ``check_fit_weights``: ``fit_weights(records) -> (k1, k2)`` (A9).
