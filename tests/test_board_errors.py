@@ -163,12 +163,12 @@ def test_cells_must_be_whole_codes_in_range(value, words):
     cells[1, 2] = value                 # numpy would wrap 258 to 2 and cut 0.9 to 0
     with pytest.raises(BoardError, match=words):
         Board(cells, [6, 8])
-    with pytest.raises(BoardError, match="whole numbers"):
+    with pytest.raises(BoardError, match="cells must hold numbers"):
         Board(np.array([["1"] * 5] * 3), [6, 8])
 
 
 def test_heads_must_be_whole_numbers():
-    with pytest.raises(BoardError, match="heads must be whole numbers, found 6.7"):
+    with pytest.raises(BoardError, match="heads must hold whole numbers, found 6.7"):
         Board(LINE, [6.7, 8])
 
 

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..tron.board import TRAIL, Board, parse_move
 from ..grid.flood import flood_fill as package_flood_fill
-from .learner import is_stub, short_repr, where
+from .learner import crash_phrase, is_stub, short_repr, where
 from .timelimit import call_with_time_limit, check_time_limit
 
 __all__ = ["as_bot", "play_against", "Duel", "DUEL_MAPS"]
@@ -211,10 +211,8 @@ def _watched(function, name, problems):
             problems.append(None)
             raise _Stop from None
         except BaseException as err:  # noqa: BLE001 - sys.exit too: this is the child process
-            what = (f"called sys.exit() (SystemExit: {err.code!r})" if isinstance(err, SystemExit)
-                    else f"crashed with {type(err).__name__}: {_safe_str(err)}")
             line = where(err)
-            problems.append(f"your {name} {what}" + (f", at {line}" if line else ""))
+            problems.append(f"your {name} {crash_phrase(err)}" + (f", at {line}" if line else ""))
             raise _Stop from None
         why = _answer_problem(name, value, args)
         if why is not None:
@@ -224,12 +222,6 @@ def _watched(function, name, problems):
     watched.__name__ = name
     return watched
 
-
-def _safe_str(err) -> str:
-    try:
-        return str(err)
-    except Exception:  # noqa: BLE001 - a learner's exception may have a broken __str__
-        return "<its message could not be shown>"
 
 
 def play_against(function, against: str = "hugger", *, games: int = 4, seed: int = 0,

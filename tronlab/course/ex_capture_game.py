@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .checker import WrongType
 from .ex_capture import as_target
-from .learner import is_stub, where
+from .learner import crash_phrase, is_stub, where
 from .timelimit import call_with_time_limit, check_time_limit
 
 __all__ = ["play_your_bot", "match_your_bot"]
@@ -34,10 +34,8 @@ def _guarded(student, name):
         except NotImplementedError:
             raise _Stop(None) from None
         except BaseException as err:  # noqa: BLE001 - sys.exit too: this is the child process
-            what = (f"called sys.exit() (SystemExit: {err.code!r})" if isinstance(err, SystemExit)
-                    else f"crashed with {type(err).__name__}: {_safe_str(err)}")
             line = where(err)
-            raise _Stop(f"{name} {what} {at_turn}" + (f", at {line}." if line else ".")
+            raise _Stop(f"{name} {crash_phrase(err)} {at_turn}" + (f", at {line}." if line else ".")
                         + f" check_{name} above shows such a position drawn.") from None
         try:
             as_target(value, view)
@@ -46,12 +44,6 @@ def _guarded(student, name):
         return value
     return bot
 
-
-def _safe_str(err) -> str:
-    try:
-        return str(err)
-    except Exception:  # noqa: BLE001 - a learner's exception may have a broken __str__
-        return "<its message could not be shown>"
 
 
 def _with_your_bot(student, use, what: str, time_limit):

@@ -25,7 +25,7 @@ from ..tron import learn
 from .answers import reject_text
 from .progress import recorded
 from .checker import Case, Exercise, Failure, WrongType, draw, is_stub, run_check
-from .learner import short_repr, where
+from .learner import crash_phrase, short_repr, where
 from .timelimit import call_each, call_with_time_limit, check_time_limit
 
 __all__ = ["check_separation_sample", "check_fit_weights", "scripted", "sample_games",
@@ -116,12 +116,6 @@ def _is_lstsq_result(value) -> bool:
     return (isinstance(value, tuple) and len(value) == 4
             and isinstance(value[0], np.ndarray) and value[0].ndim == 1)
 
-
-def _safe_str(err) -> str:
-    try:
-        return str(err)
-    except Exception:  # noqa: BLE001 - a learner's exception may have a broken __str__
-        return "<its message could not be shown>"
 
 
 def _expected(record):
@@ -303,12 +297,8 @@ def _sample_problem(outcome, label, limit) -> str | None:
     if isinstance(err, NotImplementedError):
         return (f"{start} is not implemented yet, so the checker cannot say which record's "
                 f"features are off; write it (exercise A9 above), or check fit_weights alone")
-    if isinstance(err, SystemExit):
-        what = f"called sys.exit() (SystemExit: {err.code!r})"
-    else:
-        what = f"crashed with {type(err).__name__}: {_safe_str(err)}"
     at = where(err, outcome.frames or None)
-    return f"{start} {what} on {label}" + (f", at {at}" if at else "")
+    return f"{start} {crash_phrase(err)} on {label}" + (f", at {at}" if at else "")
 
 
 @recorded
@@ -347,10 +337,8 @@ def your_weights(fit_weights, records, *, time_limit=60.0):
         return None
     elif outcome.kind == "raised":
         err = outcome.error
-        what = (f"called sys.exit() (SystemExit: {err.code!r})" if isinstance(err, SystemExit)
-                else f"crashed with {type(err).__name__}: {_safe_str(err)}")
         at = where(err, outcome.frames or None)
-        problem = what + (f", at {at}" if at else "")
+        problem = crash_phrase(err) + (f", at {at}" if at else "")
     elif outcome.kind == "unsendable":
         problem = "it returned something the notebook cannot receive"
     else:

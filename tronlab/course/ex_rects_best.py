@@ -15,7 +15,7 @@ import numpy as np
 from ..capture.rects import scan_rectangles
 from ..capture.rects_bot import scan_inputs
 from .checker import WrongType
-from .learner import is_stub, where
+from .learner import crash_phrase, is_stub, where
 from .timelimit import call_with_time_limit, check_time_limit
 
 
@@ -91,9 +91,7 @@ def _score_all(score_rectangle, view, player, rects):
             return "problem", NOT_YET
         except BaseException as err:  # noqa: BLE001 - sys.exit too: this is the child process
             at = where(err)
-            what = (f"called sys.exit() (SystemExit: {err.code!r})" if isinstance(err, SystemExit)
-                    else f"crashed with {type(err).__name__}: {_safe_str(err)}")
-            return "problem", (f"score_rectangle {what} on rect = {rect}"
+            return "problem", (f"score_rectangle {crash_phrase(err)} on rect = {rect}"
                                + (f", at {at}." if at else ".")
                                + " Run check_score_rectangle above: it names the term that is "
                                  "off on a drawn grid.")
@@ -120,9 +118,3 @@ def _problem(outcome, n_rects: int, limit) -> str | None:
     kind, value = outcome.value
     return value if kind == "problem" else None
 
-
-def _safe_str(err) -> str:
-    try:
-        return str(err)
-    except Exception:  # noqa: BLE001 - a learner's exception may have a broken __str__
-        return "<its message could not be shown>"

@@ -154,3 +154,19 @@ def signature_problem(name: str, wanted, student) -> str | None:
         return (f"the checker calls {name}({', '.join(wanted)}), but your function "
                 f"takes ({have}). Define it as: def {name}({', '.join(wanted)}):")
     return None
+
+
+def safe_str(err) -> str:
+    """``str(err)``, or a placeholder when a learner's exception cannot be shown."""
+    try:
+        return str(err)
+    except Exception:  # noqa: BLE001 - a learner's exception may have a broken __str__
+        return "<its message could not be shown>"
+
+
+def crash_phrase(err: BaseException) -> str:
+    """How a learner's call ended with ``err``, to follow the function's name:
+    ``called sys.exit() (SystemExit: 3)`` or ``crashed with ValueError: ...``."""
+    if isinstance(err, SystemExit):
+        return f"called sys.exit() (SystemExit: {err.code!r})"
+    return f"crashed with {type(err).__name__}: {safe_str(err)}"

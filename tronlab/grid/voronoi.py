@@ -30,7 +30,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
-from ..tron.board import check_board, check_player, start_square
+from ..tron.board import check_board, check_player, start_square, whole_numbers
 
 UNREACHED = -1
 NEUTRAL = 2     # owner code of squares both players reach at the same time
@@ -252,26 +252,6 @@ __dir__ = _kernels.module_dir
 # ---------------------------------------------------------------------------
 # friendly wrappers
 # ---------------------------------------------------------------------------
-def _whole_array(values, name: str, low: int, high: int, dtype) -> np.ndarray:
-    """``values`` as a C-contiguous ``dtype`` array if they are whole numbers in
-    ``low..high``, else a TypeError (not numbers) or ValueError naming ``name``:
-    numpy's cast would cut 1.5 to 1, turn NaN into 0 and wrap 2**31 round."""
-    a = np.asarray(values)
-    if a.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must hold numbers, got an array of {a.dtype}")
-    if a.size:
-        if a.dtype.kind == "f":
-            bad = ~np.isfinite(a) | (a != np.floor(a))
-            if bad.any():
-                raise ValueError(f"{name} must hold whole numbers, found {a[bad][0].item()!r}")
-        top, bottom = a.max(), a.min()
-        if top > high or bottom < low:
-            value = (top if top > high else bottom).item()
-            raise ValueError(f"{name} must hold whole numbers from {low} to {high}, "
-                             f"found {value!r}")
-    return np.ascontiguousarray(a, dtype)
-
-
 def _scratch(board, scratch):
     if scratch is None:
         return new_scratch(board.flat.size)
@@ -316,7 +296,7 @@ def bucket_distances(board, player=0, *, cost=None, start=None) -> np.ndarray:
         if cost.shape != board.cells.shape:
             raise ValueError(f"cost must have the board's shape {board.cells.shape}, "
                              f"got {cost.shape}")
-        cost = _whole_array(cost, "cost", 1, 255, np.uint8).reshape(-1)
+        cost = whole_numbers(cost, "cost", 1, 255, np.uint8).reshape(-1)
     dist = np.empty(size, np.int32)
     dijkstra = _kernels.fast("bucket_distances_kernel")
     dijkstra(board.flat, np.int64(start), np.int64(board.stride), cost, dist,
@@ -368,7 +348,7 @@ def territory_from_distances(board, dist0, dist1) -> Territory:
             raise ValueError(f"{name} must have the board's shape {board.cells.shape}, "
                              f"got {d.shape}")
         # below the kernel's "unreachable" (2**30); any negative number is unreachable
-        maps.append(_whole_array(d, name, -2**31, _INF - 1, np.int32).reshape(-1))
+        maps.append(whole_numbers(d, name, -2**31, _INF - 1, np.int32).reshape(-1))
     count = _kernels.fast("territory_from_distances_kernel")
     r = count(board.flat, maps[0], maps[1], np.int64(board.stride))
     return Territory(*(int(v) for v in r))

@@ -46,7 +46,8 @@ import json
 import os
 
 
-from ..tron.board import Board, grid_cells
+from ..tron.ascii import grid_cells
+from ..tron.board import Board
 from ..tron.rules import FAULTS, Outcome, get_rules
 
 FORMAT = "tronlab-game"

@@ -89,13 +89,8 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
                 continue
             if request is None:
                 continue
-            set_turn_start = getattr(bot, "set_turn_start", None)
-            if set_turn_start is not None:
-                set_turn_start(turn_start)
+            _brief(bot, request, client, turn_start)
             turn_start = None
-            set_clock = getattr(bot, "set_clock", None)
-            if request.time_left is not None and set_clock is not None:
-                set_clock(request.time_left, getattr(client, "time_per_move", None))
             if not started:
                 started = True
                 _start_game(bot, request, rules, time_limit, rng, log, verbose)
@@ -116,6 +111,17 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
             except Exception:
                 _failure(log, verbose, "tronlab bot: close raised")
     return answers
+
+
+def _brief(bot, request, client, turn_start) -> None:
+    """Tell ``bot`` what the turn's input says besides the board: when the turn began
+    (``set_turn_start``) and the server's clock (``set_clock``), where it listens."""
+    set_turn_start = getattr(bot, "set_turn_start", None)
+    if set_turn_start is not None:
+        set_turn_start(turn_start)
+    set_clock = getattr(bot, "set_clock", None)
+    if request.time_left is not None and set_clock is not None:
+        set_clock(request.time_left, getattr(client, "time_per_move", None))
 
 
 def _check_arguments(bot, protocol, time_limit) -> None:

@@ -36,8 +36,6 @@ ASCII boards (for tests and docs), one character a square::
 
 from __future__ import annotations
 
-import textwrap
-
 import numpy as np
 
 FREE = 0
@@ -50,9 +48,6 @@ MOVE_NAMES = ("up", "right", "down", "left")
 DX = (0, 1, 0, -1)
 DY = (-1, 0, 1, 0)
 
-_HEAD_CHARS = "1234"
-_DEAD_CHARS = "ABCD"
-_TRAIL_CHARS = "abcd"
 
 
 class BoardError(ValueError):
@@ -126,28 +121,36 @@ def _per_player(values, dtype, n: int, name: str) -> np.ndarray:
     return out
 
 
-def _whole_numbers(values, dtype, name: str, low: int, high: int) -> np.ndarray:
-    """``values`` as an array of ``dtype`` if they are whole numbers in ``low..high``,
-    else a BoardError naming ``name`` (numpy would wrap 258 to 2 in uint8 and cut
-    0.9 to 0 without a word)."""
+def whole_numbers(values, name: str, low: int, high: int, dtype, *, error=ValueError,
+                  type_error=TypeError) -> np.ndarray:
+    """``values`` as a C-contiguous ``dtype`` array if they are whole numbers in
+    ``low..high``; else ``type_error`` (not numbers at all) or ``error`` naming
+    ``name`` and the first bad value: numpy's own cast would wrap 258 to 2 in
+    ``uint8``, cut 0.9 or 1.5 down and turn NaN into 0 without a word.
+
+    >>> whole_numbers([1.0, 2.0], "cost", 1, 255, np.uint8)
+    array([1, 2], dtype=uint8)
+    >>> whole_numbers([1, 256], "cost", 1, 255, np.uint8)
+    Traceback (most recent call last):
+    ...
+    ValueError: cost must hold whole numbers from 1 to 255, found 256
+    """
     try:
-        raw = np.asarray(values)
+        a = np.asarray(values)
     except (TypeError, ValueError) as err:
-        raise BoardError(f"{name} must be whole numbers: {err}") from None
-    if raw.dtype == dtype:
-        return raw
-    if raw.dtype.kind not in "biuf":
-        raise BoardError(f"{name} must be whole numbers, got an array of {raw.dtype}")
-    if raw.size:
-        if raw.dtype.kind == "f":
-            bad = ~np.isfinite(raw) | (raw != np.floor(raw))
+        raise type_error(f"{name} must hold numbers: {err}") from None
+    if a.dtype.kind not in "biuf":
+        raise type_error(f"{name} must hold numbers, got an array of {a.dtype}")
+    if a.size:
+        if a.dtype.kind == "f":
+            bad = ~np.isfinite(a) | (a != np.floor(a))
             if bad.any():
-                raise BoardError(f"{name} must be whole numbers, found {raw[bad][0].item()!r}")
-        top, bottom = raw.max(), raw.min()
+                raise error(f"{name} must hold whole numbers, found {a[bad][0].item()!r}")
+        top, bottom = a.max(), a.min()
         if top > high or bottom < low:
-            value = top if top > high else bottom
-            raise BoardError(f"{name} hold values {low}-{high}, found {value.item()!r}")
-    return raw.astype(dtype)
+            value = (top if top > high else bottom).item()
+            raise error(f"{name} must hold whole numbers from {low} to {high}, found {value!r}")
+    return np.ascontiguousarray(a, dtype)
 
 
 def _check_layout(cells: np.ndarray, heads: np.ndarray, alive: np.ndarray) -> None:
@@ -198,12 +201,12 @@ class Board:
     __slots__ = ("cells", "heads", "alive", "facing", "starts")
 
     def __init__(self, cells, heads, alive=None, facing=None, starts=None):
-        cells = np.ascontiguousarray(_whole_numbers(cells, np.uint8, "cells", 0,
-                                                    TRAIL + MAX_PLAYERS - 1))
+        cells = whole_numbers(cells, "cells", 0, TRAIL + MAX_PLAYERS - 1, np.uint8,
+                              error=BoardError, type_error=BoardError)
         if cells.ndim != 2 or cells.shape[0] < 3 or cells.shape[1] < 3:
             raise BoardError("cells must be a 2-D padded grid of at least 3x3")
-        heads = np.array(_whole_numbers(heads, np.int64, "heads", -2**62, 2**62),
-                         dtype=np.int64).reshape(-1)
+        heads = whole_numbers(heads, "heads", -2**62, 2**62, np.int64, error=BoardError,
+                              type_error=BoardError).reshape(-1).copy()
         n = len(heads)
         if not 1 <= n <= MAX_PLAYERS:
             raise BoardError(f"a board has 1 to {MAX_PLAYERS} players, got {n}")
@@ -318,103 +321,5 @@ class Board:
         return format_map(self)
 
 
-def parse_ascii(text: str) -> Board:
-    """Build a board from an ASCII picture (see the module docstring).
-
-    Leading/trailing blank lines and common indentation are removed; every
-    remaining row must have the same length.
-    """
-    if not isinstance(text, str):
-        raise TypeError(f"an ASCII board is a str, got {type(text).__name__}")
-    text = text.replace("\r\n", "\n").replace("\r", "\n")    # Windows or old Mac line ends
-    lines = textwrap.dedent(text.replace("\t", "    ")).split("\n")
-    while lines and not lines[0].strip():
-        lines.pop(0)
-    while lines and not lines[-1].strip():
-        lines.pop()
-    if not lines:
-        raise BoardError("empty board: no rows")
-    width = max(len(line) for line in lines)
-    for i, line in enumerate(lines):
-        if len(line.rstrip()) != width and len(line) != width:
-            raise BoardError(f"ragged rows: row {i} has {len(line)} characters, expected {width}")
-    rows = [line.ljust(width) for line in lines]
-    return _build(rows, _ascii_code, "ASCII board")
-
-
-def _ascii_code(ch):
-    if ch == "#":
-        return WALL, None
-    if ch in ". ":
-        return FREE, None
-    if ch in _HEAD_CHARS:
-        return TRAIL + _HEAD_CHARS.index(ch), ("head", _HEAD_CHARS.index(ch))
-    if ch in _DEAD_CHARS:
-        return TRAIL + _DEAD_CHARS.index(ch), ("dead", _DEAD_CHARS.index(ch))
-    if ch in _TRAIL_CHARS:
-        return TRAIL + _TRAIL_CHARS.index(ch), None
-    return None, None
-
-
-def grid_cells(rows, code_of=None, what="ASCII board"):
-    """The padded ``cells`` array of equal-length character rows, and the heads
-    found as ``{player: (flat index, alive)}``.  ``code_of(ch)`` gives a cell
-    code and a head marker (default: the ASCII characters of this module)."""
-    code_of = code_of or _ascii_code
-    height, width = len(rows), len(rows[0]) if rows else 0
-    if width == 0:
-        raise BoardError(f"{what}: rows are empty")
-    cells = np.full((height + 2, width + 2), WALL, dtype=np.uint8)
-    found: dict[int, tuple[int, bool]] = {}
-    stride = width + 2
-    for y, row in enumerate(rows):
-        if len(row) != width:
-            raise BoardError(f"{what}: ragged rows: row {y} has {len(row)} characters, "
-                             f"expected {width}")
-        for x, ch in enumerate(row):
-            code, head = code_of(ch)
-            if code is None:
-                raise BoardError(f"{what}: unknown character {ch!r} at x={x}, y={y}")
-            cells[y + 1, x + 1] = code
-            if head is not None:
-                kind, p = head
-                if p in found:
-                    raise BoardError(f"{what}: player {p + 1} appears twice "
-                                     f"(at {_xy(found[p][0], stride)} and ({x}, {y}))")
-                found[p] = ((y + 1) * stride + x + 1, kind == "head")
-    return cells, found
-
-
-def _build(rows, code_of, what) -> Board:
-    """Turn equal-length rows of characters into a Board using ``code_of``."""
-    cells, found = grid_cells(rows, code_of, what)
-    if not found:
-        raise BoardError(f"{what}: no players (heads are written 1, 2, 3, 4)")
-    n = max(found) + 1
-    missing = [p + 1 for p in range(n) if p not in found]
-    if missing:
-        raise BoardError(f"{what}: missing player {missing[0]} (players must be numbered 1..{n})")
-    if n < 2:
-        raise BoardError(f"{what}: only one player; a game needs 2 to {MAX_PLAYERS}")
-    heads = [found[p][0] for p in range(n)]
-    alive = [found[p][1] for p in range(n)]
-    return Board(cells, heads, alive)
-
-
-def _xy(index, stride):
-    y, x = divmod(index, stride)
-    return (x - 1, y - 1)
-
-
-def format_ascii(board: Board) -> str:
-    """The board as ASCII rows ('.' for empty); inverse of :func:`parse_ascii`."""
-    chars = np.full(board.cells.shape, "?", dtype="<U1")
-    chars[board.cells == FREE] = "."
-    chars[board.cells == WALL] = "#"
-    for p in range(MAX_PLAYERS):
-        chars[board.cells == TRAIL + p] = _TRAIL_CHARS[p]
-    for p, h in enumerate(board.heads):
-        y, x = divmod(int(h), board.stride)
-        if board.cells[y, x] == TRAIL + p:
-            chars[y, x] = _HEAD_CHARS[p] if board.alive[p] else _DEAD_CHARS[p]
-    return "\n".join("".join(row[1:-1]) for row in chars[1:-1])
+# the ASCII notation lives in its own module; these names stay importable from here
+from .ascii import format_ascii, parse_ascii  # noqa: E402

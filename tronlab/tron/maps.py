@@ -10,7 +10,8 @@ from __future__ import annotations
 import os
 
 from ..runner.reprs import safe_repr
-from .board import FREE, TRAIL, WALL, Board, BoardError, _build
+from .ascii import _build
+from .board import FREE, TRAIL, WALL, Board, BoardError
 
 
 def _map_code(ch):

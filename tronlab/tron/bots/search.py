@@ -65,10 +65,9 @@ from ..evaluate import (CHAMBER, K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, TER
 from ..search import Searcher
 from ...runner.registry import check_time, register
 
-#: a contest program (:meth:`_Bot.set_turn_start`) plans at most this share of the move's
-#: time, less at least this margin (s): 80 ms of CodinGame's 100, counted from the turn's
-#: first input line (``nash`` and ``hybrid`` plan 95% less 2 ms in process, where the
-#: arena allows twice the time; as programs on a busy machine that was often late)
+#: a contest program (:meth:`_Bot.set_turn_start`) plans at most this share of the move's time,
+#: less at least this margin (s), from the turn's first input line: 80 ms of CodinGame's 100
+#: (in process ``nash`` and ``hybrid`` plan 95% less 2 ms: the arena allows twice the time)
 CONTEST_SHARE, CONTEST_MARGIN = 0.85, 0.005
 DEFAULT_TIME = {"google2010": 1.0, "lightriders": 0.2, "codingame": 0.1}
 _WARMUP = """
