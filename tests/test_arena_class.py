@@ -45,7 +45,9 @@ def _folder(tmp_path, files, name="class"):
 
 
 def _run(args, capsys):
-    code = tronlab_main(["arena", "run", "--no-progress", *args])
+    # half a second a move (a timeout at 1 s): these games must not turn on a busy machine
+    clock = [] if "--time" in args else ["--time", "0.5"]
+    code = tronlab_main(["arena", "run", "--no-progress", *clock, *args])
     captured = capsys.readouterr()
     return code, captured.out, captured.err
 
@@ -172,8 +174,8 @@ def test_light_riders_faults_are_counted_though_the_bot_keeps_going_straight(tmp
         "long.py": "def move(board, player):\n"
                    "    raise RuntimeError('x' * 150 + ' THE-END')\n"})
     db = str(tmp_path / "lr.sqlite")
-    code, out, err = _run(["--game", "lightriders", "--maps", "random:1", "--bots-dir",
-                           str(folder), "--db", db], capsys)
+    code, out, err = _run(["--game", "lightriders", "--maps", "random:1", "--time", "0.1",
+                           "--bots-dir", str(folder), "--db", db], capsys)
     assert code == 0, err
     assert "faults in 6 games: " in out
     assert "hang: 4 timeout" in out and "long: 4 exited" in out
@@ -240,7 +242,8 @@ def test_a_results_file_is_read_without_changing_it(tmp_path, capsys):
 
 def test_the_page_says_when_only_some_games_carry_a_replay(tmp_path, capsys):
     db = str(tmp_path / "r.sqlite")
-    assert _run(["--bots", "random", "hugger", "--maps", "arena,random:2", "--db", db], capsys)[0] == 0
+    code = _run(["--bots", "random", "hugger", "--maps", "arena,random:2", "--db", db], capsys)[0]
+    assert code == 0
     page = tmp_path / "b.html"
     assert tronlab_main(["arena", "table", db, "--html", str(page), "--replays", "2"]) == 0
     text = page.read_text()

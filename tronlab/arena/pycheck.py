@@ -94,8 +94,9 @@ def load_problems(paths, timeout: float) -> dict:
             if proc.returncode:
                 said = [line[len(CHECK_MARK):] for line in out.splitlines()
                         if line.startswith(CHECK_MARK)]
-                problems[path] = (said[-1] if said else f"{path}: loading the py: bot ended "
-                                                        f"its process (exit code {proc.returncode})")
+                problems[path] = (said[-1] if said else
+                                  f"{path}: loading the py: bot ended its process (exit code "
+                                  f"{proc.returncode})")
     finally:
         for _, proc, token in started:
             reaper.kill_program(token, proc.pid)

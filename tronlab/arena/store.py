@@ -217,7 +217,8 @@ class Store:
 
     def record_json(self, game_id: int) -> str:
         """The record of game ``game_id`` as its JSON text."""
-        found = self.conn.execute("SELECT record FROM games WHERE id = ?", (int(game_id),)).fetchone()
+        found = self.conn.execute("SELECT record FROM games WHERE id = ?",
+                                  (int(game_id),)).fetchone()
         if found is None:
             raise ValueError(f"no game {game_id} in {self.path}")
         return found[0]

@@ -1,11 +1,11 @@
 """Contest stdin/stdout protocols, both directions (techniques E3, K3).
 
-Three Tron contests talked to their bots through text on stdin/stdout
-(the Google AI Challenge 2010, CodinGame Tron and Light Riders).  This module turns a :class:`~tronlab.tron.board.Board`
-into the text a contest server would send, reads that text back into a
-``Board`` the way a contest program would, and converts moves to and from
-the answer words.  Everything here is plain text processing: no processes,
-no clocks.  :mod:`tronlab.runner.stdio` runs a tronlab bot behind the client side,
+Three Tron contests talked to their bots through text on stdin/stdout (the Google AI
+Challenge 2010, CodinGame Tron and Light Riders). This module turns a
+:class:`~tronlab.tron.board.Board` into the text a contest server would send, reads that
+text back into a ``Board`` the way a contest program would, and converts moves to and
+from the answer words. Everything here is plain text processing: no processes, no
+clocks. :mod:`tronlab.runner.stdio` runs a tronlab bot behind the client side,
 :mod:`tronlab.runner.external` runs an outside program behind the server side.
 
 Server side (what tronlab sends an external program)
