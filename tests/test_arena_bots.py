@@ -54,6 +54,18 @@ BOTS = {
         """,
 }
 
+ESCAPEE = """
+    import os, subprocess
+    def move(board, player):
+        # a child that leaves the group and clears its environment: no token, no group
+        child = subprocess.Popen(["sleep", "300"], env={"PATH": "/usr/bin:/bin"},
+                                 start_new_session=True)
+        with open(os.path.join(os.path.dirname(__file__), "escaped.pids"), "a") as f:
+            f.write(f"{child.pid}\\n")
+        legal = board.legal_moves(player)
+        return legal[0] if legal else 0
+    """
+
 SUPERVISOR = """
 import ctypes, json, os, signal, subprocess, sys, time
 ctypes.CDLL(None).prctl(36, 1)                      # PR_SET_CHILD_SUBREAPER
@@ -179,4 +191,23 @@ def test_kill_9_of_a_one_job_run_leaves_no_hanging_bot_behind(tmp_path):
                          timeout=300, env={**FAST_START, "KILL_AFTER_LINE": "2 games planned"})
     report = json.loads(out.stdout)
     assert report["code"] == -9, report
+    assert report["left"] == [], f"processes left behind: {report['left']}"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs PR_SET_CHILD_SUBREAPER")
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_child_that_leaves_the_group_and_clears_its_environment_is_ended(tmp_path, jobs):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "good.py").write_text(textwrap.dedent(BOTS["good.py"]))
+    (folder / "escape.py").write_text(textwrap.dedent(ESCAPEE))
+    cmd = [sys.executable, "-m", "tronlab", "arena", "run", "--bots-dir", str(folder),
+           "--maps", "arena", "--time", "0.5", "--db", str(tmp_path / "e.sqlite"),
+           "--no-progress", "--jobs", str(jobs)]
+    out = subprocess.run([sys.executable, "-c", SUPERVISOR, *cmd], capture_output=True, text=True,
+                         timeout=300, env=FAST_START)
+    report = json.loads(out.stdout)
+    assert report["code"] == 0, report["err"]
+    assert (folder / "escaped.pids").read_text().split(), "the bot never started its child"
     assert report["left"] == [], f"processes left behind: {report['left']}"

@@ -204,7 +204,11 @@ def cmd_run(args) -> int:
     from .report import table_text
     from .tournament import run
 
+    from ..runner import reaper
+
     _check_html_path(args.html)
+    if getattr(args, "command_line", False):
+        reaper.become_subreaper()   # a game's escaped processes come back here to be ended
     # every check before the database is made or a game played
     plan, store, done_keys, left_out = _plan_and_store(args)
     if store is None:
@@ -272,11 +276,15 @@ def cmd_replay(args) -> int:
 COMMANDS = {"run": cmd_run, "table": cmd_table, "replay": cmd_replay}
 
 
-def main(argv=None) -> int:
-    """``tronlab arena ...``; errors are one line on stderr and exit code 2."""
+def main(argv=None, *, command_line=None) -> int:
+    """``tronlab arena ...``; errors are one line on stderr and exit code 2.
+    ``command_line`` (default: ``argv is None``) says this is the process's own
+    command, not a call from Python code: only then does ``run`` adopt the
+    processes its games leave behind (a child subreaper, :mod:`tronlab.runner.reaper`)."""
     debug = bool(os.environ.get("TRONLAB_DEBUG"))
     try:
         args = build_parser().parse_args(argv)
+        args.command_line = argv is None if command_line is None else command_line
         if args.command is None:
             raise ArenaError("choose a command: run, table or replay (see tronlab arena --help)")
         return COMMANDS[args.command](args)

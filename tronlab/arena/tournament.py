@@ -175,6 +175,7 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
     rows = _results(todo, executor, cancel=own is None)
     try:
         for row in rows:
+            _sweep(executor)
             if store.add(row):
                 result.played += 1
                 result.rows.append(row)
@@ -193,4 +194,13 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
         if own is not None:
             own.shutdown(wait=True, cancel_futures=True)
         rows.close()
+        _sweep(None)
     return result
+
+
+def _sweep(executor) -> None:
+    """In a command-line run (a child subreaper), end the processes that games left
+    behind and that were handed to this one (:func:`tronlab.runner.reaper.sweep_orphans`)."""
+    from ..runner import reaper
+    if reaper.is_subreaper():
+        reaper.sweep_orphans(keep=set(getattr(executor, "_processes", None) or ()))

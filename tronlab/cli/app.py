@@ -18,10 +18,11 @@ COMMANDS = {"match": cmd_match, "maps": cmd_maps, "bots": cmd_bots, "bot": cmd_b
 def main(argv=None) -> int:
     """Entry point of the ``tronlab`` console script; returns the exit code."""
     debug = bool(os.environ.get("TRONLAB_DEBUG"))
+    command_line = argv is None         # the real command, not a call from Python code
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["arena"]:
         from ..arena.cli import main as arena_main
-        return arena_main(argv[1:])
+        return arena_main(argv[1:], command_line=command_line)
     try:
         args = build_parser().parse_args(argv)
         if args.command is None:

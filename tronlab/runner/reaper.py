@@ -22,8 +22,12 @@ before it could kill anything.  This module closes both holes:
   process ended, however it ended - the watchdog kills every process whose token
   starts with this process's prefix (:data:`PREFIX`), then exits.
 
-A process that clears its environment and leaves the group escapes; no
-contest program we know of does that.
+* **a process that clears its environment and leaves the group.**  It carries
+  neither the token nor the group, so only its parentage gives it away.  The
+  arena's command line makes itself a *child subreaper*
+  (:func:`become_subreaper`, Linux): when such a process's parent ends, the
+  process is handed to the arena instead of to init, and :func:`sweep_orphans`,
+  run after every game, kills every child of the arena it did not start itself.
 
 >>> env = child_env("abc", {"PATH": "/bin"})
 >>> env[TOKEN_VAR], env["PATH"]
@@ -240,3 +244,74 @@ def install_signal_handlers(signals=("SIGTERM", "SIGHUP")) -> bool:
         _previous[signum] = current if current is not None else signal.SIG_DFL
         signal.signal(signum, _on_signal)
     return True
+
+
+_subreaper = False
+
+
+def become_subreaper() -> bool:
+    """Make this process a child subreaper (Linux ``PR_SET_CHILD_SUBREAPER``): a
+    process whose parent dies, anywhere below this one, is handed to this process
+    instead of to init, where :func:`sweep_orphans` finds it.  For a command-line
+    run only (a notebook kernel must not adopt its users' orphans); True if it took."""
+    global _subreaper
+    try:
+        import ctypes
+        _subreaper = ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        _subreaper = False
+    return _subreaper
+
+
+def is_subreaper() -> bool:
+    """Whether :func:`become_subreaper` took in this process."""
+    return _subreaper
+
+
+def _own_children() -> set[int]:
+    out: set[int] = set()
+    try:
+        tasks = os.listdir(f"/proc/{os.getpid()}/task")
+    except OSError:
+        return out
+    for tid in tasks:
+        try:
+            with open(f"/proc/{os.getpid()}/task/{tid}/children") as f:
+                out.update(int(c) for c in f.read().split())
+        except OSError:
+            continue
+    return out
+
+
+def sweep_orphans(keep=()) -> list[int]:
+    """Kill (and reap) every live child of this subreaper that it did not start: its
+    programs, its watchdog, multiprocessing's resource tracker and the pids in ``keep``
+    (pool workers) are its own; anything else was handed to it as an orphan.  Returns
+    the pids killed; does nothing unless :func:`become_subreaper` took."""
+    if not _subreaper:
+        return []
+    mine = set(keep) | set(_live.values())
+    if _watchdog:
+        mine.add(_watchdog.pid)
+    try:
+        from multiprocessing import resource_tracker
+        tracker = getattr(resource_tracker._resource_tracker, "_pid", None)
+    except (ImportError, AttributeError):
+        tracker = None
+    if tracker:
+        mine.add(tracker)
+    killed = []
+    for pid in sorted(_own_children() - mine):
+        if _is_zombie(pid):
+            continue            # ended already; whoever started it reaps it
+        _kill(pid, signal.SIGSTOP)
+        if _is_group_leader(pid):
+            _kill_group(pid)
+        _kill(pid)
+        killed.append(pid)
+    for pid in killed:
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
+    return killed
