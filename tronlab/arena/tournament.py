@@ -173,9 +173,10 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
         executor = own = process_pool(min(jobs, len(todo)), warm)
     bar = _progress(len(todo), progress)
     rows = _results(todo, executor, cancel=own is None)
+    workers: set = set()         # every pool worker this run had: never swept as an orphan
     try:
         for row in rows:
-            _sweep(executor)
+            _sweep(executor, workers)
             if store.add(row):
                 result.played += 1
                 result.rows.append(row)
@@ -185,6 +186,7 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
                 on_game(row)
     except KeyboardInterrupt:
         result.interrupted = True
+        workers.update(getattr(executor, "_processes", None) or ())
         if own is not None:
             _kill_pool(own)
             own = None
@@ -194,13 +196,17 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
         if own is not None:
             own.shutdown(wait=True, cancel_futures=True)
         rows.close()
-        _sweep(None)
+        _sweep(None, workers)
     return result
 
 
-def _sweep(executor) -> None:
+def _sweep(executor, workers: set) -> None:
     """In a command-line run (a child subreaper), end the processes that games left
-    behind and that were handed to this one (:func:`tronlab.runner.reaper.sweep_orphans`)."""
+    behind and that were handed to this one (:func:`tronlab.runner.reaper.sweep_orphans`).
+    ``workers`` collects the pool's worker pids as they are seen: after Ctrl-C the pool
+    is gone from here while its workers still end themselves, and they must be left to
+    do that (killing one that holds the pool's queue lock would hang this process)."""
     from ..runner import reaper
     if reaper.is_subreaper():
-        reaper.sweep_orphans(keep=set(getattr(executor, "_processes", None) or ()))
+        workers.update(getattr(executor, "_processes", None) or ())
+        reaper.sweep_orphans(keep=workers)
