@@ -18,6 +18,7 @@ import html
 import json
 import os
 
+from ..tron.rules import FAULTS
 from .ratings import ratings
 from .report import default_pairs
 from .stats import head_to_head, pair_table
@@ -98,8 +99,7 @@ def _result(row) -> str:
         text = "draw"
     else:
         text = "places " + ", ".join(f"{n} {r + 1}" for n, r in zip(names, ranks))
-    faults = [f"{n}: {f}" for n, f in zip(names, row["faults"])
-              if f in ("timeout", "bad-output", "exited", "error", "illegal")]
+    faults = [f"{n}: {f}" for n, f in zip(names, row["faults"]) if f in FAULTS]
     return text + (f" ({'; '.join(faults)})" if faults else "")
 
 

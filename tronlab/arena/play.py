@@ -29,8 +29,8 @@ import json
 import os
 import time as _time
 
+from ..capture.state import FAULTS as CAPTURE_FAULTS
 from .bots import is_program, make_bot
-from .report import CAPTURE_FAULTS
 
 _warm: set = set()
 #: ``last_stats["mode"]`` of a move that searched (its depth is counted)

@@ -8,6 +8,7 @@ interval, sign-test p, verdict, mean search depths) and the faults.
 
 from __future__ import annotations
 
+from ..capture.state import FAULTS as CAPTURE_FAULTS
 from .ratings import ratings
 from .stats import fault_counts, pair_table
 
@@ -89,6 +90,3 @@ def replay_text(row, record) -> str:
             lines.append(f"{names[player]} (seat {player}): {kind} on turn {turn}: {why}")
     return "\n".join(lines)
 
-
-#: the event kinds of a Back to the Code record that are a program's fault
-CAPTURE_FAULTS = ("timeout", "bad-output", "exited", "error")

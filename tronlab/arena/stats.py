@@ -152,11 +152,13 @@ def head_to_head(rows, names):
 
 
 def fault_counts(rows) -> dict:
-    """name -> {fault code: count} for the faults of programs and clocks."""
-    faults = ("timeout", "bad-output", "exited", "error", "illegal")
+    """name -> {fault code: count} for the faults of programs and clocks (the codes of
+    :data:`tronlab.tron.rules.FAULTS`; the capture game's are among them)."""
+    from ..tron.rules import FAULTS
+
     out = defaultdict(lambda: defaultdict(int))
     for row in rows:
         for name, code in zip(row["names"], row["faults"]):
-            if code in faults:
+            if code in FAULTS:
                 out[name][code] += 1
     return {n: dict(c) for n, c in out.items()}
