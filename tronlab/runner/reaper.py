@@ -58,33 +58,10 @@ PREFIX = secrets.token_hex(4)
 WATCHDOG_MARK = "tronlab-reaper-watchdog"
 _watchdog = None
 
-# the watchdog: wait for the pipe to close, then kill the programs of PREFIX (no imports
-# beyond the standard library's os, signal and sys: it starts in a few milliseconds)
-_WATCH = r"""
-import os, signal, sys
-sys.stdin.buffer.read()
-needle = ("%s=" + sys.argv[1] + ".").encode()
-for _ in range(20):
-    found = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open("/proc/" + name + "/environ", "rb") as f:
-                env = f.read().split(b"\0")
-        except OSError:
-            continue
-        if any(item.startswith(needle) for item in env):
-            found.append(int(name))
-    if not found:
-        break
-    for pid in found:
-        for kill in (os.killpg, os.kill):
-            try:
-                kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
-""" % TOKEN_VAR
+# the watchdog's command: this module from the same package as this process (its folder
+# first on the path; the working directory left out, where a student's random.py may lie)
+_WATCH = ("import sys; sys.path[:] = [sys.argv[1]] + [p for p in sys.path if p]; "
+          "from tronlab.runner.reaper import watch; watch(sys.argv[2])")
 
 
 def new_token() -> str:
@@ -102,9 +79,11 @@ def _start_watchdog() -> None:
 
     env = {k: v for k, v in os.environ.items() if k != TOKEN_VAR}
     try:
-        _watchdog = subprocess.Popen([sys.executable, "-S", "-c", _WATCH, PREFIX, WATCHDOG_MARK],
-                                     stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL, env=env, start_new_session=True)
+        package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        _watchdog = subprocess.Popen([sys.executable, "-c", _WATCH, package, PREFIX,
+                                      WATCHDOG_MARK], stdin=subprocess.PIPE,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                     env=env, start_new_session=True)
     except OSError:
         _watchdog = False            # no watchdog: the other clean-ups still run
 
@@ -127,17 +106,19 @@ def register(token: str, pid: int) -> None:
         _start_watchdog()
 
 
-def _environ_has(pid: int, needle: bytes) -> bool:
+def _environ_has(pid: int, needle: bytes, prefix: bool = False) -> bool:
     try:
         with open(f"/proc/{pid}/environ", "rb") as f:
             data = f.read()
     except OSError:
         return False
-    return needle in data.split(b"\0")
+    items = data.split(b"\0")
+    return any(i.startswith(needle) for i in items) if prefix else needle in items
 
 
-def pids_with_token(token: str) -> list[int]:
-    """Processes (other than this one) whose environment carries ``token``; [] off Linux."""
+def pids_with_token(token: str, *, prefix: bool = False) -> list[int]:
+    """Processes (other than this one) whose environment carries ``token`` (with
+    ``prefix``: a token starting with it); [] off Linux."""
     needle = f"{TOKEN_VAR}={token}".encode()
     try:
         names = os.listdir("/proc")
@@ -145,7 +126,7 @@ def pids_with_token(token: str) -> list[int]:
         return []
     me = os.getpid()
     return [int(n) for n in names if n.isdigit() and int(n) != me
-            and _environ_has(int(n), needle)]
+            and _environ_has(int(n), needle, prefix)]
 
 
 def _kill(pid: int, how=signal.SIGKILL) -> None:
@@ -171,19 +152,40 @@ def kill_program(token: str, pid: int | None = None) -> None:
     if pid is not None:
         _kill_group(pid)
         _kill(pid)
-    for _ in range(_ROUNDS):
-        found = [p for p in pids_with_token(token) if not _is_zombie(p)]
-        if not found:
-            break
-        for p in found:
-            _kill(p, signal.SIGSTOP)   # stop forking first, then kill
-        for p in found:
-            if _is_group_leader(p):
-                _kill_group(p)
-            _kill(p)
-        time.sleep(0.01)
+    _kill_carriers(token)
     with _lock:
         _live.pop(token, None)
+
+
+def _kill_carriers(token: str, prefix: bool = False) -> None:
+    """Kill every live process carrying ``token`` (or a token starting with it), round
+    after round until none is left (a process may fork while it is being killed)."""
+    for _ in range(_ROUNDS):
+        found = [p for p in pids_with_token(token, prefix=prefix) if not _is_zombie(p)]
+        if not found:
+            break
+        _stop_and_kill(found)
+        time.sleep(0.01)
+
+
+def _stop_and_kill(pids) -> None:
+    """Stop every process of ``pids`` first (no more forking), then kill each, with its
+    group when it leads one."""
+    for p in pids:
+        _kill(p, signal.SIGSTOP)
+    for p in pids:
+        if _is_group_leader(p):
+            _kill_group(p)
+        _kill(p)
+
+
+def watch(prefix: str) -> None:
+    """The watchdog's body (:func:`_start_watchdog`): wait until the process that started
+    it closes the pipe on stdin - it ended, however it ended - then kill the programs
+    whose tokens start with ``prefix``."""
+    import sys
+    sys.stdin.buffer.read()
+    _kill_carriers(prefix + ".", prefix=True)
 
 
 def _stat_fields(pid: int) -> list[str]:
@@ -300,15 +302,9 @@ def sweep_orphans(keep=()) -> list[int]:
         tracker = None
     if tracker:
         mine.add(tracker)
-    killed = []
-    for pid in sorted(_own_children() - mine):
-        if _is_zombie(pid):
-            continue            # ended already; whoever started it reaps it
-        _kill(pid, signal.SIGSTOP)
-        if _is_group_leader(pid):
-            _kill_group(pid)
-        _kill(pid)
-        killed.append(pid)
+    # a zombie ended already: whoever started it reaps it
+    killed = [pid for pid in sorted(_own_children() - mine) if not _is_zombie(pid)]
+    _stop_and_kill(killed)
     for pid in killed:
         try:
             os.waitpid(pid, 0)
