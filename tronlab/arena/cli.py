@@ -24,6 +24,7 @@ import json
 import os
 import sys
 
+from ..cli.parser import whole_count
 from ..runner.games import game_names
 
 
@@ -43,16 +44,6 @@ def _positive(text):
         raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
     if not 0 < value < 1e6:
         raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
-
-
-def _count(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}")
     return value
 
 
@@ -76,7 +67,7 @@ def build_parser():
     r.add_argument("--db", default="arena.sqlite", help="results database (default arena.sqlite)")
     r.add_argument("--tag", default="", help="label of this run's games")
     r.add_argument("--html", metavar="FILE", help="also write the leaderboard page")
-    r.add_argument("--replays", type=_count, default=500, metavar="N",
+    r.add_argument("--replays", type=whole_count, default=500, metavar="N",
                    help="games with a replay in the page (default 500, the first ones)")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.add_argument("--verbose", action="store_true", help="one line per stored game")
@@ -85,7 +76,7 @@ def build_parser():
     t.add_argument("--tag", help="only games of this tag")
     t.add_argument("--game", help="only games of this game")
     t.add_argument("--html", metavar="FILE", help="also write the leaderboard page")
-    t.add_argument("--replays", type=_count, default=500, metavar="N",
+    t.add_argument("--replays", type=whole_count, default=500, metavar="N",
                    help="games with a replay in the page (default 500, the first ones)")
     v = sub.add_parser("replay", help="show one stored game")
     v.add_argument("db")
@@ -103,15 +94,11 @@ def _open(path, must_exist=True, read_only=False):
 
 def _check_html_path(path) -> None:
     """Fail now, not after the tournament, if the ``--html`` page cannot be written there."""
-    if path is None:
-        return
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise ArenaError(f"--html {path}: is a folder; give the page's file name")
-    if not os.path.isdir(folder):
-        raise ArenaError(f"--html {path}: no folder {folder!r}")
-    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        raise ArenaError(f"--html {path}: not allowed to write there")
+    from ..cli.parser import file_problem
+
+    problem = None if path is None else file_problem(path)
+    if problem:
+        raise ArenaError(f"--html {path}: {problem}")
 
 
 def make_plan(args, bots=None):

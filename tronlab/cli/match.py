@@ -8,7 +8,7 @@ import shlex
 import shutil
 import sys
 
-from .parser import DEFAULT_MAP, CLIError
+from .parser import DEFAULT_MAP, CLIError, file_problem
 from .progress import Progress, is_terminal
 
 
@@ -60,13 +60,9 @@ def _lightriders_facing(board, name) -> None:
 
 def _check_save(path) -> None:
     """Refuse --save before the game when the record could not be written."""
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        raise CLIError(f"cannot save the record to {path}: it is a folder")
-    if not os.path.isdir(folder):
-        raise CLIError(f"cannot save the record to {path}: no folder {folder}")
-    if not os.access(folder, os.W_OK):
-        raise CLIError(f"cannot save the record to {path}: folder {folder} is not writable")
+    problem = file_problem(path)
+    if problem:
+        raise CLIError(f"cannot save the record to {path}: {problem}")
 
 
 def cmd_match(args) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 from ..tron.protocol import PROTOCOLS
 
@@ -41,11 +42,27 @@ def _positive(text: str) -> float:
     return value
 
 
-def _count(text: str) -> int:
+def whole_count(text: str) -> int:
     """A whole number >= 0 (seeds, turn limits), in ASCII digits."""
     if not (text.isascii() and text.isdigit()):
         raise argparse.ArgumentTypeError(f"expected a whole number, 0 or more, got {text!r}")
     return int(text)
+
+
+def file_problem(path) -> str | None:
+    """Why a file could not be written at ``path`` (it is a folder, its folder is
+    missing or not writable, it is there and not writable), or None: commands check
+    their output files before the work, not after it."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        return "it is a folder"
+    if not os.path.isdir(folder):
+        return f"no folder {folder}"
+    if not os.access(folder, os.W_OK):
+        return f"folder {folder} is not writable"
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        return "the file is not writable"
+    return None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -65,13 +82,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the contest's rules and protocol (default: %(default)s)")
     m.add_argument("--map", help=f"Google 2010 map file or built-in map name (default: "
                                  f"{DEFAULT_MAP} for google2010, a drawn board otherwise)")
-    m.add_argument("--seed", type=_count, metavar="N",
+    m.add_argument("--seed", type=whole_count, metavar="N",
                    help="seed for the board and the bots (default: a fresh random seed)")
     m.add_argument("--time", type=_positive, metavar="S",
                    help="time limit per move in seconds, 3x for the first move (default: no "
                         "limit; search bots then think 1 s a move under google2010, 0.2 s "
                         "under lightriders, 0.1 s under codingame)")
-    m.add_argument("--max-turns", type=_count, metavar="N",
+    m.add_argument("--max-turns", type=whole_count, metavar="N",
                    help="stop the game after N turns (default: play to the end)")
     m.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     m.add_argument("--save", metavar="FILE",
@@ -89,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--time", type=_positive, metavar="S",
                    help="thinking time per move (default: the protocol's: 1 s google2010, "
                         "0.2 s lightriders, 0.1 s codingame)")
-    b.add_argument("--seed", type=_count, metavar="N",
+    b.add_argument("--seed", type=whole_count, metavar="N",
                    help="seed for the bot (default: a fresh random seed)")
     b.add_argument("--verbose", action="store_true", help="log every turn on stderr")
 
