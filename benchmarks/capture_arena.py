@@ -97,7 +97,8 @@ def pair_table(rows) -> str:
         t[5] += r["scores"][1 - i]
         t[6] += r["seconds"] / max(r["turns"], 1)
     lines = ["| bot | against | games | won | drawn | lost | p (sign test) | verdict "
-             "| mean squares (against) | ms/turn (game) |", "|---|---|---|---|---|---|---|---|---|---|"]
+             "| mean squares (against) | ms/turn (game) |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for (a, b), (n, w, d, l, s1, s2, ms) in tally.items():
         p = sign_test(w, l)
         verdict = "clear" if p < 0.01 and w > l else ("lost" if p < 0.01 else "unclear")
@@ -122,7 +123,8 @@ def multi_table(rows) -> str:
                 s[3] += r["scores"][i]
         out.append(f"{size} players, {len(games)} games (seats rotated)\n")
         out.append("| bot | games | first | mean rank | mean squares |\n|---|---|---|---|---|")
-        for name, (n, first, rank, score) in sorted(stats.items(), key=lambda kv: kv[1][2] / kv[1][0]):
+        by_mean_rank = sorted(stats.items(), key=lambda kv: kv[1][2] / kv[1][0])
+        for name, (n, first, rank, score) in by_mean_rank:
             out.append(f"| {name} | {n} | {first} | {rank / n:.2f} | {score / n:.0f} |")
         out.append("")
     return "\n".join(out)

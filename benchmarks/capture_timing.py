@@ -1,6 +1,7 @@
 """No timeouts: full 4-player games of the issue-17 bots as contest programs at 100 ms a turn.
 
-    python benchmarks/capture_timing.py [--games 20] [--bots rectangles,paths,rectangles-block,paths-block]
+    python benchmarks/capture_timing.py [--games 20] \
+        [--bots rectangles,paths,rectangles-block,paths-block]
 
 Each bot runs as its own process (``python -m tronlab.cli bot NAME --protocol
 backtothecode``), is fed the contest's protocol and gets 5 s for its first
@@ -53,7 +54,8 @@ def main(argv=None):
         print(f"game {g}: {order} scores {rec.outcome['scores']} {rec.outcome['reason']} "
               f"round {rec.outcome['round']} events "
               f"{[e for e in rec.events if e[3] not in ('rewind',)]}", flush=True)
-    print("\n| bot | games | turns | median ms | 99th % ms | max ms | timeouts | other eliminations |"
+    print("\n| bot | games | turns | median ms | 99th % ms | max ms | timeouts "
+          "| other eliminations |"
           "\n|---|---|---|---|---|---|---|---|")
     for n in names:
         t = faults[(n, "timeout")]

@@ -18,7 +18,7 @@ measured once on 2 shared cores (load 10, 5 min with nice 19):
     tronlab arena run --bots chamber+penalize_battlefront=true+endgame_depth=2 \
         chamber+endgame_depth=2 --maps random:100 --depth 3 --db a13.sqlite
     chamber+A13 v chamber: 200 games, W-D-L 63-61-76, score 47% +- 6, sign p 0.31, unclear
-"""
+"""  # noqa: E501 - the output lines are quoted as printed
 
 from __future__ import annotations
 
@@ -67,8 +67,9 @@ def main(argv=None):
     args = ap.parse_args(argv)
     d = args.depth
     pairs = {
-        "chamber+A13 v chamber": (lambda: ChamberBot(depth=d, endgame_depth=2, penalize_battlefront=True),
-                                  lambda: ChamberBot(depth=d, endgame_depth=2)),
+        "chamber+A13 v chamber": (
+            lambda: ChamberBot(depth=d, endgame_depth=2, penalize_battlefront=True),
+            lambda: ChamberBot(depth=d, endgame_depth=2)),
         "chamber v minimax": (lambda: ChamberBot(depth=d, endgame_depth=2),
                               lambda: MinimaxBot(depth=d)),
     }

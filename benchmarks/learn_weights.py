@@ -29,7 +29,7 @@ shared cores, 1 min):
         minimax+evaluation=linear+k1=0.055+k2=0.194+endgame_depth=2 --maps random:100 \
         --depth 3 --db learn.sqlite
     fitted v published: 200 games, W-D-L 76-49-75, score 50% +- 6, sign p 1.0, unclear
-"""
+"""  # noqa: E501 - the output lines are quoted as printed
 
 from __future__ import annotations
 
@@ -96,7 +96,8 @@ def main(argv=None):
     print(f"{args.games} games in {time.perf_counter() - t0:.0f} s, {len(samples)} separated")
     print(f"correlation of dN and dE: {np.corrcoef(x.T)[0, 1]:.4f}")
     print(f"fit on {fit.n}: K1 = {fit.k1:.4f}, K2 = {fit.k2:.4f}, training rms {fit.rmse:.2f}")
-    print(f"held-out rms error ({len(held)} games): fitted {prediction_error(held, fit.k1, fit.k2):.2f}"
+    fitted = prediction_error(held, fit.k1, fit.k2)
+    print(f"held-out rms error ({len(held)} games): fitted {fitted:.2f}"
           f", published {prediction_error(held, *PUBLISHED):.2f} moves")
 
     t0 = time.perf_counter()

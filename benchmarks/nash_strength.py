@@ -366,7 +366,8 @@ def table(results, hero="nash"):
                             / max(1, sum(r[k][i] is not None for r in rs)))
         print(f"{hero + ' v ' + opp:<22}{w:>4}{d:>4}{l:>4}{100 * mean:>6.0f}% ±{100 * half:>2.0f}"
               f"{sign_test(w, l):>10.2g}  {verdict(w, d, l):<8} {avg('depth', 0):>4.1f} / "
-              f"{avg('depth', 1):<4.1f}  {1000 * avg('think', 0):>6.0f} / {1000 * avg('think', 1):<6.0f}"
+              f"{avg('depth', 1):<4.1f}  {1000 * avg('think', 0):>6.0f} / "
+              f"{1000 * avg('think', 1):<6.0f}"
               f"  {sum(r['timeouts'][0] for r in rs)} / {sum(r['timeouts'][1] for r in rs)}")
 
 

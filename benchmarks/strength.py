@@ -199,7 +199,8 @@ def parse(argv):
     ap.add_argument("--pairs", choices=("ladder", "all"), default="ladder")
     ap.add_argument("--maps", default="all",
                     help="'all' (the 27 2010 maps), 'none' (with --random) or NAME,...")
-    ap.add_argument("--random", type=int, default=120, help="add N seeded random maps (default 120)")
+    ap.add_argument("--random", type=int, default=120,
+                    help="add N seeded random maps (default 120)")
     ap.add_argument("--random-size", default="20x20", help="WxH of the random maps (default 20x20)")
     ap.add_argument("--random-first", type=int, default=0,
                     help="seed of the first random map (default 0: rand0, rand1, ...)")
@@ -242,8 +243,9 @@ def main(argv=None):
     if not args.table_only:
         def say(row):
             if args.verbose:
-                print(f"{row['map']:<12} {' v '.join(row['names'])}: "
-                      f"{'draw' if row['winner'] is None else row['names'][row['winner']] + ' wins'}"
+                outcome = ("draw" if row["winner"] is None
+                           else row["names"][row["winner"]] + " wins")
+                print(f"{row['map']:<12} {' v '.join(row['names'])}: {outcome}"
                       f" in {row['turns']} turns ({row['seconds']:.1f} s) {row['faults']} "
                       f"depth {row['depths']}", flush=True)
         result = run(plan, store, jobs=args.jobs, on_game=say)

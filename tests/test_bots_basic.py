@@ -1,4 +1,5 @@
-"""The bot registry (tronlab.runner.registry) and the random and hugger bots (tronlab.tron.bots.basic)."""
+"""The bot registry (tronlab.runner.registry) and the random and hugger bots
+(tronlab.tron.bots.basic)."""
 
 import subprocess
 import sys
@@ -90,7 +91,8 @@ def test_import_tronlab_loads_no_bot_module_until_asked():
 
 def test_a_simple_bot_is_made_without_numba():
     # a protocol program playing random or hugger answers its first move sooner
-    code = ("import sys; from tronlab.runner.registry import get_bot; get_bot('random'); get_bot('hugger'); "
+    code = ("import sys; from tronlab.runner.registry import get_bot; "
+            "get_bot('random'); get_bot('hugger'); "
             "assert 'numba' not in sys.modules, 'numba loaded'; "
             "assert 'tronlab.tron.bots.search' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)

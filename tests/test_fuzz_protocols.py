@@ -165,7 +165,8 @@ def test_backtothecode_program_survives_hostile_input(text):
         assert capture_protocol.parse_answer(line).reason is None, line
 
 
-@pytest.mark.parametrize("count", ["-3", "0", "4", "99999999999", "\u0663", "two"])  # blank: skipped
+# a blank line is skipped, so it is not among the bad counts
+@pytest.mark.parametrize("count", ["-3", "0", "4", "99999999999", "\u0663", "two"])
 def test_an_odd_opponent_count_is_named(count):
     text = capture_stream(2, 1, 0, 1).split("\n", 1)[1]
     with pytest.raises(ValueError, match="^the first line must be the number of opponents, "

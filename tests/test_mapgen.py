@@ -1,4 +1,5 @@
-"""Built-in, random and contest maps (tronlab.tron.mapgen) and map-file errors (tronlab.tron.maps)."""
+"""Built-in, random and contest maps (tronlab.tron.mapgen) and map-file errors
+(tronlab.tron.maps)."""
 
 import os
 

@@ -40,7 +40,8 @@ def test_notebook_is_committed_stripped(path):
     ids = [c.get("id") for c in nb["cells"]]
     assert all(ids) and len(set(ids)) == len(ids), "every cell needs a unique id"
     for k, cell in enumerate(nb["cells"]):
-        assert set(cell.get("metadata", {})) <= {"tags"}, f"cell {k} has metadata {cell['metadata']}"
+        assert set(cell.get("metadata", {})) <= {"tags"}, \
+            f"cell {k} has metadata {cell['metadata']}"
         if cell["cell_type"] == "code":
             assert cell["outputs"] == [], f"cell {k} was saved with outputs"
             assert cell["execution_count"] is None, f"cell {k} was saved with an execution count"
@@ -53,7 +54,8 @@ def test_exercise_and_solution_names_tell_the_folders_apart():
             assert re.fullmatch(rf"\d\d_[a-z_]+{suffix}\.ipynb", path.name), path.name
             twin_dir = "solutions" if folder == "exercises" else "exercises"
             twin = path.name.replace(suffix, "_solution" if suffix == "_exercise" else "_exercise")
-            assert (ROOT / twin_dir / twin).is_file(), f"{folder}/{path.name} has no {twin_dir}/{twin}"
+            assert (ROOT / twin_dir / twin).is_file(), \
+                f"{folder}/{path.name} has no {twin_dir}/{twin}"
 
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: f"{p.parent.name}/{p.name}")

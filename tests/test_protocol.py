@@ -1,4 +1,5 @@
-"""Contest protocol codecs (tronlab.tron.protocol) and the stdin/stdout runner (tronlab.runner.stdio).
+"""Contest protocol codecs (tronlab.tron.protocol) and the stdin/stdout runner
+(tronlab.runner.stdio).
 
 Oracles: literal protocol text written by hand from docs/games.md, and small
 plain-Python game simulators whose states are encoded by the server side and

@@ -21,7 +21,8 @@ def test_unwritable_package_and_home_fall_back_to_a_temporary_dir(monkeypatch, t
     blocker = tmp_path / "a-file"
     blocker.write_text("")                      # nothing can be made under a file, not even by root
     writable = cache._writable
-    monkeypatch.setattr(cache, "_writable", lambda p: not p.startswith(str(blocker)) and writable(p))
+    monkeypatch.setattr(cache, "_writable",
+                        lambda p: not p.startswith(str(blocker)) and writable(p))
     monkeypatch.setattr(cache, "_PKG", str(blocker / "tronlab" / "jit"))
     # set, then delete: monkeypatch records a variable only when it exists, and the
     # configure call below sets it; unrecorded, it would leak into every later test's

@@ -1,4 +1,5 @@
-"""Game records (tronlab.runner.records): exact JSON round trips, replay, verification, golden games."""
+"""Game records (tronlab.runner.records): exact JSON round trips, replay, verification, golden
+games."""
 
 import json
 import os

@@ -161,7 +161,8 @@ def test_chamber_borders_follow_id_changes():
     fig, ax = draw_board(b, chambers=ch)
     (lines,) = [c for c in ax.collections if hasattr(c, "get_segments")]
     segs = sorted(tuple(map(tuple, np.round(s, 2))) for s in lines.get_segments())
-    # brute force: a unit edge between horizontally or vertically adjacent squares with different ids
+    # brute force: a unit edge between horizontally or vertically adjacent squares with
+    # different ids
     want = []
     for y in range(2):
         for x in range(4):

@@ -1,4 +1,5 @@
-"""Rules of google2010, lightriders and codingame (tronlab.tron.rules): ASCII boards for games.md."""
+"""Rules of google2010, lightriders and codingame (tronlab.tron.rules): ASCII boards for
+games.md."""
 
 import pytest
 from hypothesis import given, settings

@@ -223,14 +223,16 @@ def test_benchmark_script_reports_the_c_reference_results():
     root = Path(__file__).resolve().parents[1]
     boards = [str(root / "benchmarks" / "boards" / f"{n}.txt") for n in ("empty15", "rand30x20")]
     args = [a for b in boards for a in ("--board", b)]
-    cmd = [sys.executable, str(root / "benchmarks" / "kernels.py"), *args, "--json", "--batches", "3"]
+    script = root / "benchmarks" / "kernels.py"
+    cmd = [sys.executable, str(script), *args, "--json", "--batches", "3"]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=600)
     rows = [json.loads(line) for line in out.stdout.splitlines()]
     assert [r["board"] for r in rows] == ["empty15.txt", "rand30x20.txt"]
     empty15, rand = rows
     assert (rand["territory"], rand["edges"], rand["flood"]) == ([237, 199], [700, 578], 448)
     assert (rand["articulation_count"], rand["articulation_index_sum"]) == (39, 8787)
-    assert (empty15["territory"], empty15["edges"], empty15["flood"]) == ([102, 102], [378, 378], 223)
+    assert (empty15["territory"], empty15["edges"], empty15["flood"]) == \
+        ([102, 102], [378, 378], 223)
     for r in rows:
         for key in ("voronoi_us", "flood_us", "articulation_us", "python_voronoi_us",
                     "python_flood_us", "python_articulation_us"):

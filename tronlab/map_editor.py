@@ -6,7 +6,8 @@
     BoardWidget.play("chamber", board=editor.board())
 
 The map lives in Python as the ``cells`` trait: one string per row in the map
-file's own alphabet (the file adds a first line ``W H``) (``#`` wall, space free, ``1`` and ``2`` the starts), so
+file's own alphabet (the file adds a first line ``W H``) (``#`` wall, space free, ``1``
+and ``2`` the starts), so
 what the page shows, what :meth:`board` returns and what :meth:`save` writes
 are the same text.  The page edits it and sends each change back.
 

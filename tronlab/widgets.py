@@ -238,7 +238,8 @@ class BoardWidget(anywidget.AnyWidget):
         return deaths
 
     def _make_record(self):
-        """Keep the finished game as a :class:`tronlab.runner.records.GameRecord` in ``widget.record``."""
+        """Keep the finished game as a :class:`tronlab.runner.records.GameRecord` in
+        ``widget.record``."""
         self.record = self._game.record()
 
     def _on_browser_msg(self, _widget, content, _buffers):
@@ -362,7 +363,8 @@ class BoardWidget(anywidget.AnyWidget):
             self.overlays, self.hidden_overlays = {}, []
             return self
         if name not in self.overlays:
-            raise ValueError(f"no overlay called {name!r}; shown: {sorted(self.overlays) or 'none'}")
+            shown = sorted(self.overlays) or "none"
+            raise ValueError(f"no overlay called {name!r}; shown: {shown}")
         self.overlays = {k: v for k, v in self.overlays.items() if k != name}
         self.hidden_overlays = [h for h in self.hidden_overlays if h != name]
         return self

@@ -39,7 +39,8 @@ SCROLL_POSITIONS = """() => [document.scrollingElement,
 
 SCROLL_TO_PLAY = """async () => {
   const nb = window.jupyterapp.shell.currentWidget.content;
-  const i = nb.widgets.findIndex((c) => c.model.sharedModel.getSource().includes('BoardWidget.play('));
+  const i = nb.widgets.findIndex(
+    (c) => c.model.sharedModel.getSource().includes('BoardWidget.play('));
   if (i >= 0 && nb.scrollToCell) await nb.scrollToCell(nb.widgets[i], 'center');
   return i;
 }"""

@@ -10,7 +10,8 @@ from .jupyter import ARTIFACTS, ask_kernel, run_notebook, wait_for_kernel, write
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 CELLS = [
-    "import os\nfrom tronlab import get_bot, load_map, play\nfrom tronlab.map_editor import MapEditor",
+    "import os\nfrom tronlab import get_bot, load_map, play\n"
+    "from tronlab.map_editor import MapEditor",
     "ed = MapEditor(9, 7, symmetric=True, path='drawn.txt')\ned",
 ]
 

@@ -1,4 +1,5 @@
-"""The rectangles bot (tronlab.capture.rects_bot), its BACK rules and its memory, on hand-worked grids."""
+"""The rectangles bot (tronlab.capture.rects_bot), its BACK rules and its memory, on hand-worked
+grids."""
 
 import numpy as np
 import pytest

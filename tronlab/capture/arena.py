@@ -89,6 +89,7 @@ def table_text(rows) -> str:
     lines = ["players  games  first  shared  lower        p  verdict  mean score (others)  ms/turn"]
     for n, t in rows.items():
         lines.append(f"{n:>7}  {t.games:>5}  {t.firsts:>5}  {t.shared:>6}  {t.lost:>5}  "
-                     f"{t.p:>7.2g}  {t.verdict:<7}  {t.mean_score:>10.1f} ({t.others_mean_score:.1f})"
+                     f"{t.p:>7.2g}  {t.verdict:<7}  {t.mean_score:>10.1f} "
+                     f"({t.others_mean_score:.1f})"
                      f"  {t.ms_per_turn:>7.2f}")
     return "\n".join(lines)

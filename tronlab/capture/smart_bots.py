@@ -24,13 +24,15 @@ from .rects_bot import RectangleBot
 
 
 @register("rectangles", game="capture",
-          description="Recar's rectangles: area over turns, his multipliers, L-shapes, interference")
+          description="Recar's rectangles: area over turns, his multipliers, L-shapes, "
+                      "interference")
 def rectangles(*, rng=None, time=None, **options):
     return RectangleBot(**options)
 
 
 @register("rectangles-back", game="capture",
-          description="rectangles + BACK every 20 rounds when no area was closed (the winner's rule)")
+          description="rectangles + BACK every 20 rounds when no area was closed "
+                      "(the winner's rule)")
 def rectangles_back(*, rng=None, time=None, **options):
     return RectangleBot(back=WinnerBack(), **options)
 

@@ -131,7 +131,8 @@ class SeparationSample(Exercise):
             "take territory() there, and count the moves each player made after it")
 
     def cases(self):
-        return [Case(label, rec.start, (rec,)) for label, rec in _hand_games() + sample_games(30, 6)]
+        games = _hand_games() + sample_games(30, 6)
+        return [Case(label, rec.start, (rec,)) for label, rec in games]
 
     def call(self, student, case, context):
         value = student(_copy(case.args[0]))

@@ -102,7 +102,8 @@ _HINTS = {
 def _hint(a, value) -> str:
     """Why ``value`` is wrong for ``a``: a known mistake, else the saddle point or closed form."""
     saddle = has_saddle(a)
-    if saddle is not None and a.shape == (2, 2) and np.isclose(value, mistake_value(a, "closed-form")):
+    if (saddle is not None and a.shape == (2, 2)
+            and np.isclose(value, mistake_value(a, "closed-form"))):
         i, j = saddle
         return (f"this game has a saddle point at row {i}, column {j} (the largest row minimum "
                 f"equals the smallest column maximum, {a[i, j]:g}): the value is that entry. "

@@ -140,7 +140,8 @@ def _call_each(fns, seconds, isolate, use_alarm):
     go_read, go_write = os.pipe()
     out_read, out_write = os.pipe()
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)   # "multi-threaded fork": we exec nothing
+        # the "multi-threaded fork" warning: the child execs nothing
+        warnings.simplefilter("ignore", DeprecationWarning)
         pid = os.fork()
     if pid == 0:  # pragma: no cover - runs in the child
         os.close(go_write)

@@ -134,7 +134,7 @@ def fill_square_kernel(flat, stride, square, table, labels, sizes, equiv, n_labe
     (labels keep their numbers; a region may drop to size 0); otherwise all
     labels are recomputed.
     """
-    if table[ring_code_kernel(flat, square, stride)] == 0:
+    if table[ring_code_kernel(flat, square, stride)] == 0:  # noqa: F821 (KernelTable uses=)
         lab = labels[square]
         labels[square] = 0
         sizes[lab] -= 1

@@ -40,11 +40,12 @@ def _steps():
                  rules=rules, rng=0, max_turns=3)
 
     play = engine.play
+    first_step = board.xy(board.target(0, board.legal_moves(0)[0]))
     return [
         ("territory", lambda: (voronoi.territory(board), voronoi.owner_map(board),
                                voronoi.bfs_distances(board), voronoi.bucket_distances(board))),
         ("flood fill", lambda: (fill.flood_fill(board), fill.components(board),
-                                fill.Components(board).fill(*board.xy(board.target(0, board.legal_moves(0)[0]))))),
+                                fill.Components(board).fill(*first_step))),
         ("ring table", lambda: ring.potential_articulation(board, 1, 1)),
         ("articulation points", lambda: articulation.articulation_points(board)),
         ("parity", lambda: (parity.fill_bound(board), parity.region_colours(board))),

@@ -111,13 +111,15 @@ def get_bot(name: str, *, game: str = "tron", **options):
 # ``import tronlab`` should stay light.  A look-up of a built-in name imports
 # just its own module, so ``random`` or ``hugger`` as a protocol program
 # answers its first move without loading numba (about half a second sooner).
-_BUILTIN_MODULES = ["tronlab.tron.bots.basic", "tronlab.tron.bots.filler", "tronlab.tron.bots.search",
-                    "tronlab.tron.bots.nash", "tronlab.tron.bots.quick", "tronlab.capture.bots",
+_BUILTIN_MODULES = ["tronlab.tron.bots.basic", "tronlab.tron.bots.filler",
+                    "tronlab.tron.bots.search", "tronlab.tron.bots.nash",
+                    "tronlab.tron.bots.quick", "tronlab.capture.bots",
                     "tronlab.tron.bots.hybrid", "tronlab.capture.smart_bots"]
 _BUILTIN_HOMES = {("tron", "random"): _BUILTIN_MODULES[0], ("tron", "hugger"): _BUILTIN_MODULES[0],
                   ("tron", "filler"): _BUILTIN_MODULES[1], ("tron", "voronoi"): _BUILTIN_MODULES[2],
                   ("tron", "multivoronoi"): _BUILTIN_MODULES[2],
-                  ("tron", "minimax"): _BUILTIN_MODULES[2], ("tron", "chamber"): _BUILTIN_MODULES[2],
+                  ("tron", "minimax"): _BUILTIN_MODULES[2],
+                  ("tron", "chamber"): _BUILTIN_MODULES[2],
                   ("tron", "nash"): _BUILTIN_MODULES[3], ("tron", "quick"): _BUILTIN_MODULES[4],
                   **{("capture", name): _BUILTIN_MODULES[5]
                      for name in ("random", "random-back", "nearest")},
@@ -132,7 +134,8 @@ def _load_module(module: str) -> None:
     try:
         importlib.import_module(module)
     except Exception as err:  # noqa: BLE001 - one broken module must not hide the others
-        warnings.warn(f"tronlab.runner.registry: could not load built-in bots from {module!r}: {err}",
+        warnings.warn(f"tronlab.runner.registry: could not load built-in bots from "
+                      f"{module!r}: {err}",
                       RuntimeWarning, stacklevel=3)
 
 

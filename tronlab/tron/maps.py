@@ -65,7 +65,8 @@ def format_map(board: Board) -> str:
     """The board in Google 2010 map format (two players; trails written as '#')."""
     _check_board("format_map", board)
     if board.n_players != 2:
-        raise BoardError(f"the Google 2010 format holds 2 players, this board has {board.n_players}")
+        raise BoardError(f"the Google 2010 format holds 2 players, "
+                         f"this board has {board.n_players}")
     rows = []
     for y in range(board.height):
         row = []

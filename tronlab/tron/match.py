@@ -53,7 +53,8 @@ class Step(NamedTuple):
 
 def _answer(value):
     """``(move, fault, note)`` from a bare move or a triple; a move name becomes 0-3."""
-    move, fault, note = value if isinstance(value, tuple) and len(value) == 3 else (value, None, None)
+    triple = isinstance(value, tuple) and len(value) == 3
+    move, fault, note = value if triple else (value, None, None)
     return (None if move is None else parse_move(move)), fault, note
 
 
