@@ -200,6 +200,23 @@ def test_best_rectangle_compares_with_the_scan(solution_source):
     assert not wrong.same and "they differ" in repr(wrong)
 
 
+def test_best_rectangle_does_not_call_a_constant_score_the_same():
+    view = state_from_ascii("""
+        ........
+        .A00....
+        .0.0....
+        .0......
+        ........
+        .......b
+    """).view()
+    constant = best_rectangle(lambda v, p, r: 1.0, view, 0)
+    assert not constant.same and constant.yours is None
+    assert "same score, 1, so it cannot choose" in repr(constant)
+    package = constant.package
+    two_best = best_rectangle(lambda v, p, r: float(r in (package, (0, 0, 1, 1))), view, 0)
+    assert two_best.same and "2 rectangles share your best score" in repr(two_best)
+
+
 def test_notebook_11_teaches_b3_b4_b5_and_the_exercise_is_a_stub():
     from test_course_coverage import findable_ids, load, markdown_cells
 

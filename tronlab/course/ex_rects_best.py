@@ -67,9 +67,20 @@ def best_rectangle(score_rectangle, view, player: int = 0, *,
                              f"{problem} The package's best: {package} scoring {ref_score:.4g}.")
     scores = outcome.value[1]
     yours = max(scores, key=lambda r: (scores[r], r == package))
+    tied = sum(score == scores[yours] for score in scores.values())
+    if tied == len(scores) > 1:
+        return BestRectangle(None, scores[yours], package, ref_score, (
+            f"score_rectangle gives all {tied} rectangles the same score, "
+            f"{scores[yours]:.4g}, so it cannot choose between them. The package's best: "
+            f"{package} scoring {ref_score:.4g}. check_score_rectangle above names the term "
+            f"that is off."))
     text = (f"your best rectangle: {yours} scoring {scores[yours]:.4g}; the package's: "
             f"{package} scoring {ref_score:.4g}"
             + (" - the same" if yours == package else " - they differ"))
+    if tied > 1:
+        text += (f" ({tied} rectangles share your best score"
+                 + ("; the package's choice among them counts as yours)"
+                    if yours == package else ")"))
     return BestRectangle(yours, scores[yours], package, ref_score, text)
 
 
