@@ -196,12 +196,11 @@ class SlowGame:
             lo = sum(1 for v in then.values() if v == p)
             hi = now[p] if self.out[p] else lo + free
             boxes.append((lo, hi))
-        # the ranking is fixed when no pair of players can still change order or tie-ness
+        # decided when no two players' reachable scores share a value (a fixed tie too)
         for i in range(self.n):
             for j in range(i + 1, self.n):
                 (a, b), (c, d) = boxes[i], boxes[j]
-                share = max(a, c) <= min(b, d)
-                if share and not (a == b == c == d):
+                if max(a, c) <= min(b, d):
                     return False
         return True
 

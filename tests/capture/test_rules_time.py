@@ -195,25 +195,30 @@ def test_a_decided_ranking_ends_the_game_one_round_later():
     assert r.state.eliminated == (True, False)
 
 
-def test_equal_scores_on_a_full_grid_are_a_decided_tie():
+def test_equal_scores_on_a_full_grid_are_not_decided():
+    # games.md: decided when no two neighbouring intervals overlap; [2, 2] and [2, 2] do
     s = state_from_ascii("A..B", backs_left=(0, 0))
     r = step(s, [(3, 0), (0, 0)])
-    assert r.state.scores() == (2, 2) and r.state.last_round
-    r = step(r.state, [(3, 0), (0, 0)])
-    assert r.outcome.reason == "decided" and r.outcome.ranks == (1, 1)
+    assert r.state.scores() == (2, 2) and not r.state.last_round
+    here = [tuple(q) for q in r.state.positions]
+    for _ in range(25):                     # standing still: the game ends as idle
+        assert r.outcome is None and not r.state.last_round
+        r = step(r.state, here)
+    assert r.outcome.reason == "idle" and r.outcome.ranks == (1, 1)
 
 
 def test_the_ranking_check_waits_for_unused_backs():
     # one unused BACK of an active player: checked only from round 25, on the owners of round r-25
-    s = state_from_ascii("A..B", backs_left=(1, 0))
+    s = state_from_ascii("A0.B", backs_left=(1, 0))
     states = [s]
-    for k in range(30):               # the grid is full after round 1; then both shuttle
-        targets = [(1, 0), (2, 0)] if k % 2 == 0 else [(0, 0), (3, 0)]
+    for k in range(32):               # 0 takes the last square in round 3, then shuttles
+        targets = [(2, 0), (3, 0)] if k % 2 == 0 else [(1, 0), (3, 0)]
         r = step(states[-1], targets)
         states.append(r.state)
         if r.state.last_round:
             break
-    assert len(states) - 1 == 26          # round 26 looks back at round 1, the first full grid
+    assert states[3].scores() == (3, 1) and not states[3].last_round
+    assert len(states) - 1 == 28          # round 28 looks back at round 3, the first full grid
     # an eliminated player's unused BACK does not count, and its upper end is its count
     s = state_from_ascii("A..b", backs_left=(0, 1))
     r = step(s, [(1, 0), "timeout"])

@@ -51,10 +51,11 @@ CodinGame gives them; the points that statement leaves open are settled here:
   changed square and nobody used BACK (players eliminated in it do not count
   as moving).  Any turn with a valid BACK resets the count.
 * **Ranking decided.**  Score intervals as the contest's statement says; two intervals
-  overlap when they share a value, except two equal single values (a tie
-  that can no longer change).  The check runs after every round actually
-  played (not after a turn that went back in time); when it succeeds the
-  next turn is played, whatever it does, and the game ends after it.
+  overlap when they share a value, two equal single values too (two players tied
+  for good keep the game going, as the contest's rule reads).  The check runs
+  after every round actually played (not after a turn that went back in time);
+  when it succeeds the next turn is played, whatever it does, and the game ends
+  after it.
 * **Which ending.**  After a turn the first that applies of: nobody active
   ("no-active-player"), the decided game's extra turn ("decided"), round
   ``round_limit`` completed without a rewind ("round-limit"), 25 idle
@@ -315,7 +316,7 @@ def ranking_decided(state: State) -> bool:
         spans.append((now[p] if state.eliminated[p] else low + free, low))
     spans.sort()
     for (high1, low1), (high2, low2) in zip(spans, spans[1:]):
-        if low2 <= high1 and not (low1 == high1 == low2 == high2):
+        if low2 <= high1:
             return False
     return True
 
