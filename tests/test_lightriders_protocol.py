@@ -359,3 +359,39 @@ def test_the_first_move_under_a_bank_thinks_a_quarter_of_the_move_time():
         assert bot.budget() == pytest.approx((0.95 * 0.2 - 0.002) / 4), name
         bot._first = False
         assert bot.budget() > 0.2, name          # the bank's surplus is shared out
+
+
+LOGGER = """
+import sys
+log = open(sys.argv[1], "w")
+for line in sys.stdin:
+    log.write(line)
+    log.flush()
+    if line.startswith("action move"):
+        print("pass", flush=True)
+"""
+
+
+@pytest.mark.parametrize("max_turns", [3, None])
+def test_a_program_is_told_the_turn_limit_as_max_rounds(tmp_path, max_turns):
+    log = tmp_path / "input.txt"
+    prog = ExternalBot([PY, "-c", LOGGER, str(log)], protocol="lightriders")
+    rec = play(lightriders_board(x=2, y=5), [prog, get_bot("hugger")], rules="lightriders",
+               max_turns=max_turns)
+    settings_lines = [line for line in log.read_text().splitlines()
+                      if line.startswith("settings")]
+    assert settings_lines[:7] == GAMES_MD_SETTINGS.splitlines()
+    if max_turns is None:
+        assert len(settings_lines) == 7 and rec.outcome.turns > 3
+    else:
+        assert settings_lines[7:] == ["settings max_rounds 3"] and rec.outcome.turns == 3
+
+
+def test_a_no_moves_answer_is_a_pass_not_a_fault():
+    code = ("import sys\nfor line in sys.stdin:\n"
+            "    if line.startswith('action'): print('no_moves', flush=True)")
+    prog = ExternalBot([PY, "-c", code], protocol="lightriders")
+    rec = play(lightriders_board(x=2, y=5), [prog, get_bot("hugger")], rules="lightriders",
+               max_turns=4)
+    mine = [e["kind"] for e in rec.events if e["player"] == 0]
+    assert mine == ["pass"] * 4

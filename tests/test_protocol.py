@@ -59,6 +59,7 @@ def test_answer_names_and_pass():
     assert format_answer("codingame", "left") == "LEFT"
     assert format_answer("lightriders", None) == "pass"
     assert parse_answer("lightriders", "pass") is None
+    assert parse_answer("lightriders", "No_Moves") is None    # games.md: read as pass
     with pytest.raises(ValueError, match="no 'pass'"):
         format_answer("google2010", None)
 

@@ -6,7 +6,8 @@ board, so it may scribble on it.  A bot object may also have
 
 * ``start_game(board, player, *, rules, time_limit, rng)`` - called once
   before its first move (``rules`` is the rules' name, ``rng`` a Generator
-  for this seat), under the first-move time limit;
+  for this seat), under the first-move time limit; a hook that takes a
+  ``max_turns`` keyword is also told the game's turn limit (None: none);
 * ``end_game(record)`` and ``close()`` - called after the game, always, even
   when the game stopped with an error or the bot's last move still hangs
   (under the first-move time limit; a failure becomes a "hook-error" event);
@@ -46,6 +47,7 @@ times out at once.  A bot that answers, but late, has timed out too.
 from __future__ import annotations
 
 import datetime
+import inspect
 import threading
 import time
 
@@ -174,7 +176,7 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
     events: list[dict] = []
     limits = (first_time_limit, time_limit)
     try:
-        _start_seats(seats, board, rules, time_limit, first_time_limit)
+        _start_seats(seats, board, rules, time_limit, first_time_limit, max_turns)
         while not match.over and (max_turns is None or match.next_turn <= max_turns):
             step = match.step({p: _choose(seats[p], match, rules, limits, events)
                                for p in match.to_move()})
@@ -230,16 +232,28 @@ def _check_play(board, rules, bots, names, time_limit, first_time_limit, max_tur
     return bots, names, time_limit, first_time_limit
 
 
-def _start_seats(seats, board, rules, time_limit, first_time_limit):
+def _start_seats(seats, board, rules, time_limit, first_time_limit, max_turns):
     """Call each bot's ``start_game`` hook; a fault there is charged at its first move."""
     for seat in seats:
         hook = getattr(seat.bot, "start_game", None)
         if callable(hook):
-            _, fault, text = seat.call(hook, (board.copy(), seat.player),
-                                       {"rules": rules.name, "time_limit": time_limit,
-                                        "rng": seat.rng}, first_time_limit)
+            options = {"rules": rules.name, "time_limit": time_limit, "rng": seat.rng}
+            if _takes_keyword(hook, "max_turns"):
+                options["max_turns"] = max_turns
+            _, fault, text = seat.call(hook, (board.copy(), seat.player), options,
+                                       first_time_limit)
             if fault is not None:
                 seat.pending = (fault, f"in start_game: {text}")
+
+
+def _takes_keyword(function, name: str) -> bool:
+    """Whether ``function`` accepts the keyword argument ``name``."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):     # a builtin without a signature
+        return False
+    return any(p.name == name and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+               or p.kind == p.VAR_KEYWORD for p in parameters)
 
 
 def _choose(seat, match, rules, limits, events):

@@ -103,10 +103,13 @@ class ExternalBot:
         return f"ExternalBot({shlex.join(self.args)!r}, protocol={self.protocol!r})"
 
     # ---- game hooks ----------------------------------------------------------------
-    def start_game(self, board, player, *, rules=None, time_limit=None, rng=None) -> None:
+    def start_game(self, board, player, *, rules=None, time_limit=None, rng=None,
+                   max_turns=None) -> None:
         """Start a fresh process for this game (a previous one is killed first).
 
         ``rules`` (a name or :class:`~tronlab.tron.rules.Rules`) must match the protocol.
+        A Light Riders program is told a turn limit ``max_turns`` as ``settings
+        max_rounds``.
         """
         self.close()
         game = getattr(rules, "name", rules)
@@ -129,7 +132,8 @@ class ExternalBot:
         self._sink = self._program.sink
         if self.protocol == "lightriders":
             self._program.send(lightriders_settings(board, player, timebank_ms=self._bank_cap_ms,
-                                                   time_per_move_ms=self._per_move_ms))
+                                                   time_per_move_ms=self._per_move_ms,
+                                                   max_rounds=max_turns))
 
     def _set_clock(self, engine_limit) -> None:
         first_default, later_default = DEFAULT_TIMES[self.protocol]
