@@ -66,3 +66,22 @@ def test_the_text_report_has_a_line_per_kernel():
 def test_an_unknown_entry_is_named():
     out = _run(BENCH / "twins.py", "--only", "flood_fil")
     assert out.returncode == 2 and "no entry flood_fil" in out.stderr
+
+
+def test_without_the_c_reference_vs_c_says_so_in_one_line(tmp_path):
+    out = _run(BENCH / "vs_c.py", "--ref", tmp_path / "ref.c")
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.strip().splitlines() == [
+        f"vs_c.py: no C reference at {tmp_path / 'ref.c'} (ref.c lives in the course's "
+        f"shared/bench folder, expected beside this checkout): pass --ref PATH/ref.c"]
+
+
+def test_without_the_2010_maps_search_uses_the_package_maps_and_says_so(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCH))
+    import search
+
+    boards, note = search.maps_for_reuse(str(tmp_path))
+    assert [name for name, _ in boards] == list(search.REUSE_BUILTIN)
+    assert str(tmp_path) in note and "--maps DIR" in note
+    name, board, note = search.map_for_lateness(str(tmp_path))
+    assert board.cells.shape == (27, 27) and "--maps DIR" in note
