@@ -85,3 +85,18 @@ def test_without_the_2010_maps_search_uses_the_package_maps_and_says_so(tmp_path
     assert str(tmp_path) in note and "--maps DIR" in note
     name, board, note = search.map_for_lateness(str(tmp_path))
     assert board.cells.shape == (27, 27) and "--maps DIR" in note
+
+
+def test_coldstart_times_the_backtothecode_protocol_with_the_capture_bots(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCH))
+    import coldstart
+    from tronlab.capture.protocol import parse_turn
+
+    assert "backtothecode" in coldstart.PROTOCOLS
+    cells = coldstart.pairs(["voronoi"], coldstart.PROTOCOLS)
+    assert [b for b, p in cells if p == "backtothecode"] == coldstart.CAPTURE_BOTS
+    assert {b for b, p in cells if p != "backtothecode"} == {"voronoi"}
+    lines = coldstart.first_turn("backtothecode").splitlines()
+    assert lines[0] == "1"                      # one opponent
+    view = parse_turn(lines[1:], 2)
+    assert view.owner.shape == (20, 35)
