@@ -1,12 +1,15 @@
 """Seconds from process start to a contest program's first answer: cold cache, warm cache, AOT.
 
-    python benchmarks/coldstart.py [--runs 5] [--bots a,b] [--protocols p,q] [--time 0.1]
-                                   [--modes cold,warm,aot] [--aot-dir DIR] [--warm-cache DIR]
-                                   [--json]
+    python benchmarks/coldstart.py [--runs 5] [--bots a,b] [--capture-bots a,b]
+                                   [--protocols p,q] [--time 0.1] [--modes cold,warm,aot]
+                                   [--aot-dir DIR] [--warm-cache DIR] [--json]
 
 Each run starts ``python -m tronlab bot NAME --protocol P --time T`` afresh,
 writes the first turn of a game on its stdin (for Light Riders the settings
-lines first) and times the first answer line from the moment the process was
+lines first; for Back to the Code, ``backtothecode``, the opponent count
+line, and the bots are the capture bots of ``--capture-bots``, the Tron bots
+of ``--bots`` playing the three Tron protocols) and times the first answer
+line from the moment the process was
 started; then it closes stdin and waits for the program to end.  Three set-ups,
 each the median of ``--runs`` fresh processes (the runs of all cells are
 interleaved, so a burst of load on the machine hits every cell alike):
@@ -51,7 +54,9 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 TARGET_S = 0.3
 BOTS = ["voronoi", "multivoronoi", "minimax", "chamber", "nash", "hybrid", "filler"]
-PROTOCOLS = ["google2010", "codingame", "lightriders"]
+CAPTURE_BOTS = ["nearest", "paths", "rectangles"]
+PROTOCOLS = ["google2010", "codingame", "lightriders", "backtothecode"]
+CAPTURE = "backtothecode"
 MODES = ["cold", "warm", "aot"]
 
 
@@ -74,6 +79,11 @@ def first_turn(protocol: str) -> str:
         return encode_state(protocol, load_builtin("arena"), 0)
     if protocol == "codingame":
         return encode_state(protocol, codingame_board(2, rng=3), 0)
+    if protocol == CAPTURE:
+        from tronlab.capture import reset
+        from tronlab.capture.protocol import format_start, format_turn
+
+        return format_start(2) + format_turn(reset(2, rng=3), 0)
     board = lightriders_board(rng=3)
     return (lightriders_settings(board, 0) + "\n"
             + encode_state(protocol, board, 0, time_ms=10000))
@@ -120,8 +130,13 @@ def _run_quiet(cmd, env, what):
         raise RuntimeError(f"{what} failed:\n{out.stdout[-2000:]}{out.stderr[-2000:]}")
 
 
+def pairs(bots, protocols, capture_bots=CAPTURE_BOTS):
+    """The (bot, protocol) cells: the capture bots for Back to the Code, ``bots`` for the rest."""
+    return [(b, p) for p in protocols for b in (capture_bots if p == CAPTURE else bots)]
+
+
 def measure(bots, protocols, runs, bot_time, aot_dir=None, warm_cache=None, log=print,
-            modes=MODES):
+            modes=MODES, capture_bots=CAPTURE_BOTS):
     with tempfile.TemporaryDirectory() as tmp:
         if warm_cache is None and "warm" in modes:
             warm_cache = os.path.join(tmp, "warm-cache")
@@ -151,13 +166,13 @@ def measure(bots, protocols, runs, bot_time, aot_dir=None, warm_cache=None, log=
         texts = {p: first_turn(p) for p in protocols}
         floors = {"empty interpreter": [sys.executable, "-c", "print(1)"],
                   "import numpy": [sys.executable, "-c", "import numpy; print(1)"]}
-        cells = [(b, p, m) for b in bots for p in protocols for m in modes]
+        cells = [(b, p, m) for b, p in pairs(bots, protocols, capture_bots) for m in modes]
         walls = {c: [] for c in cells}
         cpus = {c: [] for c in cells}
         floor_walls = {k: [] for k in floors}
         floor_cpus = {k: [] for k in floors}
         # untimed: write the bytecode caches, and check the AOT set-up answers without numba
-        time_first_answer(_cmd(bots[0], protocols[0], bot_time), texts[protocols[0]],
+        time_first_answer(_cmd(cells[0][0], cells[0][1], bot_time), texts[cells[0][1]],
                           envs[modes[-1]] if modes[-1] != "cold" else _env(TRONLAB_AOT="0"))
         load = [os.getloadavg()]
         for r in range(runs):
@@ -174,13 +189,12 @@ def measure(bots, protocols, runs, bot_time, aot_dir=None, warm_cache=None, log=
             log(f"  run {r + 1}/{runs} done (load {os.getloadavg()[0]:.1f})")
             load.append(os.getloadavg())
     rows = []
-    for b in bots:
-        for p in protocols:
-            row = {"bot": b, "protocol": p}
-            for m in modes:
-                row[m] = statistics.median(walls[b, p, m])
-                row[m + "_cpu"] = statistics.median(cpus[b, p, m])
-            rows.append(row)
+    for b, p in pairs(bots, protocols, capture_bots):
+        row = {"bot": b, "protocol": p}
+        for m in modes:
+            row[m] = statistics.median(walls[b, p, m])
+            row[m + "_cpu"] = statistics.median(cpus[b, p, m])
+        rows.append(row)
     return {"runs": runs, "time": bot_time, "rows": rows, "nice": NICE,
             "floors": {k: statistics.median(v) for k, v in floor_walls.items()},
             "floor_cpu": {k: statistics.median(v) for k, v in floor_cpus.items()},
@@ -199,10 +213,10 @@ def report(r) -> str:
     lines = [f"first answer from process start, median of {r['runs']} fresh processes "
              f"(wall s, then the program's CPU s when it answered; bot --time {r['time']}"
              + (f"; programs at nice {r['nice']}" if r.get("nice") else "") + ")",
-             f"{'bot':<13} {'protocol':<12} " + " ".join(f"{m:>6}" for m in modes) + "  "
+             f"{'bot':<13} {'protocol':<13} " + " ".join(f"{m:>6}" for m in modes) + "  "
              + " ".join(f"{m + ' cpu':>9}" for m in modes)]
     for row in r["rows"]:
-        lines.append(f"{row['bot']:<13} {row['protocol']:<12} "
+        lines.append(f"{row['bot']:<13} {row['protocol']:<13} "
                      + " ".join(f"{row[m]:6.2f}" for m in modes) + "  "
                      + " ".join(f"{row[m + '_cpu']:9.2f}" for m in modes))
     lines.append("floors (wall / CPU): " + ", ".join(
@@ -219,7 +233,9 @@ def report(r) -> str:
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--bots", default=",".join(BOTS))
+    ap.add_argument("--bots", default=",".join(BOTS), help="Tron bots (the Tron protocols)")
+    ap.add_argument("--capture-bots", default=",".join(CAPTURE_BOTS),
+                    help="Back to the Code bots (protocol backtothecode)")
     ap.add_argument("--protocols", default=",".join(PROTOCOLS))
     ap.add_argument("--time", type=float, default=0.1, help="the bot's budget a move (s)")
     ap.add_argument("--aot-dir", default=None, help="use this AOT build dir instead of building")
@@ -237,7 +253,7 @@ def main(argv=None):
     r = measure(args.bots.split(","), args.protocols.split(","), args.runs, args.time,
                 args.aot_dir, args.warm_cache,
                 log=(lambda *a: print(*a, file=sys.stderr, flush=True)),
-                modes=args.modes.split(","))
+                modes=args.modes.split(","), capture_bots=args.capture_bots.split(","))
     print(json.dumps(r) if args.json else report(r))
 
 

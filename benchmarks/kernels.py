@@ -1,16 +1,21 @@
 """Time the analysis kernels inside compiled loops, and their plain-Python twins.
 
-    python benchmarks/kernels.py --board B.txt [--board C.txt ...] [--json]
+    python benchmarks/kernels.py [--board B.txt ...] [--budget S] [--json]
 
-Boards are Google 2010 map files with heads 1 and 2.  For each board: microseconds
-per call of the voronoi territory, flood fill (from head 1) and articulation
-point kernels, each measured as a ``@njit`` loop calling the kernel ``reps``
-times (median over many batches, so the Python-to-numba call cost is not
-counted), then the same for the plain-Python twins in ``tronlab.grid.reference``
-(fewer reps), and the ratio python / numba.  ``--json`` prints one JSON object
-per board instead.  Results are printed as ref.c prints them: territory and
-edges of the two heads, flood from head 1, articulation count and the sum of
-their indices y * W + x in the map file's grid.
+Boards are Google 2010 map files with heads 1 and 2 (default: the copies of
+ref.c's boards in ``benchmarks/boards/``).  For each board: microseconds per
+call of the voronoi territory, flood fill (from head 1) and articulation point
+kernels, each measured as a ``@njit`` loop calling the kernel ``reps`` times (so
+the Python-to-numba call cost is not counted), then the same for the
+plain-Python twins in ``tronlab.grid.reference``, and the ratio python / numba.
+Each figure is the fastest of the batches run for about ``--budget`` seconds
+(twice that for the twins; ``benchmarks/timing.py``): other jobs on a shared
+machine only ever add time to a batch, so the fastest holds still from run to
+run where a median of a few batches swung threefold; the JSON keeps the medians
+too (``*_median_us``).  ``--json`` prints one JSON object per board instead.
+Results are printed as ref.c prints them: territory and edges of the two heads,
+flood from head 1, articulation count and the sum of their indices y * W + x in
+the map file's grid.
 """
 
 from __future__ import annotations
@@ -18,15 +23,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import sys
 import time
 
 import numpy as np
 from numba import njit
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
 
+from timing import per_call  # noqa: E402
 from tronlab import load_map  # noqa: E402
 from tronlab.grid import reference  # noqa: E402
 from tronlab.grid.articulation import articulation_points_kernel  # noqa: E402
@@ -109,39 +116,44 @@ class Prepared:
 
 
 KERNELS = ("voronoi", "flood", "articulation")
-REPS = {"voronoi": 1000, "flood": 1000, "articulation": 500}
+REPS = {"voronoi": 1000, "flood": 1000, "articulation": 500}   # vs_c.py's batches
+DEFAULT_BOARDS = [os.path.join(HERE, "boards", f"{n}.txt")
+                  for n in ("empty15", "empty30x20", "rand30x20")]
 
 
-def median_us(fn, kernel, reps, batches):
-    fn(kernel, max(1, reps // 10))      # warm up (and compile)
-    return statistics.median(fn(kernel, reps) for _ in range(batches)) * 1e6
-
-
-def measure(path, *, batches=101, python_batches=5):
+def measure(path, *, budget=0.3, min_batches=3):
     p = Prepared(path)
     out = {"board": os.path.basename(path)}
     for k in KERNELS:
-        out[f"{k}_us"] = round(median_us(p.numba_batch, k, REPS[k], batches), 4)
+        t = per_call(lambda reps: p.numba_batch(k, reps), budget=budget, min_batches=min_batches)
+        out[f"{k}_us"], out[f"{k}_median_us"] = round(t.best * 1e6, 4), round(t.median * 1e6, 4)
     for k in KERNELS:
-        out[f"python_{k}_us"] = round(median_us(p.python_batch, k, 20, python_batches), 2)
+        t = per_call(lambda reps: p.python_batch(k, reps), budget=2 * budget,
+                     min_batches=min_batches)
+        out[f"python_{k}_us"] = round(t.best * 1e6, 2)
+        out[f"python_{k}_median_us"] = round(t.median * 1e6, 2)
     out.update(p.results())
     return out
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--board", action="append", required=True, help="Google 2010 map file")
+    ap.add_argument("--board", action="append",
+                    help="Google 2010 map file (default: benchmarks/boards/*.txt)")
     ap.add_argument("--json", action="store_true", help="one JSON object per board")
-    ap.add_argument("--batches", type=int, default=101)
+    ap.add_argument("--budget", type=float, default=0.3,
+                    help="seconds of batches per compiled kernel (twice that per twin)")
+    ap.add_argument("--batches", type=int, default=3, help="at least this many batches")
     args = ap.parse_args(argv)
-    for path in args.board:
-        r = measure(path, batches=args.batches)
+    for path in args.board or DEFAULT_BOARDS:
+        r = measure(path, budget=args.budget, min_batches=args.batches)
         if args.json:
             print(json.dumps(r))
             continue
         print(f"{r['board']} ({r['size']}): territory {r['territory']} edges {r['edges']} "
               f"flood {r['flood']} articulation points {r['articulation_count']} "
               f"(index sum {r['articulation_index_sum']})")
+        print("  us per call, fastest batch")
         for k in KERNELS:
             nb, py = r[f"{k}_us"], r[f"python_{k}_us"]
             print(f"  {k:13s} numba {nb:9.3f} us   python {py:10.1f} us"

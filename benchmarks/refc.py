@@ -9,11 +9,22 @@ from __future__ import annotations
 
 import ctypes
 import os
+import shutil
 import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_REF = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "bench", "ref.c"))
 FLAGS = ["-O2", "-march=native"]
+
+
+def missing(ref_c: str) -> str | None:
+    """Why ``ref_c`` cannot be built here, in one line (how to fix it), or None."""
+    if not os.path.isfile(ref_c):
+        return (f"no C reference at {ref_c} (ref.c lives in the course's shared/bench folder, "
+                f"expected beside this checkout): pass --ref PATH/ref.c")
+    if shutil.which("gcc") is None:
+        return "no gcc on PATH: ref.c cannot be built here"
+    return None
 
 
 def build_library(ref_c: str, tmp: str) -> ctypes.CDLL:

@@ -1,6 +1,11 @@
 """Search speed: numba against C (ref.c) and plain Python; table reuse; the deadline.
 
-    python benchmarks/search.py [BOARD.txt ...] [--ref PATH/ref.c] [--batches N] [--quick]
+    python benchmarks/search.py [BOARD.txt ...] [--ref PATH/ref.c] [--maps DIR] [--batches N]
+                                [--quick]
+
+Boards default to the copies of ref.c's boards in ``benchmarks/boards/``.  Without
+ref.c (``--ref``; by default ``../shared/bench/ref.c`` beside the checkout) part 1
+says so in one line and the table compares numba with the plain-Python twin only.
 
 1. **ref.c's search, same process, alternating.**  ref.c is built as a shared
    library (gcc -O2 -march=native -DLIB -shared -fPIC, in a temp dir) and
@@ -10,15 +15,19 @@
    node count must equal C's (``lib_nodes()``); printed: nodes/s of each and
    the ratio numba / C speed (median of paired batches).  TARGET >= 0.85.
 2. **The plain-Python twin** of the same search
-   (:func:`tronlab.grid.reference.refc_search`), for scale.
+   (:func:`tronlab.grid.reference.refc_search`), for scale: python / numba time.
 3. **The real search** (:class:`tronlab.tron.search.Searcher`, whole turns,
    collisions, separation) at a fixed depth with each evaluation: nodes/s and
    evaluations/s.
 4. **H4**: nodes over several turns of a game with the transposition table
    kept between turns against a fresh table every turn (same depth, same
-   values), on the 25x25 maps.
+   values), on the 2010 maps keyhole, joust and big-room (``--maps DIR``: the
+   folder of the 2010 maps, by default ``../shared/maps/google2010``); where
+   they are missing, on the package's built-in two-rooms, ring and cross, and
+   a line says so.
 5. **A6**: how late :meth:`Searcher.search` returns against its deadline on a
-   25x25 map at several budgets (median and worst overshoot).
+   25x25 map at several budgets (median and worst overshoot): big-room, or a
+   25x25 random map from :func:`tronlab.tron.mapgen.random_map` without it.
 """
 
 from __future__ import annotations
@@ -35,14 +44,18 @@ import numpy as np
 from numba import njit
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
 SHARED = os.path.normpath(os.path.join(HERE, "..", "..", "shared"))
-DEFAULT_BOARDS = [os.path.join(SHARED, "bench", "boards", f"{n}.txt")
+DEFAULT_BOARDS = [os.path.join(HERE, "boards", f"{n}.txt")      # copies of ref.c's boards
                   for n in ("empty15", "empty30x20", "rand30x20")]
 MAPS = os.path.join(SHARED, "maps", "google2010")
+REUSE_MAPS, REUSE_BUILTIN = ("keyhole", "joust", "big-room"), ("two-rooms", "ring", "cross")
 
-from refc import DEFAULT_REF, build_library, build_program  # noqa: E402
+from refc import DEFAULT_REF, build_library, build_program, missing  # noqa: E402
 from tronlab.tron.chambers import new_scratch  # noqa: E402
 from tronlab.tron.maps import load_map  # noqa: E402
+from tronlab.tron.mapgen import load_builtin, random_map  # noqa: E402
 from tronlab.grid.reference import refc_search  # noqa: E402
 from tronlab.tron.c_reference import (new_ref_frames, reference_search,  # noqa: E402
                                       reference_search_kernel)
@@ -98,6 +111,19 @@ def compare_c(c, path, batches, depth=6):
             "ratio": speed}
 
 
+def numba_only(path, batches, depth=6):
+    """Without ref.c: the numba kernel's nodes/s alone (median of batches)."""
+    board = load_map(path)
+    value, _, nodes = reference_search(board, depth=depth)
+    s = new_scratch(board.flat.size)
+    frames = new_ref_frames(depth)
+    one = numba_seconds(board, depth, 3, s, frames)   # compile / warm up
+    reps = max(3, int(0.03 / max(one, 1e-7)))
+    tn = [numba_seconds(board, depth, reps, s, frames) for _ in range(batches)]
+    return {"board": os.path.basename(path), "value": value, "nodes": nodes,
+            "numba_nps": nodes / statistics.median(tn)}
+
+
 # ---------------------------------------------------------------------------
 # 2. the plain-Python twin
 # ---------------------------------------------------------------------------
@@ -121,9 +147,29 @@ def _play(board, m0, m1):
     return nb
 
 
-def reuse(path, depth, turns, evaluation="linear"):
+def maps_for_reuse(maps_dir):
+    """``([(name, board)], note)``: the 2010 maps of part 4 from ``maps_dir``, or
+    the built-in maps with a one-line note saying why."""
+    paths = [os.path.join(maps_dir, f"{n}.txt") for n in REUSE_MAPS]
+    if all(os.path.isfile(p) for p in paths):
+        return [(n, load_map(p)) for n, p in zip(REUSE_MAPS, paths)], None
+    note = (f"   (the 2010 maps {', '.join(REUSE_MAPS)} are not in {maps_dir}: the built-in "
+            f"{', '.join(REUSE_BUILTIN)} instead; pass --maps DIR for them)")
+    return [(n, load_builtin(n)) for n in REUSE_BUILTIN], note
+
+
+def map_for_lateness(maps_dir):
+    """``(name, board, note)``: big-room (25x25), or a random 25x25 map and a note."""
+    path = os.path.join(maps_dir, "big-room.txt")
+    if os.path.isfile(path):
+        return "big-room (25x25)", load_map(path), None
+    note = (f"   (big-room is not in {maps_dir}: a random 25x25 map, random_map(25, 25, rng=0), "
+            f"instead; pass --maps DIR for it)")
+    return "a random 25x25 map", random_map(25, 25, rng=0), note
+
+
+def reuse(board, depth, turns, evaluation="linear"):
     """Nodes over ``turns`` turns with the table kept vs a fresh table each turn."""
-    board = load_map(path)
     kept, fresh = Searcher(evaluation=evaluation), Searcher(evaluation=evaluation)
     opp = Searcher(evaluation=evaluation)
     totals = {"kept": 0, "fresh": 0}
@@ -144,8 +190,7 @@ def reuse(path, depth, turns, evaluation="linear"):
     return totals
 
 
-def overshoot(path, budgets, tries):
-    board = load_map(path)
+def overshoot(board, budgets, tries):
     s = Searcher(evaluation="linear")
     s.search(board, 0, time=0.01)
     out = {}
@@ -160,20 +205,14 @@ def overshoot(path, budgets, tries):
     return out
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("boards", nargs="*", default=DEFAULT_BOARDS)
-    ap.add_argument("--ref", default=DEFAULT_REF)
-    ap.add_argument("--batches", type=int, default=31)
-    ap.add_argument("--quick", action="store_true", help="fewer batches and turns")
-    args = ap.parse_args(argv)
-    batches = 7 if args.quick else args.batches
-
+def compare_all(args, batches):
+    """Parts 1-2 with ref.c: C, numba and the plain-Python twin."""
     print("1-2. ref.c's search (depth 6): C vs numba (alternating batches) vs plain Python")
     print("   speed ratio = numba nodes/s / C nodes/s (>= 0.85 is the target); 'C alone' is the")
     print("   standalone `ref BOARD --bench` figure, measured just before, for a second opinion")
     print(f"{'board':<16}{'value':>6}{'nodes':>7}{'C nodes':>8}{'C lib n/s':>11}"
-          f"{'numba n/s':>11}{'ratio':>7}{'C alone n/s':>13}{'ratio':>7}{'python n/s':>12}")
+          f"{'numba n/s':>11}{'ratio':>7}{'C alone n/s':>13}{'ratio':>7}{'python n/s':>12}"
+          f"{'py/numba':>9}")
     with tempfile.TemporaryDirectory() as tmp:
         c, exe = build_library(args.ref, tmp), build_program(args.ref, tmp)
         for path in args.boards:
@@ -184,7 +223,34 @@ def main(argv=None):
             flag = "" if r["nodes"] == r["c_nodes"] else "  NODE COUNT DIFFERS FROM C"
             print(f"{r['board']:<16}{r['value']:>6}{r['nodes']:>7}{r['c_nodes']:>8}"
                   f"{r['c_nps']:>11.0f}{r['numba_nps']:>11.0f}{r['ratio']:>7.2f}"
-                  f"{alone:>13.0f}{r['numba_nps'] / alone:>7.2f}{pnps:>12.0f}{flag}")
+                  f"{alone:>13.0f}{r['numba_nps'] / alone:>7.2f}{pnps:>12.0f}"
+                  f"{r['numba_nps'] / pnps:>8.0f}x{flag}")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("boards", nargs="*", default=DEFAULT_BOARDS)
+    ap.add_argument("--ref", default=DEFAULT_REF, help="path of ref.c (the C reference)")
+    ap.add_argument("--maps", default=MAPS, help="folder of the Google 2010 maps (parts 4-5)")
+    ap.add_argument("--batches", type=int, default=31)
+    ap.add_argument("--quick", action="store_true", help="fewer batches and turns")
+    args = ap.parse_args(argv)
+    batches = 7 if args.quick else args.batches
+
+    why = missing(args.ref)
+    if why:
+        print("1-2. ref.c's search (depth 6): numba vs its plain-Python twin")
+        print(f"   no C column: {why}")
+        print(f"{'board':<16}{'value':>6}{'nodes':>7}{'numba n/s':>11}{'python n/s':>12}"
+              f"{'python/numba':>14}")
+        for path in args.boards:
+            r = numba_only(path, batches)
+            pv, pn, pnps = python_nps(path)
+            assert (pv, pn) == (r["value"], r["nodes"]), "plain-Python twin disagrees"
+            print(f"{r['board']:<16}{r['value']:>6}{r['nodes']:>7}{r['numba_nps']:>11.0f}"
+                  f"{pnps:>12.0f}{r['numba_nps'] / pnps:>13.0f}x")
+    else:
+        compare_all(args, batches)
 
     print("\n3. the real search (whole turns, collisions, separation), 6 turns deep, player 0")
     print(f"{'board':<16}{'evaluation':<13}{'value':>9}{'nodes':>9}{'nodes/s':>10}{'evals/s':>10}")
@@ -203,21 +269,23 @@ def main(argv=None):
 
     turns = 6 if args.quick else 12
     print(f"\n4. H4: table kept between turns vs fresh, {turns} turns at depth 4 (linear)")
-    for name in ("keyhole", "joust", "big-room"):
-        path = os.path.join(MAPS, f"{name}.txt")
-        if os.path.exists(path):
-            t = reuse(path, 4, turns)
-            saved = 1 - t["kept"] / t["fresh"] if t["fresh"] else 0
-            print(f"{name:<12} fresh {t['fresh']:>8} nodes   kept {t['kept']:>8} nodes   "
-                  f"saved {saved:6.1%}")
+    boards, note = maps_for_reuse(args.maps)
+    if note:
+        print(note)
+    for name, board in boards:
+        t = reuse(board, 4, turns)
+        saved = 1 - t["kept"] / t["fresh"] if t["fresh"] else 0
+        print(f"{name:<12} fresh {t['fresh']:>8} nodes   kept {t['kept']:>8} nodes   "
+              f"saved {saved:6.1%}")
 
-    print("\n5. A6: lateness of Searcher.search against its deadline on big-room (25x25)")
-    path = os.path.join(MAPS, "big-room.txt")
-    if os.path.exists(path):
-        for b, (med, worst, depth) in overshoot(path, (0.05, 0.2, 1.0),
-                                                3 if args.quick else 7).items():
-            print(f"budget {b:>5} s: late by median {med:6.2f} ms, worst {worst:6.2f} ms "
-                  f"(depth {depth})")
+    name, board, note = map_for_lateness(args.maps)
+    print(f"\n5. A6: lateness of Searcher.search against its deadline on {name}")
+    if note:
+        print(note)
+    for b, (med, worst, depth) in overshoot(board, (0.05, 0.2, 1.0),
+                                            3 if args.quick else 7).items():
+        print(f"budget {b:>5} s: late by median {med:6.2f} ms, worst {worst:6.2f} ms "
+              f"(depth {depth})")
 
 
 if __name__ == "__main__":

@@ -229,6 +229,11 @@ def main(argv=None):
     bots = args.bots.split(",")
     pairs = pairs_of(bots, args.pairs)
     tag = f"{args.tag or git_commit()}|t={args.time}|d={args.depth}"
+    if args.maps == "all" and not os.path.isdir(MAPS):
+        print(f"strength.py: the Google 2010 maps are not at {MAPS} (../shared beside the "
+              f"checkout): pass --maps DIR, names of built-in maps (--maps arena,ring,...) "
+              f"or --maps none (random maps only)", file=sys.stderr)
+        return 2
     maps = map_text(args.maps, args.random, args.random_size, args.random_first)
     plan = [g for a, b in pairs for g in round_robin([a, b], maps, time=args.time,
                                                      depth=args.depth, tag=tag)]

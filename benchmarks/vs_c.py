@@ -24,7 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from kernels import KERNELS, REPS, Prepared  # noqa: E402
-from refc import DEFAULT_REF, build_library  # noqa: E402
+from refc import DEFAULT_REF, build_library, missing  # noqa: E402
 
 C_KERNEL = {"voronoi": 0, "flood": 1, "articulation": 2}
 TARGET = {"voronoi": 1.2, "flood": 1.2, "articulation": 1.3}
@@ -58,6 +58,10 @@ def main(argv=None):
     args = ap.parse_args(argv)
     boards = args.boards or [os.path.join(boards_dir, f) for f in
                              ("empty15.txt", "empty30x20.txt", "rand30x20.txt")]
+    why = missing(args.ref)
+    if why:
+        print(f"vs_c.py: {why}", file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory() as tmp:
         c = build_library(args.ref, tmp)
         print(f"{'board':16s} {'kernel':13s} {'C us':>8s} {'numba us':>9s} {'numba/C':>8s}"
@@ -73,4 +77,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

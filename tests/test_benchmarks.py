@@ -1,0 +1,102 @@
+"""The benchmarks run and say what they should: every hot kernel of
+``benchmarks/twins.py`` is reported with a ratio against its plain-Python twin,
+and the twin computes what the kernel computes.  Speed is shown by the
+benchmarks, never asserted here: ``--tiny`` runs tiny boards with tiny budgets.
+"""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "benchmarks"
+
+KERNELS = ["chamber_counts", "fill_length", "greedy_move", "endgame", "turn_order_territory",
+           "fill_bound", "components", "enclose", "opponent_paths", "negamax", "nash_search"]
+SEARCHES = {"endgame", "negamax", "nash_search"}
+# Twins that do not run as plain Python (tronlab/ is not this file's to fix):
+# chamber_build._free_degree indexes flat with sq - stride, sq a numpy uint64 and
+# stride an int64, which numpy turns into a float.  strict: the day the twin runs,
+# this marker must go.
+BROKEN_TWINS = {"chamber_counts": "the chamber kernels' plain twin indexes with a float "
+                                  "(numpy uint64 - int64)"}
+
+
+def _run(*args, timeout=300):
+    return subprocess.run([sys.executable, *map(str, args)], capture_output=True, text=True,
+                          cwd=ROOT, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def twins():
+    out = _run(BENCH / "twins.py", "--tiny", "--json")
+    rows = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+    assert rows, out.stderr[-3000:]
+    return {r["kernel"]: r for r in rows}
+
+
+def test_every_kernel_is_reported_once(twins):
+    assert sorted(twins) == sorted(KERNELS)
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=BROKEN_TWINS[n]))
+    if n in BROKEN_TWINS else n for n in KERNELS])
+def test_the_twin_agrees_and_a_ratio_is_shown(twins, name):
+    r = twins[name]
+    assert "twin_error" not in r, r["twin_error"]
+    assert r["agree"], r
+    assert r["numba_us"] > 0 and r["python_us"] > 0
+    assert r["ratio"] == pytest.approx(r["python_us"] / r["numba_us"], rel=0.05, abs=0.1)
+    if name in SEARCHES:
+        assert r["nodes"] == r["twin_nodes"] > 0
+
+
+def test_the_text_report_has_a_line_per_kernel():
+    out = _run(BENCH / "twins.py", "--tiny", "--only", "fill_bound,components")
+    assert out.returncode == 0, out.stderr[-3000:]
+    lines = out.stdout.splitlines()[1:]
+    assert [line.split()[0] for line in lines] == ["fill_bound", "components"]
+    assert all("python/numba" in line for line in lines)
+
+
+def test_an_unknown_entry_is_named():
+    out = _run(BENCH / "twins.py", "--only", "flood_fil")
+    assert out.returncode == 2 and "no entry flood_fil" in out.stderr
+
+
+def test_without_the_c_reference_vs_c_says_so_in_one_line(tmp_path):
+    out = _run(BENCH / "vs_c.py", "--ref", tmp_path / "ref.c")
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.strip().splitlines() == [
+        f"vs_c.py: no C reference at {tmp_path / 'ref.c'} (ref.c lives in the course's "
+        f"shared/bench folder, expected beside this checkout): pass --ref PATH/ref.c"]
+
+
+def test_without_the_2010_maps_search_uses_the_package_maps_and_says_so(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCH))
+    import search
+
+    boards, note = search.maps_for_reuse(str(tmp_path))
+    assert [name for name, _ in boards] == list(search.REUSE_BUILTIN)
+    assert str(tmp_path) in note and "--maps DIR" in note
+    name, board, note = search.map_for_lateness(str(tmp_path))
+    assert board.cells.shape == (27, 27) and "--maps DIR" in note
+
+
+def test_coldstart_times_the_backtothecode_protocol_with_the_capture_bots(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCH))
+    import coldstart
+    from tronlab.capture.protocol import parse_turn
+
+    assert "backtothecode" in coldstart.PROTOCOLS
+    cells = coldstart.pairs(["voronoi"], coldstart.PROTOCOLS)
+    assert [b for b, p in cells if p == "backtothecode"] == coldstart.CAPTURE_BOTS
+    assert {b for b, p in cells if p != "backtothecode"} == {"voronoi"}
+    lines = coldstart.first_turn("backtothecode").splitlines()
+    assert lines[0] == "1"                      # one opponent
+    view = parse_turn(lines[1:], 2)
+    assert view.owner.shape == (20, 35)
