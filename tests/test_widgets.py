@@ -208,6 +208,43 @@ def test_play_argument_errors():
         BoardWidget(load_builtin("arena"), cell_px=1000)
 
 
+
+def _missing(self):
+    raise AttributeError("not in numpy 1.24")
+
+
+class Generator124(np.random.Generator):
+    """A Generator as numpy 1.24 has it: no ``spawn`` (numpy 1.25 added it)."""
+    spawn = property(_missing)
+
+
+class PCG64_124(np.random.PCG64):
+    """numpy 1.24's PCG64: its SeedSequence has no public ``seed_seq`` yet."""
+    seed_seq = property(_missing)
+
+
+def test_play_works_without_numpy_1_25_apis_and_keeps_the_same_games():
+    old = Generator124(PCG64_124(7))
+    assert not hasattr(old, "spawn") and not hasattr(old.bit_generator, "seed_seq")
+    w = BoardWidget.play("random", seed=old)
+    same = BoardWidget.play("random", seed=7)
+    while not w.game_over:
+        w.move("right")
+        same.move("right")
+    assert w.moves == same.moves and same.game_over
+
+
+def test_child_rngs_are_the_streams_of_spawn():
+    from tronlab.widget_game import child_rngs
+    ours = [g.integers(2**32, size=4) for g in child_rngs(Generator124(PCG64_124(3)), 3)]
+    spawned = [g.integers(2**32, size=4) for g in np.random.default_rng(3).spawn(3)]
+    assert np.array_equal(ours, spawned)
+
+
+def test_a_negative_seed_is_refused_by_name():
+    with pytest.raises(ValueError, match="seed is a non-negative int or a numpy Generator, got -1"):
+        BoardWidget.play("hugger", seed=-1)
+
 # ---- replay -----------------------------------------------------------------------------------
 
 def test_replay_sends_turns_plus_one_frames():

@@ -40,7 +40,7 @@ import traitlets
 
 from .render import FREE_COLOR, PLAYER_COLORS, TRAIL_COLORS, WALL_COLOR
 from .tron.board import Board, parse_move
-from .widget_game import Game, default_board
+from .widget_game import Game, default_board, seed_rng
 from .widget_views import board_png, color_name, play_status, replay_status
 from .widget_wire import (KINDS, OVERLAY_KINDS, decode_board, decode_frames, encode_board,
                           encode_frames, overlay_payload)
@@ -131,7 +131,7 @@ class BoardWidget(anywidget.AnyWidget):
         """A game against ``bot`` (a registered name or a callable); you are player 1 (index 0).
 
         ``bot`` may be a list, one per opponent, for boards with more players
-        (codingame); ``seed`` (int or numpy Generator) drives the bots and any
+        (codingame); ``seed`` (a non-negative int or a numpy Generator) drives the bots and any
         random start board.
         """
         w = cls()
@@ -146,14 +146,7 @@ class BoardWidget(anywidget.AnyWidget):
         prev = getattr(self, "_setup", {})
         bot = prev.get("bot", "hugger") if bot is None else bot
         rules = get_rules(prev.get("rules", "google2010") if rules is None else rules)
-        if seed is None:
-            rng = prev.get("rng") or np.random.default_rng(0)
-        elif isinstance(seed, np.random.Generator):
-            rng = seed
-        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            rng = np.random.default_rng(int(seed))
-        else:
-            raise TypeError(f"seed is an int or a numpy Generator, got {type(seed).__name__}")
+        rng = (prev.get("rng") or np.random.default_rng(0)) if seed is None else seed_rng(seed)
         if board is None:
             board = prev.get("board") if rules is prev.get("rules_obj") else None
         if board is None:
