@@ -162,6 +162,33 @@ def test_codingame_bots_play_on_after_the_person_dies():
     w.record.verify()
 
 
+
+def test_two_views_ticking_do_not_speed_up_the_bots(monkeypatch):
+    """Each view of a widget runs a clock that sends ticks at the widget's fps; the kernel
+    plays one turn per period however many views tick."""
+    import tronlab.widgets as widgets
+    now = [100.0]
+    monkeypatch.setattr(widgets, "_clock", lambda: now[0], raising=False)
+    w = BoardWidget.play(["hugger", "hugger"], rules="codingame",
+                         board=codingame_board(3, rng=4), seed=2)
+    while not w.watching:
+        w.move("left")
+    period = 1 / w.fps
+    turn = w.turn
+    for k in range(4):                      # two views, each ticking once a period
+        w._on_browser_msg(w, {"type": "tick"}, [])
+        now[0] += period / 3
+        w._on_browser_msg(w, {"type": "tick"}, [])
+        now[0] += 2 * period / 3
+        assert w.turn == turn + k + 1 and not w.thinking and not w.game_over
+    w.fps = 2.0                             # a slower widget: a tick after 1/8 s is early now
+    turn = w.turn
+    w._on_browser_msg(w, {"type": "tick"}, [])
+    assert w.turn == turn
+    now[0] += 0.5
+    w._on_browser_msg(w, {"type": "tick"}, [])
+    assert w.turn == turn + 1
+
 def test_a_crashing_bot_loses_and_the_game_goes_on():
     def broken(board, player):
         raise RuntimeError("boom")

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import base64
 import pathlib
+from time import monotonic as _clock
 
 import anywidget
 import numpy as np
@@ -88,6 +89,7 @@ class BoardWidget(anywidget.AnyWidget):
         self._boards: list[Board] | None = None
         self._board: Board | None = None
         self.record = None
+        self._last_tick = float("-inf")
         self.on_msg(self._on_browser_msg)
         if board is not None:
             self.show(board, cell_px=cell_px)
@@ -235,6 +237,17 @@ class BoardWidget(anywidget.AnyWidget):
         ``widget.record``."""
         self.record = self._game.record()
 
+    def _tick_due(self) -> bool:
+        """Whether a browser tick may play a turn.  Every view of the widget runs a clock
+        (board.js), so two views would send twice the ticks: a tick arriving sooner than 0.8
+        of the widget's period (1/fps, fps clamped to 2-30 as the page does) after the last
+        played one is ignored, so the game's speed does not depend on the number of views."""
+        now = _clock()
+        if now - self._last_tick < 0.8 / min(30.0, max(2.0, self.fps)):
+            return False
+        self._last_tick = now
+        return True
+
     def _on_browser_msg(self, _widget, content, _buffers):
         if not isinstance(content, dict):
             return
@@ -243,7 +256,7 @@ class BoardWidget(anywidget.AnyWidget):
         try:
             if kind == "move" and self._game is not None and not self.game_over:
                 self.move(int(content.get("move")))
-            elif kind == "tick" and self.watching:
+            elif kind == "tick" and self.watching and self._tick_due():
                 self.advance()
             elif kind == "new" and getattr(self, "_setup", None):
                 self.new_game()
