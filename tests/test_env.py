@@ -106,3 +106,96 @@ def test_a_long_seeded_rollout_of_legal_random_players_equals_play(rules, seed):
     record = play(start, [_LegalRandom(seed * 10 + p) for p in range(2)], rules=rules)
     assert turns == record.outcome.turns > 5
     assert env.match.board == record.final
+
+
+# ---- arguments checked up front -------------------------------------------------------------
+
+@pytest.mark.parametrize("rules", ["google2010", "lightriders"])
+def test_a_player_count_the_rules_do_not_allow_is_refused_in_the_constructor(rules):
+    with pytest.raises(ValueError, match=f"{rules} is played by 2 players, got n_players=3"):
+        parallel_env(rules, n_players=3)
+    with pytest.raises(ValueError, match="codingame is played by 2 to 4 players, got n_players=5"):
+        parallel_env("codingame", n_players=5)
+    with pytest.raises(TypeError, match="n_players is an int"):
+        parallel_env("codingame", n_players=2.0)
+
+
+def test_a_board_and_n_players_must_agree():
+    from tronlab.tron.mapgen import codingame_board
+    board = Board.from_ascii("#####\n#1.2#\n#####")
+    with pytest.raises(ValueError, match="n_players=3 but the board has 2 players"):
+        parallel_env("google2010", board=board, n_players=3)
+    assert parallel_env("google2010", board=board, n_players=2).possible_agents == [
+        "player_0", "player_1"]
+    env = parallel_env("codingame", board=codingame_board(3, rng=1))
+    assert len(env.possible_agents) == 3
+    with pytest.raises(TypeError, match="board is a tronlab Board"):
+        parallel_env("google2010", board="#1.2#")
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.5, True, "10"])
+def test_max_cycles_is_none_or_a_positive_int(bad):
+    with pytest.raises(ValueError, match="max_cycles is None or a positive int"):
+        parallel_env("google2010", max_cycles=bad)
+
+
+def test_render_and_state_need_a_reset_like_step():
+    env = parallel_env("google2010", render_mode="ansi")
+    for method, call in [("step", lambda: env.step({})), ("render", env.render),
+                         ("state", env.state)]:
+        with pytest.raises(RuntimeError, match=rf"call reset\(\) before {method}\(\)"):
+            call()
+
+
+def test_the_state_is_the_padded_board_and_state_space_says_so():
+    env = parallel_env("codingame", n_players=3)
+    env.reset(seed=2)
+    state = env.state()
+    shape = env.observation_space("player_0")["observation"].shape
+    assert state.shape == (shape[1] + 2, shape[2] + 2) == env.state_space.shape
+    assert env.state_space.contains(state) and env.state_space.dtype == np.uint8
+    assert (state[0] == 1).all() and (state[:, -1] == 1).all()          # the wall border
+
+
+@pytest.mark.parametrize("bad", [1.7, "1", None, 4, -1, True, np.float64(1.0), [1]])
+def test_an_action_outside_discrete_4_is_refused_naming_the_agent(bad):
+    env = parallel_env("google2010")
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match="player_1's action must be an element of Discrete"):
+        env.step({"player_0": 1, "player_1": bad})
+    assert env.match.turns == 0                  # nothing was played
+
+
+def test_numpy_integer_actions_are_elements_of_the_space():
+    env = parallel_env("google2010")
+    env.reset(seed=1)
+    env.step({"player_0": np.int64(0), "player_1": np.uint8(0)})
+    assert env.match.turns == 1
+
+
+def test_every_agent_in_play_needs_an_action_and_unknown_names_are_refused():
+    env = parallel_env("google2010")
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match=r"missing: \['player_1'\]"):
+        env.step({"player_0": 0})
+    with pytest.raises(ValueError, match=r"unknown: \['player_7'\]"):
+        env.step({"player_0": 0, "player_1": 0, "player_7": 0})
+    assert env.match.turns == 0
+
+
+def test_actions_of_agents_already_out_are_ignored():
+    env = parallel_env("codingame", board=Board.from_ascii("#######\n#1..2.#\n#.....#\n#..3..#"))
+    env.reset()
+    env.step({"player_0": 0, "player_1": 1, "player_2": 1})     # player 0 runs into the edge
+    assert env.agents == ["player_1", "player_2"]
+    env.step({"player_0": 7, "player_1": 2, "player_2": 1})
+    assert env.match.turns == 2
+
+
+def test_pettingzoos_own_tests_pass():
+    from pettingzoo.test import api_test, parallel_seed_test
+    from pettingzoo.utils.conversions import parallel_to_aec
+    for rules, options in SETTINGS:
+        api_test(parallel_to_aec(parallel_env(rules, **options)), num_cycles=200)
+        parallel_seed_test(lambda: parallel_env(rules, **options), num_cycles=50)
+    parallel_api_test(parallel_env("codingame", n_players=3, max_cycles=5), num_cycles=50)

@@ -64,3 +64,32 @@ def test_page_messages_paint_and_save_and_report_errors(tmp_path):
     ed._on_browser_msg(ed, {"kind": "paint", "x": 1, "y": 2, "tool": "1"}, [])
     ed._on_browser_msg(ed, {"kind": "save"}, [])
     assert ed.status.startswith("saved") and (tmp_path / "x.txt").exists()
+
+
+def test_no_start_on_the_centre_square_of_a_symmetric_map():
+    ed = MapEditor(5, 5)
+    for tool in "12":
+        with pytest.raises(ValueError, match=r"\(2, 2\) is the centre square, its own mirror"):
+            ed.paint(2, 2, tool)
+    ed.paint(2, 2, "#")                       # a wall there is fine
+    ed.paint(1, 2, "1")
+    assert ed.board().n_players == 2          # (was: start 2 overwrote start 1 there)
+    ed._on_browser_msg(ed, {"kind": "paint", "x": 2, "y": 2, "tool": "2"}, [])
+    assert "centre square" in ed.status and ed.cells[2] == "#1#2#"
+    ed.symmetric = False
+    ed.paint(2, 2, "1")                       # without symmetry the centre is a square like any
+    assert ed.cells[2] == "# 12#"
+
+
+def test_a_board_to_edit_is_a_board_within_max_side():
+    from tronlab import Board
+    from tronlab.map_editor import MAX_SIDE
+    with pytest.raises(TypeError, match="board is a tronlab Board, got str"):
+        MapEditor(board="x")
+    wide = Board.from_ascii("1" + "." * (MAX_SIDE - 1) + "2")
+    with pytest.raises(ValueError, match=f"at most {MAX_SIDE} squares a side .*101x1"):
+        MapEditor(board=wide)
+    ed = MapEditor(5, 5)
+    with pytest.raises(ValueError, match=f"at most {MAX_SIDE} squares a side"):
+        ed.load_text(f"{MAX_SIDE + 1} 1\n1" + " " * (MAX_SIDE - 1) + "2\n")
+    assert MapEditor(board=Board.from_ascii("1" + "." * (MAX_SIDE - 2) + "2")).width == MAX_SIDE

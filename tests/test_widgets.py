@@ -162,6 +162,33 @@ def test_codingame_bots_play_on_after_the_person_dies():
     w.record.verify()
 
 
+
+def test_two_views_ticking_do_not_speed_up_the_bots(monkeypatch):
+    """Each view of a widget runs a clock that sends ticks at the widget's fps; the kernel
+    plays one turn per period however many views tick."""
+    import tronlab.widgets as widgets
+    now = [100.0]
+    monkeypatch.setattr(widgets, "_clock", lambda: now[0], raising=False)
+    w = BoardWidget.play(["hugger", "hugger"], rules="codingame",
+                         board=codingame_board(3, rng=4), seed=2)
+    while not w.watching:
+        w.move("left")
+    period = 1 / w.fps
+    turn = w.turn
+    for k in range(4):                      # two views, each ticking once a period
+        w._on_browser_msg(w, {"type": "tick"}, [])
+        now[0] += period / 3
+        w._on_browser_msg(w, {"type": "tick"}, [])
+        now[0] += 2 * period / 3
+        assert w.turn == turn + k + 1 and not w.thinking and not w.game_over
+    w.fps = 2.0                             # a slower widget: a tick after 1/8 s is early now
+    turn = w.turn
+    w._on_browser_msg(w, {"type": "tick"}, [])
+    assert w.turn == turn
+    now[0] += 0.5
+    w._on_browser_msg(w, {"type": "tick"}, [])
+    assert w.turn == turn + 1
+
 def test_a_crashing_bot_loses_and_the_game_goes_on():
     def broken(board, player):
         raise RuntimeError("boom")
@@ -207,6 +234,43 @@ def test_play_argument_errors():
     with pytest.raises(ValueError, match="cell_px"):
         BoardWidget(load_builtin("arena"), cell_px=1000)
 
+
+
+def _missing(self):
+    raise AttributeError("not in numpy 1.24")
+
+
+class Generator124(np.random.Generator):
+    """A Generator as numpy 1.24 has it: no ``spawn`` (numpy 1.25 added it)."""
+    spawn = property(_missing)
+
+
+class PCG64_124(np.random.PCG64):
+    """numpy 1.24's PCG64: its SeedSequence has no public ``seed_seq`` yet."""
+    seed_seq = property(_missing)
+
+
+def test_play_works_without_numpy_1_25_apis_and_keeps_the_same_games():
+    old = Generator124(PCG64_124(7))
+    assert not hasattr(old, "spawn") and not hasattr(old.bit_generator, "seed_seq")
+    w = BoardWidget.play("random", seed=old)
+    same = BoardWidget.play("random", seed=7)
+    while not w.game_over:
+        w.move("right")
+        same.move("right")
+    assert w.moves == same.moves and same.game_over
+
+
+def test_child_rngs_are_the_streams_of_spawn():
+    from tronlab.widget_game import child_rngs
+    ours = [g.integers(2**32, size=4) for g in child_rngs(Generator124(PCG64_124(3)), 3)]
+    spawned = [g.integers(2**32, size=4) for g in np.random.default_rng(3).spawn(3)]
+    assert np.array_equal(ours, spawned)
+
+
+def test_a_negative_seed_is_refused_by_name():
+    with pytest.raises(ValueError, match="seed is a non-negative int or a numpy Generator, got -1"):
+        BoardWidget.play("hugger", seed=-1)
 
 # ---- replay -----------------------------------------------------------------------------------
 

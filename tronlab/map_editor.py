@@ -13,7 +13,8 @@ are the same text.  The page edits it and sends each change back.
 
 ``symmetric=True`` mirrors every stroke through the centre (point symmetry),
 the symmetry the contest's fair maps have: painting ``(x, y)`` also paints
-``(w-1-x, h-1-y)``, and placing start 1 places start 2 on its mirror square.
+``(w-1-x, h-1-y)``, and placing start 1 places start 2 on its mirror square.  The
+centre square of an odd-sized map is its own mirror, so no start goes there.
 
 >>> ed = MapEditor(5, 3, symmetric=True, border=False)
 >>> ed.paint(1, 0, "#"); ed.paint(0, 1, "1")
@@ -65,6 +66,7 @@ class MapEditor(anywidget.AnyWidget):
         super().__init__(**kwargs)
         self.symmetric, self.path = bool(symmetric), str(path)
         if board is not None:
+            _check_board(board)
             self.width, self.height = board.width, board.height
             self.cells = _board_text(board).splitlines()
         else:
@@ -89,8 +91,12 @@ class MapEditor(anywidget.AnyWidget):
         rows = [list(r) for r in self.cells]
         changes = [(x, y, tool)]
         if self.symmetric:
-            mirror = {"1": "2", "2": "1"}.get(tool, tool)
-            changes.append((self.width - 1 - x, self.height - 1 - y, mirror))
+            mx, my = self.width - 1 - x, self.height - 1 - y
+            if tool in "12" and (mx, my) == (x, y):
+                raise ValueError(f"({x}, {y}) is the centre square, its own mirror image: "
+                                 f"start {tool} there would leave no square for the other "
+                                 f"start; pick another square or turn point symmetry off")
+            changes.append((mx, my, {"1": "2", "2": "1"}.get(tool, tool)))
         for cx, cy, ch in changes:
             if ch in "12":        # one start per player: clear the old one
                 rows = [[" " if c == ch else c for c in r] for r in rows]
@@ -104,6 +110,7 @@ class MapEditor(anywidget.AnyWidget):
     def load_text(self, text: str) -> None:
         """Replace the map by Google 2010 map text (checked by the map parser)."""
         board = parse_map(text, name="map text")
+        _check_board(board)
         self.width, self.height = board.width, board.height
         self.cells = _board_text(board).splitlines()
 
@@ -127,6 +134,14 @@ class MapEditor(anywidget.AnyWidget):
                 self.status = f"saved {self.save()}"
         except (ValueError, KeyError, TypeError) as err:
             self.status = str(err)
+
+
+def _check_board(board) -> None:
+    if not isinstance(board, Board):
+        raise TypeError(f"board is a tronlab Board, got {type(board).__name__}")
+    if board.width > MAX_SIDE or board.height > MAX_SIDE:
+        raise ValueError(f"the map editor takes maps of at most {MAX_SIDE} squares a side "
+                         f"(MAX_SIDE), got {board.width}x{board.height}")
 
 
 def _board_text(board: Board) -> str:

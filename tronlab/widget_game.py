@@ -7,9 +7,34 @@ that raises or returns nonsense loses instead of breaking the widget.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .tron.board import Board, parse_move
 
-__all__ = ["Game", "default_board", "bot_label", "make_bot"]
+__all__ = ["Game", "default_board", "bot_label", "make_bot", "child_rngs", "seed_rng"]
+
+
+def seed_rng(seed) -> np.random.Generator:
+    """``seed`` as a Generator: a Generator as it is, a non-negative int seeds a new one."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
+        raise TypeError(f"seed is an int or a numpy Generator, got {type(seed).__name__}")
+    if seed < 0:
+        raise ValueError(f"seed is a non-negative int or a numpy Generator, got {seed!r}")
+    return np.random.default_rng(int(seed))
+
+
+def child_rngs(rng: np.random.Generator, n: int) -> list:
+    """``n`` independent Generators drawn from ``rng``: the same streams as
+    ``rng.spawn(n)``, which needs numpy 1.25; this works from numpy 1.17 on (every
+    BitGenerator keeps its ``SeedSequence`` in ``_seed_seq``, made public as
+    ``seed_seq`` in 1.25)."""
+    bits = rng.bit_generator
+    seq = getattr(bits, "seed_seq", None) or getattr(bits, "_seed_seq", None)
+    if not isinstance(seq, np.random.SeedSequence):      # e.g. a legacy-seeded MT19937
+        seq = np.random.SeedSequence(int(rng.integers(2**63)))
+    return [np.random.Generator(type(bits)(child)) for child in seq.spawn(n)]
 
 
 def default_board(rules, rng, n_players: int = 2) -> Board:
@@ -50,7 +75,7 @@ class Game:
         self.match = Match(board, rules)
         self.rules = self.match.rules
         self.names = ["you"] + [bot_label(b) for b in bots]
-        rngs = rng.spawn(len(bots))
+        rngs = child_rngs(rng, len(bots))
         self.bots = [None] + [make_bot(b, r) for b, r in zip(bots, rngs)]
         self.events: list[dict] = []
         self.pending: dict[int, tuple[str, str]] = {}   # faults raised before the first move

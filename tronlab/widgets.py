@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import base64
 import pathlib
+from time import monotonic as _clock
 
 import anywidget
 import numpy as np
@@ -40,7 +41,7 @@ import traitlets
 
 from .render import FREE_COLOR, PLAYER_COLORS, TRAIL_COLORS, WALL_COLOR
 from .tron.board import Board, parse_move
-from .widget_game import Game, default_board
+from .widget_game import Game, default_board, seed_rng
 from .widget_views import board_png, color_name, play_status, replay_status
 from .widget_wire import (KINDS, OVERLAY_KINDS, decode_board, decode_frames, encode_board,
                           encode_frames, overlay_payload)
@@ -88,6 +89,7 @@ class BoardWidget(anywidget.AnyWidget):
         self._boards: list[Board] | None = None
         self._board: Board | None = None
         self.record = None
+        self._last_tick = float("-inf")
         self.on_msg(self._on_browser_msg)
         if board is not None:
             self.show(board, cell_px=cell_px)
@@ -131,7 +133,7 @@ class BoardWidget(anywidget.AnyWidget):
         """A game against ``bot`` (a registered name or a callable); you are player 1 (index 0).
 
         ``bot`` may be a list, one per opponent, for boards with more players
-        (codingame); ``seed`` (int or numpy Generator) drives the bots and any
+        (codingame); ``seed`` (a non-negative int or a numpy Generator) drives the bots and any
         random start board.
         """
         w = cls()
@@ -146,14 +148,7 @@ class BoardWidget(anywidget.AnyWidget):
         prev = getattr(self, "_setup", {})
         bot = prev.get("bot", "hugger") if bot is None else bot
         rules = get_rules(prev.get("rules", "google2010") if rules is None else rules)
-        if seed is None:
-            rng = prev.get("rng") or np.random.default_rng(0)
-        elif isinstance(seed, np.random.Generator):
-            rng = seed
-        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            rng = np.random.default_rng(int(seed))
-        else:
-            raise TypeError(f"seed is an int or a numpy Generator, got {type(seed).__name__}")
+        rng = (prev.get("rng") or np.random.default_rng(0)) if seed is None else seed_rng(seed)
         if board is None:
             board = prev.get("board") if rules is prev.get("rules_obj") else None
         if board is None:
@@ -242,6 +237,17 @@ class BoardWidget(anywidget.AnyWidget):
         ``widget.record``."""
         self.record = self._game.record()
 
+    def _tick_due(self) -> bool:
+        """Whether a browser tick may play a turn.  Every view of the widget runs a clock
+        (board.js), so two views would send twice the ticks: a tick arriving sooner than 0.8
+        of the widget's period (1/fps, fps clamped to 2-30 as the page does) after the last
+        played one is ignored, so the game's speed does not depend on the number of views."""
+        now = _clock()
+        if now - self._last_tick < 0.8 / min(30.0, max(2.0, self.fps)):
+            return False
+        self._last_tick = now
+        return True
+
     def _on_browser_msg(self, _widget, content, _buffers):
         if not isinstance(content, dict):
             return
@@ -250,7 +256,7 @@ class BoardWidget(anywidget.AnyWidget):
         try:
             if kind == "move" and self._game is not None and not self.game_over:
                 self.move(int(content.get("move")))
-            elif kind == "tick" and self.watching:
+            elif kind == "tick" and self.watching and self._tick_due():
                 self.advance()
             elif kind == "new" and getattr(self, "_setup", None):
                 self.new_game()

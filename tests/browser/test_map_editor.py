@@ -1,5 +1,6 @@
 """The map editor in a real chromium (JupyterLab): draw walls and starts with the mouse,
-save the map with the page's button, and play a game on the saved file."""
+save the map with the page's button, and play a game on the saved file; a start on the
+centre square of a point-symmetric map is refused, and the page's status says why."""
 
 from __future__ import annotations
 
@@ -34,6 +35,14 @@ def test_draw_save_and_play_a_map(lab):
     click(4, 1)
     click(4, 2)
     wait_for_kernel(conn, "''.join(r[4] for r in ed.cells)", "'### ###'")  # border, 2 + 2 mirrored
+
+    # the centre square (4, 3) is its own mirror: no start there, and the page says why
+    editor.locator("button[data-tool='2']").click()
+    click(4, 3)
+    page.wait_for_function("el => el.textContent.includes('(4, 3) is the centre square')",
+                           arg=editor.locator(".tronlab-status").element_handle(),
+                           timeout=30_000)
+    wait_for_kernel(conn, "ed.cells[3]", repr("# 1   2 #"))      # the starts did not move
 
     editor.locator("button.tronlab-save").click()
     wait_for_kernel(conn, "os.path.exists('drawn.txt')", "True")

@@ -120,3 +120,30 @@ def test_a_saved_notebook_gets_a_picture_of_the_frame_shown():
     assert data["text/plain"].startswith("CaptureWidget: 2 players, round 1 played")
     import base64
     assert base64.b64decode(data["image/png"])[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_arguments_are_checked_up_front_like_the_board_widgets():
+    with pytest.raises(TypeError, match=r"opponents is a list of bots, got the str 'nearest': "
+                                        r"write \['nearest'\]"):
+        CaptureWidget("nearest")
+    with pytest.raises(TypeError, match="opponent 0 is a bot name .* got int 5"):
+        CaptureWidget([5])
+    with pytest.raises(TypeError, match="opponents is a list of bots"):
+        CaptureWidget(None)
+    with pytest.raises(ValueError, match="give 1 to 3 opponents, got 0"):
+        CaptureWidget([])
+    with pytest.raises(ValueError, match="give 1 to 3 opponents, got 4"):
+        CaptureWidget([stay] * 4)
+    with pytest.raises(TypeError, match="you is a whole number, got True"):
+        CaptureWidget([stay], you=True)
+    w = small()
+    for x, y, bad in [(1.5, 2, "x"), (1, 2.0, "y"), (True, 1, "x")]:
+        with pytest.raises(TypeError, match=f"{bad} is a whole number"):
+            w.click(x, y)
+    with pytest.raises(ValueError, match="rounds is a number of rounds"):
+        w.play(-1)
+    with pytest.raises(TypeError, match="rounds is a whole number"):
+        w.play(1.5)
+    assert w.state.round == 1 and w.n_frames == 1          # nothing was played
+    w.click(np.int64(3), np.int32(1))                       # numpy integers are fine
+    assert w.target == [3, 1] and w.state.positions[0] == (2, 1)

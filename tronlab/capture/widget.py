@@ -38,6 +38,31 @@ from .state import MAX_BACK
 _STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
 
 
+def _whole(name: str, value) -> int:
+    """``value`` as an int, or a TypeError naming ``name`` (bools and floats are refused)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} is a whole number, got {value!r}")
+    return int(value)
+
+
+def _check_opponents(opponents) -> list:
+    """The opponents as a list: 1 to 3 bot names or callables ``bot(view, player)``."""
+    if isinstance(opponents, str):
+        raise TypeError(f"opponents is a list of bots, got the str {opponents!r}: "
+                        f"write [{opponents!r}]")
+    if not isinstance(opponents, (list, tuple)):
+        raise TypeError(f"opponents is a list of bots (names or callables bot(view, player)), "
+                        f"got {type(opponents).__name__}")
+    if not 1 <= len(opponents) <= 3:
+        raise ValueError(f"Back to the Code takes 2 to 4 players: give 1 to 3 opponents, "
+                         f"got {len(opponents)}")
+    for k, bot in enumerate(opponents):
+        if not (isinstance(bot, str) or callable(bot)):
+            raise TypeError(f"opponent {k} is a bot name (str) or a callable bot(view, "
+                            f"player), got {type(bot).__name__} {bot!r}")
+    return list(opponents)
+
+
 def frame_of(state, before=None, events=()) -> dict:
     """What the page draws for one moment of a game (plain JSON)."""
     flash = [] if before is None else just_captured(before.owner, state.owner, state.positions)
@@ -83,7 +108,9 @@ class CaptureWidget(anywidget.AnyWidget):
             self._state, self._bots, self.record = states[-1], {}, record
             self._setup(record.width, record.height, record.n_players, -1, frames)
             return
+        opponents = _check_opponents(opponents)
         n = len(opponents) + 1
+        you = _whole("you", you)
         if not 0 <= you < n:
             raise ValueError(f"you is a seat from 0 to {n - 1}, got {you!r}")
         rng = as_rng(rng)
@@ -126,6 +153,7 @@ class CaptureWidget(anywidget.AnyWidget):
     # ---- playing ------------------------------------------------------------------------------
     def click(self, x: int, y: int) -> None:
         """Aim at square ``(x, y)`` and play one round toward it."""
+        x, y = _whole("x", x), _whole("y", y)
         if not (0 <= x < self.width and 0 <= y < self.height):
             raise ValueError(f"({x}, {y}) is off the {self.width}x{self.height} grid")
         self.target = [int(x), int(y)]
@@ -133,6 +161,8 @@ class CaptureWidget(anywidget.AnyWidget):
 
     def play(self, rounds: int = 1) -> None:
         """Play ``rounds`` turns toward the current target (stay put without one)."""
+        if _whole("rounds", rounds) < 0:
+            raise ValueError(f"rounds is a number of rounds (0 or more), got {rounds!r}")
         for _ in range(rounds):
             me = self._state.positions[self.you] if self.you >= 0 else None
             aim = tuple(self.target) if self.target else me

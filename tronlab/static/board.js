@@ -169,6 +169,8 @@ function render({ model, el }) {
   }
 
   // After the person is out the bots play on, one turn per tick, at a watchable speed.
+  // Every view of the widget ticks; the kernel ignores ticks that come sooner than the
+  // widget's period (BoardWidget._tick_due), so more views do not mean a faster game.
   function applyWatching() {
     const on = mode() === "play" && model.get("watching") && !model.get("game_over");
     if (on && !watchTimer) {

@@ -13,10 +13,18 @@ and the engine can never disagree about the rules.
   trail, heads included), plane 1 the agent's own head, plane 2 the other
   living heads - and ``"action_mask"``, ``int8[4]`` with 1 for each move
   (up, right, down, left) that enters a free square now.
-* Actions: ``Discrete(4)``, the move codes of :mod:`tronlab.tron.board`.
+* Actions: ``Discrete(4)``, the move codes of :mod:`tronlab.tron.board`; an action
+  that is not an element of the space (``1.7``, ``"1"``, ``None``; numpy integers are
+  fine) is refused with a ValueError naming the agent.  :meth:`~TronParallelEnv.step`
+  needs one action for every agent in ``env.agents`` (a missing one, or a name that is
+  no agent, is a ValueError); actions of agents already out are ignored.
+* State: :meth:`~TronParallelEnv.state` is the whole *padded* board - ``uint8`` cell
+  codes (0 free, 1 wall, 2+p the trail of player p) of shape ``(height+2, width+2)``,
+  the border of walls included - described by ``env.state_space``.
 * Rewards come at the end: +1 to the winner, -1 to every other player (in the
   step it dies, or at the end), 0 to everybody in a draw.  ``max_cycles``
-  turns without an end truncate the game with reward 0.
+  turns without an end truncate the game with reward 0 (``max_cycles`` is None or a
+  positive int).
 * codingame: the Parallel API asks every living agent at once, so each one
   chooses before seeing the sub-moves made earlier in the same turn (the real
   game shows them); the moves are then made one after another in player
@@ -24,7 +32,11 @@ and the engine can never disagree about the rules.
 
 Boards: ``board=`` fixes the start board; otherwise each :meth:`reset` draws one
 from its seed - a point-symmetric random map of ``size`` for google2010, the
-contest boards for codingame (``n_players``) and lightriders.
+contest boards for codingame (``n_players``) and lightriders.  ``n_players`` must be
+a number the rules allow (google2010 and lightriders: 2; codingame: 2 to 4) and, with
+``board=``, the board's own (or left out).  :meth:`~TronParallelEnv.render` and
+:meth:`~TronParallelEnv.state`, like :meth:`~TronParallelEnv.step`, need a
+:meth:`~TronParallelEnv.reset` first.
 
 ``pettingzoo`` is an optional dependency: ``pip install tronlab[pettingzoo]``.
 """
@@ -35,7 +47,7 @@ import functools
 
 import numpy as np
 
-from .board import FREE, Board
+from .board import FREE, TRAIL, Board
 from .match import Match
 from .rules import get_rules
 
@@ -54,6 +66,36 @@ def parallel_env(rules: str = "google2010", **options) -> "TronParallelEnv":
     return TronParallelEnv(rules, **options)
 
 
+def _players(rules, board: Board | None, n_players) -> int:
+    """The number of players, checked against the rules and ``board``."""
+    if n_players is not None and (isinstance(n_players, bool)
+                                  or not isinstance(n_players, (int, np.integer))):
+        raise TypeError(f"n_players is an int, got {type(n_players).__name__}")
+    if board is not None:
+        if not isinstance(board, Board):
+            raise TypeError(f"board is a tronlab Board, got {type(board).__name__}")
+        if n_players is not None and n_players != board.n_players:
+            raise ValueError(f"n_players={n_players} but the board has {board.n_players} "
+                             f"players: leave n_players out or give a {n_players}-player board")
+        rules.check(board)
+        return board.n_players
+    n = 2 if n_players is None else int(n_players)
+    if not rules.min_players <= n <= rules.max_players:
+        span = (str(rules.min_players) if rules.min_players == rules.max_players
+                else f"{rules.min_players} to {rules.max_players}")
+        raise ValueError(f"{rules.name} is played by {span} players, got n_players={n}")
+    return n
+
+
+def _check_max_cycles(max_cycles):
+    if max_cycles is None:
+        return None
+    if isinstance(max_cycles, bool) or not isinstance(max_cycles, (int, np.integer)) \
+            or max_cycles < 1:
+        raise ValueError(f"max_cycles is None or a positive int, got {max_cycles!r}")
+    return int(max_cycles)
+
+
 def _start_board(rules: str, size, n_players: int, rng) -> Board:
     from .mapgen import codingame_board, lightriders_board, random_map
     if rules == "codingame":
@@ -69,22 +111,22 @@ class TronParallelEnv(ParallelEnv):
     metadata = {"name": "tronlab_tron_v0", "render_modes": ["ansi"], "is_parallelizable": True}
 
     def __init__(self, rules: str = "google2010", *, board: Board | None = None,
-                 size=(15, 15), n_players: int = 2, max_cycles: int | None = None,
+                 size=(15, 15), n_players: int | None = None, max_cycles: int | None = None,
                  render_mode: str | None = None):
         self.rules = get_rules(rules).name
-        if board is not None:
-            get_rules(self.rules).check(board)
-            n_players = board.n_players
+        n_players = _players(get_rules(self.rules), board, n_players)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is None or 'ansi', got {render_mode!r}")
         self._fixed = None if board is None else board.copy()
         self.size = tuple(size)
         self.render_mode = render_mode
-        self.max_cycles = max_cycles
+        self.max_cycles = _check_max_cycles(max_cycles)
         self.possible_agents = [f"player_{p}" for p in range(n_players)]
         probe = self._fixed or _start_board(self.rules, self.size, n_players,
                                             np.random.default_rng(0))
         self._shape = (3, probe.height, probe.width)
+        self.state_space = spaces.Box(0, TRAIL + n_players - 1, dtype=np.uint8,
+                                      shape=(probe.height + 2, probe.width + 2))
         self._rng = np.random.default_rng()
         self.match: Match | None = None
         self.agents: list[str] = []
@@ -130,11 +172,32 @@ class TronParallelEnv(ParallelEnv):
         self.agents = list(self.possible_agents)
         return self._observations(), {a: {} for a in self.agents}
 
-    def step(self, actions):
+    def _game(self, method: str) -> Match:
         if self.match is None:
-            raise RuntimeError("call reset() before step()")
+            raise RuntimeError(f"call reset() before {method}()")
+        return self.match
+
+    def _answers(self, actions) -> dict:
+        """``{player: move}`` for the agents in play; see the module docstring."""
+        if not isinstance(actions, dict):
+            raise TypeError(f"actions is a dict {{agent: action}}, got {type(actions).__name__}")
+        unknown = [a for a in actions if a not in self.possible_agents]
+        missing = [a for a in self.agents if a not in actions]
+        if unknown or missing:
+            raise ValueError(f"actions must name every agent in play ({', '.join(self.agents)})"
+                             f"; unknown: {unknown or 'none'}, missing: {missing or 'none'}")
+        answers = {}
+        for a in self.agents:
+            if isinstance(actions[a], bool) or not self.action_space(a).contains(actions[a]):
+                raise ValueError(f"{a}'s action must be an element of Discrete(4), an int "
+                                 f"0-3 (up, right, down, left), got {actions[a]!r}")
+            answers[self.possible_agents.index(a)] = int(actions[a])
+        return answers
+
+    def step(self, actions):
+        self._game("step")
         before = list(self.agents)
-        answers = {self.possible_agents.index(a): int(actions[a]) for a in before if a in actions}
+        answers = self._answers(actions)
         turn = self.match.next_turn
         while not self.match.over and self.match.next_turn == turn:
             self.match.step({p: answers.get(p, (None, "illegal", "no action given"))
@@ -164,13 +227,13 @@ class TronParallelEnv(ParallelEnv):
         return observations, rewards, terms, truncs, infos
 
     def render(self):
-        if self.render_mode is None:
-            return None
-        return self.match.board.to_ascii()
+        board = self._game("render").board
+        return None if self.render_mode is None else board.to_ascii()
 
     def state(self) -> np.ndarray:
-        """The whole board as a ``uint8`` grid of cell codes (see :mod:`tronlab.tron.board`)."""
-        return self.match.board.cells.copy()
+        """The whole padded board as a ``uint8`` grid of cell codes, shape ``(height+2,
+        width+2)`` (see :mod:`tronlab.tron.board` and ``state_space``)."""
+        return self._game("state").board.cells.copy()
 
     def close(self):
         pass
