@@ -28,9 +28,8 @@ tiny budgets (what ``tests/test_benchmarks.py`` does: agreement, not speed).
 
 The twins' numpy-scalar arithmetic wraps around on purpose (unsigned steps of
 ``-stride``); its overflow warnings are silenced here.  The searches' twins
-read the clock through ``tronlab.jit.clock.clock_ns``, which only compiled code
-can call; this script gives the twin's own copy of its namespace
-``time.monotonic_ns`` (the same clock) instead.  A twin that raises is
+read the clock through ``tronlab.jit.clock.clock_ns``, which from Python reads
+the compiled code's clock with ``now_ns``.  A twin that raises is
 reported in one line (where it failed) instead of a time, and the script
 exits with status 1 then, as when a twin disagrees.
 """
@@ -313,11 +312,8 @@ ENTRIES = [
 
 
 def twin_of(entry):
-    """The plain-Python twin; a search's copy reads the clock through Python."""
-    twin = entry.module._kernels.plain(entry.kernel)
-    if "clock_ns" in twin.__globals__:
-        twin.__globals__["clock_ns"] = time.monotonic_ns
-    return twin
+    """The plain-Python twin of ``entry``'s kernel."""
+    return entry.module._kernels.plain(entry.kernel)
 
 
 # ---------------------------------------------------------------------------

@@ -40,17 +40,18 @@ NO_DEADLINE = (1 << 62)  # far beyond any reading of the clock
 class _LazyIntrinsic:
     """``clock_ns`` for kernel modules that must not import numba: a kernel
     table swaps it for the intrinsic of :mod:`tronlab.jit.intrinsics` when
-    it compiles."""
+    it compiles, and a plain-Python twin reads the same clock through Python."""
 
     def _tronlab_lazy_global(self):
         from .intrinsics import clock_ns as intrinsic
         return intrinsic
 
     def __call__(self):
-        raise RuntimeError("clock_ns can only be called from compiled code; use now_ns()")
+        """Called from Python (a kernel's plain twin): the same clock, by :func:`now_ns`."""
+        return now_ns()
 
     def __repr__(self) -> str:
-        return "<tronlab.jit.clock.clock_ns: compiled code only>"
+        return "<tronlab.jit.clock.clock_ns: the compiled clock; now_ns() from Python>"
 
 
 clock_ns = _LazyIntrinsic()
