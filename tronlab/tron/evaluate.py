@@ -58,7 +58,7 @@ from .chambers import chamber_counts_kernel, new_scratch
 from ..grid.multivoronoi import turn_order_territory_kernel
 from ..grid.parity import fill_bound_kernel
 from ..grid.voronoi import _pair, bfs_distances_kernel, territory_kernel
-from ..jit.kernels import KernelTable, kernel, sig_type
+from ..jit.kernels import KernelTable, kernel
 
 TERRITORY, EDGES, LINEAR, CHAMBER, CHAMBER_A13 = 0, 1, 2, 3, 4
 CHAMBER_LAST = CHAMBER + 31              # CHAMBER + every chamber_flags word
@@ -69,8 +69,6 @@ EVAL_NAMES = {"territory": TERRITORY, "voronoi": TERRITORY, "edges": EDGES,
 K1_DEFAULT = 0.055
 K2_DEFAULT = 0.194
 SEP_WEIGHT_DEFAULT = 1000
-
-sig_type("ChamberScratch", lambda: new_scratch(1))   # for kernel signatures
 
 
 # ---------------------------------------------------------------------------
