@@ -211,7 +211,7 @@ def test_wrappers_call_the_twins_when_built(twins):
 
 def test_wrappers_fall_back_to_numba_without_a_build(no_twins):
     assert aot.twin("territory_kernel") is None
-    assert voronoi._kernels.fast("territory_kernel") is voronoi.territory_kernel
+    assert voronoi._kernels.fast("territory_kernel") is voronoi._kernels.jit("territory_kernel")
     assert "not built for this version" in aot.status()
     assert "using the numba JIT kernels" in aot.status()
     assert tuple(voronoi.territory(bench_board("rand30x20"))) == (237, 199, 700, 578)
@@ -415,7 +415,8 @@ def test_kernels_are_numba_dispatchers_on_demand():
     assert territory_kernel.sig.startswith("UniTuple(i8, 4)(")
     disp = voronoi._kernels.jit("territory_kernel")
     assert isinstance(disp, CPUDispatcher)
-    assert voronoi.territory_kernel is disp                   # compiled: the module holds it
+    assert voronoi.territory_kernel is territory_kernel       # the module keeps its stand-in,
+    assert voronoi._kernels._ns["territory_kernel"] is disp   # the kernels' globals the dispatcher
     assert territory_kernel.dispatcher() is disp
     assert isinstance(fill._kernels.jit("fill_square_kernel"), CPUDispatcher)
     assert "territory_kernel" in dir(voronoi)

@@ -299,6 +299,14 @@ def twin(name: str):
     return f
 
 
+def manifest_entry(name: str) -> dict | None:
+    """The loaded build's manifest entry of kernel ``name`` (its parameters and
+    argument descriptions), or None when its twin is not loaded."""
+    if not _checked:
+        load()
+    return _manifest.get(name) if _loaded is not None else None
+
+
 def loaded_names() -> list[str]:
     """The kernels of the loaded build (empty when none is loaded)."""
     if not _checked:
