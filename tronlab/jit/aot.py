@@ -300,10 +300,8 @@ def twin(name: str):
 
 
 def manifest_entry(name: str) -> dict | None:
-    """The loaded build's manifest entry of kernel ``name`` (its parameters and
-    argument descriptions), or None when its twin is not loaded."""
-    if not _checked:
-        load()
+    """Kernel ``name``'s entry in the loaded manifest (parameters, argument types) or None
+    (call after :func:`twin`, which loads)."""
     return _manifest.get(name) if _loaded is not None else None
 
 
