@@ -25,6 +25,7 @@ from tronlab import Board
 from tronlab.jit import aot, aot_build
 from tronlab.jit.kernels import TABLES
 from tronlab.grid import articulation, flood as fill, multivoronoi, parity, ring, voronoi
+from tronlab.tron import chambers
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPORTS = aot_build.exports()          # generated from the @kernel(sig=...) declarations
@@ -33,7 +34,7 @@ EXPORTS = aot_build.exports()          # generated from the @kernel(sig=...) dec
 THROUGH_WRAPPERS = {"negamax_kernel", "evaluate_kernel", "touching_kernel", "multi_score_kernel",
                     "endgame_kernel", "greedy_move_kernel", "fill_length_kernel",
                     "nash_search_kernel", "solve_zero_sum_kernel", "neutral_region_kernel",
-                    "enclose_kernel", "l_scan_kernel",
+                    "enclose_kernel", "l_scan_kernel", "chamber_values_kernel",
                     "opponent_paths_kernel", "path_search_kernel", "rect_scan_kernel"}
 
 
@@ -105,14 +106,35 @@ def _args(name, board, rng):
         alive = rng.random(n) < 0.75
         return (flat, board.heads.copy(), alive, np.int64(rng.integers(n)), stride, u1(), i4(),
                 _garbage(rng, n, np.int64))
+    if name in ("chamber_counts_kernel", "chamber_score_kernel"):
+        return (flat, board.heads[0], board.heads[1], stride, 0.055, 0.194,
+                np.int64(rng.integers(32)), _chamber_scratch(rng, size))
+    if name == "chamber_tree_kernel":
+        return (flat, board.heads[0], np.int64(rng.integers(2)), stride, bool(rng.integers(2)),
+                _chamber_scratch(rng, size))
     if name == "region_colours_kernel":
         labels, _, _, k = _labelled(board)
         return stride, labels, k, _garbage(rng, (int(k) + 1) * 2, np.int32).reshape(-1, 2)
     raise AssertionError(f"no arguments for {name}")
 
 
+def _chamber_scratch(rng, size):
+    """A chamber scratch full of garbage (owner codes 0-99: 0-2 are players and neutral)."""
+    s = chambers.new_scratch(size)
+    return type(s)(*(_garbage(rng, a.size, a.dtype) for a in s))
+
+
 def _copy(args):
-    return tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args)
+    return tuple(a.copy() if isinstance(a, np.ndarray)
+                 else type(a)(*_copy(a)) if isinstance(a, tuple) else a for a in args)
+
+
+def _arrays(args):
+    for a in args:
+        if isinstance(a, tuple):
+            yield from _arrays(a)
+        elif isinstance(a, np.ndarray):
+            yield a
 
 
 def test_every_kernel_has_arguments_here():
@@ -152,9 +174,8 @@ def test_twin_equals_numba_kernel(aot_build, name, board, seed):
     got, want = getattr(module, name)(*a), jit(*b)
     assert got == want
     assert type(got) is type(want) or got is None
-    for x, y in zip(a, b):
-        if isinstance(x, np.ndarray):
-            np.testing.assert_array_equal(x, y)      # scratch and outputs alike
+    for x, y in zip(_arrays(a), _arrays(b)):
+        np.testing.assert_array_equal(x, y)          # scratch and outputs alike
 
 
 # ---------------------------------------------------------------------------
@@ -190,7 +211,7 @@ def test_wrappers_call_the_twins_when_built(twins):
 
 def test_wrappers_fall_back_to_numba_without_a_build(no_twins):
     assert aot.twin("territory_kernel") is None
-    assert voronoi._kernels.fast("territory_kernel") is voronoi.territory_kernel
+    assert voronoi._kernels.fast("territory_kernel") is voronoi._kernels.jit("territory_kernel")
     assert "not built for this version" in aot.status()
     assert "using the numba JIT kernels" in aot.status()
     assert tuple(voronoi.territory(bench_board("rand30x20"))) == (237, 199, 700, 578)
@@ -351,6 +372,19 @@ def test_fresh_process_with_build_never_imports_numba(aot_build):
     assert "kernels loaded from" in out["status"]
 
 
+def test_fresh_process_scores_chambers_without_numba(aot_build):
+    """chamber_score and chamber_tree come from the build too (their kernels declare
+    signatures): no numba import, no compile on the first call."""
+    code = ("import sys, tronlab; from tronlab.tron.chambers import chamber_score, chamber_tree;"
+            "b = tronlab.load_builtin('arena'); s = chamber_score(b); t = chamber_tree(b, 1);"
+            "print(s.n_me, s.n_opp, t.n, 'numba' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600,
+                          env=_child_env(TRONLAB_AOT_DIR=aot_build[0]))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["77", "77", "77", "False"], proc.stdout
+
+
 def test_fresh_process_without_build_uses_numba(tmp_path):
     out = _fresh(_child_env(TRONLAB_AOT_DIR=str(tmp_path)))
     assert out["result"] == [237, 199, 700, 578]
@@ -381,7 +415,8 @@ def test_kernels_are_numba_dispatchers_on_demand():
     assert territory_kernel.sig.startswith("UniTuple(i8, 4)(")
     disp = voronoi._kernels.jit("territory_kernel")
     assert isinstance(disp, CPUDispatcher)
-    assert voronoi.territory_kernel is disp                   # compiled: the module holds it
+    assert voronoi.territory_kernel is territory_kernel       # the module keeps its stand-in,
+    assert voronoi._kernels._ns["territory_kernel"] is disp   # the kernels' globals the dispatcher
     assert territory_kernel.dispatcher() is disp
     assert isinstance(fill._kernels.jit("fill_square_kernel"), CPUDispatcher)
     assert "territory_kernel" in dir(voronoi)

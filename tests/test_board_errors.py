@@ -189,3 +189,75 @@ def test_components_and_board_at_name_coordinates_that_are_not_squares():
     with pytest.raises(TypeError, match="x must be an int, got float 0.5"):
         board.at(0.5, 0)
     assert comps.size_at(np.int64(4), 0) == 9 and board.at(-1, 0) == WALL
+
+
+# ---------------------------------------------------------------------------
+# a board changed after construction (the public functions must not crash)
+# ---------------------------------------------------------------------------
+def _arena():
+    from tronlab import load_builtin
+    return load_builtin("arena")
+
+
+def test_reassigned_cells_are_checked_and_converted_like_the_constructor_s():
+    import tronlab
+    for dtype in (float, np.int64):
+        b = _arena()
+        b.cells = b.cells.astype(dtype)
+        assert b.cells.dtype == np.uint8 and tronlab.flood_fill(b) == 167
+    b = _arena()
+    with pytest.raises(BoardError, match="WALL"):
+        b.cells = np.zeros_like(b.cells)
+    with pytest.raises(BoardError, match="whole numbers"):
+        b.cells = b.cells + 0.5
+    assert tronlab.flood_fill(b) == 167          # a refused assignment leaves the board
+
+
+@pytest.mark.parametrize("heads, words", [([10**9, 5], "outside"), ([-1, 5], "outside"),
+                                          ([1.5, 5], "whole numbers"), ([20], "one entry")])
+def test_reassigned_heads_are_checked(heads, words):
+    b = _arena()
+    before = b.heads.copy()
+    with pytest.raises(BoardError, match=words):
+        b.heads = np.array(heads)
+    assert np.array_equal(b.heads, before)
+
+
+@pytest.mark.parametrize("alive", [["no", "yes"], ["", "x"], [2, 1], [0.5, 1.0]])
+def test_alive_holds_true_or_false(alive):
+    b = _arena()
+    with pytest.raises(BoardError, match="True/False"):
+        Board(b.cells, b.heads, alive=alive)
+    with pytest.raises(BoardError, match="True/False"):
+        b.alive = alive
+    assert Board(b.cells, b.heads, alive=[1, 0]).alive.tolist() == [True, False]
+    b.alive = np.array([True, False])
+    assert b.alive.tolist() == [True, False]
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda b: b.heads.__setitem__(0, 10**9), "head of player 0 is flat index 1000000000"),
+    (lambda b: b.heads.__setitem__(0, -3), "head of player 0 is flat index -3"),
+    (lambda b: b.heads.__setitem__(1, 0), "not on the playing area"),
+    (lambda b: b.cells.__setitem__((0, slice(None)), 0), "border has a free square"),
+    (lambda b: b.cells.__setitem__((slice(None), -1), 0), "border has a free square"),
+])
+def test_public_functions_recheck_a_board_changed_in_place(change, words):
+    import tronlab
+    from tronlab.grid import voronoi
+    b = _arena()
+    change(b)
+    for f in (tronlab.flood_fill, voronoi.territory, tronlab.chamber_score):
+        with pytest.raises(BoardError, match=words):
+            f(b)
+
+
+def test_in_place_moves_and_trails_stay_legal():
+    """What bots and the engine do in place (a trail on a playing square, a head
+    moved there) passes the re-check."""
+    import tronlab
+    b = _arena()
+    square = int(b.heads[0]) + 1
+    b.flat[square] = TRAIL
+    b.heads[0] = square
+    assert tronlab.flood_fill(b) >= 0

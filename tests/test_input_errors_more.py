@@ -382,3 +382,21 @@ def test_a_py_bot_imports_a_helper_module_beside_it_from_any_folder(tmp_path):
                              capture_output=True, text=True, cwd=elsewhere, timeout=300)
     assert run_cli.returncode == 0, run_cli.stderr
     assert "exited" not in run_cli.stdout + run_cli.stderr
+
+
+def test_ring_functions_refuse_float_coordinates_and_territory_bool_maps():
+    from tronlab.grid import ring, voronoi
+    b = tronlab.load_builtin("arena")
+    for x, y in ((1.5, 2), (1, 2.0), (True, 2)):
+        with pytest.raises(TypeError, match="must be an int"):
+            ring.potential_articulation(b, x, y)
+        with pytest.raises(TypeError, match="must be an int"):
+            ring.ring_code(b, x, y)
+    with pytest.raises(TypeError, match="Board"):
+        ring.ring_code("board", 1, 2)
+    assert ring.potential_articulation(b, np.int64(1), 2) in (True, False)
+    d0, d1 = voronoi.bfs_distances(b, 0), voronoi.bfs_distances(b, 1)
+    with pytest.raises(TypeError, match="dist0 must hold distances"):
+        voronoi.territory_from_distances(b, d0 >= 0, d1)
+    assert voronoi.territory_from_distances(b, d0, d1) == voronoi.territory_from_distances(
+        b, d0.astype(float), d1)

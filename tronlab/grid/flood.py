@@ -18,16 +18,28 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import ring     # its ring_code_kernel is linked into fill_square_kernel (see _kernels)
+from . import guards, ring     # ring_code_kernel is linked into fill_square_kernel (_kernels)
 from ..jit.kernels import KernelTable, kernel
 from ..tron.board import check_board, start_square
 from .ring import POTENTIAL_ARTICULATION
 
 
 # ---------------------------------------------------------------------------
-# kernels
+# kernels (and the checks of the two the course calls from Python, tronlab.grid.guards)
 # ---------------------------------------------------------------------------
-@kernel(sig="i8(u1[::1], i8, i8, u1[::1], i4[::1])")
+def _fill_guard(flat, start, stride, seen, stack):
+    guards.padded_grid(flat, stride)
+    guards.inside(flat, stride, start, "start")
+    guards.long_enough(flat.size, seen=seen, stack=stack)
+
+
+def _components_guard(flat, stride, labels, sizes, equiv):
+    if not 1 <= stride <= flat.size:
+        raise ValueError(f"stride {stride} is not the width of a grid of {flat.size} squares")
+    guards.long_enough(flat.size, labels=labels, sizes=sizes, equiv=equiv)
+
+
+@kernel(sig="i8(u1[::1], i8, i8, u1[::1], i4[::1])", guard=_fill_guard)
 def flood_fill_kernel(flat, start, stride, seen, stack):
     """Number of free squares reachable from ``start``'s free neighbours, ``start``
     itself not counted.  ``flat`` uint8[n], ``start`` int64, ``stride`` int64;
@@ -65,7 +77,7 @@ def _find(equiv, label):
     return root
 
 
-@kernel(sig="i8(u1[::1], i8, i4[::1], i4[::1], i4[::1])")
+@kernel(sig="i8(u1[::1], i8, i4[::1], i4[::1], i4[::1])", guard=_components_guard)
 def components_kernel(flat, stride, labels, sizes, equiv):
     """Label the connected regions of free squares; return how many there are.
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
+from ..tron.board import check_board, check_xy
 
 RING_ORDER = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 RING_DXDY = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
@@ -109,6 +110,8 @@ __dir__ = _kernels.module_dir
 
 def ring_code(board, x: int, y: int) -> int:
     """Ring code of playing square (x, y) of a Board."""
+    check_board(board)
+    x, y = check_xy(x, y)
     if not board.inside(x, y):
         raise ValueError(f"({x}, {y}) is off the {board.width}x{board.height} board")
     code = _kernels.fast("ring_code_kernel")

@@ -344,6 +344,8 @@ def territory_from_distances(board, dist0, dist1) -> Territory:
     maps = []
     for name, d in (("dist0", dist0), ("dist1", dist1)):
         d = np.asarray(d)
+        if d.dtype.kind == "b":
+            raise TypeError(f"{name} must hold distances (whole numbers), got a bool array")
         if d.shape != board.cells.shape:
             raise ValueError(f"{name} must have the board's shape {board.cells.shape}, "
                              f"got {d.shape}")

@@ -299,6 +299,12 @@ def twin(name: str):
     return f
 
 
+def manifest_entry(name: str) -> dict | None:
+    """Kernel ``name``'s entry in the loaded manifest (parameters, argument types) or None
+    (call after :func:`twin`, which loads)."""
+    return _manifest.get(name) if _loaded is not None else None
+
+
 def loaded_names() -> list[str]:
     """The kernels of the loaded build (empty when none is loaded)."""
     if not _checked:

@@ -31,20 +31,13 @@ def exports() -> dict:
 
 
 def describe(t):
-    """A JSON description of numba type ``t`` for the argument check."""
-    from numba.core import types
-
-    if isinstance(t, types.Array):
-        return {"array": str(t.dtype), "ndim": t.ndim, "contiguous": t.layout == "C"}
-    if isinstance(t, types.Boolean):
-        return "bool"
-    if isinstance(t, types.Integer):
-        return "int"
-    if isinstance(t, types.Float):
-        return "float"
-    if isinstance(t, types.BaseTuple):
-        return {"tuple": [describe(x) for x in t.types]}
-    raise AotError(f"no argument check for numba type {t}")
+    """A JSON description of numba type ``t`` for the argument check
+    (:func:`tronlab.jit.argcheck.describe`)."""
+    from .argcheck import describe as _describe
+    try:
+        return _describe(t)
+    except TypeError as exc:
+        raise AotError(str(exc)) from None
 
 
 def build(*, directory: str | None = None, verbose: bool = False) -> str:
@@ -77,7 +70,7 @@ def build(*, directory: str | None = None, verbose: bool = False) -> str:
             table = TABLES[module]
             table.compile()      # links the kernels it calls from other modules
             signature = parse_sig(sig)
-            py = table.py_func(name)
+            py = table.jit(name).py_func     # its globals: the compiled namespace
             manifest[name] = {"module": module, "sig": sig,
                               "params": list(inspect.signature(py).parameters),
                               "args": [describe(t) for t in signature.args]}

@@ -22,33 +22,48 @@ function (``.py_func``), the numba options and the signature.  Other modules
 import it like any function (``from ..grid.voronoi import territory_kernel``)
 without loading numba.  What a call does:
 
-* from Python: the twin compiled ahead of time by :mod:`tronlab.jit.aot` when
-  a build for these sources loads (no numba import at all), else the numba
-  dispatcher (compiled, or loaded from numba's cache, on first use);
+* from Python: the arguments are checked (see Checks below), then the twin
+  compiled ahead of time by :mod:`tronlab.jit.aot` runs when a build for
+  these sources loads (no numba import at all), else the numba dispatcher
+  (compiled, or loaded from numba's cache, on first use);
 * from compiled code: when a module's kernels compile (the first time one of
   them is needed as a dispatcher), its :class:`KernelTable` imports numba,
-  wraps *every* kernel of the module in ``njit(cache=True, **options)`` and
-  puts the dispatchers into the module namespace, replacing the stand-ins of
-  other modules' kernels it refers to with their dispatchers.  From then on
-  the kernels see plain numba dispatchers, exactly as if the module had used
-  ``@njit``.  A user's own ``@njit`` function may call a stand-in too: numba
-  asks it for its type (``_numba_type_``) and gets the dispatcher's.
+  copies the module's namespace, wraps *every* kernel of the module in
+  ``njit(cache=True, **options)`` with that copy as its globals and puts the
+  dispatchers into the copy, replacing the stand-ins of other modules' kernels
+  it refers to with their dispatchers.  So the kernels see plain numba
+  dispatchers, exactly as if the module had used ``@njit``, while the module
+  itself keeps its stand-ins: ``module.some_kernel(...)`` from Python is
+  checked before and after the compile alike.  A user's own ``@njit``
+  function may call a stand-in too: numba asks it for its type
+  (``_numba_type_``) and gets the dispatcher's.
 
 ``sig`` is a numba signature string (``i8``, ``u1[::1]``, ``UniTuple(i8, 4)``,
 ``Tuple((b1, i8))``, ...) that may also name a type registered with
 :func:`sig_type` (for example the chamber scratch tuple).  Declare it on every
 kernel that Python code calls directly, so that a bot runs without numba when
 the twins are built; :mod:`tronlab.jit.aot` builds its export list by walking
-the tables (:func:`declared`), there is no second list.  The twins do no type
-checks: a wrong dtype there is a crash, not an error, so callers must pass
-exactly the declared types (C-contiguous arrays, int64 scalars).
-``TRONLAB_AOT_CHECK=1`` makes every twin call check its arguments first (the
-tests run that way).
+the tables (:func:`declared`), there is no second list.
+
+Checks.  The twins themselves do no type checks (a wrong dtype there reads
+garbage or crashes the interpreter), so a call of a kernel *from Python*
+checks its arguments against ``sig`` first, under the twin and under numba
+alike, and raises one TypeError naming the argument, the type the signature
+wants and what it got (:mod:`tronlab.jit.argcheck`; about 0.1-0.2 us an
+argument).  A kernel without ``sig`` turns numba's typing traceback into one
+TypeError.  Value preconditions (a start square inside the padded grid,
+scratch at least as long as the grid) are not in a signature: a kernel that
+the course calls directly declares them as ``guard=`` (see
+:mod:`tronlab.grid.guards`).  Compiled code calls the dispatchers and pays
+nothing; the package's wrappers check a board and their scratch once, then
+call ``_kernels.fast(name)``, unchecked (``TRONLAB_AOT_CHECK=1`` checks those
+calls' types too; the tests run that way).
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
 import types
 from collections.abc import Callable
 
@@ -71,10 +86,11 @@ def sig_type(name: str, sample) -> None:
 class Kernel:
     """A kernel declared with :func:`kernel`: see the module docstring."""
 
-    def __init__(self, func, sig, options):
+    def __init__(self, func, sig, options, guard=None):
         functools.update_wrapper(self, func)
         self.py_func = func
         self.sig = sig
+        self.guard = guard
         self.options = dict(options)
         self.table = None
         self._call = None
@@ -82,9 +98,27 @@ class Kernel:
 
     def __call__(self, *args):
         if self._generation != _aot.generation:
-            self._call = self._bound().fast(self.__name__)
+            self._call = self._python_call()
             self._generation = _aot.generation
         return self._call(*args)
+
+    def _python_call(self):
+        """What a call from Python runs: the twin (or the dispatcher) behind the check
+        of the arguments against ``sig`` and the ``guard``; without ``sig``, the
+        dispatcher with numba's typing errors turned into one TypeError."""
+        from . import argcheck
+
+        name = self.__name__
+        target = self._bound().fast(name)
+        target = getattr(target, "__wrapped__", target) if _aot.twin(name) else target
+        if self.sig is None:
+            return _typing_errors_as_type_errors(target, name, self.guard)
+        entry = _aot.manifest_entry(name)
+        if entry is None:           # the JIT path: numba is loaded anyway
+            params = list(inspect.signature(self.py_func).parameters)
+            entry = {"params": params,
+                     "args": [argcheck.describe(t) for t in parse_sig(self.sig).args]}
+        return argcheck.guarded(target, name, entry["params"], entry["args"], self.guard)
 
     def _bound(self):
         if self.table is None:
@@ -102,7 +136,7 @@ class Kernel:
         return types.Dispatcher(self.dispatcher())
 
     def __getattr__(self, attr):
-        if attr.startswith("_") or attr in ("table", "py_func", "sig", "options"):
+        if attr.startswith("_") or attr in ("table", "py_func", "sig", "options", "guard"):
             raise AttributeError(attr)
         return getattr(self.dispatcher(), attr)
 
@@ -110,16 +144,49 @@ class Kernel:
         return f"<tronlab kernel {self.__module__}.{self.__name__}>"
 
 
-def kernel(func=None, /, *, sig: str | None = None, **options):
+def kernel(func=None, /, *, sig: str | None = None, guard=None, **options):
     """Declare ``func`` a numba kernel of its module, compiled on first use with
-    ``njit(cache=True, **options)``; ``sig`` also exports it ahead of time.
+    ``njit(cache=True, **options)``; ``sig`` also exports it ahead of time and
+    makes calls from Python check their argument types against it.  ``guard`` is
+    a plain Python function of the same arguments, run on calls from Python after
+    the type check, that raises ValueError for values the kernel cannot take
+    safely (an index outside the array, a scratch array too small).
     Use as ``@kernel``, ``@kernel(inline="always")`` or ``@kernel(sig="i8(u1[::1], i8)")``."""
     if sig is not None and not isinstance(sig, str):
         raise TypeError(f"sig is a numba signature string, got {type(sig).__name__}")
+    if guard is not None and not callable(guard):
+        raise TypeError(f"guard is a function of the kernel's arguments, got "
+                        f"{type(guard).__name__}")
 
     def mark(f):
-        return Kernel(f, sig, options)
+        return Kernel(f, sig, options, guard)
     return mark if func is None else mark(func)
+
+
+def _typing_errors_as_type_errors(dispatcher, name, guard):
+    """``dispatcher`` (of a kernel without ``sig``) whose numba typing errors, the
+    answer to arguments it cannot compile for, come out as one short TypeError."""
+    def call(*args):
+        if guard is not None:
+            guard(*args)
+        try:
+            return dispatcher(*args)
+        except Exception as exc:
+            if type(exc).__name__ != "TypingError" or not type(exc).__module__.startswith("numba"):
+                raise
+            got = ", ".join(_type_name(a) for a in args)
+            message = (f"{name} cannot take arguments of types ({got}): numba found no way to "
+                       f"compile it for them (see its docstring for what each argument holds)")
+        raise TypeError(message)
+    call.__wrapped__ = dispatcher
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+def _type_name(value) -> str:
+    if hasattr(value, "dtype") and hasattr(value, "ndim"):
+        return f"{value.ndim}-d {value.dtype} array"
+    return type(value).__name__
 
 
 def plain(func, _spaces=None):
@@ -176,7 +243,7 @@ class KernelTable:
     """
 
     def __init__(self, namespace: dict, *, uses: dict | None = None):
-        self._ns = namespace
+        self._module_ns = self._ns = namespace     # _ns: a copy once compiled (compile())
         self.module = namespace["__name__"]
         self._uses = dict(uses or {})
         self._kernels = {name: k for name, k in namespace.items()
@@ -212,9 +279,16 @@ class KernelTable:
             return
         from numba import njit
 
+        # the kernels compile in a copy of the module's namespace, where every kernel
+        # is a dispatcher; the module keeps its stand-ins, so a call from Python is
+        # always checked (Kernel.__call__) and compiled code never is
+        self._ns = ns = dict(self._module_ns)
         # own dispatchers first: kernel modules may refer to each other
         for name, k in self._kernels.items():
-            self._ns[name] = njit(cache=True, **k.options)(k.py_func)
+            f = k.py_func
+            ns[name] = njit(cache=True, **k.options)(functools.update_wrapper(
+                types.FunctionType(f.__code__, ns, f.__name__, f.__defaults__, f.__closure__),
+                f))
         self._compiled = True
         for name, module in self._uses.items():
             self._ns[name] = getattr(module, name)
@@ -238,7 +312,7 @@ class KernelTable:
     def module_getattr(self, name: str):
         """For ``__getattr__ = _kernels.module_getattr`` (kept for older modules)."""
         if name in self._kernels:
-            return self._ns.get(name, self._kernels[name])
+            return self._kernels[name]
         raise AttributeError(f"module {self.module!r} has no attribute {name!r}")
 
     def module_dir(self) -> list[str]:

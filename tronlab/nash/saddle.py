@@ -41,7 +41,21 @@ FILL, SADDLE, LOWER, UPPER, SOLVE = 0, 1, 2, 3, 4
 PROOF_EPS = 1e-7    # width of the null windows that show a cell is above or below a value
 
 
-@kernel
+def _bounds_guard(lo, hi, m, n):
+    """pure_bounds_kernel reads ``lo[:m, :n]`` and ``hi[:m, :n]`` without bounds checks
+    (notebook 09 calls it directly); arguments that are not 2-d arrays are left to
+    numba's typing, which refuses them."""
+    for name, a in (("lo", lo), ("hi", hi)):
+        shape = getattr(a, "shape", None)
+        if shape is None or len(shape) != 2:
+            continue
+        for what, k, have in (("m", m, shape[0]), ("n", n, shape[1])):
+            if isinstance(k, (int, np.integer)) and not 0 <= k <= have:
+                raise ValueError(f"{what} = {k} is outside {name}, a {shape[0]}x{shape[1]} "
+                                 f"array")
+
+
+@kernel(guard=_bounds_guard)
 def pure_bounds_kernel(lo, hi, m, n):
     """``(low, i, high, j)``: the best row's worst lower bound (the value is at
     least ``low``: row ``i`` guarantees it) and the best column's worst upper

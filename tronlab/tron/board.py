@@ -38,6 +38,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .values import whole_numbers as whole_numbers    # re-exported: tronlab.tron.board's
+
 FREE = 0
 WALL = 1
 TRAIL = 2
@@ -82,9 +84,38 @@ def parse_move(move) -> int:
 
 
 def check_board(board) -> "Board":
-    """``board`` itself if it is a :class:`Board`, else a clear TypeError."""
+    """``board`` itself if it is a :class:`Board` the kernels can read safely, else a
+    clear TypeError (not a Board) or BoardError.
+
+    Reassigning ``cells``, ``heads`` or ``alive`` runs the constructor's checks
+    (they are properties), but arrays can also change in place: bots and the
+    engine write trails into ``cells`` and move ``heads`` that way, by design.  So
+    every public function starts here with the cheap checks the kernels' memory
+    safety needs, a few microseconds: the arrays' dtype, shape and layout, a
+    blocked (nonzero) border all round (kernels look at neighbours without bounds
+    checks), every head inside the padded grid and every living head on the
+    playing area.  Not re-checked (a pass over every square, or rules rather than
+    safety): the cell codes, and that a living head's square holds its trail."""
     if not isinstance(board, Board):
         raise TypeError(f"expected a tronlab Board, got {type(board).__name__}")
+    cells, heads, alive = board.cells, board.heads, board.alive
+    if (cells.dtype != np.uint8 or cells.ndim != 2 or not cells.flags.c_contiguous
+            or heads.dtype != np.int64 or heads.ndim != 1 or alive.dtype != np.bool_
+            or alive.shape != heads.shape or min(cells.shape) < 3):
+        raise BoardError("the board's arrays were changed in place (dtype or shape): cells "
+                         "must stay a C-contiguous 2-D uint8 grid, heads int64 and alive bool, "
+                         "one per player; make a new Board instead")
+    h, w = cells.shape
+    border = (np.count_nonzero(cells[0]) + np.count_nonzero(cells[-1])
+              + np.count_nonzero(cells[1:-1, 0]) + np.count_nonzero(cells[1:-1, -1]))
+    if border != 2 * w + 2 * (h - 2):
+        raise BoardError("the board's border has a free square: cells must keep a wall "
+                         "(nonzero) border all round, the kernels do not check bounds")
+    for p, (head, live) in enumerate(zip(heads.tolist(), alive.tolist())):
+        y, x = divmod(head, w)
+        if not 0 <= head < cells.size or (live and not (0 < y < h - 1 and 0 < x < w - 1)):
+            raise BoardError(f"head of player {p} is flat index {head}, not on the playing "
+                             f"area of this {w - 2}x{h - 2} board")
     return board
 
 
@@ -96,6 +127,15 @@ def check_player(board: "Board", player, what: str = "player") -> int:
         raise ValueError(f"{what} {player} does not exist: the board has players "
                          f"0..{board.n_players - 1}")
     return int(player)
+
+
+def check_xy(x, y) -> tuple[int, int]:
+    """``(x, y)`` as ints if both are ints (not bools, not floats such as 1.5 or
+    2.0), else a clear TypeError."""
+    for name, v in (("x", x), ("y", y)):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"{name} must be an int, got {type(v).__name__} {v!r}")
+    return int(x), int(y)
 
 
 def start_square(board: "Board", player=0, start=None) -> int:
@@ -113,44 +153,21 @@ def start_square(board: "Board", player=0, start=None) -> int:
     return int(start)
 
 
+def _flags(values, n: int, name: str) -> np.ndarray:
+    """``values`` as one bool per player: True/False or 0/1, nothing else (numpy
+    would read any non-empty string, "no" included, as True)."""
+    a = np.asarray(values)
+    if a.dtype.kind not in "biu" or (a.dtype.kind in "iu" and ((a != 0) & (a != 1)).any()):
+        raise BoardError(f"{name} holds True/False (or 1/0) per player, got {values!r}")
+    return _per_player(a, np.bool_, n, name)
+
+
 def _per_player(values, dtype, n: int, name: str) -> np.ndarray:
     """``values`` as one entry per player, or a clear error."""
     out = np.array(values, dtype=dtype).reshape(-1)
     if out.size != n:
         raise BoardError(f"{name} needs one entry per player ({n}), got {out.size}")
     return out
-
-
-def whole_numbers(values, name: str, low: int, high: int, dtype, *, error=ValueError,
-                  type_error=TypeError) -> np.ndarray:
-    """``values`` as a C-contiguous ``dtype`` array if they are whole numbers in
-    ``low..high``; else ``type_error`` (not numbers at all) or ``error`` naming
-    ``name`` and the first bad value: numpy's own cast would wrap 258 to 2 in
-    ``uint8``, cut 0.9 or 1.5 down and turn NaN into 0 without a word.
-
-    >>> whole_numbers([1.0, 2.0], "cost", 1, 255, np.uint8)
-    array([1, 2], dtype=uint8)
-    >>> whole_numbers([1, 256], "cost", 1, 255, np.uint8)
-    Traceback (most recent call last):
-    ...
-    ValueError: cost must hold whole numbers from 1 to 255, found 256
-    """
-    try:
-        a = np.asarray(values)
-    except (TypeError, ValueError) as err:
-        raise type_error(f"{name} must hold numbers: {err}") from None
-    if a.dtype.kind not in "biuf":
-        raise type_error(f"{name} must hold numbers, got an array of {a.dtype}")
-    if a.size:
-        if a.dtype.kind == "f":
-            bad = ~np.isfinite(a) | (a != np.floor(a))
-            if bad.any():
-                raise error(f"{name} must hold whole numbers, found {a[bad][0].item()!r}")
-        top, bottom = a.max(), a.min()
-        if top > high or bottom < low:
-            value = (top if top > high else bottom).item()
-            raise error(f"{name} must hold whole numbers from {low} to {high}, found {value!r}")
-    return np.ascontiguousarray(a, dtype)
 
 
 def _check_layout(cells: np.ndarray, heads: np.ndarray, alive: np.ndarray) -> None:
@@ -190,34 +207,85 @@ def _check_layout(cells: np.ndarray, heads: np.ndarray, alive: np.ndarray) -> No
                              f"that is {held}; it must hold the player's trail ({TRAIL + p})")
 
 
+def _as_cells(cells) -> np.ndarray:
+    cells = whole_numbers(cells, "cells", 0, TRAIL + MAX_PLAYERS - 1, np.uint8,
+                          error=BoardError, type_error=BoardError)
+    if cells.ndim != 2 or cells.shape[0] < 3 or cells.shape[1] < 3:
+        raise BoardError("cells must be a 2-D padded grid of at least 3x3")
+    return cells
+
+
+def _as_heads(heads) -> np.ndarray:
+    return whole_numbers(heads, "heads", -2**62, 2**62, np.int64, error=BoardError,
+                         type_error=BoardError).reshape(-1).copy()
+
+
 class Board:
     """Walls, trails and heads of a Tron game; see the module docstring.
+
+    ``cells``, ``heads`` and ``alive`` are checked when assigned, like the
+    constructor's arguments; :func:`check_board` re-checks what in-place changes
+    could break.
 
     Construct with :meth:`from_ascii`, :func:`tronlab.tron.maps.parse_map`,
     :func:`tronlab.tron.maps.load_map` or the game constructors in
     :mod:`tronlab.tron.mapgen`; or directly from arrays.
     """
 
-    __slots__ = ("cells", "heads", "alive", "facing", "starts")
+    __slots__ = ("_cells", "_heads", "_alive", "facing", "starts")
 
     def __init__(self, cells, heads, alive=None, facing=None, starts=None):
-        cells = whole_numbers(cells, "cells", 0, TRAIL + MAX_PLAYERS - 1, np.uint8,
-                              error=BoardError, type_error=BoardError)
-        if cells.ndim != 2 or cells.shape[0] < 3 or cells.shape[1] < 3:
-            raise BoardError("cells must be a 2-D padded grid of at least 3x3")
-        heads = whole_numbers(heads, "heads", -2**62, 2**62, np.int64, error=BoardError,
-                              type_error=BoardError).reshape(-1).copy()
+        cells = _as_cells(cells)
+        heads = _as_heads(heads)
         n = len(heads)
         if not 1 <= n <= MAX_PLAYERS:
             raise BoardError(f"a board has 1 to {MAX_PLAYERS} players, got {n}")
-        self.cells = cells
-        self.heads = heads
-        self.alive = (np.ones(n, dtype=np.bool_) if alive is None
-                      else _per_player(alive, np.bool_, n, "alive"))
+        alive = np.ones(n, dtype=np.bool_) if alive is None else _flags(alive, n, "alive")
         self.facing = (np.full(n, -1, dtype=np.int8) if facing is None
                        else _per_player(facing, np.int8, n, "facing"))
         self.starts = heads.copy() if starts is None else _per_player(starts, np.int64, n, "starts")
-        _check_layout(cells, heads, self.alive)
+        _check_layout(cells, heads, alive)
+        self._cells, self._heads, self._alive = cells, heads, alive
+
+    # ---- the checked arrays: assigning one runs the constructor's checks --------
+    @property
+    def cells(self) -> np.ndarray:
+        """The padded grid, uint8 (see the module docstring)."""
+        return self._cells
+
+    @cells.setter
+    def cells(self, value) -> None:
+        self._replace(_as_cells(value), self._heads, self._alive)
+
+    @property
+    def heads(self) -> np.ndarray:
+        """Flat index of each player's head, int64."""
+        return self._heads
+
+    @heads.setter
+    def heads(self, value) -> None:
+        heads = _as_heads(value)
+        if len(heads) != len(self._heads):
+            raise BoardError(f"heads needs one entry per player ({len(self._heads)}), got "
+                             f"{len(heads)}; make a new Board for another number of players")
+        self._replace(self._cells, heads, self._alive)
+
+    @property
+    def alive(self) -> np.ndarray:
+        """Whether each player is alive, bool."""
+        return self._alive
+
+    @alive.setter
+    def alive(self, value) -> None:
+        self._replace(self._cells, self._heads, _flags(value, len(self._heads), "alive"))
+
+    def _replace(self, cells, heads, alive) -> None:
+        try:
+            _check_layout(cells, heads, alive)
+        except BoardError as err:
+            raise BoardError(f"{err} (to change cells and heads together, make a new "
+                             f"Board(cells, heads, alive))") from None
+        self._cells, self._heads, self._alive = cells, heads, alive
 
     # ---- shape and addressing -------------------------------------------------
     @property
@@ -262,9 +330,7 @@ class Board:
 
     def at(self, x: int, y: int) -> int:
         """Cell code at (x, y); off the grid counts as WALL."""
-        for name, v in (("x", x), ("y", y)):
-            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
-                raise TypeError(f"{name} must be an int, got {type(v).__name__} {v!r}")
+        check_xy(x, y)
         if not self.inside(x, y):
             return WALL
         return int(self.cells[y + 1, x + 1])
@@ -290,7 +356,8 @@ class Board:
     # ---- copies and comparison -----------------------------------------------
     def copy(self) -> "Board":
         out = Board.__new__(Board)          # already checked: no need to check again
-        out.cells, out.heads, out.alive = self.cells.copy(), self.heads.copy(), self.alive.copy()
+        out._cells, out._heads = self._cells.copy(), self._heads.copy()
+        out._alive = self._alive.copy()
         out.facing, out.starts = self.facing.copy(), self.starts.copy()
         return out
 

@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..grid.articulation import articulation_points_kernel
-from ..jit.kernels import KernelTable, kernel
+from ..jit.kernels import KernelTable, kernel, sig_type
 
 HEAD, GATE, ROOM = 0, 1, 2
 KIND_NAMES = ("head", "gate", "room")
@@ -119,6 +119,9 @@ def new_scratch(size: int) -> ChamberScratch:
                           chamber_of, rqueue, rdist, resum, *ch)
 
 
+sig_type("ChamberScratch", lambda: new_scratch(1))   # for kernel signatures
+
+
 # ---------------------------------------------------------------------------
 # kernels
 # ---------------------------------------------------------------------------
@@ -212,7 +215,7 @@ def _grow_room(flat, start, who, stride, cs, room, count):
     return count
 
 
-@kernel
+@kernel(sig="i8(u1[::1], i8, i8, i8, b1, ChamberScratch)")
 def chamber_tree_kernel(flat, head, who, stride, ties, cs):
     """Build the chamber tree of the player whose owner code is ``who`` (steps
     2-6 of :mod:`tronlab.tron.chambers`); returns the number of chambers.

@@ -55,10 +55,11 @@ import numpy as np
 from .board import Board
 from .chamber_build import _F_N_ONLY
 from .chambers import chamber_counts_kernel, new_scratch
+from ..grid import guards
 from ..grid.multivoronoi import turn_order_territory_kernel
 from ..grid.parity import fill_bound_kernel
 from ..grid.voronoi import _pair, bfs_distances_kernel, territory_kernel
-from ..jit.kernels import KernelTable, kernel, sig_type
+from ..jit.kernels import KernelTable, kernel
 
 TERRITORY, EDGES, LINEAR, CHAMBER, CHAMBER_A13 = 0, 1, 2, 3, 4
 CHAMBER_LAST = CHAMBER + 31              # CHAMBER + every chamber_flags word
@@ -69,8 +70,6 @@ EVAL_NAMES = {"territory": TERRITORY, "voronoi": TERRITORY, "edges": EDGES,
 K1_DEFAULT = 0.055
 K2_DEFAULT = 0.194
 SEP_WEIGHT_DEFAULT = 1000
-
-sig_type("ChamberScratch", lambda: new_scratch(1))   # for kernel signatures
 
 
 # ---------------------------------------------------------------------------
@@ -157,7 +156,20 @@ def evaluate_kernel(flat, me, opp, stride, code, k1, k2, sep_weight, cs):
     return heuristic_kernel(flat, me, opp, stride, code, k1, k2, cs)
 
 
-@kernel(sig="i8(u1[::1], i8[::1], b1[::1], i8, i8, u1[::1], i4[::1], i8[::1], i4[::1])")
+def _multi_score_guard(flat, heads, alive, me, stride, owner, queue, counts, dist):
+    """What multi_score_kernel needs beyond its types (notebook 03 calls it directly)."""
+    guards.padded_grid(flat, stride)
+    guards.players(heads, alive, me)
+    for p in range(heads.size):
+        if alive[p]:
+            guards.inside(flat, stride, heads[p], f"head of living player {p}")
+    guards.long_enough(flat.size, owner=owner, queue=queue, dist=dist)
+    if counts.size < heads.size:
+        raise ValueError(f"counts holds {counts.size} items, one per player ({heads.size}) needed")
+
+
+@kernel(sig="i8(u1[::1], i8[::1], b1[::1], i8, i8, u1[::1], i4[::1], i8[::1], i4[::1])",
+        guard=_multi_score_guard)
 def multi_score_kernel(flat, heads, alive, me, stride, owner, queue, counts, dist):
     """kootenpv's score (K2) for player ``me`` with 2-4 players: squares it
     claims by turn-order expansion (the player after ``me`` expands first, as it

@@ -1,0 +1,83 @@
+"""Value checks for kernels called directly from Python (``@kernel(guard=...)``).
+
+A kernel's signature says which arguments are arrays of which dtype, and
+:mod:`tronlab.jit.argcheck` checks that on every call from Python.  It cannot
+say which int is an index into which array, nor that a scratch array must be
+as long as the grid, nor that the grid needs its wall border: the kernels read
+``flat[square + offset]`` without bounds checks (that is why boards are
+padded), so a start square of ``10**9``, or a fill that walks off an unpadded
+grid, reads outside the array and can crash the interpreter.  Those facts
+belong to each kernel, so the kernels the course calls directly (the notebooks
+and exercises show ``flood_fill_kernel``, ``components_kernel``,
+``multi_score_kernel``, ``pure_bounds_kernel``) declare a ``guard``: a plain
+function of the same arguments built from the checks here, run after the type
+check and before the kernel, raising ValueError.  Other kernels are called by
+the package's wrappers, which check the board (:func:`tronlab.tron.board.check_board`)
+and their scratch themselves; from Python they get the type check only.
+
+The checks cost a few microseconds (the border is four short numpy reductions);
+compiled code calling the kernels never runs them.
+
+>>> import numpy as np
+>>> flat = np.ones(16, np.uint8); flat[5] = flat[6] = 0
+>>> padded_grid(flat, 4)
+4
+>>> inside(flat, 4, 0, "start")
+Traceback (most recent call last):
+...
+ValueError: start 0 is on the border of this 4x4 padded grid, not on its playing area
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def padded_grid(flat, stride) -> int:
+    """Check that ``flat`` is a padded grid ``stride`` squares wide, at least 3x3,
+    whose border squares are all blocked (nonzero), as ``board.flat`` is; return
+    the number of rows."""
+    n, stride = flat.size, int(stride)
+    if stride < 3 or n % stride or n // stride < 3:
+        raise ValueError(f"stride {stride} does not fit a padded grid of {n} squares: stride is "
+                         f"the padded width (board.stride = width + 2) and divides the size")
+    rows = n // stride
+    blocked = (np.count_nonzero(flat[:stride]) + np.count_nonzero(flat[n - stride:])
+               + np.count_nonzero(flat[stride:n - stride:stride])
+               + np.count_nonzero(flat[2 * stride - 1:n - stride:stride]))
+    if blocked != 2 * stride + 2 * (rows - 2):
+        raise ValueError("flat must be a padded grid whose border squares are all blocked "
+                         "(nonzero), like board.flat: the kernel does not check bounds")
+    return rows
+
+
+def inside(flat, stride, square, name: str) -> None:
+    """Check that flat index ``square`` is a square of the playing area (not the border)."""
+    stride = int(stride)
+    rows = flat.size // stride
+    if not 0 <= square < flat.size:
+        raise ValueError(f"{name} {square} is outside this {stride}x{rows} padded grid "
+                         f"(flat indices 0..{flat.size - 1}; a square (x, y) of the playing "
+                         f"area is (y + 1) * {stride} + (x + 1))")
+    y, x = divmod(int(square), stride)
+    if not (1 <= y < rows - 1 and 1 <= x < stride - 1):
+        raise ValueError(f"{name} {square} is on the border of this {stride}x{rows} padded "
+                         f"grid, not on its playing area")
+
+
+def long_enough(size: int, **arrays) -> None:
+    """Check that each array (by keyword name) holds at least ``size`` items."""
+    for name, a in arrays.items():
+        if a.size < size:
+            raise ValueError(f"scratch {name} holds {a.size} items, the kernel needs {size} "
+                             f"(one per square of the flat grid)")
+
+
+def players(heads, alive, me=None) -> None:
+    """Check ``heads``/``alive`` (one entry per player, 1-4 players) and ``me``."""
+    if not 1 <= heads.size <= 4 or alive.size != heads.size:
+        raise ValueError(f"heads and alive hold one entry per player (1-4), got {heads.size} "
+                         f"heads and {alive.size} alive flags")
+    if me is not None and not 0 <= me < heads.size:
+        raise ValueError(f"me {me} is not a player: the heads are players 0..{heads.size - 1}")
+
