@@ -127,6 +127,7 @@ sig_type("ChamberScratch", lambda: new_scratch(1))   # for kernel signatures
 # ---------------------------------------------------------------------------
 @kernel(inline="always")
 def _free_degree(flat, sq, stride):
+    sq = np.int64(sq)       # a uint64 square less an int64 stride is a float in numpy
     return (np.int32(flat[sq - stride] == 0) + np.int32(flat[sq + 1] == 0)
             + np.int32(flat[sq + stride] == 0) + np.int32(flat[sq - 1] == 0))
 
