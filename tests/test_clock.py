@@ -4,7 +4,7 @@ from tronlab.jit import clock
 
 
 def test_a_plain_twin_reads_the_same_clock_as_the_kernel():
-    clock._kernels.compile()            # the module's clock_ns is numba's intrinsic from now on
+    clock._kernels.compile()            # the kernels read numba's intrinsic, the twins Python
     assert clock.expired_kernel(0) and not clock.expired_kernel(clock.NO_DEADLINE)
     expired = clock._kernels.plain("expired_kernel")
     assert expired(0) and not expired(clock.NO_DEADLINE)

@@ -208,15 +208,8 @@ def plain(func, _spaces=None):
             inner = _python_of(value)
             if inner is not None:
                 ns[key] = plain(inner, spaces)
-            elif id(value) in _LAZY_STAND_INS:   # e.g. the clock: its Python stand-in again
-                ns[key] = _LAZY_STAND_INS[id(value)]
     return types.FunctionType(func.__code__, ns, func.__name__, func.__defaults__,
                               func.__closure__)
-
-
-#: id of what a lazy global became when its module compiled -> the stand-in it replaced
-#: (the compiled objects live as long as the process, in their modules' namespaces)
-_LAZY_STAND_INS: dict = {}
 
 
 def _python_of(value):
@@ -296,8 +289,7 @@ class KernelTable:
             if isinstance(value, Kernel):
                 self._ns[name] = _resolve(value)
             elif isinstance(getattr(type(value), "_tronlab_lazy_global", None), Callable):
-                self._ns[name] = compiled = value._tronlab_lazy_global()
-                _LAZY_STAND_INS[id(compiled)] = value
+                self._ns[name] = value._tronlab_lazy_global()
 
     def jit(self, name: str):
         """The numba dispatcher of kernel ``name``."""
