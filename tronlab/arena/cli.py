@@ -24,7 +24,7 @@ import json
 import os
 import sys
 
-from ..cli.parser import whole_count
+from ..cli.parser import seconds, whole_count
 from ..runner.games import game_names
 
 
@@ -35,16 +35,6 @@ class ArenaError(ValueError):
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
         raise ArenaError(message)
-
-
-def _positive(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
-    if not 0 < value < 1e6:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
 
 
 def build_parser():
@@ -59,7 +49,7 @@ def build_parser():
     r.add_argument("--players", type=int, default=2, help="players a game (codingame: 2-4)")
     r.add_argument("--schedule", choices=("round-robin", "gauntlet"), default="round-robin")
     r.add_argument("--seeds", type=int, default=1, help="games per group, map and seating")
-    r.add_argument("--time", type=_positive, default=0.1, metavar="S",
+    r.add_argument("--time", type=seconds, default=0.1, metavar="S",
                    help="thinking time a move (default 0.1; timeout at 2 S)")
     r.add_argument("--depth", type=int, help="fixed search depth (turns)")
     r.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
