@@ -37,3 +37,31 @@ def test_arena_time_is_capped_at_a_day_like_match(capsys, db, value):
     one_error(capsys, RUN + ["--db", db, "--time", value], "up to 86400 (a day)", value)
     one_error(capsys, ["match", "random", "hugger", "--time", value], "up to 86400 (a day)",
               prefix="tronlab: error: ")
+
+
+# ---- what a tournament plans ---------------------------------------------------------------
+
+@pytest.mark.parametrize("extra, words", [
+    (["--seeds", "99999999999"], ["seeds", "1 to 1000"]),
+    (["--seeds", "0"], ["seeds", "1 to 1000"]),
+    (["--maps", "random:99999999999"], ["random:N", "1 to 10000"]),
+    (["--maps", "random:" + "9" * 6000], ["random:N", "1 to 10000"]),
+    (["--maps", "random:1@" + "9" * 6000], ["below 2**63"]),
+    (["--maps", "random:10000,random:10000@10000", "--seeds", "10"],
+     ["400000 games", "more than the 100000"]),
+    (["--depth", "1000000000"], ["depth", "1 to 48"]),
+    (["--depth", "49", "--bots", "nash", "chamber"], ["depth", "1 to 48"]),
+    (["--depth", "0"], ["depth", "1 to 48"]),
+])
+def test_every_count_that_plans_games_is_bounded_before_planning(capsys, db, extra, words):
+    one_error(capsys, RUN + ["--db", db, *extra], *words)
+
+
+def test_a_huge_round_robin_is_refused_before_its_seatings_are_made(tmp_path):
+    from tronlab.arena.schedule import round_robin
+
+    bots = [f"random{i}" for i in range(400)]        # 400 * 399 seatings: never built
+    with pytest.raises(ValueError, match="159600 seatings x 1 maps x 1 seeds"):
+        round_robin(bots, ["arena"], game="google2010")
+    with pytest.raises(ValueError, match="1 to 1000"):
+        round_robin(["random", "hugger"], ["arena"], seeds=10**12)

@@ -45,13 +45,17 @@ def build_parser():
     r.add_argument("--bots", nargs="*", default=[], metavar="BOT",
                    help="registered names, py:FILE or cmd:COMMAND")
     r.add_argument("--bots-dir", metavar="DIR", help="a folder of student bots")
-    r.add_argument("--maps", help="map files, folders, built-in names, random:N (comma-separated)")
+    r.add_argument("--maps", help="map files, folders, built-in names, random:N (N up to 10000; "
+                        "comma-separated)")
     r.add_argument("--players", type=int, default=2, help="players a game (codingame: 2-4)")
     r.add_argument("--schedule", choices=("round-robin", "gauntlet"), default="round-robin")
-    r.add_argument("--seeds", type=int, default=1, help="games per group, map and seating")
+    r.add_argument("--seeds", type=int, default=1,
+                   help="games per group, map and seating (1 to 1000; a plan holds at most "
+                        "100000 games, weeks of play)")
     r.add_argument("--time", type=seconds, default=0.1, metavar="S",
                    help="thinking time a move (default 0.1; timeout at 2 S)")
-    r.add_argument("--depth", type=int, help="fixed search depth (turns)")
+    r.add_argument("--depth", type=int,
+                   help="fixed search depth (turns, 1 to 48: the Nash bot's deepest)")
     r.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
     r.add_argument("--dask", metavar="ADDRESS", help="play on this Dask scheduler")
     r.add_argument("--db", default="arena.sqlite", help="results database (default arena.sqlite)")
