@@ -65,3 +65,36 @@ def test_a_huge_round_robin_is_refused_before_its_seatings_are_made(tmp_path):
         round_robin(bots, ["arena"], game="google2010")
     with pytest.raises(ValueError, match="1 to 1000"):
         round_robin(["random", "hugger"], ["arena"], seeds=10**12)
+
+
+# ---- board sizes -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game, maps", [("google2010", "random:1:99999x99999"),
+                                        ("google2010", "random:1:1001x20"),
+                                        ("google2010", "random:1:4x20"),
+                                        ("backtothecode", "random:1:35x99999")])
+def test_random_map_sizes_are_refused_before_planning(capsys, db, game, maps):
+    bots = ["random", "hugger"] if game == "google2010" else ["random", "greedy"]
+    one_error(capsys, ["arena", "run", "--game", game, "--bots", *bots, "--maps", maps,
+                       "--db", db, "--no-progress"], "random maps are", "the largest board")
+
+
+def test_random_map_and_map_files_stop_at_the_protocols_1000x1000():
+    from tronlab.tron.board import BoardError
+    from tronlab.tron.mapgen import random_map
+    from tronlab.tron.maps import parse_map
+
+    with pytest.raises(ValueError, match="width must be at most 1000"):
+        random_map(100000, 100000)
+    with pytest.raises(ValueError, match="height must be at most 1000"):
+        random_map(20, 1001, rng=0)
+    assert random_map(1000, 5, rng=0).width == 1000
+    with pytest.raises(BoardError, match="1001x3 is larger than the 1000x1000"):
+        parse_map("1001 3\n" + ("#" * 1001 + "\n") * 3)
+
+
+def test_tronlab_match_refuses_a_map_file_too_large(capsys, tmp_path):
+    path = tmp_path / "huge.txt"
+    path.write_text("5 100000\n" + "#####\n" * 100000)
+    one_error(capsys, ["match", "random", "hugger", "--map", str(path)], "huge.txt",
+              "5x100000 is larger than", prefix="tronlab: error: ")

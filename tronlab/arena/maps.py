@@ -45,11 +45,22 @@ DEFAULT_MAPS = {"google2010": "arena", "codingame": "random:4", "lightriders": "
                 "backtothecode": "random:2"}
 
 
+def _check_random_size(game: str, w: int, h: int) -> None:
+    """Refuse a ``random:N:WxH`` size the game's boards cannot have, before any game."""
+    from ..capture.state import MAX_SIDE as CAPTURE_SIDE
+    from ..tron.maps import MAX_SIDE
+
+    low, high = (5, MAX_SIDE) if game == "google2010" else (2, CAPTURE_SIDE)
+    if not (low <= w <= high and low <= h <= high):
+        raise ValueError(f"random maps are {low}x{low} to {high}x{high} (the largest board "
+                         f"the contests play), got {w}x{h}")
+
+
 def _random_refs(game: str, count: int, size, first=0) -> list[MapRef]:
+    if size is not None and game in ("google2010", "backtothecode"):
+        _check_random_size(game, *size)
     if game == "google2010":
         w, h = size or (20, 20)
-        if min(w, h) < 5:
-            raise ValueError(f"random maps are at least 5x5, got {w}x{h}")
         label = "rand{}" if (w, h) == (20, 20) else f"rand{w}x{h}-{{}}"
         return [MapRef(f"random:{w}x{h}:{i}", label.format(i), f"{w}x{h}")
                 for i in range(first, first + count)]
