@@ -98,3 +98,18 @@ def test_tronlab_match_refuses_a_map_file_too_large(capsys, tmp_path):
     path.write_text("5 100000\n" + "#####\n" * 100000)
     one_error(capsys, ["match", "random", "hugger", "--map", str(path)], "huge.txt",
               "5x100000 is larger than", prefix="tronlab: error: ")
+
+
+# ---- stored games ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game_id", ["99999999999999999999999999", "9223372036854775808",
+                                     "-1", "1e3", "\u0661", "9" * 6000])
+def test_a_replay_id_sqlite_cannot_hold_is_one_error_line(capsys, db, game_id):
+    one_error(capsys, ["arena", "replay", db, game_id], "below 2**63")
+
+
+def test_the_store_refuses_ids_sqlite_cannot_hold(db):
+    with Store(db) as store:
+        for bad in (10**30, -1, True, "1"):
+            with pytest.raises(ValueError, match="no game"):
+                store.record_json(bad)

@@ -37,6 +37,16 @@ class _Parser(argparse.ArgumentParser):
         raise ArenaError(message)
 
 
+def _game_id(text):
+    """A stored game's id: a whole number SQLite can hold (below 2**63)."""
+    if not (text.isascii() and text.isdigit()) or len(text.lstrip("0")) > 19 \
+            or int(text) >= 2**63:
+        raise argparse.ArgumentTypeError(f"expected a game's id, a whole number below 2**63 "
+                                         f"(the ids are in the replay column of the "
+                                         f"leaderboard page), got {text!r}")
+    return int(text)
+
+
 def build_parser():
     p = _Parser(prog="tronlab arena", description="tournaments, ratings and replays")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -74,7 +84,7 @@ def build_parser():
                    help="games with a replay in the page (default 500, the first ones)")
     v = sub.add_parser("replay", help="show one stored game")
     v.add_argument("db")
-    v.add_argument("id", type=int)
+    v.add_argument("id", type=_game_id)
     v.add_argument("--json", action="store_true", help="print the full record as JSON")
     return p
 
