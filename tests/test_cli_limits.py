@@ -113,3 +113,25 @@ def test_the_store_refuses_ids_sqlite_cannot_hold(db):
         for bad in (10**30, -1, True, "1"):
             with pytest.raises(ValueError, match="no game"):
                 store.record_json(bad)
+
+
+# ---- output paths ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("option", ["--db", "--html"])
+def test_an_empty_output_path_is_refused_before_the_tournament(capsys, tmp_path, monkeypatch,
+                                                               option):
+    monkeypatch.chdir(tmp_path)
+    argv = RUN + ["--maps", "random:1", "--db", "a.sqlite"] + [option, ""]
+    one_error(capsys, argv, f"{option} : the path is empty")
+    assert list(tmp_path.iterdir()) == []          # no database made either
+
+
+@pytest.mark.parametrize("option", ["--bots-dir", "--dask"])
+def test_an_empty_bots_dir_or_dask_address_is_not_ignored(capsys, db, option):
+    one_error(capsys, RUN + ["--db", db, option, " "], f"{option}: the value is empty")
+
+
+@pytest.mark.parametrize("rules", ["google2010", "backtothecode"])
+def test_match_refuses_an_empty_save_path(capsys, rules):
+    one_error(capsys, ["match", "random", "random", "--rules", rules, "--save", ""],
+              "cannot save the record to : the path is empty", prefix="tronlab: error: ")

@@ -105,6 +105,20 @@ def _check_html_path(path) -> None:
         raise ArenaError(f"--html {path}: {problem}")
 
 
+def _check_run_paths(args) -> None:
+    """Refuse, before any game, a database or page that could not be written and an
+    empty ``--bots-dir`` or ``--dask`` (a slip: nothing would say it was ignored)."""
+    from ..cli.parser import file_problem
+
+    _check_html_path(args.html)
+    problem = file_problem(args.db)
+    if problem:
+        raise ArenaError(f"--db {args.db}: {problem}")
+    for option, value in (("--bots-dir", args.bots_dir), ("--dask", args.dask)):
+        if value is not None and not value.strip():
+            raise ArenaError(f"{option}: the value is empty")
+
+
 def make_plan(args, bots=None):
     """The plan of ``tronlab arena run``: ``bots`` (default: ``--bots``, then every bot
     of ``--bots-dir``) by the schedule, maps, seeds and clock of ``args``."""
@@ -197,7 +211,7 @@ def cmd_run(args) -> int:
 
     from ..runner import reaper
 
-    _check_html_path(args.html)
+    _check_run_paths(args)
     if getattr(args, "command_line", False):
         reaper.become_subreaper()   # a game's escaped processes come back here to be ended
     # every check before the database is made or a game played

@@ -52,7 +52,10 @@ def whole_count(text: str) -> int:
 def file_problem(path) -> str | None:
     """Why a file could not be written at ``path`` (it is a folder, its folder is
     missing or not writable, it is there and not writable), or None: commands check
-    their output files before the work, not after it."""
+    their output files before the work, not after it.  An empty path is a problem too:
+    ``--save ""`` is a slip, not a request to save nothing."""
+    if not path:
+        return "the path is empty"
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         return "it is a folder"
