@@ -52,6 +52,8 @@ def test_arena_time_is_capped_at_a_day_like_match(capsys, db, value):
     (["--depth", "1000000000"], ["depth", "1 to 48"]),
     (["--depth", "49", "--bots", "nash", "chamber"], ["depth", "1 to 48"]),
     (["--depth", "0"], ["depth", "1 to 48"]),
+    (["--jobs", "100000"], ["--jobs is 1 to 256"]),
+    (["--jobs", "0"], ["--jobs is 1 to 256"]),
 ])
 def test_every_count_that_plans_games_is_bounded_before_planning(capsys, db, extra, words):
     one_error(capsys, RUN + ["--db", db, *extra], *words)
@@ -135,3 +137,29 @@ def test_an_empty_bots_dir_or_dask_address_is_not_ignored(capsys, db, option):
 def test_match_refuses_an_empty_save_path(capsys, rules):
     one_error(capsys, ["match", "random", "random", "--rules", rules, "--save", ""],
               "cannot save the record to : the path is empty", prefix="tronlab: error: ")
+
+
+# ---- tables of what is not stored ------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    db = str(tmp_path_factory.mktemp("t") / "t.sqlite")
+    assert tronlab_main(RUN + ["--maps", "random:1", "--db", db, "--tag", "week1"]) == 0
+    return db
+
+
+@pytest.mark.parametrize("filters, words", [
+    (["--game", "nosuch"], ["no games of game 'nosuch' are stored", "'google2010'", "'week1'"]),
+    (["--tag", "nosuch"], ["no games with tag 'nosuch' are stored", "'week1'"]),
+    (["--tag", ""], ["no games with tag '' are stored"]),
+    (["--game", "codingame", "--tag", "week1"], ["of game 'codingame' with tag 'week1'"]),
+])
+def test_a_table_of_a_game_or_tag_not_stored_names_what_is(capsys, played, filters, words):
+    capsys.readouterr()
+    one_error(capsys, ["arena", "table", played, *filters], *words)
+    assert tronlab_main(["arena", "table", played, "--tag", "week1"]) == 0
+
+
+def test_a_filtered_table_of_an_empty_database_says_it_is_empty(capsys, db):
+    one_error(capsys, ["arena", "table", db, "--tag", "x"], "holds no games yet")
+    assert tronlab_main(["arena", "table", db]) == 0       # no filter: an empty table

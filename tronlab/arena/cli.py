@@ -28,6 +28,10 @@ from ..cli.parser import seconds, whole_count
 from ..runner.games import game_names
 
 
+#: games played at once by local processes: more than a big machine has cores is a typo
+MAX_JOBS = 256
+
+
 class ArenaError(ValueError):
     """A mistake in the command: one line, exit code 2."""
 
@@ -66,7 +70,8 @@ def build_parser():
                    help="thinking time a move (default 0.1; timeout at 2 S)")
     r.add_argument("--depth", type=int,
                    help="fixed search depth (turns, 1 to 48: the Nash bot's deepest)")
-    r.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
+    r.add_argument("--jobs", type=int, default=1,
+                   help=f"games played at once (processes, 1 to {MAX_JOBS})")
     r.add_argument("--dask", metavar="ADDRESS", help="play on this Dask scheduler")
     r.add_argument("--db", default="arena.sqlite", help="results database (default arena.sqlite)")
     r.add_argument("--tag", default="", help="label of this run's games")
@@ -105,9 +110,10 @@ def _check_html_path(path) -> None:
         raise ArenaError(f"--html {path}: {problem}")
 
 
-def _check_run_paths(args) -> None:
-    """Refuse, before any game, a database or page that could not be written and an
-    empty ``--bots-dir`` or ``--dask`` (a slip: nothing would say it was ignored)."""
+def _check_run_options(args) -> None:
+    """Refuse, before any game, a database or page that could not be written, an
+    empty ``--bots-dir`` or ``--dask`` (a slip: nothing would say it was ignored) and
+    a number of ``--jobs`` this machine cannot run."""
     from ..cli.parser import file_problem
 
     _check_html_path(args.html)
@@ -117,6 +123,9 @@ def _check_run_paths(args) -> None:
     for option, value in (("--bots-dir", args.bots_dir), ("--dask", args.dask)):
         if value is not None and not value.strip():
             raise ArenaError(f"{option}: the value is empty")
+    if not 1 <= args.jobs <= MAX_JOBS:
+        raise ArenaError(f"--jobs is 1 to {MAX_JOBS} (each job is a process with its own "
+                         f"bots), got {args.jobs}")
 
 
 def make_plan(args, bots=None):
@@ -200,8 +209,6 @@ def _executor(args):
     if args.dask:
         from .tournament import dask_executor
         return dask_executor(args.dask)
-    if args.jobs < 1:
-        raise ArenaError(f"--jobs is at least 1, got {args.jobs}")
     return None, None
 
 
@@ -211,7 +218,7 @@ def cmd_run(args) -> int:
 
     from ..runner import reaper
 
-    _check_run_paths(args)
+    _check_run_options(args)
     if getattr(args, "command_line", False):
         reaper.become_subreaper()   # a game's escaped processes come back here to be ended
     # every check before the database is made or a game played
@@ -259,10 +266,23 @@ def cmd_table(args) -> int:
     _check_html_path(args.html)
     store = _open(args.db, read_only=True)
     rows = store.rows(tag=args.tag, game=args.game)
+    if not rows and (args.tag is not None or args.game is not None):
+        raise ArenaError(_none_stored(store, args.db, args.game, args.tag))
     print(table_text(rows))
     if args.html:
         _write_html(store, rows, args.html, args.replays)
     return 0
+
+
+def _none_stored(store, db, game, tag) -> str:
+    """Why ``table --game/--tag`` has nothing to show: what is stored instead."""
+    what = " ".join(filter(None, [f"of game {game!r}" if game is not None else "",
+                                  f"with tag {tag!r}" if tag is not None else ""]))
+    games, tags = store.games(), store.tags()
+    if not games:
+        return f"no games {what} are stored in {db}: it holds no games yet"
+    return (f"no games {what} are stored in {db}; it holds games of "
+            f"{', '.join(map(repr, games))} with tags {', '.join(map(repr, tags))}")
 
 
 def cmd_replay(args) -> int:

@@ -238,6 +238,10 @@ class Store:
     def tags(self) -> list[str]:
         return [t for (t,) in self.conn.execute("SELECT DISTINCT tag FROM games ORDER BY tag")]
 
+    def games(self) -> list[str]:
+        """The games (google2010, ...) of which games are stored, sorted."""
+        return [g for (g,) in self.conn.execute("SELECT DISTINCT game FROM games ORDER BY game")]
+
     def integrity_check(self) -> str:
         return "; ".join(r[0] for r in self.conn.execute("PRAGMA integrity_check"))
 
