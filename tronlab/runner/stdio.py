@@ -104,22 +104,32 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
                          + "\n")
             stdout.flush()
             answers += 1
-        cut = getattr(client, "finish", lambda: None)()
-        if cut:
-            broken = cut
-            log(f"tronlab bot: {cut}")
-        if broken is not None and problems is not None:
-            problems.append(broken)
+        _end_of_input(client, broken, log, problems)
     except BrokenPipeError:
         pass  # the server went away: the game is over for us
     finally:
-        close = getattr(bot, "close", None)
-        if close is not None:
-            try:
-                close()
-            except Exception:
-                _failure(log, verbose, "tronlab bot: close raised")
+        _close(bot, log, verbose)
     return answers
+
+
+def _end_of_input(client, broken, log, problems) -> None:
+    """Report a turn the input cut short; note in ``problems`` a broken last turn."""
+    cut = getattr(client, "finish", lambda: None)()
+    if cut:
+        broken = cut
+        log(f"tronlab bot: {cut}")
+    if broken is not None and problems is not None:
+        problems.append(broken)
+
+
+def _close(bot, log, verbose) -> None:
+    """The bot's ``close`` hook, if it has one (a failure is logged)."""
+    close = getattr(bot, "close", None)
+    if close is not None:
+        try:
+            close()
+        except Exception:
+            _failure(log, verbose, "tronlab bot: close raised")
 
 
 def _brief(bot, request, client, turn_start) -> None:
