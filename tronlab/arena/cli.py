@@ -45,9 +45,8 @@ def _game_id(text):
     """A stored game's id: a whole number SQLite can hold (below 2**63)."""
     if not (text.isascii() and text.isdigit()) or len(text.lstrip("0")) > 19 \
             or int(text) >= 2**63:
-        raise argparse.ArgumentTypeError(f"expected a game's id, a whole number below 2**63 "
-                                         f"(the ids are in the replay column of the "
-                                         f"leaderboard page), got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a game's id (the --html page lists "
+                                         f"them), a whole number below 2**63, got {text!r}")
     return int(text)
 
 
