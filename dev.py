@@ -218,11 +218,46 @@ def notebook_paths(args) -> list[Path]:
     return sorted(p for d in NOTEBOOK_DIRS for p in (ROOT / d).glob("*.ipynb"))
 
 
-def strip(args) -> int:
-    """Strip the named notebooks (default: every course notebook); say which changed."""
-    changed = 0
-    for path in notebook_paths(args):
+def read_notebook(path: Path) -> dict:
+    """The notebook at ``path``; a ValueError saying why the file is not one."""
+    if path.is_dir():
+        raise ValueError("it is a folder, not a notebook")
+    try:
         nb = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ValueError("no such file") from None
+    except OSError as err:
+        raise ValueError(err.strerror or str(err)) from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ValueError(f"not a notebook: not JSON text ({err})") from None
+    cells = nb.get("cells", []) if isinstance(nb, dict) else None
+    if not isinstance(cells, list):
+        raise ValueError("not a notebook: expected a JSON object with a list of cells")
+    for i, cell in enumerate(cells):
+        if not isinstance(cell, dict) or not isinstance(cell.get("cell_type"), str):
+            raise ValueError(f"not a notebook: cell {i} has no cell_type")
+    return nb
+
+
+def _strip_error(message: str) -> int:
+    print(f"dev.py strip: error: {message}", file=sys.stderr)
+    return 2
+
+
+def strip(args) -> int:
+    """Strip the named notebooks (default: every course notebook); say which changed.
+    Every file is read first: one that is not a notebook stops the command before any
+    is written, with one error line and exit code 2."""
+    if any(not a.strip() for a in args):
+        return _strip_error("an empty path names no notebook")
+    notebooks = []
+    for path in notebook_paths(args):
+        try:
+            notebooks.append((path, read_notebook(path)))
+        except ValueError as err:
+            return _strip_error(f"{path}: {err}")
+    changed = 0
+    for path, nb in notebooks:
         clean = strip_notebook(nb)
         if clean != nb:
             path.write_text(json.dumps(clean, indent=1, ensure_ascii=False) + "\n",
@@ -237,6 +272,9 @@ COMMANDS = {"course": course, "test": test, "strip": strip}
 
 
 def main(argv) -> int:
+    if argv[:1] in (["-h"], ["--help"], ["help"]):
+        print(__doc__.strip())
+        return 0
     if not argv or argv[0] not in COMMANDS:
         print(__doc__.strip())
         return 2

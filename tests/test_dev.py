@@ -112,6 +112,48 @@ def test_strip_removes_outputs_and_keeps_tags(tmp_path, monkeypatch):
     assert json.loads(path.read_text()) == clean
 
 
+
+@pytest.mark.parametrize("name, text, words", [
+    ("missing.ipynb", None, "no such file"),
+    ("folder", "", "it is a folder"),
+    ("text.ipynb", "not json", "not JSON text"),
+    ("bytes.ipynb", b"\xff\xfe", "not JSON text"),
+    ("list.ipynb", "[1, 2]", "a list of cells"),
+    ("cells.ipynb", '{"cells": 3}', "a list of cells"),
+    ("empty_cell.ipynb", '{"cells": [{}]}', "cell 0 has no cell_type"),
+])
+def test_strip_names_a_file_that_is_not_a_notebook_and_writes_nothing(tmp_path, monkeypatch,
+                                                                      capsys, name, text,
+                                                                      words):
+    dev = load_dev(tmp_path / "env", monkeypatch)
+    good = tmp_path / "good.ipynb"
+    good.write_text(json.dumps({"cells": [{"cell_type": "code", "source": "1",
+                                           "outputs": [1], "metadata": {}}]}))
+    before = good.read_text()
+    bad = tmp_path / name
+    if name == "folder":
+        bad.mkdir()
+    elif isinstance(text, bytes):
+        bad.write_bytes(text)
+    elif text is not None:
+        bad.write_text(text)
+    assert dev.strip([str(good), str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("dev.py strip: error: ") and err.count("\n") == 1
+    assert name in err and words in err
+    assert good.read_text() == before           # checked first, written after
+
+
+def test_strip_of_an_empty_path_and_help(tmp_path, monkeypatch, capsys):
+    dev = load_dev(tmp_path / "env", monkeypatch)
+    assert dev.strip([""]) == 2
+    assert "an empty path names no notebook" in capsys.readouterr().err
+    for flag in ("--help", "-h"):
+        assert dev.main([flag]) == 0
+        assert "python3 dev.py course" in capsys.readouterr().out
+    assert dev.main([]) == 2 and dev.main(["nosuch"]) == 2
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

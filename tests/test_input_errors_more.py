@@ -84,8 +84,8 @@ def test_a_malformed_random_map_spec_is_named(spec):
 
 
 def test_random_0_plays_no_map_and_says_so():
-    with pytest.raises(ValueError, match=r"map 'random:0': random:N plays N random maps, N at "
-                                         r"least 1"):
+    with pytest.raises(ValueError, match=r"map 'random:0': random:N plays N random maps, N "
+                                         r"from 1 to 10000"):
         expand_maps("google2010", "random:0")
     assert len(expand_maps("google2010", "random:2,random:1:9x9")) == 3
 

@@ -99,3 +99,41 @@ def test_a_broken_turn_is_one_error_line_and_the_next_turn_is_read(protocol, bro
     assert len(lines) == 1 and lines[0].startswith(f"tronlab bot: bad input: {protocol}")
     assert words in lines[0] and "\\n" not in lines[0]     # no quoted newline either
     assert answers == 1 and len(out.getvalue().splitlines()) == 1
+
+
+@pytest.mark.parametrize("protocol, text, broken", [
+    ("google2010", "garbage\n", True),
+    ("codingame", "garbage\n", True),
+    ("lightriders", "garbage\n", True),
+    ("google2010", "\n".join(TURN + ["5 x"]) + "\n", True),          # a good turn, then junk
+    ("google2010", "5 3\n#####\n#1 2#\n", True),                    # cut short
+    ("google2010", "\n".join(["5 x"] + TURN) + "\n", False),         # junk, then a good turn
+    ("google2010", "", False),
+])
+def test_input_that_ends_on_a_broken_turn_is_a_problem(protocol, text, broken):
+    problems = []
+    run_stdio(lambda board, player: board.legal_moves(player)[0], protocol,
+              stdin=io.StringIO(text), stdout=io.StringIO(), stderr=io.StringIO(),
+              problems=problems)
+    assert bool(problems) == broken and len(problems) <= 1
+
+
+@pytest.mark.parametrize("protocol", ["google2010", "codingame", "lightriders", "backtothecode"])
+def test_every_contest_program_fed_garbage_exits_2_with_one_error_line(protocol, capsys,
+                                                                       monkeypatch):
+    from tronlab.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("garbage\n"))
+    assert main(["bot", "random", "--protocol", protocol, "--seed", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1].startswith("tronlab: error: ") and "Traceback" not in err
+
+
+def test_a_good_game_after_a_bad_line_still_exits_0(capsys, monkeypatch):
+    from tronlab.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(["5 x"] + TURN) + "\n"))
+    assert main(["bot", "random", "--protocol", "google2010", "--seed", "1"]) == 0
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 1
+    assert "bad input" in err and "error" not in err

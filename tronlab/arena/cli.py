@@ -24,8 +24,12 @@ import json
 import os
 import sys
 
-from ..cli.parser import whole_count
+from ..cli.parser import seconds, whole_count
 from ..runner.games import game_names
+
+
+#: games played at once by local processes: more than a big machine has cores is a typo
+MAX_JOBS = 256
 
 
 class ArenaError(ValueError):
@@ -37,14 +41,13 @@ class _Parser(argparse.ArgumentParser):
         raise ArenaError(message)
 
 
-def _positive(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
-    if not 0 < value < 1e6:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
+def _game_id(text):
+    """A stored game's id: a whole number SQLite can hold (below 2**63)."""
+    if not (text.isascii() and text.isdigit()) or len(text.lstrip("0")) > 19 \
+            or int(text) >= 2**63:
+        raise argparse.ArgumentTypeError(f"expected a game's id (the --html page lists "
+                                         f"them), a whole number below 2**63, got {text!r}")
+    return int(text)
 
 
 def build_parser():
@@ -55,14 +58,19 @@ def build_parser():
     r.add_argument("--bots", nargs="*", default=[], metavar="BOT",
                    help="registered names, py:FILE or cmd:COMMAND")
     r.add_argument("--bots-dir", metavar="DIR", help="a folder of student bots")
-    r.add_argument("--maps", help="map files, folders, built-in names, random:N (comma-separated)")
+    r.add_argument("--maps", help="map files, folders, built-in names, random:N (N up to 10000; "
+                        "comma-separated)")
     r.add_argument("--players", type=int, default=2, help="players a game (codingame: 2-4)")
     r.add_argument("--schedule", choices=("round-robin", "gauntlet"), default="round-robin")
-    r.add_argument("--seeds", type=int, default=1, help="games per group, map and seating")
-    r.add_argument("--time", type=_positive, default=0.1, metavar="S",
+    r.add_argument("--seeds", type=int, default=1,
+                   help="games per group, map and seating (1 to 1000; a plan holds at most "
+                        "100000 games, weeks of play)")
+    r.add_argument("--time", type=seconds, default=0.1, metavar="S",
                    help="thinking time a move (default 0.1; timeout at 2 S)")
-    r.add_argument("--depth", type=int, help="fixed search depth (turns)")
-    r.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
+    r.add_argument("--depth", type=int,
+                   help="fixed search depth (turns, 1 to 48: the Nash bot's deepest)")
+    r.add_argument("--jobs", type=int, default=1,
+                   help=f"games played at once (processes, 1 to {MAX_JOBS})")
     r.add_argument("--dask", metavar="ADDRESS", help="play on this Dask scheduler")
     r.add_argument("--db", default="arena.sqlite", help="results database (default arena.sqlite)")
     r.add_argument("--tag", default="", help="label of this run's games")
@@ -80,7 +88,7 @@ def build_parser():
                    help="games with a replay in the page (default 500, the first ones)")
     v = sub.add_parser("replay", help="show one stored game")
     v.add_argument("db")
-    v.add_argument("id", type=int)
+    v.add_argument("id", type=_game_id)
     v.add_argument("--json", action="store_true", help="print the full record as JSON")
     return p
 
@@ -99,6 +107,24 @@ def _check_html_path(path) -> None:
     problem = None if path is None else file_problem(path)
     if problem:
         raise ArenaError(f"--html {path}: {problem}")
+
+
+def _check_run_options(args) -> None:
+    """Refuse, before any game, a database or page that could not be written, an
+    empty ``--bots-dir`` or ``--dask`` (a slip: nothing would say it was ignored) and
+    a number of ``--jobs`` this machine cannot run."""
+    from ..cli.parser import file_problem
+
+    _check_html_path(args.html)
+    problem = file_problem(args.db)
+    if problem:
+        raise ArenaError(f"--db {args.db}: {problem}")
+    for option, value in (("--bots-dir", args.bots_dir), ("--dask", args.dask)):
+        if value is not None and not value.strip():
+            raise ArenaError(f"{option}: the value is empty")
+    if not 1 <= args.jobs <= MAX_JOBS:
+        raise ArenaError(f"--jobs is 1 to {MAX_JOBS} (each job is a process with its own "
+                         f"bots), got {args.jobs}")
 
 
 def make_plan(args, bots=None):
@@ -182,8 +208,6 @@ def _executor(args):
     if args.dask:
         from .tournament import dask_executor
         return dask_executor(args.dask)
-    if args.jobs < 1:
-        raise ArenaError(f"--jobs is at least 1, got {args.jobs}")
     return None, None
 
 
@@ -193,7 +217,7 @@ def cmd_run(args) -> int:
 
     from ..runner import reaper
 
-    _check_html_path(args.html)
+    _check_run_options(args)
     if getattr(args, "command_line", False):
         reaper.become_subreaper()   # a game's escaped processes come back here to be ended
     # every check before the database is made or a game played
@@ -241,10 +265,23 @@ def cmd_table(args) -> int:
     _check_html_path(args.html)
     store = _open(args.db, read_only=True)
     rows = store.rows(tag=args.tag, game=args.game)
+    if not rows and (args.tag is not None or args.game is not None):
+        raise ArenaError(_none_stored(store, args.db, args.game, args.tag))
     print(table_text(rows))
     if args.html:
         _write_html(store, rows, args.html, args.replays)
     return 0
+
+
+def _none_stored(store, db, game, tag) -> str:
+    """Why ``table --game/--tag`` has nothing to show: what is stored instead."""
+    what = " ".join(filter(None, [f"of game {game!r}" if game is not None else "",
+                                  f"with tag {tag!r}" if tag is not None else ""]))
+    games, tags = store.games(), store.tags()
+    if not games:
+        return f"no games {what} are stored in {db}: it holds no games yet"
+    return (f"no games {what} are stored in {db}; it holds games of "
+            f"{', '.join(map(repr, games))} with tags {', '.join(map(repr, tags))}")
 
 
 def cmd_replay(args) -> int:

@@ -38,15 +38,29 @@ class MapRef(NamedTuple):
 
 _RANDOM = re.compile(r"random:(\d+)(?::(\d+)x(\d+))?(?:@(\d+))?")
 _SIZED = re.compile(r"random:(\d+)x(\d+):(\d+)")
+#: random maps one ``random:N`` may name: more than a plan may play on (see
+#: :data:`tronlab.arena.schedule.MAX_GAMES`) is a typo, not a tournament
+MAX_RANDOM_MAPS = 10_000
 DEFAULT_MAPS = {"google2010": "arena", "codingame": "random:4", "lightriders": "random:4",
                 "backtothecode": "random:2"}
 
 
+def _check_random_size(game: str, w: int, h: int) -> None:
+    """Refuse a ``random:N:WxH`` size the game's boards cannot have, before any game."""
+    from ..capture.state import MAX_SIDE as CAPTURE_SIDE
+    from ..tron.maps import MAX_SIDE
+
+    low, high = (5, MAX_SIDE) if game == "google2010" else (2, CAPTURE_SIDE)
+    if not (low <= w <= high and low <= h <= high):
+        raise ValueError(f"random maps are {low}x{low} to {high}x{high} (the largest board "
+                         f"the contests play), got {w}x{h}")
+
+
 def _random_refs(game: str, count: int, size, first=0) -> list[MapRef]:
+    if size is not None and game in ("google2010", "backtothecode"):
+        _check_random_size(game, *size)
     if game == "google2010":
         w, h = size or (20, 20)
-        if min(w, h) < 5:
-            raise ValueError(f"random maps are at least 5x5, got {w}x{h}")
         label = "rand{}" if (w, h) == (20, 20) else f"rand{w}x{h}-{{}}"
         return [MapRef(f"random:{w}x{h}:{i}", label.format(i), f"{w}x{h}")
                 for i in range(first, first + count)]
@@ -58,6 +72,25 @@ def _random_refs(game: str, count: int, size, first=0) -> list[MapRef]:
                 for i in range(first, first + count)]
     short = {"codingame": "cg", "lightriders": "lr"}[game]
     return [MapRef(f"{game}:{i}", f"{short}{i}", game) for i in range(first, first + count)]
+
+
+def _number(digits):
+    """The whole number ``digits`` (None stays None); one too long to be a count, a size
+    or a seed comes back as 2**63, beyond every limit (not a 5,000-digit int)."""
+    if digits is None:
+        return None
+    return int(digits) if len(digits.lstrip("0")) <= 19 else 2**63
+
+
+def _random_item(game, item, count, width, height, first) -> list[MapRef]:
+    """The maps of ``random:N[:WxH][@K]``, its numbers checked."""
+    if not 1 <= count <= MAX_RANDOM_MAPS:
+        raise ValueError(f"map {item!r}: random:N plays N random maps, N from 1 to "
+                         f"{MAX_RANDOM_MAPS} (more than a tournament can play)")
+    if first is not None and first + count > 2**63:
+        raise ValueError(f"map {item!r}: random:N@K starts at seed K, below 2**63")
+    size = None if width is None else (width, height)
+    return _random_refs(game, count, size, first or 0)
 
 
 def _file_ref(path: str) -> MapRef:
@@ -77,11 +110,8 @@ def expand_maps(game: str, text) -> list[MapRef]:
         if not item:
             continue
         m = _RANDOM.fullmatch(item)
-        if m and int(m.group(1)) < 1:
-            raise ValueError(f"map {item!r}: random:N plays N random maps, N at least 1")
         if m:
-            size = None if m.group(2) is None else (int(m.group(2)), int(m.group(3)))
-            refs += _random_refs(game, int(m.group(1)), size, int(m.group(4) or 0))
+            refs += _random_item(game, item, *(_number(g) for g in m.groups()))
         elif game == "backtothecode":
             raise ValueError(f"backtothecode maps are random:N (drawn starts), got {item!r}")
         elif os.path.isdir(item):

@@ -25,13 +25,24 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 import numbers
 import zlib
 from dataclasses import asdict, dataclass
 
 from ..runner.games import get_game
+from ..tron import nash_table, search_state
 from .bots import bot_files_hash, bot_name, check_spec
 from .maps import DEFAULT_MAPS, MapRef, check_maps, expand_maps
+
+#: seeded games per group of bots, map and seating: a thousand already tell two bots
+#: apart to a fraction of a percent
+MAX_SEEDS = 1000
+#: games in one plan: at a few seconds a game, a hundred thousand take weeks on one core,
+#: and a plan of many millions does not fit in memory
+MAX_GAMES = 100_000
+#: a fixed search depth every depth bot can search (the Nash tables are the shallowest)
+MAX_DEPTH = min(search_state.MAX_DEPTH, nash_table.MAX_DEPTH)
 
 
 @dataclass(frozen=True)
@@ -94,15 +105,31 @@ def _maps(game, maps):
     return list(maps)
 
 
-def _specs(game, seatings, maps, seeds, time, depth, tag):
-    info = get_game(game)
-    if seeds < 1:
-        raise ValueError(f"seeds is the number of games per map and seating, at least 1, "
-                         f"got {seeds}")
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
-        raise ValueError(f"depth is a whole number of turns >= 1, got {depth!r}")
+def check_plan_size(seatings: int, maps: int, seeds) -> None:
+    """A ValueError, before any plan is made, when ``seeds`` is not a whole number from 1
+    to :data:`MAX_SEEDS` or the plan would hold more than :data:`MAX_GAMES` games."""
+    if (isinstance(seeds, bool) or not isinstance(seeds, numbers.Integral)
+            or not 1 <= seeds <= MAX_SEEDS):
+        raise ValueError(f"seeds is the number of games per map and seating, 1 to {MAX_SEEDS} "
+                         f"(a thousand measure a score to about 3 percent), got {seeds!r}")
+    games = seatings * maps * seeds
+    if games > MAX_GAMES:
+        raise ValueError(f"{seatings} seatings x {maps} maps x {seeds} seeds make {games} "
+                         f"games, more than the {MAX_GAMES} a tournament may plan (they "
+                         f"would take weeks to play); use fewer bots, maps or seeds")
+
+
+def _check_options(depth, time) -> None:
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
+                              or not 1 <= depth <= MAX_DEPTH):
+        raise ValueError(f"depth is a whole number of turns from 1 to {MAX_DEPTH} (the "
+                         f"deepest search every depth bot can make), got {depth!r}")
     if time is not None and not time > 0:
         raise ValueError(f"time is a positive number of seconds a move, got {time!r}")
+
+
+def _specs(game, seatings, maps, seeds, time, depth, tag):
+    info = get_game(game)
     names = {}
     for spec in {b for seating in seatings for b in seating}:
         other = names.setdefault(bot_name(spec), spec)
@@ -134,8 +161,12 @@ def round_robin(bots, maps=None, *, game="google2010", players=2, seeds=1, time=
     if len(bots) < players:
         raise ValueError(f"a round robin of {players}-player games needs at least {players} "
                          f"different bots, got {len(bots)}")
+    _check_options(depth, time)
+    maps = _maps(game, maps)
+    check_plan_size(math.comb(len(bots), players) * len(_seatings(range(players), players)),
+                    len(maps), seeds)
     seatings = [s for g in itertools.combinations(bots, players) for s in _seatings(g, players)]
-    return _specs(game, seatings, _maps(game, maps), seeds, time, depth, tag)
+    return _specs(game, seatings, maps, seeds, time, depth, tag)
 
 
 def gauntlet(hero, others, maps=None, *, game="google2010", players=2, seeds=1, time=0.1,
@@ -145,5 +176,8 @@ def gauntlet(hero, others, maps=None, *, game="google2010", players=2, seeds=1, 
     others = [o for o in dict.fromkeys(others) if o != hero]
     if not others:
         raise ValueError("a gauntlet needs at least one bot besides the hero")
+    _check_options(depth, time)
+    maps = _maps(game, maps)
+    check_plan_size(len(others) * len(_seatings(range(players), players)), len(maps), seeds)
     seatings = [s for o in others for s in _seatings([hero] + [o] * (players - 1), players)]
-    return _specs(game, seatings, _maps(game, maps), seeds, time, depth, tag)
+    return _specs(game, seatings, maps, seeds, time, depth, tag)

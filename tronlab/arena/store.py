@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import numbers
 import os
 import sqlite3
 import time
@@ -217,6 +218,10 @@ class Store:
 
     def record_json(self, game_id: int) -> str:
         """The record of game ``game_id`` as its JSON text."""
+        if isinstance(game_id, bool) or not isinstance(game_id, numbers.Integral) \
+                or not 0 <= game_id < 2**63:           # what SQLite can hold
+            raise ValueError(f"no game {game_id!r} in {self.path}: ids are whole numbers "
+                             f"from 1")
         found = self.conn.execute("SELECT record FROM games WHERE id = ?",
                                   (int(game_id),)).fetchone()
         if found is None:
@@ -232,6 +237,10 @@ class Store:
 
     def tags(self) -> list[str]:
         return [t for (t,) in self.conn.execute("SELECT DISTINCT tag FROM games ORDER BY tag")]
+
+    def games(self) -> list[str]:
+        """The games (google2010, ...) of which games are stored, sorted."""
+        return [g for (g,) in self.conn.execute("SELECT DISTINCT game FROM games ORDER BY game")]
 
     def integrity_check(self) -> str:
         return "; ".join(r[0] for r in self.conn.execute("PRAGMA integrity_check"))

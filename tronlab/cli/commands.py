@@ -36,7 +36,13 @@ def cmd_bot(args) -> int:
     # the seed itself, not a Generator: bots that draw make one (as_rng), the others never
     # import numpy.random (a tenth of the start-up budget)
     bot = start_bot(args.name, rng=args.seed, time=args.time)     # never waits for the compiler
-    run_stdio(bot, args.protocol, time_limit=args.time, rng=args.seed, verbose=args.verbose)
+    problems = []
+    answers = run_stdio(bot, args.protocol, time_limit=args.time, rng=args.seed,
+                        verbose=args.verbose, problems=problems)
+    if problems:        # garbage in: a contest program says so by its exit code
+        from .parser import CLIError
+        raise CLIError(f"the {args.protocol} input ended on a broken turn (see the line "
+                       f"above); {answers} turns were answered")
     return 0
 
 

@@ -73,7 +73,7 @@ def cmd_match(args) -> int:
         return capture_match(args)
     from ..runner.engine import play
 
-    if args.save:
+    if args.save is not None:
         _check_save(args.save)
     rng = np.random.default_rng(args.seed)
     board, map_name = _board_for(args, len(args.bots), rng)
@@ -92,7 +92,7 @@ def cmd_match(args) -> int:
     finally:
         if progress is not None:
             progress.clear()
-    if args.save:
+    if args.save is not None:
         try:
             record.save(args.save)
         except OSError as err:

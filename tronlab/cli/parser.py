@@ -29,14 +29,14 @@ class _Parser(argparse.ArgumentParser):
         raise CLIError(message)
 
 
-def _positive(text: str) -> float:
+def seconds(text: str) -> float:
+    """A time limit in seconds: a number above 0 and at most :data:`MAX_SECONDS` (a day),
+    for ``tronlab match``, ``tronlab bot`` and ``tronlab arena run`` alike."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    if not value <= MAX_SECONDS:   # also inf and nan
+    if not 0 < value <= MAX_SECONDS:   # also inf and nan
         raise argparse.ArgumentTypeError(f"expected a positive number of seconds up to "
                                          f"{MAX_SECONDS:g} (a day), got {text!r}")
     return value
@@ -52,7 +52,10 @@ def whole_count(text: str) -> int:
 def file_problem(path) -> str | None:
     """Why a file could not be written at ``path`` (it is a folder, its folder is
     missing or not writable, it is there and not writable), or None: commands check
-    their output files before the work, not after it."""
+    their output files before the work, not after it.  An empty path is a problem too:
+    ``--save ""`` is a slip, not a request to save nothing."""
+    if not path:
+        return "the path is empty"
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         return "it is a folder"
@@ -84,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
                                  f"{DEFAULT_MAP} for google2010, a drawn board otherwise)")
     m.add_argument("--seed", type=whole_count, metavar="N",
                    help="seed for the board and the bots (default: a fresh random seed)")
-    m.add_argument("--time", type=_positive, metavar="S",
+    m.add_argument("--time", type=seconds, metavar="S",
                    help="time limit per move in seconds, 3x for the first move (default: no "
                         "limit; search bots then think 1 s a move under google2010, 0.2 s "
                         "under lightriders, 0.1 s under codingame)")
@@ -103,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog="example:\n  tronlab bot chamber --protocol google2010 --time 0.5")
     b.add_argument("name", metavar="NAME")
     b.add_argument("--protocol", choices=PROTOCOLS + ("backtothecode",), required=True)
-    b.add_argument("--time", type=_positive, metavar="S",
+    b.add_argument("--time", type=seconds, metavar="S",
                    help="thinking time per move (default: the protocol's: 1 s google2010, "
                         "0.2 s lightriders, 0.1 s codingame)")
     b.add_argument("--seed", type=whole_count, metavar="N",

@@ -5,7 +5,8 @@ One process plays one game: it reads the server's turns line by line with a
 flushing after every line.  Diagnostics go to stderr only: a line that breaks
 the protocol is reported (``tronlab bot: bad input: ...``) and skipped, and input
 that ends in the middle of a turn is reported too.  At end of input the program
-stops cleanly.
+stops cleanly; ``tronlab bot`` exits with code 2 when the input ended on a broken
+turn (no good turn after the last bad line, or a turn cut short), 0 otherwise.
 
 A bot that raises or returns something that is not a move must not lose the
 game by silence: the runner logs the problem to stderr in one line (with the
@@ -52,7 +53,8 @@ def fallback_move(board, player: int, protocol: str):
 
 
 def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
-              time_limit: float | None = None, rng=None, verbose: bool = False) -> int:
+              time_limit: float | None = None, rng=None, verbose: bool = False,
+              problems: list | None = None) -> int:
     """Play one game of ``protocol`` as a contest program; return the number of answers.
 
     ``bot`` is a callable ``bot(board, player) -> move`` with the optional
@@ -64,6 +66,8 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
     was read (:func:`tronlab.jit.clock.now_ns`): its clock starts there, and it knows it
     is a contest program (the search bots then keep a margin that survives a busy
     machine, :data:`tronlab.tron.bots.search.CONTEST_SHARE`).
+    ``problems``, a list, receives why the input ended on a broken turn (a bad line
+    with no good turn after it, or a turn cut short), if it did.
     """
     _check_arguments(bot, protocol, time_limit)
     stdin = sys.stdin if stdin is None else stdin
@@ -74,6 +78,7 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
     started = False
     answers = 0
     turn_start = None       # now_ns() when the turn's first line was read: its clock's start
+    broken = None           # the last bad input since the last good turn
     try:
         for line in stdin:
             if turn_start is None and line.strip():
@@ -82,7 +87,8 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
                 request = client.feed(line)
             except ProtocolError as err:
                 turn_start = None
-                log(f"tronlab bot: bad input: {err}")
+                broken = f"bad input: {err}"
+                log(f"tronlab bot: {broken}")
                 if protocol == "lightriders" and line.split()[:1] == ["action"]:
                     stdout.write("pass\n")  # an answer is due: keep going straight
                     stdout.flush()
@@ -90,7 +96,7 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
             if request is None:
                 continue
             _brief(bot, request, client, turn_start)
-            turn_start = None
+            turn_start = broken = None
             if not started:
                 started = True
                 _start_game(bot, request, rules, time_limit, rng, log, verbose)
@@ -98,19 +104,32 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
                          + "\n")
             stdout.flush()
             answers += 1
-        cut = getattr(client, "finish", lambda: None)()
-        if cut:
-            log(f"tronlab bot: {cut}")
+        _end_of_input(client, broken, log, problems)
     except BrokenPipeError:
         pass  # the server went away: the game is over for us
     finally:
-        close = getattr(bot, "close", None)
-        if close is not None:
-            try:
-                close()
-            except Exception:
-                _failure(log, verbose, "tronlab bot: close raised")
+        _close(bot, log, verbose)
     return answers
+
+
+def _end_of_input(client, broken, log, problems) -> None:
+    """Report a turn the input cut short; note in ``problems`` a broken last turn."""
+    cut = getattr(client, "finish", lambda: None)()
+    if cut:
+        broken = cut
+        log(f"tronlab bot: {cut}")
+    if broken is not None and problems is not None:
+        problems.append(broken)
+
+
+def _close(bot, log, verbose) -> None:
+    """The bot's ``close`` hook, if it has one (a failure is logged)."""
+    close = getattr(bot, "close", None)
+    if close is not None:
+        try:
+            close()
+        except Exception:
+            _failure(log, verbose, "tronlab bot: close raised")
 
 
 def _brief(bot, request, client, turn_start) -> None:

@@ -25,10 +25,9 @@ from __future__ import annotations
 import numpy as np
 
 from .board import FREE, TRAIL, WALL, Board
+from .maps import MAX_SIDE      # larger grids are refused (Google 2010 maps <= 100)
 from .protocol import (CODINGAME_SIZE, ProtocolError, Request, _empty_cells, _int_fields,
                        _move_between, format_answer, quote)
-
-MAX_SIDE = 1000   # larger grids are refused: no contest came near (Google 2010 maps <= 100)
 
 
 class Google2010Client:

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..runner.reprs import safe_repr
 from .board import FREE, TRAIL, WALL, Board
-from .maps import load_map
+from .maps import MAX_SIDE, load_map
 
 _MAP_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "maps")
 
@@ -76,11 +76,14 @@ def as_rng(rng) -> np.random.Generator:
                     f"got {type(rng).__name__} {safe_repr(rng, 60)}")
 
 
-def _check_size(name, value, low):
+def _check_size(name, value, low, high=None):
     if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
         raise TypeError(f"{name} must be an int, got {type(value).__name__}")
     if value < low:
         raise ValueError(f"{name} must be at least {low}, got {value}")
+    if high is not None and value > high:
+        raise ValueError(f"{name} must be at most {high} (the contests' largest board), "
+                         f"got {value}")
     return int(value)
 
 
@@ -120,11 +123,12 @@ def random_map(width: int, height: int, *, density: float = 0.15, border: bool =
     ``density`` is the chance that a square (and so its mirror image) is a
     wall; ``border=True`` encloses the map in a wall ring (part of the
     ``width`` x ``height``, as in the Google maps), ``False`` leaves the grid
-    edge as the only limit.  Draws a new wall layout until the heads can be
+    edge as the only limit.  Sides are at most :data:`tronlab.tron.maps.MAX_SIDE` (1000, the
+    contest protocols' limit).  Draws a new wall layout until the heads can be
     placed (up to ``tries`` layouts), else raises ValueError.
     """
-    width = _check_size("width", width, 3 if border else 1)
-    height = _check_size("height", height, 3 if border else 1)
+    width = _check_size("width", width, 3 if border else 1, MAX_SIDE)
+    height = _check_size("height", height, 3 if border else 1, MAX_SIDE)
     if (isinstance(density, bool) or not isinstance(density, (int, float, np.integer, np.floating))
             or not 0 <= density < 1):
         raise ValueError(f"density is a fraction in [0, 1), got {density!r}")

@@ -13,6 +13,11 @@ from ..runner.reprs import safe_repr
 from .ascii import _build
 from .board import FREE, TRAIL, WALL, Board, BoardError
 
+#: the largest map side this package reads, draws or plays: the contest protocols refuse
+#: larger boards (Google 2010's maps are at most 100 wide), and a board of a million
+#: squares is already a long game
+MAX_SIDE = 1000
+
 
 def _map_code(ch):
     if ch == "#":
@@ -40,6 +45,9 @@ def parse_map(text: str, *, name: str = "map") -> Board:
     width, height = int(parts[0]), int(parts[1])
     if width < 1 or height < 1:
         raise BoardError(f"{name}: size {width}x{height} is empty")
+    if width > MAX_SIDE or height > MAX_SIDE:
+        raise BoardError(f"{name}: size {width}x{height} is larger than the "
+                         f"{MAX_SIDE}x{MAX_SIDE} boards the contests play")
     rows = lines[1:1 + height]
     if len(rows) < height:
         raise BoardError(f"{name}: header says {height} rows but only {len(rows)} follow")
