@@ -447,3 +447,25 @@ def test_the_first_move_floor_of_programs_can_be_set(monkeypatch):
         monkeypatch.setenv("TRONLAB_PROGRAM_START", bad)
         with pytest.raises(ValueError, match="TRONLAB_PROGRAM_START"):
             _limits(spec)
+
+
+def test_dask_giving_up_on_a_game_stops_the_run_naming_the_game(tmp_path):
+    import concurrent.futures as cf
+
+    from tronlab.arena import tournament
+
+    class KilledWorker(Exception):      # distributed's name for it
+        pass
+
+    class GivesUp(cf.Executor):
+        def submit(self, fn, *args):
+            future = cf.Future()
+            future.set_exception(KilledWorker("gave up"))
+            return future
+
+    plan = round_robin(["random", "hugger"], "arena")
+    with Store(tmp_path / "r.sqlite") as store:
+        result = tournament.run(plan, store, executor=GivesUp(), progress=False)
+        assert result.played == 0 and store.rows() == []
+    assert result.failed.startswith("Dask gave up on the game ")
+    assert "on arena (key " in result.failed and not result.interrupted

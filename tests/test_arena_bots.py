@@ -211,3 +211,33 @@ def test_a_child_that_leaves_the_group_and_clears_its_environment_is_ended(tmp_p
     assert report["code"] == 0, report["err"]
     assert (folder / "escaped.pids").read_text().split(), "the bot never started its child"
     assert report["left"] == [], f"processes left behind: {report['left']}"
+
+
+KILLER = """
+    import os
+    def move(board, player):
+        os.kill(os.getppid(), 9)      # the process playing this game: a pool worker
+    """
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs PR_SET_CHILD_SUBREAPER")
+def test_a_bot_that_kills_its_worker_stops_the_run_in_one_line_and_keeps_the_rest(tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "good.py").write_text(textwrap.dedent(BOTS["good.py"]))
+    (folder / "killer.py").write_text(textwrap.dedent(KILLER))
+    db = tmp_path / "class.sqlite"
+    cmd = [sys.executable, "-m", "tronlab", "arena", "run", "--bots-dir", str(folder),
+           "--bots", "hugger", "--maps", "arena", "--time", "0.05", "--db", str(db),
+           "--no-progress", "--jobs", "2"]
+    out = subprocess.run([sys.executable, "-c", SUPERVISOR, *cmd], capture_output=True, text=True,
+                         timeout=300, env=FAST_START)
+    report = json.loads(out.stdout)
+    assert report["code"] == 2, report
+    err = report["err"].strip().splitlines()
+    assert len(err) == 1 and "a worker process died during a game" in err[0], report["err"]
+    assert "Traceback" not in report["err"] and "stopped:" in report["out"]
+    assert report["left"] == [], f"processes left behind: {report['left']}"
+    with Store(db) as store:
+        assert all("killer" not in row["names"] for row in store.rows())

@@ -53,3 +53,18 @@ def test_dask_local_cluster_plays_the_same_games_as_the_process_pool(tmp_path):
     dask_games, pool_games = _games(tmp_path / "dask.sqlite"), _games(tmp_path / "pool.sqlite")
     assert dask_games == pool_games == _games(tmp_path / "here.sqlite")
     assert len({g[0] for g in dask_games.values()}) > 1     # not 36 copies of one result
+
+
+def test_a_cluster_that_cannot_be_reached_leaves_no_database(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    db = tmp_path / "never.sqlite"
+    env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "1s"}
+    out = subprocess.run([sys.executable, "-m", "tronlab", "arena", "run", "--bots", "random",
+                          "hugger", "--maps", "arena", "--dask", "tcp://127.0.0.1:1",
+                          "--db", str(db), "--no-progress"],
+                         capture_output=True, text=True, timeout=120, env=env)
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+    assert out.stderr.startswith("tronlab arena: error: ") and not db.exists()

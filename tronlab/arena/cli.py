@@ -222,9 +222,14 @@ def cmd_run(args) -> int:
         reaper.become_subreaper()   # a game's escaped processes come back here to be ended
     # every check before the database is made or a game played
     plan, store, done_keys, left_out = _plan_and_store(args)
+    try:
+        executor, client = _executor(args)      # a cluster that cannot be reached: no db
+    except BaseException:
+        if store is not None:
+            store.close()
+        raise
     if store is None:
         store = _open(args.db, must_exist=False)
-    executor, client = _executor(args)
     done = len({s.key for s in plan} & done_keys)
     print(f"{len(plan)} games planned, {done} already in {args.db}, {len(plan) - done} to play",
           flush=True)
@@ -241,7 +246,7 @@ def cmd_run(args) -> int:
         if client is not None:
             client.close()
     rows = store.rows(keys={s.key for s in plan})
-    if result.interrupted:
+    if result.interrupted or result.failed:
         print(f"\nstopped: {result.played} games finished in this run are stored in {args.db}; "
               f"run the same command again to play the other {len(plan) - len(rows)}")
     print(table_text(rows))
@@ -250,6 +255,8 @@ def cmd_run(args) -> int:
     if args.html:
         _write_html(store, rows, args.html, args.replays)
     store.close()
+    if result.failed:
+        raise ArenaError(f"{result.failed}; the games stored so far are kept")
     return 130 if result.interrupted else 0
 
 

@@ -17,8 +17,11 @@ exception (:func:`tronlab.arena.pycheck.check_bots_load`).  Executors:
 
 Ctrl-C stops the run cleanly: games not yet finished are dropped (a rerun plays
 them), the finished ones are in the store, and :func:`run` returns with
-``interrupted`` set.  A progress bar (tqdm; a widget in a notebook) shows games
-done, the rate and the time left.
+``interrupted`` set.  A worker process that dies in a game (a bot that kills
+the process playing it, the machine's out-of-memory killer) breaks a process
+pool, and Dask gives up on a game that killed several workers: the run stops
+the same way, with ``failed`` saying what happened.  A progress bar (tqdm; a
+widget in a notebook) shows games done, the rate and the time left.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ class RunResult:
     played: int = 0
     interrupted: bool = False
     rows: list = field(default_factory=list)
+    failed: str | None = None     # why the executor could not go on (a worker died)
 
 
 def _die_with_parent() -> None:
@@ -120,14 +124,38 @@ def _results(todo, executor, cancel=True):
         for spec in todo:
             yield play_spec(spec)
         return
-    futures = [executor.submit(play_spec, spec) for spec in todo]
+    futures = {executor.submit(play_spec, spec): spec for spec in todo}
     try:
         for future in cf.as_completed(futures):
-            yield future.result()
+            try:
+                row = future.result()
+            except Exception as exc:
+                why = worker_death(exc, futures[future])
+                if why is None:
+                    raise
+                raise WorkerDied(why) from exc
+            yield row
     finally:
         if cancel:
             for future in futures:
                 future.cancel()
+
+
+class WorkerDied(RuntimeError):
+    """A worker process died in a game; the executor cannot go on."""
+
+
+def worker_death(exc, spec) -> str | None:
+    """A sentence when ``exc`` (from a game's future) says a worker process died,
+    else None.  A broken pool fails every game in progress, so its sentence names
+    none; Dask names the game it gave up on."""
+    if isinstance(exc, cf.BrokenExecutor):
+        return ("a worker process died during a game (a bot may have ended the process "
+                "playing it, or the system killed it) and the process pool cannot go on")
+    if type(exc).__name__ == "KilledWorker":
+        return (f"Dask gave up on the game {' v '.join(spec.names)} on {spec.map_label} "
+                f"(key {spec.key}): every worker that played it died")
+    return None
 
 
 def _progress(total, progress):
@@ -187,6 +215,11 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
     except KeyboardInterrupt:
         result.interrupted = True
         workers.update(getattr(executor, "_processes", None) or ())
+        if own is not None:
+            _kill_pool(own)
+            own = None
+    except WorkerDied as exc:
+        result.failed = str(exc)
         if own is not None:
             _kill_pool(own)
             own = None
