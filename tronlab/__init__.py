@@ -52,6 +52,16 @@ _LAZY = {
 }
 
 
+#: what ``from tronlab import *`` gives: the names above and the lazy ones (which it imports)
+__all__ = [
+    "DOWN", "FREE", "LEFT", "MOVE_NAMES", "RIGHT", "TRAIL", "UP", "WALL", "Board", "BoardError",
+    "opposite", "parse_ascii", "parse_move", "bot_names", "get_bot", "register", "BotFault",
+    "play", "builtin_maps", "codingame_board", "lightriders_board", "load_builtin", "random_map",
+    "format_map", "load_map", "parse_map", "save_map", "GameRecord", "REASONS", "Outcome",
+    "get_rules", *_LAZY,
+]
+
+
 def __getattr__(name):
     module = _LAZY.get(name)
     if module is None:
