@@ -108,6 +108,7 @@ import numpy as np
 
 from ..jit.clock import NO_DEADLINE, deadline_after, now_ns
 from .alphabeta import negamax_kernel, update_kernel  # noqa: F401 - shown by notebook 04
+from .board import Board  # noqa: F401 - the doctests use it
 from .chambers import new_scratch
 from .evaluate import (K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, check_two_players,
                        check_weights, eval_code)
