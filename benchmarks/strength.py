@@ -1,5 +1,5 @@
-"""Playing strength: a round robin of the Tron bots on the Google AI Challenge 2010 maps
-and on seeded random maps.
+"""Playing strength: a ladder of the Tron bots (``--pairs all``: every pair) on the Google AI
+Challenge 2010 maps and on seeded random maps.
 
     python benchmarks/strength.py [--bots chamber,minimax,voronoi,filler,random]
         [--pairs ladder|all] [--maps all|none|NAME,...] [--random N] [--time S] [--depth D]

@@ -112,3 +112,10 @@ def test_bot_reports_a_broken_turn_in_one_line_and_answers_on_the_grid():
                                      "rest of the turn, then answering 34 5"]
     answers = r.stdout.splitlines()
     assert len(answers) == 2 and answers[0] == "34 5"
+
+
+def test_bot_refuses_a_thinking_time_it_would_not_use():
+    r = tronlab("bot", "nearest", "--protocol", "backtothecode", "--time", "0.5")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith("tronlab: error: --time: the backtothecode bots keep to")
+    assert len(r.stderr.splitlines()) == 1

@@ -159,5 +159,8 @@ def run_program(bot, *, stdin=None, stdout=None, stderr=None, verbose=False) -> 
 def cmd_bot(args) -> int:
     """``tronlab bot NAME --protocol backtothecode``."""
     from ..runner.registry import get_bot
+    if args.time is not None:
+        raise _error("--time: the backtothecode bots keep to the contest's clock (1000 ms "
+                       "for the first turn, 100 ms after) and take no thinking time")
     run_program(get_bot(args.name, game="backtothecode", rng=args.seed), verbose=args.verbose)
     return 0

@@ -104,11 +104,13 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bot", help="run a registered bot as a contest program on stdin/stdout",
                        formatter_class=fmt,
                        epilog="example:\n  tronlab bot chamber --protocol google2010 --time 0.5")
-    b.add_argument("name", metavar="NAME")
+    b.add_argument("name", metavar="NAME", help="a registered bot: tronlab bots lists them "
+                                                 "(--game backtothecode for the capture game)")
     b.add_argument("--protocol", choices=PROTOCOLS + ("backtothecode",), required=True)
     b.add_argument("--time", type=seconds, metavar="S",
                    help="thinking time per move (default: the protocol's: 1 s google2010, "
-                        "0.2 s lightriders, 0.1 s codingame)")
+                        "0.2 s lightriders, 0.1 s codingame; the backtothecode bots keep to "
+                        "the contest's 100 ms and take no --time)")
     b.add_argument("--seed", type=whole_count, metavar="N",
                    help="seed for the bot (default: a fresh random seed)")
     b.add_argument("--verbose", action="store_true", help="log every turn on stderr")
