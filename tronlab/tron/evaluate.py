@@ -116,7 +116,9 @@ def separated_value_kernel(flat, me, opp, stride, sep_weight, code, cs):
     mine, _, _ = fill_bound_kernel(flat, me, stride, cs.owner, cs.queue)
     theirs, _, _ = fill_bound_kernel(flat, opp, stride, cs.owner, cs.queue)
     if (code & SEP_CHAMBER) != 0:
-        n0, n1, _, _ = chamber_counts_kernel(flat, me, opp, stride, 1.0, 0.0, _F_N_ONLY, cs)
+        # np.int64: a bare global is a literal to numba, a second type for the kernel
+        n0, n1, _, _ = chamber_counts_kernel(flat, me, opp, stride, 1.0, 0.0,
+                                               np.int64(_F_N_ONLY), cs)
         mine = min(mine, n0)
         theirs = min(theirs, n1)
     return True, np.int64(sep_weight) * np.int64(mine - theirs)
