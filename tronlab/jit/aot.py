@@ -6,7 +6,7 @@ even when every kernel comes from numba's cache.  This module compiles the
 kernels once, ahead of time, into an ordinary C extension module with
 ``numba.pycc``; loading that takes milliseconds and does not import numba.
 
-    python -m tronlab.jit.aot build     # compile (a minute or so; needs a C compiler)
+    python -m tronlab.jit.aot build     # compile (20-40 s; needs a C compiler)
     python -m tronlab.jit.aot status    # one line: loaded, or why the JIT kernels are used
     python -m tronlab.jit.aot list      # the kernels exported and their signatures
     python -m tronlab.jit.aot clean     # delete builds for other versions
