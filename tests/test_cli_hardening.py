@@ -111,10 +111,12 @@ def test_the_command_package_keeps_its_entry_points():
     """tronlab/cli is a package now: the console script's ``tronlab.cli:main``, ``python -m
     tronlab`` and ``python -m tronlab.cli`` are the same command."""
     import importlib
-    import tomllib
+    import re
 
-    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
-    module, _, attr = scripts["tronlab"].partition(":")
+    # pyproject's [project.scripts] entry, read without tomllib (Python 3.11+ only)
+    text = (ROOT / "pyproject.toml").read_text()
+    section = text.split("[project.scripts]", 1)[1].split("\n[", 1)[0]
+    module, _, attr = re.search(r'^tronlab\s*=\s*"([^"]+)"', section, re.M)[1].partition(":")
     main = getattr(importlib.import_module(module), attr)
     assert callable(main) and main(["maps"]) == 0
     env = dict(os.environ, PYTHONPATH=str(ROOT))
