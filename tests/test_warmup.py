@@ -95,3 +95,26 @@ def test_a_bots_own_warm_up_covers_its_whole_games(name):
                        timeout=600, env=child_env(TRONLAB_AOT="0"))
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().splitlines()[-1] == "{}"
+
+
+_ONE_SIGNATURE = """
+from tronlab.jit import kernels
+from tronlab.jit.warmup import warm_up
+warm_up(verbose=False)
+print(sorted(f"{module}.{name}: {[str(s) for s in table._ns[name].signatures]}"
+             for module, table in kernels.TABLES.items() if table._compiled
+             for name in table._kernels if len(table._ns[name].signatures) > 1))
+"""
+
+
+@pytest.mark.slow
+def test_a_cold_compile_gives_every_kernel_one_signature(tmp_path):
+    """numba caches one entry per signature a kernel was compiled for; a compiled caller
+    that passes a bare constant (``False``, ``-1``, a module's flag) adds a Literal
+    signature beside the int64 or bool one the other callers use.  From an empty cache,
+    the warm-up (every public function, every compiled caller) leaves one each."""
+    env = child_env(NUMBA_CACHE_DIR=str(tmp_path / "numba"), TRONLAB_AOT="0")
+    r = subprocess.run([sys.executable, "-c", _ONE_SIGNATURE], capture_output=True, text=True,
+                       timeout=900, env=env)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stdout.strip().splitlines()[-1] == "[]", r.stdout[-3000:]

@@ -69,8 +69,9 @@ def l_scan_kernel(owner, width, height, player, px, py, max_len, constant, work,
                         work[endy * width + endx] = player
                         gain += 1
                     if a + b > 0:
+                        # np.bool_: a bare False is a literal to numba, a second signature
                         total = gain + enclose_kernel(work, width, height, player, endx, endy,
-                                                      False, stamp, next_stamp, region)
+                                                      np.bool_(False), stamp, next_stamp, region)
                         score = total / (a + b + 1 + constant)
                         if score > best_score:
                             best_score = score

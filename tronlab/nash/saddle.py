@@ -115,8 +115,8 @@ def next_cell_kernel(lo, hi, m, n, alpha, beta, prune):
     if prune and high <= alpha:
         return UPPER, bi, bj, high, high
     best = 1 << 20
-    ci = -1
-    cj = -1
+    ci = np.int64(-1)      # np.int64: a bare -1 is a literal to numba, a second signature
+    cj = np.int64(-1)
     for i in range(m):
         for j in range(n):
             ok, rt, ct = targets_kernel(lo, hi, i, j, alpha, beta)

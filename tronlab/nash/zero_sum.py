@@ -214,7 +214,7 @@ def simplex_game_kernel(payoff, rows, m, cols, n, row_out, col_out, tab, basis):
                 best = tab[m, k]
         if pc < 0:
             break
-        pr = -1
+        pr = np.int64(-1)      # np.int64: a bare -1 is a literal, a second signature
         ratio = np.inf
         for i in range(m):
             if tab[i, pc] > _PIVOT_EPS:

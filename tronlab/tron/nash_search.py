@@ -229,7 +229,7 @@ def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, d
     ns.heads[0, 1] = opp
     ns.window[0, 0] = -np.inf
     ns.window[0, 1] = np.inf
-    ply = 0
+    ply = np.int64(0)      # np.int64: a bare 0 is a literal to numba, a second signature
     state = 0                   # 0: enter the node at ply, 1: its next cell, 2: return val
     val = 0.0
     kind = np.int64(SADDLE)               # what val is: exact (SADDLE), a LOWER or an UPPER bound
