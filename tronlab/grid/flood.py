@@ -20,7 +20,7 @@ import numpy as np
 
 from . import guards, ring     # ring_code_kernel is linked into fill_square_kernel (_kernels)
 from ..jit.kernels import KernelTable, kernel
-from ..tron.board import check_board, start_square
+from ..tron.board import check_board, check_xy, start_square
 from .ring import POTENTIAL_ARTICULATION
 
 
@@ -231,13 +231,11 @@ class Components:
 
     def _square(self, x, y) -> int:
         """The flat index of board square (x, y), or a TypeError/ValueError naming it."""
-        for name, v in (("x", x), ("y", y)):
-            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
-                raise TypeError(f"{name} must be an int, got {type(v).__name__} {v!r}")
+        x, y = check_xy(x, y)
         if not (0 <= x < self.shape[1] - 2 and 0 <= y < self.shape[0] - 2):
             raise ValueError(f"({x}, {y}) is off the board ({self.shape[1] - 2} wide, "
                              f"{self.shape[0] - 2} high)")
-        return (int(y) + 1) * self.stride + int(x) + 1
+        return (y + 1) * self.stride + x + 1
 
     def size_at(self, x: int, y: int) -> int:
         """Squares in the region of free square (x, y) (0 if it is blocked)."""

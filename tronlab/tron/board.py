@@ -111,11 +111,7 @@ def check_board(board) -> "Board":
     if border != 2 * w + 2 * (h - 2):
         raise BoardError("the board's border has a free square: cells must keep a wall "
                          "(nonzero) border all round, the kernels do not check bounds")
-    for p, (head, live) in enumerate(zip(heads.tolist(), alive.tolist())):
-        y, x = divmod(head, w)
-        if not 0 <= head < cells.size or (live and not (0 < y < h - 1 and 0 < x < w - 1)):
-            raise BoardError(f"head of player {p} is flat index {head}, not on the playing "
-                             f"area of this {w - 2}x{h - 2} board")
+    _check_heads_placed(cells, heads, alive)
     return board
 
 
@@ -170,6 +166,20 @@ def _per_player(values, dtype, n: int, name: str) -> np.ndarray:
     return out
 
 
+def _check_heads_placed(cells: np.ndarray, heads: np.ndarray, alive: np.ndarray) -> None:
+    """Every head inside the padded grid and every living head on its playing area:
+    what the kernels need of the heads (the constructor and :func:`check_board`)."""
+    h, w = cells.shape
+    for p, (head, live) in enumerate(zip(heads.tolist(), alive.tolist())):
+        if not 0 <= head < cells.size:
+            raise BoardError(f"head of player {p} is flat index {head}, outside the "
+                             f"{w}x{h} padded grid")
+        y, x = divmod(head, w)
+        if live and not (0 < y < h - 1 and 0 < x < w - 1):
+            raise BoardError(f"head of player {p} (flat index {head}) is on the border, "
+                             f"not on the playing area")
+
+
 def _check_layout(cells: np.ndarray, heads: np.ndarray, alive: np.ndarray) -> None:
     """What the kernels rely on: a WALL border all round (they look at the
     neighbours of any playing square without bounds checks), known cell codes,
@@ -184,17 +194,12 @@ def _check_layout(cells: np.ndarray, heads: np.ndarray, alive: np.ndarray) -> No
     if top > TRAIL + MAX_PLAYERS - 1:
         raise BoardError(f"cells hold 0 (free), 1 (wall) or 2-{TRAIL + MAX_PLAYERS - 1} "
                          f"(trails), found {top}")
-    h, w = cells.shape
+    _check_heads_placed(cells, heads, alive)
+    w = cells.shape[1]
     for p, (head, live) in enumerate(zip(heads.tolist(), alive.tolist())):
-        if not 0 <= head < cells.size:
-            raise BoardError(f"head of player {p} is flat index {head}, outside the "
-                             f"{w}x{h} padded grid")
-        y, x = divmod(head, w)
         if not live:
             continue
-        if not (0 < y < h - 1 and 0 < x < w - 1):
-            raise BoardError(f"head of player {p} (flat index {head}) is on the border, "
-                             f"not on the playing area")
+        y, x = divmod(head, w)
         code = int(cells[y, x])
         if code != TRAIL + p:
             other = [q for q in range(p) if alive[q] and heads[q] == head]
