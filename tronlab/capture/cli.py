@@ -64,10 +64,8 @@ def cmd_match(args) -> int:
     if args.max_turns is not None and args.max_turns < 1:
         raise _error(f"--max-turns must be at least 1, got {args.max_turns}")
     if args.save is not None:
-        from ..cli.parser import file_problem
-        problem = file_problem(args.save)
-        if problem:
-            raise _error(f"cannot save the record to {args.save}: {problem}")
+        from ..cli.parser import check_save
+        check_save(args.save)
     rng = np.random.default_rng(args.seed)
     players = [make_player(spec, args.time, int(rng.integers(2**63))) for spec in args.bots]
     record = play_capture(players, rng=rng, round_limit=args.max_turns,

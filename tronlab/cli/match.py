@@ -8,7 +8,7 @@ import shlex
 import shutil
 import sys
 
-from .parser import DEFAULT_MAP, CLIError, file_problem
+from .parser import DEFAULT_MAP, CLIError, check_save
 from .progress import Progress, is_terminal
 
 
@@ -58,13 +58,6 @@ def _lightriders_facing(board, name) -> None:
     give_contest_facings(board)
 
 
-def _check_save(path) -> None:
-    """Refuse --save before the game when the record could not be written."""
-    problem = file_problem(path)
-    if problem:
-        raise CLIError(f"cannot save the record to {path}: {problem}")
-
-
 def cmd_match(args) -> int:
     import numpy as np
 
@@ -74,7 +67,7 @@ def cmd_match(args) -> int:
     from ..runner.engine import play
 
     if args.save is not None:
-        _check_save(args.save)
+        check_save(args.save)
     rng = np.random.default_rng(args.seed)
     board, map_name = _board_for(args, len(args.bots), rng)
     if board.n_players != len(args.bots):

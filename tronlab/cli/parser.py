@@ -68,6 +68,14 @@ def file_problem(path) -> str | None:
     return None
 
 
+def check_save(path) -> None:
+    """Refuse ``--save`` before the game (both rule families' ``match``) when the record
+    could not be written there."""
+    problem = file_problem(path)
+    if problem:
+        raise CLIError(f"cannot save the record to {path}: {problem}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     fmt = argparse.RawDescriptionHelpFormatter
     parser = _Parser(prog="tronlab", description="Tron bots: play matches, list maps and bots, "
