@@ -20,3 +20,19 @@ def test_tally_counts_every_game_once_and_the_table_says_the_verdict():
                          "lost" if t.p < 0.01 else "unclear")
     lines = table_text({3: t}).splitlines()
     assert lines[1].split()[:5] == ["3", "6", str(t.firsts), str(t.shared), str(t.lost)]
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"games": 0}, "games must be a whole number 1-100000, got 0"),
+    ({"games": -2}, "games must be a whole number 1-100000, got -2"),
+    ({"games": 2.0}, "games must be a whole number 1-100000, got 2.0"),
+    ({"games": True}, "games must be a whole number 1-100000, got True"),
+    ({"games": 100_001}, "games must be a whole number 1-100000, got 100001"),
+    ({"n_players": 5}, "n_players must be a whole number 2-4, got 5"),
+    ({"n_players": "2"}, "n_players must be a whole number 2-4, got '2'"),
+])
+def test_a_wrong_count_is_named_before_any_game(options, message):
+    # before: games=0 divided by zero, games=-2 returned a tally of -2 games
+    with pytest.raises(ValueError) as err:
+        one_against_many("nearest", "random", **{"n_players": 2, "games": 2, **options})
+    assert str(err.value) == message

@@ -13,8 +13,12 @@ import math
 import time
 from typing import NamedTuple
 
+from .checks import is_int
 from .game import play_capture
 from .starts import as_rng
+
+#: the most games :func:`one_against_many` plays: more is a typo, not a measurement
+MAX_GAMES = 100_000
 
 
 class Tally(NamedTuple):
@@ -59,7 +63,12 @@ def one_against_many(hero: str, other: str, *, n_players: int, games: int, seed=
                      **game_options) -> Tally:
     """Play ``games`` games of ``hero`` against ``n_players - 1`` copies of
     ``other``; in game ``k`` the hero sits in seat ``k % n_players``.  Each game
-    gets its own seed drawn from ``seed``."""
+    gets its own seed drawn from ``seed``.  ``n_players`` is 2-4 and ``games``
+    1 to :data:`MAX_GAMES`, or a ValueError says which is wrong."""
+    if not is_int(n_players) or not 2 <= n_players <= 4:
+        raise ValueError(f"n_players must be a whole number 2-4, got {n_players!r}")
+    if not is_int(games) or not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"games must be a whole number 1-{MAX_GAMES}, got {games!r}")
     rng = as_rng(seed)
     firsts = shared = lost = 0
     mine, theirs = 0, 0
