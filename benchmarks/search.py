@@ -60,6 +60,7 @@ from tronlab.grid.reference import refc_search  # noqa: E402
 from tronlab.tron.c_reference import (new_ref_frames, reference_search,  # noqa: E402
                                       reference_search_kernel)
 from tronlab.tron.search import N_STATS, S_EVALS, S_NODES, Searcher  # noqa: E402
+from timing import per_call  # noqa: E402
 
 
 # ---------------------------------------------------------------------------
@@ -112,16 +113,17 @@ def compare_c(c, path, batches, depth=6):
 
 
 def numba_only(path, batches, depth=6):
-    """Without ref.c: the numba kernel's nodes/s alone (median of batches)."""
+    """Without ref.c: the numba kernel's nodes/s alone, from the fastest of batches under a
+    budget of 30 ms a batch asked for (:func:`timing.per_call`, as ``kernels.py`` and
+    ``twins.py`` time theirs: other jobs on the machine only ever slow a batch down)."""
     board = load_map(path)
     value, _, nodes = reference_search(board, depth=depth)
     s = new_scratch(board.flat.size)
     frames = new_ref_frames(depth)
-    one = numba_seconds(board, depth, 3, s, frames)   # compile / warm up
-    reps = max(3, int(0.03 / max(one, 1e-7)))
-    tn = [numba_seconds(board, depth, reps, s, frames) for _ in range(batches)]
+    t = per_call(lambda reps: numba_seconds(board, depth, reps, s, frames),
+                 budget=0.03 * batches)
     return {"board": os.path.basename(path), "value": value, "nodes": nodes,
-            "numba_nps": nodes / statistics.median(tn)}
+            "numba_nps": nodes / t.best}
 
 
 # ---------------------------------------------------------------------------

@@ -86,6 +86,16 @@ def test_without_the_2010_maps_search_uses_the_package_maps_and_says_so(tmp_path
     assert board.cells.shape == (27, 27) and "--maps DIR" in note
 
 
+def test_search_without_the_c_reference_times_numba_and_agrees_with_the_python_twin(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCH))
+    import search
+
+    path = search.DEFAULT_BOARDS[0]
+    r = search.numba_only(path, 1)
+    value, nodes, _ = search.python_nps(path)
+    assert (r["value"], r["nodes"]) == (value, nodes) and r["numba_nps"] > 0
+
+
 def test_coldstart_times_the_backtothecode_protocol_with_the_capture_bots(monkeypatch):
     monkeypatch.syspath_prepend(str(BENCH))
     import coldstart
