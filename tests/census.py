@@ -86,8 +86,16 @@ def descendants(root: int | None = None) -> dict[int, tuple]:
     return found
 
 
-def cmdline(pid: int) -> str:
-    return _read(f"/proc/{pid}/cmdline").replace("\0", " ").strip() or "?"
+def cmdline(pid: int, wait: float = 1.0) -> str:
+    """The command line of ``pid``, or "?".  A child caught inside its ``execve`` has
+    none yet (Python 3.13's subprocess returns from ``Popen`` while the new program is
+    still being loaded): wait up to ``wait`` seconds for it while the process lives."""
+    end = time.monotonic() + wait
+    while True:
+        text = _read(f"/proc/{pid}/cmdline").replace("\0", " ").strip()
+        if text or time.monotonic() > end or (_stat(pid) or "Z")[0] in "ZX":
+            return text or "?"
+        time.sleep(0.01)
 
 
 def own_leftovers(before: dict, root: int | None = None) -> dict[int, str]:
