@@ -9,6 +9,8 @@ check always took it), a :class:`~decimal.Decimal` is not; NaN and the infinitie
 real numbers, and each caller's own range check refuses them where it did before.
 """
 
+import json
+import sys
 from decimal import Decimal
 from fractions import Fraction
 
@@ -42,6 +44,38 @@ def test_bools_strings_and_the_rest_are_neither(x):
 
 # ---- entry points that refused numpy scalars before ----------------------------------------
 
+def _script(move):
+    return lambda board, player: move
+
+
+def test_play_takes_a_numpy_max_turns_and_refuses_np_bool():
+    from tronlab import Board, play
+    board = Board.from_ascii("#######\n#1...2#\n#.....#\n#######")
+    rec = play(board, [_script("down"), _script("down")], max_turns=np.int64(1),
+               time_limit=np.float32(5), rng=np.uint8(3))
+    assert rec.outcome.turns == 1 and rec.metadata["seed"] == 3
+    assert type(rec.metadata["max_turns"]) is int
+    json.dumps(rec.metadata)                           # the record stays JSON
+    for bad in (True, np.bool_(True)):
+        with pytest.raises(ValueError, match="max_turns is a whole number >= 0 or None"):
+            play(board, [_script("down")] * 2, max_turns=bad)
+
+
+def test_tournament_jobs_and_schedule_depth_take_numpy_ints():
+    from tronlab.arena.schedule import gauntlet, round_robin
+    from tronlab.arena.tournament import process_pool
+    pool = process_pool(np.int64(1), warm=())
+    pool.shutdown()
+    plan = round_robin(["random", "hugger"], "arena", depth=np.int64(2), seeds=np.int32(1))
+    assert plan and all(type(g.depth) is int and g.depth == 2 for g in plan)
+    assert gauntlet("random", ["hugger"], "arena", depth=np.uint8(3))[0].depth == 3
+    for bad in (True, np.bool_(True)):
+        with pytest.raises(ValueError, match="jobs is a whole number >= 1"):
+            process_pool(bad)
+        with pytest.raises(ValueError, match="depth is a whole number of turns"):
+            round_robin(["random", "hugger"], "arena", depth=bad)
+
+
 def test_bots_take_numpy_options():
     from tronlab.tron.bots.nash import NashBot
     from tronlab.tron.bots.search import ChamberBot
@@ -57,5 +91,29 @@ def test_bots_take_numpy_options():
             ChamberBot(contempt=bad)
     with pytest.raises(ValueError, match="contempt must be a number from 0 to 1"):
         ChamberBot(contempt=np.float32("nan"))        # NaN: refused by the range, as before
+
+
+def test_clock_and_program_seconds_take_numpy_numbers():
+    from tronlab.jit.clock import NO_DEADLINE, deadline_after, now_ns
+    from tronlab.runner.external import ExternalBot
+    from tronlab.runner.program import check_seconds
+    for seconds in (np.float32(0.5), np.int64(1), np.float16(2)):
+        assert now_ns() < deadline_after(seconds) < NO_DEADLINE
+        assert check_seconds("time_limit", seconds) == seconds
+    for bad in (True, np.bool_(True)):
+        with pytest.raises(TypeError, match="a time budget is a number of seconds, got bool"):
+            deadline_after(bad)
+        with pytest.raises(ValueError, match="time_limit must be a positive number of seconds"):
+            check_seconds("time_limit", bad)
+    bot = ExternalBot([sys.executable, "-c", "pass"], time_limit=np.float32(0.5),
+                      first_time_limit=np.int64(2))
+    assert (bot.time_limit, bot.first_time_limit) == (0.5, 2.0)
+    assert type(bot.time_limit) is float and type(bot.first_time_limit) is float
+    with pytest.raises(ValueError, match="first_time_limit must be a positive number of sec"):
+        ExternalBot([sys.executable, "-c", "pass"], first_time_limit=np.bool_(True))
+    with pytest.raises(ValueError, match="a time budget must be >= 0 seconds"):
+        deadline_after(np.float32("nan"))
+    with pytest.raises(ValueError, match="time_limit must be a positive number of seconds"):
+        check_seconds("time_limit", np.float32("nan"))
 
 
