@@ -117,3 +117,19 @@ def test_clock_and_program_seconds_take_numpy_numbers():
         check_seconds("time_limit", np.float32("nan"))
 
 
+def test_map_editor_and_widget_take_numpy_numbers():
+    pytest.importorskip("anywidget")
+    from tronlab import load_builtin, play
+    from tronlab.map_editor import MapEditor
+    from tronlab.widgets import BoardWidget
+    ed = MapEditor(np.int64(6), np.uint8(5))
+    assert (ed.width, ed.height) == (6, 5)
+    board = load_builtin("arena")
+    rec = play(board, [_script("up"), _script("down")], max_turns=2)
+    w = BoardWidget.replay(rec, fps=np.float32(12), cell_px=np.int16(10))
+    assert w.fps == 12 and w.cell_px == 10
+    for bad in (True, np.bool_(True)):
+        with pytest.raises(ValueError, match="width is a whole number from 3 to"):
+            MapEditor(bad, 5)
+        with pytest.raises(ValueError, match="fps is frames per second between 0.1 and 120"):
+            BoardWidget.replay(rec, fps=bad)
