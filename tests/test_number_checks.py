@@ -117,6 +117,25 @@ def test_clock_and_program_seconds_take_numpy_numbers():
         check_seconds("time_limit", np.float32("nan"))
 
 
+def test_course_helpers_take_numpy_ints():
+    from tronlab import Board
+    from tronlab.course import hint, show_source
+    from tronlab.course.search_trace import trace_alphabeta
+    from tronlab.tron.values import is_whole as shown
+    assert hint("flood_fill", np.int64(1)).level == 1
+    source = show_source(shown, fold=np.int64(3))
+    assert source.fold == 3 and type(source.fold) is int and "def is_whole" in source.text
+    trace = trace_alphabeta(Board.from_ascii("#####\n#1.2#\n#####"), np.int64(1))
+    assert type(trace.depth) is int and trace.depth == 1
+    for bad in (True, np.bool_(True)):
+        with pytest.raises(ValueError, match="flood_fill has hints 1 to"):
+            hint("flood_fill", bad)
+        with pytest.raises(ValueError, match="fold is a number of lines"):
+            show_source(shown, fold=bad)
+        with pytest.raises(ValueError, match="depth must be an int from 1 to 8"):
+            trace_alphabeta(Board.from_ascii("#####\n#1.2#\n#####"), bad)
+
+
 def test_map_editor_and_widget_take_numpy_numbers():
     pytest.importorskip("anywidget")
     from tronlab import load_builtin, play
