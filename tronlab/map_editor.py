@@ -34,6 +34,7 @@ import traitlets
 
 from .tron.board import Board
 from .tron.maps import parse_map, save_map
+from .tron.values import is_whole
 
 _STATIC = Path(__file__).parent / "static"
 TOOLS = ("#", " ", "1", "2")
@@ -41,9 +42,9 @@ MAX_SIDE = 100
 
 
 def _check_side(name, value):
-    if isinstance(value, bool) or not isinstance(value, int) or not 3 <= value <= MAX_SIDE:
+    if not is_whole(value) or not 3 <= value <= MAX_SIDE:
         raise ValueError(f"{name} is a whole number from 3 to {MAX_SIDE}, got {value!r}")
-    return value
+    return int(value)
 
 
 class MapEditor(anywidget.AnyWidget):

@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from .tron.board import FREE, MAX_PLAYERS, TRAIL, WALL, Board
+from .tron.values import is_whole
 
 # One palette for pictures and the widget: (head, trail) per player.
 PLAYER_COLORS = ("#1f6fd1", "#e4572e", "#2a9d3f", "#8e44ad")
@@ -242,7 +243,7 @@ def draw_record(record, *, turns=None, ncols: int = 4, size: float = 2.6, titles
         turns = sorted(set(int(round(t)) for t in np.linspace(0, last, min(5, last + 1))))
     picked = []
     for t in turns:
-        if not isinstance(t, (int, np.integer)) or isinstance(t, bool):
+        if not is_whole(t):
             raise TypeError(f"turns must be whole numbers, got {t!r}")
         t = int(t)
         real = t + last + 1 if t < 0 else t

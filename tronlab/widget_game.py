@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .tron.board import Board, parse_move
+from .tron.values import is_whole
 
 __all__ = ["Game", "default_board", "bot_label", "make_bot", "child_rngs", "seed_rng"]
 
@@ -18,7 +19,7 @@ def seed_rng(seed) -> np.random.Generator:
     """``seed`` as a Generator: a Generator as it is, a non-negative int seeds a new one."""
     if isinstance(seed, np.random.Generator):
         return seed
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
+    if not is_whole(seed):
         raise TypeError(f"seed is an int or a numpy Generator, got {type(seed).__name__}")
     if seed < 0:
         raise ValueError(f"seed is a non-negative int or a numpy Generator, got {seed!r}")

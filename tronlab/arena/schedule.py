@@ -26,12 +26,12 @@ import hashlib
 import itertools
 import json
 import math
-import numbers
 import zlib
 from dataclasses import asdict, dataclass
 
 from ..runner.games import get_game
 from ..tron import nash_table, search_state
+from ..tron.values import is_whole
 from .bots import bot_files_hash, bot_name, check_spec
 from .maps import DEFAULT_MAPS, MapRef, check_maps, expand_maps
 
@@ -91,8 +91,7 @@ def check_players(game: str, players, name: str = "players") -> int:
     lo, hi = get_game(game).players
     lo = max(lo, 2)                         # a tournament game has opponents
     span = str(lo) if lo == hi else f"{lo} to {hi}"
-    if (isinstance(players, bool) or not isinstance(players, numbers.Integral)
-            or not lo <= players <= hi):
+    if not is_whole(players) or not lo <= players <= hi:
         raise ValueError(f"{name}: {game} is played by {span} players, got {players!r}")
     return int(players)
 
@@ -108,8 +107,7 @@ def _maps(game, maps):
 def check_plan_size(seatings: int, maps: int, seeds) -> None:
     """A ValueError, before any plan is made, when ``seeds`` is not a whole number from 1
     to :data:`MAX_SEEDS` or the plan would hold more than :data:`MAX_GAMES` games."""
-    if (isinstance(seeds, bool) or not isinstance(seeds, numbers.Integral)
-            or not 1 <= seeds <= MAX_SEEDS):
+    if not is_whole(seeds) or not 1 <= seeds <= MAX_SEEDS:
         raise ValueError(f"seeds is the number of games per map and seating, 1 to {MAX_SEEDS} "
                          f"(a thousand measure a score to about 3 percent), got {seeds!r}")
     games = seatings * maps * seeds
@@ -119,13 +117,14 @@ def check_plan_size(seatings: int, maps: int, seeds) -> None:
                          f"would take weeks to play); use fewer bots, maps or seeds")
 
 
-def _check_options(depth, time) -> None:
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
-                              or not 1 <= depth <= MAX_DEPTH):
+def _check_options(depth, time) -> int | None:
+    """``depth`` as an int (or None), once it and ``time`` are checked."""
+    if depth is not None and (not is_whole(depth) or not 1 <= depth <= MAX_DEPTH):
         raise ValueError(f"depth is a whole number of turns from 1 to {MAX_DEPTH} (the "
                          f"deepest search every depth bot can make), got {depth!r}")
     if time is not None and not time > 0:
         raise ValueError(f"time is a positive number of seconds a move, got {time!r}")
+    return None if depth is None else int(depth)
 
 
 def _specs(game, seatings, maps, seeds, time, depth, tag):
@@ -161,7 +160,7 @@ def round_robin(bots, maps=None, *, game="google2010", players=2, seeds=1, time=
     if len(bots) < players:
         raise ValueError(f"a round robin of {players}-player games needs at least {players} "
                          f"different bots, got {len(bots)}")
-    _check_options(depth, time)
+    depth = _check_options(depth, time)
     maps = _maps(game, maps)
     check_plan_size(math.comb(len(bots), players) * len(_seatings(range(players), players)),
                     len(maps), seeds)
@@ -176,7 +175,7 @@ def gauntlet(hero, others, maps=None, *, game="google2010", players=2, seeds=1, 
     others = [o for o in dict.fromkeys(others) if o != hero]
     if not others:
         raise ValueError("a gauntlet needs at least one bot besides the hero")
-    _check_options(depth, time)
+    depth = _check_options(depth, time)
     maps = _maps(game, maps)
     check_plan_size(len(others) * len(_seatings(range(players), players)), len(maps), seeds)
     seatings = [s for o in others for s in _seatings([hero] + [o] * (players - 1), players)]

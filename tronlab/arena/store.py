@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import datetime
 import json
-import numbers
 import os
 import sqlite3
 import time
+
+from ..tron.values import is_whole
 
 #: the schema, one statement each: created in one transaction when missing
 SCHEMA = ("""
@@ -218,8 +219,7 @@ class Store:
 
     def record_json(self, game_id: int) -> str:
         """The record of game ``game_id`` as its JSON text."""
-        if isinstance(game_id, bool) or not isinstance(game_id, numbers.Integral) \
-                or not 0 <= game_id < 2**63:           # what SQLite can hold
+        if not is_whole(game_id) or not 0 <= game_id < 2**63:       # what SQLite can hold
             raise ValueError(f"no game {game_id!r} in {self.path}: ids are whole numbers "
                              f"from 1")
         found = self.conn.execute("SELECT record FROM games WHERE id = ?",

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 
 from .play import play_spec, program_start, warm_up
 from .pycheck import load_problems
+from ..tron.values import is_whole
 
 DEFAULT_WARM = ("random", "hugger", "filler", "voronoi", "minimax", "chamber")
 
@@ -82,9 +83,9 @@ def process_pool(jobs: int, warm=DEFAULT_WARM) -> cf.ProcessPoolExecutor:
     """``jobs`` spawned worker processes, each with the bots ``warm`` loaded once."""
     import multiprocessing
 
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+    if not is_whole(jobs) or jobs < 1:
         raise ValueError(f"jobs is a whole number >= 1, got {jobs!r}")
-    return cf.ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
+    return cf.ProcessPoolExecutor(int(jobs), mp_context=multiprocessing.get_context("spawn"),
                                   initializer=_init_worker, initargs=(tuple(warm),))
 
 

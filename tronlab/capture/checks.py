@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..tron.values import is_whole
 
-def is_int(v) -> bool:
-    """Whether ``v`` is a Python or numpy int (bools are not)."""
-    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+is_int = is_whole      # the capture modules' name: a Python or numpy int, bools are not
 
 
 def check_player(player, name: str = "player") -> int:

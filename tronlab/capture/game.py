@@ -30,7 +30,6 @@ target ``(x, y)``.
 from __future__ import annotations
 
 import json
-import numbers
 import time
 from dataclasses import asdict, dataclass, field
 
@@ -43,6 +42,7 @@ from .checks import is_int
 from .rules import SHOWN, read_action, reset, step
 from .starts import as_rng
 from .state import FAULTS
+from ..tron.values import is_real
 
 FORMAT = "tronlab-capture"
 VERSION = 1
@@ -267,7 +267,7 @@ def _checked_bots(bots, n_players) -> list:
 def _checked_seconds(name, value):
     if value is None:
         return None
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+    if not is_real(value):
         raise TypeError(f"{name} must be None or a positive number of seconds, "
                         f"got {safe_repr(value, SHOWN)}")
     if not value > 0:

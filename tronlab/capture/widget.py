@@ -23,10 +23,10 @@ from __future__ import annotations
 import pathlib
 
 import anywidget
-import numpy as np
 import traitlets
 
 from ..render import PLAYER_COLORS, TRAIL_COLORS
+from ..tron.values import is_whole
 from .ascii import format_grid
 from .bots import get_bot
 from .game import CaptureRecord, _log, action_from_json, action_to_json
@@ -40,7 +40,7 @@ _STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
 
 def _whole(name: str, value) -> int:
     """``value`` as an int, or a TypeError naming ``name`` (bools and floats are refused)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+    if not is_whole(value):
         raise TypeError(f"{name} is a whole number, got {value!r}")
     return int(value)
 
@@ -170,7 +170,7 @@ class CaptureWidget(anywidget.AnyWidget):
 
     def back(self, n: int) -> None:
         """Use your BACK: this turn's action is ``BACK n`` (1..25)."""
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= MAX_BACK:
+        if not is_whole(n) or not 1 <= n <= MAX_BACK:
             raise ValueError(f"BACK takes a number of rounds from 1 to {MAX_BACK}, got {n!r}")
         if self.you >= 0 and self._state.backs_left[self.you] < 1:
             raise ValueError("you have used your BACK already (a second one would eliminate you)")

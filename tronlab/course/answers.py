@@ -14,6 +14,7 @@ import numpy as np
 
 from ..runner.reprs import safe_repr
 from ..tron.board import Board
+from ..tron.values import is_whole
 from .checker import Case, WrongType
 
 
@@ -55,7 +56,7 @@ def as_count(value, what: str = "a count", *, many: str = COLLECTED, whole: str 
     reject_text(value, f"{what} as an int")
     if isinstance(value, (bool, np.bool_)):
         raise WrongType(f"return {what} as an int, not True/False")
-    if isinstance(value, (int, np.integer)):
+    if is_whole(value):
         return int(value)
     if isinstance(value, (float, np.floating)):
         raise WrongType(f"return {what} as an int, not a float ({value!r}); {whole}")
@@ -122,7 +123,7 @@ def as_move(value) -> int:
         raise WrongType(f"return the move as a number 0-3 ({MOVES}), not True/False")
     if isinstance(value, np.ndarray) and value.ndim == 0 and np.issubdtype(value.dtype, np.integer):
         value = int(value)
-    if isinstance(value, (int, np.integer)):
+    if is_whole(value):
         if not 0 <= value <= 3:
             raise WrongType(f"a move is 0, 1, 2 or 3 (up, right, down, left); you returned "
                             f"{int(value)}")

@@ -29,6 +29,7 @@ import numbers
 import numpy as np
 
 from ..tron.board import TRAIL, Board, parse_move
+from ..tron.values import is_real, is_whole
 from ..grid.flood import flood_fill as package_flood_fill
 from .learner import crash_phrase, is_stub, short_repr, where
 from .timelimit import call_with_time_limit, check_time_limit
@@ -164,7 +165,7 @@ class _Stop(BaseException):
 
 
 def _is_number(v) -> bool:
-    return isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+    return is_real(v)
 
 
 def _answer_problem(name, value, args) -> str | None:
@@ -175,7 +176,7 @@ def _answer_problem(name, value, args) -> str | None:
         except (TypeError, ValueError):
             return "a move is 0-3 or a name such as 'up'"
     elif name in ("flood_fill", "fill_bound"):
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        if not is_whole(value):
             return "the bot compares these: return the number of squares, an int"
     elif name in ("territory", "turn_order_territory"):
         if (isinstance(value, (dict, set, frozenset, str, bytes)) or not hasattr(value, "__len__")
@@ -237,7 +238,7 @@ def play_against(function, against: str = "hugger", *, games: int = 4, seed: int
 
     as_bot(function, depth=depth)           # a clear TypeError/ValueError for a wrong function
     name = function.__name__
-    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= 40:
+    if not is_whole(games) or not 1 <= games <= 40:
         raise ValueError(f"games is a whole number 1-40, got {games!r}")
     limit = check_time_limit(time_limit, "time_limit")
     get_bot(against)                        # an unknown bot name is the caller's error, here

@@ -22,6 +22,7 @@ import numpy as np
 from ..runner.records import GameRecord
 from ..tron.board import DOWN, LEFT, RIGHT, UP, Board
 from ..tron import learn
+from ..tron.values import is_whole
 from .answers import reject_text
 from .progress import recorded
 from .checker import Case, Exercise, Failure, WrongType, draw, is_stub, run_check
@@ -105,7 +106,7 @@ def _as_sample(value):
                         f"values")
     out = []
     for name, v in zip(("dn", "de", "moves0", "moves1"), items):
-        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+        if not is_whole(v):
             raise WrongType(f"{name} must be an int, got {type(v).__name__}")
         out.append(int(v))
     return tuple(out)

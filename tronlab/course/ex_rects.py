@@ -28,6 +28,7 @@ from ..capture.ascii import state_from_ascii
 from ..capture.rects import border_cycle, rectangle_scores, scan_rectangles
 from ..capture.rects_bot import scan_inputs
 from ..capture.rects_terms import RectTerms
+from ..tron.values import is_real
 from .checker import Case, Exercise, WrongType, run_check
 from .ex_capture import CaptureGrid
 from .ex_rects_best import BestRectangle, best_rectangle  # noqa: F401 (re-export)
@@ -318,8 +319,7 @@ class ScoreRectangle(Exercise):
     def convert(self, value, case):
         if isinstance(value, (bool, np.bool_)):
             raise WrongType(f"return the score as a number, not {value!r}")
-        if isinstance(value, (str, bytes)) or not isinstance(value, (int, float, np.integer,
-                                                                      np.floating)):
+        if not is_real(value):
             raise WrongType(f"return one number, the score, not {short_repr(value)}")
         value = float(value)
         if not math.isfinite(value):

@@ -8,6 +8,8 @@ come with a wrong answer; these come on request.
 
 from __future__ import annotations
 
+from ..tron.values import is_whole
+
 __all__ = ["hint", "HINTS", "Hint"]
 
 #: function -> hints, gentlest first
@@ -160,6 +162,6 @@ def hint(exercise, level: int = 1) -> Hint:
     if name not in HINTS:
         raise ValueError(f"no exercise called {name!r}; exercises: {', '.join(sorted(HINTS))}")
     total = len(HINTS[name])
-    if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= total:
+    if not is_whole(level) or not 1 <= level <= total:
         raise ValueError(f"{name} has hints 1 to {total}, got level {level!r}")
-    return Hint(name, level, HINTS[name][level - 1])
+    return Hint(name, int(level), HINTS[name][level - 1])

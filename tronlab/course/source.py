@@ -13,6 +13,8 @@ import html
 import inspect
 import textwrap
 
+from ..tron.values import is_whole
+
 __all__ = ["show_source", "Source"]
 
 
@@ -70,6 +72,6 @@ def show_source(*functions, fold: int = 20) -> Source:
     each listing longer than ``fold`` lines is folded behind its name."""
     if not functions:
         raise TypeError("show_source needs at least one function")
-    if isinstance(fold, bool) or not isinstance(fold, int) or fold < 1:
+    if not is_whole(fold) or fold < 1:
         raise ValueError(f"fold is a number of lines (1 or more), got {fold!r}")
-    return Source([_one(f) for f in functions], fold)
+    return Source([_one(f) for f in functions], int(fold))

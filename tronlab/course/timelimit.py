@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import numbers
 import os
 import pickle
 import select
@@ -48,6 +47,8 @@ import time
 import traceback
 import warnings
 from typing import Any, NamedTuple
+
+from ..tron.values import is_real
 
 
 class TimeUp(BaseException):
@@ -102,7 +103,7 @@ def check_time_limit(value, name: str = "time_limit", *, zero_means_none: bool =
     """
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    if not is_real(value):
         raise TypeError(f"{name} must be a positive number of seconds (or None for no limit), "
                         f"got {value!r} of type {type(value).__name__}")
     seconds = float(value)

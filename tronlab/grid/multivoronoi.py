@@ -34,6 +34,7 @@ import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
 from ..tron.board import Board
+from ..tron.values import is_whole
 
 NOBODY = 255
 
@@ -104,7 +105,7 @@ def turn_order_territory(board, *, first=0) -> MultiTerritory:
     """
     if not isinstance(board, Board):
         raise TypeError(f"expected a tronlab Board, got {type(board).__name__}")
-    if isinstance(first, bool) or not isinstance(first, (int, np.integer)):
+    if not is_whole(first):
         raise TypeError(f"first must be an int, got {type(first).__name__}")
     if not 0 <= first < board.n_players:
         raise ValueError(f"first must be a player 0..{board.n_players - 1}, got {first}")

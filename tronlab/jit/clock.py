@@ -30,6 +30,7 @@ import sys
 import time as _time
 
 from .kernels import KernelTable, kernel
+from ..tron.values import is_real
 
 # CLOCK_MONOTONIC differs between systems; this value is frozen into the
 # compiled code (the cache lives on the machine that compiled it).
@@ -90,11 +91,11 @@ def deadline_after(seconds) -> int:
     ``None`` means no deadline (:data:`NO_DEADLINE`)."""
     if seconds is None:
         return NO_DEADLINE
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+    if not is_real(seconds):
         raise TypeError(f"a time budget is a number of seconds, got {type(seconds).__name__}")
     if seconds != seconds or seconds < 0:
         raise ValueError(f"a time budget must be >= 0 seconds, got {seconds}")
-    return now_ns() + int(seconds * 1e9)
+    return now_ns() + int(float(seconds) * 1e9)
 
 
 def seconds_left(deadline: int) -> float:

@@ -57,6 +57,7 @@ from ..tron.board import Board, parse_move
 from ..tron.mapgen import as_rng
 from ..tron.match import Match
 from ..tron.rules import FAULTS, get_rules
+from ..tron.values import is_real, is_whole
 from .records import GameRecord
 from .reprs import safe_repr
 
@@ -138,8 +139,7 @@ class _Seat:
 def _check_limit(name, value):
     if value is None:
         return None
-    if (isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating))
-            or not 0 < value < 1e6):
+    if not is_real(value) or not 0 < value < 1e6:
         raise ValueError(f"{name} is a positive number of seconds (under 1e6) or None, "
                          f"got {value!r}")
     return float(value)
@@ -166,9 +166,9 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
     rules of play.
     """
     rules = get_rules(rules)
-    bots, names, time_limit, first_time_limit = _check_play(
+    bots, names, time_limit, first_time_limit, max_turns = _check_play(
         board, rules, bots, names, time_limit, first_time_limit, max_turns, metadata, on_step)
-    seed = int(rng) if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) else None
+    seed = int(rng) if is_whole(rng) else None
     gen = as_rng(rng)
     seats = [_Seat(bot, p, np.random.default_rng(int(s)))
              for p, (bot, s) in enumerate(zip(bots, gen.integers(2**63, size=len(bots))))]
@@ -220,8 +220,7 @@ def _check_play(board, rules, bots, names, time_limit, first_time_limit, max_tur
     first_time_limit = _check_limit("first_time_limit", first_time_limit)
     if first_time_limit is None and time_limit is not None:
         first_time_limit = 3 * time_limit
-    if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, int)
-                                  or max_turns < 0):
+    if max_turns is not None and (not is_whole(max_turns) or max_turns < 0):
         raise ValueError(f"max_turns is a whole number >= 0 or None, got {max_turns!r}")
     if names is None:
         names = [_bot_name(bot, p) for p, bot in enumerate(bots)]
@@ -229,7 +228,8 @@ def _check_play(board, rules, bots, names, time_limit, first_time_limit, max_tur
           or not all(isinstance(s, str) for s in names)):
         raise ValueError(f"names must be a list of {n} strings, one per player, "
                          f"got {safe_repr(names, SHOWN)}")
-    return bots, names, time_limit, first_time_limit
+    max_turns = None if max_turns is None else int(max_turns)
+    return bots, names, time_limit, first_time_limit, max_turns
 
 
 def _start_seats(seats, board, rules, time_limit, first_time_limit, max_turns):

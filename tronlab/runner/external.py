@@ -86,12 +86,10 @@ class ExternalBot:
                  cwd=None, env=None):
         args = parse_command(command)
         self.protocol = check_protocol(protocol)
-        check_seconds("time_limit", time_limit)
-        check_seconds("first_time_limit", first_time_limit)
         self.args = args
         self.name = name or os.path.basename(args[0])
-        self.time_limit = time_limit
-        self.first_time_limit = first_time_limit
+        self.time_limit = check_seconds("time_limit", time_limit)
+        self.first_time_limit = check_seconds("first_time_limit", first_time_limit)
         self.cwd = cwd
         self.env = None if env is None else {**os.environ, **env}
         self._program: Program | None = None

@@ -26,6 +26,7 @@ import time
 import weakref
 
 from . import reaper
+from ..tron.values import is_real
 
 STDERR_CAP = 64 * 1024
 LINE_CAP = 4 * 1024    # bytes of one answer line; a longer line is cut (and is bad output)
@@ -49,11 +50,11 @@ def parse_command(command) -> list[str]:
 
 
 def check_seconds(what: str, value):
-    """``value`` if it is None or a positive number of seconds, else a ValueError."""
-    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
-                              or not value > 0):
+    """``value`` if it is None or a positive number of seconds, else a ValueError; a
+    number other than a Python int or float (``np.float32(0.5)``) comes back as a float."""
+    if value is not None and (not is_real(value) or not value > 0):
         raise ValueError(f"{what} must be a positive number of seconds, got {value!r}")
-    return value
+    return value if value is None or isinstance(value, (int, float)) else float(value)
 
 
 #: characters of a program's last stderr line that a fault shows

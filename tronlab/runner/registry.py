@@ -24,8 +24,9 @@ imported on the first look-up by name.
 from __future__ import annotations
 
 import importlib
-import numbers
 import warnings
+
+from ..tron.values import is_real
 
 _REGISTRY: dict[str, dict[str, tuple[object, str]]] = {}   # family -> name -> entry
 
@@ -88,7 +89,7 @@ def check_time(time):
     positive number, whether or not the bot searches."""
     if time is None:
         return None
-    if isinstance(time, bool) or not isinstance(time, numbers.Real) or not time > 0:
+    if not is_real(time) or not time > 0:
         raise ValueError(f"time must be a positive number of seconds per move, got {time!r}")
     return float(time)
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .values import whole_numbers as whole_numbers    # re-exported: tronlab.tron.board's
+from .values import is_whole, whole_numbers as whole_numbers    # re-exported: tronlab.tron.board's
 
 FREE = 0
 WALL = 1
@@ -69,7 +69,7 @@ def opposite(move) -> int:
 
 def parse_move(move) -> int:
     """A move given as 0-3 or as a name ('up', 'N', 'right', ...) -> 0-3."""
-    if isinstance(move, (int, np.integer)) and not isinstance(move, bool):
+    if is_whole(move):
         if 0 <= int(move) <= 3:
             return int(move)
         raise ValueError(f"a move is 0-3 (up, right, down, left), got {int(move)}")
@@ -117,7 +117,7 @@ def check_board(board) -> "Board":
 
 def check_player(board: "Board", player, what: str = "player") -> int:
     """``player`` as an int if the board has that player, else a clear error."""
-    if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
+    if not is_whole(player):
         raise TypeError(f"{what} must be an int, got {type(player).__name__}")
     if not 0 <= player < board.n_players:
         raise ValueError(f"{what} {player} does not exist: the board has players "
@@ -129,7 +129,7 @@ def check_xy(x, y) -> tuple[int, int]:
     """``(x, y)`` as ints if both are ints (not bools, not floats such as 1.5 or
     2.0), else a clear TypeError."""
     for name, v in (("x", x), ("y", y)):
-        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+        if not is_whole(v):
             raise TypeError(f"{name} must be an int, got {type(v).__name__} {v!r}")
     return int(x), int(y)
 
@@ -140,7 +140,7 @@ def start_square(board: "Board", player=0, start=None) -> int:
     check_board(board)
     if start is None:
         return int(board.heads[check_player(board, player)])
-    if isinstance(start, bool) or not isinstance(start, (int, np.integer)):
+    if not is_whole(start):
         raise TypeError(f"start must be a flat index (int), got {type(start).__name__}")
     y, x = divmod(int(start), board.stride)
     if not (1 <= y <= board.height and 1 <= x <= board.width):

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..grid.articulation import articulation_points_kernel
 from ..jit.kernels import KernelTable, kernel, sig_type
+from .values import is_whole
 
 HEAD, GATE, ROOM = 0, 1, 2
 KIND_NAMES = ("head", "gate", "room")
@@ -50,7 +51,7 @@ def literal_bits(literal) -> int:
                 raise ValueError(f"unknown literal reading {name!r}; use an int 0-15 or "
                                  f"names from {sorted(LITERAL_NAMES)} joined by ','")
         return bits
-    if isinstance(literal, bool) or not isinstance(literal, (int, np.integer)):
+    if not is_whole(literal):
         raise TypeError(f"literal must be an int 0-15 or names, got {type(literal).__name__}")
     if not 0 <= literal <= 15:
         raise ValueError(f"literal must be an int 0-15 (LITERAL_* flags), got {literal}")

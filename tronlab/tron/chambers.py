@@ -122,6 +122,7 @@ import numpy as np
 
 from ..grid.voronoi import territory_kernel
 from ..jit.kernels import KernelTable, kernel
+from .values import is_real
 from .board import check_board, check_player
 from .chamber_build import (GATE, HEAD, KIND_NAMES, ROOM, ChamberScratch,  # noqa: F401
                             LITERAL_FRONT, LITERAL_N_ONLY, LITERAL_NAMES, LITERAL_NO_STAY,
@@ -313,9 +314,9 @@ def _check(board, player, opponent):
 
 def _weights(k1, k2):
     for name, value in (("k1", k1), ("k2", k2)):
-        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        if not is_real(value):
             raise TypeError(f"{name} must be a number, got {type(value).__name__}")
-        if not np.isfinite(value) or value < 0:
+        if not np.isfinite(float(value)) or value < 0:
             raise ValueError(f"{name} must be a finite number >= 0, got {value}")
     if k1 == 0 and k2 == 0:
         raise ValueError("k1 and k2 are both 0: every line would be worth nothing")

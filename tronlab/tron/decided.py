@@ -34,6 +34,7 @@ from typing import NamedTuple
 from ..runner.records import GameRecord
 from .endgame import Endgame
 from .learn import moves_after, separation_turn
+from .values import is_real
 
 
 #: the rules under which the longer fill wins and equal fills draw
@@ -63,7 +64,7 @@ def where_decided(record, *, time: float = 1.0, boards=None) -> Decided:
     if record.rules not in SIMULTANEOUS:
         raise ValueError(f"where_decided reads games of {' or '.join(SIMULTANEOUS)} rules "
                          f"(two players moving together), got {record.rules!r}")
-    if isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0:
+    if not is_real(time) or not time > 0:
         raise ValueError(f"time must be a positive number of seconds, got {time!r}")
     boards = boards if boards is not None else record.boards()
     turn = separation_turn(boards)

@@ -37,6 +37,7 @@ from .spacefill import fill_length_kernel, new_scratch as new_filler_scratch
 from ..grid.parity import fill_bound_kernel
 from ..grid.ring import POTENTIAL_ARTICULATION
 from ..jit.kernels import KernelTable, kernel
+from .values import is_whole
 
 MAX_ENDGAME_DEPTH = 400
 
@@ -176,7 +177,7 @@ class Endgame:
     def solve(self, board, player=0, *, time=None, deadline=None, max_depth=MAX_ENDGAME_DEPTH):
         if not isinstance(board, Board):
             raise TypeError(f"expected a tronlab Board, got {type(board).__name__}")
-        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) \
+        if not is_whole(player) \
                 or not 0 <= player < board.n_players:
             raise ValueError(f"player must be an int from 0 to {board.n_players - 1}, "
                              f"got {player!r}")

@@ -50,6 +50,7 @@ import numpy as np
 from .board import FREE, TRAIL, Board
 from .match import Match
 from .rules import get_rules
+from .values import is_whole
 
 try:
     from gymnasium import spaces
@@ -68,8 +69,7 @@ def parallel_env(rules: str = "google2010", **options) -> "TronParallelEnv":
 
 def _players(rules, board: Board | None, n_players) -> int:
     """The number of players, checked against the rules and ``board``."""
-    if n_players is not None and (isinstance(n_players, bool)
-                                  or not isinstance(n_players, (int, np.integer))):
+    if n_players is not None and not is_whole(n_players):
         raise TypeError(f"n_players is an int, got {type(n_players).__name__}")
     if board is not None:
         if not isinstance(board, Board):
@@ -90,7 +90,7 @@ def _players(rules, board: Board | None, n_players) -> int:
 def _check_max_cycles(max_cycles):
     if max_cycles is None:
         return None
-    if isinstance(max_cycles, bool) or not isinstance(max_cycles, (int, np.integer)) \
+    if not is_whole(max_cycles) \
             or max_cycles < 1:
         raise ValueError(f"max_cycles is None or a positive int, got {max_cycles!r}")
     return int(max_cycles)

@@ -60,6 +60,7 @@ from ..grid.multivoronoi import turn_order_territory_kernel
 from ..grid.parity import fill_bound_kernel
 from ..grid.voronoi import _pair, bfs_distances_kernel, territory_kernel
 from ..jit.kernels import KernelTable, kernel
+from .values import is_real, is_whole
 
 TERRITORY, EDGES, LINEAR, CHAMBER, CHAMBER_A13 = 0, 1, 2, 3, 4
 CHAMBER_LAST = CHAMBER + 31              # CHAMBER + every chamber_flags word
@@ -205,8 +206,7 @@ def eval_code(kind) -> int:
         if key in EVAL_NAMES:
             return EVAL_NAMES[key]
         raise ValueError(f"unknown evaluation {kind!r}; use one of {sorted(EVAL_NAMES)}")
-    if (isinstance(kind, (int, np.integer)) and not isinstance(kind, bool)
-            and 0 <= kind < 2 * SEP_CHAMBER and kind % SEP_CHAMBER <= CHAMBER_LAST):
+    if is_whole(kind) and 0 <= kind < 2 * SEP_CHAMBER and kind % SEP_CHAMBER <= CHAMBER_LAST:
         return int(kind)
     raise ValueError(f"an evaluation is a name or a code 0-{CHAMBER_LAST}, plus {SEP_CHAMBER} "
                      f"for chamber-tree fills when separated, got {kind!r}")
@@ -216,7 +216,7 @@ def check_two_players(board, player):
     """Validate ``board`` and ``player`` for two-player search; returns (me, opp)."""
     if not isinstance(board, Board):
         raise TypeError(f"expected a tronlab Board, got {type(board).__name__}")
-    if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
+    if not is_whole(player):
         raise TypeError(f"player must be an int, got {type(player).__name__}")
     if board.n_players != 2:
         raise ValueError(f"two-player search needs a 2-player board, this one has "
@@ -229,12 +229,11 @@ def check_two_players(board, player):
 def check_weights(k1, k2, sep_weight):
     """Validate the linear weights and the separation weight; returns them typed."""
     for name, k in (("k1", k1), ("k2", k2)):
-        if isinstance(k, bool) or not isinstance(k, (int, float, np.integer, np.floating)):
+        if not is_real(k):
             raise TypeError(f"{name} must be a number, got {type(k).__name__}")
-        if not np.isfinite(k):
+        if not np.isfinite(float(k)):
             raise ValueError(f"{name} must be a finite number, got {k!r}")
-    if (isinstance(sep_weight, bool) or not isinstance(sep_weight, (int, np.integer))
-            or sep_weight < 1):
+    if not is_whole(sep_weight) or sep_weight < 1:
         raise ValueError(f"sep_weight must be a positive int, got {sep_weight!r}")
     return float(k1), float(k2), int(sep_weight)
 

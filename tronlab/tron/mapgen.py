@@ -28,6 +28,7 @@ import numpy as np
 from ..runner.reprs import safe_repr
 from .board import FREE, TRAIL, WALL, Board
 from .maps import MAX_SIDE, load_map
+from .values import is_real, is_whole
 
 _MAP_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "maps")
 
@@ -67,7 +68,7 @@ def as_rng(rng) -> np.random.Generator:
         return rng
     if rng is None:
         return np.random.default_rng()
-    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
+    if is_whole(rng):
         if rng < 0:
             raise ValueError(f"rng must be a numpy.random.Generator, an int seed of 0 or more "
                              f"or None, got {rng}")
@@ -77,7 +78,7 @@ def as_rng(rng) -> np.random.Generator:
 
 
 def _check_size(name, value, low, high=None):
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+    if not is_whole(value):
         raise TypeError(f"{name} must be an int, got {type(value).__name__}")
     if value < low:
         raise ValueError(f"{name} must be at least {low}, got {value}")
@@ -129,8 +130,7 @@ def random_map(width: int, height: int, *, density: float = 0.15, border: bool =
     """
     width = _check_size("width", width, 3 if border else 1, MAX_SIDE)
     height = _check_size("height", height, 3 if border else 1, MAX_SIDE)
-    if (isinstance(density, bool) or not isinstance(density, (int, float, np.integer, np.floating))
-            or not 0 <= density < 1):
+    if not is_real(density) or not 0 <= density < 1:
         raise ValueError(f"density is a fraction in [0, 1), got {density!r}")
     tries = _check_size("tries", tries, 1)
     gen = as_rng(rng)
@@ -226,8 +226,7 @@ def _check_starts(starts, n_players, width, height) -> list[tuple[int, int]]:
             x, y = start
         except (TypeError, ValueError):
             x = y = None
-        if not all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
-                   for v in (x, y)):
+        if not all(is_whole(v) for v in (x, y)):
             raise ValueError(f"starts[{i}] must be an (x, y) pair of ints, got "
                              f"{safe_repr(start, 60)}")
         if not (0 <= x < width and 0 <= y < height):

@@ -26,6 +26,7 @@ from .evaluate import (K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, check_two_pla
 from . import nash_search as ts
 from .search import roomiest_move
 from .zobrist import zobrist_keys
+from .values import is_real
 
 
 def _zobrist(size: int) -> np.ndarray:
@@ -67,7 +68,7 @@ class NashSearcher:
                  hybrid=False, table=True, killers=True, hint_bits=16):
         self.code = eval_code(evaluation)
         self.k1, self.k2, self.sep_weight = check_weights(k1, k2, sep_weight)
-        if isinstance(draw, bool) or not isinstance(draw, (int, float)) or not abs(draw) < ts.WIN:
+        if not is_real(draw) or not abs(draw) < ts.WIN:
             raise ValueError(f"draw must be a number well inside +-WIN, got {draw!r}")
         if not isinstance(hint_bits, int) or not 4 <= hint_bits <= 24:
             raise ValueError(f"hint_bits must be an int from 4 to 24, got {hint_bits!r}")

@@ -51,6 +51,7 @@ import numpy as np
 
 from .board import FREE, TRAIL, WALL, Board, opposite
 from .outcome import DeathLog, Outcome, rank_players  # noqa: F401 - part of the rules' API
+from .values import is_whole
 
 REASONS = {
     "wall": "hit a wall",
@@ -81,7 +82,7 @@ def collision(board: Board, target: int) -> str | None:
 def _check_move(move, player):
     if move is None:
         return None
-    if isinstance(move, (int, np.integer)) and not isinstance(move, bool) and 0 <= move <= 3:
+    if is_whole(move) and 0 <= move <= 3:
         return int(move)
     raise ValueError(f"player {player}: a move given to the rules is 0-3 or None, got {move!r}")
 

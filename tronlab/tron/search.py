@@ -117,6 +117,7 @@ from .search_state import (BLIND, CLOCK_EVERY, CRASH_MODELS, EXACT, INF, LOWER, 
                            S_COST_SEEN, S_EVALS, S_NODES, S_SEPARATED, S_TT_CUTS, S_TT_HITS,
                            TIMED_SIZE, UPPER, WIN, new_frames, new_lines, new_table)
 from .zobrist import zobrist_keys
+from .values import is_whole
 
 
 # ---------------------------------------------------------------------------
@@ -155,7 +156,7 @@ class Searcher:
         self.crash = CRASH_MODELS[crash]
         self.k1, self.k2, self.sep_weight = check_weights(k1, k2, sep_weight)
         self.tt, self.ordering = bool(tt), bool(ordering)
-        if isinstance(reduce, bool) or not isinstance(reduce, (int, np.integer)) \
+        if not is_whole(reduce) \
                 or not 0 <= reduce <= 3:
             raise ValueError(f"reduce must be an int from 0 to 3 (0: no late move reductions), "
                              f"got {reduce!r}")
@@ -187,7 +188,7 @@ class Searcher:
     def draw(self, value) -> None:
         # Table entries hold values scored with the draw value of their search: a new
         # draw value (a bot with contempt sets one every move) empties the table.
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+        if not is_whole(value) \
                 or abs(value) >= WIN:
             raise ValueError(f"draw must be an int value (0 = neutral), got {value!r}")
         if self._draw is not None and int(value) != self._draw:

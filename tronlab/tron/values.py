@@ -1,9 +1,48 @@
 """Numbers from users, checked: :func:`whole_numbers` (board cells, heads, costs)
-refuses what numpy's own cast would silently change."""
+refuses what numpy's own cast would silently change; :func:`is_whole` and
+:func:`is_real` are the one test, everywhere, that a single argument is a whole
+number or a real number and not a bool.
+
+Imports only numpy (``tronlab.jit`` and the runner import it: it must stay light)."""
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
+
+_BOOLS = (bool, np.bool_)
+
+
+def is_whole(x) -> bool:
+    """Whether ``x`` is one whole number: a Python int or a numpy integer scalar
+    (any :class:`numbers.Integral`), but not ``True``/``False`` or a ``np.bool_``.
+    Floats are not whole numbers here, not even ``2.0``; nor are strings or arrays.
+    Callers check the range themselves.
+
+    >>> is_whole(3), is_whole(np.int64(3)), is_whole(np.uint8(3))
+    (True, True, True)
+    >>> is_whole(True), is_whole(np.bool_(True)), is_whole(2.0), is_whole("3")
+    (False, False, False, False)
+    """
+    return isinstance(x, numbers.Integral) and not isinstance(x, _BOOLS)
+
+
+def is_real(x) -> bool:
+    """Whether ``x`` is one real number: an int, a float, a numpy integer or floating
+    scalar (any :class:`numbers.Real`, so a :class:`fractions.Fraction` too, but not a
+    :class:`decimal.Decimal`), and not ``True``/``False`` or a ``np.bool_``.
+    NaN and the infinities are floats, so they count: the caller's own range check
+    (``not x > 0``, ``0 <= x <= 1``, ``np.isfinite``) is what refuses them.
+
+    >>> is_real(1), is_real(0.5), is_real(np.float32(0.5)), is_real(np.int64(2))
+    (True, True, True, True)
+    >>> is_real(float("nan")), is_real(float("inf"))
+    (True, True)
+    >>> is_real(False), is_real(np.bool_(True)), is_real("1"), is_real(None), is_real(1j)
+    (False, False, False, False, False)
+    """
+    return isinstance(x, numbers.Real) and not isinstance(x, _BOOLS)
 
 
 def whole_numbers(values, name: str, low: int, high: int, dtype, *, error=ValueError,

@@ -67,6 +67,7 @@ from ..evaluate import K1_DEFAULT, K2_DEFAULT
 from ..lightriders import MOVE_MARGIN, move_time
 from ..nash_search import MAX_DEPTH
 from ..nash_searcher import NashSearcher
+from ..values import is_real, is_whole
 from .search import _EndgameBot, _warm
 
 
@@ -129,12 +130,12 @@ class NashBot(ClockedBot):
                  endgame_depth=None, time=None, verbose=False, rng=None, k1=K1_DEFAULT,
                  k2=K2_DEFAULT, focus=0):
         super().__init__(endgame_depth=endgame_depth, time=time, verbose=verbose, rng=rng)
-        if not isinstance(urgent, (int, float)) or isinstance(urgent, bool) or urgent < 1:
+        if not is_real(urgent) or urgent < 1:
             raise ValueError(f"urgent must be a number >= 1 (1: no extra time), got {urgent!r}")
         self.urgent = float(urgent)
-        if isinstance(focus, bool) or not isinstance(focus, int) or focus < 0:
+        if not is_whole(focus) or focus < 0:
             raise ValueError(f"focus must be an int >= 0 (0: off), got {focus!r}")
-        self.focus = focus
+        self.focus = int(focus)
         if depth is not None and (not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH):
             raise ValueError(f"depth must be an int from 1 to {MAX_DEPTH} (turns) or None, "
                              f"got {depth!r}")

@@ -63,6 +63,7 @@ from ..lightriders import move_time
 from ..evaluate import (CHAMBER, K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, TERRITORY,
                         evaluate_kernel, is_separated, multi_score_kernel)
 from ..search import Searcher
+from ..values import is_real, is_whole
 from ...runner.registry import check_time, register
 
 #: a contest program (:meth:`_Bot.set_turn_start`) plans at most this share of the move's time,
@@ -268,7 +269,7 @@ class VoronoiBot(_EndgameBot):
 
     def __init__(self, *, draw=-1, time=None, verbose=False, rng=None):
         super().__init__(endgame_depth=1, time=time, verbose=verbose, rng=rng)
-        if isinstance(draw, bool) or not isinstance(draw, (int, np.integer)):
+        if not is_whole(draw):
             raise ValueError(f"draw must be an int (squares; 0 = neutral), got {draw!r}")
         self.draw = int(draw)
 
@@ -315,8 +316,7 @@ class SearchBot(_EndgameBot):
                  k1=K1_DEFAULT, k2=K2_DEFAULT, sep_weight=SEP_WEIGHT_DEFAULT, draw=-1, contempt=0.0,
                  crash="pessimistic", tt=True, ordering=True, reduce=0, verbose=False, rng=None):
         super().__init__(endgame_depth=endgame_depth, time=time, verbose=verbose, rng=rng)
-        if (isinstance(contempt, bool) or not isinstance(contempt, (int, float))
-                or not 0 <= contempt <= 1):
+        if not is_real(contempt) or not 0 <= contempt <= 1:
             raise ValueError(f"contempt must be a number from 0 to 1, got {contempt!r}")
         self.contempt = float(contempt)
         self.draw = draw
