@@ -91,6 +91,9 @@ def test_bots_take_numpy_options():
             ChamberBot(contempt=bad)
     with pytest.raises(ValueError, match="contempt must be a number from 0 to 1"):
         ChamberBot(contempt=np.float32("nan"))        # NaN: refused by the range, as before
+    for bad in (float("nan"), np.float32("nan"), float("inf")):     # accepted before
+        with pytest.raises(ValueError, match="urgent must be a number >= 1"):
+            NashBot(urgent=bad)
 
 
 def test_clock_and_program_seconds_take_numpy_numbers():

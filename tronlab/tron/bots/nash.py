@@ -130,7 +130,7 @@ class NashBot(ClockedBot):
                  endgame_depth=None, time=None, verbose=False, rng=None, k1=K1_DEFAULT,
                  k2=K2_DEFAULT, focus=0):
         super().__init__(endgame_depth=endgame_depth, time=time, verbose=verbose, rng=rng)
-        if not is_real(urgent) or urgent < 1:
+        if not is_real(urgent) or not 1 <= urgent < float("inf"):
             raise ValueError(f"urgent must be a number >= 1 (1: no extra time), got {urgent!r}")
         self.urgent = float(urgent)
         if not is_whole(focus) or focus < 0:
