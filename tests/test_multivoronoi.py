@@ -10,7 +10,7 @@ from strategies import EXAMPLES, boards, grid_graph
 
 from tronlab import Board
 from tronlab.grid import reference as ref
-from tronlab.grid.multivoronoi import NOBODY, turn_order_territory
+from tronlab.grid.multivoronoi import NOBODY, turn_order_territory, turn_order_territory_kernel
 from tronlab.grid.voronoi import owner_map
 
 
@@ -90,3 +90,19 @@ def test_matches_oracles(board, data):
     assert r.owner.reshape(-1).tolist() == want_owner
     assert r.counts.tolist() == want_counts
     assert np.array_equal(r.owner.reshape(-1), nx_owner(board, first))
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(boards(dead=True), st.data())
+def test_kernel_returns_the_squares_claimed(board, data):
+    """The kernel's own return value: squares claimed in all, the heads not counted
+    (the literal expansion of the reference says how many)."""
+    first = data.draw(st.integers(0, board.n_players - 1))
+    size = board.flat.size
+    owner, counts = np.empty(size, np.uint8), np.zeros(board.n_players, np.int64)
+    claimed = turn_order_territory_kernel(
+        board.flat, np.ascontiguousarray(board.heads, np.int64), board.alive.copy(),
+        np.int64(first), np.int64(board.stride), owner, np.empty(size, np.int32), counts)
+    want_counts, _ = ref.turn_order_territory(
+        board.flat, [int(h) for h in board.heads], board.alive.tolist(), first, board.stride)
+    assert claimed == sum(want_counts) == counts.sum()

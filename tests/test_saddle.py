@@ -70,3 +70,29 @@ def test_record_child_merges_bounds():
     assert (lo[0, 0], hi[0, 0]) == (2.0, 5.0)
     saddle.record_child_kernel(lo, hi, 0, 0, 3.0, SADDLE)
     assert (lo[0, 0], hi[0, 0]) == (3.0, 3.0)
+
+
+def test_record_child_keeps_the_tighter_bound():
+    # a cell searched again with another window may come back with a weaker bound:
+    # the bounds already known stay (max of the lower bounds, min of the upper ones)
+    lo, hi = np.full((1, 1), -np.inf), np.full((1, 1), np.inf)
+    saddle.record_child_kernel(lo, hi, 0, 0, 4.0, LOWER)
+    saddle.record_child_kernel(lo, hi, 0, 0, 2.0, LOWER)
+    saddle.record_child_kernel(lo, hi, 0, 0, 7.0, UPPER)
+    saddle.record_child_kernel(lo, hi, 0, 0, 9.0, UPPER)
+    assert (lo[0, 0], hi[0, 0]) == (4.0, 7.0)
+
+
+def test_a_bound_equal_to_the_window_edge_settles_like_alpha_beta():
+    # as in alpha-beta a value >= beta fails high and one <= alpha fails low, the
+    # equality included: the node ends at once instead of searching more cells
+    inf = np.inf
+    lo, hi = np.array([[2.0, 5.0]]), np.full((1, 2), inf)
+    assert saddle.next_cell_kernel(lo, hi, 1, 2, -inf, 2.0, True) == (LOWER, 0, 0, 2.0, 2.0)
+    lo, hi = np.full((2, 1), -inf), np.array([[1.0], [-3.0]])
+    assert saddle.next_cell_kernel(lo, hi, 2, 1, 1.0, inf, True) == (UPPER, 0, 0, 1.0, 1.0)
+    # one cell's bound at the edge makes it a candidate to settle the node
+    lo, hi = np.array([[2.0]]), np.array([[inf]])
+    assert saddle.targets_kernel(lo, hi, 0, 0, -inf, 2.0) == (True, 2.0, inf)
+    lo, hi = np.array([[-inf]]), np.array([[1.0]])
+    assert saddle.targets_kernel(lo, hi, 0, 0, 1.0, inf) == (True, -inf, 1.0)

@@ -240,6 +240,16 @@ def test_blind_opponent_cannot_aim_at_my_square():
     assert negamax(b, 0, depth=1, evaluation="territory", crash="blind") == (1000, 1)
 
 
+@pytest.mark.parametrize("tt", [False, True])
+def test_blind_opponent_takes_the_crash_when_it_is_its_only_move(tt):
+    # the one free square lies between the heads: both must enter it, and even a
+    # blind opponent crashes into my square when nothing else is left (a draw)
+    b = Board.from_ascii("1.2")
+    want, per_move = oracle(b, 0, 2, "territory", draw=5, blind=True)
+    assert want == 5 and per_move == {1: 5}
+    assert negamax(b, 0, depth=2, evaluation="territory", draw=5, crash="blind", tt=tt) == (5, 1)
+
+
 @settings(max_examples=15)
 @given(board=small_boards(max_side=4), player=st.integers(0, 1))
 def test_alphabeta_equals_minimax_depth4(board, player):

@@ -12,8 +12,8 @@ from strategies import EXAMPLES, bench_board, boards, grid_graph
 from tronlab import Board
 from tronlab.grid import reference as ref
 from tronlab.grid.voronoi import (
-    NEUTRAL, NOBODY, Territory, bfs_distances, bucket_distances, new_scratch, owner_map,
-    territory, territory_from_distances,
+    NEUTRAL, NOBODY, Territory, bfs_distances, bucket_distances, bucket_distances_kernel,
+    new_scratch, owner_map, territory, territory_from_distances,
 )
 
 def nx_distances(board, player):
@@ -186,6 +186,29 @@ def test_bucket_dijkstra_matches_scipy(board, seed):
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
+@given(boards(max_players=2), st.integers(0, 2**32 - 1))
+def test_bucket_dijkstra_settles_each_reached_square_once(board, seed):
+    """The kernel's return value (no wrapper passes it on): the squares settled,
+    the start included, i.e. the squares scipy reaches from the head."""
+    rng = np.random.default_rng(seed)
+    cost = rng.integers(1, 256, size=board.flat.size).astype(np.uint8)
+    flat, s, head, size = board.flat, board.stride, int(board.heads[0]), board.flat.size
+    rows, cols = [], []
+    for u in [head, *np.flatnonzero(flat == 0)]:
+        for v in (u - s, u + 1, u + s, u - 1):
+            if flat[v] == 0:
+                rows.append(u), cols.append(v)
+    graph = scipy.sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(size, size))
+    reached = int(np.count_nonzero(np.isfinite(
+        scipy.sparse.csgraph.dijkstra(graph, indices=head, unweighted=True))))
+    dist = np.empty(size, np.int32)
+    settled = bucket_distances_kernel(flat, np.int64(head), np.int64(s), cost, dist,
+                                      np.empty(256, np.int32), np.empty(4 * size + 1, np.int32),
+                                      np.empty(4 * size + 1, np.int32))
+    assert settled == reached == np.count_nonzero(dist >= 0)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(boards(), st.data())
 def test_territory_matches_networkx_split(board, data):
     p, q = data.draw(st.permutations(range(board.n_players)))[:2]
@@ -201,6 +224,41 @@ def test_h6_sign_of_distance_difference_equals_bfs_split(board):
     assert territory_from_distances(board, d0, d1) == territory(board)
     assert territory_from_distances(board, d0, d1) == ref.territory_from_distances(
         board.flat, d0.reshape(-1), d1.reshape(-1), board.stride)
+
+
+def split_by_distances(board, d0, d1):
+    """Oracle for H6 with numpy masks: a free square is player 0's when d0 reaches
+    it and d1 does not or is larger, player 1's the other way round."""
+    flat, s = board.flat, board.stride
+    d0, d1 = d0.reshape(-1), d1.reshape(-1)
+    free = flat == 0
+    mine = free & (d0 >= 0) & ((d1 < 0) | (d0 < d1))
+    theirs = free & (d1 >= 0) & ((d0 < 0) | (d1 < d0))
+    degree = np.zeros(flat.size, int)
+    inner = np.arange(s, flat.size - s)
+    for k in (-s, 1, s, -1):
+        degree[inner] += flat[inner + k] == 0
+    return Territory(int(mine.sum()), int(theirs.sum()), int(degree[mine].sum()),
+                     int(degree[theirs].sum()))
+
+
+def test_h6_a_free_start_at_distance_zero_is_its_players():
+    board = Board.from_ascii("1...2")
+    d0 = bfs_distances(board, start=board.index(1, 0))     # the row: -1 0 1 2 -1
+    d1 = bfs_distances(board, start=board.index(3, 0))     # the row: -1 2 1 0 -1
+    assert d0[1, 1:6].tolist() == [-1, 0, 1, 2, -1] and d1[1, 1:6].tolist() == [-1, 2, 1, 0, -1]
+    assert territory_from_distances(board, d0, d1) == (1, 1, 1, 1)
+    assert territory_from_distances(board, d0, d1) == split_by_distances(board, d0, d1)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(boards(max_players=2), st.data())
+def test_h6_matches_the_mask_oracle_from_free_starts(board, data):
+    """Distance maps started on free squares (``start=``) hold a 0 on a free square."""
+    free = np.flatnonzero(board.flat == 0).tolist()
+    starts = [data.draw(st.sampled_from(free)) if free else None for _ in range(2)]
+    d0, d1 = (bfs_distances(board, p, start=start) for p, start in enumerate(starts))
+    assert territory_from_distances(board, d0, d1) == split_by_distances(board, d0, d1)
 
 
 @settings(max_examples=EXAMPLES, deadline=None)

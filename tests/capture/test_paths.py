@@ -228,3 +228,28 @@ def test_a_deadline_stops_the_search_like_a_full_node_budget():
     short = search_paths(owner, 0, (17, 10), max_nodes=10**6, deadline=deadline_after(0.01),
                          scratch=new_scratch(35, 20, 10**6))
     assert 1 < short.nodes < 10**6
+
+
+def test_a_square_an_opponent_enters_in_the_same_round_is_not_neutral():
+    g = parse_grid("A...")
+    arrival = np.full(g.owner.shape, 1 << 30)
+    # a 2-square step east ends on (2, 0) in round 2: too late if an opponent enters
+    # it in round 2 (a shared square stays neutral), in time if it comes in round 3
+    arrival[0, 2] = 2
+    same = search_paths(g.owner, 0, (0, 0), steps=(2,), max_steps=2, escape=False,
+                        arrival=arrival)
+    assert same.score == -1 and same.path == []
+    arrival[0, 2] = 3
+    later = search_paths(g.owner, 0, (0, 0), steps=(2,), max_steps=2, escape=False,
+                         arrival=arrival)
+    assert later.path == [(1, 0), (2, 0)] and later.extra == 2 and later.score == pytest.approx(1.0)
+
+
+def test_a_node_whose_only_neutral_neighbour_is_entered_by_then_escapes():
+    g = parse_grid("A..")
+    arrival = np.full(g.owner.shape, 1 << 30)
+    arrival[0, 1] = 1       # (1, 0) is an opponent's in round 1: no neutral square around
+    out = search_paths(g.owner, 0, (0, 0), steps=(1,), max_steps=2, arrival=arrival)
+    # so the start escapes onto (1, 0) (no gain), then walks onto neutral (2, 0)
+    assert out.path == [(1, 0), (2, 0)] and out.extra == 1
+    assert out.score == pytest.approx(21 / 22)

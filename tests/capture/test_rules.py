@@ -105,6 +105,22 @@ def test_enclosure_needs_a_square_stood_on_two_or_more_rounds_ago():
     assert grid(r.state) == ".....\n.000.\n.A00.\n.000.\n....B"
 
 
+def test_standing_again_on_an_old_square_is_not_being_next_to_one():
+    s = state_from_ascii("""
+        .....
+        .A00.
+        .0.0.
+        .000.
+        .....
+    """, positions={1: (4, 4)})
+    # out to (2, 1) and back: (1, 1) is now two rounds old, but the player stands on
+    # it and is next to no old square, so the pocket at (2, 2) stays neutral
+    r = play(s, [(2, 1), STAY], [(1, 1), STAY])
+    assert r.state.positions[0] == (1, 1) and r.state.owner[2, 2] == -1
+    r = play(r.state, [STAY, STAY])   # now (2, 1), next to (1, 1), is two rounds old
+    assert r.state.owner[2, 2] == 0
+
+
 def test_an_owned_square_never_stood_on_or_a_diagonal_one_does_not_trigger():
     text = """
         .....
