@@ -188,6 +188,9 @@ MISTAKES = [
     ("negamax", wrong.negamax_stuck_first, WRONG, "the horizon comes first"),
     ("negamax", wrong.negamax_last_move, WRONG, "remember the move"),
     ("negamax", wrong.negamax_window_not_swapped, WRONG, "both negated and swapped"),
+    ("negamax", wrong.negamax_peeks_first, WRONG, "more positions than minimax"),
+    ("negamax", wrong.negamax_leaves_a_mark, WRONG, "back where it started"),
+    ("components", wrong.components_negative_labels, WRONG, "is free but has label -"),
 ]
 
 
@@ -203,6 +206,21 @@ def test_mistakes_are_caught_with_the_right_hint(name, fn, status, hint):
         # the failing board is drawn in the message and kept on the result
         assert result.board.to_ascii().split("\n")[0] in result.message
         assert result.case in result.message
+
+
+def test_a_greedy_move_off_a_tie_is_still_wrong():
+    # where several moves are equally good, any of them passes and every other move fails
+    from tronlab.course.ex_space_filling import GreedyMove
+    ex = GreedyMove()
+    ties = [c for c in ex.cases() if len(ex.expected(c)) > 1]
+    assert len(ties) >= 3
+    for case in ties[:3]:
+        want = ex.expected(case)
+        for move in range(4):
+            result = checker.run_check(ex, lambda board, player, m=move: m, cases=[case])
+            assert result.passed == (move in want), (case.label, move, want)
+            if move not in want:
+                assert result.status == WRONG
 
 
 def test_right_answer_with_other_labels_passes():

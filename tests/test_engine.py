@@ -255,6 +255,89 @@ def test_lightriders_engine_ends_on_first_death():
     assert rec.outcome.turns == 6 and rec.outcome.deaths == ["edge", "edge"]
 
 
+def test_lightriders_pass_is_read_like_the_protocol_reads_it():
+    # the protocol strips the answer and ignores case: " Pass\n" is a pass, not an illegal move
+    rec = play(lr(), [script(" Pass\n"), script(DOWN)], rules="lightriders", max_turns=2)
+    assert [(e["turn"], e["kind"]) for e in rec.events if e["player"] == 0] == [(1, "pass"),
+                                                                              (2, "pass")]
+    assert rec.final.head_xy(0) == (4, 5)
+
+
+class StartTimesOut:
+    """A bot whose start_game reports a timeout (as an external program's would)."""
+
+    def __init__(self):
+        self.moves = 0
+
+    def start_game(self, board, player, *, rules, time_limit, rng):
+        raise BotFault("timeout", "no answer to the settings")
+
+    def __call__(self, board, player):
+        self.moves += 1
+        return UP
+
+
+def test_lightriders_timeout_in_start_game_shuts_the_bot_down():
+    # a timeout is a timeout wherever it happens: the bot is never asked for a move
+    bot = StartTimesOut()
+    rec = play(lr(), [bot, script(DOWN)], rules="lightriders", max_turns=3)
+    assert bot.moves == 0
+    kinds = [(e["turn"], e["kind"]) for e in rec.events if e["player"] == 0]
+    assert kinds == [(1, "timeout"), (2, "timeout"), (3, "timeout")]
+    assert "shut down" in rec.events[-1]["detail"]
+    assert rec.final.head_xy(0) == (2 + 3, 5)
+
+
+def test_max_turns_zero_plays_no_turn():
+    start = B(CORRIDOR)
+    rec = play(start, [script(DOWN), script(DOWN)], max_turns=0)
+    assert rec.moves == [] and rec.outcome.turns == 0 and rec.outcome.winner is None
+    assert rec.outcome.ranking == [[0, 1]] and np.array_equal(rec.final.cells, start.cells)
+
+
+class TurnLimitListener:
+    """Keeps what start_game was told about the turn limit."""
+
+    def __init__(self):
+        self.told = "never called"
+
+    def start_game(self, board, player, *, rules, time_limit, rng, max_turns):
+        self.told = max_turns
+
+    def __call__(self, board, player):
+        return DOWN
+
+
+@pytest.mark.parametrize("limit", [None, 2])
+def test_start_game_is_told_the_turn_limit(limit):
+    bot = TurnLimitListener()
+    play(B(CORRIDOR), [bot, script(DOWN)], max_turns=limit)
+    assert bot.told == limit
+
+
+def test_think_seconds_add_up_every_move(monkeypatch):
+    # a fake clock that only the bot advances, 0.5 s a move: no real timing involved
+    import types
+    from tronlab.runner import engine
+    clock = [0.0]
+    monkeypatch.setattr(engine, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
+
+    def thinker(board, player):
+        clock[0] += 0.5
+        return DOWN if clock[0] < 1 else RIGHT
+    rec = play(B(CORRIDOR), [thinker, script(DOWN, LEFT, LEFT)], max_turns=3)
+    assert rec.outcome.turns == 3
+    assert rec.metadata["think_seconds"] == [1.5, 0.0]
+
+
+def test_first_time_limit_defaults_to_three_times_the_limit():
+    rec = play(B(CORRIDOR), [script(DOWN), script(DOWN)], time_limit=0.25, max_turns=1)
+    assert rec.metadata["time_limit"] == 0.25 and rec.metadata["first_time_limit"] == 0.75
+    rec = play(B(CORRIDOR), [script(DOWN), script(DOWN)], time_limit=0.25,
+               first_time_limit=0.5, max_turns=1)
+    assert rec.metadata["first_time_limit"] == 0.5
+
+
 # ---- CodinGame: sequential sub-moves, trail removal, ranking -----------------------------------
 
 def test_codingame_four_players_ranking():

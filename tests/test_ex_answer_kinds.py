@@ -180,3 +180,11 @@ def test_negamax_must_say_none_when_there_is_no_move():
     assert result.expected.startswith("move None") and result.got == "move 0 (up)"
     assert "return (game.LOSS, None)" in result.hint
     assert check("negamax", wrong.negamax_right).status == PASSED
+
+
+# ---- a count is not True/False ---------------------------------------------------------------
+
+@pytest.mark.parametrize("answer", [True, np.bool_(False)])
+def test_true_or_false_as_a_count_is_named_as_such(answer):
+    result = check("flood_fill", lambda board, player: answer)
+    assert result.status == WRONG_TYPE and "not True/False" in result.hint, result.message

@@ -106,6 +106,17 @@ def test_a_wrong_fit_is_explained():
     assert r.status == WRONG and "features differ first on game" in r.hint, r.message
 
 
+def test_a_fit_a_little_off_is_wrong():
+    # the weights are a least-squares solution: 1e-4 off is a wrong answer, 1e-9 is not
+    def off(by):
+        def fit_weights(records):
+            k1, k2 = solution_fit(records)
+            return k1 * (1 + by), k2
+        return fit_weights
+    assert check_fit_weights(off(1e-9)).status == PASSED
+    assert check_fit_weights(off(1e-4)).status == WRONG
+
+
 def endless_sample(record):
     while True:
         pass

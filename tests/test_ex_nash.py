@@ -93,6 +93,16 @@ def test_planted_mistakes_fail_on_the_first_matrix_that_shows_them(wrong, game, 
     assert "payoff =" in r.message and "Expected:" in r.message and "Got:" in r.message
 
 
+def test_a_value_a_little_off_is_wrong():
+    # the value is exact up to HiGHS's rounding: 1e-4 off is a wrong value, even with the
+    # optimal strategy beside it
+    def off(a):
+        v, p = lp_solve(a)
+        return v + 1e-4, p
+    r = check_solve_game(off)
+    assert r.status == WRONG and r.case == game_cases()[0][0], r.message
+
+
 def test_closed_form_dividing_by_zero_is_pointed_at_the_saddle_point():
     def solve_game(payoff):
         a = np.asarray(payoff, float)

@@ -221,6 +221,67 @@ def test_late_answers_are_not_taken_for_the_next_turn():
         bot.close()
 
 
+ECHO = """
+import sys
+for line in sys.stdin:
+    sys.stderr.write(line)
+    sys.stderr.flush()
+    if line.startswith("action move"):
+        print("up", flush=True)
+"""
+
+
+def test_what_a_lightriders_program_is_told_under_an_engine_limit():
+    # the program echoes its input on stderr: the settings (with the turn limit), the rounds
+    # counted from 0 and, with no clock of its own, the engine's limit less 10% a move
+    # (three times it on the first move, as the engine gives) instead of a time bank
+    board = lightriders_board(x=3, y=3)
+    bot = ExternalBot([PY, "-c", ECHO], protocol="lightriders")
+    bot.start_game(board, 0, rules="lightriders", time_limit=0.5, max_turns=7)
+    try:
+        assert [bot(board, 0) for _ in range(3)] == [0, 0, 0]
+    finally:
+        bot.close()
+    lines = bot.stderr_text().splitlines()
+    assert "settings max_rounds 7" in lines and "settings timebank 1350" in lines
+    assert [x for x in lines if x.startswith("update game round")] == [
+        "update game round 0", "update game round 1", "update game round 2"]
+    assert [x for x in lines if x.startswith("action move")] == [
+        "action move 1350", "action move 450", "action move 450"]
+
+
+def test_an_answer_to_an_earlier_turn_is_not_this_turns_answer():
+    # no timing involved: the program withholds turn 1's answer until turn 2 is asked,
+    # then prints "up" (turn 1's, late) and "left" (turn 2's); only "left" answers turn 2
+    board = lightriders_board(x=3, y=3)
+    bot = ExternalBot(fixture("chatty.py", "late"), protocol="lightriders",
+                      time_limit=0.3, first_time_limit=0.3)
+    bot.start_game(board, 0)
+    try:
+        with pytest.raises(BotFault) as err:
+            bot(board, 0)
+        assert err.value.reason == "timeout"
+        assert bot(board, 0) == 3                # left, not the late up
+        assert bot(board, 0) == 3
+    finally:
+        bot.close()
+
+
+def test_a_second_answer_to_one_turn_is_bad_output():
+    board = lightriders_board(x=3, y=3)
+    bot = ExternalBot(fixture("chatty.py", "twice"), protocol="lightriders",
+                      time_limit=5.0, first_time_limit=5.0)
+    bot.start_game(board, 0)
+    try:
+        assert bot(board, 0) == 0
+        time.sleep(0.5)                          # the second "up" is waiting in the pipe now
+        with pytest.raises(BotFault, match="printed without being asked") as err:
+            bot(board, 0)
+        assert err.value.reason == "bad-output"
+    finally:
+        bot.close()
+
+
 # ---- cleaning up --------------------------------------------------------------------
 
 @pytest.mark.parametrize("mode", ["sleep", "exit"])

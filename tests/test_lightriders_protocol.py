@@ -19,8 +19,8 @@ from tronlab.tron.board import Board
 from tronlab.runner.external import ExternalBot
 from tronlab.runner.registry import get_bot
 from tronlab.runner.stdio import run_stdio
-from tronlab.tron.lightriders import (LightRidersClient, lightriders_settings, lightriders_state,
-                                      move_time)
+from tronlab.tron.lightriders import (LightRidersClient, give_contest_facings,
+                                      lightriders_settings, lightriders_state, move_time)
 from tronlab.tron.mapgen import lightriders_board
 from tronlab.tron.protocol import ProtocolError, encode_state, make_client
 
@@ -63,6 +63,8 @@ def test_rounds_count_from_zero_both_ways():
 @pytest.mark.parametrize("line,setting", [
     ("settings your_botid 7", "your_botid"),
     ("settings your_botid -1", "your_botid"),
+    ("settings your_botid 2", "your_botid"),      # just past the top: ids are 0 and 1
+    ("settings field_width 1001", "field_width"),  # just past MAX_FIELD_SIDE
     ("settings field_width abc", "field_width"),
     ("settings field_width -16", "field_width"),
     ("settings field_height 0", "field_height"),
@@ -133,6 +135,24 @@ def test_move_time_never_overdraws_the_bank(bank_ms, per_ms, rounds, overruns, u
         used = think + (overruns[r] if r < len(overruns) else 0.0) / 1000
         assert used < bank
         bank = min(max(bank - used, 0.0) + per, cap)
+
+
+@settings(max_examples=200)
+@given(st.integers(1, 10000), st.integers(20, 500), st.integers(1, 200), st.floats(1, 8))
+def test_an_urgent_move_takes_at_most_a_third_of_the_bank(bank_ms, per_ms, rounds, urgent):
+    """move_time's promise, from its docstring: an important move gets more than the usual
+    time, but never more than a third of the bank, unless the usual time is already more."""
+    bank, per, margin = bank_ms / 1000, per_ms / 1000, 0.02
+    usual = move_time(bank, per, rounds, margin=margin)
+    think = move_time(bank, per, rounds, margin=margin, urgent=urgent)
+    assert usual <= think <= max(usual, bank / 3 - margin) + 1e-12
+
+
+def test_an_urgent_move_stops_at_a_third_of_the_bank():
+    # 1 s in the bank, 0.2 s a move, 10 rounds: usually 0.2 + 0.8 / 10 - 0.02 = 0.26 s;
+    # four times 0.28 s would be 1.12 s, so the third of the bank caps it
+    assert move_time(1.0, 0.2, 10) == pytest.approx(0.26)
+    assert move_time(1.0, 0.2, 10, urgent=4) == pytest.approx(1 / 3 - 0.02)
 
 
 def test_a_timeout_shuts_a_lightriders_bot_down():
@@ -395,3 +415,30 @@ def test_a_no_moves_answer_is_a_pass_not_a_fault():
                max_turns=4)
     mine = [e["kind"] for e in rec.events if e["player"] == 0]
     assert mine == ["pass"] * 4
+
+
+def test_contest_facings_are_given_only_where_missing():
+    # a map file has no facings: the contest's are p0 right (1), p1 left (3)
+    b = Board.from_ascii("""
+        #######
+        #1...2#
+        #######
+    """)
+    assert list(b.facing) == [-1, -1]
+    assert give_contest_facings(b) is b and list(b.facing) == [1, 3]
+    b.facing[:] = [0, -1]
+    assert list(give_contest_facings(b).facing) == [0, 3]      # a facing it has is kept
+
+
+def test_facings_are_not_carried_over_a_change_of_field_size():
+    # round 0 on a 3x3 field, then the field becomes 4 wide: the old head squares mean nothing
+    # on the new grid (p1's index moves by exactly one square), so the facings start afresh
+    client = LightRidersClient()
+    first = ("settings field_width 3\nsettings field_height 3\n"
+             "update game round 0\nupdate game field 0,.,.,.,1,.,.,.,.\naction move 500\n")
+    (r0,) = feed_all(client, first)
+    assert r0.board.facing.tolist() == [1, 3]
+    second = ("settings field_width 4\nupdate game round 1\n"
+              "update game field .,.,.,.,1,.,.,.,.,.,0,.\naction move 500\n")
+    (r1,) = feed_all(client, second)
+    assert r1.board.head_xy(1) == (0, 1) and r1.board.facing.tolist() == [1, 3]

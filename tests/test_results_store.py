@@ -79,3 +79,16 @@ def test_a_damaged_results_file_is_named_in_one_line(tmp_path):
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert r.stderr.count("\n") == 1 and str(path) in r.stderr
     assert "JSONDecodeError" not in r.stderr
+
+
+def test_rows_are_oldest_first_and_filtered_by_tag_game_and_keys(tmp_path):
+    with Store(tmp_path / "r.sqlite") as store:
+        for i, tag in enumerate(["b", "a", "b", "a"]):
+            assert store.add({**row(tag, i), "game": "codingame" if i == 2 else "google2010"})
+        assert not store.add(row("b", 0))                          # a key is stored once
+        assert [r["key"] for r in store.rows()] == ["b-0", "a-1", "b-2", "a-3"]
+        assert [r["key"] for r in store.rows(tag="b")] == ["b-0", "b-2"]
+        assert [r["key"] for r in store.rows(game="google2010")] == ["b-0", "a-1", "a-3"]
+        assert [r["key"] for r in store.rows(tag="b", game="google2010")] == ["b-0"]
+        assert [r["key"] for r in store.rows(keys={"a-3", "b-0", "zz"})] == ["b-0", "a-3"]
+        assert store.rows(keys=[]) == [] and store.done_keys() == {"b-0", "a-1", "b-2", "a-3"}

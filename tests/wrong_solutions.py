@@ -126,6 +126,11 @@ def components_right_but_renamed(board):
     return np.where(labels > 0, 100 - labels, 0)        # any numbering is fine
 
 
+def components_negative_labels(board):
+    labels = _labels(board)
+    return -labels                                      # regions -1, -2, ...: not 1, 2, ...
+
+
 def components_playing_area(board):
     return _labels(board)[1:-1, 1:-1]
 
@@ -453,6 +458,27 @@ def negamax_last_move(game, depth, alpha, beta):
     value, _ = negamax_right(game, depth, alpha, beta)
     moves = game.moves()
     return value, (moves[-1] if moves else None)
+
+
+def negamax_peeks_first(game, depth, alpha, beta):
+    """Right value and move, but the root first plays and takes back its first move to look
+    at it: one node more than needed, more than plain minimax where nothing can be cut."""
+    moves = game.moves()
+    if moves:
+        game.play(moves[0])
+        game.undo()
+    return negamax_right(game, depth, alpha, beta)
+
+
+def negamax_leaves_a_mark(game, depth, alpha, beta):
+    """Right value and move, every move taken back, but the root then writes a wall into
+    a free square of game.board: the caller's game is no longer where it started."""
+    result = negamax_right(game, depth, alpha, beta)
+    if game.depth_played == 0:
+        free = np.flatnonzero(game.board.flat == FREE)
+        if free.size:
+            game.board.flat[free[-1]] = WALL
+    return result
 
 
 def negamax_window_not_swapped(game, depth, alpha, beta):

@@ -183,6 +183,13 @@ def test_wrong_signature_and_writing_into_the_grid():
     assert result.status == "crash" and "read-only" in result.message
 
 
+def test_a_score_a_little_off_is_wrong(solution_source):
+    # the score is exact up to rounding: 1e-4 off is a wrong answer, float32 rounding is not
+    fn = learner(solution_source)
+    result = check_score_rectangle(lambda view, player, rect: fn(view, player, rect) + 1e-4)
+    assert not result.passed and result.status == WRONG
+
+
 def test_best_rectangle_compares_with_the_scan(solution_source):
     view = state_from_ascii("""
         ........

@@ -73,6 +73,20 @@ def test_verify_notices_a_changed_action():
         CaptureRecord.from_dict({"format": "tronlab-game", "version": 1})
 
 
+@pytest.mark.parametrize("name", ["outcome", "events", "final"])
+def test_verify_notices_a_changed_outcome_event_or_final_grid(name):
+    rec = play_capture(["nearest", "nearest"], rng=4, width=8, height=5)
+    rec.verify()
+    if name == "outcome":
+        rec.outcome["scores"] = rec.outcome["scores"][::-1] + [0]
+    elif name == "events":
+        rec.events.append([1, 1, 0, "timeout", "fault: timeout"])
+    else:
+        rec.final[0] = "0" * len(rec.final[0]) if rec.final[0][0] != "0" else "." * 8
+    with pytest.raises(ValueError, match=f"different {name}"):
+        rec.verify()
+
+
 def test_a_bot_that_raises_or_talks_nonsense_is_eliminated():
     def crash(view, player):
         raise RuntimeError("oops")
@@ -104,3 +118,52 @@ def test_bots_must_match_the_player_count():
         play_capture(["nearest"] * 3, n_players=2)
     with pytest.raises(ValueError, match="unknown bot"):
         play_capture(["nearest", "clever"])
+
+
+def test_in_process_bots_are_timed_first_turn_apart(monkeypatch):
+    # a fake clock that only the bots advance: 0.5 s on their first turn, 0.05 s later
+    import types
+    from tronlab.capture import game
+    clock = [0.0]
+    monkeypatch.setattr(game, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
+
+    def still(view, player):
+        clock[0] += 0.5 if view.round == 1 else 0.05
+        return view.positions[player]
+
+    def timeouts(rec):
+        return [(turn, p) for turn, _r, p, kind, _d in rec.events if kind == "timeout"]
+    for first in (0.6, None):                   # None: the default first-turn limit, 1 s
+        rec = play_capture([still, still], rng=1, width=8, height=5, time_limit=0.1,
+                           first_time_limit=first)
+        assert timeouts(rec) == [] and rec.outcome["reason"] == "idle"
+    rec = play_capture([still, still], rng=1, width=8, height=5, time_limit=0.1,
+                       first_time_limit=0.4)
+    assert timeouts(rec) == [(1, 0), (1, 1)] and rec.actions[0] == ["timeout", "timeout"]
+    rec = play_capture([still, still], rng=1, width=8, height=5, time_limit=0.01)
+    assert timeouts(rec) == [(2, 0), (2, 1)]    # 0.05 s is over 0.01 s from turn 2 on
+
+
+def test_an_eliminated_bot_is_closed_at_once_and_not_asked_again():
+    turns = []
+
+    def still(view, player):
+        turns.append(view.round)
+        return view.positions[player]
+
+    class Quitter:
+        def __init__(self):
+            self.asked, self.closed_after = 0, []
+
+        def __call__(self, view, player):
+            self.asked += 1
+            return "quit"                        # not an action: bad-output, eliminated
+
+        def close(self):
+            self.closed_after.append(len(turns))
+
+    quitter = Quitter()
+    rec = play_capture([quitter, still], rng=1, width=8, height=5)
+    assert rec.events[0][2:4] == [0, "bad-output"] and quitter.asked == 1
+    assert len(turns) > 20                       # the other bot played on ...
+    assert quitter.closed_after[0] == 1          # ... after the quitter was closed, turn 1
