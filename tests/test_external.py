@@ -6,6 +6,7 @@ behind ExternalBot must play move for move the same game as the same bot, with
 the same seed, called in-process - the protocol may lose nothing the bot uses.
 """
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -250,38 +251,39 @@ def test_what_a_lightriders_program_is_told_under_an_engine_limit():
         "action move 5400", "action move 1800", "action move 1800"]
 
 
+@contextlib.contextmanager
+def chatty(mode, **limits):
+    """tests/fixtures/chatty.py in ``mode`` as a started Light Riders bot, closed after."""
+    bot = ExternalBot(fixture("chatty.py", mode), protocol="lightriders", **limits)
+    bot.start_game(lightriders_board(x=3, y=3), 0)
+    try:
+        yield bot
+    finally:
+        bot.close()
+
+
 def test_an_answer_to_an_earlier_turn_is_not_this_turns_answer():
     # no timing involved: the program withholds turn 1's answer until turn 2 is asked,
-    # then prints "up" (turn 1's, late) and "left" (turn 2's); only "left" answers turn 2
-    board = lightriders_board(x=3, y=3)
-    # the first turn times out by design; the second waits as long as the program needs to
+    # then prints "up" (turn 1's, late) and "left" (turn 2's); only "left" answers turn 2.
+    # The first turn times out by design; the second waits as long as the program needs to
     # start on a loaded machine, and returns as soon as "left" arrives
-    bot = ExternalBot(fixture("chatty.py", "late"), protocol="lightriders",
-                      time_limit=5.0, first_time_limit=0.3)
-    bot.start_game(board, 0)
-    try:
+    board = lightriders_board(x=3, y=3)
+    with chatty("late", time_limit=5.0, first_time_limit=0.3) as bot:
         with pytest.raises(BotFault) as err:
             bot(board, 0)
         assert err.value.reason == "timeout"
         assert bot(board, 0) == 3                # left, not the late up
         assert bot(board, 0) == 3
-    finally:
-        bot.close()
 
 
 def test_a_second_answer_to_one_turn_is_bad_output():
     board = lightriders_board(x=3, y=3)
-    bot = ExternalBot(fixture("chatty.py", "twice"), protocol="lightriders",
-                      time_limit=5.0, first_time_limit=5.0)
-    bot.start_game(board, 0)
-    try:
+    with chatty("twice", time_limit=5.0, first_time_limit=5.0) as bot:
         assert bot(board, 0) == 0
         time.sleep(0.5)                          # the second "up" is waiting in the pipe now
         with pytest.raises(BotFault, match="printed without being asked") as err:
             bot(board, 0)
         assert err.value.reason == "bad-output"
-    finally:
-        bot.close()
 
 
 # ---- cleaning up --------------------------------------------------------------------
