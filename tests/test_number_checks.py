@@ -155,3 +155,43 @@ def test_map_editor_and_widget_take_numpy_numbers():
             MapEditor(bad, 5)
         with pytest.raises(ValueError, match="fps is frames per second between 0.1 and 120"):
             BoardWidget.replay(rec, fps=bad)
+
+
+def _depth_entry_points():
+    """``(label, call(value), message)``: the searches' depth-like options, whose old checks
+    (``isinstance(x, int)``) took True as 1 and refused numpy ints."""
+    import tronlab
+    from tronlab.tron.bots.nash import NashBot
+    from tronlab.tron.bots.search import ChamberBot
+    from tronlab.tron.c_reference import reference_search
+    from tronlab.tron.endgame import solve_endgame
+    from tronlab.tron.longest_path import longest_path
+    from tronlab.tron.nash_searcher import NashSearcher
+    from tronlab.tron.root_matrix import RootMatrixSearcher
+    from tronlab.tron.search import Searcher
+    b = tronlab.Board.from_ascii("#######\n#1....#\n#....2#\n#######")
+    return [
+        ("Searcher tt_bits", lambda v: Searcher(tt_bits=v), "tt_bits must be an int"),
+        ("Searcher depth", lambda v: Searcher().search_depth(b, 0, v), "depth must be an int"),
+        ("ChamberBot depth", lambda v: ChamberBot(depth=v), "depth must be a positive int"),
+        ("ChamberBot endgame_depth", lambda v: ChamberBot(endgame_depth=v),
+         "endgame_depth must be a positive int"),
+        ("NashBot depth", lambda v: NashBot(depth=v), "depth must be an int from 1"),
+        ("NashSearcher hint_bits", lambda v: NashSearcher(hint_bits=v),
+         "hint_bits must be an int"),
+        ("NashSearcher depth", lambda v: NashSearcher().search_depth(b, 0, v),
+         "depth must be an int from 1"),
+        ("RootMatrixSearcher near", lambda v: RootMatrixSearcher(near=v), "near must be"),
+        ("longest_path", lambda v: longest_path(b, 0, max_depth=v), "max_depth must be"),
+        ("solve_endgame", lambda v: solve_endgame(b, 0, max_depth=v), "max_depth must be"),
+        ("reference_search", lambda v: reference_search(b, depth=v), "depth must be an int"),
+    ]
+
+
+@pytest.mark.parametrize("k", range(11))
+def test_search_depths_take_numpy_ints_and_refuse_bools(k):
+    label, call, message = _depth_entry_points()[k]
+    call(np.int64(8 if "bits" in label else 2))            # refused before
+    for bad in (True, np.bool_(True)):                     # True was taken as 1 before
+        with pytest.raises(ValueError, match=message):
+            call(bad)

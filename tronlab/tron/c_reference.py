@@ -30,6 +30,7 @@ from ..grid.voronoi import territory_kernel
 from ..jit.kernels import KernelTable, kernel
 from .board import Board
 from .chambers import new_scratch
+from .values import is_whole
 
 
 class RefFrames(NamedTuple):
@@ -127,8 +128,9 @@ def reference_search(board, *, depth=6):
     ``(value, move, nodes)``."""
     if not isinstance(board, Board) or board.n_players != 2:
         raise ValueError("reference_search needs a 2-player Board")
-    if not isinstance(depth, int) or not 0 <= depth <= 40:
+    if not is_whole(depth) or not 0 <= depth <= 40:
         raise ValueError(f"depth must be an int from 0 to 40, got {depth!r}")
+    depth = int(depth)
     flat = board.flat.copy()
     s = new_scratch(flat.size)
     v, m, nodes = reference_search_kernel(flat, board.heads[0], board.heads[1],

@@ -181,8 +181,9 @@ class Endgame:
                 or not 0 <= player < board.n_players:
             raise ValueError(f"player must be an int from 0 to {board.n_players - 1}, "
                              f"got {player!r}")
-        if not isinstance(max_depth, int) or not 1 <= max_depth <= MAX_ENDGAME_DEPTH:
+        if not is_whole(max_depth) or not 1 <= max_depth <= MAX_ENDGAME_DEPTH:
             raise ValueError(f"max_depth must be an int from 1 to {MAX_ENDGAME_DEPTH}")
+        max_depth = int(max_depth)
         if deadline is None:
             deadline = deadline_after(time)
         elif time is not None:

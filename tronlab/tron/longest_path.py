@@ -33,6 +33,7 @@ import numpy as np
 
 from .board import Board
 from ..grid.parity import fill_bound_kernel
+from .values import is_whole
 
 
 class LongestPath(NamedTuple):
@@ -91,8 +92,9 @@ def longest_path(board: Board, player: int = 0, *, max_depth: int = 64, time=Non
     """Iteratively deepened longest-path search from ``player``'s head (module doc):
     deepen one move at a time until no line reaches the cutoff (exact), ``max_depth``
     or ``time`` seconds; the last completed depth's answer."""
-    if not isinstance(max_depth, int) or max_depth < 1:
+    if not is_whole(max_depth) or max_depth < 1:
         raise ValueError(f"max_depth must be a positive int, got {max_depth!r}")
+    max_depth = int(max_depth)
     flat = board.flat.copy()
     head, stride = int(board.heads[player]), board.stride
     seen = np.zeros(flat.size, np.uint8)

@@ -26,7 +26,7 @@ from .evaluate import (K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, check_two_pla
 from . import nash_search as ts
 from .search import roomiest_move
 from .zobrist import zobrist_keys
-from .values import is_real
+from .values import is_real, is_whole
 
 
 def _zobrist(size: int) -> np.ndarray:
@@ -70,8 +70,9 @@ class NashSearcher:
         self.k1, self.k2, self.sep_weight = check_weights(k1, k2, sep_weight)
         if not is_real(draw) or not abs(draw) < ts.WIN:
             raise ValueError(f"draw must be a number well inside +-WIN, got {draw!r}")
-        if not isinstance(hint_bits, int) or not 4 <= hint_bits <= 24:
+        if not is_whole(hint_bits) or not 4 <= hint_bits <= 24:
             raise ValueError(f"hint_bits must be an int from 4 to 24, got {hint_bits!r}")
+        hint_bits = int(hint_bits)
         self.draw, self.prune, self.ordering = float(draw), bool(prune), bool(ordering)
         self.hybrid, self.table, self.killers = bool(hybrid), bool(table), bool(killers)
         self.hint_key = np.zeros(1 << hint_bits, np.uint64)
@@ -97,7 +98,7 @@ class NashSearcher:
         ``strategies`` is float64[2, 4], the root equilibrium of me and the
         opponent by move code; ``prior`` the same shape, or None."""
         me, opp = check_two_players(board, player)
-        if not isinstance(depth, (int, np.integer)) or not 1 <= depth <= ts.MAX_DEPTH:
+        if not is_whole(depth) or not 1 <= depth <= ts.MAX_DEPTH:
             raise ValueError(f"depth must be an int from 1 to {ts.MAX_DEPTH} turns, got {depth!r}")
         size = board.flat.size
         if self.cs is None or self.cs.dist.size != size:

@@ -163,9 +163,9 @@ class Searcher:
         self.reduce = int(reduce)
         self._draw = None
         self.draw = draw
-        if not isinstance(tt_bits, int) or not 4 <= tt_bits <= 26:
+        if not is_whole(tt_bits) or not 4 <= tt_bits <= 26:
             raise ValueError(f"tt_bits must be an int from 4 to 26, got {tt_bits!r}")
-        self.table = new_table(tt_bits)
+        self.table = new_table(int(tt_bits))
         self.lines = new_lines()
         self.frames = new_frames()
         self.scratch = None
@@ -206,7 +206,7 @@ class Searcher:
                      stats=None):
         """One depth-limited search (``depth`` turns): ``(value, move, completed)``."""
         me, opp = check_two_players(board, player)
-        if not isinstance(depth, (int, np.integer)) or not 1 <= depth <= MAX_DEPTH:
+        if not is_whole(depth) or not 1 <= depth <= MAX_DEPTH:
             raise ValueError(f"depth must be an int from 1 to {MAX_DEPTH} turns, got {depth!r}")
         self._prepare(board)
         s = self.scratch

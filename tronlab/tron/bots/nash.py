@@ -136,10 +136,10 @@ class NashBot(ClockedBot):
         if not is_whole(focus) or focus < 0:
             raise ValueError(f"focus must be an int >= 0 (0: off), got {focus!r}")
         self.focus = int(focus)
-        if depth is not None and (not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH):
+        if depth is not None and (not is_whole(depth) or not 1 <= depth <= MAX_DEPTH):
             raise ValueError(f"depth must be an int from 1 to {MAX_DEPTH} (turns) or None, "
                              f"got {depth!r}")
-        self.depth = depth
+        self.depth = None if depth is None else int(depth)
         self.sample = bool(sample)
         self._rng_source, self._rng = rng, None
         self.searcher = NashSearcher(evaluation=evaluation, draw=draw, prune=prune,

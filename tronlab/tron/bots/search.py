@@ -235,9 +235,9 @@ class _EndgameBot(_Bot):
 
     def __init__(self, *, endgame_depth=None, time=None, verbose=False, rng=None):
         super().__init__(time=time, verbose=verbose, rng=rng)
-        if endgame_depth is not None and (not isinstance(endgame_depth, int) or endgame_depth < 1):
+        if endgame_depth is not None and (not is_whole(endgame_depth) or endgame_depth < 1):
             raise ValueError(f"endgame_depth must be a positive int or None, got {endgame_depth!r}")
-        self.endgame_depth = endgame_depth
+        self.endgame_depth = None if endgame_depth is None else int(endgame_depth)
         self.endgame = Endgame()
 
     def warm_up(self):
@@ -322,9 +322,9 @@ class SearchBot(_EndgameBot):
         self.draw = draw
         self.searcher = Searcher(evaluation=evaluation, k1=k1, k2=k2, sep_weight=sep_weight,
                                  draw=draw, crash=crash, tt=tt, ordering=ordering, reduce=reduce)
-        if depth is not None and (not isinstance(depth, int) or depth < 1):
+        if depth is not None and (not is_whole(depth) or depth < 1):
             raise ValueError(f"depth must be a positive int (turns) or None, got {depth!r}")
-        self.depth = depth
+        self.depth = None if depth is None else int(depth)
 
     def start_game(self, board, player, *, rules=None, time_limit=None, rng=None):
         super().start_game(board, player, rules=rules, time_limit=time_limit, rng=rng)
