@@ -35,7 +35,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..runner.reprs import safe_repr
-from .checks import check_player, check_square, is_int
+from .checks import check_player, check_square
+from ..tron.values import is_whole
 from .state import NEUTRAL, Snapshot, State, frozen, make_config
 
 _OWNED = "0123"
@@ -161,7 +162,7 @@ def state_from_ascii(text: str, *, n_players: int | None = None, positions=None,
         backs = (1,) * n
     else:
         backs = tuple(backs_left)
-        if len(backs) != n or not all(is_int(b) and b >= 0 for b in backs):
+        if len(backs) != n or not all(is_whole(b) and b >= 0 for b in backs):
             raise ValueError(f"backs_left must be {n} non-negative ints, one per player, "
                              f"got {backs_left!r}")
     return State(config, owner, now, tuple(p in out for p in range(n)), backs,

@@ -1,10 +1,8 @@
-"""Argument checks shared by the capture game's functions: ints, player ids,
+"""Argument checks shared by the capture game's functions: player ids,
 squares and owner grids, each a ValueError naming the argument and what was given.
 
 >>> check_square((2, 1), (2, 3))
 (2, 1)
->>> is_int(True), is_int(3)
-(False, True)
 """
 
 from __future__ import annotations
@@ -13,12 +11,10 @@ import numpy as np
 
 from ..tron.values import is_whole
 
-is_int = is_whole      # the capture modules' name: a Python or numpy int, bools are not
-
 
 def check_player(player, name: str = "player") -> int:
     """``player`` as an int 0..3, or a ValueError naming ``name``."""
-    if not is_int(player) or not 0 <= player <= 3:
+    if not is_whole(player) or not 0 <= player <= 3:
         raise ValueError(f"{name} must be an int 0 to 3, got {player!r}")
     return int(player)
 
@@ -37,7 +33,7 @@ def check_square(square, shape, name: str = "position") -> tuple:
         x, y = square
     except (TypeError, ValueError):
         x = y = None
-    if not (is_int(x) and is_int(y)):
+    if not (is_whole(x) and is_whole(y)):
         raise ValueError(f"{name} must be an (x, y) pair of ints, got {square!r}")
     if not (0 <= x < w and 0 <= y < h):
         raise ValueError(f"{name} ({x}, {y}) is off the {w}x{h} grid")

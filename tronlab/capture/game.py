@@ -38,11 +38,10 @@ import numpy as np
 from .ascii import format_grid
 from ..runner.reprs import safe_repr
 from .bots import BOTS, get_bot
-from .checks import is_int
 from .rules import SHOWN, read_action, reset, step
 from .starts import as_rng
 from .state import FAULTS
-from ..tron.values import is_real
+from ..tron.values import is_real, is_whole
 
 FORMAT = "tronlab-capture"
 VERSION = 1
@@ -233,7 +232,7 @@ def play_capture(bots, *, n_players: int | None = None, rng=None, width: int = 3
 def _checked_grid_and_rng(width, height, rng):
     """``rng`` as a Generator, after checking that ``width`` and ``height`` are ints."""
     for name, value in (("width", width), ("height", height)):
-        if not is_int(value):
+        if not is_whole(value):
             raise TypeError(f"{name} must be an int, got {safe_repr(value, SHOWN)}")
     return as_rng(rng)       # whatever numpy.random.default_rng takes, else an error naming rng
 

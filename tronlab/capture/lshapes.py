@@ -22,7 +22,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
-from .checks import check_owner, check_player, check_square, is_int
+from .checks import check_owner, check_player, check_square
+from ..tron.values import is_whole
 from . import enclosure
 from .enclosure import enclose_kernel
 from .rects import new_scratch
@@ -133,7 +134,7 @@ def best_l_shape(owner, player: int, position, *, max_len: int = 20, constant: f
     h, w = owner.shape
     player = check_player(player)
     position = check_square(position, owner.shape)
-    if not is_int(max_len) or max_len < 1:
+    if not is_whole(max_len) or max_len < 1:
         raise ValueError(f"max_len must be an int of at least 1, got {max_len!r}")
     s = scratch or new_scratch(w, h, 2)
     if s["stamp_next"][0] > 2**62:

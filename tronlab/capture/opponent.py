@@ -33,7 +33,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
-from .checks import check_owner, check_square, is_int
+from .checks import check_owner, check_square
+from ..tron.values import is_whole
 
 NEVER = 1 << 30
 ORDERS = {"writeup": 0, "same": 1}
@@ -146,7 +147,7 @@ def predict(owner, opponents, *, rounds: int = 40, order: str = "writeup",
         raise ValueError(f"order must be one of {sorted(ORDERS)}, got {order!r}")
     owner = check_owner(owner)
     h, w = owner.shape
-    if not is_int(rounds) or rounds < 0:
+    if not is_whole(rounds) or rounds < 0:
         raise ValueError(f"rounds must be a non-negative int, got {rounds!r}")
     opponents = _checked_opponents(opponents, owner.shape)
     n = len(opponents)
@@ -184,10 +185,10 @@ def _checked_opponents(opponents, shape) -> list:
                 dx, dy = heading
             except (TypeError, ValueError):
                 dx = dy = None
-            if not (is_int(dx) and is_int(dy) and -1 <= dx <= 1 and -1 <= dy <= 1):
+            if not (is_whole(dx) and is_whole(dy) and -1 <= dx <= 1 and -1 <= dy <= 1):
                 raise ValueError(f"opponents[{i}] heading must be None or (dx, dy) with "
                                  f"dx, dy in -1..1, got {heading!r}")
-        if not is_int(turn) or not -1 <= turn <= 1:
+        if not is_whole(turn) or not -1 <= turn <= 1:
             raise ValueError(f"opponents[{i}] last_turn must be -1, 0 or 1, got {turn!r}")
         out.append((position, heading, turn))
     return out

@@ -22,7 +22,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
-from .checks import check_owner, check_player, check_square, is_int, kernel_array
+from .checks import check_owner, check_player, check_square, kernel_array
+from ..tron.values import is_whole
 from .rects_terms import RectTerms, needed_to_win
 
 
@@ -293,7 +294,7 @@ def _mask(mask, shape) -> np.ndarray:
 
 def _four_ints(v) -> bool:
     try:
-        return len(v) == 4 and all(is_int(c) for c in v)
+        return len(v) == 4 and all(is_whole(c) for c in v)
     except TypeError:
         return False
 

@@ -72,7 +72,7 @@ import numpy as np
 
 from ..runner.reprs import safe_repr
 from . import enclosure
-from .checks import is_int
+from ..tron.values import is_whole
 from .starts import as_rng, random_starts, symmetric_starts
 from .state import (FAULTS, IDLE_ROUNDS, MAX_BACK, NEUTRAL, Snapshot, State, frozen,
                     initial_state, make_config)
@@ -145,7 +145,7 @@ def read_action(action, state: State, player: int):
     if not isinstance(action, (tuple, list)) or len(action) != 2:
         return "bad-output", f"not an action: {safe_repr(action, SHOWN)}"
     a, b = action
-    if not is_int(b):
+    if not is_whole(b):
         return "bad-output", f"not an action: {safe_repr(action, SHOWN)}"
     if isinstance(a, str) and a.upper() == "BACK":
         if state.backs_left[player] < 1:
@@ -153,7 +153,7 @@ def read_action(action, state: State, player: int):
         if not 1 <= b <= MAX_BACK:
             return "back-range", f"BACK {b}: n must be 1 to {MAX_BACK}"
         return "back", int(b)
-    if not is_int(a):
+    if not is_whole(a):
         return "bad-output", f"not an action: {safe_repr(action, SHOWN)}"
     if not (0 <= a < state.width and 0 <= b < state.height):
         return "off-grid", f"target ({a}, {b}) is off the grid"
@@ -201,7 +201,7 @@ def step(state: State, actions) -> StepResult:
     if state.over:
         raise ValueError("the game is over")
     if isinstance(actions, dict):
-        unknown = [k for k in actions if not (is_int(k) and 0 <= k < state.n_players)]
+        unknown = [k for k in actions if not (is_whole(k) and 0 <= k < state.n_players)]
         if unknown:
             raise ValueError(f"actions: {safe_repr(unknown[0], SHOWN)} is not a player of this "
                              f"game (players 0 to {state.n_players - 1})")

@@ -53,11 +53,11 @@ def make_config(n_players: int, *, width: int = WIDTH, height: int = HEIGHT,
     >>> make_config(3)
     Config(width=35, height=20, n_players=3, round_limit=300)
     """
-    from .checks import is_int
+    from ..tron.values import is_whole
 
     for name, value in (("n_players", n_players), ("width", width), ("height", height),
                         ("round_limit", round_limit)):
-        if not (is_int(value) or (value is None and name == "round_limit")):
+        if not (is_whole(value) or (value is None and name == "round_limit")):
             raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r:.40}")
     if n_players not in ROUND_LIMITS:
         raise ValueError(f"Back to the Code takes 2 to 4 players, got {n_players!r}")
