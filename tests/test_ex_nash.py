@@ -136,6 +136,15 @@ def test_wrong_kinds_of_answer_are_explained(answer, words):
         r.message
 
 
+@pytest.mark.parametrize("strategy, got", [
+    (None, "got None"), (1.0, "got float 1.0"), ([1.0], "got 1 number"),
+])
+def test_a_strategy_that_is_not_one_number_a_row_says_what_it_is(strategy, got):
+    # before: None and a single number were read as "1 numbers" (None as nan)
+    r = check_solve_game(lambda a: (lp_solve(a)[0], strategy))
+    assert r.status == WRONG_TYPE and r.hint.endswith(got), r.message
+
+
 def test_crash_and_bad_argument():
     def solve_game(payoff):
         return 1 / 0

@@ -139,14 +139,15 @@ def _as_answer(value, m: int):
         return None, f"the value must be a number, got {_kind(v)}"
     try:
         p = np.asarray(given)
-        if p.dtype.kind in "USV":            # text ('0.5'), not numbers
-            raise TypeError("text, not numbers")
+        if p.dtype.kind in "USV" or p.ndim == 0:    # text ('0.5'), one number or None
+            raise TypeError("not a sequence of numbers")
         p = p.astype(float).reshape(-1)
     except (TypeError, ValueError):
-        return None, f"the row strategy must be {m} numbers, got {_kind(given)}"
+        what = "None" if given is None else _kind(given)
+        return None, f"the row strategy must be {m} numbers, got {what}"
     if p.size != m:
         return None, (f"the row strategy has one probability per row ({m} rows), "
-                      f"got {p.size} numbers")
+                      f"got {p.size} number{'' if p.size == 1 else 's'}")
     if not np.isfinite(v) or not np.all(np.isfinite(p)):
         return None, "the value and the probabilities must be finite numbers"
     return (v, p), None
