@@ -71,6 +71,16 @@ def test_wrong_kinds_of_answer_are_explained(answer, text):
     assert not result.passed and text in result.hint
 
 
+def test_a_target_given_as_y_x_is_named():
+    # before: "(1, 4) is off the 7x4 grid" alone, and the general hint where (y, x) fits
+    result = check_nearest_target(lambda view, player: nearest_target(view, player)[::-1])
+    assert not result.passed and "did you return (y, x)?" in result.hint, result.message
+    case = next(c for c in _tiny_cases() if c.label.endswith("reading order"))
+    want = nearest_target(case.board.view, *case.args)
+    assert want[0] != want[1] and max(want) < min(case.board.height, case.board.width)
+    assert "did you return (y, x)?" in NearestTarget().diagnose(case, want[::-1], want)
+
+
 def test_a_learner_writing_into_the_grid_is_told_by_the_crash():
     def scribble(view, player):
         view.owner[0, 0] = 0

@@ -300,8 +300,15 @@ def as_target(value, view) -> tuple[int, int]:
     if not whole:
         raise WrongType(f"x and y must be whole numbers, got {short_repr(value)}")
     if not (0 <= x < view.width and 0 <= y < view.height):
-        raise WrongType(f"({x}, {y}) is off the {view.width}x{view.height} grid")
+        swapped = (0 <= y < view.width and 0 <= x < view.height)
+        raise WrongType(f"({x}, {y}) is off the {view.width}x{view.height} grid"
+                        + (f"; ({y}, {x}) is on it: {SWAPPED}" if swapped else ""))
     return (x, y)
+
+
+#: the hint for a target given as (y, x)
+SWAPPED = ("a target is (x, y), column first, while the grid is indexed owner[y, x], row "
+           "first: did you return (y, x)?")
 
 
 class NearestTarget(Exercise):
@@ -339,6 +346,8 @@ class NearestTarget(Exercise):
     def diagnose(self, case, got, want):
         """The hints of every typical mistake that gives the learner's target here
         (on a tiny grid usually one; two mistakes can agree on a grid)."""
+        if tuple(got) == tuple(want)[::-1]:
+            return SWAPPED
         texts = [text for options, text in MISTAKES
                  if variant(case.board.view, case.args[0], **options) == got]
         if not texts:
