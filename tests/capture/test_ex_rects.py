@@ -117,6 +117,8 @@ PLANTED = [
      "gap = max(max(0, x0 - ox, ox - x1), max(0, y0 - oy, oy - y1))",
      "diagonally off a corner", "not the larger of dx and dy"),
     ("2 ** near", "2 ** min(near, 1)", "two opponents near", "*for each*"),
+    ("for k in todo], default=0)", "for k in todo], default=0) + 1", "points over turns",
+     "not the squares"),
 ]
 
 
@@ -130,6 +132,14 @@ def test_planted_mistakes_are_named_on_their_grid(solution_source, old, new, gri
     # the failure names the rectangle and takes the expected score apart term by term
     assert "the " in result.message and "rectangle from" in result.message
     assert len(result.expected.splitlines()) >= 2 and "Got:" in result.message
+
+
+def test_a_rectangle_read_as_y_x_is_named(solution_source):
+    # before: the general hint; the learner's score was the transposed rectangle's
+    wrong = learner(solution_source.replace("x0, y0, x1, y1 = rect", "y0, x0, y1, x1 = rect"))
+    result = check_score_rectangle(wrong)
+    assert not result.passed and result.status == WRONG, result.message
+    assert "x and y swapped" in result.hint, result.message
 
 
 def test_the_start_square_mistake_is_named():

@@ -61,7 +61,8 @@ class Mistakes(NamedTuple):
     enemy: bool = True          # an opponent square zeroes the score
     points: str = "all"         # "inside": only the squares inside the border
     walk: str = "fewest"        # "all": every border square walked; "clockwise": one way only;
-    #                             "nearest": start at the nearest border square
+    #                             "nearest": start at the nearest border square; "squares":
+    #                             the start square counted as a step too (one more)
     closing: bool = True        # the closing turn
     size: str = ">"             # ">=": a side of exactly the limit is penalised
     border: str = "two"         # "all": the border bonus with 3-4 players too
@@ -88,6 +89,7 @@ def _walk(owner, player, position, cycle, approach, m: Mistakes):
         d = abs(position[0] - cycle[i][0]) + abs(position[1] - cycle[i][1])
         for step in dirs:
             walk = max(((j - i) * step % n for j in todo), default=0)
+            walk += 1 if m.walk == "squares" else 0
             cost = approach * d + walk
             if best is None or cost < best[0]:
                 best = (cost, i, step, d, walk)
@@ -232,6 +234,9 @@ MISTAKES = [({"off": (t,)}, f"a term is missing - {_TERM_HINTS[t]}") for t in TE
                             "anticlockwise, and keep the cheaper"),
     ({"walk": "nearest"}, "turns: the nearest border square is not always the best start; try "
                           "every start square and keep the fewest turns in total"),
+    ({"walk": "squares"}, "turns: count the steps along the border, not the squares: the start "
+                          "square is already under your feet, so passing k more border squares "
+                          "takes k steps"),
     ({"closing": False}, "turns: add 1 for the closing turn (the enclosure happens on the "
                          "turn after the last border square)"),
     ({"size": ">="}, "the size penalty applies to a side *longer* than the limit, not equal "
@@ -249,6 +254,9 @@ MISTAKES = [({"off": (t,)}, f"a term is missing - {_TERM_HINTS[t]}") for t in TE
 ]
 
 
+#: the hint for a score of the rectangle with x and y swapped
+SWAPPED = ("that is the score of the rectangle with x and y swapped: rect is (x0, y0, x1, y1), "
+           "x first, while the grid is indexed owner[y, x]")
 
 
 class RectGrid(CaptureGrid):
@@ -343,10 +351,15 @@ class ScoreRectangle(Exercise):
         return failure._replace(expected=f"{failure.expected}\n{steps}")
 
     def diagnose(self, case, got, want):
-        """The hint of the first term or typical mistake that gives the learner's score."""
+        """The hint of the first term or typical mistake that gives the learner's score,
+        else of x and y swapped when the transposed rectangle's score is the learner's."""
         for options, text in MISTAKES:
             if self.same(variant(case.board.view, *case.args, **options), got, case):
                 return text
+        view, (player, (x0, y0, x1, y1)) = case.board.view, case.args
+        if ((x0, x1) != (y0, y1) and y1 < view.width and x1 < view.height
+                and self.same(reference(view, player, (y0, x0, y1, x1)), got, case)):
+            return SWAPPED
         return None
 
 
