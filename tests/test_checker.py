@@ -191,6 +191,14 @@ MISTAKES = [
     ("negamax", wrong.negamax_peeks_first, WRONG, "more positions than minimax"),
     ("negamax", wrong.negamax_leaves_a_mark, WRONG, "back where it started"),
     ("components", wrong.components_negative_labels, WRONG, "is free but has label -"),
+    # before: "counted some squares more than once", "... which is not free" or a generic
+    # hint, an "off by one in depth" that was not the mistake, or a pass (player ignored)
+    ("flood_fill", wrong.flood_from_player_0, WRONG, "player 0's head reaches"),
+    ("greedy_move", wrong.greedy_player_0, WRONG, "is player 0's greedy move"),
+    ("negamax", wrong.negamax_move_value, WRONG, "looks like (move, value)"),
+    ("negamax", wrong.negamax_too_deep, WRONG, "at depth 0 return game.score() without"),
+    ("negamax", wrong.negamax_stuck_is_zero, WRONG, "return game.LOSS for it, not 0"),
+    ("negamax", wrong.negamax_negates_leaf, WRONG, "return game.score() as it is"),
 ]
 
 
@@ -626,7 +634,8 @@ def test_checker_answers_agree_with_the_numba_kernels():
         assert exercises.FillBound().expected(case) == bound
     from tronlab.tron import spacefill as filler
     for case in exercises.GreedyMove().cases():
-        assert filler.greedy_move(case.board, 0) in exercises.GreedyMove().expected(case)
+        move = filler.greedy_move(case.board, case.args[0])
+        assert move in exercises.GreedyMove().expected(case)
     for case in exercises.Components().cases():
         want = exercises.Components().expected(case)
         got = fill.Components(case.board).labels.astype(np.int64)

@@ -170,6 +170,19 @@ def test_negamax_returning_a_dict_is_told_to_return_a_pair():
     assert "string" not in result.hint
 
 
+def test_negamax_pair_in_the_wrong_order_is_named_when_the_value_is_no_move():
+    # on the "trap" board at depth 1 the value (-5) cannot be read as a move: before, the
+    # hint said only "a move is 0, 1, 2 or 3"
+    from tronlab import Board
+    from tronlab.course import boards
+    from tronlab.course.checker import Case, run_check
+    from tronlab.course.ex_search import Negamax
+    case = Case("trap", Board.from_ascii(boards.TINY_SEARCH["trap"]), (1,))
+    result = run_check(Negamax(), wrong.negamax_move_value, cases=[case])
+    assert result.status == WRONG_TYPE, result.message
+    assert "(value, move): yours looks like (move, value)" in result.hint
+
+
 def test_negamax_must_say_none_when_there_is_no_move():
     def negamax(game, depth, alpha, beta):
         value, move = wrong.negamax_right(game, depth, alpha, beta)

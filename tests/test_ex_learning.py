@@ -196,3 +196,38 @@ def test_your_weights_gives_the_learners_fit_or_one_sentence_and_none(capsys):
         assert your_weights(fn, records, time_limit=1) is None
         out = capsys.readouterr().out
         assert said in out and out.count("\n") == 1, out
+
+
+# ---- mistakes that used to get another mistake's hint (or a puzzling one) ---------------
+
+def test_swapped_moves_are_named():
+    # before: "player 0 survived ... add the greedy filler's length", the wrong fix
+    def separation_sample(record):
+        s = solution_sample(record)
+        return None if s is None else (s[0], s[1], s[3], s[2])
+    result = check_separation_sample(separation_sample)
+    assert result.status == WRONG, result.message
+    assert "yours are the other way round" in result.hint
+
+
+def test_a_dict_sample_is_told_to_be_a_tuple():
+    # before: "dn must be an int, got str" (the dict's keys)
+    def separation_sample(record):
+        s = solution_sample(record)
+        return None if s is None else dict(zip(("dn", "de", "moves0", "moves1"), s))
+    result = check_separation_sample(separation_sample)
+    assert result.status == WRONG_TYPE, result.message
+    assert "as a tuple or list, not a dict" in result.hint
+
+
+@pytest.mark.parametrize("weights, hint", [
+    (lambda k: (k[1], k[0]), "you returned (k2, k1)"),
+    (lambda k: (-k[0], -k[1]), "the target is moves0 - moves1"),
+    (lambda k: set(k), "not a set"),
+])
+def test_weights_swapped_negated_or_unordered_are_named(weights, hint):
+    # before: the generic hint for the first two, and a set could pass or fail by its order
+    def fit_weights(records):
+        return weights(solution_fit(records))
+    result = check_fit_weights(fit_weights, separation_sample=solution_sample)
+    assert not result.passed and hint in result.hint, result.message

@@ -495,3 +495,55 @@ def negamax_window_not_swapped(game, depth, alpha, beta):
         if alpha >= beta:
             break
     return (game.LOSS, None) if best is None else (best, best_move)
+
+
+# ---- mistakes whose first hint used to point elsewhere ----------------------------
+def flood_from_player_0(board, player):
+    """Ignores ``player``: always fills from player 0's head."""
+    return len(_reach(board, board.heads[0])) - 1
+
+
+def greedy_player_0(board, player):
+    """The right ranking, but always from player 0's head (``player`` ignored)."""
+    from tronlab.course import variants
+    return variants.greedy_choices(board, 0)[0]
+
+
+def negamax_move_value(game, depth, alpha, beta):
+    """Right search, but the pair comes back as (move, value)."""
+    value, move = negamax_right(game, depth, alpha, beta)
+    return move, value
+
+
+def _negamax_with(game, depth, alpha, beta, *, stop, stuck=None, leaf=1):
+    if depth == stop:
+        return leaf * game.score(), None
+    best, best_move = None, None
+    for move in game.moves():
+        game.play(move)
+        value = -_negamax_with(game, depth - 1, -beta, -alpha, stop=stop, stuck=stuck,
+                               leaf=leaf)[0]
+        game.undo()
+        if best is None or value > best:
+            best, best_move = value, move
+        alpha = max(alpha, value)
+        if alpha >= beta:
+            break
+    if best is None:
+        return (game.LOSS if stuck is None else stuck), None
+    return best, best_move
+
+
+def negamax_too_deep(game, depth, alpha, beta):
+    """Stops at depth -1 instead of 0: one ply deeper than asked."""
+    return _negamax_with(game, depth, alpha, beta, stop=-1)
+
+
+def negamax_stuck_is_zero(game, depth, alpha, beta):
+    """A side with no move is worth 0 instead of game.LOSS."""
+    return _negamax_with(game, depth, alpha, beta, stop=0, stuck=0)
+
+
+def negamax_negates_leaf(game, depth, alpha, beta):
+    """Returns -game.score() at the horizon."""
+    return _negamax_with(game, depth, alpha, beta, stop=0, leaf=-1)

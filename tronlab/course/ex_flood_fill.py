@@ -48,6 +48,10 @@ class FloodFill(Exercise):
         if got == len(b.legal_moves(p)) and got != want:
             return ("you counted only the head's free neighbours; keep going from each square "
                     "you reach")
+        for q in range(b.n_players):
+            if q != p and got == reference.flood_fill(b.flat, int(b.heads[q]), b.stride):
+                return (f"that is how many squares player {q}'s head reaches: start from "
+                        f"board.heads[player], the head of the player you were given ({p})")
         if got > want:
             return ("you counted some squares more than once: mark a square as seen when you "
                     "first reach it")

@@ -23,7 +23,7 @@ from ..runner.records import GameRecord
 from ..tron.board import DOWN, LEFT, RIGHT, UP, Board
 from ..tron import learn
 from ..tron.values import is_whole
-from .answers import reject_text
+from .answers import reject_text, reject_unordered
 from .progress import recorded
 from .checker import Case, Exercise, Failure, WrongType, draw, is_stub, run_check
 from .learner import crash_phrase, short_repr, where
@@ -97,6 +97,7 @@ def _as_sample(value):
     if value is None or value is NO_SAMPLE:
         return None
     reject_text(value, "None or a tuple (dn, de, moves0, moves1) of 4 ints")
+    reject_unordered(value, "the 4 ints (dn, de, moves0, moves1)")
     try:
         items = tuple(value)
     except TypeError:
@@ -170,6 +171,9 @@ def _diagnose_sample(record, got, want) -> str | None:
                         f"board {turn}: use the first board on which they cannot meet")
     if got[:2] != want[:2] and got[:2] == (-want[0], -want[1]):
         return "the differences are player 0's count minus player 1's, not the other way round"
+    if got[2:] == (want[3], want[2]) and want[2] != want[3]:
+        return ("moves0 is player 0's number of moves and moves1 player 1's: yours are the "
+                "other way round")
     if got[:2] == want[:2]:
         deaths = record.outcome.death_turns
         for p in (0, 1):
@@ -214,6 +218,7 @@ class FitWeights(Exercise):
 
     def convert(self, value, case):
         reject_text(value, "two numbers (k1, k2)")
+        reject_unordered(value, "the weights (k1, k2)")
         if _is_lstsq_result(value):
             raise WrongType("return the weights, a sequence of 2 floats (k1, k2); "
                             "numpy.linalg.lstsq returns a tuple (solution, residuals, rank, "
@@ -251,6 +256,12 @@ class FitWeights(Exercise):
         if np.allclose(got, with_icept[:2], rtol=1e-6):
             return ("you fitted an intercept too: swapping the players negates features and "
                     "target, so the line goes through the origin - fit k1, k2 alone")
+        want = self.expected(case)
+        if np.allclose(got, want[::-1], rtol=1e-6, atol=1e-9):
+            return "you returned (k2, k1): k1 is the weight of dn, k2 the weight of de"
+        if np.allclose(got, [-want[0], -want[1]], rtol=1e-6, atol=1e-9):
+            return ("your weights have the wrong sign: the target is moves0 - moves1 (player 0's "
+                    "moves minus player 1's), the features n0 - n1 and e0 - e1")
         return self.hint
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..runner.reprs import safe_repr
 from ..tron.board import MOVE_NAMES, Board
+from ..tron.values import is_whole
 from .answers import as_count, as_move, reject_text, reject_unordered
 from .boards import TINY_SEARCH, random_cases, tiny_cases
 from .checker import Case, Exercise, Failure, WrongType
@@ -116,7 +118,13 @@ class Negamax(Exercise):
                        "None or game.LOSS, not float('-inf')")
         move = items[1]
         if move is not None:
-            move = as_move(move)
+            try:
+                move = as_move(move)
+            except WrongType:
+                if is_whole(items[0]) and 0 <= items[0] <= 3 and is_whole(move):
+                    raise WrongType(f"return the pair in the order (value, move): yours looks "
+                                    f"like (move, value), {safe_repr(value, 40)}") from None
+                raise
         return val, move
 
     def judge(self, case, got, context):
@@ -129,10 +137,14 @@ class Negamax(Exercise):
         want, full_nodes = search_counts(b, depth, minimax)
         _, ab_nodes = search_counts(b, depth, alphabeta)
         value, move = got
+        legal = TurnGame(b).moves()
+        if value != want and move == want and value in legal:
+            return Failure(f"(value, move) = ({want}, ...)", f"({value}, {move})",
+                           "the pair comes in the order (value, move): yours looks like "
+                           "(move, value)")
         if value != want:
             return Failure(f"value {want}", f"value {value}",
                            self._why_value(b, depth, value, want))
-        legal = TurnGame(b).moves()
         if not legal and move is not None:
             return Failure("move None (player 0 has no legal move here)",
                            f"move {move} ({MOVE_NAMES[move]})",
@@ -152,7 +164,9 @@ class Negamax(Exercise):
                                "updating both only when a child is strictly better")
         if game.nodes > full_nodes:
             return Failure(f"at most {full_nodes} nodes (plain minimax)", f"{game.nodes} nodes",
-                           "you visit more positions than minimax: play each move once per node")
+                           "you visit more positions than minimax: play each move once per node, "
+                           "and at depth 0 return game.score() without playing a move (a depth-d "
+                           "search plays at most d moves along each line)")
         if ab_nodes < full_nodes:
             self._could_prune += 1
             if game.nodes < full_nodes:
@@ -175,6 +189,12 @@ class Negamax(Exercise):
         if value == _stuck_first(TurnGame(b), depth):
             return ("the horizon comes first: at depth 0 return game.score() even if the side to "
                     "move has no move (a stuck side is found one ply deeper)")
+        if value == _variant(TurnGame(b), depth, stuck=0):
+            return ("a side with no legal move has lost: return game.LOSS for it, not 0 (check "
+                    "the depth first, then whether there is any move)")
+        if value == _variant(TurnGame(b), depth, leaf=-1):
+            return ("at depth 0 return game.score() as it is: it is already the value for the "
+                    "side to move there, and the parent negates it")
         for d in (depth - 1, depth + 1):
             if d >= 0 and value == search_counts(b, d, minimax)[0]:
                 return f"off by one in depth: that is the value of a depth-{d} search"
@@ -197,4 +217,20 @@ def _stuck_first(game, depth):
         v = -_stuck_first(game, depth - 1)
         game.undo()
         best = v if best is None else max(best, v)
+    return best
+
+
+def _variant(game, depth, *, stuck=None, leaf=1):
+    """Plain negamax with one typical mistake: a stuck side worth ``stuck`` instead of
+    ``game.LOSS``, or the leaf score multiplied by ``leaf``."""
+    if depth == 0:
+        return leaf * game.score()
+    best = None
+    for move in game.moves():
+        game.play(move)
+        value = -_variant(game, depth - 1, stuck=stuck, leaf=leaf)
+        game.undo()
+        best = value if best is None else max(best, value)
+    if best is None:
+        return game.LOSS if stuck is None else stuck
     return best

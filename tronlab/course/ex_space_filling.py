@@ -62,13 +62,15 @@ class GreedyMove(Exercise):
             "where space is 1 + the parity bound of the best side behind the target square")
 
     def cases(self):
-        def has_move(b):
-            return bool(b.legal_moves(0))
-        tiny = [c for c in tiny_cases(TINY_FILL) + tiny_cases(TINY) if has_move(c.board)]
-        return [Case(c.label, c.board, (0,)) for c in tiny] + [
+        def has_move(b, p=0):
+            return bool(b.legal_moves(p))
+        tiny = tiny_cases(TINY_FILL) + tiny_cases(TINY)
+        # player 1 last: a function that passes for player 0 but ignores `player` fails there
+        return [Case(c.label, c.board, (0,)) for c in tiny if has_move(c.board)] + [
             Case(c.label, c.board, (0,)) for c in random_cases(
                 102, 40, sizes=((3, 3), (10, 8)), density=(0.1, 0.4), trail=(2, 10),
-                keep=has_move)]
+                keep=has_move)] + [
+            Case(f"{c.label}, player 1", c.board, (1,)) for c in tiny if has_move(c.board, 1)]
 
     def convert(self, value, case):
         return as_move(value)
@@ -86,6 +88,9 @@ class GreedyMove(Exercise):
 
     def diagnose(self, case, got, want):
         b, p = case.board, case.args[0]
+        if p != 0 and b.legal_moves(0) and got in variants.greedy_choices(b, 0):
+            return (f"{MOVE_NAMES[got]} is player 0's greedy move: work from "
+                    f"board.heads[player], the head of the player you were given ({p})")
         target = int(b.heads[p] + b.offsets[got])
         if b.flat[target] != FREE:
             return f"{MOVE_NAMES[got]} runs into {square_name(b, target)}, which is not free"
