@@ -120,3 +120,32 @@ def test_solve_endgame_says_a_player_of_the_wrong_type_is_one():
     with pytest.raises(ValueError, match="player 2 does not exist: the board has players 0..1"):
         tronlab.solve_endgame(b, 2)
 
+
+@pytest.mark.parametrize("start", [(0.5, 0), (True, 0), ("3", 0), (np.float64(1.0), 0)])
+def test_capture_starts_must_be_int_squares(start):
+    from tronlab.capture import reset
+    with pytest.raises(ValueError, match=r"start must be an \(x, y\) pair of ints"):
+        reset(2, starts=[start, (1, 1)], width=5, height=5)    # before: int() made it (0, 0)
+    assert reset(2, starts=[(np.int64(0), 0), (1, 1)], width=5, height=5).positions == \
+        ((0, 0), (1, 1))
+
+
+def test_the_capture_bots_check_their_options():
+    from tronlab.capture import NearestBot, RandomBot, nearest_target, state_from_ascii
+    view = state_from_ascii("0....\n.....\n....1", positions={0: (0, 0), 1: (4, 2)}).view()
+    for late in (float("nan"), -0.5, 2):
+        with pytest.raises(ValueError, match="late must be a number from 0 to 1"):
+            NearestBot(late=late)                       # before: taken, and never/always late
+        with pytest.raises(ValueError, match="late must be a number from 0 to 1"):
+            nearest_target(view, 0, late=late)
+    with pytest.raises(TypeError, match="late must be a number"):
+        NearestBot(late="0.5")
+    for penalty in (-1, float("inf"), float("nan")):
+        with pytest.raises(ValueError, match="lone_penalty must be a number of squares >= 0"):
+            NearestBot(lone_penalty=penalty)
+    for chance in (2, -0.1, float("nan")):
+        with pytest.raises(ValueError, match="back_chance must be a number from 0 to 1"):
+            RandomBot(1, back_chance=chance)
+    assert NearestBot(late=1, lone_penalty=0)(view, 0) == nearest_target(view, 0, late=1.0,
+                                                                           lone_penalty=0)
+    assert RandomBot(1, back_chance=1)(view, 0)[0] == "BACK"
