@@ -149,3 +149,26 @@ def test_the_capture_bots_check_their_options():
     assert NearestBot(late=1, lone_penalty=0)(view, 0) == nearest_target(view, 0, late=1.0,
                                                                            lone_penalty=0)
     assert RandomBot(1, back_chance=1)(view, 0)[0] == "BACK"
+
+
+def test_players_may_be_a_numpy_array_of_two():
+    b = tronlab.Board.from_ascii(ROOM)
+    pair = np.array([1, 0])                              # before: "must be two player numbers"
+    assert tronlab.territory(b, pair) == tronlab.territory(b, (1, 0))
+    assert np.array_equal(tronlab.owner_map(b, pair), tronlab.owner_map(b, (1, 0)))
+    assert tronlab.is_separated(b, pair) is False
+    for bad in (np.array([0, 1, 1]), np.array([[0, 1]]), np.array([0.0, 1.0])):
+        with pytest.raises((TypeError, ValueError), match="player"):
+            tronlab.territory(b, bad)
+
+
+def test_a_board_checks_facing_and_starts_like_its_other_arrays():
+    b = tronlab.Board.from_ascii(ROOM)
+    for facing in ([5, 0], [1.5, 0], [300, 0]):     # before: kept, cut to 1, OverflowError
+        with pytest.raises(tronlab.BoardError, match=r"facing \(-1: none, 0-3 a move\) must"):
+            tronlab.Board(b.cells.copy(), b.heads, facing=facing)
+    with pytest.raises(tronlab.BoardError, match=r"starts \(flat indices\) must hold whole "
+                                                  r"numbers from 0 to 62, found 1000"):
+        tronlab.Board(b.cells.copy(), b.heads, starts=[1000, 0])   # before: kept
+    ok = tronlab.Board(b.cells.copy(), b.heads, facing=[3, -1], starts=[10.0, b.heads[1]])
+    assert ok.facing.tolist() == [3, -1] and ok.starts.tolist() == [10, b.heads[1]]
