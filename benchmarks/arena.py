@@ -113,7 +113,7 @@ def overhead(repeats):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     ap.add_argument("--games", type=int, default=60)
     ap.add_argument("--depth", type=int, default=3)
     ap.add_argument("--size", type=int, default=20)

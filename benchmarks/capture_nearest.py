@@ -21,7 +21,7 @@ from tronlab.capture.arena import one_against_many, table_text
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--games", type=int, default=120)
     parser.add_argument("--seed", type=int, default=2015)
     parser.add_argument("--hero", default="nearest")

@@ -1,6 +1,6 @@
 """Speed of Olaf69's path search (B6) and of Recar's rectangle scan (B3).
 
-    python benchmarks/capture_paths.py [--boards N] [--rounds R] [--budget MS]
+    python benchmarks/capture_paths.py [--boards N] [--rounds R]
 
 Boards: ``N`` mid-game 4-player positions (``R`` rounds of four rectangle bots
 from seeded point-symmetric starts).  For each board the search runs from
@@ -66,9 +66,10 @@ def best_of(f, k=3):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--boards", type=int, default=5)
-    ap.add_argument("--rounds", type=int, default=40)
+    ap = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
+    ap.add_argument("--boards", type=int, default=5, help="mid-game positions (default 5)")
+    ap.add_argument("--rounds", type=int, default=40,
+                    help="rounds of four rectangle bots before each position (default 40)")
     args = ap.parse_args(argv)
     scratch = new_scratch(35, 20, 200000)
     rs = rect_scratch(35, 20, 16)

@@ -31,7 +31,7 @@ FIRST = 5.0
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--bots", default="rectangles,paths,rectangles-block,paths-block")
     ap.add_argument("--seed", type=int, default=1)

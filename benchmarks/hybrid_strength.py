@@ -173,6 +173,7 @@ is built at every separated leaf) and wins back about as much as that loses.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import time
@@ -222,18 +223,31 @@ def play_one(job):
             "seconds": round(time.perf_counter() - t0, 2)}
 
 
+def own_options(argv):
+    """This wrapper's options and the rest of ``argv`` (strength.py's); ``--help``
+    shows both."""
+    ap = argparse.ArgumentParser(
+        prog="hybrid_strength.py", add_help=False,
+        description=" ".join(__doc__.split("\n\n")[0].split()) + "  Defaults: "
+        + " ".join(DEFAULTS) + "; every other option is strength.py's (below).")
+    ap.add_argument("--maps-dir", default=os.environ.get("TRONLAB_2010_MAPS"),
+                    help="folder of the 2010 maps (default $TRONLAB_2010_MAPS, else "
+                         "../shared/maps/google2010 beside the checkout)")
+    ap.add_argument("--limit-factor", type=float, default=LIMIT_FACTOR,
+                    help=f"the engine's time limit in multiples of --time (default "
+                         f"{LIMIT_FACTOR:g})")
+    args, rest = ap.parse_known_args(argv)
+    if "-h" in rest or "--help" in rest:
+        ap.print_help()
+        print("\nstrength.py's options:")
+        strength.parse(["--help"])
+    return args, rest
+
+
 def main(argv=None):
     global LIMIT_FACTOR
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if "--limit-factor" in argv:
-        k = argv.index("--limit-factor")
-        LIMIT_FACTOR = float(argv[k + 1])
-        del argv[k:k + 2]
-    maps_dir = os.environ.get("TRONLAB_2010_MAPS")
-    if "--maps-dir" in argv:
-        k = argv.index("--maps-dir")
-        maps_dir = argv[k + 1]
-        del argv[k:k + 2]
+    args, argv = own_options(list(sys.argv[1:] if argv is None else argv))
+    LIMIT_FACTOR, maps_dir = args.limit_factor, args.maps_dir
     if maps_dir:
         strength.MAPS = os.path.abspath(maps_dir)
     if not os.path.isdir(strength.MAPS):

@@ -194,7 +194,7 @@ def git_commit():
 
 
 def parse(argv):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     ap.add_argument("--bots", default=DEFAULT_BOTS)
     ap.add_argument("--pairs", choices=("ladder", "all"), default="ladder")
     ap.add_argument("--maps", default="all",

@@ -4,7 +4,9 @@ and the twin computes what the kernel computes.  Speed is shown by the
 benchmarks, never asserted here: ``--tiny`` runs tiny boards with tiny budgets.
 """
 
+import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -123,3 +125,43 @@ def test_coldstart_times_the_backtothecode_protocol_with_the_capture_bots(monkey
     assert lines[0] == "1"                      # one opponent
     view = parse_turn(lines[1:], 2)
     assert view.owner.shape == (20, 35)
+
+
+def _options_shown(text: str, script: str) -> set:
+    """The ``--options`` of the ``benchmarks/<script>`` commands written in ``text``
+    (a command's continuation lines included)."""
+    found, lines = set(), text.splitlines()
+    for i, line in enumerate(lines):
+        if not re.search(rf"benchmarks/{re.escape(script)}\b", line):
+            continue
+        command = [line]
+        while command[-1].rstrip().endswith("\\") and i + len(command) < len(lines):
+            command.append(lines[i + len(command)])
+        found |= set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", " ".join(command)))
+    return found
+
+
+def _options_taken(source: str) -> set:
+    taken = set(re.findall(r"add_argument\(\s*\"(--[a-z0-9-]+)\"", source))
+    if "import strength" in source:         # hybrid_strength.py passes the rest on
+        taken |= _options_taken((BENCH / "strength.py").read_text())
+    return taken
+
+
+@pytest.mark.parametrize("script", sorted(p.name for p in BENCH.glob("*.py")))
+def test_every_option_a_usage_line_shows_is_one_the_script_takes(script):
+    """The usage lines in a benchmark's docstring and in the README name only options
+    its parser takes (capture_paths.py showed ``--budget MS``, which it never had)."""
+    source = (BENCH / script).read_text()
+    shown = _options_shown(ast.get_docstring(ast.parse(source)) or "", script)
+    shown |= _options_shown((ROOT / "README.md").read_text(), script)
+    assert shown <= _options_taken(source), sorted(shown - _options_taken(source))
+
+
+def test_hybrid_strength_help_shows_its_own_options_too():
+    out = _run(BENCH / "hybrid_strength.py", "--help", timeout=120)
+    assert out.returncode == 0, out.stderr
+    for option in ("--maps-dir", "--limit-factor", "--bots", "--random-first"):
+        assert option in out.stdout, option     # before: strength.py's help alone
+    out = _run(BENCH / "hybrid_strength.py", "--limit-factor", timeout=120)
+    assert out.returncode == 2 and "expected one argument" in out.stderr   # before: IndexError

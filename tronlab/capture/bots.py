@@ -30,11 +30,32 @@ import numpy as np
 from .checks import check_player
 from .starts import as_rng
 from .state import MAX_BACK, NEUTRAL
+from ..tron.values import is_real
 
 
 def _grid_coords(view):
     ys, xs = np.mgrid[0:view.height, 0:view.width]
     return xs, ys
+
+
+def check_share(value, name: str) -> float:
+    """``value`` as a float if it is a number from 0 to 1, else an error naming ``name``."""
+    if not is_real(value):
+        raise TypeError(f"{name} must be a number from 0 to 1, got {type(value).__name__}")
+    if not 0 <= value <= 1:
+        raise ValueError(f"{name} must be a number from 0 to 1, got {value!r}")
+    return float(value)
+
+
+def check_options(late, lone_penalty) -> tuple:
+    """:func:`nearest_target`'s ``late`` (a share of the grid) and ``lone_penalty``
+    (squares of distance, at least 0), checked."""
+    if not is_real(lone_penalty):
+        raise TypeError(f"lone_penalty must be a number of squares, got "
+                        f"{type(lone_penalty).__name__}")
+    if not 0 <= lone_penalty < float("inf"):
+        raise ValueError(f"lone_penalty must be a number of squares >= 0, got {lone_penalty!r}")
+    return check_share(late, "late"), lone_penalty
 
 
 def neutral_neighbours(owner) -> np.ndarray:
@@ -56,6 +77,7 @@ def nearest_target(view, player: int, *, late: float = 0.5, lone_penalty: int = 
     (3, 0)
     """
     player = check_player(player)
+    late, lone_penalty = check_options(late, lone_penalty)
     if player >= len(view.positions) or view.positions[player] is None:
         raise ValueError(f"player {player} is not on this grid (players 0 to "
                          f"{len(view.positions) - 1}, eliminated ones stand nowhere)")
@@ -85,7 +107,7 @@ class NearestBot:
     """B2: go to :func:`nearest_target`; never uses BACK."""
 
     def __init__(self, *, late: float = 0.5, lone_penalty: int = 3):
-        self.late, self.lone_penalty = late, lone_penalty
+        self.late, self.lone_penalty = check_options(late, lone_penalty)
 
     def __call__(self, view, player):
         return nearest_target(view, player, late=self.late, lone_penalty=self.lone_penalty)
@@ -98,7 +120,7 @@ class RandomBot:
 
     def __init__(self, rng=None, *, back_chance: float = 0.0):
         self.rng = as_rng(rng)
-        self.back_chance = back_chance
+        self.back_chance = check_share(back_chance, "back_chance")
         self.target = None
 
     def __call__(self, view, player):

@@ -27,6 +27,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .checks import check_square
+
 NEUTRAL = -1
 WIDTH, HEIGHT = 35, 20
 #: in-game rounds before the game ends, by number of players
@@ -170,14 +172,12 @@ def check_starts(config: Config, starts) -> tuple:
     """``starts`` as a tuple of ``(x, y)`` int pairs, checked: one per player,
     distinct, on the grid."""
     try:
-        out = tuple((int(x), int(y)) for x, y in starts)
+        pairs = [(x, y) for x, y in starts]
     except (TypeError, ValueError):
         raise ValueError(f"starts must be (x, y) pairs, got {starts!r}") from None
-    if len(out) != config.n_players:
-        raise ValueError(f"need {config.n_players} starts, got {len(out)}")
-    for x, y in out:
-        if not (0 <= x < config.width and 0 <= y < config.height):
-            raise ValueError(f"start ({x}, {y}) is off the {config.width}x{config.height} grid")
+    if len(pairs) != config.n_players:
+        raise ValueError(f"need {config.n_players} starts, got {len(pairs)}")
+    out = tuple(check_square(xy, (config.height, config.width), "start") for xy in pairs)
     if len(set(out)) != len(out):
         raise ValueError(f"starts must be distinct squares, got {out}")
     return out

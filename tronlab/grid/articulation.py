@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
-from ..tron.board import Board
+from ..tron.board import check_board
 
 
 class ArticulationScratch(NamedTuple):
@@ -143,8 +143,7 @@ def articulation_points(board, *, scratch=None):
     >>> count, [board.xy(i) for i in np.flatnonzero(mask)]
     (3, [(2, 0), (2, 1), (3, 1)])
     """
-    if not isinstance(board, Board):
-        raise TypeError(f"expected a tronlab Board, got {type(board).__name__}")
+    check_board(board)
     size = board.flat.size
     if scratch is None:
         scratch = new_scratch(size)

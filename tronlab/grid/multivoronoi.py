@@ -33,7 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
-from ..tron.board import Board
+from ..tron.board import check_board
 from ..tron.values import is_whole
 
 NOBODY = 255
@@ -103,8 +103,7 @@ def turn_order_territory(board, *, first=0) -> MultiTerritory:
     >>> turn_order_territory(b, first=1).counts.tolist()  # player 1 first, player 0 last
     [0, 4, 2]
     """
-    if not isinstance(board, Board):
-        raise TypeError(f"expected a tronlab Board, got {type(board).__name__}")
+    check_board(board)
     if not is_whole(first):
         raise TypeError(f"first must be an int, got {type(first).__name__}")
     if not 0 <= first < board.n_players:

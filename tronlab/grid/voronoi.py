@@ -265,6 +265,8 @@ def _scratch(board, scratch):
 
 
 def _pair(board, players):
+    if isinstance(players, np.ndarray) and players.ndim == 1:
+        players = list(players)         # np.array([0, 1]) or argsort's answer
     if not isinstance(players, (tuple, list)) or len(players) != 2:
         raise ValueError(f"players must be two player numbers, got {players!r}")
     p, q = (check_player(board, x) for x in players)

@@ -88,14 +88,43 @@ def now_ns() -> int:
 
 def deadline_after(seconds) -> int:
     """The absolute deadline ``seconds`` from now on the compiled clock;
-    ``None`` means no deadline (:data:`NO_DEADLINE`)."""
+    ``None`` (or a budget too long to ever run out, ``float("inf")``) means no
+    deadline (:data:`NO_DEADLINE`)."""
     if seconds is None:
         return NO_DEADLINE
     if not is_real(seconds):
         raise TypeError(f"a time budget is a number of seconds, got {type(seconds).__name__}")
     if seconds != seconds or seconds < 0:
         raise ValueError(f"a time budget must be >= 0 seconds, got {seconds}")
-    return now_ns() + int(float(seconds) * 1e9)
+    if float(seconds) * 1e9 >= NO_DEADLINE:
+        return NO_DEADLINE
+    return min(now_ns() + int(float(seconds) * 1e9), NO_DEADLINE)
+
+
+def check_deadline(deadline) -> int:
+    """``deadline`` (an absolute time on the compiled clock, nanoseconds, as
+    :func:`deadline_after` and :func:`now_ns` give) as an int the kernels take;
+    ``None`` means :data:`NO_DEADLINE`, and so does anything later than it."""
+    if deadline is None:
+        return NO_DEADLINE
+    if not is_real(deadline):
+        raise TypeError(f"deadline is an absolute time in nanoseconds (deadline_after(seconds) "
+                        f"or now_ns() + ns), got {type(deadline).__name__} {deadline!r}")
+    if deadline != deadline:
+        raise ValueError("deadline is an absolute time in nanoseconds, got nan")
+    if deadline >= NO_DEADLINE:
+        return NO_DEADLINE
+    return max(int(deadline), 0)
+
+
+def search_deadline(time, deadline) -> int:
+    """A search's deadline from ``time`` (seconds from now, :func:`deadline_after`)
+    or ``deadline`` (absolute, :func:`check_deadline`), not both; neither: none."""
+    if deadline is None:
+        return deadline_after(time)
+    if time is not None:
+        raise ValueError("give time or deadline, not both")
+    return check_deadline(deadline)
 
 
 def seconds_left(deadline: int) -> float:

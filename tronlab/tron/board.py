@@ -246,9 +246,12 @@ class Board:
         if not 1 <= n <= MAX_PLAYERS:
             raise BoardError(f"a board has 1 to {MAX_PLAYERS} players, got {n}")
         alive = np.ones(n, dtype=np.bool_) if alive is None else _flags(alive, n, "alive")
-        self.facing = (np.full(n, -1, dtype=np.int8) if facing is None
-                       else _per_player(facing, np.int8, n, "facing"))
-        self.starts = heads.copy() if starts is None else _per_player(starts, np.int64, n, "starts")
+        self.facing = (np.full(n, -1, dtype=np.int8) if facing is None else _per_player(
+            whole_numbers(facing, "facing (-1: none, 0-3 a move)", -1, 3, np.int8,
+                          error=BoardError, type_error=BoardError), np.int8, n, "facing"))
+        self.starts = heads.copy() if starts is None else _per_player(whole_numbers(
+            starts, "starts (flat indices)", 0, cells.size - 1, np.int64, error=BoardError,
+            type_error=BoardError), np.int64, n, "starts")
         _check_layout(cells, heads, alive)
         self._cells, self._heads, self._alive = cells, heads, alive
 

@@ -31,8 +31,8 @@ import time as _time
 
 import numpy as np
 
-from .board import Board
-from ..jit.clock import clock_ns, deadline_after
+from .board import Board, check_board, check_player  # noqa: F401 - the doctests use Board
+from ..jit.clock import clock_ns, search_deadline
 from .spacefill import fill_length_kernel, new_scratch as new_filler_scratch
 from ..grid.parity import fill_bound_kernel
 from ..grid.ring import POTENTIAL_ARTICULATION
@@ -175,19 +175,11 @@ class Endgame:
             self.first = np.zeros(MAX_ENDGAME_DEPTH + 1, np.int64)
 
     def solve(self, board, player=0, *, time=None, deadline=None, max_depth=MAX_ENDGAME_DEPTH):
-        if not isinstance(board, Board):
-            raise TypeError(f"expected a tronlab Board, got {type(board).__name__}")
-        if not is_whole(player) \
-                or not 0 <= player < board.n_players:
-            raise ValueError(f"player must be an int from 0 to {board.n_players - 1}, "
-                             f"got {player!r}")
+        player = check_player(check_board(board), player)
         if not is_whole(max_depth) or not 1 <= max_depth <= MAX_ENDGAME_DEPTH:
             raise ValueError(f"max_depth must be an int from 1 to {MAX_ENDGAME_DEPTH}")
         max_depth = int(max_depth)
-        if deadline is None:
-            deadline = deadline_after(time)
-        elif time is not None:
-            raise ValueError("give time or deadline, not both")
+        deadline = search_deadline(time, deadline)
         t0 = _time.perf_counter()
         self._prepare(board)
         flat = board.flat.copy()

@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .board import Board
+from .board import Board, check_board  # noqa: F401 - the doctests use Board
 from .chamber_build import _F_N_ONLY
 from .chambers import chamber_counts_kernel, new_scratch
 from ..grid import guards
@@ -214,8 +214,7 @@ def eval_code(kind) -> int:
 
 def check_two_players(board, player):
     """Validate ``board`` and ``player`` for two-player search; returns (me, opp)."""
-    if not isinstance(board, Board):
-        raise TypeError(f"expected a tronlab Board, got {type(board).__name__}")
+    check_board(board)
     if not is_whole(player):
         raise TypeError(f"player must be an int, got {type(player).__name__}")
     if board.n_players != 2:
@@ -224,6 +223,14 @@ def check_two_players(board, player):
     if not 0 <= player < 2:
         raise ValueError(f"player {player} does not exist: use 0 or 1")
     return int(player), 1 - int(player)
+
+
+def check_max_depth(max_depth) -> int:
+    """Validate a search's ``max_depth`` (a whole number of turns, at least 1;
+    the deepening stops at its own limit whatever the value); returns it as an int."""
+    if not is_whole(max_depth) or max_depth < 1:
+        raise ValueError(f"max_depth must be a positive int (turns), got {max_depth!r}")
+    return int(max_depth)
 
 
 def check_weights(k1, k2, sep_weight):
@@ -244,8 +251,7 @@ def is_separated(board, players=(0, 1)) -> bool:
     >>> is_separated(Board.from_ascii('1.#.2'))
     True
     """
-    if not isinstance(board, Board):
-        raise TypeError(f"expected a tronlab Board, got {type(board).__name__}")
+    check_board(board)
     p, q = _pair(board, players)
     s = new_scratch(board.flat.size)
     return not touching_kernel(board.flat, board.heads[p], board.heads[q],

@@ -31,9 +31,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .board import Board
+from .board import Board, check_board, check_player
 from ..grid.parity import fill_bound_kernel
-from .values import is_whole
+from .values import is_real, is_whole
 
 
 class LongestPath(NamedTuple):
@@ -92,9 +92,14 @@ def longest_path(board: Board, player: int = 0, *, max_depth: int = 64, time=Non
     """Iteratively deepened longest-path search from ``player``'s head (module doc):
     deepen one move at a time until no line reaches the cutoff (exact), ``max_depth``
     or ``time`` seconds; the last completed depth's answer."""
+    player = check_player(check_board(board), player)
     if not is_whole(max_depth) or max_depth < 1:
         raise ValueError(f"max_depth must be a positive int, got {max_depth!r}")
     max_depth = int(max_depth)
+    if time is not None and not is_real(time):
+        raise TypeError(f"time must be a number of seconds or None, got {type(time).__name__}")
+    if time is not None and not time >= 0:
+        raise ValueError(f"time must be >= 0 seconds, got {time!r}")
     flat = board.flat.copy()
     head, stride = int(board.heads[player]), board.stride
     seen = np.zeros(flat.size, np.uint8)

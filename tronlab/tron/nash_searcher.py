@@ -19,10 +19,10 @@ import time as _time
 
 import numpy as np
 
-from ..jit.clock import NO_DEADLINE, deadline_after, now_ns
+from ..jit.clock import NO_DEADLINE, check_deadline, now_ns, search_deadline
 from .chambers import new_scratch as new_eval_scratch
-from .evaluate import (K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, check_two_players,
-                        check_weights, eval_code)
+from .evaluate import (K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, check_max_depth,
+                        check_two_players, check_weights, eval_code)
 from . import nash_search as ts
 from .search import roomiest_move
 from .zobrist import zobrist_keys
@@ -114,7 +114,7 @@ class NashSearcher:
                          np.int64(board.stride), np.int64(depth), np.int64(self.code), self.k1,
                          self.k2, np.int64(self.sep_weight), self.draw, self.prune, self.ordering,
                          self.hybrid, self.table, self.killers and self.ordering,
-                         np.int64(deadline), prior, self.zobrist,
+                         np.int64(check_deadline(deadline)), prior, self.zobrist,
                          self.hint_key, self.hint_move, self.bounds, self.left, self.strategy,
                          self.ns, self.cs, stats)
         return float(v), self.strategy.copy(), bool(done)
@@ -125,11 +125,9 @@ class NashSearcher:
         move)`` of the last completed depth (move -1: no legal move).  The move is
         the strategy's most likely, or drawn with ``rng`` (L5)."""
         t0 = _time.perf_counter()
-        if deadline is None:
-            deadline = deadline_after(time)
-        elif time is not None:
-            raise ValueError("give time or deadline, not both")
+        deadline = search_deadline(time, deadline)
         me, _ = check_two_players(board, player)
+        max_depth = min(check_max_depth(max_depth), ts.MAX_DEPTH)
         legal = board.legal_moves(me)
         stats = np.zeros(ts.N_STATS, np.int64)
         stats[ts.S_COST] = self.node_cost

@@ -106,12 +106,12 @@ import time as _time
 
 import numpy as np
 
-from ..jit.clock import NO_DEADLINE, deadline_after, now_ns
+from ..jit.clock import NO_DEADLINE, check_deadline, now_ns, search_deadline
 from .alphabeta import negamax_kernel, update_kernel  # noqa: F401 - shown by notebook 04
 from .board import Board  # noqa: F401 - the doctests use it
 from .chambers import new_scratch
-from .evaluate import (K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, check_two_players,
-                       check_weights, eval_code)
+from .evaluate import (K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, check_max_depth,
+                       check_two_players, check_weights, eval_code)
 from .search_state import (BLIND, CLOCK_EVERY, CRASH_MODELS, EXACT, INF, LOWER,  # noqa: F401
                            MAX_DEPTH, MAX_PLY, N_STATS, PESSIMISTIC, S_ABORTED, S_COST,
                            S_COST_SEEN, S_EVALS, S_NODES, S_SEPARATED, S_TT_CUTS, S_TT_HITS,
@@ -221,7 +221,7 @@ class Searcher:
             flat, board.heads[me], board.heads[opp], np.int64(board.stride), np.int64(depth),
             np.int64(self.code), self.k1, self.k2, np.int64(self.sep_weight), np.int64(self.draw),
             np.int64(self.crash), self.tt, self.ordering, np.int64(self.reduce),
-            np.int64(deadline), self.zobrist,
+            np.int64(check_deadline(deadline)), self.zobrist,
             self.table, self.lines, np.int64(n_prev), self.frames, s, stats)
         return int(v), int(m), bool(done)
 
@@ -234,11 +234,9 @@ class Searcher:
         two legal moves there is nothing to choose and nothing is searched:
         ``value`` is ``None`` and ``last_stats["forced"]`` is true."""
         t0 = _time.perf_counter()
-        if deadline is None:
-            deadline = deadline_after(time)
-        elif time is not None:
-            raise ValueError("give time or deadline, not both")
+        deadline = search_deadline(time, deadline)
         me, opp = check_two_players(board, player)
+        max_depth = min(check_max_depth(max_depth), MAX_DEPTH)
         legal = board.legal_moves(me)
         stats = np.zeros(N_STATS, np.int64)
         stats[S_COST] = self.node_cost
