@@ -11,7 +11,8 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from tronlab import Board  # noqa: E402
-from tronlab.tron.chamber_plot import FRONT_COLOR, PATH_COLOR, chamber_centres, draw_chamber_tree  # noqa: E402
+from tronlab.tron.chamber_plot import (FRONT_COLOR, LINK_ZORDER, PATH_COLOR,  # noqa: E402
+                                       chamber_centres, draw_chamber_tree)
 from tronlab.tron.chambers import chamber_tree  # noqa: E402
 
 BOARD = Board.from_ascii("""
@@ -30,7 +31,7 @@ def test_the_picture_shows_the_tree(player):
 
     tree = chamber_tree(BOARD, player)
     fig, ax = draw_chamber_tree(BOARD, tree)
-    lines = [ln for ln in ax.lines if ln.get_zorder() == 7]
+    lines = [ln for ln in ax.lines if ln.get_zorder() == LINK_ZORDER]
     assert len(lines) == len(tree) - 1
     thick = [ln for ln in lines if ln.get_linewidth() == 3.0]
     assert len(thick) == len(tree.path) - 1
@@ -41,6 +42,35 @@ def test_the_picture_shows_the_tree(player):
     assert len(front) == want
     dots = ax.collections[-1].get_offsets()
     assert len(dots) == int(tree.cut_mask.sum())
+    plt.close(fig)
+
+
+
+@pytest.mark.parametrize("player", [0, 1])
+def test_the_lines_pass_under_the_heads_numbers(player):
+    # a line of the tree starts on the head: drawn over it, it hid the player's number
+    # (notebook 05's pictures)
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import to_rgba
+    from matplotlib.patches import Rectangle
+
+    from tronlab.render import PLAYER_COLORS
+
+    tree = chamber_tree(BOARD, player)
+    fig, ax = draw_chamber_tree(BOARD, tree)
+    lines = [ln for ln in ax.lines if ln.get_linestyle() in ("-", "--")]
+    assert lines
+    top = max(ln.get_zorder() for ln in lines)
+    numbers = [t for t in ax.texts if t.get_text() in ("1", "2")]
+    assert len(numbers) == 2 and all(t.get_zorder() > top for t in numbers)
+    for p in (0, 1):                  # an opaque head square over the lines, under the number
+        x, y = BOARD.head_xy(p)
+        covers = [r for r in ax.patches if isinstance(r, Rectangle) and r.get_fill()
+                  and r.get_xy() == (x - 0.5, y - 0.5) and r.get_zorder() > top
+                  and to_rgba(r.get_facecolor()) == to_rgba(PLAYER_COLORS[p])]
+        assert len(covers) == 1
+        number = next(t for t in numbers if t.get_position() == (x, y))
+        assert number.get_zorder() > covers[0].get_zorder()
     plt.close(fig)
 
 

@@ -93,6 +93,26 @@ def test_wrong_kinds_of_answer():
     assert r.status == WRONG_TYPE and "is not a square" in r.hint
 
 
+def test_squares_given_as_y_x_are_named_as_swapped():
+    def transposed(board):
+        return {(y, x) for x, y in tarjan_variant(board)}
+    # the first board is a 7x1 corridor: (y, x) is off it, (x, y) on it
+    r = check_articulation_points(transposed)
+    assert r.status == WRONG_TYPE and "tiny: a corridor" in r.case, r.message
+    assert "(0, 2) is not a square of this 7x1 board, but (2, 0) is" in r.hint, r.message
+    assert "did you return (y, x)?" in r.hint
+
+    # on a square board (y, x) is on the board: the answer is wrong, and says why
+    def transposed_when_square(board):
+        return transposed(board) if board.width == board.height else tarjan_variant(board)
+    r = check_articulation_points(transposed_when_square)
+    assert r.status == WRONG and "swapped" in r.hint and "(y, x)" in r.hint, r.message
+
+    # an answer off the board either way keeps the plain message
+    r = check_articulation_points(lambda board: {(99, 0)})
+    assert r.status == WRONG_TYPE and "(y, x)" not in r.hint, r.message
+
+
 def test_a_failure_draws_both_answers():
     r = check_articulation_points(lambda board: tarjan_variant(board, strict=True))
     assert "Expected:" in r.message and "Got:" in r.message

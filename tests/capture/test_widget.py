@@ -147,3 +147,35 @@ def test_arguments_are_checked_up_front_like_the_board_widgets():
     assert w.state.round == 1 and w.n_frames == 1          # nothing was played
     w.click(np.int64(3), np.int32(1))                       # numpy integers are fine
     assert w.target == [3, 1] and w.state.positions[0] == (2, 1)
+
+
+def test_players_sharing_a_square_are_all_drawn_and_labelled():
+    # the rules let players stand on one square (a 4-player game can end with all
+    # four on the last neutral square): every marker and id must stay visible, not
+    # hidden under the next player's
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Rectangle
+
+    from tronlab.capture.render import draw_grid
+
+    positions = [(0, 2), (2, 0), (2, 0), (2, 0)]
+    ax = draw_grid(np.full((3, 4), -1), positions)
+    boxes = [r.get_bbox() for r in ax.patches if isinstance(r, Rectangle) and r.get_width() < 1]
+    assert len(boxes) == 4
+    shared = [b for b in boxes if 1.5 <= b.x0 and b.x1 <= 2.5 and -0.5 <= b.y0 and b.y1 <= 0.5]
+    assert len(shared) == 3                       # all three inside their square
+    for i, a in enumerate(shared):                # and none covering another
+        for b in shared[i + 1:]:
+            assert a.x1 <= b.x0 or b.x1 <= a.x0 or a.y1 <= b.y0 or b.y1 <= a.y0
+    labels = sorted((t.get_text(), tuple(t.get_position())) for t in ax.texts)
+    assert [text for text, _ in labels] == ["0", "1", "2", "3"]
+    assert len({xy for _, xy in labels}) == 4     # four ids in four places
+    plt.close(ax.figure)
+
+
+def test_head_boxes_split_a_shared_square_only():
+    from tronlab.capture.render import head_boxes
+
+    assert head_boxes([(1, 1), (3, 2)]) == {0: (1, 1, 0.8), 1: (3, 2, 0.8)}
+    two = head_boxes([(1, 1), None, (1, 1)])
+    assert list(two) == [0, 2] and two[0][1] == two[2][1] == 1 and two[0][0] < 1 < two[2][0]

@@ -2,8 +2,9 @@
 
 Owned squares take their owner's light colour (the Tron trail colours of
 :mod:`tronlab.render`), neutral squares are white, each active player is a
-dark square with its id, and the squares of an enclosure just captured can be
-outlined (``flash``) so a reader sees what the last loop took.
+dark square with its id (players sharing a square split it into quarters), and
+the squares of an enclosure just captured can be outlined (``flash``) so a
+reader sees what the last loop took.
 
 >>> from tronlab.capture.ascii import parse_grid
 >>> owner = parse_grid('''
@@ -45,6 +46,27 @@ def just_captured(before, after, positions=()) -> list:
     return [(int(x), int(y)) for x, y in zip(xs, ys)]
 
 
+def head_boxes(positions) -> dict:
+    """Where each active player's marker goes: ``{player: (x, y, size)}``, the
+    centre and side of a square.  Players may share a square (the rules allow
+    it, and the last neutral square often gathers several); a shared square is
+    split into quarters, one per player in id order, so that every id stays
+    visible instead of the last one hiding the others."""
+    shared: dict = {}
+    for p, pos in enumerate(positions):
+        if pos is not None:
+            shared.setdefault(tuple(pos), []).append(p)
+    boxes = {}
+    for (x, y), players in shared.items():
+        if len(players) == 1:
+            boxes[players[0]] = (x, y, 0.8)
+            continue
+        rows = (len(players) + 1) // 2
+        for k, p in enumerate(players):
+            boxes[p] = (x + (k % 2 - 0.5) * 0.48, y + (k // 2 - (rows - 1) / 2) * 0.48, 0.44)
+    return dict(sorted(boxes.items()))
+
+
 def draw_grid(owner, positions=(), *, ax=None, flash=(), title=None, labels=True):
     """Draw a grid of owners, the players' positions (``None`` for eliminated
     ones) and an outline around the ``flash`` squares; returns the axes."""
@@ -63,14 +85,11 @@ def draw_grid(owner, positions=(), *, ax=None, flash=(), title=None, labels=True
     for x, y in flash:
         ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, edgecolor="#ffb000",
                                linewidth=2.5))
-    for p, pos in enumerate(positions):
-        if pos is None:
-            continue
-        x, y = pos
-        ax.add_patch(Rectangle((x - 0.4, y - 0.4), 0.8, 0.8, color=PLAYER_COLORS[p]))
+    for p, (x, y, size) in head_boxes(positions).items():
+        ax.add_patch(Rectangle((x - size / 2, y - size / 2), size, size, color=PLAYER_COLORS[p]))
         if labels:
-            ax.text(x, y, str(p), ha="center", va="center", color="white", fontsize=8,
-                    fontweight="bold")
+            ax.text(x, y, str(p), ha="center", va="center", color="white",
+                    fontsize=8 if size > 0.5 else 6, fontweight="bold")
     if title:
         ax.set_title(title)
     return ax

@@ -107,6 +107,11 @@ def tarjan_variant(board, *, strict=False, root_rule=True, diagonal=False) -> se
     return {(int(x) - 1, int(y) - 1) for y, x in cuts}
 
 
+#: the hint for squares given as (y, x)
+SWAPPED = ("a square is (x, y), column first, while board.cells is indexed [y, x], row first: "
+           "did you return (y, x)? (board.xy(i) gives a flat index's (x, y))")
+
+
 def _as_squares(value, board) -> frozenset:
     if isinstance(value, np.ndarray) and value.dtype == np.bool_:
         raise WrongType("return a set of (x, y) squares, not a mask (hint: "
@@ -126,6 +131,9 @@ def _as_squares(value, board) -> frozenset:
         except (TypeError, ValueError):
             raise WrongType(f"every element must be an (x, y) pair of ints, got {item!r}") from None
         if not board.inside(x, y):
+            if board.inside(y, x):
+                raise WrongType(f"({x}, {y}) is not a square of this {board.width}x"
+                                f"{board.height} board, but ({y}, {x}) is: {SWAPPED}")
             raise WrongType(f"({x}, {y}) is not a square of this {board.width}x{board.height} "
                             f"board: squares are (x, y) with 0 <= x < width, 0 <= y < height")
         out.add((x, y))
@@ -187,6 +195,8 @@ class ArticulationPoints(Exercise):
         return f"{listed}   (X on the board)\n" + draw_grid(board, marks, blank="")
 
     def _why(self, board, want, got) -> str:
+        if frozenset((y, x) for x, y in got) == want:
+            return f"every square is right with x and y swapped: {SWAPPED}"
         free = board.cells == FREE
         blocked = sorted((x, y) for x, y in got if not free[y + 1, x + 1])
         if blocked:

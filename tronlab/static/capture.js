@@ -51,14 +51,20 @@ function render({ model, el }) {
       if (blink % 2 === 1) { ctx.fillStyle = "rgba(255,176,0,0.65)"; ctx.fillRect(x * px, y * px, px, px); }
       ctx.lineWidth = 1;
     }
+    const shared = {};                           // players on one square split it into quarters
+    (f.positions || []).forEach((pos, p) => { if (pos) (shared[pos.join()] ||= []).push(p); });
     (f.positions || []).forEach((pos, p) => {
       if (!pos) return;
-      const [x, y] = pos;
+      const [x, y] = pos, group = shared[pos.join()], k = group.indexOf(p);
+      const n = group.length, rows = Math.ceil(n / 2);
+      const cx = n > 1 ? (x + 0.5 + (k % 2 - 0.5) * 0.48) * px : (x + 0.5) * px;
+      const cy = n > 1 ? (y + 0.5 + (Math.floor(k / 2) - (rows - 1) / 2) * 0.48) * px : (y + 0.5) * px;
+      const side = n > 1 ? px * 0.44 : px - 4;
       ctx.fillStyle = colors.players[p];
-      ctx.fillRect(x * px + 2, y * px + 2, px - 4, px - 4);
-      ctx.fillStyle = "#ffffff"; ctx.font = `bold ${Math.floor(px * 0.6)}px sans-serif`;
+      ctx.fillRect(cx - side / 2, cy - side / 2, side, side);
+      ctx.fillStyle = "#ffffff"; ctx.font = `bold ${Math.floor(side * 0.7)}px sans-serif`;
       ctx.textAlign = "center"; ctx.textBaseline = "middle";
-      ctx.fillText(String(p), x * px + px / 2, y * px + px / 2 + 1);
+      ctx.fillText(String(p), cx, cy + 1);
     });
     const t = model.get("target"), you = model.get("you");
     if (t && you >= 0) {

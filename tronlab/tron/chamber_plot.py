@@ -4,7 +4,9 @@
 (:func:`tronlab.tron.chambers.chamber_tree`) in tints, marks the gates (cut
 vertices), joins each chamber to its parent by a line between their centres,
 outlines in red the chambers that touch the front, and draws the chosen line
-- the path the value follows from the head - thick.
+- the path the value follows from the head - thick.  The lines pass under the
+heads (a head square is repainted over them), so the players' numbers stay
+readable where a line starts or ends on a head.
 
 >>> from tronlab import Board
 >>> from tronlab.tron.chambers import chamber_tree
@@ -24,12 +26,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .board import Board
+from .board import TRAIL, Board
 from .chambers import ChamberTree
 
 FRONT_COLOR = "#d62828"
 LINK_COLOR = "#444444"
 PATH_COLOR = "#111111"
+#: drawing order: the board's gate dots (4) < front outlines < tree lines < head squares
+#: < the heads' frames (5) and numbers (6), which :func:`tronlab.render.draw_board` draws
+FRONT_ZORDER, LINK_ZORDER, HEAD_ZORDER = 4.2, 4.5, 4.8
 
 
 def chamber_centres(board: Board, tree: ChamberTree) -> np.ndarray:
@@ -63,7 +68,8 @@ def draw_chamber_tree(board: Board, tree: ChamberTree, *, ax=None, title=None):
         (x0, y0), (x1, y1) = centre[parent], centre[child]
         chosen = parent in on_path and child in on_path
         ax.plot([x0, x1], [y0, y1], color=PATH_COLOR if chosen else LINK_COLOR,
-                lw=3.0 if chosen else 1.0, ls="-" if chosen else "--", zorder=7)
+                lw=3.0 if chosen else 1.0, ls="-" if chosen else "--", zorder=LINK_ZORDER)
+    _cover_heads(ax, board)
     ids = tree.chamber_of[1:-1, 1:-1]
     for c in range(len(tree)):
         if not tree.touches_front[c]:
@@ -78,4 +84,18 @@ def _square(x, y):
     from matplotlib.patches import Rectangle
 
     return Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, lw=1.2, edgecolor=FRONT_COLOR,
-                     zorder=6)
+                     zorder=FRONT_ZORDER)
+
+
+def _cover_heads(ax, board):
+    """Repaint each head's square over the tree lines (under its frame and number)."""
+    from matplotlib.patches import Rectangle
+
+    from ..render import PLAYER_COLORS
+
+    cells = board.cells[1:-1, 1:-1]
+    for p in range(board.n_players):
+        x, y = board.xy(board.heads[p])
+        if board.inside(x, y) and cells[y, x] == TRAIL + p:    # as draw_board marks heads
+            ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=PLAYER_COLORS[p],
+                                   edgecolor="none", zorder=HEAD_ZORDER))
