@@ -268,6 +268,24 @@ def test_crash_names_exception_line_and_board():
     assert ".2.1a.." in result.message
 
 
+def test_writing_into_a_read_only_array_is_named_in_the_hint():
+    """numpy's "assignment destination is read-only" gets a hint about copying, not the
+    generic "read the line above"; other ValueErrors keep the generic one."""
+    def writes_into_a_broadcast(board, player):
+        size = np.broadcast_to(np.int64(0), board.cells.shape)   # read-only
+        size[0, 0] = 1
+        return 1
+
+    result = check("flood_fill", writes_into_a_broadcast)
+    assert result.status == CRASH and "assignment destination is read-only" in result.message
+    assert "copy it first" in result.hint and "read the line above" not in result.hint
+
+    def other_value_error(board, player):
+        raise ValueError("something else")
+
+    assert "read the line above" in check("flood_fill", other_value_error).hint
+
+
 def test_endless_loop_times_out():
     result = check("flood_fill", wrong.flood_loops_forever, time_limit=0.3)
     assert result.status == TIMEOUT
