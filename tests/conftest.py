@@ -48,3 +48,15 @@ def _environment_unchanged():
             os.environ[k] = v
     changed = {k: (before[k], after[k]) for k in _WATCHED_ENV if before[k] != after[k]}
     assert not changed, f"the test left the environment changed (before, after): {changed}"
+
+
+@pytest.fixture(autouse=True)
+def _not_a_solution_notebook():
+    """A test that runs a solution notebook's set-up cell calls ``solution_notebook()``, which
+    stops checks from being recorded for the rest of the process: undo it after each test."""
+    yield
+    import sys
+
+    module = sys.modules.get("tronlab.course.progress")
+    if module is not None:
+        module._in_solution_notebook = False

@@ -120,6 +120,39 @@ def test_progress_rows_match_the_exercise_notebooks():
     assert found == EXERCISE_NOTEBOOKS
 
 
+def first_code_cell(path):
+    return next("".join(c["source"]) for c in json.loads(path.read_text())["cells"]
+                if c["cell_type"] == "code")
+
+
+def test_running_a_solution_notebook_gives_no_credit(fresh_progress, monkeypatch):
+    """A learner who runs solutions/03_voronoi_solution.ipynb has written nothing: its checks
+    pass but leave progress() as it was (the learner's own results), and progress() there
+    says why.  Every solution notebook says so in its first code cell, no exercise does."""
+    import importlib
+
+    progress_module = importlib.import_module("tronlab.course.progress")   # not the function
+    monkeypatch.setattr(progress_module, "_in_solution_notebook", False)   # put back after
+    assert not exercises.check_territory(lambda board: (0, 0)).passed       # the learner's try
+    ns: dict = {}
+    for cell in json.loads((ROOT / "solutions" / "03_voronoi_solution.ipynb").read_text())[
+            "cells"]:
+        tags = cell["metadata"].get("tags", [])
+        if cell["cell_type"] == "code" and ({"setup", "answer"} & set(tags)):
+            exec("".join(cell["source"]), ns)
+    assert exercises.check_territory(ns["territory"]).passed
+    assert exercises.check_bfs_distances(ns["bfs_distances"]).passed
+    p = progress()
+    assert p.passed == [] and p.state("territory") == "wrong answer"
+    assert p.state("bfs_distances") == "not tried"
+    assert set(json.loads(fresh_progress.read_text())) == {"territory"}
+    assert "solution notebook" in repr(p) and "solution notebook" in p._repr_html_()
+    for path in sorted((ROOT / "solutions").glob("*_solution.ipynb")):
+        assert "\nsolution_notebook()" in first_code_cell(path), path.name
+    for path in sorted((ROOT / "exercises").glob("*_exercise.ipynb")):
+        assert "solution_notebook" not in path.read_text(), path.name
+
+
 def test_progress_also_lists_other_recorded_checks(fresh_progress):
     from tronlab.course.checker import CheckResult
     from tronlab.course.progress import recorded

@@ -421,3 +421,83 @@ def test_the_saved_picture_is_the_board():
     shown = png_pixels(base64.b64decode(data["image/png"]))
     assert (shown == png_pixels(board_png(rec.final, 8))).all()    # a replay shows its end
     assert "BoardWidget (replay)" in data["text/plain"]
+
+
+def picture(widget):
+    data = widget._repr_mimebundle_()
+    data = data[0] if isinstance(data, tuple) else data
+    return png_pixels(base64.b64decode(data["image/png"]))
+
+
+def blend(under, hex_or_rgb, alpha):
+    top = ([int(hex_or_rgb[i:i + 2], 16) for i in (1, 3, 5)] if isinstance(hex_or_rgb, str)
+           else list(hex_or_rgb))
+    return [round((1 - alpha) * u + alpha * t) for u, t in zip(under, top)]
+
+
+def test_the_saved_picture_shows_the_visible_overlays():
+    """A saved notebook's picture of a widget with an overlay shows the overlay as the canvas
+    does (board.js drawOverlays), not the bare board; a hidden overlay is left out."""
+    from tronlab.render import CHAMBER_COLORS, PLAYER_COLORS
+    from tronlab.widget_views import HEAT_STOPS, board_png
+
+    b = Board.from_ascii("""
+        1....
+        ..#..
+        ....2
+    """)
+    bare = png_pixels(board_png(b, 16))
+    centre = lambda x, y: (y * 16 + 8, x * 16 + 8)              # noqa: E731
+    white = [255, 255, 255]
+    owner = np.full((3, 5), -1)
+    owner[:, :2], owner[:, 3:] = 0, 1
+    w = BoardWidget(b, cell_px=16).set_overlay("territory", owner)
+    px = picture(w)
+    assert px[centre(1, 0)].tolist() == blend(white, PLAYER_COLORS[0], 0.28)
+    assert px[centre(4, 0)].tolist() == blend(white, PLAYER_COLORS[1], 0.28)
+    assert px[centre(2, 0)].tolist() == white                      # nobody's square
+    assert (px[centre(0, 0)] == bare[centre(0, 0)]).all()          # a head is not tinted
+    w.set_overlay("territory", owner, visible=False)
+    assert (picture(w) == bare).all()
+
+    chambers = np.where(np.arange(5) < 2, 0, 1)[None, :].repeat(3, axis=0)
+    w = BoardWidget(b, cell_px=16).set_overlay("chambers", chambers)
+    px = picture(w)
+    assert px[centre(1, 1)].tolist() == blend(white, CHAMBER_COLORS[0], 0.6)
+    assert px[centre(3, 1)].tolist() == blend(white, CHAMBER_COLORS[1], 0.6)
+    assert px[16 + 8, 2 * 16].tolist() == [0, 0, 0]               # the border between them
+
+    heat = np.arange(15, dtype=float).reshape(3, 5)
+    heat[0, 0] = heat[2, 4] = 5                # the heads: the scale runs over every square
+    px = picture(BoardWidget(b, cell_px=16).set_overlay("heat", heat))
+    assert px[centre(1, 0)].tolist() == blend(white, HEAT_STOPS[0], 0.55)   # 1, the coldest
+    assert px[centre(3, 2)].tolist() == blend(white, HEAT_STOPS[-1], 0.55)  # 13, the hottest
+
+    mask = np.zeros((3, 5), bool)
+    mask[0, 3] = True
+    px = picture(BoardWidget(b, cell_px=16).set_overlay("articulation", mask))
+    assert px[centre(3, 0)].tolist() == [0, 0, 0] and px[centre(1, 0)].tolist() == white
+
+    dist = np.full((3, 5), -1)
+    dist[0, 1], dist[2, 3] = 7, 12
+    px = picture(BoardWidget(b, cell_px=16).set_overlay("distances", dist))
+    ink = (px == 0x22).all(axis=2)
+    assert ink[0:16, 16:32].any() and ink[32:48, 48:64].any()      # the two numbers
+    assert not ink[0:16, 32:48].any()                              # and nothing where -1
+    small = picture(BoardWidget(b, cell_px=8).set_overlay("distances", dist))
+    assert (small == png_pixels(board_png(b, 8))).all()            # the canvas: no numbers < 10 px
+
+
+def test_the_picture_uses_the_canvas_colours():
+    """The Python picture and board.js share their tints: a change to one shows here."""
+    from tronlab.render import CHAMBER_COLORS
+    from tronlab.widget_views import HEAT_STOPS
+
+    js = (pathlib.Path(__file__).resolve().parents[1] / "tronlab" / "static" / "board.js"
+          ).read_text(encoding="utf-8")
+    tints = js.split("const CHAMBER_TINTS = ")[1].split(";")[0]
+    stops = js.split("const HEAT_STOPS = ")[1].split(";")[0]
+    assert json.loads(tints) == list(CHAMBER_COLORS)
+    assert json.loads(stops) == [list(s) for s in HEAT_STOPS]
+    for alpha in ("0.28)", "0.6)", "0.55)"):                    # owner, chambers, heat
+        assert alpha in js

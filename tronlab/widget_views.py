@@ -1,10 +1,10 @@
 """What the board widget shows besides the canvas: a still picture and the status lines (X1).
 
-:func:`board_png` draws a board as a PNG with nothing but numpy and zlib (no matplotlib, so
-it costs a millisecond or two): the board widget puts it beside its live view, so that a
-saved notebook shows the board to GitHub, nbviewer and ``jupyter nbconvert`` even where no
-kernel or widget state is available.  The status helpers turn a game's events into the
-sentences under the board.
+:func:`board_png` draws a board and the widget's visible overlays as a PNG with nothing but
+numpy and zlib (no matplotlib, so it costs a few milliseconds): the board widget puts it
+beside its live view, so that a saved notebook shows the board to GitHub, nbviewer and
+``jupyter nbconvert`` even where no kernel or widget state is available.  The status helpers
+turn a game's events into the sentences under the board.
 """
 
 from __future__ import annotations
@@ -14,10 +14,23 @@ import zlib
 
 import numpy as np
 
-from .render import board_rgb
-from .tron.board import Board
+from .render import CHAMBER_COLORS, PLAYER_COLORS, _rgb, board_rgb
+from .tron.board import FREE, Board
 
-__all__ = ["board_png", "png_size", "play_status", "replay_status", "color_name"]
+__all__ = ["board_png", "png_size", "play_status", "replay_status", "color_name", "HEAT_STOPS"]
+
+#: the widget's heat scale (``HEAT_STOPS`` in board.js): five viridis colours, linear between
+HEAT_STOPS = ((68, 1, 84), (59, 82, 139), (33, 145, 140), (94, 201, 98), (253, 231, 37))
+#: how strongly the canvas lays each tint over a free square (board.js, ``drawOverlays``)
+OWNER_ALPHA, CHAMBER_ALPHA, HEAT_ALPHA = 0.28, 0.6, 0.55
+_ORDER = {"chambers": 0, "owner": 1, "heat": 2, "dist": 3, "mask": 4}   # board.js draws so
+_PLAYERS = np.array([_rgb(c) for c in PLAYER_COLORS]) * 255
+_CHAMBERS = np.array([_rgb(c) for c in CHAMBER_COLORS]) * 255
+_TEXT = 0x22                                                # the canvas writes "#222222"
+_FONT = {d: g.split("/") for d, g in zip("0123456789.", (
+    "###/#.#/#.#/#.#/###", ".#./##./.#./.#./###", "###/..#/###/#../###", "###/..#/###/..#/###",
+    "#.#/#.#/###/..#/..#", "###/#../###/..#/###", "###/#../###/#.#/###", "###/..#/..#/..#/..#",
+    "###/#.#/###/#.#/###", "###/#.#/###/..#/###", "././././#"))}
 
 
 def color_name(player: int) -> str:
@@ -29,17 +42,30 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
 
 
-def board_png(board: Board, cell_px: int = 12) -> bytes:
+def board_png(board: Board, cell_px: int = 12, overlays: dict | None = None) -> bytes:
     """The board as an RGB PNG, ``cell_px`` pixels a square, thin grid lines, dead heads
-    crossed out."""
+    crossed out.
+
+    ``overlays`` (name -> ``{"kind", "data"}``, as :func:`tronlab.widget_wire.overlay_payload`
+    makes them) are drawn as the widget's canvas draws them (``tronlab/static/board.js``):
+    chambers and territory tint free squares, a heatmap shades them, distances are written
+    on them (squares of 10 pixels or more) and a mask puts a black dot on its squares.
+    """
     if not isinstance(board, Board):
         raise TypeError(f"board_png needs a tronlab Board, got {type(board).__name__}")
     px = int(cell_px)
-    rgb = np.round(board_rgb(board) * 255).astype(np.uint8)
-    img = np.repeat(np.repeat(rgb, px, axis=0), px, axis=1)
+    shown = sorted((overlays or {}).values(), key=lambda ov: _ORDER.get(ov.get("kind"), 9))
+    shown = [ov for ov in shown if len(ov.get("data") or ()) == board.width * board.height]
+    rgb = board_rgb(board) * 255
+    free = board.cells[1:-1, 1:-1] == FREE
+    for ov in shown:
+        _tint(rgb, free, ov)
+    img = np.repeat(np.repeat(np.round(rgb).astype(np.uint8), px, axis=0), px, axis=1)
     if px >= 6:                                     # grid lines, a shade darker
         img[::px, :, :] = (img[::px, :, :] * 0.85).astype(np.uint8)
         img[:, ::px, :] = (img[:, ::px, :] * 0.85).astype(np.uint8)
+    for ov in shown:
+        _mark(img, board, free, px, ov)
     for p, h in enumerate(board.heads):
         if board.alive[p]:
             continue
@@ -54,6 +80,106 @@ def board_png(board: Board, cell_px: int = 12) -> bytes:
     return (b"\x89PNG\r\n\x1a\n"
             + _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
             + _chunk(b"IDAT", zlib.compress(raw, 6)) + _chunk(b"IEND", b""))
+
+
+def _tint(rgb: np.ndarray, free: np.ndarray, ov: dict) -> None:
+    """Blend a territory, chamber or heat overlay into the free squares of ``rgb`` (0-255)."""
+    kind = ov["kind"]
+    if kind not in ("owner", "chambers", "heat"):
+        return
+    if kind == "heat":
+        v = _grid_of(rgb, ov)
+        sel = free & np.isfinite(v)
+        seen = v[np.isfinite(v)]
+        lo, hi = (seen.min(), seen.max()) if seen.size else (0.0, 0.0)
+        t = (v[sel] - lo) / (hi - lo) if hi > lo else np.full(int(sel.sum()), 0.5)
+        colour, alpha = _heat(t), HEAT_ALPHA
+    else:
+        v = _grid_of(rgb, ov).astype(np.int64)
+        sel = free & (v >= 0)
+        table, alpha = ((_PLAYERS, OWNER_ALPHA) if kind == "owner"
+                        else (_CHAMBERS, CHAMBER_ALPHA))
+        colour = table[v[sel] % len(table)]
+    rgb[sel] = (1 - alpha) * rgb[sel] + alpha * colour
+
+
+def _grid_of(rgb: np.ndarray, ov: dict) -> np.ndarray:
+    data = [np.nan if v is None else v for v in ov["data"]]
+    return np.asarray(data, dtype=np.float64).reshape(rgb.shape[:2])
+
+
+def _heat(t: np.ndarray) -> np.ndarray:
+    """Colours of the widget's heat scale at ``t`` in 0-1 (``HEAT_STOPS``, linear between)."""
+    x = np.clip(t, 0.0, 1.0) * (len(HEAT_STOPS) - 1)
+    i = np.minimum(len(HEAT_STOPS) - 2, np.floor(x).astype(np.int64))
+    f = (x - i)[:, None]
+    stops = np.asarray(HEAT_STOPS, dtype=np.float64)
+    return np.round(stops[i] + f * (stops[i + 1] - stops[i]))
+
+
+def _mark(img: np.ndarray, board: Board, free: np.ndarray, px: int, ov: dict) -> None:
+    """Draw a chamber overlay's borders, a distance overlay's numbers or a mask's dots."""
+    kind, shape = ov["kind"], (board.height, board.width)
+    if kind == "chambers":
+        _borders(img, np.asarray(ov["data"], dtype=np.int64).reshape(shape), px)
+    elif kind == "mask":
+        dots = np.asarray(ov["data"], dtype=bool).reshape(shape).copy()
+        for h in board.heads:                      # the canvas draws heads over the dots
+            x, y = board.xy(h)
+            if board.inside(x, y):
+                dots[y, x] = False
+        c = np.arange(px) + 0.5 - px / 2
+        disk = (c[:, None] ** 2 + c[None, :] ** 2) <= max(2.0, px * 0.2) ** 2
+        img[np.kron(dots, disk).astype(bool)] = 0
+    elif kind == "dist" and px >= 10:              # the canvas writes no numbers below 10 px
+        grid = np.asarray(ov["data"], dtype=object).reshape(shape)
+        labels = {(y, x): str(v) for (y, x), v in np.ndenumerate(grid) if v >= 0 and free[y, x]}
+        scale = _text_scale(labels.values(), px)
+        for (y, x), text in labels.items():
+            if scale:
+                _write(img, text, x * px, y * px, px, scale)
+
+
+def _borders(img: np.ndarray, ch: np.ndarray, px: int) -> None:
+    """A black line between squares of different chambers (either of them a chamber)."""
+    width = 2 if px >= 8 else 1
+    ys, xs = np.nonzero((ch[:, 1:] != ch[:, :-1]) & ((ch[:, 1:] >= 0) | (ch[:, :-1] >= 0)))
+    for y, x in zip(ys, xs):
+        col = (x + 1) * px
+        img[y * px:(y + 1) * px, col - width + 1:col + 1] = 0
+    ys, xs = np.nonzero((ch[1:, :] != ch[:-1, :]) & ((ch[1:, :] >= 0) | (ch[:-1, :] >= 0)))
+    for y, x in zip(ys, xs):
+        row = (y + 1) * px
+        img[row - width + 1:row + 1, x * px:(x + 1) * px] = 0
+
+
+def _text_width(text: str) -> int:
+    return sum(len(_FONT[ch][0]) + 1 for ch in text if ch in _FONT) - 1
+
+
+def _text_scale(labels, px: int) -> int:
+    """The size of the 3x5 pixel font for numbers in ``px``-pixel squares: doubled when the
+    longest number fits so with a margin, else single, 0 (not written) when even that does not
+    fit.  One size for the whole overlay, as on the canvas."""
+    widest = max((_text_width(t) for t in labels), default=0)
+    for s in (2, 1):
+        if s * widest <= px - 4 and s * 5 <= px - 4:
+            return s
+    return 0
+
+
+def _write(img: np.ndarray, text: str, x0: int, y0: int, px: int, s: int) -> None:
+    """``text`` (digits and a point) ``s`` times the 3x5 font, centred in the square at
+    (x0, y0)."""
+    x = x0 + (px - s * _text_width(text) + 1) // 2
+    y = y0 + (px - s * 5 + 1) // 2
+    for ch in text:
+        if ch not in _FONT:
+            continue
+        glyph = np.array([[c == "#" for c in row] for row in _FONT[ch]])
+        on = np.kron(glyph, np.ones((s, s), bool))
+        img[y:y + on.shape[0], x:x + on.shape[1]][on] = _TEXT
+        x += on.shape[1] + s
 
 
 def png_size(data: bytes) -> tuple[int, int]:

@@ -21,8 +21,9 @@ One canvas widget, :class:`BoardWidget`, does three jobs:
 (territory owner map, distances, articulation mask, chamber ids, or any
 heatmap); a checkbox per overlay shows or hides it.
 
-Every widget also leaves a PNG of its board (a replay: the final board) in the
-notebook's output, so a saved notebook shows a picture where no widget can run.
+Every widget also leaves a PNG of its board (a replay: the final board) with the overlays
+shown at the time in the notebook's output, so a saved notebook shows a picture where no
+widget can run.
 The wire format is in :mod:`tronlab.widget_wire`, the game driver in
 :mod:`tronlab.widget_game`, the picture and status lines in :mod:`tronlab.widget_views`,
 and the JavaScript is ``tronlab/static/board.js``, shipped inside the package:
@@ -330,7 +331,8 @@ class BoardWidget(anywidget.AnyWidget):
         except ValueError:                  # nothing on show yet
             return bundle
         px = max(4, min(16, self.cell_px or 12))
-        data["image/png"] = base64.b64encode(board_png(board, px)).decode("ascii")
+        shown = {k: v for k, v in self.overlays.items() if k not in self.hidden_overlays}
+        data["image/png"] = base64.b64encode(board_png(board, px, shown)).decode("ascii")
         data["text/plain"] = (f"BoardWidget ({self.mode}): a {board.width}x{board.height} board, "
                               f"{board.n_players} players" + (f"; {self.result}" if self.result
                                                               else ""))

@@ -88,6 +88,23 @@ def test_a_learner_writing_into_the_grid_is_told_by_the_crash():
 
     result = check_nearest_target(scribble)
     assert result.status == "crash" and "read-only" in result.message
+    # the hint says what is read-only and how to get scratch space, not "read the line above"
+    assert "`view.owner` is read-only" in result.hint, result.hint
+    assert "np.array(view.owner)" in result.hint and "read the line above" not in result.hint
+
+    def scribble_asarray(view, player):
+        owner = np.asarray(view.owner)          # no copy: still read-only
+        owner[0, 0] = 0
+        return (0, 0)
+
+    assert "`np.asarray` does not copy" in check_nearest_target(scribble_asarray).hint
+
+    def scratch(view, player):                  # what the hint says: a copy may be written
+        owner = np.array(view.owner)
+        owner[0, 0] = 0
+        return (0, 0)
+
+    assert check_nearest_target(scratch).status == "wrong answer"
 
 
 def test_wrong_signature_and_stub():

@@ -191,6 +191,7 @@ def test_wrong_signature_and_writing_into_the_grid():
         return 0.0
     result = check_score_rectangle(scribble)
     assert result.status == "crash" and "read-only" in result.message
+    assert "`view.owner` is read-only" in result.hint and "np.array(view.owner)" in result.hint
 
 
 def test_a_score_a_little_off_is_wrong(solution_source):

@@ -10,7 +10,8 @@ random ones, compares with the package's reference and reports the first failing
 as ASCII with the expected and the given answer and a hint.  See
 :mod:`tronlab.course.exercises` for the list and :mod:`tronlab.course.checker` for the
 machinery.  ``hint("territory")`` helps before a wrong answer, ``progress()`` shows which
-exercise functions pass across all the exercise notebooks, and ``show_source(fn)`` shows the
+exercise functions pass across all the exercise notebooks (the solution notebooks call
+``solution_notebook()`` first, so their checks do not count), and ``show_source(fn)`` shows the
 package's code in a lesson.
 """
 
@@ -22,7 +23,7 @@ from .exercises import (
 )
 from .game import INF, LOSS, TurnGame
 from .hints import hint
-from .progress import progress
+from .progress import progress, solution_notebook
 from .source import show_source
 
 __all__ = [
@@ -30,5 +31,5 @@ __all__ = [
     "check_greedy_move", "check_fill_bound", "check_flood_fill", "check_components",
     "check_bfs_distances", "check_territory", "check_turn_order_territory", "check_negamax",
     "check_articulation_points", "check_separation_sample", "check_fit_weights",
-    "check_score_rectangle", "hint", "progress", "show_source",
+    "check_score_rectangle", "hint", "progress", "show_source", "solution_notebook",
 ]

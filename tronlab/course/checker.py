@@ -124,6 +124,10 @@ class Exercise:
     hint = "compare your answer with the expected one on this board, step by step"
     #: what one case is called in messages ("FAILED on board 3", "all 40 boards passed")
     noun = "board"
+    #: hint when the function writes into a read-only array (numpy's "assignment destination
+    #: is read-only"): say which argument is read-only and how to get a copy to write into
+    read_only_hint = ("numpy will not write into a read-only array: copy it first (`a.copy()` or "
+                      "`np.array(a)`; `np.asarray(a)` does not copy) and write into the copy")
 
     def cases(self) -> list[Case]:
         raise NotImplementedError
@@ -331,6 +335,8 @@ def _raised(exercise, case, outcome, n) -> CheckResult:
             hint = exercise.recursion_hint(case) or (
                 "your function calls itself without end: check that every recursive call "
                 "gets closer to a stopping case (or use an explicit stack)")
+        elif isinstance(err, ValueError) and "read-only" in detail:
+            hint = exercise.read_only_hint
         else:
             hint = (f"read the line above; try the {exercise.noun} by hand and print what the "
                     f"variables hold")

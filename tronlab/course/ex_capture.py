@@ -33,6 +33,11 @@ from .progress import recorded
 
 __all__ = ["check_nearest_target", "as_target", "variant", "CaptureGrid", "TINY_GRIDS"]
 
+#: the hint for a function that writes into its view (read-only, as in a real game)
+READ_ONLY_VIEW = ("`view.owner` is read-only, as in a real game: for scratch space copy it, "
+                  "`owner = np.array(view.owner)` or `view.owner.copy()` (`np.asarray` does not "
+                  "copy), and write into the copy")
+
 
 class CaptureGrid:
     """A capture position in the shape the generic checker handles: ``copy``,
@@ -318,6 +323,7 @@ class NearestTarget(Exercise):
     time_limit = 5.0
     hint = ("follow the rule step by step on this grid: candidates, the late-game filter, "
             "cost = distance (+3 for a lone square), then the tie-breaks")
+    read_only_hint = READ_ONLY_VIEW
 
     def cases(self):
         return _tiny_cases() + _game_cases()

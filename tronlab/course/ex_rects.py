@@ -30,7 +30,7 @@ from ..capture.rects_bot import scan_inputs
 from ..capture.rects_terms import RectTerms
 from ..tron.values import is_real
 from .checker import Case, Exercise, WrongType, run_check
-from .ex_capture import CaptureGrid
+from .ex_capture import READ_ONLY_VIEW, CaptureGrid
 from .ex_rects_best import BestRectangle, best_rectangle  # noqa: F401 (re-export)
 from .ex_rects_grids import TINY_GRIDS
 from .learner import short_repr
@@ -308,6 +308,7 @@ class ScoreRectangle(Exercise):
     time_limit = 5.0
     hint = ("take the expected score apart as shown above and recompute each line by hand: "
             "points, turns, then the factors one at a time")
+    read_only_hint = READ_ONLY_VIEW
 
     def cases(self):
         return _tiny_cases() + list(_random_cases())

@@ -5,6 +5,10 @@ Every ``check_*`` call remembers its latest result in a small JSON file,
 exercise notebook can show the whole course: passed, a wrong answer (with the checker's
 status), not implemented yet, or not tried.  Nothing else is stored, and a file that cannot
 be written (a read-only home) only means no progress is kept.
+
+The solution notebooks call :func:`solution_notebook` first: the checks of their kernel test
+the course's own answers, not the learner's, so they are not recorded, and ``progress()``
+there says so and shows the learner's results from the exercise notebooks.
 """
 
 from __future__ import annotations
@@ -16,7 +20,12 @@ import os
 import time
 from pathlib import Path
 
-__all__ = ["progress", "recorded", "Progress", "EXERCISE_NOTEBOOKS", "progress_path"]
+__all__ = ["progress", "recorded", "Progress", "EXERCISE_NOTEBOOKS", "progress_path",
+           "solution_notebook"]
+
+_NOT_COUNTED = ("This is a solution notebook: its checks test the course's answers and are not "
+                "counted here. The rows are your own results from the exercise notebooks.")
+_in_solution_notebook = False     # set by solution_notebook(), for the rest of this kernel
 
 #: exercise function -> the exercise notebook that asks for it, in course order
 EXERCISE_NOTEBOOKS = {
@@ -63,12 +72,21 @@ def _save(result) -> None:
         pass
 
 
+def solution_notebook() -> None:
+    """Mark this kernel as a solution notebook's: its checks are not recorded for
+    :func:`progress`, which keeps showing the learner's own results (and says why)."""
+    global _in_solution_notebook
+    _in_solution_notebook = True
+
+
 def recorded(check):
-    """Decorate a ``check_*`` function so that its result is remembered for :func:`progress`."""
+    """Decorate a ``check_*`` function so that its result is remembered for :func:`progress`
+    (except in a solution notebook, see :func:`solution_notebook`)."""
     @functools.wraps(check)
     def wrapper(*args, **kwargs):
         result = check(*args, **kwargs)
-        _save(result)
+        if not _in_solution_notebook:
+            _save(result)
         return result
     return wrapper
 
@@ -76,8 +94,9 @@ def recorded(check):
 class Progress:
     """One row per exercise function: ``(notebook, function, state)``."""
 
-    def __init__(self, rows: list[tuple[str, str, str]]):
+    def __init__(self, rows: list[tuple[str, str, str]], note: str = ""):
         self.rows = rows
+        self.note = note
 
     @property
     def passed(self) -> list[str]:
@@ -94,7 +113,7 @@ class Progress:
 
     def __repr__(self) -> str:
         width = max(len(f) for _, f, _ in self.rows)
-        lines = [self.summary() + ":"]
+        lines = ([self.note] if self.note else []) + [self.summary() + ":"]
         lines += [f"  {nb or '(other)':<34} {f:<{width}}  {state}" for nb, f, state in self.rows]
         return "\n".join(lines)
 
@@ -104,12 +123,14 @@ class Progress:
             f"<tr><td>{html.escape(nb)}</td><td><code>{html.escape(f)}</code></td>"
             f"<td style='color:{colour.get(state, '#cf222e')}'>{html.escape(state)}</td></tr>"
             for nb, f, state in self.rows)
-        return (f"<p>{html.escape(self.summary())}</p><table><tr><th>notebook</th>"
+        note = f"<p><em>{html.escape(self.note)}</em></p>" if self.note else ""
+        return (f"{note}<p>{html.escape(self.summary())}</p><table><tr><th>notebook</th>"
                 f"<th>function</th><th>state</th></tr>{rows}</table>")
 
 
 def progress() -> Progress:
-    """Which exercise functions pass, by their latest check (in any notebook)."""
+    """Which exercise functions pass, by their latest check in any exercise notebook (checks
+    run in a solution notebook do not count)."""
     data = _load()
     rows = []
     for function, notebook in EXERCISE_NOTEBOOKS.items():
@@ -126,4 +147,4 @@ def progress() -> Progress:
         if isinstance(entry, dict):
             rows.append(("", function, "passed" if entry.get("passed")
                          else str(entry.get("status", "failed"))))
-    return Progress(rows)
+    return Progress(rows, _NOT_COUNTED if _in_solution_notebook else "")
