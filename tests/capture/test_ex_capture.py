@@ -71,6 +71,14 @@ def test_wrong_kinds_of_answer_are_explained(answer, text):
     assert not result.passed and text in result.hint
 
 
+def test_the_cases_are_called_grids_as_the_exercise_calls_them():
+    # before: "FAILED on board 1" and "all N boards passed" in a lesson about grids
+    wrong = check_nearest_target(lambda view, player: (0, 0))
+    assert "FAILED on grid 1 " in wrong.message, wrong.message
+    right = check_nearest_target(nearest_target)
+    assert right.passed and " grids" in right.message and "board" not in right.message
+
+
 def test_a_target_given_as_y_x_is_named():
     # before: "(1, 4) is off the 7x4 grid" alone, and the general hint where (y, x) fits
     result = check_nearest_target(lambda view, player: nearest_target(view, player)[::-1])

@@ -285,3 +285,11 @@ def test_best_rectangle_explains_a_function_that_gives_no_score(score, words):
     best = best_rectangle(score, view, 0, time_limit=1)
     assert best.yours is None and not best.same and words in repr(best), repr(best)
     assert "\n" not in repr(best) and "The package's best: (1, 0, 5, 4)" in repr(best)
+
+
+def test_the_cases_are_called_grids_as_the_exercise_calls_them():
+    # before: "FAILED on board 1" and "all N boards passed" in a lesson about grids
+    wrong = check_score_rectangle(lambda view, player, rect: 0.0)
+    assert "FAILED on grid 1 " in wrong.message, wrong.message
+    right = check_score_rectangle(reference)
+    assert right.passed and " grids" in right.message and "board" not in right.message

@@ -319,6 +319,7 @@ SWAPPED = ("a target is (x, y), column first, while the grid is indexed owner[y,
 class NearestTarget(Exercise):
     function = "nearest_target"
     parameters = ("view", "player")
+    noun = "grid"
     returns = "a target (x, y): two whole numbers on the grid"
     time_limit = 5.0
     hint = ("follow the rule step by step on this grid: candidates, the late-game filter, "

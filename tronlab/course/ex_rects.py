@@ -304,6 +304,7 @@ def _random_cases(seed=1111, games=8):
 class ScoreRectangle(Exercise):
     function = "score_rectangle"
     parameters = ("view", "player", "rect")
+    noun = "grid"
     returns = "the rectangle's score: one number (a float, 0 or more)"
     time_limit = 5.0
     hint = ("take the expected score apart as shown above and recompute each line by hand: "
