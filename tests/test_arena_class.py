@@ -287,3 +287,29 @@ def test_a_capture_replay_names_the_program_that_crashed(tmp_path, capsys):
     assert tronlab_main(["arena", "replay", db, "1"]) == 0
     text = capsys.readouterr().out
     assert "crash3 (seat 1): exited on turn" in text and "gave up on turn three" in text
+
+
+def test_a_capture_program_eliminated_for_breaking_a_rule_is_named(tmp_path, capsys):
+    """A program that asks BACK a second time is eliminated ("second-back"): the faults
+    line, the replay and the page must say so, as they do for a crash."""
+    again = tmp_path / "twice.py"
+    again.write_text(textwrap.dedent("""\
+        import sys
+        opponents = int(input())
+        while True:
+            round_ = int(input())
+            for _ in range(opponents + 1 + 20):
+                input()
+            print("BACK 1" if round_ == 3 else "0 0", flush=True)
+        """))
+    db, page = str(tmp_path / "b.sqlite"), str(tmp_path / "b.html")
+    code, out, err = _run(["--game", "backtothecode", "--bots", "random",
+                           f"cmd:{sys.executable} {again}", "--maps", "random:1", "--db", db,
+                           "--html", page], capsys)
+    assert code == 0, err
+    assert "twice: 2 second-back" in out
+    assert tronlab_main(["arena", "replay", db, "1"]) == 0
+    text = capsys.readouterr().out
+    assert "twice (seat 1): second-back on turn" in text and "no BACK left" in text
+    with open(page, encoding="utf-8") as f:
+        assert "twice: second-back" in f.read()

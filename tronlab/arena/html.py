@@ -18,10 +18,9 @@ import html
 import json
 import os
 
-from ..tron.rules import FAULTS
 from .ratings import ratings
 from .report import default_pairs
-from .stats import head_to_head, pair_table
+from .stats import fault_codes, head_to_head, pair_table
 from .store import record_of
 
 STYLE = """
@@ -99,7 +98,7 @@ def _result(row) -> str:
         text = "draw"
     else:
         text = "places " + ", ".join(f"{n} {r + 1}" for n, r in zip(names, ranks))
-    faults = [f"{n}: {f}" for n, f in zip(names, row["faults"]) if f in FAULTS]
+    faults = [f"{n}: {f}" for n, f in zip(names, row["faults"]) if f in fault_codes()]
     return text + (f" ({'; '.join(faults)})" if faults else "")
 
 
