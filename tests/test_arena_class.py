@@ -313,3 +313,16 @@ def test_a_capture_program_eliminated_for_breaking_a_rule_is_named(tmp_path, cap
     assert "twice (seat 1): second-back on turn" in text and "no BACK left" in text
     with open(page, encoding="utf-8") as f:
         assert "twice: second-back" in f.read()
+
+
+def test_a_program_handed_in_without_its_x_bit_is_named_not_passed_over(tmp_path):
+    """A script with a #! line (or a compiled program) that lost its x bit on the way
+    (an e-mail attachment, a zip) is a student's bot that cannot start: say so."""
+    folder = _folder(tmp_path, {"ann.py": GOOD, "gina": "#!/usr/bin/env python3\nprint(1)\n",
+                                "notes.txt": "not a bot\n"})
+    (folder / "hal").write_bytes(b"\x7fELF\x02\x01\x01")
+    found = scan_bots_folder(folder)
+    assert [os.path.basename(s[3:]) for s in found.specs] == ["ann.py"]
+    skipped = {os.path.basename(p): why for p, why in found.skipped}
+    assert set(skipped) == {"gina", "hal"}
+    assert "not executable" in skipped["gina"] and "chmod +x" in skipped["gina"]

@@ -188,7 +188,9 @@ def scan_bots_folder(folder) -> FolderBots:
       helper module (the bots beside it may import it);
     * any other executable file is a contest program if it has a ``#!`` line or is
       a compiled program; an executable text file without one (a README copied off
-      a USB stick keeps its x bit) is skipped.
+      a USB stick keeps its x bit) is skipped;
+    * a ``#!`` script or compiled program without its x bit (lost in an e-mail or
+      a zip) is skipped, with the ``chmod +x`` that lets it play.
 
     Names starting with ``.`` or ``_``, folders and other files are passed over
     without a word."""
@@ -210,13 +212,18 @@ def scan_bots_folder(folder) -> FolderBots:
             else:
                 skipped.append((path, "no move(board, player) and reads no input: a helper "
                                       "module, not a bot"))
-        elif os.access(path, os.X_OK):
+        else:
             with open(path, "rb") as f:
                 head = f.read(4)
-            if head.startswith(b"#!") or head == b"\x7fELF":
-                specs.append(f"cmd:{shlex.quote(path)}")
-            else:
-                skipped.append((path, "executable but not a program (no #! line)"))
+            program = head.startswith(b"#!") or head == b"\x7fELF"
+            if os.access(path, os.X_OK):
+                if program:
+                    specs.append(f"cmd:{shlex.quote(path)}")
+                else:
+                    skipped.append((path, "executable but not a program (no #! line)"))
+            elif program:
+                skipped.append((path, f"a program that is not executable: "
+                                      f"chmod +x {shlex.quote(path)}"))
     return FolderBots(specs, skipped)
 
 
