@@ -204,7 +204,8 @@ def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
         "<h2>Head to head</h2><p>Score of the row's bot against the column's.</p>",
         _h2h(rows, names),
         "<h2>Pairs</h2><p>W-D-L from the first bot's side; verdict 'clear' when the exact sign "
-        "test of the decided games gives p &lt; 0.01.</p>",
+        "test of the decided games gives p &lt; 0.01 and the first bot won more, 'lost' when "
+        "p &lt; 0.01 and it lost more.</p>",
         _table(["pair", "maps", "W", "D", "L", "score", "sign p", "verdict"], pair_rows),
         "<h2>Games</h2>", _replays_note(len(rows), len(games), store.path),
         _table(["game", "bots (by seat)", "map", "result", "turns"], game_rows),

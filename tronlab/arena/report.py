@@ -14,7 +14,8 @@ from .stats import fault_counts, pair_table
 
 NOTE = ("(W-D-L from the first bot's side, both seats; score: points a game with a 95% interval; "
         "sign p: the\n chance of a split of the decided games at least this uneven from coin "
-        "tosses; verdict\n 'clear' when p < 0.01)")
+        "tosses; verdict\n 'clear' when p < 0.01 and the first bot won more, 'lost' when p < 0.01 "
+        "and it lost more)")
 
 
 def _depth(value):
