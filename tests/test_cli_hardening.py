@@ -123,3 +123,21 @@ def test_the_command_package_keeps_its_entry_points():
     via_cli = subprocess.run([PY, "-m", "tronlab.cli", "maps"], text=True, env=env,
                              capture_output=True, timeout=120)
     assert via_cli.returncode == 0 and via_cli.stdout == tronlab("maps").stdout != ""
+
+
+def test_arena_run_help_gives_every_default_and_examples():
+    """A teacher reads ``tronlab arena run --help``: each option that has a default says
+    it (the maps' differ by game), and the help shows how to run a class contest."""
+    from tronlab.arena.cli import build_parser
+    from tronlab.arena.maps import DEFAULT_MAPS
+
+    run = build_parser()._subparsers._group_actions[0].choices["run"]
+    for action in run._actions:
+        if action.option_strings and action.default not in (None, False, [], "==SUPPRESS=="):
+            assert "default" in (action.help or ""), action.option_strings
+    maps = next(a.help for a in run._actions if "--maps" in a.option_strings)
+    for game, default in DEFAULT_MAPS.items():
+        assert default in maps and game in maps
+    text = " ".join(run.format_help().split())
+    assert "examples:" in text and "--bots-dir students/" in text
+    assert "the same command again" in text     # how a stopped run resumes
