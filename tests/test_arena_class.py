@@ -326,3 +326,18 @@ def test_a_program_handed_in_without_its_x_bit_is_named_not_passed_over(tmp_path
     skipped = {os.path.basename(p): why for p, why in found.skipped}
     assert set(skipped) == {"gina", "hal"}
     assert "not executable" in skipped["gina"] and "chmod +x" in skipped["gina"]
+
+
+def test_the_page_counts_each_bots_faults_as_the_table_does(tmp_path, capsys):
+    """The page a teacher hands the class sums up who crashed, hung or printed garbage,
+    as the printed table's faults line does, not only game by game."""
+    crash = tmp_path / "quits.py"
+    crash.write_text("import sys\nsys.stdin.readline()\nraise SystemExit('no plan')\n")
+    db, page = str(tmp_path / "f.sqlite"), str(tmp_path / "f.html")
+    code, out, err = _run(["--bots", "random", f"cmd:{sys.executable} {crash}", "--db", db,
+                           "--html", page], capsys)
+    assert code == 0, err
+    assert "faults in 2 games: quits: 2 exited" in out
+    with open(page, encoding="utf-8") as f:
+        text = f.read()
+    assert "<h2>Faults</h2>" in text and "<td>quits</td><td>2 exited</td>" in text
