@@ -1,9 +1,10 @@
 """The leaderboard as one self-contained HTML page (technique X6).
 
 :func:`leaderboard_html` writes the ratings (table and a plot with the 95%
-intervals, as inline SVG), the head-to-head scores, the per-pair table, each bot's
-faults (timeouts, crashes, bad answers, broken rules) and a list of the games; each game's link opens its replay in the page (board as text, a
-slider, play and step buttons, arrow keys).  Everything - data, style and script
+intervals, as inline SVG), the head-to-head scores, the per-pair table, each
+bot's faults (timeouts, crashes, bad answers, broken rules) and a list of the
+games; each game's link opens its replay in the page (board as text, a slider,
+play and step buttons, arrow keys).  Everything - data, style and script
 - is inside the file: it opens offline, from a USB stick or an e-mail, with no
 server and no network.
 
