@@ -167,7 +167,9 @@ RAGGED = "5 3\n#####\n#1 2\n#####\n"
     (["match", "random", "cmd:python3 'unbalanced"], "cannot read the command"),
     (["match", "random", "random", "--save", "no/such/dir/game.json"], "cannot save the record"),
     (["match", "random", "random", "--max-turns", "-3"],
-     "argument --max-turns: expected a whole number, 0 or more, got '-3'"),
+     "argument --max-turns: expected a whole number of turns, 1 or more, got '-3'"),
+    (["match", "random", "random", "--max-turns", "0"],      # not a game of no turns, a 'draw'
+     "argument --max-turns: expected a whole number of turns, 1 or more, got '0'"),
     (["bot", "chess-master", "--protocol", "google2010"], "unknown bot 'chess-master'"),
     (["bot", "random"], "the following arguments are required: --protocol"),
     (["bot", "random", "--protocol", "tron"], "invalid choice: 'tron'"),
