@@ -341,3 +341,22 @@ def test_the_page_counts_each_bots_faults_as_the_table_does(tmp_path, capsys):
     with open(page, encoding="utf-8") as f:
         text = f.read()
     assert "<h2>Faults</h2>" in text and "<td>quits</td><td>2 exited</td>" in text
+
+
+def test_the_table_counts_only_the_games_of_a_changed_bots_latest_file(tmp_path, capsys):
+    """After a student hands in a new file, ``arena table`` (and its page) rates the
+    new version: the games its old file played are not counted twice beside them."""
+    folder = _folder(tmp_path, {"ann.py": GOOD, "bob.py": LAST})
+    db, page = str(tmp_path / "class.sqlite"), str(tmp_path / "class.html")
+    args = ["--bots-dir", str(folder), "--db", db]
+    assert _run(args, capsys)[0] == 0
+    (folder / "ann.py").write_text(GOOD + "\n# second version\n")
+    assert "2 games planned, 0 already in" in _run(args, capsys)[1]
+    with Store(db) as store:
+        assert len(store.rows()) == 4                          # both versions' games are kept
+    assert tronlab_main(["arena", "table", db, "--html", page]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("2 games (google2010)")
+    assert "2 older games left out: replaced by games of a changed bot file" in out
+    with open(page, encoding="utf-8") as f:
+        assert "<p>2 games (google2010)" in f.read()

@@ -293,12 +293,17 @@ def _write_html(store, rows, path, replays=500):
 
 def cmd_table(args) -> int:
     from .report import table_text
+    from .store import latest_versions
     _check_html_path(args.html)
     store = _open(args.db, read_only=True)
     rows = store.rows(tag=args.tag, game=args.game)
     if not rows and (args.tag is not None or args.game is not None):
         raise ArenaError(_none_stored(store, args.db, args.game, args.tag))
+    rows, replaced = latest_versions(rows)
     print(table_text(rows))
+    if replaced:
+        print(f"\n{replaced} older game{'s' * (replaced != 1)} left out: replaced by games "
+              f"of a changed bot file")
     if args.html:
         _write_html(store, rows, args.html, args.replays)
     return 0
