@@ -360,3 +360,10 @@ def test_the_table_counts_only_the_games_of_a_changed_bots_latest_file(tmp_path,
     assert "2 older games left out: replaced by games of a changed bot file" in out
     with open(page, encoding="utf-8") as f:
         assert "<p>2 games (google2010)" in f.read()
+
+
+def test_a_bot_file_given_as_bots_dir_is_pointed_to_bots(tmp_path):
+    folder = _folder(tmp_path, {"ann.py": GOOD})
+    with pytest.raises(ValueError, match=r"is a file, not a folder: a single bot goes in "
+                                         r"--bots as py:FILE"):
+        scan_bots_folder(folder / "ann.py")

@@ -195,6 +195,9 @@ def scan_bots_folder(folder) -> FolderBots:
     Names starting with ``.`` or ``_``, folders and other files are passed over
     without a word."""
     folder = os.fspath(folder)
+    if os.path.isfile(folder):
+        raise ValueError(f"--bots-dir: {folder!r} is a file, not a folder: a single bot goes in "
+                         f"--bots as py:FILE (move(board, player)) or cmd:PROGRAM")
     if not os.path.isdir(folder):
         raise ValueError(f"--bots-dir: no such folder {folder!r}")
     specs, skipped = [], []
