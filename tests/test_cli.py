@@ -187,6 +187,24 @@ def test_errors_are_one_line_and_exit_2(tmp_path, args, message):
     assert r.stdout == ""
 
 
+def test_match_plays_a_students_py_file_as_the_arena_does(tmp_path):
+    """A teacher tries one student's ``move(board, player)`` file before the contest."""
+    ann = tmp_path / "ann.py"
+    ann.write_text("def move(board, player):\n    moves = list(board.legal_moves(player))\n"
+                   "    return moves[0] if moves else 0\n")
+    r = tronlab("match", "hugger", f"py:{ann}", "--seed", 2, "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["names"] == ["hugger", "ann"] and data["turns"] > 1
+    broken = tmp_path / "bob.py"
+    broken.write_text("def move(board, player)\n    return 0\n")
+    r = tronlab("match", "hugger", f"py:{broken}")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1
+    assert "bob.py:1: SyntaxError" in r.stderr and "Traceback" not in r.stderr
+    r = tronlab("match", "--rules", "backtothecode", "nearest", f"py:{ann}")
+    assert r.returncode == 2 and "py: bots play the Tron games" in r.stderr
+
+
 @pytest.mark.parametrize("how", ["module", "script"])
 def test_a_bot_program_runs_numpy_with_one_blas_thread(how):
     """``tronlab bot`` (either way it is started) asks for one BLAS thread before numpy
