@@ -315,17 +315,21 @@ def test_a_capture_program_eliminated_for_breaking_a_rule_is_named(tmp_path, cap
         assert "twice: second-back" in f.read()
 
 
-def test_a_program_handed_in_without_its_x_bit_is_named_not_passed_over(tmp_path):
+def test_a_program_handed_in_without_its_x_bit_is_left_out_with_the_fix(tmp_path, capsys):
     """A script with a #! line (or a compiled program) that lost its x bit on the way
-    (an e-mail attachment, a zip) is a student's bot that cannot start: say so."""
-    folder = _folder(tmp_path, {"ann.py": GOOD, "gina": "#!/usr/bin/env python3\nprint(1)\n",
+    (an e-mail attachment, a zip) is a student's bot that cannot start: it is left out
+    with the chmod that lets it play, and named again at the end of the run."""
+    folder = _folder(tmp_path, {"ann.py": GOOD, "bob.py": LAST,
+                                "gina": "#!/usr/bin/env python3\nprint(1)\n",
                                 "notes.txt": "not a bot\n"})
     (folder / "hal").write_bytes(b"\x7fELF\x02\x01\x01")
-    found = scan_bots_folder(folder)
-    assert [os.path.basename(s[3:]) for s in found.specs] == ["ann.py"]
-    skipped = {os.path.basename(p): why for p, why in found.skipped}
-    assert set(skipped) == {"gina", "hal"}
-    assert "not executable" in skipped["gina"] and "chmod +x" in skipped["gina"]
+    code, out, err = _run(["--bots-dir", str(folder), "--db", str(tmp_path / "x.sqlite")],
+                          capsys)
+    assert code == 0, err
+    assert f"left out gina: {folder / 'gina'} is not executable: chmod +x" in out
+    assert f"left out hal: {folder / 'hal'} is not executable: chmod +x" in out
+    assert "left out, cannot play: gina, hal" in out and "notes" not in out
+    assert "2 games planned" in out
 
 
 def test_the_page_counts_each_bots_faults_as_the_table_does(tmp_path, capsys):

@@ -94,6 +94,8 @@ def check_spec(spec: str, game: str) -> None:
         program = _command(spec)[0]
         if shutil.which(program) is None and not os.path.isfile(program):
             raise ValueError(f"program not found: {program!r} (from {spec!r})")
+        if shutil.which(program) is None and not os.access(program, os.X_OK):
+            raise ValueError(f"{program} is not executable: chmod +x {shlex.quote(program)}")
     else:
         from ..runner.registry import bot_names
         name, _ = _options(spec)
@@ -190,7 +192,8 @@ def scan_bots_folder(folder) -> FolderBots:
       a compiled program; an executable text file without one (a README copied off
       a USB stick keeps its x bit) is skipped;
     * a ``#!`` script or compiled program without its x bit (lost in an e-mail or
-      a zip) is skipped, with the ``chmod +x`` that lets it play.
+      a zip) is a program too: :func:`check_spec` leaves it out, naming the
+      ``chmod +x`` that lets it play.
 
     Names starting with ``.`` or ``_``, folders and other files are passed over
     without a word."""
@@ -218,15 +221,10 @@ def scan_bots_folder(folder) -> FolderBots:
         else:
             with open(path, "rb") as f:
                 head = f.read(4)
-            program = head.startswith(b"#!") or head == b"\x7fELF"
-            if os.access(path, os.X_OK):
-                if program:
-                    specs.append(f"cmd:{shlex.quote(path)}")
-                else:
-                    skipped.append((path, "executable but not a program (no #! line)"))
-            elif program:
-                skipped.append((path, f"a program that is not executable: "
-                                      f"chmod +x {shlex.quote(path)}"))
+            if head.startswith(b"#!") or head == b"\x7fELF":
+                specs.append(f"cmd:{shlex.quote(path)}")      # check_spec: is it executable?
+            elif os.access(path, os.X_OK):
+                skipped.append((path, "executable but not a program (no #! line)"))
     return FolderBots(specs, skipped)
 
 
