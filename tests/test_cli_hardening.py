@@ -141,3 +141,17 @@ def test_arena_run_help_gives_every_default_and_examples():
     text = " ".join(run.format_help().split())
     assert "examples:" in text and "--bots-dir students/" in text
     assert "the same command again" in text     # how a stopped run resumes
+
+
+def test_arena_run_help_gives_the_timeouts_a_program_meets():
+    """A hanging student program is reported with 'no answer within 4.5 s' and a slow one
+    at 1.8 S: the numbers of --help are the ones in those messages."""
+    from tronlab.arena.bots import MARGIN
+    from tronlab.arena.cli import build_parser
+    from tronlab.arena.play import PROGRAM_START
+
+    run = build_parser()._subparsers._group_actions[0].choices["run"]
+    text = " ".join(next(a.help for a in run._actions if "--time" in a.option_strings).split())
+    assert "times out at 2 S" in text
+    assert f"at least {PROGRAM_START:g} s" in text
+    assert f"({2 * MARGIN:g} S, {PROGRAM_START * MARGIN:g} s)" in text

@@ -67,6 +67,16 @@ def _maps_default() -> str:
     return "; ".join(f"{m} for {g}" for g, m in DEFAULT_MAPS.items())
 
 
+def _time_help() -> str:
+    from .bots import MARGIN
+    from .play import PROGRAM_START
+    return (f"thinking time a move (default 0.1); the game times out at 2 S, the first move "
+            f"at 6 S or, when a program plays, at least {PROGRAM_START:g} s "
+            f"(TRONLAB_PROGRAM_START); a program of the Tron games (py:, cmd:) is stopped at "
+            f"{MARGIN:g} of these ({2 * MARGIN:g} S, {PROGRAM_START * MARGIN:g} s), so its own "
+            f"clock names the fault")
+
+
 def build_parser():
     p = _Parser(prog="tronlab arena", description="tournaments, ratings and replays")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -89,8 +99,7 @@ def build_parser():
     r.add_argument("--seeds", type=int, default=1,
                    help="games per group, map and seating (1 to 1000, default 1; a plan holds "
                         "at most 100000 games, weeks of play)")
-    r.add_argument("--time", type=seconds, default=0.1, metavar="S",
-                   help="thinking time a move (default 0.1; timeout at 2 S)")
+    r.add_argument("--time", type=seconds, default=0.1, metavar="S", help=_time_help())
     r.add_argument("--depth", type=int,
                    help="fixed search depth (turns, 1 to 48: the Nash bot's deepest)")
     r.add_argument("--jobs", type=int, default=1,
