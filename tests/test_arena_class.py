@@ -371,3 +371,20 @@ def test_a_bot_file_given_as_bots_dir_is_pointed_to_bots(tmp_path):
     with pytest.raises(ValueError, match=r"is a file, not a folder: a single bot goes in "
                                          r"--bots as py:FILE"):
         scan_bots_folder(folder / "ann.py")
+
+
+def test_a_database_of_two_contests_gets_a_table_for_each(tmp_path, capsys):
+    """One class database, a Google 2010 contest and a Light Riders one: 'arena table'
+    rates each game apart (one rating over both games measures nothing)."""
+    db = str(tmp_path / "class.sqlite")
+    assert _run(["--bots", "hugger", "random", "--db", db], capsys)[0] == 0
+    assert _run(["--game", "lightriders", "--bots", "hugger", "random", "--maps", "random:1",
+                 "--db", db], capsys)[0] == 0
+    assert tronlab_main(["arena", "table", db]) == 0
+    out = capsys.readouterr().out
+    assert "2 games (google2010), 1 maps" in out and "2 games (lightriders), 1 maps" in out
+    assert "(google2010, lightriders)" not in out
+    assert tronlab_main(["arena", "table", db, "--html", str(tmp_path / "b.html")]) == 2
+    err = capsys.readouterr().err
+    assert "holds games of google2010, lightriders" in err and "--game" in err
+    assert not (tmp_path / "b.html").exists()

@@ -112,7 +112,8 @@ def build_parser():
                    help="games with a replay in the page (default 500, the first ones)")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.add_argument("--verbose", action="store_true", help="one line per stored game")
-    t = sub.add_parser("table", help="print the tables of a results database")
+    t = sub.add_parser("table", help="print the tables of a results database (one report "
+                                     "per game)")
     t.add_argument("db")
     t.add_argument("--tag", help="only games of this tag")
     t.add_argument("--game", help="only games of this game")
@@ -309,7 +310,12 @@ def cmd_table(args) -> int:
     if not rows and (args.tag is not None or args.game is not None):
         raise ArenaError(_none_stored(store, args.db, args.game, args.tag))
     rows, replaced = latest_versions(rows)
-    print(table_text(rows))
+    games = sorted({r["game"] for r in rows})
+    if len(games) > 1 and args.html:
+        raise ArenaError(f"{args.db} holds games of {', '.join(games)}: a page shows one "
+                         f"game's, choose it with --game")
+    print("\n\n\n".join(table_text([r for r in rows if r["game"] == g]) for g in games)
+          if games else table_text(rows))
     if replaced:
         print(f"\n{replaced} older game{'s' * (replaced != 1)} left out: replaced by games "
               f"of a changed bot file")
