@@ -587,3 +587,15 @@ def test_a_tron_row_names_each_bots_first_fault():
               {"turn": 3, "player": 1, "kind": "reverse"}]
     assert tron_faults(["wall", "trail"], events) == ["timeout", "trail"]
     assert tron_faults(["error", None], events[1:]) == ["error", None]
+
+
+def test_the_report_explains_a_lost_verdict_where_the_better_rated_bot_lost_clearly():
+    from tronlab.arena.report import pairs_text
+    from tronlab.arena.stats import verdict
+    # zed wins 20 games on map set s and loses all 8 on set t: rated first, 'lost' on t
+    rows = [_game(["zed", "abe"], [0, 1])] * 20 + [_game(["zed", "abe"], [1, 0], map_set="t")] * 8
+    assert verdict(0, 0, 8) == "lost"
+    text = pairs_text(rows)
+    assert any(line.split()[:2] == ["t", "0"] and "lost" in line for line in text.splitlines())
+    note = " ".join(text[text.index("(W-D-L"):].split())
+    assert "'lost' when p < 0.01 and it lost more" in note

@@ -287,3 +287,104 @@ def test_a_capture_replay_names_the_program_that_crashed(tmp_path, capsys):
     assert tronlab_main(["arena", "replay", db, "1"]) == 0
     text = capsys.readouterr().out
     assert "crash3 (seat 1): exited on turn" in text and "gave up on turn three" in text
+
+
+def test_a_capture_program_eliminated_for_breaking_a_rule_is_named(tmp_path, capsys):
+    """A program that asks BACK a second time is eliminated ("second-back"): the faults
+    line, the replay and the page must say so, as they do for a crash."""
+    again = tmp_path / "twice.py"
+    again.write_text(textwrap.dedent("""\
+        import sys
+        opponents = int(input())
+        while True:
+            round_ = int(input())
+            for _ in range(opponents + 1 + 20):
+                input()
+            print("BACK 1" if round_ == 3 else "0 0", flush=True)
+        """))
+    db, page = str(tmp_path / "b.sqlite"), str(tmp_path / "b.html")
+    code, out, err = _run(["--game", "backtothecode", "--bots", "random",
+                           f"cmd:{sys.executable} {again}", "--maps", "random:1", "--db", db,
+                           "--html", page], capsys)
+    assert code == 0, err
+    assert "twice: 2 second-back" in out
+    assert tronlab_main(["arena", "replay", db, "1"]) == 0
+    text = capsys.readouterr().out
+    assert "twice (seat 1): second-back on turn" in text and "no BACK left" in text
+    with open(page, encoding="utf-8") as f:
+        assert "twice: second-back" in f.read()
+
+
+def test_a_program_handed_in_without_its_x_bit_is_left_out_with_the_fix(tmp_path, capsys):
+    """A script with a #! line (or a compiled program) that lost its x bit on the way
+    (an e-mail attachment, a zip) is a student's bot that cannot start: it is left out
+    with the chmod that lets it play, and named again at the end of the run."""
+    folder = _folder(tmp_path, {"ann.py": GOOD, "bob.py": LAST,
+                                "gina": "#!/usr/bin/env python3\nprint(1)\n",
+                                "notes.txt": "not a bot\n"})
+    (folder / "hal").write_bytes(b"\x7fELF\x02\x01\x01")
+    code, out, err = _run(["--bots-dir", str(folder), "--db", str(tmp_path / "x.sqlite")],
+                          capsys)
+    assert code == 0, err
+    assert f"left out gina: {folder / 'gina'} is not executable: chmod +x" in out
+    assert f"left out hal: {folder / 'hal'} is not executable: chmod +x" in out
+    assert "left out, cannot play: gina, hal" in out and "notes" not in out
+    assert "2 games planned" in out
+
+
+def test_the_page_counts_each_bots_faults_as_the_table_does(tmp_path, capsys):
+    """The page a teacher hands the class sums up who crashed, hung or printed garbage,
+    as the printed table's faults line does, not only game by game."""
+    crash = tmp_path / "quits.py"
+    crash.write_text("import sys\nsys.stdin.readline()\nraise SystemExit('no plan')\n")
+    db, page = str(tmp_path / "f.sqlite"), str(tmp_path / "f.html")
+    code, out, err = _run(["--bots", "random", f"cmd:{sys.executable} {crash}", "--db", db,
+                           "--html", page], capsys)
+    assert code == 0, err
+    assert "faults in 2 games: quits: 2 exited" in out
+    with open(page, encoding="utf-8") as f:
+        text = f.read()
+    assert "<h2>Faults</h2>" in text and "<td>quits</td><td>2 exited</td>" in text
+
+
+def test_the_table_counts_only_the_games_of_a_changed_bots_latest_file(tmp_path, capsys):
+    """After a student hands in a new file, ``arena table`` (and its page) rates the
+    new version: the games its old file played are not counted twice beside them."""
+    folder = _folder(tmp_path, {"ann.py": GOOD, "bob.py": LAST})
+    db, page = str(tmp_path / "class.sqlite"), str(tmp_path / "class.html")
+    args = ["--bots-dir", str(folder), "--db", db]
+    assert _run(args, capsys)[0] == 0
+    (folder / "ann.py").write_text(GOOD + "\n# second version\n")
+    assert "2 games planned, 0 already in" in _run(args, capsys)[1]
+    with Store(db) as store:
+        assert len(store.rows()) == 4                          # both versions' games are kept
+    assert tronlab_main(["arena", "table", db, "--html", page]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("2 games (google2010)")
+    assert "2 older games left out: replaced by games of a changed bot file" in out
+    with open(page, encoding="utf-8") as f:
+        assert "<p>2 games (google2010)" in f.read()
+
+
+def test_a_bot_file_given_as_bots_dir_is_pointed_to_bots(tmp_path):
+    folder = _folder(tmp_path, {"ann.py": GOOD})
+    with pytest.raises(ValueError, match=r"is a file, not a folder: a single bot goes in "
+                                         r"--bots as py:FILE"):
+        scan_bots_folder(folder / "ann.py")
+
+
+def test_a_database_of_two_contests_gets_a_table_for_each(tmp_path, capsys):
+    """One class database, a Google 2010 contest and a Light Riders one: 'arena table'
+    rates each game apart (one rating over both games measures nothing)."""
+    db = str(tmp_path / "class.sqlite")
+    assert _run(["--bots", "hugger", "random", "--db", db], capsys)[0] == 0
+    assert _run(["--game", "lightriders", "--bots", "hugger", "random", "--maps", "random:1",
+                 "--db", db], capsys)[0] == 0
+    assert tronlab_main(["arena", "table", db]) == 0
+    out = capsys.readouterr().out
+    assert "2 games (google2010), 1 maps" in out and "2 games (lightriders), 1 maps" in out
+    assert "(google2010, lightriders)" not in out
+    assert tronlab_main(["arena", "table", db, "--html", str(tmp_path / "b.html")]) == 2
+    err = capsys.readouterr().err
+    assert "holds games of google2010, lightriders" in err and "--game" in err
+    assert not (tmp_path / "b.html").exists()

@@ -167,7 +167,9 @@ RAGGED = "5 3\n#####\n#1 2\n#####\n"
     (["match", "random", "cmd:python3 'unbalanced"], "cannot read the command"),
     (["match", "random", "random", "--save", "no/such/dir/game.json"], "cannot save the record"),
     (["match", "random", "random", "--max-turns", "-3"],
-     "argument --max-turns: expected a whole number, 0 or more, got '-3'"),
+     "argument --max-turns: expected a whole number of turns, 1 or more, got '-3'"),
+    (["match", "random", "random", "--max-turns", "0"],      # not a game of no turns, a 'draw'
+     "argument --max-turns: expected a whole number of turns, 1 or more, got '0'"),
     (["bot", "chess-master", "--protocol", "google2010"], "unknown bot 'chess-master'"),
     (["bot", "random"], "the following arguments are required: --protocol"),
     (["bot", "random", "--protocol", "tron"], "invalid choice: 'tron'"),
@@ -183,6 +185,24 @@ def test_errors_are_one_line_and_exit_2(tmp_path, args, message):
     assert r.stderr.startswith("tronlab: error: ")
     assert message in r.stderr
     assert r.stdout == ""
+
+
+def test_match_plays_a_students_py_file_as_the_arena_does(tmp_path):
+    """A teacher tries one student's ``move(board, player)`` file before the contest."""
+    ann = tmp_path / "ann.py"
+    ann.write_text("def move(board, player):\n    moves = list(board.legal_moves(player))\n"
+                   "    return moves[0] if moves else 0\n")
+    r = tronlab("match", "hugger", f"py:{ann}", "--seed", 2, "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["names"] == ["hugger", "ann"] and data["turns"] > 1
+    broken = tmp_path / "bob.py"
+    broken.write_text("def move(board, player)\n    return 0\n")
+    r = tronlab("match", "hugger", f"py:{broken}")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1
+    assert "bob.py:1: SyntaxError" in r.stderr and "Traceback" not in r.stderr
+    r = tronlab("match", "--rules", "backtothecode", "nearest", f"py:{ann}")
+    assert r.returncode == 2 and "py: bots play the Tron games" in r.stderr
 
 
 @pytest.mark.parametrize("how", ["module", "script"])

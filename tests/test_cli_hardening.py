@@ -123,3 +123,35 @@ def test_the_command_package_keeps_its_entry_points():
     via_cli = subprocess.run([PY, "-m", "tronlab.cli", "maps"], text=True, env=env,
                              capture_output=True, timeout=120)
     assert via_cli.returncode == 0 and via_cli.stdout == tronlab("maps").stdout != ""
+
+
+def test_arena_run_help_gives_every_default_and_examples():
+    """A teacher reads ``tronlab arena run --help``: each option that has a default says
+    it (the maps' differ by game), and the help shows how to run a class contest."""
+    from tronlab.arena.cli import build_parser
+    from tronlab.arena.maps import DEFAULT_MAPS
+
+    run = build_parser()._subparsers._group_actions[0].choices["run"]
+    for action in run._actions:
+        if action.option_strings and action.default not in (None, False, [], "==SUPPRESS=="):
+            assert "default" in (action.help or ""), action.option_strings
+    maps = next(a.help for a in run._actions if "--maps" in a.option_strings)
+    for game, default in DEFAULT_MAPS.items():
+        assert default in maps and game in maps
+    text = " ".join(run.format_help().split())
+    assert "examples:" in text and "--bots-dir students/" in text
+    assert "the same command again" in text     # how a stopped run resumes
+
+
+def test_arena_run_help_gives_the_timeouts_a_program_meets():
+    """A hanging student program is reported with 'no answer within 4.5 s' and a slow one
+    at 1.8 S: the numbers of --help are the ones in those messages."""
+    from tronlab.arena.bots import MARGIN
+    from tronlab.arena.cli import build_parser
+    from tronlab.arena.play import PROGRAM_START
+
+    run = build_parser()._subparsers._group_actions[0].choices["run"]
+    text = " ".join(next(a.help for a in run._actions if "--time" in a.option_strings).split())
+    assert "times out at 2 S" in text
+    assert f"at least {PROGRAM_START:g} s" in text
+    assert f"({2 * MARGIN:g} S, {PROGRAM_START * MARGIN:g} s)" in text

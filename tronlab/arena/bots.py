@@ -94,6 +94,8 @@ def check_spec(spec: str, game: str) -> None:
         program = _command(spec)[0]
         if shutil.which(program) is None and not os.path.isfile(program):
             raise ValueError(f"program not found: {program!r} (from {spec!r})")
+        if shutil.which(program) is None and not os.access(program, os.X_OK):
+            raise ValueError(f"{program} is not executable: chmod +x {shlex.quote(program)}")
     else:
         from ..runner.registry import bot_names
         name, _ = _options(spec)
@@ -188,11 +190,17 @@ def scan_bots_folder(folder) -> FolderBots:
       helper module (the bots beside it may import it);
     * any other executable file is a contest program if it has a ``#!`` line or is
       a compiled program; an executable text file without one (a README copied off
-      a USB stick keeps its x bit) is skipped.
+      a USB stick keeps its x bit) is skipped;
+    * a ``#!`` script or compiled program without its x bit (lost in an e-mail or
+      a zip) is a program too: :func:`check_spec` leaves it out, naming the
+      ``chmod +x`` that lets it play.
 
     Names starting with ``.`` or ``_``, folders and other files are passed over
     without a word."""
     folder = os.fspath(folder)
+    if os.path.isfile(folder):
+        raise ValueError(f"--bots-dir: {folder!r} is a file, not a folder: a single bot goes in "
+                         f"--bots as py:FILE (move(board, player)) or cmd:PROGRAM")
     if not os.path.isdir(folder):
         raise ValueError(f"--bots-dir: no such folder {folder!r}")
     specs, skipped = [], []
@@ -210,12 +218,12 @@ def scan_bots_folder(folder) -> FolderBots:
             else:
                 skipped.append((path, "no move(board, player) and reads no input: a helper "
                                       "module, not a bot"))
-        elif os.access(path, os.X_OK):
+        else:
             with open(path, "rb") as f:
                 head = f.read(4)
             if head.startswith(b"#!") or head == b"\x7fELF":
-                specs.append(f"cmd:{shlex.quote(path)}")
-            else:
+                specs.append(f"cmd:{shlex.quote(path)}")      # check_spec: is it executable?
+            elif os.access(path, os.X_OK):
                 skipped.append((path, "executable but not a program (no #! line)"))
     return FolderBots(specs, skipped)
 

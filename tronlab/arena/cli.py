@@ -50,36 +50,70 @@ def _game_id(text):
     return int(text)
 
 
+RUN_EXAMPLES = """\
+Run the same command again to resume a stopped or killed run: it plays only the
+games the database lacks (and again those of a bot whose file changed).
+
+examples:
+  tronlab arena run --bots random hugger "cmd:./mybot" --maps arena,spiral --seeds 2
+  tronlab arena run --bots-dir students/ --bots hugger --db class.sqlite --html board.html
+  tronlab arena run --game codingame --players 3 --bots-dir students/ --bots hugger
+  tronlab arena run --schedule gauntlet --bots chamber minimax voronoi --depth 4
+"""
+
+
+def _maps_default() -> str:
+    from .maps import DEFAULT_MAPS
+    return "; ".join(f"{m} for {g}" for g, m in DEFAULT_MAPS.items())
+
+
+def _time_help() -> str:
+    from .bots import MARGIN
+    from .play import PROGRAM_START
+    return (f"thinking time a move (default 0.1); the game times out at 2 S, the first move "
+            f"at 6 S or, when a program plays, at least {PROGRAM_START:g} s "
+            f"(TRONLAB_PROGRAM_START); a program of the Tron games (py:, cmd:) is stopped at "
+            f"{MARGIN:g} of these ({2 * MARGIN:g} S, {PROGRAM_START * MARGIN:g} s), so its own "
+            f"clock names the fault")
+
+
 def build_parser():
     p = _Parser(prog="tronlab arena", description="tournaments, ratings and replays")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    r = sub.add_parser("run", help="play a tournament into a results database")
-    r.add_argument("--game", choices=game_names(), default="google2010")
+    r = sub.add_parser("run", help="play a tournament into a results database",
+                       description="Play every game of the plan that the database lacks, "
+                                   "then print the table.",
+                       epilog=RUN_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    r.add_argument("--game", choices=game_names(), default="google2010",
+                   help="the contest's rules and protocol (default: google2010)")
     r.add_argument("--bots", nargs="*", default=[], metavar="BOT",
                    help="registered names, py:FILE or cmd:COMMAND")
     r.add_argument("--bots-dir", metavar="DIR", help="a folder of student bots")
     r.add_argument("--maps", help="map files, folders, built-in names, random:N (N up to 10000; "
-                        "comma-separated)")
-    r.add_argument("--players", type=int, default=2, help="players a game (codingame: 2-4)")
-    r.add_argument("--schedule", choices=("round-robin", "gauntlet"), default="round-robin")
+                        f"comma-separated; default: {_maps_default()})")
+    r.add_argument("--players", type=int, default=2,
+                   help="players a game (codingame and backtothecode: 2-4; default 2)")
+    r.add_argument("--schedule", choices=("round-robin", "gauntlet"), default="round-robin",
+                   help="every pair of bots, or the first bot against each other one "
+                        "(default: round-robin)")
     r.add_argument("--seeds", type=int, default=1,
-                   help="games per group, map and seating (1 to 1000; a plan holds at most "
-                        "100000 games, weeks of play)")
-    r.add_argument("--time", type=seconds, default=0.1, metavar="S",
-                   help="thinking time a move (default 0.1; timeout at 2 S)")
+                   help="games per group, map and seating (1 to 1000, default 1; a plan holds "
+                        "at most 100000 games, weeks of play)")
+    r.add_argument("--time", type=seconds, default=0.1, metavar="S", help=_time_help())
     r.add_argument("--depth", type=int,
                    help="fixed search depth (turns, 1 to 48: the Nash bot's deepest)")
     r.add_argument("--jobs", type=int, default=1,
-                   help=f"games played at once (processes, 1 to {MAX_JOBS})")
+                   help=f"games played at once (processes, 1 to {MAX_JOBS}, default 1)")
     r.add_argument("--dask", metavar="ADDRESS", help="play on this Dask scheduler")
     r.add_argument("--db", default="arena.sqlite", help="results database (default arena.sqlite)")
-    r.add_argument("--tag", default="", help="label of this run's games")
+    r.add_argument("--tag", default="", help="label of this run's games (default: none)")
     r.add_argument("--html", metavar="FILE", help="also write the leaderboard page")
     r.add_argument("--replays", type=whole_count, default=500, metavar="N",
                    help="games with a replay in the page (default 500, the first ones)")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.add_argument("--verbose", action="store_true", help="one line per stored game")
-    t = sub.add_parser("table", help="print the tables of a results database")
+    t = sub.add_parser("table", help="print the tables of a results database (one report "
+                                     "per game)")
     t.add_argument("db")
     t.add_argument("--tag", help="only games of this tag")
     t.add_argument("--game", help="only games of this game")
@@ -269,12 +303,22 @@ def _write_html(store, rows, path, replays=500):
 
 def cmd_table(args) -> int:
     from .report import table_text
+    from .store import latest_versions
     _check_html_path(args.html)
     store = _open(args.db, read_only=True)
     rows = store.rows(tag=args.tag, game=args.game)
     if not rows and (args.tag is not None or args.game is not None):
         raise ArenaError(_none_stored(store, args.db, args.game, args.tag))
-    print(table_text(rows))
+    rows, replaced = latest_versions(rows)
+    games = sorted({r["game"] for r in rows})
+    if len(games) > 1 and args.html:
+        raise ArenaError(f"{args.db} holds games of {', '.join(games)}: a page shows one "
+                         f"game's, choose it with --game")
+    print("\n\n\n".join(table_text([r for r in rows if r["game"] == g]) for g in games)
+          if games else table_text(rows))
+    if replaced:
+        print(f"\n{replaced} older game{'s' * (replaced != 1)} left out: replaced by games "
+              f"of a changed bot file")
     if args.html:
         _write_html(store, rows, args.html, args.replays)
     return 0

@@ -1,9 +1,10 @@
 """The leaderboard as one self-contained HTML page (technique X6).
 
 :func:`leaderboard_html` writes the ratings (table and a plot with the 95%
-intervals, as inline SVG), the head-to-head scores, the per-pair table and a list
-of the games; each game's link opens its replay in the page (board as text, a
-slider, play and step buttons, arrow keys).  Everything - data, style and script
+intervals, as inline SVG), the head-to-head scores, the per-pair table, each
+bot's faults (timeouts, crashes, bad answers, broken rules) and a list of the
+games; each game's link opens its replay in the page (board as text, a slider,
+play and step buttons, arrow keys).  Everything - data, style and script
 - is inside the file: it opens offline, from a USB stick or an e-mail, with no
 server and no network.
 
@@ -18,10 +19,9 @@ import html
 import json
 import os
 
-from ..tron.rules import FAULTS
 from .ratings import ratings
 from .report import default_pairs
-from .stats import head_to_head, pair_table
+from .stats import fault_codes, fault_counts, head_to_head, pair_table
 from .store import record_of
 
 STYLE = """
@@ -99,7 +99,7 @@ def _result(row) -> str:
         text = "draw"
     else:
         text = "places " + ", ".join(f"{n} {r + 1}" for n, r in zip(names, ranks))
-    faults = [f"{n}: {f}" for n, f in zip(names, row["faults"]) if f in FAULTS]
+    faults = [f"{n}: {f}" for n, f in zip(names, row["faults"]) if f in fault_codes()]
     return text + (f" ({'; '.join(faults)})" if faults else "")
 
 
@@ -173,6 +173,20 @@ def _replays_note(n_rows, n_replays, db) -> str:
             f"ID</code> shows any game.</p>")
 
 
+def _faults(rows) -> str:
+    """The faults of each bot over ``rows``, as the printed table's faults line gives them."""
+    counts = fault_counts(rows)
+    if not counts:
+        return (f"<p>No bot timed out, crashed, answered badly or broke a rule in these "
+                f"{len(rows)} games.</p>")
+    lines = [[html.escape(name), html.escape(", ".join(f"{n} {code}" for code, n
+                                                       in sorted(c.items())))]
+             for name, c in sorted(counts.items())]
+    return (f"<p>Games in which a bot timed out, crashed, answered badly or broke a rule, "
+            f"out of {len(rows)} (a game's replay says what happened).</p>"
+            + _table(["bot", "faults"], lines))
+
+
 def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
                      max_replays: int = 500) -> str:
     """The whole page for ``rows`` of ``store`` (see the module docstring)."""
@@ -205,8 +219,10 @@ def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
         "<h2>Head to head</h2><p>Score of the row's bot against the column's.</p>",
         _h2h(rows, names),
         "<h2>Pairs</h2><p>W-D-L from the first bot's side; verdict 'clear' when the exact sign "
-        "test of the decided games gives p &lt; 0.01.</p>",
+        "test of the decided games gives p &lt; 0.01 and the first bot won more, 'lost' when "
+        "p &lt; 0.01 and it lost more.</p>",
         _table(["pair", "maps", "W", "D", "L", "score", "sign p", "verdict"], pair_rows),
+        "<h2>Faults</h2>", _faults(rows),
         "<h2>Games</h2>", _replays_note(len(rows), len(games), store.path),
         _table(["game", "bots (by seat)", "map", "result", "turns"], game_rows),
         f'<script type="application/json" id="games-data">{data}</script>',

@@ -29,7 +29,7 @@ import json
 import os
 import time as _time
 
-from ..capture.state import FAULTS as CAPTURE_FAULTS
+from ..capture.rules import ELIMINATIONS
 from .bots import is_program, make_bot
 
 _warm: set = set()
@@ -162,7 +162,7 @@ def _play_capture(spec) -> dict:
     firsts = [p for p, r in enumerate(ranks) if r == 0]
     faults = [None] * len(spec.bots)
     for _turn, _round, player, kind, _detail in rec.events:
-        if kind in CAPTURE_FAULTS and faults[player] is None:
+        if kind in ELIMINATIONS and faults[player] is None:
             faults[player] = kind
     return {"winner": firsts[0] if len(firsts) == 1 else None, "ranks": ranks,
             "turns": rec.outcome["turns"], "faults": faults, "depths": [None] * len(ranks),

@@ -8,13 +8,14 @@ interval, sign-test p, verdict, mean search depths) and the faults.
 
 from __future__ import annotations
 
-from ..capture.state import FAULTS as CAPTURE_FAULTS
+from ..capture.rules import ELIMINATIONS
 from .ratings import ratings
 from .stats import fault_counts, pair_table
 
 NOTE = ("(W-D-L from the first bot's side, both seats; score: points a game with a 95% interval; "
         "sign p: the\n chance of a split of the decided games at least this uneven from coin "
-        "tosses; verdict\n 'clear' when p < 0.01)")
+        "tosses; verdict\n 'clear' when p < 0.01 and the first bot won more, 'lost' when p < 0.01 "
+        "and it lost more)")
 
 
 def _depth(value):
@@ -85,7 +86,7 @@ def replay_text(row, record) -> str:
                  f"ranks {record.outcome['ranks']} ({record.outcome['reason']})")
     notes = {(turn, player): text for turn, player, text in record.notes}
     for turn, _round, player, kind, detail in record.events:
-        if kind in CAPTURE_FAULTS:
+        if kind in ELIMINATIONS:
             why = notes.get((turn, player), detail)
             lines.append(f"{names[player]} (seat {player}): {kind} on turn {turn}: {why}")
     return "\n".join(lines)

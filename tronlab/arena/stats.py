@@ -151,14 +151,23 @@ def head_to_head(rows, names):
              for b in names] for a in names]
 
 
-def fault_counts(rows) -> dict:
-    """name -> {fault code: count} for the faults of programs and clocks (the codes of
-    :data:`tronlab.tron.rules.FAULTS`; the capture game's are among them)."""
+def fault_codes() -> tuple:
+    """The codes a bot's own mistake leaves in a row's ``faults``: the faults of
+    programs and clocks (:data:`tronlab.tron.rules.FAULTS`, the capture game's among
+    them) and the capture game's rule breaches that eliminate (a second ``BACK``, a
+    ``BACK`` out of range, a target off the grid)."""
+    from ..capture.rules import ELIMINATIONS
     from ..tron.rules import FAULTS
 
+    return tuple(dict.fromkeys(FAULTS + ELIMINATIONS))
+
+
+def fault_counts(rows) -> dict:
+    """name -> {fault code: count} for the codes of :func:`fault_codes`."""
+    codes = fault_codes()
     out = defaultdict(lambda: defaultdict(int))
     for row in rows:
         for name, code in zip(row["names"], row["faults"]):
-            if code in FAULTS:
+            if code in codes:
                 out[name][code] += 1
     return {n: dict(c) for n, c in out.items()}

@@ -246,6 +246,19 @@ class Store:
         return "; ".join(r[0] for r in self.conn.execute("PRAGMA integrity_check"))
 
 
+def latest_versions(rows) -> tuple[list, int]:
+    """``rows`` without the games that a changed bot file made a run play again, and how
+    many were left out.  A game played again has everything of the old one (tag, game,
+    bots by seat, map, seed, clock, depth) but the files' hash, which only its key holds:
+    of the rows alike in all of that, the latest stands."""
+    latest = {}
+    for row in rows:
+        latest[(row["tag"], row["game"], tuple(row["bots"]), row["map"], row["seed"],
+                row["time"], row["depth"])] = row["id"]
+    kept = [r for r in rows if r["id"] in set(latest.values())]
+    return kept, len(rows) - len(kept)
+
+
 def record_of(text: str):
     """A stored record as a GameRecord (Tron) or CaptureRecord (Back to the Code)."""
     data = json.loads(text)

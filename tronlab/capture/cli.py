@@ -50,6 +50,9 @@ def make_player(spec: str, time_limit=None, rng=None):
         if shutil.which(program) is None and not (os.sep in program and os.path.isfile(program)):
             raise _error(f"program not found: {program!r} (from {spec!r})")
         return CaptureProgram(args, name=spec, time_limit=time_limit)
+    if spec.startswith("py:"):
+        raise _error(f"py: bots play the Tron games, not backtothecode (got {spec!r}); a "
+                     f"Back to the Code program is cmd:<command line>")
     return get_bot(spec, game="backtothecode", rng=rng)
 
 

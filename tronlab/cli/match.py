@@ -28,7 +28,21 @@ def _make_bot(spec: str, rules: str, time):
         if shutil.which(program) is None and not (os.sep in program and os.path.isfile(program)):
             raise CLIError(f"program not found: {program!r} (from {spec!r})")
         return ExternalBot(args, protocol=rules, name=os.path.basename(program)), spec
+    if spec.startswith("py:"):
+        return _py_bot(spec, rules), spec
     return get_bot(spec, time=time), spec
+
+
+def _py_bot(spec: str, rules: str):
+    """A student's ``move(board, player)`` file, run as the arena runs it (in a process
+    of its own, on the game's clock); a file that cannot load is one error line."""
+    from ..arena.bots import check_spec, make_bot
+
+    try:
+        check_spec(spec, rules)
+    except ValueError as err:
+        raise CLIError(" ".join(str(err).split())) from None
+    return make_bot(spec, rules)
 
 
 def _board_for(args, n_bots: int, rng):

@@ -49,6 +49,15 @@ def whole_count(text: str) -> int:
     return int(text)
 
 
+def turn_count(text: str) -> int:
+    """A number of turns, 1 or more, in ASCII digits (``--max-turns 0`` would play no turn
+    and call the game a draw)."""
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of turns, 1 or more, "
+                                         f"got {text!r}")
+    return int(text)
+
+
 def file_problem(path) -> str | None:
     """Why a file could not be written at ``path`` (it is a folder, its folder is
     missing or not writable, it is there and not writable), or None: commands check
@@ -87,8 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=fmt,
                        description="Play one game and print the final board and who won.")
     m.add_argument("bots", nargs="+", metavar="BOT",
-                   help="registered bot name (see 'tronlab bots'), or cmd:<command line> for "
-                        "an external program")
+                   help="registered bot name (see 'tronlab bots'), cmd:<command line> for "
+                        "an external program, or py:FILE for a Python file with "
+                        "move(board, player) (Tron games)")
     m.add_argument("--rules", choices=PROTOCOLS + ("backtothecode",), default="google2010",
                    help="the contest's rules and protocol (default: %(default)s)")
     m.add_argument("--map", help=f"Google 2010 map file or built-in map name (default: "
@@ -99,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="time limit per move in seconds, 3x for the first move (default: no "
                         "limit; search bots then think 1 s a move under google2010, 0.2 s "
                         "under lightriders, 0.1 s under codingame)")
-    m.add_argument("--max-turns", type=whole_count, metavar="N",
+    m.add_argument("--max-turns", type=turn_count, metavar="N",
                    help="stop the game after N turns (default: play to the end)")
     m.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     m.add_argument("--save", metavar="FILE",
