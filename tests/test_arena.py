@@ -599,3 +599,23 @@ def test_the_report_explains_a_lost_verdict_where_the_better_rated_bot_lost_clea
     assert any(line.split()[:2] == ["t", "0"] and "lost" in line for line in text.splitlines())
     note = " ".join(text[text.index("(W-D-L"):].split())
     assert "'lost' when p < 0.01 and it lost more" in note
+
+
+def test_the_report_says_what_a_result_is_when_games_had_more_players(tmp_path):
+    # before: a 3-player game gave each bot 2 "results" with no word why, and "1 maps"
+    from tronlab.arena.html import leaderboard_html
+    from tronlab.arena.report import RESULTS_NOTE, table_text
+    with Store(tmp_path / "g.sqlite") as store:
+        run(round_robin(["random", "hugger", "filler"], "random:1", game="codingame",
+                        players=3), store, progress=False)
+        rows = store.rows()
+        text, page = table_text(rows), leaderboard_html(store, rows)
+    assert len(rows) == 3 and "3 games (codingame), 1 map\n" in text
+    results = {line.split()[1]: int(line.split()[-1]) for line in text.splitlines()
+               if line[:1].isdigit() and len(line.split()) == 6}
+    assert results == {"random": 6, "hugger": 6, "filler": 6}, text
+    assert RESULTS_NOTE in text and "n - 1 results" in page and "on 1 map," in page
+    with Store(tmp_path / "two.sqlite") as store:
+        run(round_robin(["random", "hugger"], "random:2:9x9"), store, progress=False)
+        text = table_text(store.rows())
+    assert "2 maps" in text and RESULTS_NOTE not in text

@@ -382,7 +382,7 @@ def test_a_database_of_two_contests_gets_a_table_for_each(tmp_path, capsys):
                  "--db", db], capsys)[0] == 0
     assert tronlab_main(["arena", "table", db]) == 0
     out = capsys.readouterr().out
-    assert "2 games (google2010), 1 maps" in out and "2 games (lightriders), 1 maps" in out
+    assert "2 games (google2010), 1 map\n" in out and "2 games (lightriders), 1 map\n" in out
     assert "(google2010, lightriders)" not in out
     assert tronlab_main(["arena", "table", db, "--html", str(tmp_path / "b.html")]) == 2
     err = capsys.readouterr().err

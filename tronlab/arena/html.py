@@ -20,7 +20,7 @@ import json
 import os
 
 from .ratings import ratings
-from .report import default_pairs
+from .report import RESULTS_NOTE, default_pairs, maps_phrase, multiplayer
 from .stats import fault_codes, fault_counts, head_to_head, pair_table
 from .store import record_of
 
@@ -173,6 +173,12 @@ def _replays_note(n_rows, n_replays, db) -> str:
             f"ID</code> shows any game.</p>")
 
 
+def _results_note(rows) -> str:
+    """What a result is, where games had more than two players."""
+    return f"<p>{html.escape(' '.join(RESULTS_NOTE.strip('()').split()))}.</p>" if multiplayer(
+        rows) else ""
+
+
 def _faults(rows) -> str:
     """The faults of each bot over ``rows``, as the printed table's faults line gives them."""
     counts = fault_counts(rows)
@@ -208,14 +214,15 @@ def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>{html.escape(title)}</h1>",
-        f"<p>{len(rows)} games ({html.escape(kinds)}) on {len({r['map'] for r in rows})} maps, "
+        f"<p>{len(rows)} games ({html.escape(kinds)}) on {maps_phrase(rows)}, "
         f"both seats. Ratings: Bradley-Terry fit over all games, 95% intervals.</p>",
         '<div id="viewer"><b id="title"></b><br><pre id="board"></pre><br>'
         '<button onclick="step(-1)">&lt;</button> <button onclick="play()">play</button> '
         '<button onclick="step(1)">&gt;</button> <input type="range" id="turn" min="0" value="0"> '
         '<span id="turn-label"></span><p id="result"></p></div>',
-        "<h2>Ratings</h2>", _table(["rank", "bot", "rating", "95%", "points", "results"],
-                                   rating_rows), _rating_svg(table),
+        "<h2>Ratings</h2>", _results_note(rows),
+        _table(["rank", "bot", "rating", "95%", "points", "results"], rating_rows),
+        _rating_svg(table),
         "<h2>Head to head</h2><p>Score of the row's bot against the column's.</p>",
         _h2h(rows, names),
         "<h2>Pairs</h2><p>W-D-L from the first bot's side; verdict 'clear' when the exact sign "

@@ -18,6 +18,21 @@ NOTE = ("(W-D-L from the first bot's side, both seats; score: points a game with
         "and it lost more)")
 
 
+RESULTS_NOTE = ("(points and results: one result against each other bot of a game, so a "
+                "game of n players\n gives each of them n - 1 results)")
+
+
+def maps_phrase(rows) -> str:
+    """'1 map' or 'n maps': how many maps ``rows`` were played on."""
+    n = len({r["map"] for r in rows})
+    return f"{n} map{'' if n == 1 else 's'}"
+
+
+def multiplayer(rows) -> bool:
+    """Whether a game of ``rows`` had more than two players."""
+    return any(len(row["names"]) > 2 for row in rows)
+
+
 def _depth(value):
     return "-" if value is None else f"{value:.1f}"
 
@@ -28,6 +43,8 @@ def ratings_text(rows) -> str:
     for k, r in enumerate(table, 1):
         lines.append(f"{k:<5}{r.name[:21]:<22}{r.elo:>8.0f}{'±' + format(r.half, '.0f'):>7}"
                      f"{r.points:>10.1f}{r.games:>9}")
+    if multiplayer(rows):
+        lines.append(RESULTS_NOTE)
     return "\n".join(lines)
 
 
@@ -69,7 +86,7 @@ def table_text(rows, pairs=None) -> str:
     if not rows:
         return "no games stored yet"
     games = sorted({r["game"] for r in rows})
-    head = f"{len(rows)} games ({', '.join(games)}), {len({r['map'] for r in rows})} maps"
+    head = f"{len(rows)} games ({', '.join(games)}), {maps_phrase(rows)}"
     return "\n\n".join([head, ratings_text(rows), pairs_text(rows, pairs), faults_text(rows)])
 
 
