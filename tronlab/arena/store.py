@@ -255,7 +255,8 @@ def latest_versions(rows) -> tuple[list, int]:
     for row in rows:
         latest[(row["tag"], row["game"], tuple(row["bots"]), row["map"], row["seed"],
                 row["time"], row["depth"])] = row["id"]
-    kept = [r for r in rows if r["id"] in set(latest.values())]
+    standing = set(latest.values())
+    kept = [r for r in rows if r["id"] in standing]
     return kept, len(rows) - len(kept)
 
 
