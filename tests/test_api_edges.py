@@ -172,3 +172,35 @@ def test_a_board_checks_facing_and_starts_like_its_other_arrays():
         tronlab.Board(b.cells.copy(), b.heads, starts=[1000, 0])   # before: kept
     ok = tronlab.Board(b.cells.copy(), b.heads, facing=[3, -1], starts=[10.0, b.heads[1]])
     assert ok.facing.tolist() == [3, -1] and ok.starts.tolist() == [10, b.heads[1]]
+
+
+def _bool_options():
+    from tronlab.tron.bots.basic import HuggerBot
+    from tronlab.tron.bots.nash import NashBot
+    from tronlab.tron.bots.search import ChamberBot, SearchBot
+    from tronlab.tron.nash_searcher import nash_search
+    b = tronlab.Board.from_ascii(ROOM)
+    yield "tt", lambda v: tronlab.Searcher(tt=v)
+    yield "ordering", lambda v: tronlab.Searcher(ordering=v)
+    yield "tt", lambda v: tronlab.negamax(b, 0, depth=1, tt=v)
+    yield "ordering", lambda v: tronlab.negamax(b, 0, depth=1, ordering=v)
+    for name in ("prune", "ordering", "hybrid", "table", "killers"):
+        yield name, lambda v, name=name: NashSearcher(**{name: v})
+    yield "prune", lambda v: nash_search(b, 0, depth=1, prune=v)
+    yield "tt", lambda v: SearchBot(tt=v)
+    yield "verbose", lambda v: SearchBot(verbose=v)
+    yield "penalize_battlefront", lambda v: ChamberBot(penalize_battlefront=v)
+    yield "sample", lambda v: NashBot(sample=v)
+    yield "table", lambda v: NashBot(table=v)
+    yield "random_ties", lambda v: HuggerBot(random_ties=v)
+
+
+@pytest.mark.parametrize("name, make", list(_bool_options()),
+                         ids=[f"{n}-{i}" for i, (n, _) in enumerate(_bool_options())])
+def test_the_searches_and_bots_take_on_off_options_as_bools(name, make):
+    for bad in (None, "yes", "no", 2, 0, 1.0, [True]):
+        # before: taken by truthiness, so None and 0 switched the option off, 'no' on
+        with pytest.raises(TypeError, match=f"{name} must be True or False, got"):
+            make(bad)
+    make(np.bool_(False))
+    make(True)

@@ -26,7 +26,7 @@ from .evaluate import (K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, check_max_dep
 from . import nash_search as ts
 from .search import roomiest_move
 from .zobrist import zobrist_keys
-from .values import is_real, is_whole
+from .values import check_flag, is_real, is_whole
 
 
 def _zobrist(size: int) -> np.ndarray:
@@ -55,7 +55,8 @@ class NashSearcher:
     """Iteratively deepened simultaneous-move search for one player of a 2-player
     game.  Options: ``evaluation`` (see :mod:`tronlab.tron.evaluate`; territory by
     default), ``k1``/``k2``/``sep_weight`` (its weights), ``draw`` (value of a
-    draw to me), ``prune`` (L2 saddle-point pruning), ``ordering`` (L6),
+    draw to me); switched on or off with True or False: ``prune`` (L2 saddle-point
+    pruning), ``ordering`` (L6),
     ``hybrid`` (the two-ply model where the heads cannot meet before the
     depth limit), ``table`` (keep proved value bounds by position, reused by
     later iterations and moves: :mod:`tronlab.tron.nash_table`), ``killers``
@@ -73,8 +74,11 @@ class NashSearcher:
         if not is_whole(hint_bits) or not 4 <= hint_bits <= 24:
             raise ValueError(f"hint_bits must be an int from 4 to 24, got {hint_bits!r}")
         hint_bits = int(hint_bits)
-        self.draw, self.prune, self.ordering = float(draw), bool(prune), bool(ordering)
-        self.hybrid, self.table, self.killers = bool(hybrid), bool(table), bool(killers)
+        self.draw = float(draw)
+        self.prune, self.ordering, self.hybrid, self.table, self.killers = (
+            check_flag(v, name) for v, name in ((prune, "prune"), (ordering, "ordering"),
+                                                (hybrid, "hybrid"), (table, "table"),
+                                                (killers, "killers")))
         self.hint_key = np.zeros(1 << hint_bits, np.uint64)
         self.hint_move = np.zeros((1 << hint_bits, 2), np.int64)
         self.bounds = np.zeros((1 << hint_bits, 2))
