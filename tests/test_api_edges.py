@@ -204,3 +204,30 @@ def test_the_searches_and_bots_take_on_off_options_as_bools(name, make):
             make(bad)
     make(np.bool_(False))
     make(True)
+
+
+def test_the_capture_entry_points_tell_a_wrong_type_from_a_wrong_value():
+    from tronlab.capture import NearestBot, RandomBot, nearest_target, reset
+    from tronlab.capture.paths_bot import PathBot
+    from tronlab.capture.rects import scan_rectangles
+    from tronlab.capture.rects_bot import RectangleBot
+    state = reset(2, width=8, height=5, rng=3)
+    view = state.view()
+    calls = {"nearest_target": nearest_target, "NearestBot": NearestBot(),
+             "RandomBot": RandomBot(1), "RectangleBot": RectangleBot(), "PathBot": PathBot()}
+    for name, call in calls.items():
+        for bad in (None, state.owner, {"positions": [(0, 0)]}):
+            # before: nearest_target(None, 0) an AttributeError, the others alike
+            with pytest.raises(TypeError, match="view must be a capture View or State"):
+                call(bad, 0)
+        for bad in ("0", 0.0, True, None):
+            with pytest.raises(TypeError, match="player must be an int 0 to 3, got"):
+                call(view, bad)                          # before: a ValueError or IndexError
+        for bad in (-1, 2, 4):
+            with pytest.raises(ValueError, match="player|not on this grid"):
+                call(view, bad)                          # before: RandomBot an IndexError
+    with pytest.raises(TypeError, match="player must be an int 0 to 3, got str '0'"):
+        scan_rectangles(state.owner, "0", (0, 0), jit=False)   # before: a ValueError
+    with pytest.raises(ValueError, match="player 3 is not on this grid"):
+        state.trail(3)                                   # before: IndexError
+    assert state.trail(np.int64(1)) == state.trail(1)
