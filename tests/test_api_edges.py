@@ -231,3 +231,18 @@ def test_the_capture_entry_points_tell_a_wrong_type_from_a_wrong_value():
     with pytest.raises(ValueError, match="player 3 is not on this grid"):
         state.trail(3)                                   # before: IndexError
     assert state.trail(np.int64(1)) == state.trail(1)
+
+
+def test_nash_search_depth_checks_the_prior():
+    b = tronlab.Board.from_ascii(ROOM)
+    for bad in ([0.5, 0.5, 0, 0], np.zeros((1, 4)), np.zeros((2, 3)), np.zeros((3, 4)),
+                [["a"] * 4] * 2, np.full((2, 4), np.nan), np.zeros((2, 4), bool), "prior"):
+        # before: a numba typing error, a read past the array (1x4), or numpy's message
+        with pytest.raises(ValueError, match="prior must be None or 2 rows of 4 numbers"):
+            NashSearcher().search_depth(b, 0, 1, prior=bad)
+    want = NashSearcher().search_depth(b, 0, 2, prior=np.array([[0, 1, 0, 0], [-1] * 4]))
+    wide = np.zeros((2, 8))
+    wide[:, ::2] = [[0, 1, 0, 0], [-1] * 4]            # not contiguous, ints: copied
+    got = NashSearcher().search_depth(b, 0, 2, prior=wide[:, ::2].astype(int))
+    assert got[0] == want[0] and np.array_equal(got[1], want[1])
+    assert NashSearcher().search_depth(b, 0, 2, prior=wide[:, ::2])[0] == want[0]

@@ -51,6 +51,33 @@ def choose_move(strategy, *, rng=None) -> int:
     return int(rng.choice(4, p=p / p.sum()))
 
 
+def check_prior(prior) -> np.ndarray:
+    """``prior`` as the kernel reads it, a C-contiguous float64[2, 4]: finite weights
+    by move code (the root's moves are tried from the largest down), a row for me and
+    one for the opponent, a row starting below 0 meaning none; else a ValueError.
+
+    >>> check_prior([[0.5, 0.5, 0, 0], [-1, -1, -1, -1]]).shape
+    (2, 4)
+    >>> check_prior([0.5, 0.5, 0, 0])      # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: prior must be None or 2 rows of 4 numbers (...), got shape (4,)
+    """
+    what = ("prior must be None or 2 rows of 4 numbers (move weights by move code for me "
+            "and the opponent, a row starting below 0: none)")
+    try:
+        a = np.asarray(prior)
+    except (TypeError, ValueError):
+        raise ValueError(f"{what}, got {type(prior).__name__}") from None
+    if a.dtype.kind not in "iuf":
+        raise ValueError(f"{what}, got an array of {a.dtype}")
+    if a.shape != (2, 4):
+        raise ValueError(f"{what}, got shape {a.shape}")
+    if not np.isfinite(a).all():
+        raise ValueError(f"{what}, got {a.tolist()}")
+    return np.ascontiguousarray(a, np.float64)
+
+
 class NashSearcher:
     """Iteratively deepened simultaneous-move search for one player of a 2-player
     game.  Options: ``evaluation`` (see :mod:`tronlab.tron.evaluate`; territory by
@@ -100,7 +127,7 @@ class NashSearcher:
                      stats=None):
         """One search ``depth`` turns deep: ``(value, strategies, completed)`` where
         ``strategies`` is float64[2, 4], the root equilibrium of me and the
-        opponent by move code; ``prior`` the same shape, or None."""
+        opponent by move code; ``prior`` the same shape (:func:`check_prior`), or None."""
         me, opp = check_two_players(board, player)
         if not is_whole(depth) or not 1 <= depth <= ts.MAX_DEPTH:
             raise ValueError(f"depth must be an int from 1 to {ts.MAX_DEPTH} turns, got {depth!r}")
@@ -112,7 +139,7 @@ class NashSearcher:
         if not (isinstance(stats, np.ndarray) and stats.dtype == np.int64
                 and stats.shape == (ts.N_STATS,)):
             raise ValueError(f"stats must be an int64 array of {ts.N_STATS} counts (N_STATS)")
-        prior = np.full((2, 4), -1.0) if prior is None else np.asarray(prior, float)
+        prior = np.full((2, 4), -1.0) if prior is None else check_prior(prior)
         kernel = ts.nash_search_kernel
         v, done = kernel(board.flat.copy(), np.int64(board.heads[me]), np.int64(board.heads[opp]),
                          np.int64(board.stride), np.int64(depth), np.int64(self.code), self.k1,
