@@ -246,3 +246,41 @@ def test_nash_search_depth_checks_the_prior():
     got = NashSearcher().search_depth(b, 0, 2, prior=wide[:, ::2].astype(int))
     assert got[0] == want[0] and np.array_equal(got[1], want[1])
     assert NashSearcher().search_depth(b, 0, 2, prior=wide[:, ::2])[0] == want[0]
+
+
+def test_a_board_keeps_its_own_copy_of_the_cells_it_is_given():
+    cells = tronlab.Board.from_ascii(ROOM).cells.copy()
+    heads = tronlab.Board.from_ascii(ROOM).heads
+    assert cells[2, 3] == cells[3, 3] == tronlab.FREE
+    a, b = tronlab.Board(cells, heads), tronlab.Board(cells, heads)
+    a.cells[2, 3] = 2                                    # a's own array changes a only
+    assert b.cells[2, 3] == 0 and cells[2, 3] == 0      # before: b and cells changed with a
+    cells[3, 3] = 1                                      # nor does the caller's array reach them
+    assert a.cells[3, 3] == 0 and b.cells[3, 3] == 0
+    view = np.vstack([cells, cells])[:cells.shape[0]]   # a C-contiguous view of another array
+    assert not np.shares_memory(tronlab.Board(view, heads).cells, view)
+    b.cells = cells                                      # assigning copies too
+    assert not np.shares_memory(b.cells, cells)
+
+
+def _strip(width):
+    """Padded cells of a ``width`` x 1 board, the heads on its first two squares."""
+    cells = np.ones((3, width + 2), np.uint8)
+    cells[1, 1:-1] = 0
+    cells[1, 1:3] = (2, 3)
+    return cells, [width + 3, width + 4]
+
+
+def test_a_board_side_is_capped_like_random_maps_before_anything_is_read():
+    from tronlab.tron.board import MAX_SIDE
+    from tronlab.tron.maps import MAX_SIDE as maps_side
+    assert maps_side == MAX_SIDE == 1000                 # one limit for Board and random_map
+    with pytest.raises(tronlab.BoardError, match=r"make a 1001x1 board, larger than the "
+                                                  r"1000x1000 boards"):
+        tronlab.Board(*_strip(MAX_SIDE + 1))             # before: accepted
+    with pytest.raises(tronlab.BoardError, match="larger than the 1000x1000"):
+        tronlab.Board(_strip(MAX_SIDE + 1)[0].tolist(), _strip(MAX_SIDE + 1)[1])
+    assert tronlab.Board(*_strip(MAX_SIDE)).width == MAX_SIDE
+    huge = np.broadcast_to(np.uint8(1), (10**5, 10**5))  # 10 GB if it were read or copied
+    with pytest.raises(tronlab.BoardError, match="make a 99998x99998 board, larger"):
+        tronlab.Board(huge, [10**5 + 1, 10**5 + 2])
