@@ -172,3 +172,115 @@ def test_a_board_checks_facing_and_starts_like_its_other_arrays():
         tronlab.Board(b.cells.copy(), b.heads, starts=[1000, 0])   # before: kept
     ok = tronlab.Board(b.cells.copy(), b.heads, facing=[3, -1], starts=[10.0, b.heads[1]])
     assert ok.facing.tolist() == [3, -1] and ok.starts.tolist() == [10, b.heads[1]]
+
+
+def _bool_options():
+    from tronlab.tron.bots.basic import HuggerBot
+    from tronlab.tron.bots.nash import NashBot
+    from tronlab.tron.bots.search import ChamberBot, SearchBot
+    from tronlab.tron.nash_searcher import nash_search
+    b = tronlab.Board.from_ascii(ROOM)
+    yield "tt", lambda v: tronlab.Searcher(tt=v)
+    yield "ordering", lambda v: tronlab.Searcher(ordering=v)
+    yield "tt", lambda v: tronlab.negamax(b, 0, depth=1, tt=v)
+    yield "ordering", lambda v: tronlab.negamax(b, 0, depth=1, ordering=v)
+    for name in ("prune", "ordering", "hybrid", "table", "killers"):
+        yield name, lambda v, name=name: NashSearcher(**{name: v})
+    yield "prune", lambda v: nash_search(b, 0, depth=1, prune=v)
+    yield "tt", lambda v: SearchBot(tt=v)
+    yield "verbose", lambda v: SearchBot(verbose=v)
+    yield "penalize_battlefront", lambda v: ChamberBot(penalize_battlefront=v)
+    yield "sample", lambda v: NashBot(sample=v)
+    yield "table", lambda v: NashBot(table=v)
+    yield "random_ties", lambda v: HuggerBot(random_ties=v)
+
+
+@pytest.mark.parametrize("name, make", list(_bool_options()),
+                         ids=[f"{n}-{i}" for i, (n, _) in enumerate(_bool_options())])
+def test_the_searches_and_bots_take_on_off_options_as_bools(name, make):
+    for bad in (None, "yes", "no", 2, 0, 1.0, [True]):
+        # before: taken by truthiness, so None and 0 switched the option off, 'no' on
+        with pytest.raises(TypeError, match=f"{name} must be True or False, got"):
+            make(bad)
+    make(np.bool_(False))
+    make(True)
+
+
+def test_the_capture_entry_points_tell_a_wrong_type_from_a_wrong_value():
+    from tronlab.capture import NearestBot, RandomBot, nearest_target, reset
+    from tronlab.capture.paths_bot import PathBot
+    from tronlab.capture.rects import scan_rectangles
+    from tronlab.capture.rects_bot import RectangleBot
+    state = reset(2, width=8, height=5, rng=3)
+    view = state.view()
+    calls = {"nearest_target": nearest_target, "NearestBot": NearestBot(),
+             "RandomBot": RandomBot(1), "RectangleBot": RectangleBot(), "PathBot": PathBot()}
+    for name, call in calls.items():
+        for bad in (None, state.owner, {"positions": [(0, 0)]}):
+            # before: nearest_target(None, 0) an AttributeError, the others alike
+            with pytest.raises(TypeError, match="view must be a capture View or State"):
+                call(bad, 0)
+        for bad in ("0", 0.0, True, None):
+            with pytest.raises(TypeError, match="player must be an int 0 to 3, got"):
+                call(view, bad)                          # before: a ValueError or IndexError
+        for bad in (-1, 2, 4):
+            with pytest.raises(ValueError, match="player|not on this grid"):
+                call(view, bad)                          # before: RandomBot an IndexError
+    with pytest.raises(TypeError, match="player must be an int 0 to 3, got str '0'"):
+        scan_rectangles(state.owner, "0", (0, 0), jit=False)   # before: a ValueError
+    with pytest.raises(ValueError, match="player 3 is not on this grid"):
+        state.trail(3)                                   # before: IndexError
+    assert state.trail(np.int64(1)) == state.trail(1)
+
+
+def test_nash_search_depth_checks_the_prior():
+    b = tronlab.Board.from_ascii(ROOM)
+    for bad in ([0.5, 0.5, 0, 0], np.zeros((1, 4)), np.zeros((2, 3)), np.zeros((3, 4)),
+                [["a"] * 4] * 2, np.full((2, 4), np.nan), np.zeros((2, 4), bool), "prior"):
+        # before: a numba typing error, a read past the array (1x4), or numpy's message
+        with pytest.raises(ValueError, match="prior must be None or 2 rows of 4 numbers"):
+            NashSearcher().search_depth(b, 0, 1, prior=bad)
+    want = NashSearcher().search_depth(b, 0, 2, prior=np.array([[0, 1, 0, 0], [-1] * 4]))
+    wide = np.zeros((2, 8))
+    wide[:, ::2] = [[0, 1, 0, 0], [-1] * 4]            # not contiguous, ints: copied
+    got = NashSearcher().search_depth(b, 0, 2, prior=wide[:, ::2].astype(int))
+    assert got[0] == want[0] and np.array_equal(got[1], want[1])
+    assert NashSearcher().search_depth(b, 0, 2, prior=wide[:, ::2])[0] == want[0]
+
+
+def test_a_board_keeps_its_own_copy_of_the_cells_it_is_given():
+    cells = tronlab.Board.from_ascii(ROOM).cells.copy()
+    heads = tronlab.Board.from_ascii(ROOM).heads
+    assert cells[2, 3] == cells[3, 3] == tronlab.FREE
+    a, b = tronlab.Board(cells, heads), tronlab.Board(cells, heads)
+    a.cells[2, 3] = 2                                    # a's own array changes a only
+    assert b.cells[2, 3] == 0 and cells[2, 3] == 0      # before: b and cells changed with a
+    cells[3, 3] = 1                                      # nor does the caller's array reach them
+    assert a.cells[3, 3] == 0 and b.cells[3, 3] == 0
+    view = np.vstack([cells, cells])[:cells.shape[0]]   # a C-contiguous view of another array
+    assert not np.shares_memory(tronlab.Board(view, heads).cells, view)
+    b.cells = cells                                      # assigning copies too
+    assert not np.shares_memory(b.cells, cells)
+
+
+def _strip(width):
+    """Padded cells of a ``width`` x 1 board, the heads on its first two squares."""
+    cells = np.ones((3, width + 2), np.uint8)
+    cells[1, 1:-1] = 0
+    cells[1, 1:3] = (2, 3)
+    return cells, [width + 3, width + 4]
+
+
+def test_a_board_side_is_capped_like_random_maps_before_anything_is_read():
+    from tronlab.tron.board import MAX_SIDE
+    from tronlab.tron.maps import MAX_SIDE as maps_side
+    assert maps_side == MAX_SIDE == 1000                 # one limit for Board and random_map
+    with pytest.raises(tronlab.BoardError, match=r"make a 1001x1 board, larger than the "
+                                                  r"1000x1000 boards"):
+        tronlab.Board(*_strip(MAX_SIDE + 1))             # before: accepted
+    with pytest.raises(tronlab.BoardError, match="larger than the 1000x1000"):
+        tronlab.Board(_strip(MAX_SIDE + 1)[0].tolist(), _strip(MAX_SIDE + 1)[1])
+    assert tronlab.Board(*_strip(MAX_SIDE)).width == MAX_SIDE
+    huge = np.broadcast_to(np.uint8(1), (10**5, 10**5))  # 10 GB if it were read or copied
+    with pytest.raises(tronlab.BoardError, match="make a 99998x99998 board, larger"):
+        tronlab.Board(huge, [10**5 + 1, 10**5 + 2])

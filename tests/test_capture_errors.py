@@ -131,7 +131,7 @@ def test_scan_rectangles_checks_player_position_and_prev():
         scan_rectangles(OWNER, 0, (5, 0), jit=False)
     with pytest.raises(ValueError, match="player must be an int 0 to 3, got 4"):
         scan_rectangles(OWNER, 4, (0, 0), jit=False)
-    with pytest.raises(ValueError, match="player must be an int 0 to 3, got '0'"):
+    with pytest.raises(TypeError, match="player must be an int 0 to 3, got str '0'"):
         scan_rectangles(OWNER, "0", (0, 0), jit=False)
     with pytest.raises(ValueError, match=r"prev must be None or 4 ints"):
         scan_rectangles(OWNER, 0, (0, 0), prev=(0, 0), jit=False)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .checks import check_player
+from .checks import check_view
 from .starts import as_rng
 from .state import MAX_BACK, NEUTRAL
 from ..tron.values import is_real
@@ -76,9 +76,9 @@ def nearest_target(view, player: int, *, late: float = 0.5, lone_penalty: int = 
     >>> nearest_target(view, 0)     # (1, 0) is as near but alone
     (3, 0)
     """
-    player = check_player(player)
+    player = check_view(view, player)
     late, lone_penalty = check_options(late, lone_penalty)
-    if player >= len(view.positions) or view.positions[player] is None:
+    if view.positions[player] is None:
         raise ValueError(f"player {player} is not on this grid (players 0 to "
                          f"{len(view.positions) - 1}, eliminated ones stand nowhere)")
     x, y = view.positions[player]
@@ -124,6 +124,7 @@ class RandomBot:
         self.target = None
 
     def __call__(self, view, player):
+        player = check_view(view, player)
         if view.backs_left[player] > 0 and self.back_chance > 0 \
                 and self.rng.random() < self.back_chance:
             return ("BACK", int(self.rng.integers(1, MAX_BACK + 1)))

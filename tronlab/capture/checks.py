@@ -1,5 +1,6 @@
-"""Argument checks shared by the capture game's functions: player ids,
-squares and owner grids, each a ValueError naming the argument and what was given.
+"""Argument checks shared by the capture game's functions: views, player ids,
+squares and owner grids, each an error naming the argument and what was given (a
+TypeError for a player or view of the wrong type, else a ValueError).
 
 >>> check_square((2, 1), (2, 3))
 (2, 1)
@@ -13,10 +14,29 @@ from ..tron.values import is_whole
 
 
 def check_player(player, name: str = "player") -> int:
-    """``player`` as an int 0..3, or a ValueError naming ``name``."""
-    if not is_whole(player) or not 0 <= player <= 3:
+    """``player`` as an int 0..3; else a TypeError (not an int: a str, a float, a
+    bool) or a ValueError (out of range), naming ``name``."""
+    if not is_whole(player):
+        raise TypeError(f"{name} must be an int 0 to 3, got {type(player).__name__} "
+                        f"{player!r}")
+    if not 0 <= player <= 3:
         raise ValueError(f"{name} must be an int 0 to 3, got {player!r}")
     return int(player)
+
+
+def check_view(view, player, name: str = "view") -> int:
+    """``player`` as an int if ``view`` is a game's :class:`~tronlab.capture.state.View`
+    or :class:`~tronlab.capture.state.State` and the game has that player; else a
+    TypeError (wrong types) or a ValueError naming the argument."""
+    from .state import State, View        # state imports this module
+    if not isinstance(view, (View, State)):
+        raise TypeError(f"{name} must be a capture View or State (a bot gets state.view()), "
+                        f"got {type(view).__name__}")
+    player = check_player(player)
+    if player >= view.n_players:
+        raise ValueError(f"player {player} is not on this grid (players 0 to "
+                         f"{view.n_players - 1})")
+    return player
 
 
 def check_square(square, shape, name: str = "position") -> tuple:

@@ -33,6 +33,7 @@ import numpy as np
 from .memory import Memory
 from .warmup import Warmup
 from .back import spoil_target
+from .checks import check_view
 from .bots import nearest_target
 from .lshapes import best_l_shape
 from .rects import border_cycle, new_scratch, scan_rectangles
@@ -180,6 +181,7 @@ def turn_start(bot, view, player):
     (``bot.memory``); answer with the nearest-neutral rule while its kernels
     load (``bot.warmup``); go BACK when its rule says so (``bot.back``).
     None: the bot thinks."""
+    check_view(view, player)
     bot.memory.update(view)
     if bot.warmup is not None and not bot.warmup.done:
         return nearest_target(view, player)

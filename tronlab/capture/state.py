@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .checks import check_square
+from .checks import check_square, check_view
 
 NEUTRAL = -1
 WIDTH, HEIGHT = 35, 20
@@ -135,6 +135,7 @@ class State:
 
     def trail(self, player: int) -> list:
         """Where ``player`` stood at the end of rounds 0, 1, ..., ``round - 1``."""
+        player = check_view(self, player, "state")
         return [snap.positions[player] for snap in self.history]
 
 

@@ -4,7 +4,8 @@ Layout
 ------
 ``cells`` is a ``uint8`` array of shape ``(height + 2, width + 2)``: the playing
 area plus a one-square wall border, so kernels can look at the four neighbours
-of any playing square without bounds checks.  A square holds
+of any playing square without bounds checks.  Width and height are at most
+:data:`MAX_SIDE` (1000).  A square holds
 
 * ``FREE`` (0) - empty,
 * ``WALL`` (1) - a wall of the map (and the padding border),
@@ -44,6 +45,10 @@ FREE = 0
 WALL = 1
 TRAIL = 2
 MAX_PLAYERS = 4
+#: the largest playing-area side a Board takes (random_map, map files and the protocols
+#: keep to it too): the contest protocols refuse larger boards (Google 2010's maps are at
+#: most 100 wide), and a board of a million squares is already a long game
+MAX_SIDE = 1000
 
 UP, RIGHT, DOWN, LEFT = 0, 1, 2, 3
 MOVE_NAMES = ("up", "right", "down", "left")
@@ -111,7 +116,7 @@ def check_board(board) -> "Board":
     if border != 2 * w + 2 * (h - 2):
         raise BoardError("the board's border has a free square: cells must keep a wall "
                          "(nonzero) border all round, the kernels do not check bounds")
-    _check_heads_placed(cells, heads, alive)
+    check_heads_placed(cells, heads, alive)
     return board
 
 
@@ -149,88 +154,19 @@ def start_square(board: "Board", player=0, start=None) -> int:
     return int(start)
 
 
-def _flags(values, n: int, name: str) -> np.ndarray:
-    """``values`` as one bool per player: True/False or 0/1, nothing else (numpy
-    would read any non-empty string, "no" included, as True)."""
-    a = np.asarray(values)
-    if a.dtype.kind not in "biu" or (a.dtype.kind in "iu" and ((a != 0) & (a != 1)).any()):
-        raise BoardError(f"{name} holds True/False (or 1/0) per player, got {values!r}")
-    return _per_player(a, np.bool_, n, name)
-
-
-def _per_player(values, dtype, n: int, name: str) -> np.ndarray:
-    """``values`` as one entry per player, or a clear error."""
-    out = np.array(values, dtype=dtype).reshape(-1)
-    if out.size != n:
-        raise BoardError(f"{name} needs one entry per player ({n}), got {out.size}")
-    return out
-
-
-def _check_heads_placed(cells: np.ndarray, heads: np.ndarray, alive: np.ndarray) -> None:
-    """Every head inside the padded grid and every living head on its playing area:
-    what the kernels need of the heads (the constructor and :func:`check_board`)."""
-    h, w = cells.shape
-    for p, (head, live) in enumerate(zip(heads.tolist(), alive.tolist())):
-        if not 0 <= head < cells.size:
-            raise BoardError(f"head of player {p} is flat index {head}, outside the "
-                             f"{w}x{h} padded grid")
-        y, x = divmod(head, w)
-        if live and not (0 < y < h - 1 and 0 < x < w - 1):
-            raise BoardError(f"head of player {p} (flat index {head}) is on the border, "
-                             f"not on the playing area")
-
-
-def _check_layout(cells: np.ndarray, heads: np.ndarray, alive: np.ndarray) -> None:
-    """What the kernels rely on: a WALL border all round (they look at the
-    neighbours of any playing square without bounds checks), known cell codes,
-    every living head on the playing area, on a square holding its own trail
-    (``TRAIL + p``), and no two living heads on one square.  A dead player's head
-    is not checked: it may be a placeholder (0) or a square freed since."""
-    border = np.concatenate((cells[0], cells[-1], cells[1:-1, 0], cells[1:-1, -1]))
-    if (border != WALL).any():
-        raise BoardError("cells must be the padded grid: a one-square WALL (1) border round the "
-                         "playing area (Board.from_ascii and the map makers add it)")
-    top = int(cells.max())
-    if top > TRAIL + MAX_PLAYERS - 1:
-        raise BoardError(f"cells hold 0 (free), 1 (wall) or 2-{TRAIL + MAX_PLAYERS - 1} "
-                         f"(trails), found {top}")
-    _check_heads_placed(cells, heads, alive)
-    w = cells.shape[1]
-    for p, (head, live) in enumerate(zip(heads.tolist(), alive.tolist())):
-        if not live:
-            continue
-        y, x = divmod(head, w)
-        code = int(cells[y, x])
-        if code != TRAIL + p:
-            other = [q for q in range(p) if alive[q] and heads[q] == head]
-            if other:
-                raise BoardError(f"players {other[0]} and {p} are alive with their heads on "
-                                 f"the same square ({x - 1}, {y - 1})")
-            held = {FREE: "free (0)", WALL: "a wall (1)"}.get(code, f"player {code - TRAIL}'s "
-                                                                   f"trail ({code})")
-            raise BoardError(f"head of living player {p} at ({x - 1}, {y - 1}) is on a square "
-                             f"that is {held}; it must hold the player's trail ({TRAIL + p})")
-
-
-def _as_cells(cells) -> np.ndarray:
-    cells = whole_numbers(cells, "cells", 0, TRAIL + MAX_PLAYERS - 1, np.uint8,
-                          error=BoardError, type_error=BoardError)
-    if cells.ndim != 2 or cells.shape[0] < 3 or cells.shape[1] < 3:
-        raise BoardError("cells must be a 2-D padded grid of at least 3x3")
-    return cells
-
-
-def _as_heads(heads) -> np.ndarray:
-    return whole_numbers(heads, "heads", -2**62, 2**62, np.int64, error=BoardError,
-                         type_error=BoardError).reshape(-1).copy()
-
-
 class Board:
     """Walls, trails and heads of a Tron game; see the module docstring.
 
+    The board keeps its own copies of the arrays it is given (``Board(cells,
+    heads)``, or assigned: ``board.cells = a``): changing ``cells`` afterwards does
+    not change the board, and two boards made from one array are independent.
+    ``board.cells``, ``board.heads`` and ``board.alive`` *are* the board's arrays:
+    writing into them changes the board (bots and the engine do, by design;
+    :meth:`copy` for a board of one's own).
+
     ``cells``, ``heads`` and ``alive`` are checked when assigned, like the
     constructor's arguments; :func:`check_board` re-checks what in-place changes
-    could break.
+    could break.  A side over :data:`MAX_SIDE` is refused before the grid is read.
 
     Construct with :meth:`from_ascii`, :func:`tronlab.tron.maps.parse_map`,
     :func:`tronlab.tron.maps.load_map` or the game constructors in
@@ -240,19 +176,19 @@ class Board:
     __slots__ = ("_cells", "_heads", "_alive", "facing", "starts")
 
     def __init__(self, cells, heads, alive=None, facing=None, starts=None):
-        cells = _as_cells(cells)
-        heads = _as_heads(heads)
+        cells = as_cells(cells)
+        heads = as_heads(heads)
         n = len(heads)
         if not 1 <= n <= MAX_PLAYERS:
             raise BoardError(f"a board has 1 to {MAX_PLAYERS} players, got {n}")
-        alive = np.ones(n, dtype=np.bool_) if alive is None else _flags(alive, n, "alive")
-        self.facing = (np.full(n, -1, dtype=np.int8) if facing is None else _per_player(
+        alive = np.ones(n, dtype=np.bool_) if alive is None else player_flags(alive, n, "alive")
+        self.facing = (np.full(n, -1, dtype=np.int8) if facing is None else per_player(
             whole_numbers(facing, "facing (-1: none, 0-3 a move)", -1, 3, np.int8,
                           error=BoardError, type_error=BoardError), np.int8, n, "facing"))
-        self.starts = heads.copy() if starts is None else _per_player(whole_numbers(
+        self.starts = heads.copy() if starts is None else per_player(whole_numbers(
             starts, "starts (flat indices)", 0, cells.size - 1, np.int64, error=BoardError,
             type_error=BoardError), np.int64, n, "starts")
-        _check_layout(cells, heads, alive)
+        check_layout(cells, heads, alive)
         self._cells, self._heads, self._alive = cells, heads, alive
 
     # ---- the checked arrays: assigning one runs the constructor's checks --------
@@ -263,7 +199,7 @@ class Board:
 
     @cells.setter
     def cells(self, value) -> None:
-        self._replace(_as_cells(value), self._heads, self._alive)
+        self._replace(as_cells(value), self._heads, self._alive)
 
     @property
     def heads(self) -> np.ndarray:
@@ -272,7 +208,7 @@ class Board:
 
     @heads.setter
     def heads(self, value) -> None:
-        heads = _as_heads(value)
+        heads = as_heads(value)
         if len(heads) != len(self._heads):
             raise BoardError(f"heads needs one entry per player ({len(self._heads)}), got "
                              f"{len(heads)}; make a new Board for another number of players")
@@ -285,11 +221,11 @@ class Board:
 
     @alive.setter
     def alive(self, value) -> None:
-        self._replace(self._cells, self._heads, _flags(value, len(self._heads), "alive"))
+        self._replace(self._cells, self._heads, player_flags(value, len(self._heads), "alive"))
 
     def _replace(self, cells, heads, alive) -> None:
         try:
-            _check_layout(cells, heads, alive)
+            check_layout(cells, heads, alive)
         except BoardError as err:
             raise BoardError(f"{err} (to change cells and heads together, make a new "
                              f"Board(cells, heads, alive))") from None
@@ -396,5 +332,8 @@ class Board:
         return format_map(self)
 
 
-# the ASCII notation lives in its own module; these names stay importable from here
+# the checks of a board's arrays and the ASCII notation live in their own modules (which
+# import this one's names); these names stay importable from here
+from .board_checks import as_cells, as_heads, check_heads_placed, check_layout  # noqa: E402
+from .board_checks import per_player, player_flags  # noqa: E402
 from .ascii import format_ascii, parse_ascii  # noqa: E402

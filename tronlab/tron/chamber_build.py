@@ -20,7 +20,7 @@ import numpy as np
 
 from ..grid.articulation import articulation_points_kernel
 from ..jit.kernels import KernelTable, kernel, sig_type
-from .values import is_whole
+from .values import check_flag, is_whole
 
 HEAD, GATE, ROOM = 0, 1, 2
 KIND_NAMES = ("head", "gate", "room")
@@ -64,7 +64,8 @@ def chamber_flags(penalize_battlefront=False, literal=0) -> int:
     >>> chamber_flags(), chamber_flags(True), chamber_flags(literal="ties")
     (0, 1, 2)
     """
-    return int(bool(penalize_battlefront)) | (literal_bits(literal) << 1)
+    a13 = check_flag(penalize_battlefront, "penalize_battlefront")
+    return int(a13) | (literal_bits(literal) << 1)
 
 
 class ChamberScratch(NamedTuple):

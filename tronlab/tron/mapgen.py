@@ -26,8 +26,8 @@ from collections import deque
 import numpy as np
 
 from ..runner.reprs import safe_repr
-from .board import FREE, TRAIL, WALL, Board
-from .maps import MAX_SIDE, load_map
+from .board import FREE, MAX_SIDE, TRAIL, WALL, Board
+from .maps import load_map
 from .values import is_real, is_whole
 
 _MAP_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "maps")
@@ -124,8 +124,8 @@ def random_map(width: int, height: int, *, density: float = 0.15, border: bool =
     ``density`` is the chance that a square (and so its mirror image) is a
     wall; ``border=True`` encloses the map in a wall ring (part of the
     ``width`` x ``height``, as in the Google maps), ``False`` leaves the grid
-    edge as the only limit.  Sides are at most :data:`tronlab.tron.maps.MAX_SIDE` (1000, the
-    contest protocols' limit).  Draws a new wall layout until the heads can be
+    edge as the only limit.  Sides are at most :data:`tronlab.tron.board.MAX_SIDE` (1000, the
+    contest protocols' limit, which Board keeps to).  Draws a new wall layout until the heads can be
     placed (up to ``tries`` layouts), else raises ValueError.
     """
     width = _check_size("width", width, 3 if border else 1, MAX_SIDE)

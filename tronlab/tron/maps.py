@@ -11,12 +11,7 @@ import os
 
 from ..runner.reprs import safe_repr
 from .ascii import _build
-from .board import FREE, TRAIL, WALL, Board, BoardError
-
-#: the largest map side this package reads, draws or plays: the contest protocols refuse
-#: larger boards (Google 2010's maps are at most 100 wide), and a board of a million
-#: squares is already a long game
-MAX_SIDE = 1000
+from .board import FREE, MAX_SIDE, TRAIL, WALL, Board, BoardError
 
 
 def _map_code(ch):

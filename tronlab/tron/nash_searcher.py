@@ -26,7 +26,7 @@ from .evaluate import (K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, check_max_dep
 from . import nash_search as ts
 from .search import roomiest_move
 from .zobrist import zobrist_keys
-from .values import is_real, is_whole
+from .values import check_flag, is_real, is_whole
 
 
 def _zobrist(size: int) -> np.ndarray:
@@ -51,11 +51,39 @@ def choose_move(strategy, *, rng=None) -> int:
     return int(rng.choice(4, p=p / p.sum()))
 
 
+def check_prior(prior) -> np.ndarray:
+    """``prior`` as the kernel reads it, a C-contiguous float64[2, 4]: finite weights
+    by move code (the root's moves are tried from the largest down), a row for me and
+    one for the opponent, a row starting below 0 meaning none; else a ValueError.
+
+    >>> check_prior([[0.5, 0.5, 0, 0], [-1, -1, -1, -1]]).shape
+    (2, 4)
+    >>> check_prior([0.5, 0.5, 0, 0])      # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: prior must be None or 2 rows of 4 numbers (...), got shape (4,)
+    """
+    what = ("prior must be None or 2 rows of 4 numbers (move weights by move code for me "
+            "and the opponent, a row starting below 0: none)")
+    try:
+        a = np.asarray(prior)
+    except (TypeError, ValueError):
+        raise ValueError(f"{what}, got {type(prior).__name__}") from None
+    if a.dtype.kind not in "iuf":
+        raise ValueError(f"{what}, got an array of {a.dtype}")
+    if a.shape != (2, 4):
+        raise ValueError(f"{what}, got shape {a.shape}")
+    if not np.isfinite(a).all():
+        raise ValueError(f"{what}, got {a.tolist()}")
+    return np.ascontiguousarray(a, np.float64)
+
+
 class NashSearcher:
     """Iteratively deepened simultaneous-move search for one player of a 2-player
     game.  Options: ``evaluation`` (see :mod:`tronlab.tron.evaluate`; territory by
     default), ``k1``/``k2``/``sep_weight`` (its weights), ``draw`` (value of a
-    draw to me), ``prune`` (L2 saddle-point pruning), ``ordering`` (L6),
+    draw to me); switched on or off with True or False: ``prune`` (L2 saddle-point
+    pruning), ``ordering`` (L6),
     ``hybrid`` (the two-ply model where the heads cannot meet before the
     depth limit), ``table`` (keep proved value bounds by position, reused by
     later iterations and moves: :mod:`tronlab.tron.nash_table`), ``killers``
@@ -73,8 +101,11 @@ class NashSearcher:
         if not is_whole(hint_bits) or not 4 <= hint_bits <= 24:
             raise ValueError(f"hint_bits must be an int from 4 to 24, got {hint_bits!r}")
         hint_bits = int(hint_bits)
-        self.draw, self.prune, self.ordering = float(draw), bool(prune), bool(ordering)
-        self.hybrid, self.table, self.killers = bool(hybrid), bool(table), bool(killers)
+        self.draw = float(draw)
+        self.prune, self.ordering, self.hybrid, self.table, self.killers = (
+            check_flag(v, name) for v, name in ((prune, "prune"), (ordering, "ordering"),
+                                                (hybrid, "hybrid"), (table, "table"),
+                                                (killers, "killers")))
         self.hint_key = np.zeros(1 << hint_bits, np.uint64)
         self.hint_move = np.zeros((1 << hint_bits, 2), np.int64)
         self.bounds = np.zeros((1 << hint_bits, 2))
@@ -96,7 +127,7 @@ class NashSearcher:
                      stats=None):
         """One search ``depth`` turns deep: ``(value, strategies, completed)`` where
         ``strategies`` is float64[2, 4], the root equilibrium of me and the
-        opponent by move code; ``prior`` the same shape, or None."""
+        opponent by move code; ``prior`` the same shape (:func:`check_prior`), or None."""
         me, opp = check_two_players(board, player)
         if not is_whole(depth) or not 1 <= depth <= ts.MAX_DEPTH:
             raise ValueError(f"depth must be an int from 1 to {ts.MAX_DEPTH} turns, got {depth!r}")
@@ -108,7 +139,7 @@ class NashSearcher:
         if not (isinstance(stats, np.ndarray) and stats.dtype == np.int64
                 and stats.shape == (ts.N_STATS,)):
             raise ValueError(f"stats must be an int64 array of {ts.N_STATS} counts (N_STATS)")
-        prior = np.full((2, 4), -1.0) if prior is None else np.asarray(prior, float)
+        prior = np.full((2, 4), -1.0) if prior is None else check_prior(prior)
         kernel = ts.nash_search_kernel
         v, done = kernel(board.flat.copy(), np.int64(board.heads[me]), np.int64(board.heads[opp]),
                          np.int64(board.stride), np.int64(depth), np.int64(self.code), self.k1,

@@ -117,7 +117,7 @@ from .search_state import (BLIND, CLOCK_EVERY, CRASH_MODELS, EXACT, INF, LOWER, 
                            S_COST_SEEN, S_EVALS, S_NODES, S_SEPARATED, S_TT_CUTS, S_TT_HITS,
                            TIMED_SIZE, UPPER, WIN, new_frames, new_lines, new_table)
 from .zobrist import zobrist_keys
-from .values import is_whole
+from .values import check_flag, is_whole
 
 
 # ---------------------------------------------------------------------------
@@ -142,7 +142,7 @@ class Searcher:
     makes the bot avoid head-on crashes in even positions), ``crash``
     ('pessimistic' or 'blind': may the opponent aim at my square; see the
     module doc), ``tt`` and
-    ``ordering`` (switch the table and move ordering),
+    ``ordering`` (True or False: switch the table and move ordering),
     ``tt_bits`` (table size 2**tt_bits entries), ``reduce`` (late move
     reductions from the move at this index on, 1-3; 0: none; module doc).
     """
@@ -155,7 +155,7 @@ class Searcher:
             raise ValueError(f"crash must be one of {sorted(CRASH_MODELS)}, got {crash!r}")
         self.crash = CRASH_MODELS[crash]
         self.k1, self.k2, self.sep_weight = check_weights(k1, k2, sep_weight)
-        self.tt, self.ordering = bool(tt), bool(ordering)
+        self.tt, self.ordering = check_flag(tt, "tt"), check_flag(ordering, "ordering")
         if not is_whole(reduce) \
                 or not 0 <= reduce <= 3:
             raise ValueError(f"reduce must be an int from 0 to 3 (0: no late move reductions), "

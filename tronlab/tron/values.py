@@ -1,7 +1,8 @@
 """Numbers from users, checked: :func:`whole_numbers` (board cells, heads, costs)
 refuses what numpy's own cast would silently change; :func:`is_whole` and
 :func:`is_real` are the one test, everywhere, that a single argument is a whole
-number or a real number and not a bool.
+number or a real number and not a bool; :func:`check_flag` that an on/off option
+is a bool.
 
 Imports only numpy (``tronlab.jit`` and the runner import it: it must stay light)."""
 
@@ -43,6 +44,23 @@ def is_real(x) -> bool:
     (False, False, False, False, False)
     """
     return isinstance(x, numbers.Real) and not isinstance(x, _BOOLS)
+
+
+def check_flag(value, name: str) -> bool:
+    """``value`` as a bool if it is ``True`` or ``False`` (a ``np.bool_`` too), else a
+    TypeError naming the option ``name``: by truthiness ``None`` would switch an
+    option off and ``'no'`` or ``2`` on without a word.
+
+    >>> check_flag(np.bool_(False), "tt")
+    False
+    >>> check_flag(None, "tt")
+    Traceback (most recent call last):
+    ...
+    TypeError: tt must be True or False, got NoneType None
+    """
+    if isinstance(value, _BOOLS):
+        return bool(value)
+    raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
 
 
 def whole_numbers(values, name: str, low: int, high: int, dtype, *, error=ValueError,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..board import FREE, Board
 from ..mapgen import as_rng
+from ..values import check_flag
 from ...runner.registry import register
 
 
@@ -65,7 +66,7 @@ class HuggerBot(_SeededBot):
 
     def __init__(self, rng=None, *, random_ties: bool = False):
         super().__init__(rng)
-        self.random_ties = bool(random_ties)
+        self.random_ties = check_flag(random_ties, "random_ties")
 
     def __call__(self, board: Board, player: int) -> int:
         moves = board.legal_moves(player)

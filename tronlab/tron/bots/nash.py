@@ -67,7 +67,7 @@ from ..evaluate import K1_DEFAULT, K2_DEFAULT
 from ..lightriders import MOVE_MARGIN, move_time
 from ..nash_search import MAX_DEPTH
 from ..nash_searcher import NashSearcher
-from ..values import is_real, is_whole
+from ..values import check_flag, is_real, is_whole
 from .search import _EndgameBot, _warm
 
 
@@ -140,7 +140,7 @@ class NashBot(ClockedBot):
             raise ValueError(f"depth must be an int from 1 to {MAX_DEPTH} (turns) or None, "
                              f"got {depth!r}")
         self.depth = None if depth is None else int(depth)
-        self.sample = bool(sample)
+        self.sample = check_flag(sample, "sample")
         self._rng_source, self._rng = rng, None
         self.searcher = NashSearcher(evaluation=evaluation, draw=draw, prune=prune,
                                      ordering=ordering, table=table, killers=killers,

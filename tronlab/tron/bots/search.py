@@ -63,7 +63,7 @@ from ..lightriders import move_time
 from ..evaluate import (CHAMBER, K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, TERRITORY,
                         evaluate_kernel, is_separated, multi_score_kernel)
 from ..search import Searcher
-from ..values import is_real, is_whole
+from ..values import check_flag, is_real, is_whole
 from ...runner.registry import check_time, register
 
 #: a contest program (:meth:`_Bot.set_turn_start`) plans at most this share of the move's time,
@@ -90,7 +90,7 @@ class _Bot(ABC):
 
     def __init__(self, *, time=None, verbose=False, rng=None):
         self.time = check_time(time)
-        self.verbose = bool(verbose)
+        self.verbose = check_flag(verbose, "verbose")
         self.rules = None
         self.last_stats: dict = {}
         self._counts = None
