@@ -35,12 +35,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .board import FREE, TRAIL, WALL, Board
+from .board import FREE, MAX_SIDE, TRAIL, WALL, Board
 
 LIGHTRIDERS_SIZE = (16, 16)
 LIGHTRIDERS_TIMEBANK_MS = 10000
 LIGHTRIDERS_TIME_PER_MOVE_MS = 200
-MAX_FIELD_SIDE = 1000           # a field side beyond this is refused as bad input
+MAX_FIELD_SIDE = MAX_SIDE       # a field side beyond this is refused as bad input
 
 
 def _protocol():
