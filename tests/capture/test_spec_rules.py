@@ -9,12 +9,14 @@ from tronlab.capture.rules import reset, step
 
 
 def walk(state, *plans):
-    """Play rounds: plans[p] is player p's list of actions, all the same length."""
+    """Play rounds until the plans (one list of actions per player) or the game end."""
     results = []
     for actions in zip(*plans):
         result = step(state, list(actions))
         results.append(result)
         state = result.state
+        if result.outcome is not None:
+            break
     return state, results
 
 
@@ -154,9 +156,10 @@ def test_a_second_back_a_bad_n_or_an_off_grid_target_eliminates():
 def test_eliminated_players_stay_eliminated_and_backs_are_not_refunded_by_a_back():
     s = reset(3, width=5, height=5, starts=[(1, 1), (4, 4), (0, 4)])
     s, _ = walk(s, [(2, 1), (3, 1)], [(4, 4), (4, 4)], [(0, 3), "timeout"])
-    s, _ = walk(s, [("BACK", 1)], [(4, 4)], [None])
-    assert s.eliminated == (False, False, True) and s.backs_left == (0, 1, 1)
-    assert s.owner[3, 0] == 2                          # its capture of round 1 stands
+    assert s.owner[3, 0] == 2                           # player 2 took (0, 3) in round 1
+    s, _ = walk(s, [("BACK", 2)], [(4, 4)], [None])     # round 3: back to round 1
+    assert s.round == 1 and s.eliminated == (False, False, True) and s.backs_left == (0, 1, 1)
+    assert s.owner[3, 0] == -1 and s.scores() == (1, 1, 1)   # its capture is undone too
 
 
 def test_the_round_limit_counts_in_game_rounds():
@@ -240,3 +243,23 @@ def test_a_shared_square_ringed_by_one_player_stays_neutral():
     s, _ = walk(s, [(2, 2)], [(2, 2)])
     assert s.positions == ((2, 2), (2, 2))
     assert s.owner[2, 2] == -1
+
+
+def test_the_decided_check_looks_back_25_rounds_per_unused_back():
+    # scores are 3 and 2 for good after round 2, but each unused BACK could still undo
+    # 25 rounds: with two unused, round r compares the owners at round r - 50
+    s = reset(2, width=5, height=1, starts=[(0, 0), (4, 0)])
+    p0 = [(1, 0), (2, 0)] + [(1, 0), (2, 0)] * 30
+    p1 = [(3, 0), (4, 0)] * 31
+    s, res = walk(s, p0, p1)
+    ends = [(k + 1, r.outcome.reason) for k, r in enumerate(res) if r.outcome is not None]
+    assert ends[0] == (53, "decided")                   # decided after round 52, one more round
+
+
+def test_an_eliminated_players_upper_end_is_its_count_now():
+    s = reset(2, width=5, height=1, starts=[(0, 0), (4, 0)])
+    s, _ = walk(s, [("BACK", 1)], ["timeout"])           # p1 out, p0's BACK used up
+    s, res = walk(s, [(1, 0)], [None])                  # [2, 4] against p1's [1, 1]
+    assert s.last_round
+    s, res = walk(s, [(2, 0)], [None])
+    assert res[0].outcome.reason == "decided" and res[0].outcome.scores == (3, 1)
