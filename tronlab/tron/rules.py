@@ -12,11 +12,11 @@ Each rule set is a small object from :func:`get_rules`:
 ``lightriders`` - riddles.io Light Riders: resolved like ``google2010``, but
     a missing or unusable command never kills: ``None`` (a pass, bad text, a
     timeout, an exception) and, from round 2 on, a reverse all mean "keep
-    going straight" in ``board.facing``.  The square of a head-on collision
-    becomes a wall (under ``google2010`` it stays free).  In round 1 a reverse is a real
+    going straight" in ``board.facing``.  In round 1 a reverse is a real
     turn.  Every living player therefore needs a facing (``board.facing``
     not -1); :func:`lightriders_board <tronlab.tron.mapgen.lightriders_board>`
-    sets it.
+    sets it.  The square of a head-on collision becomes a wall (under
+    ``google2010`` it stays free).
 
 ``codingame`` - CodinGame Tron Battle: 2-4 players move one after another in
     index order, each seeing the moves already made this turn.  Entering any
