@@ -13,13 +13,14 @@ def scipy_regions(owner):
 
 
 def scipy_enclose(owner, player, x, y):
-    """Oracle: the labels touching (x, y) whose squares avoid the outer ring and
-    whose 8-neighbourhood holds no other player's square."""
+    """Oracle: the labels of the 8 squares around (x, y) (not (x, y) itself)
+    whose squares avoid the outer ring and whose 8-neighbourhood holds no other
+    player's square."""
     labels = scipy_regions(owner)
     h, w = owner.shape
     out = owner.copy()
     seeds = {labels[j, i] for j in range(y - 1, y + 2) for i in range(x - 1, x + 2)
-             if 0 <= i < w and 0 <= j < h and labels[j, i] > 0}
+             if 0 <= i < w and 0 <= j < h and (i, j) != (x, y) and labels[j, i] > 0}
     for lab in seeds:
         region = labels == lab
         on_ring = region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any()

@@ -60,7 +60,9 @@ def neutral_region_kernel(owner, width, height, seed, seen, region):
 @kernel(sig="i8(i1[::1], i8, i8, i8, i8, i8, b1, i8[::1], i8[::1], i4[::1])")
 def enclose_kernel(owner, width, height, player, x, y, write, stamp, next_stamp, region):
     """How many squares ``player`` takes standing on ``(x, y)``: every closed
-    neutral region among the 8 squares around it.  With ``write`` they become
+    neutral region among the 8 squares around it.  Its own square seeds no
+    region (left neutral when shared, it is taken only as part of a region
+    seeded next to it).  With ``write`` they become
     the player's in ``owner``; without, ``owner`` is left as it was (what a
     move *would* take, for the bots' scans).
 
@@ -75,8 +77,8 @@ def enclose_kernel(owner, width, height, player, x, y, write, stamp, next_stamp,
     for sy in range(max(y - 1, 0), min(y + 2, height)):
         for sx in range(max(x - 1, 0), min(x + 2, width)):
             seed = sy * width + sx
-            if owner[seed] != -1 or stamp[seed] >= base:
-                continue
+            if (sx == x and sy == y) or owner[seed] != -1 or stamp[seed] >= base:
+                continue        # the 8 squares around only: not the player's own square
             mark = next_stamp[0]
             next_stamp[0] += 1
             stamp[seed] = mark

@@ -15,7 +15,8 @@ Each rule set is a small object from :func:`get_rules`:
     going straight" in ``board.facing``.  In round 1 a reverse is a real
     turn.  Every living player therefore needs a facing (``board.facing``
     not -1); :func:`lightriders_board <tronlab.tron.mapgen.lightriders_board>`
-    sets it.
+    sets it.  The square of a head-on collision becomes a wall (under
+    ``google2010`` it stays free).
 
 ``codingame`` - CodinGame Tron Battle: 2-4 players move one after another in
     index order, each seeing the moves already made this turn.  Entering any
@@ -255,6 +256,12 @@ class LightRiders(_Simultaneous):
             if not 0 <= board.facing[p] <= 3:
                 raise ValueError(f"lightriders: player {p} has no facing (board.facing[{p}] is "
                                  f"{int(board.facing[p])}); 'keep going straight' needs one")
+
+    def _advance(self, board, deaths, targets):
+        super()._advance(board, deaths, targets)
+        for p, reason in deaths.items():
+            if reason == "head-on":     # the square both entered becomes a wall
+                board.flat[targets[p][0]] = WALL
 
     def effective_move(self, board: Board, player: int, move, *, turn: int):
         move = _check_move(move, player)
