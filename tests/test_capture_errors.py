@@ -143,13 +143,13 @@ def test_scan_rectangles_checks_player_position_and_prev():
 def test_search_paths_checks_player_position_arrival_and_trail():
     with pytest.raises(ValueError, match="player must be an int 0 to 3, got 7"):
         search_paths(OWNER, 7, (0, 0), jit=False)
-    with pytest.raises(ValueError, match=r"position must be an \(x, y\) pair of ints"):
-        search_paths(OWNER, 0, (0, 0.5), jit=False)
+    with pytest.raises(TypeError, match=r"position must be an \(x, y\) pair of ints"):
+        search_paths(OWNER, 0, (0, 0.5), jit=False)     # a ValueError before: a wrong type
     with pytest.raises(ValueError, match=r"arrival must be shaped like owner, \(3, 5\)"):
         search_paths(OWNER, 0, (0, 0), arrival=np.zeros((2, 2), np.int64), jit=False)
     with pytest.raises(ValueError, match=r"trail\[1\] \(9, 9\) is off the 5x3 grid"):
         search_paths(OWNER, 0, (0, 0), trail=[(0, 1), (9, 9)], jit=False)
-    with pytest.raises(ValueError, match=r"trail\[0\] must be an \(x, y\) pair of ints"):
+    with pytest.raises(TypeError, match=r"trail\[0\] must be an \(x, y\) pair of ints"):
         search_paths(OWNER, 0, (0, 0), trail=[None], jit=False)
 
 
@@ -180,7 +180,7 @@ def test_predict_wants_position_heading_last_turn():
 
 
 def test_state_from_ascii_checks_positions_trails_and_backs():
-    with pytest.raises(ValueError, match=r"positions\[1\] must be an \(x, y\) pair of ints"):
+    with pytest.raises(TypeError, match=r"positions\[1\] must be an \(x, y\) pair of ints"):
         state_from_ascii(GRID_TEXT, positions={1: 3})
     with pytest.raises(ValueError, match=r"trails\[0\]\[1\] \(7, 0\) is off the 5x3 grid"):
         state_from_ascii(GRID_TEXT, trails={0: [(0, 1), (7, 0)]})

@@ -1,6 +1,6 @@
 """Argument checks shared by the capture game's functions: views, player ids,
 squares and owner grids, each an error naming the argument and what was given (a
-TypeError for a player or view of the wrong type, else a ValueError).
+TypeError for a player, view or square of the wrong type, else a ValueError).
 
 >>> check_square((2, 1), (2, 3))
 (2, 1)
@@ -41,7 +41,8 @@ def check_view(view, player, name: str = "view") -> int:
 
 def check_square(square, shape, name: str = "position") -> tuple:
     """``square`` as an ``(x, y)`` pair of ints on a grid shaped ``shape``
-    (``(height, width)``), or a ValueError naming ``name``.
+    (``(height, width)``); else a TypeError (not a pair of ints: ``(0, 0.5)``,
+    ``(True, 0)``, ``"3"``) or a ValueError (off the grid) naming ``name``.
 
     >>> check_square((3, 0), (2, 3))
     Traceback (most recent call last):
@@ -54,7 +55,7 @@ def check_square(square, shape, name: str = "position") -> tuple:
     except (TypeError, ValueError):
         x = y = None
     if not (is_whole(x) and is_whole(y)):
-        raise ValueError(f"{name} must be an (x, y) pair of ints, got {square!r}")
+        raise TypeError(f"{name} must be an (x, y) pair of ints, got {square!r}")
     if not (0 <= x < w and 0 <= y < h):
         raise ValueError(f"{name} ({x}, {y}) is off the {w}x{h} grid")
     return int(x), int(y)

@@ -370,8 +370,8 @@ def _checked_inputs(owner, player, position, trail, arrival):
 
 def _checked_trail(trail, shape) -> list:
     """``trail`` as a list of ``(x, y)`` int pairs on a grid shaped ``shape``, or a
-    ValueError naming the first square that is not (a quick pass first: under
-    0.1 ms for 350 squares of plain ints)."""
+    TypeError / ValueError naming the first square that is not (a quick pass first:
+    under 0.1 ms for 350 squares of plain ints)."""
     trail = list(trail)
     h, w = shape
     try:
