@@ -125,3 +125,30 @@ def test_the_registry_and_the_arena_specs_pass_options_and_refuse_bad_ones():
                        ("paths+bogus=1", ".*unexpected keyword argument 'bogus'")):
         with pytest.raises(ValueError, match=re.escape(f"bot '{bad}': ") + match):
             check_spec(bad, "backtothecode")
+
+
+@pytest.mark.parametrize("terms, error, match", [
+    (dict(proximity_divisor=0), ValueError, r"proximity_divisor must be a number > 0 \(1: off\)"),
+    (dict(size_divisor=NAN), ValueError, "size_divisor must be a number >= 0, got nan"),
+    (dict(win_bonus=-1), ValueError, "win_bonus must be a number >= 0"),
+    (dict(approach="2"), TypeError, "approach must be a number >= 0, got str"),
+    (dict(cap_to_win=1), TypeError, "cap_to_win must be True or False"),
+    (dict(max_side=1), ValueError, "max_side must be an int from 2 to 1000"),
+    (dict(max_side=4.0), TypeError, "max_side must be an int from 2 to 1000"),
+    (dict(proximity=-1), ValueError, "proximity must be an int from 0"),
+    (dict(size_limit=14), TypeError, r"size_limit must be 3 numbers \(for 2, 3 and 4 players\)"),
+    (dict(size_limit=(14, 13)), ValueError, "size_limit must be 3 numbers"),
+    (dict(player_constant=(10, 6, -1)), ValueError, r"player_constant\[2\] must be a number >= 0"),
+])
+def test_the_rectangle_terms_are_checked_when_made(terms, error, match):
+    # before: taken; proximity_divisor=0 a ZeroDivisionError in the scan every turn
+    with pytest.raises(error, match=match):
+        RectTerms(**terms)
+
+
+def test_switched_off_and_numpy_terms_are_taken():
+    off = RectTerms().only()
+    assert off.player_constant == (0.0, 0.0, 0.0) and off.size_divisor == 1.0
+    terms = RectTerms(max_side=np.int64(4), size_limit=np.array([5, 4, 3]))
+    assert terms.size_limit == (5, 4, 3) and all(type(v) is int for v in terms.size_limit)
+    assert RectTerms(player_constant=[10, 6, 4]).params(3)[4] == 6.0
