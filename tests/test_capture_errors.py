@@ -153,6 +153,22 @@ def test_search_paths_checks_player_position_arrival_and_trail():
         search_paths(OWNER, 0, (0, 0), trail=[None], jit=False)
 
 
+@pytest.mark.parametrize("options, error, said", [
+    ({"max_nodes": 0}, ValueError, "max_nodes must be an int from 1 to 10000000"),
+    ({"max_nodes": 5000.0}, TypeError, "max_nodes must be an int from 1"),
+    ({"steps": (0,)}, ValueError, r"steps\[0\] must be an int from 1"),
+    ({"steps": "321"}, TypeError, "steps must be a sequence of ints"),
+    ({"max_steps": -1}, ValueError, "max_steps must be an int from 1"),
+    ({"constant": -5.0}, ValueError, "constant must be a number >= 0"),
+    ({"escape": "yes"}, TypeError, "escape must be True or False"),
+])
+def test_search_paths_checks_its_budget_and_score_options(options, error, said):
+    # before: max_nodes=0 an IndexError here and, compiled, a write past the node arrays;
+    # 5000.0 a numba typing error; constant=-5 a division by zero
+    with pytest.raises(error, match=said):
+        search_paths(OWNER, 0, (0, 0), jit=False, **options)
+
+
 def test_enclose_checks_player_and_square():
     with pytest.raises(ValueError, match=r"\(5, 0\) is off the 5x3 grid"):
         enclose(OWNER, 0, 5, 0, jit=False)

@@ -13,7 +13,11 @@ import math
 
 import numpy as np
 
-from ..tron.values import is_real, is_whole
+from ..tron.values import check_flag, is_real, is_whole
+
+#: the largest node budget of a path search: its node arrays take 40 bytes a node
+#: (400 MB here; the paths bot's default is 30,000)
+MAX_NODES = 10_000_000
 
 
 def check_player(player, name: str = "player") -> int:
@@ -104,6 +108,31 @@ def check_choice(value, name: str, choices) -> str:
     if value not in choices:
         raise ValueError(f"{name} must be {what}, got {value!r}")
     return value
+
+
+def check_steps(steps) -> tuple:
+    """``steps`` (the search's step lengths, e.g. ``(3, 2, 1)``) as a tuple of ints
+    from 1 to the largest grid side, or a TypeError / ValueError."""
+    from .state import MAX_SIDE         # state imports this module
+    if isinstance(steps, (str, bytes)) or not hasattr(steps, "__iter__"):
+        raise TypeError(f"steps must be a sequence of ints (squares a step, e.g. (3, 2, 1)), "
+                        f"got {type(steps).__name__} {steps!r}")
+    steps = tuple(check_whole(k, f"steps[{i}]", 1, MAX_SIDE, "squares a step")
+                  for i, k in enumerate(steps))
+    if not steps:
+        raise ValueError("steps must hold at least one step length, e.g. (3, 2, 1)")
+    return steps
+
+
+def check_search(max_nodes, steps, max_steps, constant, escape=True) -> tuple:
+    """A path search's ``max_nodes``, ``steps``, ``max_steps``, ``constant`` and
+    ``escape``, checked (:func:`~tronlab.capture.paths.search_paths`, the ``paths``
+    bot): a node budget of 0 would have the compiled search write past its arrays."""
+    from .state import MAX_SIDE
+    return (check_whole(max_nodes, "max_nodes", 1, MAX_NODES, "nodes a search"),
+            check_steps(steps),
+            check_whole(max_steps, "max_steps", 1, MAX_SIDE * MAX_SIDE, "rounds a path"),
+            check_number(constant, "constant", 0.0), check_flag(escape, "escape"))
 
 
 def kernel_array(a: np.ndarray) -> np.ndarray:

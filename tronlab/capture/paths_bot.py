@@ -56,7 +56,7 @@ from ..jit.clock import NO_DEADLINE, deadline_after
 from ..tron.values import check_flag
 from .back import check_back, spoil_target
 from .bots import nearest_target
-from .checks import check_choice, check_number, check_whole
+from .checks import check_choice, check_number, check_search, check_whole
 from .lshapes import closed_gain
 from .memory import Memory
 from .warmup import Warmup
@@ -65,10 +65,6 @@ from .paths import new_scratch, path_score, search_paths
 from .rects_bot import interference, scan_inputs, turn_start
 from .rival import rectangle_arrival, rival_border
 from .state import MAX_SIDE
-
-#: the largest node budget a search may have: its node arrays take 40 bytes a node
-#: (400 MB here; the bot's default is 30,000)
-MAX_NODES = 10_000_000
 
 
 class Plan(NamedTuple):
@@ -168,19 +164,6 @@ def stay_closes(owner, player, position, trail) -> bool:
     return closed_gain(owner, player, x, y) > 0
 
 
-def check_steps(steps) -> tuple:
-    """``steps`` (the search's step lengths, e.g. ``(3, 2, 1)``) as a tuple of ints
-    from 1 to the largest grid side, or a TypeError / ValueError."""
-    if isinstance(steps, (str, bytes)) or not hasattr(steps, "__iter__"):
-        raise TypeError(f"steps must be a sequence of ints (squares a step, e.g. (3, 2, 1)), "
-                        f"got {type(steps).__name__} {steps!r}")
-    steps = tuple(check_whole(k, f"steps[{i}]", 1, MAX_SIDE, "squares a step")
-                  for i, k in enumerate(steps))
-    if not steps:
-        raise ValueError("steps must hold at least one step length, e.g. (3, 2, 1)")
-    return steps
-
-
 class PathBot:
     """Olaf69's search (see the module docstring).  Each option is checked here: a
     TypeError for a wrong type, a ValueError for a wrong value."""
@@ -189,16 +172,13 @@ class PathBot:
                  order: str = "writeup", back=None, model: bool = True, wary: float = 0.0,
                  interfere: bool = False, constant: float = 40.0, keep: float = 0.0,
                  enough: bool = False, spoil: int = 0, rival: bool = False):
-        self.max_nodes = check_whole(max_nodes, "max_nodes", 1, MAX_NODES, "nodes a search")
-        self.steps = check_steps(steps)
-        self.max_steps = check_whole(max_steps, "max_steps", 1, MAX_SIDE * MAX_SIDE,
-                                     "rounds a path")
+        self.max_nodes, self.steps, self.max_steps, self.constant, _ = check_search(
+            max_nodes, steps, max_steps, constant)
         self.order, self.back = check_choice(order, "order", tuple(ORDERS)), check_back(back)
         self.model, self.rival = check_flag(model, "model"), check_flag(rival, "rival")
         self.interfere = check_flag(interfere, "interfere")
         self.enough = check_flag(enough, "enough")
         self.wary = check_number(wary, "wary", 0.0, "0: off")
-        self.constant = check_number(constant, "constant", 0.0)
         self.keep = check_number(keep, "keep", 0.0, "0: off")
         self.spoil = check_whole(spoil, "spoil", 0, MAX_SIDE * MAX_SIDE, "squares; 0: off")
         self.plan = []                  # the squares of the path being walked
