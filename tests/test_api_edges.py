@@ -124,8 +124,13 @@ def test_solve_endgame_says_a_player_of_the_wrong_type_is_one():
 @pytest.mark.parametrize("start", [(0.5, 0), (True, 0), ("3", 0), (np.float64(1.0), 0)])
 def test_capture_starts_must_be_int_squares(start):
     from tronlab.capture import reset
-    with pytest.raises(ValueError, match=r"start must be an \(x, y\) pair of ints"):
-        reset(2, starts=[start, (1, 1)], width=5, height=5)    # before: int() made it (0, 0)
+    # a TypeError: a wrong type (it was a ValueError; before that int() made it (0, 0))
+    with pytest.raises(TypeError, match=r"start must be an \(x, y\) pair of ints"):
+        reset(2, starts=[start, (1, 1)], width=5, height=5)
+    with pytest.raises(TypeError, match=r"starts must be \(x, y\) pairs, got \[3, \(1, 1\)\]"):
+        reset(2, starts=[3, (1, 1)], width=5, height=5)          # a ValueError before
+    with pytest.raises(ValueError, match=r"start \(5, 0\) is off the 5x5 grid"):
+        reset(2, starts=[(5, 0), (1, 1)], width=5, height=5)    # a wrong value stays one
     assert reset(2, starts=[(np.int64(0), 0), (1, 1)], width=5, height=5).positions == \
         ((0, 0), (1, 1))
 

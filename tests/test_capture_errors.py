@@ -143,14 +143,30 @@ def test_scan_rectangles_checks_player_position_and_prev():
 def test_search_paths_checks_player_position_arrival_and_trail():
     with pytest.raises(ValueError, match="player must be an int 0 to 3, got 7"):
         search_paths(OWNER, 7, (0, 0), jit=False)
-    with pytest.raises(ValueError, match=r"position must be an \(x, y\) pair of ints"):
-        search_paths(OWNER, 0, (0, 0.5), jit=False)
+    with pytest.raises(TypeError, match=r"position must be an \(x, y\) pair of ints"):
+        search_paths(OWNER, 0, (0, 0.5), jit=False)     # a ValueError before: a wrong type
     with pytest.raises(ValueError, match=r"arrival must be shaped like owner, \(3, 5\)"):
         search_paths(OWNER, 0, (0, 0), arrival=np.zeros((2, 2), np.int64), jit=False)
     with pytest.raises(ValueError, match=r"trail\[1\] \(9, 9\) is off the 5x3 grid"):
         search_paths(OWNER, 0, (0, 0), trail=[(0, 1), (9, 9)], jit=False)
-    with pytest.raises(ValueError, match=r"trail\[0\] must be an \(x, y\) pair of ints"):
+    with pytest.raises(TypeError, match=r"trail\[0\] must be an \(x, y\) pair of ints"):
         search_paths(OWNER, 0, (0, 0), trail=[None], jit=False)
+
+
+@pytest.mark.parametrize("options, error, said", [
+    ({"max_nodes": 0}, ValueError, "max_nodes must be an int from 1 to 10000000"),
+    ({"max_nodes": 5000.0}, TypeError, "max_nodes must be an int from 1"),
+    ({"steps": (0,)}, ValueError, r"steps\[0\] must be an int from 1"),
+    ({"steps": "321"}, TypeError, "steps must be a sequence of ints"),
+    ({"max_steps": -1}, ValueError, "max_steps must be an int from 1"),
+    ({"constant": -5.0}, ValueError, "constant must be a number >= 0"),
+    ({"escape": "yes"}, TypeError, "escape must be True or False"),
+])
+def test_search_paths_checks_its_budget_and_score_options(options, error, said):
+    # before: max_nodes=0 an IndexError here and, compiled, a write past the node arrays;
+    # 5000.0 a numba typing error; constant=-5 a division by zero
+    with pytest.raises(error, match=said):
+        search_paths(OWNER, 0, (0, 0), jit=False, **options)
 
 
 def test_enclose_checks_player_and_square():
@@ -180,7 +196,7 @@ def test_predict_wants_position_heading_last_turn():
 
 
 def test_state_from_ascii_checks_positions_trails_and_backs():
-    with pytest.raises(ValueError, match=r"positions\[1\] must be an \(x, y\) pair of ints"):
+    with pytest.raises(TypeError, match=r"positions\[1\] must be an \(x, y\) pair of ints"):
         state_from_ascii(GRID_TEXT, positions={1: 3})
     with pytest.raises(ValueError, match=r"trails\[0\]\[1\] \(7, 0\) is off the 5x3 grid"):
         state_from_ascii(GRID_TEXT, trails={0: [(0, 1), (7, 0)]})

@@ -131,7 +131,7 @@ def test_winner_back_every_twenty_rounds_without_a_closed_area():
     assert rule.decide(flat, _View(40, backs=0), 0) == 0
     closed = _Bot([1] * 30 + [6] + [1] * 9)
     assert rule.decide(closed, _View(40), 0) == 0
-    with pytest.raises(ValueError, match="every must be 1 to 25"):
+    with pytest.raises(ValueError, match="every must be an int from 1 to 25"):
         WinnerBack(30)
 
 

@@ -98,10 +98,22 @@ def check_spec(spec: str, game: str) -> None:
             raise ValueError(f"{program} is not executable: chmod +x {shlex.quote(program)}")
     else:
         from ..runner.registry import bot_names
-        name, _ = _options(spec)
+        name, opts = _options(spec)
         if name not in bot_names(family):
             raise ValueError(f"unknown bot {name!r}; known {family} bots: "
                              f"{', '.join(bot_names(family))}")
+        if opts:
+            _check_bot_options(spec, name, family, opts)
+
+
+def _check_bot_options(spec: str, name: str, family: str, opts: dict) -> None:
+    """Make the bot once with its options: a wrong one is refused with the plan, not
+    found in every game as an 'error' fault (the bots check their options when made)."""
+    from ..runner.registry import get_bot
+    try:
+        get_bot(name, game=family, **opts)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"bot {spec!r}: {err}") from None
 
 
 def bot_files_hash(spec: str) -> str:

@@ -21,16 +21,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .state import MAX_BACK
+from .checks import check_whole
+from .state import MAX_BACK, MAX_SIDE
 
 
 class WinnerBack:
     """Every ``every`` rounds: BACK ``every`` when no area was closed meanwhile."""
 
     def __init__(self, every: int = 20):
-        if not 1 <= every <= MAX_BACK:
-            raise ValueError(f"every must be 1 to {MAX_BACK}, got {every!r}")
-        self.every = every
+        self.every = check_whole(every, "every", 1, MAX_BACK, "rounds")
 
     def decide(self, bot, view, player) -> int:
         r = view.round
@@ -49,9 +48,8 @@ class BlockBack:
     (:func:`spoil_target`)."""
 
     def __init__(self, min_gain: int = 15, lead: int = 8):
-        if not 1 <= lead < MAX_BACK:
-            raise ValueError(f"lead must be 1 to {MAX_BACK - 1}, got {lead!r}")
-        self.min_gain, self.lead = min_gain, lead
+        self.min_gain = check_whole(min_gain, "min_gain", 1, MAX_SIDE * MAX_SIDE, "squares")
+        self.lead = check_whole(lead, "lead", 1, MAX_BACK - 1, "rounds")
 
     def decide(self, bot, view, player) -> int:
         if view.backs_left[player] < 1:
@@ -62,6 +60,15 @@ class BlockBack:
             if n <= MAX_BACK and k - self.lead >= 1:
                 return min(n, view.round - 1)
         return 0
+
+
+def check_back(back):
+    """``back`` if it is None or a BACK rule (an object with ``decide(bot, view,
+    player)``), else a TypeError."""
+    if back is not None and not callable(getattr(back, "decide", None)):
+        raise TypeError(f"back must be None or a BACK rule with decide(bot, view, player) "
+                        f"(WinnerBack(), BlockBack()), got {type(back).__name__} {back!r}")
+    return back
 
 
 def spoil_target(memory, view, player, min_gain: int = 15):

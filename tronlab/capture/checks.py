@@ -1,6 +1,7 @@
 """Argument checks shared by the capture game's functions: views, player ids,
-squares and owner grids, each an error naming the argument and what was given (a
-TypeError for a player or view of the wrong type, else a ValueError).
+squares, owner grids and the bots' options, each an error naming the argument and
+what was given: a TypeError for a value of the wrong type (a float or a bool where
+an int goes, a str where a number goes), a ValueError for one out of range.
 
 >>> check_square((2, 1), (2, 3))
 (2, 1)
@@ -8,9 +9,15 @@ TypeError for a player or view of the wrong type, else a ValueError).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from ..tron.values import is_whole
+from ..tron.values import check_flag, is_real, is_whole
+
+#: the largest node budget of a path search: its node arrays take 40 bytes a node
+#: (400 MB here; the paths bot's default is 30,000)
+MAX_NODES = 10_000_000
 
 
 def check_player(player, name: str = "player") -> int:
@@ -41,7 +48,8 @@ def check_view(view, player, name: str = "view") -> int:
 
 def check_square(square, shape, name: str = "position") -> tuple:
     """``square`` as an ``(x, y)`` pair of ints on a grid shaped ``shape``
-    (``(height, width)``), or a ValueError naming ``name``.
+    (``(height, width)``); else a TypeError (not a pair of ints: ``(0, 0.5)``,
+    ``(True, 0)``, ``"3"``) or a ValueError (off the grid) naming ``name``.
 
     >>> check_square((3, 0), (2, 3))
     Traceback (most recent call last):
@@ -54,10 +62,77 @@ def check_square(square, shape, name: str = "position") -> tuple:
     except (TypeError, ValueError):
         x = y = None
     if not (is_whole(x) and is_whole(y)):
-        raise ValueError(f"{name} must be an (x, y) pair of ints, got {square!r}")
+        raise TypeError(f"{name} must be an (x, y) pair of ints, got {square!r}")
     if not (0 <= x < w and 0 <= y < h):
         raise ValueError(f"{name} ({x}, {y}) is off the {w}x{h} grid")
     return int(x), int(y)
+
+
+def check_whole(value, name: str, low: int, high: int, unit: str = "") -> int:
+    """``value`` as an int if it is a whole number (a numpy integer too) from ``low``
+    to ``high``; else a TypeError (a float, a bool, a str) or a ValueError naming
+    ``name`` (``unit`` says what it counts).
+
+    >>> check_whole(2.0, "max_nodes", 1, 10)
+    Traceback (most recent call last):
+    ...
+    TypeError: max_nodes must be an int from 1 to 10, got float 2.0
+    """
+    what = f"an int from {low} to {high}" + (f" ({unit})" if unit else "")
+    if not is_whole(value):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__} {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be {what}, got {value!r}")
+    return int(value)
+
+
+def check_number(value, name: str, low: float = 0.0, unit: str = "") -> float:
+    """``value`` as a float if it is a finite real number (a numpy scalar too) of at
+    least ``low`` (``None``: any); else a TypeError or a ValueError (NaN, an
+    infinity, too small) naming ``name``."""
+    what = "a finite number" if low is None else f"a number >= {low:g}"
+    what += f" ({unit})" if unit else ""
+    if not is_real(value):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__} {value!r}")
+    if not math.isfinite(value) or (low is not None and value < low):
+        raise ValueError(f"{name} must be {what}, got {value!r}")
+    return float(value)
+
+
+def check_choice(value, name: str, choices) -> str:
+    """``value`` if it is one of the strings ``choices``; else a TypeError (not a str)
+    or a ValueError naming ``name`` and the choices."""
+    what = f"one of {', '.join(repr(c) for c in choices)}"
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__} {value!r}")
+    if value not in choices:
+        raise ValueError(f"{name} must be {what}, got {value!r}")
+    return value
+
+
+def check_steps(steps) -> tuple:
+    """``steps`` (the search's step lengths, e.g. ``(3, 2, 1)``) as a tuple of ints
+    from 1 to the largest grid side, or a TypeError / ValueError."""
+    from .state import MAX_SIDE         # state imports this module
+    if isinstance(steps, (str, bytes)) or not hasattr(steps, "__iter__"):
+        raise TypeError(f"steps must be a sequence of ints (squares a step, e.g. (3, 2, 1)), "
+                        f"got {type(steps).__name__} {steps!r}")
+    steps = tuple(check_whole(k, f"steps[{i}]", 1, MAX_SIDE, "squares a step")
+                  for i, k in enumerate(steps))
+    if not steps:
+        raise ValueError("steps must hold at least one step length, e.g. (3, 2, 1)")
+    return steps
+
+
+def check_search(max_nodes, steps, max_steps, constant, escape=True) -> tuple:
+    """A path search's ``max_nodes``, ``steps``, ``max_steps``, ``constant`` and
+    ``escape``, checked (:func:`~tronlab.capture.paths.search_paths`, the ``paths``
+    bot): a node budget of 0 would have the compiled search write past its arrays."""
+    from .state import MAX_SIDE
+    return (check_whole(max_nodes, "max_nodes", 1, MAX_NODES, "nodes a search"),
+            check_steps(steps),
+            check_whole(max_steps, "max_steps", 1, MAX_SIDE * MAX_SIDE, "rounds a path"),
+            check_number(constant, "constant", 0.0), check_flag(escape, "escape"))
 
 
 def kernel_array(a: np.ndarray) -> np.ndarray:

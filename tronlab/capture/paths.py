@@ -34,7 +34,7 @@ import numpy as np
 
 from ..jit.clock import NO_DEADLINE, clock_ns
 from ..jit.kernels import KernelTable, kernel
-from .checks import check_owner, check_player, check_square, kernel_array
+from .checks import check_owner, check_player, check_search, check_square, kernel_array
 
 NEVER = 1 << 30                       # "no cap" for ``needed``
 CLOCK_EVERY = 64                      # expansions between two looks at the clock (a power of 2)
@@ -298,14 +298,13 @@ def search_paths(owner, player: int, position, *, trail=(), arrival=None, steps=
                  scratch=None, jit: bool = True) -> PathResult:
     """The best path for ``player`` from ``position`` (module docstring).
 
-    ``trail`` lists the squares the player stood on before, oldest first
-    (the last one is ``position``'s predecessor); ``arrival`` (``(height,
-    width)`` ints) is the round from which an opponent holds each square
-    (default: never).  ``max_nodes`` bounds all runs together, and so does
-    ``deadline`` (an absolute time from :func:`tronlab.jit.clock.deadline_after`;
-    compiled kernels only), whichever comes first.  ``constant`` replaces the
-    write-up's 20 in the score (a smaller one prefers shorter loops);
-    ``needed`` is the enough-to-win cap of :func:`path_score` (default: none).
+    ``trail`` lists the squares the player stood on before, oldest first (the last
+    one is ``position``'s predecessor); ``arrival`` (``(height, width)`` ints) is the
+    round from which an opponent holds each square (default: never).  ``max_nodes``
+    bounds all runs together, and so does ``deadline`` (an absolute time from
+    :func:`tronlab.jit.clock.deadline_after`; compiled kernels only), whichever comes
+    first.  ``constant`` replaces the write-up's 20 in the score (a smaller one
+    prefers shorter loops); ``needed`` is the enough-to-win cap of :func:`path_score`.
 
     >>> from tronlab.capture.ascii import parse_grid
     >>> g = parse_grid('''
@@ -324,6 +323,8 @@ def search_paths(owner, player: int, position, *, trail=(), arrival=None, steps=
     """
     owner, player, position, trail, arr = _checked_inputs(owner, player, position, trail,
                                                           arrival)
+    max_nodes, steps, max_steps, constant, escape = check_search(max_nodes, steps, max_steps,
+                                                                 constant, escape)
     h, w = owner.shape
     s = scratch if scratch is not None and s_fits(scratch, w, h, max_nodes) else \
         new_scratch(w, h, max_nodes)
@@ -370,8 +371,8 @@ def _checked_inputs(owner, player, position, trail, arrival):
 
 def _checked_trail(trail, shape) -> list:
     """``trail`` as a list of ``(x, y)`` int pairs on a grid shaped ``shape``, or a
-    ValueError naming the first square that is not (a quick pass first: under
-    0.1 ms for 350 squares of plain ints)."""
+    TypeError / ValueError naming the first square that is not (a quick pass first:
+    under 0.1 ms for 350 squares of plain ints)."""
     trail = list(trail)
     h, w = shape
     try:
@@ -390,9 +391,7 @@ def _search_kernel(jit: bool, deadline: int):
     if not jit and deadline != NO_DEADLINE:
         raise ValueError("a deadline needs the compiled kernel (jit=True): the plain-Python "
                          "twin cannot read the kernels' clock")
-    if jit:
-        return _kernels.fast("path_search_kernel")
-    return _kernels.plain("path_search_kernel")
+    return _kernels.fast("path_search_kernel") if jit else _kernels.plain("path_search_kernel")
 
 
 def s_fits(s, w, h, max_nodes) -> bool:

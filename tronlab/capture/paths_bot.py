@@ -53,15 +53,18 @@ from typing import NamedTuple
 import numpy as np
 
 from ..jit.clock import NO_DEADLINE, deadline_after
-from .back import spoil_target
+from ..tron.values import check_flag
+from .back import check_back, spoil_target
 from .bots import nearest_target
+from .checks import check_choice, check_number, check_search, check_whole
 from .lshapes import closed_gain
 from .memory import Memory
 from .warmup import Warmup
-from .opponent import NEVER, last_turn, predict
+from .opponent import NEVER, ORDERS, last_turn, predict
 from .paths import new_scratch, path_score, search_paths
 from .rects_bot import interference, scan_inputs, turn_start
 from .rival import rectangle_arrival, rival_border
+from .state import MAX_SIDE
 
 
 class Plan(NamedTuple):
@@ -109,7 +112,7 @@ def reach_arrival(shape, opponents, wary: float) -> np.ndarray:
     for pos, _, _ in opponents:
         if pos is not None:
             d = np.abs(xs - pos[0]) + np.abs(ys - pos[1])
-            out = np.minimum(out, np.ceil(wary * d).astype(np.int64))
+            out = np.minimum(out, np.ceil(np.minimum(wary * d, NEVER)).astype(np.int64))
     return out
 
 
@@ -162,16 +165,22 @@ def stay_closes(owner, player, position, trail) -> bool:
 
 
 class PathBot:
-    """Olaf69's search (see the module docstring)."""
+    """Olaf69's search (see the module docstring).  Each option is checked here: a
+    TypeError for a wrong type, a ValueError for a wrong value."""
 
     def __init__(self, *, max_nodes: int = 30000, steps=(3, 2, 1), max_steps: int = 60,
                  order: str = "writeup", back=None, model: bool = True, wary: float = 0.0,
                  interfere: bool = False, constant: float = 40.0, keep: float = 0.0,
                  enough: bool = False, spoil: int = 0, rival: bool = False):
-        self.max_nodes, self.steps, self.max_steps = max_nodes, tuple(steps), max_steps
-        self.order, self.back, self.model = order, back, model
-        self.wary, self.interfere, self.constant, self.keep = wary, interfere, constant, keep
-        self.enough, self.spoil, self.rival = enough, spoil, rival
+        self.max_nodes, self.steps, self.max_steps, self.constant, _ = check_search(
+            max_nodes, steps, max_steps, constant)
+        self.order, self.back = check_choice(order, "order", tuple(ORDERS)), check_back(back)
+        self.model, self.rival = check_flag(model, "model"), check_flag(rival, "rival")
+        self.interfere = check_flag(interfere, "interfere")
+        self.enough = check_flag(enough, "enough")
+        self.wary = check_number(wary, "wary", 0.0, "0: off")
+        self.keep = check_number(keep, "keep", 0.0, "0: off")
+        self.spoil = check_whole(spoil, "spoil", 0, MAX_SIDE * MAX_SIDE, "squares; 0: off")
         self.plan = []                  # the squares of the path being walked
         self.memory = Memory()
         self.scratch = None

@@ -32,8 +32,9 @@ import numpy as np
 
 from .memory import Memory
 from .warmup import Warmup
-from .back import spoil_target
-from .checks import check_view
+from ..tron.values import check_flag
+from .back import check_back, spoil_target
+from .checks import check_choice, check_number, check_view
 from .bots import nearest_target
 from .lshapes import best_l_shape
 from .rects import border_cycle, new_scratch, scan_rectangles
@@ -41,6 +42,8 @@ from .rects_terms import RectTerms, needed_to_win
 from .state import NEUTRAL
 
 DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))
+#: who the bot interferes with: with 2 players only, always, never
+INTERFERE = ("two", "all", "none")
 
 #: The bot's terms: the write-up's (``RectTerms()``), but with 2 players no side is
 #: long enough to halve the score (18 > ``max_side`` 16; the write-up halves sides over
@@ -193,14 +196,23 @@ def turn_start(bot, view, player):
 
 
 class RectangleBot:
-    """Recar's rectangles (see the module docstring)."""
+    """Recar's rectangles (see the module docstring).  ``interfere`` is one of
+    :data:`INTERFERE`; ``fallback_below`` the score at or under which the bot goes
+    for the nearest neutral square.  Each option is checked here: a TypeError for a
+    wrong type, a ValueError for a wrong value."""
 
     def __init__(self, *, terms: RectTerms | None = None, l_shapes: bool = True,
                  interfere: str = "two", project: bool = True, back=None,
                  fallback_below: float = 1.0):
+        if terms is not None and not isinstance(terms, RectTerms):
+            raise TypeError(f"terms must be None or a RectTerms, got {type(terms).__name__} "
+                            f"{terms!r}")
         self.terms = BOT_TERMS if terms is None else terms
-        self.l_shapes, self.interfere, self.project = l_shapes, interfere, project
-        self.back, self.fallback_below = back, fallback_below
+        self.l_shapes = check_flag(l_shapes, "l_shapes")
+        self.project = check_flag(project, "project")
+        self.interfere = check_choice(interfere, "interfere", INTERFERE)
+        self.back = check_back(back)
+        self.fallback_below = check_number(fallback_below, "fallback_below", None)
         self.memory = Memory()
         self.prev = None
         self.plan = None                # what the bot did last: ("rect" | "l" | ..., detail)

@@ -50,6 +50,13 @@ from dataclasses import asdict, dataclass, fields, replace
 
 import numpy as np
 
+from ..tron.values import check_flag
+from .checks import check_number, check_whole
+from .state import MAX_SIDE
+
+#: factors that divide the score: 0 would divide by zero in the scan
+DIVISORS = ("size_divisor", "proximity_divisor", "aimed_divisor")
+
 #: the order of the terms in the kernels' parameter vector
 PARAM_NAMES = ("cap_to_win", "win_bonus", "thin_corner", "approach", "constant",
                "size_limit", "size_divisor", "border_bonus", "border_column", "border_free",
@@ -87,6 +94,30 @@ class RectTerms:
            "player_constant": (0.0, 0.0, 0.0), "size_divisor": 1.0, "border_bonus": 1.0,
            "edge_bonus": 1.0, "proximity_divisor": 1.0, "aimed_divisor": 1.0,
            "stability_bonus": 1.0}
+
+    def __post_init__(self):
+        """Each term checked (a TypeError or a ValueError naming it), so that a wrong
+        one is refused here and not met by the scan's kernel."""
+        for name in ("cap_to_win", "thin_corner"):
+            check_flag(getattr(self, name), name)
+        for name in ("win_bonus", "approach", "border_bonus", "edge_bonus",
+                     "stability_bonus", *DIVISORS):
+            if check_number(getattr(self, name), name) == 0 and name in DIVISORS:
+                raise ValueError(f"{name} must be a number > 0 (1: off), got 0")
+        for name in ("border_free", "proximity"):
+            check_whole(getattr(self, name), name, 0, MAX_SIDE, "squares")
+        check_whole(self.max_side, "max_side", 2, MAX_SIDE, "squares")
+        for name, check in (("player_constant", lambda v, n: check_number(v, n)),
+                            ("size_limit", lambda v, n: check_whole(v, n, 1, MAX_SIDE))):
+            values = getattr(self, name)
+            if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+                raise TypeError(f"{name} must be 3 numbers (for 2, 3 and 4 players), got "
+                                f"{type(values).__name__} {values!r}")
+            if len(values) != 3:
+                raise ValueError(f"{name} must be 3 numbers (for 2, 3 and 4 players), got "
+                                 f"{values!r}")
+            object.__setattr__(self, name, tuple(check(v, f"{name}[{i}]")
+                                                 for i, v in enumerate(values)))
 
     def without(self, *names) -> RectTerms:
         """These terms with the named ones switched off."""

@@ -171,11 +171,12 @@ def initial_state(config: Config, starts) -> State:
 
 def check_starts(config: Config, starts) -> tuple:
     """``starts`` as a tuple of ``(x, y)`` int pairs, checked: one per player,
-    distinct, on the grid."""
+    distinct, on the grid (a TypeError for what is not a pair of ints, else a
+    ValueError)."""
     try:
         pairs = [(x, y) for x, y in starts]
     except (TypeError, ValueError):
-        raise ValueError(f"starts must be (x, y) pairs, got {starts!r}") from None
+        raise TypeError(f"starts must be (x, y) pairs, got {starts!r}") from None
     if len(pairs) != config.n_players:
         raise ValueError(f"need {config.n_players} starts, got {len(pairs)}")
     out = tuple(check_square(xy, (config.height, config.width), "start") for xy in pairs)
