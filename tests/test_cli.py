@@ -224,3 +224,27 @@ def test_a_bot_program_runs_numpy_with_one_blas_thread(how):
                            timeout=120, env=env)
         assert r.returncode == 0, r.stderr
         assert f"tronlab bot random: BLAS threads {shown}" in r.stderr
+
+
+@pytest.mark.parametrize("rules, spec, other", [
+    ("google2010", "minimax+depth=1+time=60", "hugger"),
+    ("backtothecode", "paths+max_nodes=2000", "nearest"),
+])
+def test_match_takes_bot_options_as_the_arena_does(rules, spec, other):
+    # before: 'unknown bot' for any NAME+key=value, which the arena and notebook 05 use
+    r = tronlab("match", "--rules", rules, spec, other, "--seed", 3, "--max-turns", 30, "--json")
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert json.loads(r.stdout)["names"] == [spec, other]
+
+
+@pytest.mark.parametrize("rules, spec, words", [
+    ("google2010", "chamber+depth=-2", "bot 'chamber+depth=-2': depth must be a positive int"),
+    ("google2010", "chamber+bogus=1", "bot 'chamber+bogus=1': chamber has no option 'bogus'"),
+    ("backtothecode", "paths+max_nodes=0", "bot 'paths+max_nodes=0': max_nodes must be"),
+    ("backtothecode", "paths+nodes", "bot option 'nodes' in 'paths+nodes' is not key=value"),
+])
+def test_match_names_a_bad_bot_option_in_one_line(rules, spec, words):
+    other = "hugger" if rules == "google2010" else "nearest"
+    r = tronlab("match", "--rules", rules, spec, other)
+    assert r.returncode == 2 and r.stdout == "", r.stdout
+    assert r.stderr.count("\n") == 1 and words in r.stderr, r.stderr

@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -113,7 +114,9 @@ def _check_bot_options(spec: str, name: str, family: str, opts: dict) -> None:
     try:
         get_bot(name, game=family, **opts)
     except (TypeError, ValueError) as err:
-        raise ValueError(f"bot {spec!r}: {err}") from None
+        unknown = re.search(r"unexpected keyword argument '(\w+)'", str(err))
+        why = f"{name} has no option {unknown.group(1)!r}" if unknown else err
+        raise ValueError(f"bot {spec!r}: {why}") from None
 
 
 def bot_files_hash(spec: str) -> str:

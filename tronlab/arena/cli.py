@@ -87,7 +87,8 @@ def build_parser():
     r.add_argument("--game", choices=game_names(), default="google2010",
                    help="the contest's rules and protocol (default: google2010)")
     r.add_argument("--bots", nargs="*", default=[], metavar="BOT",
-                   help="registered names, py:FILE or cmd:COMMAND")
+                   help="registered names (options as NAME+key=value, JSON values: "
+                        "chamber+depth=3+tt=false), py:FILE or cmd:COMMAND")
     r.add_argument("--bots-dir", metavar="DIR", help="a folder of student bots")
     r.add_argument("--maps", help="map files, folders, built-in names, random:N (N up to 10000; "
                         f"comma-separated; default: {_maps_default()})")

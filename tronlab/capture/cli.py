@@ -35,8 +35,8 @@ def _error(message):
 
 
 def make_player(spec: str, time_limit=None, rng=None):
-    """A capture bot from a CLI spec: a registered name or ``cmd:<command>``."""
-    from ..runner.registry import get_bot
+    """A capture bot from a CLI spec: a registered name (with options:
+    ``paths+max_nodes=5000``) or ``cmd:<command>``."""
     from .external import CaptureProgram
 
     if spec.startswith("cmd:"):
@@ -53,7 +53,12 @@ def make_player(spec: str, time_limit=None, rng=None):
     if spec.startswith("py:"):
         raise _error(f"py: bots play the Tron games, not backtothecode (got {spec!r}); a "
                      f"Back to the Code program is cmd:<command line>")
-    return get_bot(spec, game="backtothecode", rng=rng)
+    from ..arena.bots import check_spec, make_bot
+    try:
+        check_spec(spec, "backtothecode")      # a registered name, options as the arena's
+    except ValueError as err:
+        raise _error(" ".join(str(err).split())) from None
+    return make_bot(spec, "backtothecode", rng=rng)
 
 
 def cmd_match(args) -> int:

@@ -13,7 +13,6 @@ from .progress import Progress, is_terminal
 
 
 def _make_bot(spec: str, rules: str, time):
-    from ..runner.registry import get_bot
     from ..runner.external import ExternalBot
 
     if spec.startswith("cmd:"):
@@ -30,7 +29,18 @@ def _make_bot(spec: str, rules: str, time):
         return ExternalBot(args, protocol=rules, name=os.path.basename(program)), spec
     if spec.startswith("py:"):
         return _py_bot(spec, rules), spec
-    return get_bot(spec, time=time), spec
+    return _registered_bot(spec, rules, time), spec
+
+
+def _registered_bot(spec: str, rules: str, time):
+    """A registered bot, with options as the arena takes them (``chamber+depth=3``)."""
+    from ..arena.bots import check_spec, make_bot
+
+    try:
+        check_spec(spec, rules)
+    except ValueError as err:
+        raise CLIError(" ".join(str(err).split())) from None
+    return make_bot(spec, rules, time=time)
 
 
 def _py_bot(spec: str, rules: str):
@@ -89,7 +99,8 @@ def cmd_match(args) -> int:
                        f"were given")
     bots, specs = zip(*(_make_bot(spec, args.rules, args.time) for spec in args.bots))
     names = [getattr(bot, "name", None) or spec for bot, spec in zip(bots, specs)]
-    names = [spec if spec.startswith("cmd:") else name for name, spec in zip(names, specs)]
+    names = [spec if spec.startswith("cmd:") or (not spec.startswith("py:") and "+" in spec)
+             else name for name, spec in zip(names, specs)]     # chamber+depth=3 as given
     game_seed = int(rng.integers(2**63))
     progress = Progress(names) if is_terminal(sys.stderr) else None
     try:

@@ -96,9 +96,10 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=fmt,
                        description="Play one game and print the final board and who won.")
     m.add_argument("bots", nargs="+", metavar="BOT",
-                   help="registered bot name (see 'tronlab bots'), cmd:<command line> for "
-                        "an external program, or py:FILE for a Python file with "
-                        "move(board, player) (Tron games)")
+                   help="registered bot name (see 'tronlab bots'), with options as "
+                        "NAME+key=value (JSON values: chamber+depth=3+tt=false), "
+                        "cmd:<command line> for an external program, or py:FILE for a "
+                        "Python file with move(board, player) (Tron games)")
     m.add_argument("--rules", choices=PROTOCOLS + ("backtothecode",), default="google2010",
                    help="the contest's rules and protocol (default: %(default)s)")
     m.add_argument("--map", help=f"Google 2010 map file or built-in map name (default: "
