@@ -32,6 +32,14 @@ _BENCH_DIRS = (Path(__file__).resolve().parents[1] / "benchmarks" / "boards",
                Path(__file__).resolve().parents[2] / "shared" / "bench" / "boards")
 
 
+def B(text, facing=None):
+    """A board from ASCII, with each player's facing (Light Riders) when given."""
+    b = Board.from_ascii(text)
+    if facing is not None:
+        b.facing[:] = facing
+    return b
+
+
 def bench_board(name):
     """One of the C reference's boards (empty15, empty30x20, rand30x20) as a Board;
     skips the test when the boards are not around."""

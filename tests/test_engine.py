@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from strategies import EXAMPLES
+from strategies import EXAMPLES, B
 from tronlab.tron.board import FREE, Board
 from tronlab.runner.registry import get_bot
 from tronlab.runner.engine import BotFault, play
@@ -32,13 +32,6 @@ CORRIDOR = """
     #.....#
     #######
 """
-
-
-def B(text, facing=None):
-    b = Board.from_ascii(text)
-    if facing is not None:
-        b.facing[:] = facing
-    return b
 
 
 # ---- plain games ----------------------------------------------------------------------------

@@ -1,20 +1,14 @@
 """Tron rule and protocol points of the games specification that other tests leave
 open, each checked on a tiny board from the rule text."""
 
+from strategies import B
 from tronlab.runner.engine import play
-from tronlab.tron.board import DOWN, LEFT, RIGHT, UP, Board
+from tronlab.tron.board import DOWN, LEFT, RIGHT, UP
 from tronlab.tron.protocol import (codingame_state, format_answer, google2010_state,
                                    lightriders_field, parse_answer)
 from tronlab.tron.rules import get_rules
 
 L = get_rules("lightriders")
-
-
-def B(text, facing=None):
-    b = Board.from_ascii(text)
-    if facing is not None:
-        b.facing[:] = facing
-    return b
 
 
 def test_lightriders_head_on_square_becomes_wall():

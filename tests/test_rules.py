@@ -5,20 +5,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from strategies import EXAMPLES, boards
-from tronlab.tron.board import FREE, TRAIL, WALL, Board
+from strategies import EXAMPLES, B, boards
+from tronlab.tron.board import FREE, TRAIL, WALL
 from tronlab.tron.rules import (FAULTS, REASONS, DeathLog, Outcome, collision, get_rules,
                            rank_players, rules_names)
 
 UP, RIGHT, DOWN, LEFT = 0, 1, 2, 3
 G, L, C = get_rules("google2010"), get_rules("lightriders"), get_rules("codingame")
-
-
-def B(text, facing=None):
-    b = Board.from_ascii(text)
-    if facing is not None:
-        b.facing[:] = facing
-    return b
 
 
 # ---- names and preconditions ------------------------------------------------------------------

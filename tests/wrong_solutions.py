@@ -370,19 +370,28 @@ def greedy_move_name(board, player):
 
 # ---- negamax ----------------------------------------------------------------------
 def negamax_right(game, depth, alpha, beta):
-    if depth == 0:
-        return game.score(), None
+    return _negamax_with(game, depth, alpha, beta, stop=0)
+
+
+def _negamax_with(game, depth, alpha, beta, *, stop, stuck=None, leaf=1):
+    """Negamax with alpha-beta, and knobs for the planted mistakes below: the depth it
+    stops at, the value of a side with no move and the sign of the leaf score."""
+    if depth == stop:
+        return leaf * game.score(), None
     best, best_move = None, None
     for move in game.moves():
         game.play(move)
-        value = -negamax_right(game, depth - 1, -beta, -alpha)[0]
+        value = -_negamax_with(game, depth - 1, -beta, -alpha, stop=stop, stuck=stuck,
+                               leaf=leaf)[0]
         game.undo()
         if best is None or value > best:
             best, best_move = value, move
         alpha = max(alpha, value)
         if alpha >= beta:
             break
-    return (game.LOSS, None) if best is None else (best, best_move)
+    if best is None:
+        return (game.LOSS if stuck is None else stuck), None
+    return best, best_move
 
 
 def negamax_no_pruning(game, depth, alpha, beta):
@@ -513,25 +522,6 @@ def negamax_move_value(game, depth, alpha, beta):
     """Right search, but the pair comes back as (move, value)."""
     value, move = negamax_right(game, depth, alpha, beta)
     return move, value
-
-
-def _negamax_with(game, depth, alpha, beta, *, stop, stuck=None, leaf=1):
-    if depth == stop:
-        return leaf * game.score(), None
-    best, best_move = None, None
-    for move in game.moves():
-        game.play(move)
-        value = -_negamax_with(game, depth - 1, -beta, -alpha, stop=stop, stuck=stuck,
-                               leaf=leaf)[0]
-        game.undo()
-        if best is None or value > best:
-            best, best_move = value, move
-        alpha = max(alpha, value)
-        if alpha >= beta:
-            break
-    if best is None:
-        return (game.LOSS if stuck is None else stuck), None
-    return best, best_move
 
 
 def negamax_too_deep(game, depth, alpha, beta):
