@@ -192,8 +192,7 @@ function render({ model, el }) {
     if (canvas.width !== Math.round(w * px * dpr) || canvas.height !== Math.round(h * px * dpr)) {
       canvas.width = Math.round(w * px * dpr);
       canvas.height = Math.round(h * px * dpr);
-      canvas.style.width = `${w * px}px`;
-      canvas.style.height = `${h * px}px`;
+      canvas.style.width = `${w * px}px`;   // the height follows (board.css: height auto)
     }
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     const pal = palette();
