@@ -112,8 +112,9 @@ function render({ model, el }) {
     const step = Math.max(0, Math.min(model.get("step") + delta, last));
     model.set("step", step); model.save_changes();
   }
-  prev.addEventListener("click", () => go(-1));
-  next.addEventListener("click", () => go(1));
+  // the root keeps the focus (a button at the end is disabled and would drop it): keys go on
+  prev.addEventListener("click", () => { go(-1); root.focus(); });
+  next.addEventListener("click", () => { go(1); root.focus(); });
   slider.addEventListener("input", () => { model.set("step", Number(slider.value)); model.save_changes(); });
   root.addEventListener("keydown", e => {
     if (e.key === "ArrowRight") { go(1); e.preventDefault(); e.stopPropagation(); }
