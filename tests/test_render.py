@@ -237,3 +237,37 @@ def test_a_removed_trail_leaves_no_head_mark():
     assert len(ax.patches) == 1 and not ax.lines           # one outline, no cross
     x, y = b.xy(b.heads[1])
     assert pixel(fig, ax, x + 0.3, y - 0.3) == rgb(FREE_COLOR)
+
+
+# Colour-blind reading of the palette: Machado, Oliveira & Fernandes (2009) full-severity
+# matrices on linear RGB, then the CIELAB distance between every two players' colours.
+_CVD = {"normal": np.eye(3),
+        "deuteranopia": np.array([[0.367322, 0.860646, -0.227968],
+                                  [0.280085, 0.672501, 0.047413],
+                                  [-0.011820, 0.042940, 0.968881]]),
+        "protanopia": np.array([[0.152286, 1.052583, -0.204868],
+                                [0.114503, 0.786281, 0.099216],
+                                [-0.003882, -0.048116, 1.051998]])}
+
+
+def _lab(hex_color, vision):
+    c = np.array(rgb(hex_color)) / 255
+    lin = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    lin = np.clip(_CVD[vision] @ lin, 0, 1)
+    xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722],
+                    [0.0193, 0.1192, 0.9505]]) @ lin / np.array([0.9505, 1.0, 1.089])
+    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16 / 116)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+@pytest.mark.parametrize("vision", sorted(_CVD))
+@pytest.mark.parametrize("palette,least", [(PLAYER_COLORS, 25), (TRAIL_COLORS, 12)])
+def test_four_players_can_be_told_apart_with_red_green_colour_blindness(palette, least,
+                                                                         vision):
+    # the old green and purple failed: under protanopia trails 1 and 4 were 4 apart and
+    # heads 1 and 4 were 11 apart
+    labs = [_lab(c, vision) for c in palette]
+    for i in range(4):
+        for j in range(i + 1, 4):
+            gap = np.linalg.norm(labs[i] - labs[j])
+            assert gap >= least, f"{vision}: players {i + 1} and {j + 1} are {gap:.0f} apart"

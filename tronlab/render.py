@@ -29,9 +29,11 @@ import numpy as np
 from .tron.board import FREE, MAX_PLAYERS, TRAIL, WALL, Board
 from .tron.values import is_whole
 
-# One palette for pictures and the widget: (head, trail) per player.
-PLAYER_COLORS = ("#1f6fd1", "#e4572e", "#2a9d3f", "#8e44ad")
-TRAIL_COLORS = ("#a9c8f0", "#f5b8a6", "#acdcb5", "#d5b6e3")
+# One palette for pictures and the widget: (head, trail) per player.  Players 3 and 4 are
+# teal and violet, not green and purple: under red-green colour blindness green met red
+# and purple met blue (trails nearly the same colour); see tests/test_render.py.
+PLAYER_COLORS = ("#1f6fd1", "#e4572e", "#008080", "#7900f2")
+TRAIL_COLORS = ("#a9c8f0", "#f5b8a6", "#9ecfcf", "#cc9efa")
 WALL_COLOR = "#3b3b3b"
 FREE_COLOR = "#ffffff"
 GRID_COLOR = "#d0d0d0"

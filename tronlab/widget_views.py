@@ -34,7 +34,7 @@ _FONT = {d: g.split("/") for d, g in zip("0123456789.", (
 
 
 def color_name(player: int) -> str:
-    return ("blue", "red", "green", "purple")[player % 4]
+    return ("blue", "red", "teal", "violet")[player % 4]
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

@@ -1,7 +1,8 @@
-"""The capture game widget in a real chromium (JupyterLab): clicks on the board play
-rounds toward the clicked square, a closed loop takes the square inside (and flashes),
-BACK with the round picker rewinds the game, the slider shows an earlier round, and the
-kernel agrees at each point; a screenshot is saved in test-artifacts/capture-widget.png."""
+"""The capture game widget in a real chromium (JupyterLab): a legend names each colour's
+player, clicks on the board play rounds toward the clicked square, a closed loop takes
+the square inside (and flashes), BACK with the round picker rewinds the game, the slider
+shows an earlier round, and the kernel agrees at each point; a screenshot is saved in
+test-artifacts/capture-widget.png."""
 
 from __future__ import annotations
 
@@ -35,6 +36,11 @@ def test_a_capture_game_advances_by_clicks_and_back_rewinds(lab):
     canvas = page.locator("canvas.tronlab-capture-canvas")
     canvas.wait_for(state="visible", timeout=60_000)
     _wait_round(page, 1)
+    # a legend says who is which colour: you, then the bot by its name
+    legend = page.locator(".tronlab-capture-legend-item")
+    assert legend.all_inner_texts() == ["0: you", "1: stay"]
+    assert legend.locator(".tronlab-capture-swatch").evaluate_all(
+        "(s) => s.map((e) => e.style.background)") == ["rgb(31, 111, 209)", "rgb(228, 87, 46)"]
     rnd = 1
     # walk a loop around (2, 2): two rounds to (3, 1), two to (3, 3), two to
     # (1, 3), one to (1, 2), next to the start square: the loop closes

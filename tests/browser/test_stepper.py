@@ -1,12 +1,13 @@
 """The search stepper in a real chromium (JupyterLab): next and prev move through a
-recorded alpha-beta search, the board and the tree follow, the kernel agrees on the step;
+recorded alpha-beta search, the board and the tree follow, the kernel agrees on the step,
+next is disabled at the last step and the arrow keys go on working there;
 a screenshot is saved in test-artifacts/search-stepper.png."""
 
 from __future__ import annotations
 
 import pytest
 
-from .jupyter import ARTIFACTS, run_notebook, wait_for_kernel, write_notebook
+from .jupyter import ARTIFACTS, ask_kernel, run_notebook, wait_for_kernel, write_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -66,3 +67,15 @@ def test_step_forward_and_back_through_a_search(lab):
     wait_for_kernel(conn, "st.step", "8")
     ARTIFACTS.mkdir(exist_ok=True)
     stepper.screenshot(path=str(ARTIFACTS / "search-stepper.png"))
+
+    # the last step: next is disabled, prev enabled, and the keys still step (the disabled
+    # button does not take the focus away with it)
+    last = int(ask_kernel(conn, {"n": "len(st.trace.steps)"})["n"]) - 1
+    ask_kernel(conn, {"x": f"setattr(st, 'step', {last - 1})"})
+    page.wait_for_function("() => document.querySelector('.tronlab-stepper')"
+                           f".dataset.step === '{last - 1}'", timeout=10_000)
+    nxt.click()
+    wait_for_kernel(conn, "st.step", str(last))
+    assert nxt.is_disabled() and stepper.locator("button.tronlab-stepper-prev").is_enabled()
+    page.keyboard.press("ArrowLeft")
+    wait_for_kernel(conn, "st.step", str(last - 1))

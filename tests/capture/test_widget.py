@@ -179,3 +179,12 @@ def test_head_boxes_split_a_shared_square_only():
     assert head_boxes([(1, 1), (3, 2)]) == {0: (1, 1, 0.8), 1: (3, 2, 0.8)}
     two = head_boxes([(1, 1), None, (1, 1)])
     assert list(two) == [0, 2] and two[0][1] == two[2][1] == 1 and two[0][0] < 1 < two[2][0]
+
+
+def test_the_legend_names_each_seat():
+    from tronlab.capture.paths_bot import PathBot
+
+    w = CaptureWidget(["nearest", stay, PathBot(max_nodes=500)], you=1)
+    assert w.names == ["nearest", "you", "stay", "PathBot"]
+    rec = play_capture(["nearest", "nearest"], rng=1, round_limit=5)
+    assert CaptureWidget.replay(rec).names == []        # a record does not keep names

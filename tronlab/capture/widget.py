@@ -5,7 +5,8 @@
     w.click(10, 4); w.play(5); w.back(3)    # the same from Python
 
 The page shows the owners' colours, every player's position (a dark square
-with its id), your target (a ring), and the squares an enclosure took in the
+with its id), a legend (each player's colour, id and name: "you" or the bot's),
+your target (a ring), and the squares an enclosure took in the
 round shown (they flash for a moment, and stay outlined).  A click on a square
 sets your target and plays one round toward it; *next* plays another round
 toward the same target; *BACK* with its round picker (1..25) spends your one
@@ -43,6 +44,12 @@ def _whole(name: str, value) -> int:
     if not is_whole(value):
         raise TypeError(f"{name} is a whole number, got {value!r}")
     return int(value)
+
+
+def _bot_name(bot) -> str:
+    """A bot callable's name for the legend: its ``name``, function's or class's."""
+    name = getattr(bot, "name", None) or getattr(bot, "__name__", None)
+    return name if isinstance(name, str) else type(bot).__name__
 
 
 def _check_opponents(opponents) -> list:
@@ -95,6 +102,7 @@ class CaptureWidget(anywidget.AnyWidget):
     target = traitlets.List(allow_none=True, default_value=None).tag(sync=True)
     status = traitlets.Unicode("").tag(sync=True)
     colors = traitlets.Dict().tag(sync=True)
+    names = traitlets.List(traitlets.Unicode()).tag(sync=True)   # per seat; [] in a replay
 
     def __init__(self, opponents=("nearest",), *, you: int = 0, rng=None, width: int = 35,
                  height: int = 20, starts=None, symmetric: bool = True,
@@ -123,6 +131,9 @@ class CaptureWidget(anywidget.AnyWidget):
         self.record = CaptureRecord(width, height, n, self._state.config.round_limit,
                                     [list(s) for s in self._state.positions])
         self._setup(width, height, n, you, [frame_of(self._state)])
+        named = {p: bot if isinstance(bot, str) else _bot_name(bot)
+                 for p, bot in zip(seats, opponents)}
+        self.names = ["you" if p == you else named[p] for p in range(n)]
 
     def _setup(self, width, height, n, you, frames):
         self._frames = frames

@@ -146,8 +146,8 @@ function render({ model, el }) {
   function palette() {
     const p = model.get("palette") || {};
     return {
-      players: p.players || ["#1f6fd1", "#e4572e", "#2a9d3f", "#8e44ad"],
-      trails: p.trails || ["#a9c8f0", "#f5b8a6", "#acdcb5", "#d5b6e3"],
+      players: p.players || ["#1f6fd1", "#e4572e", "#008080", "#7900f2"],   // render.py's
+      trails: p.trails || ["#a9c8f0", "#f5b8a6", "#9ecfcf", "#cc9efa"],
       wall: p.wall || "#3b3b3b", free: p.free || "#ffffff",
     };
   }
@@ -192,8 +192,7 @@ function render({ model, el }) {
     if (canvas.width !== Math.round(w * px * dpr) || canvas.height !== Math.round(h * px * dpr)) {
       canvas.width = Math.round(w * px * dpr);
       canvas.height = Math.round(h * px * dpr);
-      canvas.style.width = `${w * px}px`;
-      canvas.style.height = `${h * px}px`;
+      canvas.style.width = `${w * px}px`;   // the height follows (board.css: height auto)
     }
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     const pal = palette();

@@ -23,9 +23,10 @@ function render({ model, el }) {
   const canvas = el_("canvas", "tronlab-capture-canvas");
   canvas.setAttribute("role", "img");
   canvas.setAttribute("aria-label", "capture game: click a square to aim there");
+  const legend = el_("div", "tronlab-capture-legend");   // who is which colour
   const info = el_("div", "tronlab-capture-info");
   const status = el_("div", "tronlab-capture-status");
-  root.append(bar, canvas, info, status);
+  root.append(bar, canvas, legend, info, status);
   el.appendChild(root);
 
   let px = 18, blink = 0, timer = null, lastFlashKey = "";
@@ -83,8 +84,22 @@ function render({ model, el }) {
     pick.disabled = !playing;
     if (playing && f.backs) back.disabled = back.disabled || f.backs[you] < 1;
     next.style.display = back.style.display = pick.style.display = playing ? "" : "none";
+    drawLegend(colors, f);
     info.textContent = f.text || "";
     status.textContent = model.get("status");
+  }
+
+  function drawLegend(colors, f) {
+    const names = model.get("names") || [];
+    legend.replaceChildren();
+    for (let p = 0; p < model.get("n_players"); p++) {
+      const item = el_("span", "tronlab-capture-legend-item");
+      const sw = el_("span", "tronlab-capture-swatch");
+      sw.style.background = colors.players[p];
+      const out = (f.eliminated || [])[p] ? " (out)" : "";
+      item.append(sw, document.createTextNode(` ${p}${names[p] ? ": " + names[p] : ""}${out}`));
+      legend.append(item);
+    }
   }
 
   function flashIfNew() {
@@ -102,9 +117,11 @@ function render({ model, el }) {
 
   canvas.addEventListener("click", (ev) => {
     if (model.get("you") < 0) return;
+    // the canvas may be shown scaled down (a narrow cell): measure inside its border
     const r = canvas.getBoundingClientRect();
-    const x = Math.floor((ev.clientX - r.left) * (canvas.width / r.width) / px);
-    const y = Math.floor((ev.clientY - r.top) * (canvas.height / r.height) / px);
+    const cx = ev.clientX - r.left - canvas.clientLeft, cy = ev.clientY - r.top - canvas.clientTop;
+    const x = Math.floor(cx * (canvas.width / canvas.clientWidth) / px);
+    const y = Math.floor(cy * (canvas.height / canvas.clientHeight) / px);
     if (x < 0 || y < 0 || x >= model.get("width") || y >= model.get("height")) return;
     model.send({ kind: "click", x, y });
   });
@@ -113,7 +130,7 @@ function render({ model, el }) {
   slider.addEventListener("input", () => { model.set("frame", Number(slider.value)); model.save_changes(); });
 
   model.on("change:shown", flashIfNew);
-  for (const name of ["target", "status", "n_frames", "frame", "colors"]) model.on(`change:${name}`, draw);
+  for (const name of ["target", "status", "n_frames", "frame", "colors", "names"]) model.on(`change:${name}`, draw);
   flashIfNew();
   return () => { if (timer) clearInterval(timer); };
 }

@@ -76,9 +76,11 @@ function render({ model, el }) {
 
   let dragging = false, last = "";
   function cellAt(ev) {
+    // the canvas may be shown scaled down (a narrow cell): measure inside its border
     const r = canvas.getBoundingClientRect();
-    const x = Math.floor((ev.clientX - r.left) * (canvas.width / r.width) / px);
-    const y = Math.floor((ev.clientY - r.top) * (canvas.height / r.height) / px);
+    const cx = ev.clientX - r.left - canvas.clientLeft, cy = ev.clientY - r.top - canvas.clientTop;
+    const x = Math.floor(cx * (canvas.width / canvas.clientWidth) / px);
+    const y = Math.floor(cy * (canvas.height / canvas.clientHeight) / px);
     return [x, y];
   }
   function paint(ev) {

@@ -29,7 +29,7 @@ function drawTree(ctx, data, step) {
   const maxY = Math.max(...nodes.map(n => n.y), 1);
   const W = ctx.canvas.width, H = ctx.canvas.height, m = 24;
   const sx = x => m + (x / maxX) * (W - 2 * m), sy = y => m + (y / maxY) * (H - 2 * m - 14);
-  ctx.clearRect(0, 0, W, H);
+  ctx.fillStyle = "#ffffff"; ctx.fillRect(0, 0, W, H);   // a light page in a dark theme too
   ctx.font = "11px sans-serif"; ctx.textAlign = "center"; ctx.textBaseline = "middle";
   for (const n of nodes) {
     if (!seen.has(n.id) || n.parent < 0) continue;
@@ -69,21 +69,24 @@ function render({ model, el }) {
   root.tabIndex = 0;
   root.style.cssText = "font-family: sans-serif; outline: none;";
   const row = document.createElement("div");
-  row.style.cssText = "display: flex; gap: 16px; align-items: flex-start;";
+  row.style.cssText = "display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start;";
   const board = document.createElement("canvas");
   board.className = "tronlab-stepper-board";
   const tree = document.createElement("canvas");
   tree.className = "tronlab-stepper-tree";
   tree.width = 620; tree.height = 260;
+  // a cell narrower than the pictures (a narrow window) scales them down, keeping their shape
+  for (const c of [board, tree]) c.style.cssText = "max-width: 100%; height: auto;";
   row.append(board, tree);
   const bar = document.createElement("div");
-  bar.style.cssText = "display: flex; gap: 8px; align-items: center; margin-top: 6px;";
+  bar.style.cssText = "display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-top: 6px;";
   const prev = document.createElement("button");
   prev.textContent = "< prev"; prev.className = "tronlab-stepper-prev";
   const next = document.createElement("button");
   next.textContent = "next >"; next.className = "tronlab-stepper-next";
   const slider = document.createElement("input");
-  slider.type = "range"; slider.min = "0"; slider.style.width = "260px";
+  slider.type = "range"; slider.min = "0"; slider.style.cssText = "width: 260px; max-width: 100%;";
+  for (const b of [prev, next]) b.style.whiteSpace = "nowrap";
   const text = document.createElement("span");
   text.className = "tronlab-stepper-text";
   bar.append(prev, next, slider, text);
@@ -100,6 +103,7 @@ function render({ model, el }) {
     drawBoard(board.getContext("2d"), b, data.colors, px);
     drawTree(tree.getContext("2d"), data, step);
     slider.max = String(data.steps.length - 1); slider.value = String(step);
+    prev.disabled = step === 0; next.disabled = step === data.steps.length - 1;
     text.textContent = data.texts[step];
     root.dataset.step = String(step); root.dataset.node = String(nodeId);
   }
@@ -108,8 +112,9 @@ function render({ model, el }) {
     const step = Math.max(0, Math.min(model.get("step") + delta, last));
     model.set("step", step); model.save_changes();
   }
-  prev.addEventListener("click", () => go(-1));
-  next.addEventListener("click", () => go(1));
+  // the root keeps the focus (a button at the end is disabled and would drop it): keys go on
+  prev.addEventListener("click", () => { go(-1); root.focus(); });
+  next.addEventListener("click", () => { go(1); root.focus(); });
   slider.addEventListener("input", () => { model.set("step", Number(slider.value)); model.save_changes(); });
   root.addEventListener("keydown", e => {
     if (e.key === "ArrowRight") { go(1); e.preventDefault(); e.stopPropagation(); }
