@@ -93,3 +93,16 @@ def test_a_board_to_edit_is_a_board_within_max_side():
     with pytest.raises(ValueError, match=f"at most {MAX_SIDE} squares a side"):
         ed.load_text(f"{MAX_SIDE + 1} 1\n1" + " " * (MAX_SIDE - 1) + "2\n")
     assert MapEditor(board=Board.from_ascii("1" + "." * (MAX_SIDE - 2) + "2")).width == MAX_SIDE
+
+
+def test_the_editor_paints_walls_and_starts_in_the_boards_colours():
+    # before: its starts were matplotlib's blue and red, not the players' colours of every
+    # other picture and widget
+    import pathlib
+    import re
+
+    from tronlab.render import PLAYER_COLORS, WALL_COLOR
+    js = (pathlib.Path(__file__).resolve().parents[1] / "tronlab" / "static" / "map_editor.js")
+    colors = dict(re.findall(r'"(.)": "(#[0-9a-f]{6})"',
+                             re.search(r"const COLORS = \{([^}]*)\}", js.read_text()).group(1)))
+    assert colors["#"] == WALL_COLOR and [colors["1"], colors["2"]] == list(PLAYER_COLORS[:2])

@@ -4,7 +4,7 @@
 // syncs `cells` back.  No network access.
 
 const TOOLS = [["#", "wall"], [" ", "erase"], ["1", "start 1"], ["2", "start 2"]];
-const COLORS = { "#": "#3b3b3b", " ": "#f4f4f0", "1": "#1f77b4", "2": "#d62728" };
+const COLORS = { "#": "#3b3b3b", " ": "#f4f4f0", "1": "#1f6fd1", "2": "#e4572e" };  // walls and heads as on the board
 
 function el_(tag, cls, text) {
   const e = document.createElement(tag);
