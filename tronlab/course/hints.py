@@ -72,10 +72,11 @@ HINTS = {
     "negamax": (
         "The value of a position for the player to move is minus the best value for the "
         "opponent after your move.",
-        "At depth 0 or a finished game return the evaluation; otherwise try every move with "
-        "game.play(move), recurse with (-beta, -alpha), negate, and undo.",
-        "Keep the best value and move; raise alpha to the best value; stop trying moves once "
-        "alpha >= beta (a cut-off). Every game.play needs a game.undo before you return.",
+        "At depth 0 return game.score(), with no legal move game.LOSS; otherwise try every "
+        "move with game.play(move), recurse with (-beta, -alpha), negate, and undo.",
+        "Keep the best value and move, changing them only on a strictly better value; raise "
+        "alpha to the best value; stop trying moves once alpha >= beta (a cut-off). Every "
+        "game.play needs a game.undo before you return.",
     ),
     "articulation_points": (
         "A cut square is one whose removal splits its region in two.",
