@@ -194,3 +194,12 @@ def test_solve_game_is_in_progress_and_has_hints(tmp_path, monkeypatch):
     assert progress().state("solve_game") == "passed"
     assert "saddle point" in hint("solve_game").text
     assert "guarantee" in hint("solve_game", 3).text
+
+
+def test_a_zero_is_shown_without_a_minus():
+    # before: a value or a probability of -0.0 was printed as "value -0" / "[-0.0, 1.0]"
+    r = check_solve_game(lambda a: (-0.0, lp_solve(a)[1]))
+    assert r.status == WRONG and "value 0\n" in r.message + "\n" and "-0" not in r.message, \
+        r.message
+    r = check_solve_game(lambda a: (lp_solve(a)[0], [-0.0] + [1.0] + [0.0] * (len(a) - 2)))
+    assert "-0" not in r.message, r.message

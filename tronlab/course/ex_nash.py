@@ -158,21 +158,25 @@ def _show(a) -> str:
 
 
 def _judge(a, v, p):
-    """None if ``(v, p)`` is right for ``a``, else ``(expected, got, hint)``."""
+    """None if ``(v, p)`` is right for ``a``, else ``(expected, got, hint)`` (numbers shown
+    without a minus on zero: ``+ 0.0`` turns -0.0 into 0.0)."""
     want = solve_zero_sum(a)
+    v, p = v + 0.0, p + 0.0
     if not np.isclose(v, want.value, atol=TOL, rtol=0):
-        return (f"value {want.value:.6g} (row strategy {np.round(want.row_strategy, 4).tolist()})",
+        return (f"value {want.value + 0.0:.6g} (row strategy "
+                f"{(np.round(want.row_strategy, 4) + 0.0).tolist()})",
                 f"value {v:.6g}", _hint(a, v))
     if np.any(p < -TOL) or not np.isclose(p.sum(), 1.0, atol=TOL):
         return ("probabilities: each >= 0, adding up to 1",
-                f"{np.round(p, 6).tolist()} (sum {p.sum():.6g})",
+                f"{(np.round(p, 6) + 0.0).tolist()} (sum {p.sum():.6g})",
                 "the row strategy is how often to play each row: no negative entries, and "
                 "they add up to 1")
     earns = p @ a
     j = int(np.argmin(earns))
     if earns[j] < want.value - TOL:
-        return (f"a strategy earning at least {want.value:.6g} against every column",
-                f"{np.round(p, 6).tolist()}, which earns only {earns[j]:.6g} against column {j}",
+        return (f"a strategy earning at least {want.value + 0.0:.6g} against every column",
+                f"{(np.round(p, 6) + 0.0).tolist()}, which earns only {earns[j] + 0.0:.6g} "
+                f"against column {j}",
                 "the value is right but the strategy does not guarantee it: the column player "
                 f"answers with column {j}. The optimal mix makes every column the column player "
                 f"uses pay the same")
