@@ -119,6 +119,16 @@ PLANTED = [
     ("2 ** near", "2 ** min(near, 1)", "two opponents near", "*for each*"),
     ("for k in todo], default=0)", "for k in todo], default=0) + 1", "points over turns",
      "not the squares"),
+    # an eliminated player (before: no case had one, and all four passed every grid)
+    ("needed_to_win(owner, player, active)", "needed_to_win(owner, player)",
+     "not a rival to beat", "active players only"),
+    ("+ 1 + CONSTANT[n]", "+ 1 + CONSTANT[len(active)]", "not a rival to beat",
+     "CONSTANT[view.n_players]"),
+    ("owner, n = view.owner, view.n_players",
+     "owner, n = view.owner, view.n_players - sum(view.eliminated)", "not a rival to beat",
+     "CONSTANT[view.n_players]"),
+    ("+ 1 > SIZE_LIMIT[n]", "+ 1 > SIZE_LIMIT[len(active)]", "still counts in the size limit",
+     "SIZE_LIMIT[view.n_players]"),
 ]
 
 

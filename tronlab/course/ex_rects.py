@@ -27,7 +27,7 @@ import numpy as np
 from ..capture.ascii import state_from_ascii
 from ..capture.rects import border_cycle, rectangle_scores, scan_rectangles
 from ..capture.rects_bot import scan_inputs
-from ..capture.rects_terms import RectTerms
+from ..capture.rects_terms import RectTerms, needed_to_win
 from ..tron.values import is_real
 from .checker import Case, Exercise, WrongType, run_check
 from .ex_capture import READ_ONLY_VIEW, CaptureGrid
@@ -70,6 +70,9 @@ class Mistakes(NamedTuple):
     edge: str = "more"          # "all": the edge bonus with 2 players too
     prox: str = "manhattan"     # "chebyshev", "once" (one division at most), "<=" (gap 2 counts)
     thin: str = "corner"        # "turns": 1 / (1 + d) without dividing by the turns
+    needed: str = "active"      # "all": needed_to_win counting eliminated players' squares
+    constant: str = "players"   # "active": CONSTANT by the players still in the game
+    limit: str = "players"      # "active": SIZE_LIMIT by the players still in the game
 
 
 def _walk(owner, player, position, cycle, approach, m: Mistakes):
@@ -117,10 +120,10 @@ def explain(view, player, rect, **mistakes) -> tuple[float, list[str]]:
     m = Mistakes(**mistakes)
     terms = RectTerms().without(*m.off) if m.off else RectTerms()
     n_players = view.n_players
-    k = n_players - 2
     owner = np.asarray(view.owner)
     position = view.positions[player]
     opponents, needed = scan_inputs(view, player)
+    needed = needed_to_win(owner, player) if m.needed == "all" else needed
     x0, y0, x1, y1 = rect
     box = owner[y0:y1 + 1, x0:x1 + 1]
     neutral = int(np.count_nonzero(box == -1))
@@ -139,7 +142,7 @@ def explain(view, player, rect, **mistakes) -> tuple[float, list[str]]:
     lines.append(line)
     cycle = border_cycle(x0, y0, x1, y1)
     cost, i, step, d, walk = _walk(owner, player, position, cycle, terms.approach, m)
-    constant = terms.player_constant[k]
+    constant, limit = _by_player_count(view, terms, m)
     closing = 1 if m.closing else 0
     turns = cost + closing + constant
     lines.append(f"turns: {terms.approach:g} x {d} to {cycle[i]} + {walk} along the border "
@@ -152,14 +155,24 @@ def explain(view, player, rect, **mistakes) -> tuple[float, list[str]]:
         score = 1 / corner if m.thin == "turns" else 1 / corner / turns
         lines.append(f"thin (a side under 3): 1 / {corner} (the path to the corner "
                      f"({x0}, {y0})) / {turns:g} turns = {score:.6g}")
-    return _factors(score, lines, owner, rect, n_players, needed, neutral, opponents, terms, m)
+    return _factors(score, lines, owner, rect, (n_players, limit), needed, neutral, opponents,
+                    terms, m)
 
 
-def _factors(score, lines, owner, rect, n_players, needed, neutral, opponents, terms, m):
-    """The score multiplied by each bonus and divisor that applies, a line each."""
+def _by_player_count(view, terms, m):
+    """The player-count constant and the size limit: by ``view.n_players`` (the rule) or,
+    as the mistakes in ``m`` say, by the players still in the game."""
+    n, active = view.n_players, view.n_players - int(sum(view.eliminated))
+    return (terms.player_constant[(active if m.constant == "active" else n) - 2],
+            terms.size_limit[(active if m.limit == "active" else n) - 2])
+
+
+def _factors(score, lines, owner, rect, players, needed, neutral, opponents, terms, m):
+    """The score multiplied by each bonus and divisor that applies, a line each
+    (``players``: the player count and the size limit that goes with it)."""
     h, w = owner.shape
     x0, y0, x1, y1 = rect
-    k = n_players - 2
+    n_players, limit = players
 
     def factor(name, f, why):
         nonlocal score
@@ -168,7 +181,6 @@ def _factors(score, lines, owner, rect, n_players, needed, neutral, opponents, t
 
     if neutral >= needed and terms.win_bonus != 1:
         factor("win bonus", terms.win_bonus, f"{neutral} neutral squares >= {needed} needed")
-    limit = terms.size_limit[k]
     long_side = max(x1 - x0 + 1, y1 - y0 + 1)
     if (long_side > limit or (m.size == ">=" and long_side == limit)) and terms.size_divisor != 1:
         factor("size", 1 / terms.size_divisor, f"a side of {long_side} > {limit}")
@@ -222,8 +234,23 @@ _TERM_HINTS = {
                          "(Manhattan, 0 inside) from the rectangle",
 }
 
-#: (mistake, hint) pairs tried in order after the missing terms
-MISTAKES = [({"off": (t,)}, f"a term is missing - {_TERM_HINTS[t]}") for t in TERMS] + [
+#: an eliminated player's mistakes, tried first: a size limit by the active players scores as
+#: no size penalty at all, but those grids come after every term's own (ex_rects_grids)
+ELIMINATED = [
+    ({"needed": "all"}, "the squares still needed to win count the active players only: an "
+                        "eliminated player's squares are no score to beat (give needed_to_win "
+                        "the ids of the players not eliminated)"),
+    ({"constant": "active"}, "the player-count constant goes by all the players of the game, "
+                             "eliminated ones included: CONSTANT[view.n_players], not the "
+                             "number of players still in it"),
+    ({"limit": "active"}, "the size limit goes by all the players of the game, eliminated ones "
+                          "included: SIZE_LIMIT[view.n_players], not the number of players "
+                          "still in it"),
+]
+
+#: (mistake, hint) pairs tried in order: an eliminated player's, the missing terms, the rest
+MISTAKES = ELIMINATED + [({"off": (t,)}, f"a term is missing - {_TERM_HINTS[t]}")
+                         for t in TERMS] + [
     ({"enemy": False}, "an opponent's square inside the rectangle makes its score 0: the "
                        "enclosure would go to nobody"),
     ({"points": "inside"}, "points: count the neutral squares of the whole rectangle, border "
@@ -321,7 +348,8 @@ class ScoreRectangle(Exercise):
         v = case.board.view
         player, rect = case.args
         x0, y0, x1, y1 = rect
-        where = ", ".join(f"{q}: {p}" for q, p in enumerate(v.positions))
+        where = ", ".join(f"{q}: {'eliminated' if p is None else p}"
+                          for q, p in enumerate(v.positions))
         return (f"score_rectangle(view, {player}, {rect}): the {x1 - x0 + 1}x{y1 - y0 + 1} "
                 f"rectangle from ({x0}, {y0}) to ({x1}, {y1}); {v.n_players} players, "
                 f"positions {where}")

@@ -1,6 +1,8 @@
 """The tiny grids of exercise B3 (:mod:`tronlab.course.ex_rects`), each made so that one
 term of the rectangle score, or one typical mistake, decides the score of the rectangle
-named with it.  Player 0 scores; ``A`` is where it stands (on its own square)."""
+named with it.  Player 0 scores; ``A`` is where it stands (on its own square).  The grids
+with an eliminated player come last: a learner who gets there has passed every term, so
+their hints (tried first, see ``MISTAKES``) cannot hide a missing term."""
 
 #: tiny grids, each made so that one term decides: (label, grid, player, rect, options)
 TINY_GRIDS = [
@@ -184,4 +186,32 @@ TINY_GRIDS = [
         ..............
         c............b
      """, 0, (3, 1, 7, 12), {"n_players": 3}),
+    # the last two: a player out of the game (2, no square of its own to stand on) that
+    # still owns squares.  The squares still needed to win count the active players only,
+    # while the player-count constant and the size limit go by view.n_players (3 here)
+    ("an eliminated player: not a rival to beat, still a player to count", """
+        ............
+        .A..........
+        ............
+        ............
+        00000000000b
+        222222222222
+        222222222222
+        222222222222
+        222222222222
+        222222222222
+        222222222222
+     """, 0, (1, 1, 10, 3), {"n_players": 3, "eliminated": (2,)}),
+    ("an eliminated player still counts in the size limit", """
+        ................
+        .A..............
+        ................
+        ................
+        ................
+        ................
+        ...............b
+        2222222222222222
+        2222222222222222
+        2222222222222222
+     """, 0, (1, 1, 14, 3), {"n_players": 3, "eliminated": (2,)}),
 ]
