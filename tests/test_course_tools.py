@@ -34,19 +34,32 @@ def test_every_exercise_has_three_graded_hints():
         assert "the last one" in last
 
 
-@pytest.mark.parametrize("notebook", ["09_nash", "10_capture", "11_rectangles"])
+#: every exercise pair, NN_topic, from the exercises/ folder (a new pair cannot be left out)
+PAIRS = sorted(p.name.removesuffix("_exercise.ipynb")
+               for p in (ROOT / "exercises").glob("*_exercise.ipynb"))
+
+
+def test_every_exercise_notebook_has_exercise_functions():
+    assert len(PAIRS) >= 8
+    assert {home.removesuffix("_exercise.ipynb") for home in EXERCISE_NOTEBOOKS.values()} \
+        == set(PAIRS)
+
+
+@pytest.mark.parametrize("notebook", PAIRS)
 def test_the_exercise_notebook_tells_about_its_hints(notebook):
     """A learner only finds hint() if the notebook imports it and names the call
-    (exercises/10_capture_exercise.ipynb did neither)."""
+    (exercises/10_capture_exercise.ipynb and 06_learning_exercise.ipynb did neither)."""
     for folder in ("exercises", "solutions"):
         path = ROOT / folder / f"{notebook}_{folder[:-1]}.ipynb"
         cells = json.loads(path.read_text())["cells"]
         code = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
         prose = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
         assert re.search(r"from tronlab\.course import [^\n]*\bhint\b", code), path.name
-        for name, home in EXERCISE_NOTEBOOKS.items():
-            if home.startswith(notebook):
-                assert f'`hint("{name}")`' in prose and f'`hint("{name}", 2)`' in prose, name
+        # the call shown on one of the notebook's functions (each has its hints)
+        names = [name for name, home in EXERCISE_NOTEBOOKS.items() if home.startswith(notebook)]
+        assert names, f"no exercise function of {notebook} in EXERCISE_NOTEBOOKS"
+        assert any(f'`hint("{name}")`' in prose and f'`hint("{name}", 2)`' in prose
+                   for name in names), (path.name, names)
 
 
 def test_hint_takes_the_function_itself():

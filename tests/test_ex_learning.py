@@ -231,3 +231,11 @@ def test_weights_swapped_negated_or_unordered_are_named(weights, hint):
         return weights(solution_fit(records))
     result = check_fit_weights(fit_weights, separation_sample=solution_sample)
     assert not result.passed and hint in result.hint, result.message
+
+
+def test_separation_sample_messages_count_games_not_boards():
+    """Each case is a whole game record; "FAILED on board 1" read like record.boards()[1]."""
+    r = check_separation_sample(lambda record: (0, 0, 0, 0))
+    assert r.message.startswith("separation_sample: FAILED on game 1 (hand: "), r.message
+    r = check_separation_sample(solution_sample)
+    assert f"all {r.checked} games passed" in r.message, r.message

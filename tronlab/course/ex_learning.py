@@ -129,6 +129,7 @@ class SeparationSample(Exercise):
     function = "separation_sample"
     parameters = ("record",)
     returns = "None, or a tuple (dn, de, moves0, moves1) of ints"
+    noun = "game"          # each case is a whole game record, not one of its boards
     hint = ("find the first board of record.boards() where both players are alive and apart, "
             "take territory() there, and count the moves each player made after it")
 
