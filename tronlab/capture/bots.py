@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .checks import check_view
+from .checks import check_number, check_view
 from .starts import as_rng
 from .state import MAX_BACK, NEUTRAL
 from ..tron.values import is_real
@@ -38,15 +38,6 @@ def _grid_coords(view):
     return xs, ys
 
 
-def check_share(value, name: str) -> float:
-    """``value`` as a float if it is a number from 0 to 1, else an error naming ``name``."""
-    if not is_real(value):
-        raise TypeError(f"{name} must be a number from 0 to 1, got {type(value).__name__}")
-    if not 0 <= value <= 1:
-        raise ValueError(f"{name} must be a number from 0 to 1, got {value!r}")
-    return float(value)
-
-
 def check_options(late, lone_penalty) -> tuple:
     """:func:`nearest_target`'s ``late`` (a share of the grid) and ``lone_penalty``
     (squares of distance, at least 0), checked."""
@@ -55,7 +46,7 @@ def check_options(late, lone_penalty) -> tuple:
                         f"{type(lone_penalty).__name__}")
     if not 0 <= lone_penalty < float("inf"):
         raise ValueError(f"lone_penalty must be a number of squares >= 0, got {lone_penalty!r}")
-    return check_share(late, "late"), lone_penalty
+    return check_number(late, "late", 0.0, high=1.0), lone_penalty
 
 
 def neutral_neighbours(owner) -> np.ndarray:
@@ -120,7 +111,7 @@ class RandomBot:
 
     def __init__(self, rng=None, *, back_chance: float = 0.0):
         self.rng = as_rng(rng)
-        self.back_chance = check_share(back_chance, "back_chance")
+        self.back_chance = check_number(back_chance, "back_chance", 0.0, high=1.0)
         self.target = None
 
     def __call__(self, view, player):

@@ -86,15 +86,26 @@ def check_whole(value, name: str, low: int, high: int, unit: str = "") -> int:
     return int(value)
 
 
-def check_number(value, name: str, low: float = 0.0, unit: str = "") -> float:
+def check_number(value, name: str, low: float = 0.0, unit: str = "", *,
+                 high: float | None = None) -> float:
     """``value`` as a float if it is a finite real number (a numpy scalar too) of at
-    least ``low`` (``None``: any); else a TypeError or a ValueError (NaN, an
-    infinity, too small) naming ``name``."""
-    what = "a finite number" if low is None else f"a number >= {low:g}"
+    least ``low`` (``None``: any) and at most ``high`` (``None``: any); else a
+    TypeError or a ValueError (NaN, an infinity, out of range) naming ``name``.
+
+    >>> check_number(2, "late", high=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: late must be a number from 0 to 1, got 2
+    """
+    if high is None:
+        what = "a finite number" if low is None else f"a number >= {low:g}"
+    else:
+        what = f"a number from {low:g} to {high:g}"
     what += f" ({unit})" if unit else ""
     if not is_real(value):
         raise TypeError(f"{name} must be {what}, got {type(value).__name__} {value!r}")
-    if not math.isfinite(value) or (low is not None and value < low):
+    if (not math.isfinite(value) or (low is not None and value < low)
+            or (high is not None and value > high)):
         raise ValueError(f"{name} must be {what}, got {value!r}")
     return float(value)
 

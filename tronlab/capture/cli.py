@@ -53,12 +53,8 @@ def make_player(spec: str, time_limit=None, rng=None):
     if spec.startswith("py:"):
         raise _error(f"py: bots play the Tron games, not backtothecode (got {spec!r}); a "
                      f"Back to the Code program is cmd:<command line>")
-    from ..arena.bots import check_spec, make_bot
-    try:
-        check_spec(spec, "backtothecode")      # a registered name, options as the arena's
-    except ValueError as err:
-        raise _error(" ".join(str(err).split())) from None
-    return make_bot(spec, "backtothecode", rng=rng)
+    from ..cli.match import registered_bot
+    return registered_bot(spec, "backtothecode", rng=rng)
 
 
 def cmd_match(args) -> int:

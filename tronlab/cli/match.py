@@ -29,18 +29,19 @@ def _make_bot(spec: str, rules: str, time):
         return ExternalBot(args, protocol=rules, name=os.path.basename(program)), spec
     if spec.startswith("py:"):
         return _py_bot(spec, rules), spec
-    return _registered_bot(spec, rules, time), spec
+    return registered_bot(spec, rules, time=time), spec
 
 
-def _registered_bot(spec: str, rules: str, time):
-    """A registered bot, with options as the arena takes them (``chamber+depth=3``)."""
+def registered_bot(spec: str, rules: str, *, time=None, rng=None):
+    """A registered bot of any game, with options as the arena takes them
+    (``chamber+depth=3``, ``paths+max_nodes=5000``); a wrong spec is one CLIError."""
     from ..arena.bots import check_spec, make_bot
 
     try:
         check_spec(spec, rules)
     except ValueError as err:
         raise CLIError(" ".join(str(err).split())) from None
-    return make_bot(spec, rules, time=time)
+    return make_bot(spec, rules, time=time, rng=rng)
 
 
 def _py_bot(spec: str, rules: str):
