@@ -14,17 +14,21 @@ from .checker import Case, Exercise, Failure, WrongType
 from .game import INF, TurnGame
 
 
-def minimax(game: TurnGame, depth: int) -> int:
-    """Plain negamax without pruning, the same rules as the exercise (the oracle)."""
+def minimax(game: TurnGame, depth: int, *, stuck=None, leaf: int = 1) -> int:
+    """Plain negamax without pruning, the same rules as the exercise (the oracle).
+    ``stuck`` and ``leaf`` make two typical mistakes for the hints: a side with no
+    move worth ``stuck`` instead of ``game.LOSS``, the leaf score times ``leaf``."""
     if depth == 0:
-        return game.score()
+        return leaf * game.score()
     best = None
     for move in game.moves():
         game.play(move)
-        value = -minimax(game, depth - 1)
+        value = -minimax(game, depth - 1, stuck=stuck, leaf=leaf)
         game.undo()
         best = value if best is None else max(best, value)
-    return game.LOSS if best is None else best
+    if best is None:
+        return game.LOSS if stuck is None else stuck
+    return best
 
 
 def alphabeta(game: TurnGame, depth: int, alpha: int, beta: int, *, swap: bool = False) -> int:
@@ -189,10 +193,10 @@ class Negamax(Exercise):
         if value == _stuck_first(TurnGame(b), depth):
             return ("the horizon comes first: at depth 0 return game.score() even if the side to "
                     "move has no move (a stuck side is found one ply deeper)")
-        if value == _variant(TurnGame(b), depth, stuck=0):
+        if value == minimax(TurnGame(b), depth, stuck=0):
             return ("a side with no legal move has lost: return game.LOSS for it, not 0 (check "
                     "the depth first, then whether there is any move)")
-        if value == _variant(TurnGame(b), depth, leaf=-1):
+        if value == minimax(TurnGame(b), depth, leaf=-1):
             return ("at depth 0 return game.score() as it is: it is already the value for the "
                     "side to move there, and the parent negates it")
         for d in (depth - 1, depth + 1):
@@ -219,18 +223,3 @@ def _stuck_first(game, depth):
         best = v if best is None else max(best, v)
     return best
 
-
-def _variant(game, depth, *, stuck=None, leaf=1):
-    """Plain negamax with one typical mistake: a stuck side worth ``stuck`` instead of
-    ``game.LOSS``, or the leaf score multiplied by ``leaf``."""
-    if depth == 0:
-        return leaf * game.score()
-    best = None
-    for move in game.moves():
-        game.play(move)
-        value = -_variant(game, depth - 1, stuck=stuck, leaf=leaf)
-        game.undo()
-        best = value if best is None else max(best, value)
-    if best is None:
-        return game.LOSS if stuck is None else stuck
-    return best
