@@ -69,6 +69,21 @@ def test_match_of_four_with_an_outside_program_and_an_elimination():
     assert data["scores"][3] == 1 and len(data["ranks"]) == 4
 
 
+def test_match_text_says_what_an_eliminated_program_did():
+    garbage = f"cmd:{PY} -c 'input(); [input() for _ in range(23)]; print(\"hello world\")'"
+    crash = f"cmd:{PY} -c 'raise SystemExit(\"no map for you\")'"
+    r = tronlab("match", "--rules", "backtothecode", "random", garbage, crash, "--seed", 3,
+                "--max-turns", 5)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    bad = next(line for line in lines if "player 1 " in line)
+    assert bad.endswith("eliminated in round 1 (bad-output: cannot read 'hello world': "
+                        "expected 'x y [message]' or 'BACK n')"), bad
+    gone = next(line for line in lines if "player 2 " in line)
+    assert gone.endswith("eliminated in round 1 (exited: the program exited with code 1 "
+                         "(last stderr line: 'no map for you'))"), gone
+
+
 def test_match_errors_are_one_line():
     for args, text in [(["nearest"], "2 to 4 players, got 1"),
                        (["nearest"] * 5, "2 to 4 players, got 5"),

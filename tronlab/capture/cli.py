@@ -109,14 +109,18 @@ def match_summary(record: CaptureRecord) -> dict:
 
 
 def match_text(record: CaptureRecord) -> str:
-    """Header, the final grid (``.`` neutral, digits the owners), one line a player."""
+    """Header, the final grid (``.`` neutral, digits the owners), one line a player
+    (an eliminated one's says when, the fault and what the program did)."""
     out = record.outcome
     names = record.metadata.get("names") or [f"bot {p}" for p in range(record.n_players)]
     gone = eliminations(record)
     lines = [f"backtothecode {record.width}x{record.height}, {record.n_players} players, "
              f"ended after round {out['round']} ({out['reason']})", *record.final]
     for p in sorted(range(record.n_players), key=lambda q: (out["ranks"][q], q)):
-        fate = f", eliminated in round {gone[p][0]} ({gone[p][1]})" if p in gone else ""
+        fate = ""
+        if p in gone:
+            rnd, kind, why = gone[p]
+            fate = f", eliminated in round {rnd} ({kind}" + (f": {why})" if why else ")")
         lines.append(f"  rank {out['ranks'][p]}: player {p} {names[p]} "
                      f"{out['scores'][p]} squares{fate}")
     return "\n".join(lines)
