@@ -84,6 +84,14 @@ def test_match_text_says_what_an_eliminated_program_did():
                          "(last stderr line: 'no map for you'))"), gone
 
 
+def test_match_time_gives_the_first_turn_three_times_as_long():
+    from tronlab.capture.cli import make_player
+    assert make_player("cmd:true").first_time_limit == 1.0            # the contest's
+    assert make_player("cmd:true", 0.1).first_time_limit == 1.0       # never below it
+    longer = make_player("cmd:true", 2.0)
+    assert (longer.first_time_limit, longer.time_limit) == (6.0, 2.0)   # not 1 s, then 2 s
+
+
 def test_match_errors_are_one_line():
     for args, text in [(["nearest"], "2 to 4 players, got 1"),
                        (["nearest"] * 5, "2 to 4 players, got 5"),

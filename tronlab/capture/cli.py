@@ -9,7 +9,8 @@
 A BOT is a capture bot's name (``tronlab bots`` lists them) or
 ``cmd:<command line>``, an outside contest program
 (:class:`~tronlab.capture.external.CaptureProgram`).  ``--time`` is the
-limit per turn of outside programs (default 0.1 s, 1 s for the first turn);
+limit per turn of outside programs (default 0.1 s, 1 s for the first turn;
+with ``--time S`` the first turn gets 3 S, and at least 1 s);
 ``--max-turns`` becomes the game's round limit.  The game is played on the
 35x20 grid with point-symmetric starts drawn with ``--seed``.
 """
@@ -26,7 +27,7 @@ import traceback
 
 from .ascii import format_grid
 from .game import CaptureRecord, play_capture
-from .protocol import CaptureClient
+from .protocol import FIRST_TURN_SECONDS, CaptureClient
 
 
 def _error(message):
@@ -49,7 +50,8 @@ def make_player(spec: str, time_limit=None, rng=None):
         program = args[0]
         if shutil.which(program) is None and not (os.sep in program and os.path.isfile(program)):
             raise _error(f"program not found: {program!r} (from {spec!r})")
-        return CaptureProgram(args, name=spec, time_limit=time_limit)
+        first = None if time_limit is None else max(FIRST_TURN_SECONDS, 3 * time_limit)
+        return CaptureProgram(args, name=spec, time_limit=time_limit, first_time_limit=first)
     if spec.startswith("py:"):
         raise _error(f"py: bots play the Tron games, not backtothecode (got {spec!r}); a "
                      f"Back to the Code program is cmd:<command line>")

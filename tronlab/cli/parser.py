@@ -109,7 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--time", type=seconds, metavar="S",
                    help="time limit per move in seconds, 3x for the first move (default: no "
                         "limit; search bots then think 1 s a move under google2010, 0.2 s "
-                        "under lightriders, 0.1 s under codingame)")
+                        "under lightriders, 0.1 s under codingame); backtothecode programs: "
+                        "default 0.1 s, and the first turn gets at least 1 s")
     m.add_argument("--max-turns", type=turn_count, metavar="N",
                    help="stop the game after N turns (default: play to the end)")
     m.add_argument("--json", action="store_true", help="print one JSON object instead of text")
