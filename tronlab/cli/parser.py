@@ -112,7 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "under lightriders, 0.1 s under codingame); backtothecode programs: "
                         "default 0.1 s, and the first turn gets at least 1 s")
     m.add_argument("--max-turns", type=turn_count, metavar="N",
-                   help="stop the game after N turns (default: play to the end)")
+                   help="stop the game after N turns (backtothecode: after in-game round N, "
+                        "so a BACK adds turns; default: play to the end)")
     m.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     m.add_argument("--save", metavar="FILE",
                    help="save the game record (JSON) to FILE; its folder must exist")
