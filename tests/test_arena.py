@@ -96,6 +96,28 @@ def test_bad_bots_are_named(bots, game, message):
         round_robin(bots, None, game=game)
 
 
+def test_a_program_named_without_its_folder_is_refused_before_any_game(tmp_path, monkeypatch):
+    """``cmd:mybot.py`` with mybot.py in the current folder passed the check, then lost
+    every game with 'could not start mybot.py: No such file or directory' (a bare
+    name is looked up on PATH only)."""
+    from tronlab.arena.bots import check_program
+
+    bot = tmp_path / "mybot.py"
+    bot.write_text("#!/usr/bin/env python3\n")
+    bot.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    for game in ("google2010", "backtothecode"):
+        with pytest.raises(ValueError, match=r"'mybot.py' \(from 'cmd:mybot.py'\) is a file in "
+                                             r"this folder.*write cmd:./mybot.py or "
+                                             r"cmd:python3 mybot.py"):
+            round_robin(["random" if game == "google2010" else "nearest", "cmd:mybot.py"],
+                        None, game=game)
+    assert check_program("cmd:./mybot.py --fast") == ["./mybot.py", "--fast"]
+    bot.chmod(0o644)
+    with pytest.raises(ValueError, match=r"^./mybot.py is not executable: chmod \+x ./mybot.py$"):
+        check_program("cmd:./mybot.py")
+
+
 def test_bad_maps_and_player_counts_are_named():
     with pytest.raises(ValueError, match="unknown map 'nowhere'"):
         round_robin(["random", "hugger"], "nowhere")

@@ -18,9 +18,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 ENV = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
 
 
-def tronlab(*args, stdin="", timeout=180):
+def tronlab(*args, stdin="", timeout=180, cwd=None):
     return subprocess.run([PY, "-m", "tronlab", *map(str, args)], input=stdin, text=True,
-                          capture_output=True, timeout=timeout, env=ENV)
+                          capture_output=True, timeout=timeout, env=ENV, cwd=cwd)
 
 
 def same_game(names, seed, **options):
@@ -92,13 +92,19 @@ def test_match_time_gives_the_first_turn_three_times_as_long():
     assert (longer.first_time_limit, longer.time_limit) == (6.0, 2.0)   # not 1 s, then 2 s
 
 
-def test_match_errors_are_one_line():
+def test_match_errors_are_one_line(tmp_path):
+    folder = tmp_path
+    for name, mode in (("mute.py", 0o644), ("talk.py", 0o755)):
+        (folder / name).write_text("#!/usr/bin/env python3\n")
+        (folder / name).chmod(mode)
     for args, text in [(["nearest"], "2 to 4 players, got 1"),
                        (["nearest"] * 5, "2 to 4 players, got 5"),
                        (["nearest", "nearest", "--map", "arena"], "--map does not apply"),
                        (["nearest", "clever"], "unknown bot 'clever'"),
-                       (["nearest", "cmd:/no/such/bot"], "program not found")]:
-        r = tronlab("match", "--rules", "backtothecode", *args)
+                       (["nearest", "cmd:/no/such/bot"], "program not found"),
+                       (["nearest", "cmd:./mute.py"], "./mute.py is not executable: chmod +x"),
+                       (["nearest", "cmd:talk.py"], "write cmd:./talk.py or cmd:python3 talk.py")]:
+        r = tronlab("match", "--rules", "backtothecode", *args, cwd=folder)
         assert r.returncode == 2 and r.stderr.startswith("tronlab: error:"), r.stderr
         assert text in r.stderr and len(r.stderr.splitlines()) == 1
 

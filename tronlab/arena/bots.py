@@ -92,11 +92,7 @@ def check_spec(spec: str, game: str) -> None:
         from .pycheck import check_python_bot
         check_python_bot(spec[3:])
     elif spec.startswith("cmd:"):
-        program = _command(spec)[0]
-        if shutil.which(program) is None and not os.path.isfile(program):
-            raise ValueError(f"program not found: {program!r} (from {spec!r})")
-        if shutil.which(program) is None and not os.access(program, os.X_OK):
-            raise ValueError(f"{program} is not executable: chmod +x {shlex.quote(program)}")
+        check_program(spec)
     else:
         from ..runner.registry import bot_names
         name, opts = _options(spec)
@@ -105,6 +101,27 @@ def check_spec(spec: str, game: str) -> None:
                              f"{', '.join(bot_names(family))}")
         if opts:
             _check_bot_options(spec, name, family, opts)
+
+
+def check_program(spec: str) -> list[str]:
+    """The arguments of a ``cmd:`` spec whose program can start, else a ValueError
+    naming the problem: a command that cannot be split, a program that is neither
+    on PATH nor a file, a file without its x bit, or a file of this folder named
+    without ``./`` (the system looks for such a name on PATH only)."""
+    args = _command(spec)
+    program = args[0]
+    if shutil.which(program) is not None:
+        return args
+    if not os.path.isfile(program):
+        raise ValueError(f"program not found: {program!r} (from {spec!r})")
+    if os.sep not in program:
+        run = "python3 " if program.endswith(".py") else ""
+        raise ValueError(f"{program!r} (from {spec!r}) is a file in this folder, but a "
+                         f"program named without a folder is looked up on PATH only: write "
+                         f"cmd:./{program}" + (f" or cmd:{run}{program}" if run else ""))
+    if not os.access(program, os.X_OK):
+        raise ValueError(f"{program} is not executable: chmod +x {shlex.quote(program)}")
+    return args
 
 
 def _check_bot_options(spec: str, name: str, family: str, opts: dict) -> None:

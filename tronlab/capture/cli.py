@@ -18,9 +18,6 @@ with ``--time S`` the first turn gets 3 S, and at least 1 s);
 from __future__ import annotations
 
 import json
-import os
-import shlex
-import shutil
 import sys
 import time
 import traceback
@@ -41,15 +38,8 @@ def make_player(spec: str, time_limit=None, rng=None):
     from .external import CaptureProgram
 
     if spec.startswith("cmd:"):
-        try:
-            args = shlex.split(spec[4:].strip())
-        except ValueError as err:
-            raise _error(f"cannot read the command in {spec!r}: {err}") from None
-        if not args:
-            raise _error("cmd: needs a command line, e.g. cmd:'python3 mybot.py'")
-        program = args[0]
-        if shutil.which(program) is None and not (os.sep in program and os.path.isfile(program)):
-            raise _error(f"program not found: {program!r} (from {spec!r})")
+        from ..cli.match import program_args
+        args = program_args(spec)
         first = None if time_limit is None else max(FIRST_TURN_SECONDS, 3 * time_limit)
         return CaptureProgram(args, name=spec, time_limit=time_limit, first_time_limit=first)
     if spec.startswith("py:"):

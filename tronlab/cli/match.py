@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
-import shutil
 import sys
 
 from .parser import DEFAULT_MAP, CLIError, check_save
@@ -16,20 +14,22 @@ def _make_bot(spec: str, rules: str, time):
     from ..runner.external import ExternalBot
 
     if spec.startswith("cmd:"):
-        command = spec[4:].strip()
-        try:
-            args = shlex.split(command)
-        except ValueError as err:
-            raise CLIError(f"cannot read the command in {spec!r}: {err}") from None
-        if not args:
-            raise CLIError("cmd: needs a command line, e.g. cmd:'python3 mybot.py'")
-        program = args[0]
-        if shutil.which(program) is None and not (os.sep in program and os.path.isfile(program)):
-            raise CLIError(f"program not found: {program!r} (from {spec!r})")
-        return ExternalBot(args, protocol=rules, name=os.path.basename(program)), spec
+        args = program_args(spec)
+        return ExternalBot(args, protocol=rules, name=os.path.basename(args[0])), spec
     if spec.startswith("py:"):
         return _py_bot(spec, rules), spec
     return registered_bot(spec, rules, time=time), spec
+
+
+def program_args(spec: str) -> list[str]:
+    """The arguments of a ``cmd:`` bot whose program can start; a CLIError says
+    what is wrong (:func:`tronlab.arena.bots.check_program`)."""
+    from ..arena.bots import check_program
+
+    try:
+        return check_program(spec)
+    except ValueError as err:
+        raise CLIError(" ".join(str(err).split())) from None
 
 
 def registered_bot(spec: str, rules: str, *, time=None, rng=None):
