@@ -114,6 +114,25 @@ def test_argument_checks():
         start_square(b.cells)
 
 
+def test_index_and_xy_refuse_squares_off_the_padded_grid():
+    # index(7, 0) on a 5-wide board used to be index(0, 1) (row wrap), index(1.5, 0) a float,
+    # and xy(-1) the made-up square (5, -2)
+    b = Board.from_ascii(TINY)
+    assert b.index(-1, -1) == 0 and b.index(5, 3) == b.cells.size - 1     # border corners
+    assert b.xy(0) == (-1, -1) and b.xy(b.cells.size - 1) == (5, 3)
+    assert b.xy(np.int64(b.index(4, 2))) == (4, 2)
+    for x, y in [(7, 0), (6, 0), (0, 4), (-2, 0)]:
+        with pytest.raises(ValueError, match=rf"\({x}, {y}\) is off the 5x3 board"):
+            b.index(x, y)
+    with pytest.raises(TypeError, match="x must be an int"):
+        b.index(1.5, 0)
+    for i in (-1, b.cells.size):
+        with pytest.raises(ValueError, match=f"flat index {i} is outside this board"):
+            b.xy(i)
+    with pytest.raises(TypeError, match="index must be a flat index"):
+        b.xy(2.0)
+
+
 @pytest.mark.parametrize("where", ["left", "right"])
 def test_start_on_a_border_column_is_refused(where):
     from tronlab import fill_bound, flood_fill, greedy_move

@@ -71,6 +71,19 @@ def test_register_as_decorator_and_call(scratch_registry):
         get_bot("fixed", colour="red")
 
 
+def test_a_builtin_name_is_refused_before_the_builtins_are_loaded():
+    # registering 'random' before any look-up used to succeed: it shadowed the built-in, and
+    # the built-in module then failed to load (a RuntimeWarning), losing 'hugger' with it
+    code = ("import warnings; warnings.simplefilter('error'); "
+            "from tronlab.runner.registry import register, get_bot\n"
+            "try:\n    register('random', lambda **o: (lambda b, p: 0))\n"
+            "except ValueError as e:\n    assert 'already registered' in str(e), e\n"
+            "else:\n    raise SystemExit('registered over the built-in random')\n"
+            "assert type(get_bot('random')).__name__ == 'RandomBot'; get_bot('hugger')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+
+
 def test_a_broken_builtin_module_only_warns(monkeypatch):
     monkeypatch.setattr(registry, "_BUILTIN_MODULES", ["tronlab.tron.bots.basic", "does_not_exist"])
     monkeypatch.setattr(registry, "_loaded", False)

@@ -14,6 +14,16 @@ SETTINGS = [("google2010", {}), ("lightriders", {}), ("codingame", {"n_players":
             ("codingame", {"n_players": 4})]
 
 
+# PettingZoo's test functions report several findings only as warnings ("Live agent was not
+# given reward", "Agent was given observation but was dead last turn", ...): turned into errors
+# here, so that a test passes only when PettingZoo has nothing to say.  api_test's two remarks
+# about dict observations are what every env with an action mask hears (its own classic
+# games have them on a list of exceptions).
+DICT_OBSERVATIONS = ("ignore:Observation space for each agent probably should be:UserWarning",
+                     "ignore:Observation is not a NumPy array:UserWarning")
+
+
+@pytest.mark.filterwarnings("error")
 @pytest.mark.parametrize("rules,options", SETTINGS)
 def test_parallel_api_test_passes(rules, options):
     parallel_api_test(parallel_env(rules, **options), num_cycles=300)
@@ -95,7 +105,7 @@ class _LegalRandom:
 @pytest.mark.parametrize("rules", ["google2010", "lightriders"])
 @pytest.mark.parametrize("seed", [4, 5, 6, 7])
 def test_a_long_seeded_rollout_of_legal_random_players_equals_play(rules, seed):
-    env = parallel_env(rules, size=(20, 20))
+    env = parallel_env(rules, **({"size": (20, 20)} if rules == "google2010" else {}))
     env.reset(seed=seed)
     start = env.match.board.copy()
     mine = [_LegalRandom(seed * 10 + p) for p in range(2)]
@@ -131,6 +141,23 @@ def test_a_board_and_n_players_must_agree():
     assert len(env.possible_agents) == 3
     with pytest.raises(TypeError, match="board is a tronlab Board"):
         parallel_env("google2010", board="#1.2#")
+
+
+def test_size_is_width_and_height_of_google2010s_random_maps_only():
+    env = parallel_env("google2010", size=(20, 10))
+    assert env.observation_space("player_0")["observation"].shape == (3, 10, 20)
+    env.reset(seed=3)
+    assert (env.match.board.width, env.match.board.height) == (20, 10)
+    assert parallel_env("google2010").size == (15, 15)
+    # size used to be ignored without a word for the fixed contest boards and with board=
+    for rules in ("codingame", "lightriders"):
+        with pytest.raises(ValueError, match=f"no use for {rules}, whose boards are fixed"):
+            parallel_env(rules, size=(20, 20))
+    with pytest.raises(ValueError, match="no use with board="):
+        parallel_env("google2010", board=Board.from_ascii("#####\n#1.2#\n#####"), size=(5, 3))
+    for bad in (15, (15,), (15, 15, 1), (7.5, 10), "15x15"):     # used to be numpy/random_map
+        with pytest.raises(TypeError, match=r"size is \(width, height\), two ints"):
+            parallel_env("google2010", size=bad)
 
 
 @pytest.mark.parametrize("bad", [0, -1, 2.5, True, "10"])
@@ -192,6 +219,7 @@ def test_actions_of_agents_already_out_are_ignored():
     assert env.match.turns == 2
 
 
+@pytest.mark.filterwarnings("error", *DICT_OBSERVATIONS)
 def test_pettingzoos_own_tests_pass():
     from pettingzoo.test import api_test, parallel_seed_test
     from pettingzoo.utils.conversions import parallel_to_aec

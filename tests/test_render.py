@@ -218,6 +218,13 @@ def test_draw_record_small_multiples():
         draw_record(rec, turns=[1.5])
     with pytest.raises(TypeError, match="GameRecord"):
         draw_record([1, 2])
+    # one turn as a bare number (it used to fail with "'int' object is not iterable")
+    assert [ax.get_title() for ax in draw_record(rec, turns=-1).axes] == [f"turn {last}"]
+    with pytest.raises(TypeError, match=r"turns is a list of turn numbers \(or one turn\)"):
+        draw_record(rec, turns="0, 2")
+    for bad in (0, 2.5, "2"):          # "2" used to be a TypeError from '<'
+        with pytest.raises(ValueError, match="ncols must be a whole number of at least 1"):
+            draw_record(rec, ncols=bad)
 
 
 def test_a_removed_trail_leaves_no_head_mark():

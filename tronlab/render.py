@@ -232,8 +232,9 @@ def draw_record(record, *, turns=None, ncols: int = 4, size: float = 2.6, titles
 
     ``record`` is a :class:`tronlab.runner.records.GameRecord` (anything with a
     ``boards()`` method returning the start board and one board per turn).
-    ``turns`` defaults to five evenly spaced turns from the start to the end;
-    negative turns count from the end.  Returns the Figure.
+    ``turns`` is a list of turn numbers (0 the start board) or one turn; it defaults to
+    five evenly spaced turns from the start to the end; negative turns count from the
+    end.  Returns the Figure.
     """
     import matplotlib.pyplot as plt
 
@@ -243,6 +244,10 @@ def draw_record(record, *, turns=None, ncols: int = 4, size: float = 2.6, titles
     last = len(boards) - 1
     if turns is None:
         turns = sorted(set(int(round(t)) for t in np.linspace(0, last, min(5, last + 1))))
+    elif is_whole(turns):
+        turns = [turns]
+    elif isinstance(turns, (str, bytes)) or not hasattr(turns, "__iter__"):
+        raise TypeError(f"turns is a list of turn numbers (or one turn), got {turns!r}")
     picked = []
     for t in turns:
         if not is_whole(t):
@@ -254,8 +259,8 @@ def draw_record(record, *, turns=None, ncols: int = 4, size: float = 2.6, titles
         picked.append(real)
     if not picked:
         raise ValueError("turns is empty: name at least one turn to draw")
-    if ncols < 1:
-        raise ValueError(f"ncols must be at least 1, got {ncols}")
+    if not is_whole(ncols) or ncols < 1:
+        raise ValueError(f"ncols must be a whole number of at least 1, got {ncols!r}")
     ncols = min(ncols, len(picked))
     nrows = -(-len(picked) // ncols)
     b0 = boards[0]

@@ -38,7 +38,8 @@ def _family(game) -> str:
 
 def register(name: str, factory=None, *, description: str = "", game: str = "tron"):
     """Register ``factory`` as ``name`` for a game family (or a game's family);
-    without ``factory``, a decorator that does it."""
+    without ``factory``, a decorator that does it.  A name already taken in the family
+    (a built-in bot's too, loaded or not yet) by another factory is a ValueError."""
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"a bot name is a non-empty str, got {name!r}")
     family = _family(game)
@@ -47,6 +48,11 @@ def register(name: str, factory=None, *, description: str = "", game: str = "tro
         if not callable(fn):
             raise TypeError(f"bot factory for {name!r} is not callable")
         table = _REGISTRY.setdefault(family, {})
+        if name not in table and (family, name) in _BUILTIN_HOMES:
+            # a built-in name registered before its module was loaded: load it now, so the
+            # name is refused below (instead of shadowing the built-in and breaking the
+            # module's later import, which lost its other bots)
+            _load_module(_BUILTIN_HOMES[family, name])
         if name in table and table[name][0] is not fn:
             raise ValueError(f"a {family} bot called {name!r} is already registered")
         doc = description or (fn.__doc__ or "").strip().split("\n")[0]

@@ -258,11 +258,21 @@ class Board:
         return move_offsets(self.stride)
 
     def index(self, x: int, y: int) -> int:
-        """Flat index of playing square (x, y)."""
+        """Flat index of square (x, y): a playing square, or the wall border around them
+        (x = -1 or width, y = -1 or height); farther out is a ValueError."""
+        x, y = check_xy(x, y)
+        if not (-1 <= x <= self.width and -1 <= y <= self.height):
+            raise ValueError(f"({x}, {y}) is off the {self.width}x{self.height} board and its "
+                             f"wall border (x -1..{self.width}, y -1..{self.height})")
         return (y + 1) * self.stride + (x + 1)
 
     def xy(self, index: int) -> tuple[int, int]:
-        """Playing-area (x, y) of a flat index."""
+        """Playing-area (x, y) of a flat index (-1, width or height on the wall border)."""
+        if not is_whole(index):
+            raise TypeError(f"index must be a flat index (int), got {type(index).__name__}")
+        if not 0 <= index < self.cells.size:
+            raise ValueError(f"flat index {index} is outside this board's padded grid "
+                             f"(0..{self.cells.size - 1})")
         y, x = divmod(int(index), self.stride)
         return x - 1, y - 1
 

@@ -31,12 +31,14 @@ and the engine can never disagree about the rules.
   order, exactly as :class:`~tronlab.tron.match.Match` makes them.
 
 Boards: ``board=`` fixes the start board; otherwise each :meth:`reset` draws one
-from its seed - a point-symmetric random map of ``size`` for google2010, the
-contest boards for codingame (``n_players``) and lightriders.  ``n_players`` must be
-a number the rules allow (google2010 and lightriders: 2; codingame: 2 to 4) and, with
-``board=``, the board's own (or left out).  :meth:`~TronParallelEnv.render` and
-:meth:`~TronParallelEnv.state`, like :meth:`~TronParallelEnv.step`, need a
-:meth:`~TronParallelEnv.reset` first.
+from its seed - a point-symmetric random map of ``size`` (``(width, height)``, the
+wall ring included; default ``(15, 15)``) for google2010, the contest boards for
+codingame (``n_players``, 30x20) and lightriders (16x16).  ``size`` is only for
+google2010 without ``board=`` (elsewhere it is a ValueError, not silently ignored).
+``n_players`` must be a number the rules allow (google2010 and lightriders: 2;
+codingame: 2 to 4) and, with ``board=``, the board's own (or left out).
+:meth:`~TronParallelEnv.render` and :meth:`~TronParallelEnv.state`, like
+:meth:`~TronParallelEnv.step`, need a :meth:`~TronParallelEnv.reset` first.
 
 ``pettingzoo`` is an optional dependency: ``pip install tronlab[pettingzoo]``.
 """
@@ -96,6 +98,19 @@ def _check_max_cycles(max_cycles):
     return int(max_cycles)
 
 
+def _check_size(rules: str, size, board) -> tuple:
+    """``(width, height)`` of google2010's random maps; ``size`` is refused where unused."""
+    if size is None:
+        return (15, 15)
+    if board is not None or rules != "google2010":
+        where = "with board=" if board is not None else f"for {rules}, whose boards are fixed"
+        raise ValueError(f"size is the random map's (width, height) for google2010; it has "
+                         f"no use {where}: leave it out")
+    if not (isinstance(size, (tuple, list)) and len(size) == 2 and all(map(is_whole, size))):
+        raise TypeError(f"size is (width, height), two ints, got {size!r}")
+    return int(size[0]), int(size[1])
+
+
 def _start_board(rules: str, size, n_players: int, rng) -> Board:
     from .mapgen import codingame_board, lightriders_board, random_map
     if rules == "codingame":
@@ -111,14 +126,14 @@ class TronParallelEnv(ParallelEnv):
     metadata = {"name": "tronlab_tron_v0", "render_modes": ["ansi"], "is_parallelizable": True}
 
     def __init__(self, rules: str = "google2010", *, board: Board | None = None,
-                 size=(15, 15), n_players: int | None = None, max_cycles: int | None = None,
+                 size=None, n_players: int | None = None, max_cycles: int | None = None,
                  render_mode: str | None = None):
         self.rules = get_rules(rules).name
         n_players = _players(get_rules(self.rules), board, n_players)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is None or 'ansi', got {render_mode!r}")
         self._fixed = None if board is None else board.copy()
-        self.size = tuple(size)
+        self.size = _check_size(self.rules, size, board)
         self.render_mode = render_mode
         self.max_cycles = _check_max_cycles(max_cycles)
         self.possible_agents = [f"player_{p}" for p in range(n_players)]

@@ -37,8 +37,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .board import Board, parse_move
+from .board import Board, check_player, parse_move
 from .rules import DeathLog, get_rules
+from .values import is_whole
 
 
 class Step(NamedTuple):
@@ -99,6 +100,7 @@ class Match:
 
     def view(self, player: int) -> Board:
         """A copy of the board as ``player`` sees it before its move."""
+        check_player(self.board, player)
         return self.board.copy()
 
     def effective_move(self, player: int, move):
@@ -108,12 +110,18 @@ class Match:
     # ---- moving -----------------------------------------------------------------------------
     def step(self, answers) -> Step:
         """Apply the answers (a dict ``{player: answer}`` or a list by player) of
-        every player in :meth:`to_move`; see the module docstring."""
+        every player in :meth:`to_move`; see the module docstring.  Answers of the
+        board's other players are ignored; a key that is no player of the board (or a
+        list longer than the players) is a ValueError."""
         players = self.to_move()
         if not players:
             raise ValueError("the game is over: no player is to move")
         if not isinstance(answers, dict):
             answers = dict(enumerate(answers))
+        strangers = [p for p in answers if not (is_whole(p) and 0 <= p < self.board.n_players)]
+        if strangers:
+            raise ValueError(f"turn {self.next_turn}: an answer for {strangers[0]!r}, which is "
+                             f"no player of this board (players 0..{self.board.n_players - 1})")
         missing = [p for p in players if p not in answers]
         if missing:
             raise ValueError(f"turn {self.next_turn}: no answer for player {missing[0]} "
