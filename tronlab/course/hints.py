@@ -21,7 +21,7 @@ HINTS = {
         "region in one piece, then the square with the fewest free neighbours (hug walls).",
         "For each legal move compute the key (1 + best parity bound behind the target, "
         "region stays whole, -free neighbours) and return a move with the largest key; any "
-        "of several tied moves passes.",
+        "of several tied moves passes. With no legal move at all, return 0.",
     ),
     "fill_bound": (
         "Colour the squares like a chessboard: each move goes to the other colour.",
