@@ -98,7 +98,7 @@ HINTS = {
         "Collect the samples (skip games with no separation) into a matrix with two columns "
         "and a vector of move differences.",
         "Solve the least-squares problem without an intercept (numpy.linalg.lstsq) and return "
-        "(k1, k2).",
+        "(k1, k2); with no samples at all there is nothing to solve: return None.",
     ),
     "solve_game": (
         "Look for a saddle point first: an entry that is the smallest of its row and the "
