@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from strategies import EXAMPLES
 
 from tronlab.capture import state_from_ascii
-from tronlab.course.checker import NOT_IMPLEMENTED, PASSED, WRONG, WRONG_TYPE
+from tronlab.course.checker import NOT_IMPLEMENTED, PASSED, WRONG, WRONG_TYPE, run_check
 from tronlab.course.ex_rects import (MISTAKES, TERMS, ScoreRectangle, _random_cases, _tiny_cases,
                                      best_rectangle, check_score_rectangle, explain, reference,
                                      variant)
@@ -150,6 +150,23 @@ def test_a_rectangle_read_as_y_x_is_named(solution_source):
     result = check_score_rectangle(wrong)
     assert not result.passed and result.status == WRONG, result.message
     assert "x and y swapped" in result.hint, result.message
+
+
+def test_the_random_cases_have_eliminated_players_and_check_their_rule():
+    """Before, no random game eliminated anyone: only two tiny grids checked that an
+    eliminated player still counts in the player-count constant and not as a rival. Now
+    seeded games where one player stops answering do, and on their positions alone each
+    of those mistakes fails, with its own hint."""
+    cases = list(_random_cases())
+    gone = [c for c in cases if any(c.board.view.eliminated)]
+    assert len(gone) >= 24 and {c.board.view.n_players for c in gone} == {3, 4}
+    assert all("eliminated" in c.label for c in gone)
+    assert not any(c.board.view.eliminated[c.args[0]] for c in gone)     # the scorer plays on
+    for options, text in MISTAKES:
+        if set(options) & {"needed", "constant"}:
+            result = run_check(ScoreRectangle(), lambda view, player, rect: variant(
+                view, player, rect, **options), cases=gone)
+            assert not result.passed and result.hint == text, (options, result.message)
 
 
 def test_the_start_square_mistake_is_named():
