@@ -190,8 +190,24 @@ def test_every_mistake_is_caught_first_on_a_tiny_grid_with_its_own_hint():
 
 
 def test_an_unknown_mistake_gets_the_general_hint():
-    result = check_score_rectangle(lambda view, player, rect: 0.123)
+    result = check_score_rectangle(lambda view, player, rect: 1.37 * reference(view, player,
+                                                                              rect))
     assert not result.passed and result.hint == ScoreRectangle.hint
+
+
+@pytest.mark.parametrize("constant", [0.0, 1.0, 0.123])
+def test_a_constant_score_is_named_as_one(constant):
+    """Before: 1.0 was told the player-count constant was missing (8 / 8 on the first grid)
+    and 0 or 0.123 got the general hint; the checker now asks the learner's function for two
+    more rectangles of the failing grid and names a score that does not change."""
+    result = check_score_rectangle(lambda view, player, rect: constant)
+    assert not result.passed and result.status == WRONG, result.message
+    assert "the score does not depend on the rectangle" in result.hint, result.hint
+    assert f"gives {constant:.6g} here and {constant:.6g} again" in result.hint
+    # a score that depends on the rectangle is not called constant, even where it is wrong
+    wrong = check_score_rectangle(lambda view, player, rect: variant(view, player, rect,
+                                                                     off=("player_constant",)))
+    assert "player-count constant" in wrong.hint
 
 
 @pytest.mark.parametrize("answer, text", [

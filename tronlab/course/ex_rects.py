@@ -21,21 +21,19 @@ number is named.
 
 from __future__ import annotations
 
-import functools
 import math
 from typing import NamedTuple
 
 import numpy as np
 
-from ..capture.ascii import state_from_ascii
-from ..capture.rects import border_cycle, rectangle_scores, scan_rectangles
+from ..capture.rects import border_cycle, rectangle_scores
 from ..capture.rects_bot import scan_inputs
 from ..capture.rects_terms import RectTerms, needed_to_win
 from ..tron.values import is_real
-from .checker import Case, Exercise, WrongType, run_check
-from .ex_capture import READ_ONLY_VIEW, CaptureGrid
+from .checker import Exercise, WrongType, run_check
+from .ex_capture import READ_ONLY_VIEW
 from .ex_rects_best import BestRectangle, best_rectangle  # noqa: F401 (re-export)
-from .ex_rects_grids import TINY_GRIDS
+from .ex_rects_grids import TINY_GRIDS, RectGrid, _random_cases, _tiny_cases  # noqa: F401
 from .ex_rects_mistakes import MISTAKES, SWAPPED, TERMS  # noqa: F401 (TERMS re-export)
 from .learner import short_repr
 from .progress import recorded
@@ -214,76 +212,36 @@ def variant(view, player, rect, **mistakes) -> float:
     return explain(view, player, rect, **mistakes)[0]
 
 
-class RectGrid(CaptureGrid):
-    """A capture position plus the rectangle the learner scores."""
-
-
-def _tiny_cases():
-    out = []
-    for label, text, player, rect, options in TINY_GRIDS:
-        view = state_from_ascii(text, **options).view()
-        out.append(Case(f"tiny: {label}", RectGrid(view), (player, rect)))
+def _probes(student, view, case, value) -> list:
+    """When ``value`` is a wrong score: the learner's scores of two more rectangles of the
+    grid whose scores differ, as ``(rect, theirs, expected)`` (run in the checker's
+    child, so a constant score can be named as one); [] when right or not a number."""
+    player, rect = case.args
+    if isinstance(value, (bool, np.bool_)) or not is_real(value):
+        return []
+    want = reference(view, player, rect)
+    if ScoreRectangle().same(want, float(value), case):
+        return []
+    w, h = view.width, view.height
+    seen, out = [want], []
+    for r in ((0, 0, 1, 1), (0, 0, 2, 2), (w - 2, h - 2, w - 1, h - 1), (w - 3, 0, w - 1, 2),
+              (0, h - 3, 2, h - 1), (0, 0, min(w, 16) - 1, min(h, 16) - 1)):
+        if min(r) < 0 or r[2] >= w or r[3] >= h or r == rect:     # sides 2-16 on the grid
+            continue
+        score = reference(view, player, r)
+        if any(abs(score - s) <= 1e-9 for s in seen):
+            continue
+        try:
+            theirs = student(view, player, r)
+        except Exception:       # noqa: BLE001 - only a probe: the case's own answer counts
+            return []
+        if isinstance(theirs, (bool, np.bool_)) or not is_real(theirs):
+            return []
+        seen.append(score)
+        out.append((r, float(theirs), score))
+        if len(out) == 2:
+            break
     return out
-
-
-@functools.lru_cache(maxsize=4)
-def _random_cases(seed=1111, games=8, quits=6):
-    """Positions from seeded games of random bots: ``games`` games of 2-4 players, then
-    ``quits`` games of 3-4 players in which one player stops answering at a random
-    round (it is eliminated and keeps its squares; the position comes after that).
-    On each, each of two active players' best rectangle and two drawn at random
-    (sides 2 to 16)."""
-    rng = np.random.default_rng(seed)
-    out = []
-    for g in range(games + quits):
-        n = 2 + g % 3 if g < games else 3 + g % 2
-        out += _game_cases(rng, g, n, quits=g >= games)
-    return tuple(out)
-
-
-def _game_cases(rng, g, n, *, quits):
-    """The cases of one seeded game of ``n`` random bots (see :func:`_random_cases`)."""
-    from ..capture.bots import NearestBot
-    from ..capture.game import play_capture
-
-    w, h = int(rng.integers(10, 25)), int(rng.integers(7, 15))
-    bots, gone = ["random"] * n, ""
-    if quits:
-        q, at = int(rng.integers(n)), int(rng.integers(30, 70))
-        bots[q] = _quitter(NearestBot(), at)
-        gone = f", player {q} eliminated"
-    rec = play_capture(bots, rng=int(rng.integers(2**32)), width=w, height=h)
-    states = rec.replay()
-    if quits:
-        first = next(i for i, st in enumerate(states) if st.eliminated[q])
-        s = states[int(rng.integers(first, min(first + 40, len(states))))]
-    else:
-        s = states[int(rng.integers(len(states) // 4, len(states)))]
-    view = s.view()
-    out = []
-    for p in s.active[:2]:
-        opponents, needed = scan_inputs(view, p)
-        best = scan_rectangles(np.asarray(view.owner), p, view.positions[p], n_players=n,
-                               opponents=opponents, needed=needed)
-        rects = [(best.x0, best.y0, best.x1, best.y1)] if best.score > 0 else []
-        while len(rects) < 3:
-            rw, rh = int(rng.integers(2, min(w, 16) + 1)), int(rng.integers(2, min(h, 16) + 1))
-            x0, y0 = int(rng.integers(w - rw + 1)), int(rng.integers(h - rh + 1))
-            rects.append((x0, y0, x0 + rw - 1, y0 + rh - 1))
-        for rect in rects:
-            out.append(Case(f"random: game {g} ({n} players{gone}, {w}x{h}), round "
-                            f"{s.round - 1}, player {p}, rectangle {rect}", RectGrid(view),
-                            (p, rect)))
-    return out
-
-
-def _quitter(bot, at):
-    """``bot`` until round ``at``, then an exception every turn: the game eliminates it."""
-    def quitter(view, player):
-        if view.round >= at:
-            raise RuntimeError(f"stops answering at round {at}")
-        return bot(view, player)
-    return quitter
 
 
 class ScoreRectangle(Exercise):
@@ -300,7 +258,10 @@ class ScoreRectangle(Exercise):
         return _tiny_cases() + list(_random_cases())
 
     def call(self, student, case, context):
-        return student(context["board"].view, *case.args)
+        view = context["board"].view
+        value = student(view, *case.args)
+        context["probes"] = _probes(student, view, case, value)
+        return value
 
     def describe_case(self, case):
         v = case.board.view
@@ -336,7 +297,16 @@ class ScoreRectangle(Exercise):
         if failure is None:
             return None
         steps = "\n".join(explain(case.board.view, *case.args)[1])
-        return failure._replace(expected=f"{failure.expected}\n{steps}")
+        failure = failure._replace(expected=f"{failure.expected}\n{steps}")
+        probes = context.get("probes") or []
+        if len(probes) == 2 and all(self.same(got, mine, case) for _, mine, _ in probes):
+            (r1, _, e1), (r2, _, e2) = probes
+            return failure._replace(hint=(
+                f"your score_rectangle gives {got:.6g} here and {got:.6g} again for the "
+                f"rectangles {r1} and {r2} of this grid, whose scores are {e1:.6g} and "
+                f"{e2:.6g}: the score does not depend on the rectangle. Work it out from "
+                f"rect: its neutral squares over the turns to close it, then the factors"))
+        return failure
 
     def diagnose(self, case, got, want):
         """The hint of the first term or typical mistake that gives the learner's score,
