@@ -68,8 +68,10 @@ def test_plan_size_limits_are_inclusive():
     from tronlab.arena.schedule import MAX_GAMES, MAX_SEEDS, check_plan_size
     check_plan_size(1, 1, MAX_SEEDS)
     check_plan_size(MAX_GAMES // 10, 10, 1)                     # exactly MAX_GAMES games
-    with pytest.raises(ValueError, match="seeds"):
+    with pytest.raises(ValueError, match="^seeds is the number"):   # the API's words
         check_plan_size(1, 1, MAX_SEEDS + 1)
+    with pytest.raises(ValueError, match="^depth is a whole number"):
+        round_robin(["random", "hugger"], "arena", depth=0)
     with pytest.raises(ValueError, match="more than"):
         check_plan_size(MAX_GAMES + 1, 1, 1)
 
@@ -504,6 +506,11 @@ def test_arena_command_run_table_replay(tmp_path, capsys):
     (["run", "--bots", "random", "hugger", "--time", "inf"], "positive number of seconds"),
     (["table", "/no/such.sqlite"], "no results database"),
     (["replay", "DB", "99"], "no game 99"),
+    # before: the Python API's words ("seeds is ...", "depth is ..."), not the options
+    (["run", "--bots", "random", "hugger", "--seeds", "0"], "--seeds is the number of games"),
+    (["run", "--bots", "random", "hugger", "--depth", "99"], "--depth is a whole number"),
+    (["run", "--schedule", "gauntlet", "--bots", "random", "hugger", "--depth", "0"],
+     "--depth is a whole number"),
 ])
 def test_arena_errors_are_one_line(tmp_path, capsys, args, message):
     db = tmp_path / "e.sqlite"

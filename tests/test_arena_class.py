@@ -388,3 +388,36 @@ def test_a_database_of_two_contests_gets_a_table_for_each(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "holds games of google2010, lightriders" in err and "--game" in err
     assert not (tmp_path / "b.html").exists()
+
+
+@pytest.mark.parametrize("game, value", [("google2010", "None"), ("lightriders", "'sideways'"),
+                                         ("codingame", "7")])
+def test_a_py_bot_returning_a_non_move_is_bad_output_naming_the_value(tmp_path, game, value):
+    """Before: the wrapper died on the value, so the game said "exited" (and under Light
+    Riders the bot was gone for the rest of the game). Now its answer is bad output quoting
+    what move() returned, and the program plays on."""
+    from tronlab import get_bot
+    from tronlab.arena.bots import make_bot
+    from tronlab.runner.engine import play
+    from tronlab.tron.mapgen import lightriders_board, load_builtin
+
+    bot = tmp_path / "ann.py"
+    bot.write_text("calls = []\n\ndef move(board, player):\n    calls.append(1)\n"
+                   f"    if len(calls) == 1:\n        return {value}\n"
+                   "    moves = board.legal_moves(player)\n"
+                   "    return moves[0] if moves else 0\n")
+    board = lightriders_board(rng=1) if game == "lightriders" else load_builtin("arena")
+    ann = make_bot(f"py:{bot}", game, rng=None, time=None, depth=None, limits=(2.0, 6.0))
+    try:
+        record = play(board, [ann, get_bot("hugger")], rules=game, time_limit=2.0,
+                      first_time_limit=6.0)
+    finally:
+        ann.close()
+    faults = [e for e in record.events if e["player"] == 0]
+    assert faults and faults[0]["kind"] == "bad-output", record.events
+    detail = faults[0]["detail"]
+    assert f"move() returned {value}: not a move" in detail and "\\n" not in detail, detail
+    assert not [e for e in faults if e["kind"] == "exited"], faults
+    if game == "lightriders":           # a bad answer keeps it straight; the bot plays on
+        assert record.outcome.turns > 1, record.events
+        assert [e["kind"] for e in faults if e["kind"] != "reverse"] == ["bad-output"]

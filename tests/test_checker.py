@@ -247,6 +247,10 @@ MISTAKES = [
     ("negamax", wrong.negamax_too_deep, WRONG, "at depth 0 return game.score() without"),
     ("negamax", wrong.negamax_stuck_is_zero, WRONG, "return game.LOSS for it, not 0"),
     ("negamax", wrong.negamax_negates_leaf, WRONG, "return game.score() as it is"),
+    # before: passed (None), "is a `return` missing", or the generic crash hint
+    ("greedy_move", wrong.greedy_none_when_boxed_in, WRONG_TYPE, "player 0 is boxed in here"),
+    ("greedy_move", wrong.greedy_max_of_no_moves, CRASH, "player 0 is boxed in here"),
+    ("greedy_move", wrong.greedy_minus_one_when_boxed_in, WRONG_TYPE, "return one anyway"),
 ]
 
 
@@ -699,9 +703,15 @@ def test_checker_answers_agree_with_the_numba_kernels():
         bound = parity.fill_bound(case.board, case.args[0]).bound
         assert exercises.FillBound().expected(case) == bound
     from tronlab.tron import spacefill as filler
+    stuck = 0
     for case in exercises.GreedyMove().cases():
         move = filler.greedy_move(case.board, case.args[0])
-        assert move in exercises.GreedyMove().expected(case)
+        if move == -1:          # the kernel's "boxed in"; the exercise's bot answers any move
+            stuck += 1
+            assert exercises.GreedyMove().expected(case) == [0, 1, 2, 3]
+        else:
+            assert move in exercises.GreedyMove().expected(case)
+    assert stuck >= 3
     for case in exercises.Components().cases():
         want = exercises.Components().expected(case)
         got = fill.Components(case.board).labels.astype(np.int64)

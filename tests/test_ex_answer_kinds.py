@@ -130,7 +130,8 @@ def test_a_move_of_the_wrong_kind_gets_move_advice(fn, words):
 
 
 def test_a_move_as_a_numpy_int_still_passes():
-    assert check("greedy_move", lambda b, p: np.int64(package_greedy_move(b, p))).passed
+    # the package's function says -1 when boxed in; the exercise's bot answers a move (0)
+    assert check("greedy_move", lambda b, p: np.int64(max(package_greedy_move(b, p), 0))).passed
 
 
 def _bound_and_colours(board, player):

@@ -47,6 +47,8 @@ def solution_fit(records, *, intercept=False):
         if s is not None:
             rows.append([s[0], s[1], 1.0] if intercept else [s[0], s[1]])
             ys.append(s[2] - s[3])
+    if not rows:
+        return None
     k = np.linalg.lstsq(np.array(rows, float), np.array(ys, float), rcond=None)[0]
     return float(k[0]), float(k[1])
 
@@ -88,6 +90,29 @@ def test_never_separating_and_always_none():
     assert r.status == WRONG and "return None" in r.hint
 
 
+def test_a_fit_without_samples_is_none():
+    """The last test's games never separate: nothing to fit, the answer is None. Before, no
+    such test: lstsq's crash there, or its (0, 0) on an empty (0, 2) matrix, passed."""
+    r = check_fit_weights(solution_fit)
+    assert r.passed and r.checked == 3, r.message
+
+    def crashes(records):           # lstsq on no rows: a 1-d array, LinAlgError
+        return solution_fit(records) or np.linalg.lstsq(np.array([], float), np.array([]))
+
+    def zeros(records):
+        return solution_fit(records) or (0.0, 0.0)
+
+    for fn, status in [(crashes, "crash"), (zeros, WRONG)]:
+        r = check_fit_weights(fn)
+        assert r.status == status and r.case.endswith("that never separate"), r.message
+        assert "none of these 15 games separates" in r.hint and "return None" in r.hint
+    # a None where games do separate is still a forgotten answer
+    def forgets(records):
+        solution_fit(records)
+    r = check_fit_weights(forgets)
+    assert r.status == WRONG_TYPE and "`return` missing" in r.hint, r.message
+
+
 def test_wrong_kinds_of_answer():
     r = check_separation_sample(lambda record: [1, 2, 3])
     assert r.status == WRONG_TYPE and "4 ints" in r.hint
@@ -110,8 +135,8 @@ def test_a_fit_a_little_off_is_wrong():
     # the weights are a least-squares solution: 1e-4 off is a wrong answer, 1e-9 is not
     def off(by):
         def fit_weights(records):
-            k1, k2 = solution_fit(records)
-            return k1 * (1 + by), k2
+            fit = solution_fit(records)
+            return None if fit is None else (fit[0] * (1 + by), fit[1])
         return fit_weights
     assert check_fit_weights(off(1e-9)).status == PASSED
     assert check_fit_weights(off(1e-4)).status == WRONG

@@ -368,6 +368,23 @@ def greedy_move_name(board, player):
     return ("up", "right", "down", "left")[board.legal_moves(player)[0]]
 
 
+def greedy_none_when_boxed_in(board, player):
+    """The right ranking, but None when no move is legal (the loop never sets a move)."""
+    return _greedy(board, player)
+
+
+def greedy_max_of_no_moves(board, player):
+    """The right ranking with max(): raises on an empty list of legal moves."""
+    from tronlab.course import variants
+    return max(board.legal_moves(player), key=lambda m: variants.move_key(board, player, m))
+
+
+def greedy_minus_one_when_boxed_in(board, player):
+    """The right ranking, but -1 when boxed in, as tronlab.tron.spacefill.greedy_move does."""
+    move = _greedy(board, player)
+    return -1 if move is None else move
+
+
 # ---- negamax ----------------------------------------------------------------------
 def negamax_right(game, depth, alpha, beta):
     return _negamax_with(game, depth, alpha, beta, stop=0)

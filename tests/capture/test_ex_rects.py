@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from strategies import EXAMPLES
 
 from tronlab.capture import state_from_ascii
-from tronlab.course.checker import NOT_IMPLEMENTED, PASSED, WRONG, WRONG_TYPE
+from tronlab.course.checker import NOT_IMPLEMENTED, PASSED, WRONG, WRONG_TYPE, run_check
 from tronlab.course.ex_rects import (MISTAKES, TERMS, ScoreRectangle, _random_cases, _tiny_cases,
                                      best_rectangle, check_score_rectangle, explain, reference,
                                      variant)
@@ -152,6 +152,23 @@ def test_a_rectangle_read_as_y_x_is_named(solution_source):
     assert "x and y swapped" in result.hint, result.message
 
 
+def test_the_random_cases_have_eliminated_players_and_check_their_rule():
+    """Before, no random game eliminated anyone: only two tiny grids checked that an
+    eliminated player still counts in the player-count constant and not as a rival. Now
+    seeded games where one player stops answering do, and on their positions alone each
+    of those mistakes fails, with its own hint."""
+    cases = list(_random_cases())
+    gone = [c for c in cases if any(c.board.view.eliminated)]
+    assert len(gone) >= 24 and {c.board.view.n_players for c in gone} == {3, 4}
+    assert all("eliminated" in c.label for c in gone)
+    assert not any(c.board.view.eliminated[c.args[0]] for c in gone)     # the scorer plays on
+    for options, text in MISTAKES:
+        if set(options) & {"needed", "constant"}:
+            result = run_check(ScoreRectangle(), lambda view, player, rect: variant(
+                view, player, rect, **options), cases=gone)
+            assert not result.passed and result.hint == text, (options, result.message)
+
+
 def test_the_start_square_mistake_is_named():
     """Starting at the nearest border square: a learner-style function for that one."""
     def nearest_start(view, player, rect):
@@ -173,8 +190,24 @@ def test_every_mistake_is_caught_first_on_a_tiny_grid_with_its_own_hint():
 
 
 def test_an_unknown_mistake_gets_the_general_hint():
-    result = check_score_rectangle(lambda view, player, rect: 0.123)
+    result = check_score_rectangle(lambda view, player, rect: 1.37 * reference(view, player,
+                                                                              rect))
     assert not result.passed and result.hint == ScoreRectangle.hint
+
+
+@pytest.mark.parametrize("constant", [0.0, 1.0, 0.123])
+def test_a_constant_score_is_named_as_one(constant):
+    """Before: 1.0 was told the player-count constant was missing (8 / 8 on the first grid)
+    and 0 or 0.123 got the general hint; the checker now asks the learner's function for two
+    more rectangles of the failing grid and names a score that does not change."""
+    result = check_score_rectangle(lambda view, player, rect: constant)
+    assert not result.passed and result.status == WRONG, result.message
+    assert "the score does not depend on the rectangle" in result.hint, result.hint
+    assert f"gives {constant:.6g} here and {constant:.6g} again" in result.hint
+    # a score that depends on the rectangle is not called constant, even where it is wrong
+    wrong = check_score_rectangle(lambda view, player, rect: variant(view, player, rect,
+                                                                     off=("player_constant",)))
+    assert "player-count constant" in wrong.hint
 
 
 @pytest.mark.parametrize("answer, text", [

@@ -166,9 +166,11 @@ def make_plan(args, bots=None):
     """The plan of ``tronlab arena run``: ``bots`` (default: ``--bots``, then every bot
     of ``--bots-dir``) by the schedule, maps, seeds and clock of ``args``."""
     from .bots import bots_in_folder
-    from .schedule import check_players, gauntlet, round_robin
+    from .schedule import check_depth, check_players, check_seeds, gauntlet, round_robin
 
     check_players(args.game, args.players, "--players")
+    check_seeds(args.seeds, "--seeds")          # the options' names, not the API's words
+    check_depth(args.depth, "--depth")
     if bots is None:
         bots = list(args.bots) + (bots_in_folder(args.bots_dir) if args.bots_dir else [])
     if len(bots) < 2:

@@ -12,10 +12,15 @@ answer is 0-3 or a name such as ``"up"``.
 Unlike ``tronlab bot`` (which answers a fallback move when its bot fails), a
 student's exception ends the program with the traceback on stderr: the game
 records it as "exited" with the error's last line, which is what a student
-needs to see.  Anything the student's code writes to its standard output goes to
-stderr, not to the referee, and its standard input is empty: the protocol runs
-on copies of the two file descriptors, so this holds for ``print``, for
-``os.system`` and for a C library alike.
+needs to see.  A ``move`` that returns something that is not a move (``None``,
+``"sideways"``, ``7``) is answered with the line ``move() returned None: not a
+move``, which the game records as "bad output" quoting it (and the reason goes
+to stderr); the program plays on, so under Light Riders rules, where a bad
+answer only means "keep going straight", the bot is still there next turn.
+Anything the student's code writes to its standard output goes to stderr, not
+to the referee, and its standard input is empty: the protocol runs on copies of
+the two file descriptors, so this holds for ``print``, for ``os.system`` and
+for a C library alike.
 ``--check`` loads the file and stops: a file whose loading raises prints one line
 (:data:`CHECK_MARK`, the file, its line and the exception) and exits with 1; the
 arena runs it once per bot before a tournament (:func:`tronlab.arena.pycheck.check_bots_load`).
@@ -93,7 +98,6 @@ def _protocol_streams():
 
 
 def main(argv=None) -> int:
-    from ..tron.board import parse_move
     from ..tron.protocol import ProtocolError, make_client
 
     parser = argparse.ArgumentParser(prog="python -m tronlab.arena.pyprogram")
@@ -125,13 +129,29 @@ def main(argv=None) -> int:
             continue
         try:
             answer = move(request.board.copy(), request.player)
-            text = client.answer(parse_move(answer))
         except BaseException:   # noqa: BLE001 - the student's error, shown as it is
             traceback.print_exc()
             return 1
-        out.write(text + "\n")
+        out.write(answer_line(client, answer) + "\n")
         out.flush()
     return 0
+
+
+def answer_line(client, answer) -> str:
+    """The protocol's line for ``answer``, the value ``move`` returned.  For a value that
+    is not a move, a line saying so, which the referee reads as bad output and quotes
+    (the value cut to 24 characters); the reason goes to stderr."""
+    from ..runner.reprs import safe_repr
+    from ..tron.board import parse_move
+
+    try:
+        return client.answer(parse_move(answer))
+    except Exception as err:    # noqa: BLE001 - whatever move() returned, say it
+        shown = " ".join(safe_repr(answer, 24).split())       # one line, whatever __repr__ does
+        print(f"pyprogram: move() returned {safe_repr(answer, 200)}, which is not a move "
+              f"({err}): return 0-3 (0 up, 1 right, 2 down, 3 left) or a name such as 'up'",
+              file=sys.stderr)
+        return f"move() returned {shown}: not a move"
 
 
 if __name__ == "__main__":

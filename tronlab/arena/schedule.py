@@ -104,12 +104,28 @@ def _maps(game, maps):
     return list(maps)
 
 
+def check_seeds(seeds, name: str = "seeds") -> int:
+    """``seeds`` if it is a whole number from 1 to :data:`MAX_SEEDS`, else a ValueError
+    naming ``name`` (the ``tronlab arena`` command passes ``"--seeds"``)."""
+    if not is_whole(seeds) or not 1 <= seeds <= MAX_SEEDS:
+        raise ValueError(f"{name} is the number of games per map and seating, 1 to {MAX_SEEDS} "
+                         f"(a thousand measure a score to about 3 percent), got {seeds!r}")
+    return int(seeds)
+
+
+def check_depth(depth, name: str = "depth") -> int | None:
+    """``depth`` as an int if it is a fixed search depth every depth bot can search
+    (1 to :data:`MAX_DEPTH`), None for None, else a ValueError naming ``name``."""
+    if depth is not None and (not is_whole(depth) or not 1 <= depth <= MAX_DEPTH):
+        raise ValueError(f"{name} is a whole number of turns from 1 to {MAX_DEPTH} (the "
+                         f"deepest search every depth bot can make), got {depth!r}")
+    return None if depth is None else int(depth)
+
+
 def check_plan_size(seatings: int, maps: int, seeds) -> None:
     """A ValueError, before any plan is made, when ``seeds`` is not a whole number from 1
     to :data:`MAX_SEEDS` or the plan would hold more than :data:`MAX_GAMES` games."""
-    if not is_whole(seeds) or not 1 <= seeds <= MAX_SEEDS:
-        raise ValueError(f"seeds is the number of games per map and seating, 1 to {MAX_SEEDS} "
-                         f"(a thousand measure a score to about 3 percent), got {seeds!r}")
+    check_seeds(seeds)
     games = seatings * maps * seeds
     if games > MAX_GAMES:
         raise ValueError(f"{seatings} seatings x {maps} maps x {seeds} seeds make {games} "
@@ -119,12 +135,10 @@ def check_plan_size(seatings: int, maps: int, seeds) -> None:
 
 def _check_options(depth, time) -> int | None:
     """``depth`` as an int (or None), once it and ``time`` are checked."""
-    if depth is not None and (not is_whole(depth) or not 1 <= depth <= MAX_DEPTH):
-        raise ValueError(f"depth is a whole number of turns from 1 to {MAX_DEPTH} (the "
-                         f"deepest search every depth bot can make), got {depth!r}")
+    depth = check_depth(depth)
     if time is not None and not time > 0:
         raise ValueError(f"time is a positive number of seconds a move, got {time!r}")
-    return None if depth is None else int(depth)
+    return depth
 
 
 def _specs(game, seatings, maps, seeds, time, depth, tag):

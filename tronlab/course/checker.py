@@ -180,6 +180,16 @@ class Exercise:
                 "do not write into board.cells (or board.heads): keep what you have visited "
                 "in a separate array or set, so the board stays as it was")
 
+    def none_hint(self, case: Case) -> str | None:
+        """The hint when the function returned None on ``case``, where None has a reason
+        of its own (e.g. no legal move); None for the usual "is a `return` missing?"."""
+        return None
+
+    def crash_hint(self, case: Case, err: BaseException) -> str | None:
+        """The hint for an exception raised on a ``case`` that explains it (e.g. a board
+        without a legal move, where max() of the moves raises); None for the usual."""
+        return None
+
     def recursion_hint(self, case: Case) -> str | None:
         """The hint for a RecursionError on ``case`` when the case is deep enough to pass
         Python's recursion limit without an endless recursion; None for the usual hint."""
@@ -311,8 +321,9 @@ def _outcome_problem(exercise, case, outcome, stub, n, limit) -> CheckResult | N
             return _not_implemented(exercise, n, "")
         return _fail(exercise, case, n, WRONG_TYPE, f"{name} returned {value!r}.",
                      got=repr(value),
-                     hint=f"{name} should return {exercise.returns}; is a `return` missing "
-                          f"at the end (or on one of the paths through your code)?")
+                     hint=exercise.none_hint(case) or (
+                         f"{name} should return {exercise.returns}; is a `return` missing "
+                         f"at the end (or on one of the paths through your code)?"))
     return None
 
 
@@ -331,18 +342,25 @@ def _raised(exercise, case, outcome, n) -> CheckResult:
                 "copy of it, your notebook keeps running): return the answer instead")
         text = f"{name} called {detail}" + (f"\n  at {at}" if at else "")
     else:
-        if isinstance(err, RecursionError):
-            hint = exercise.recursion_hint(case) or (
-                "your function calls itself without end: check that every recursive call "
-                "gets closer to a stopping case (or use an explicit stack)")
-        elif isinstance(err, ValueError) and "read-only" in detail:
-            hint = exercise.read_only_hint
-        else:
-            hint = (f"read the line above; try the {exercise.noun} by hand and print what the "
-                    f"variables hold")
+        hint = _crash_hint(exercise, case, err, detail)
         text = f"{name} crashed with {detail}" + (f"\n  at {at}" if at else "")
     return _fail(exercise, case, n, CRASH, text, hint=hint,
                  details={"exception": type(err).__name__, "where": at})
+
+
+def _crash_hint(exercise, case, err, detail) -> str:
+    """The hint for ``err`` raised by the learner's function on ``case``."""
+    hint = exercise.crash_hint(case, err)
+    if hint is not None:
+        return hint
+    if isinstance(err, RecursionError):
+        return exercise.recursion_hint(case) or (
+            "your function calls itself without end: check that every recursive call "
+            "gets closer to a stopping case (or use an explicit stack)")
+    if isinstance(err, ValueError) and "read-only" in detail:
+        return exercise.read_only_hint
+    return (f"read the line above; try the {exercise.noun} by hand and print what the "
+            f"variables hold")
 
 
 def _not_implemented(exercise, n, where) -> CheckResult:

@@ -3,13 +3,14 @@
 ``separation_sample(record) -> (dn, de, moves0, moves1)`` or None
     the regression point of one game: territory differences on the first board where
     the players are separated, and the moves each made from there on;
-``fit_weights(records) -> (k1, k2)``
-    least squares through the origin over the games that separate.
+``fit_weights(records) -> (k1, k2)`` or None
+    least squares through the origin over the games that separate; None when no game
+    separates (nothing to fit).
 
 Both are checked against :mod:`tronlab.tron.learn`: the first on hand-made games and on
-seeded games between the package's bots, the second on seeded games.  When a fit is wrong
-and the learner's ``separation_sample`` is given too, the checker names the first record
-where the learner's features differ.
+seeded games between the package's bots, the second on seeded games, last on games that
+never separate.  When a fit is wrong and the learner's ``separation_sample`` is given too,
+the checker names the first record where the learner's features differ.
 """
 
 from __future__ import annotations
@@ -84,9 +85,10 @@ def sample_games(n: int, seed: int, *, size=(7, 13)):
     return out
 
 
-#: what the checker sees when the learner's function returns None on purpose ("no sample"):
-#: the generic checker reads a bare None as a forgotten ``return``
+#: what the checker sees when the learner's function returns None on purpose ("no sample",
+#: "no fit"): the generic checker reads a bare None as a forgotten ``return``
 NO_SAMPLE = "no sample"
+NO_FIT = "no fit"
 
 
 def _copy(record: GameRecord) -> GameRecord:
@@ -204,12 +206,27 @@ class FitWeights(Exercise):
 
     def cases(self):
         games = sample_games(60, 11)
-        return [Case(f"{len(part)} games from seed 11", part[0][1].start,
+        never = [(lab, rec) for lab, rec in games if learn.sample_from_record(rec) is None]
+        return [Case(f"{len(part)} games from seed 11{what}", part[0][1].start,
                      ([rec for _, rec in part],), {"labels": [lab for lab, _ in part]})
-                for part in (games[:30], games)]
+                for part, what in ((games[:30], ""), (games, ""),
+                                   (never, " that never separate"))]
+
+    @staticmethod
+    def no_fit(case) -> bool:
+        """Whether no game of ``case`` separates: nothing to fit, the answer is None."""
+        return not learn.samples_from_records(case.args[0])
+
+    def no_fit_hint(self, case) -> str:
+        return (f"none of these {len(case.args[0])} games separates, so there is no row to "
+                f"fit: return None when you have no samples (before calling lstsq)")
 
     def call(self, student, case, context):
-        return student([_copy(r) for r in case.args[0]])
+        value = student([_copy(r) for r in case.args[0]])
+        return NO_FIT if value is None and self.no_fit(case) else value
+
+    def crash_hint(self, case, err):
+        return self.no_fit_hint(case) if self.no_fit(case) else None
 
     def describe_case(self, case):
         return f"fit_weights(records)   # {case.label}"
@@ -218,6 +235,8 @@ class FitWeights(Exercise):
         return [f"The call: {self.describe_case(case)}"]      # no board: it gets records
 
     def convert(self, value, case):
+        if value is NO_FIT:
+            return None
         reject_text(value, "two numbers (k1, k2)")
         reject_unordered(value, "the weights (k1, k2)")
         if _is_lstsq_result(value):
@@ -235,11 +254,17 @@ class FitWeights(Exercise):
             raise WrongType("return the weights, a sequence of 2 floats (k1, k2)") from None
 
     def expected(self, case):
+        if self.no_fit(case):
+            return None
         fit = learn.fit_weights(learn.samples_from_records(case.args[0]))
         return fit.k1, fit.k2
 
     def judge(self, case, got, context):
         want = self.expected(case)
+        if want is None:
+            return None if got is None else Failure(
+                "None (no game separates: nothing to fit)",
+                f"k1 = {got[0]:.6f}, k2 = {got[1]:.6f}", self.no_fit_hint(case))
         if np.allclose(got, want, rtol=1e-6, atol=1e-9):
             return None
         return Failure(f"k1 = {want[0]:.6f}, k2 = {want[1]:.6f}",

@@ -8,40 +8,38 @@ the stability bonus) are left out; everything else is in.
 
 :func:`check_score_rectangle` tries tiny grids, each made so that one term
 decides the score, then rectangles on positions from seeded games of 2-4
-players (the best rectangle of the scan and a few drawn at random).  The
+players, in some of which one player has been eliminated (the best rectangle of
+the scan and a few drawn at random).  The
 expected score is the kernel's (:func:`~tronlab.capture.rects.rectangle_scores`);
 the first rectangle where the learner's score differs is named with the
 expected score taken apart term by term, and the hint says which term is off:
 the score is recomputed with each term switched off and with each typical
-mistake (:func:`variant`), and the one that gives the learner's number is named.
+mistake (:func:`variant`; the list and its hints are in
+:mod:`~tronlab.course.ex_rects_mistakes`), and the one that gives the learner's
+number is named.
 """
 
 from __future__ import annotations
 
-import functools
 import math
 from typing import NamedTuple
 
 import numpy as np
 
-from ..capture.ascii import state_from_ascii
-from ..capture.rects import border_cycle, rectangle_scores, scan_rectangles
+from ..capture.rects import border_cycle, rectangle_scores
 from ..capture.rects_bot import scan_inputs
 from ..capture.rects_terms import RectTerms, needed_to_win
 from ..tron.values import is_real
-from .checker import Case, Exercise, WrongType, run_check
-from .ex_capture import READ_ONLY_VIEW, CaptureGrid
+from .checker import Exercise, WrongType, run_check
+from .ex_capture import READ_ONLY_VIEW
 from .ex_rects_best import BestRectangle, best_rectangle  # noqa: F401 (re-export)
-from .ex_rects_grids import TINY_GRIDS
+from .ex_rects_grids import TINY_GRIDS, RectGrid, _random_cases, _tiny_cases  # noqa: F401
+from .ex_rects_mistakes import MISTAKES, SWAPPED, TERMS  # noqa: F401 (TERMS re-export)
 from .learner import short_repr
 from .progress import recorded
 
 __all__ = ["check_score_rectangle", "best_rectangle", "variant", "explain", "reference",
            "TINY_GRIDS", "MISTAKES", "TERMS"]
-
-#: the terms of the exercise (RectTerms names), in the order the score applies them
-TERMS = ("cap_to_win", "approach", "player_constant", "thin_corner", "win_bonus",
-         "size_divisor", "border_bonus", "edge_bonus", "proximity_divisor")
 
 
 def reference(view, player, rect) -> float:
@@ -214,118 +212,36 @@ def variant(view, player, rect, **mistakes) -> float:
     return explain(view, player, rect, **mistakes)[0]
 
 
-_TERM_HINTS = {
-    "cap_to_win": "the enough-to-win cap: points are at most the squares still needed to win "
-                  "(needed_to_win with the active players)",
-    "approach": "the doubled approach cost: the walk to the rectangle's start square counts "
-                "twice (2 x its Manhattan distance)",
-    "player_constant": "the player-count constant: add 10, 6 or 4 turns for 2, 3 or 4 players",
-    "thin_corner": "thin areas: a rectangle less than 3 squares wide or high scores "
-                   "1 / (1 + distance to its upper-left corner), divided by the turns",
-    "win_bonus": "the win bonus: x 2 when the rectangle's neutral squares reach the number "
-                 "needed to win",
-    "size_divisor": "the size penalty: / 2 when a side is longer than 14, 13 or 12 squares "
-                    "(2, 3, 4 players)",
-    "border_bonus": "the border bonus (2 players only): x 2 when a vertical side runs along "
-                    "the middle column (width // 2) and more than 10 of its squares are neutral",
-    "edge_bonus": "the edge bonus (3-4 players only): x 1.1 when the rectangle touches the "
-                  "grid's edge",
-    "proximity_divisor": "opponents near: / 2 for each opponent less than 2 squares "
-                         "(Manhattan, 0 inside) from the rectangle",
-}
-
-#: an eliminated player's mistakes, tried first: a size limit by the active players scores as
-#: no size penalty at all, but those grids come after every term's own (ex_rects_grids)
-ELIMINATED = [
-    ({"needed": "all"}, "the squares still needed to win count the active players only: an "
-                        "eliminated player's squares are no score to beat (give needed_to_win "
-                        "the ids of the players not eliminated)"),
-    ({"constant": "active"}, "the player-count constant goes by all the players of the game, "
-                             "eliminated ones included: CONSTANT[view.n_players], not the "
-                             "number of players still in it"),
-    ({"limit": "active"}, "the size limit goes by all the players of the game, eliminated ones "
-                          "included: SIZE_LIMIT[view.n_players], not the number of players "
-                          "still in it"),
-]
-
-#: (mistake, hint) pairs tried in order: an eliminated player's, the missing terms, the rest
-MISTAKES = ELIMINATED + [({"off": (t,)}, f"a term is missing - {_TERM_HINTS[t]}")
-                         for t in TERMS] + [
-    ({"enemy": False}, "an opponent's square inside the rectangle makes its score 0: the "
-                       "enclosure would go to nobody"),
-    ({"points": "inside"}, "points: count the neutral squares of the whole rectangle, border "
-                           "included - walking the border takes them too"),
-    ({"walk": "all"}, "turns: border squares you already own need no stepping on; walk only "
-                      "until every border square not yet yours is behind you"),
-    ({"walk": "clockwise"}, "turns: try both directions round the border, clockwise and "
-                            "anticlockwise, and keep the cheaper"),
-    ({"walk": "nearest"}, "turns: the nearest border square is not always the best start; try "
-                          "every start square and keep the fewest turns in total"),
-    ({"walk": "squares"}, "turns: count the steps along the border, not the squares: the start "
-                          "square is already under your feet, so passing k more border squares "
-                          "takes k steps"),
-    ({"closing": False}, "turns: add 1 for the closing turn (the enclosure happens on the "
-                         "turn after the last border square)"),
-    ({"size": ">="}, "the size penalty applies to a side *longer* than the limit, not equal "
-                     "to it"),
-    ({"border": "all"}, "the border bonus is for 2-player games only"),
-    ({"border_free": ">="}, "the border bonus needs *more than* 10 neutral squares on that "
-                            "side"),
-    ({"edge": "all"}, "the edge bonus is for 3-4 player games only"),
-    ({"prox": "chebyshev"}, "opponents near: measure the gap with Manhattan distance (dx + dy "
-                            "outside the rectangle), not the larger of dx and dy"),
-    ({"prox": "once"}, "opponents near: divide by 2 once *for each* opponent that is near"),
-    ({"prox": "<="}, "opponents near: only a gap *less than* 2 counts"),
-    ({"thin": "turns"}, "thin areas: 1 / (1 + distance to the corner) is the points; divide "
-                        "it by the turns as usual"),
-]
-
-
-#: the hint for a score of the rectangle with x and y swapped
-SWAPPED = ("that is the score of the rectangle with x and y swapped: rect is (x0, y0, x1, y1), "
-           "x first, while the grid is indexed owner[y, x]")
-
-
-class RectGrid(CaptureGrid):
-    """A capture position plus the rectangle the learner scores."""
-
-
-def _tiny_cases():
-    out = []
-    for label, text, player, rect, options in TINY_GRIDS:
-        view = state_from_ascii(text, **options).view()
-        out.append(Case(f"tiny: {label}", RectGrid(view), (player, rect)))
+def _probes(student, view, case, value) -> list:
+    """When ``value`` is a wrong score: the learner's scores of two more rectangles of the
+    grid whose scores differ, as ``(rect, theirs, expected)`` (run in the checker's
+    child, so a constant score can be named as one); [] when right or not a number."""
+    player, rect = case.args
+    if isinstance(value, (bool, np.bool_)) or not is_real(value):
+        return []
+    want = reference(view, player, rect)
+    if ScoreRectangle().same(want, float(value), case):
+        return []
+    w, h = view.width, view.height
+    seen, out = [want], []
+    for r in ((0, 0, 1, 1), (0, 0, 2, 2), (w - 2, h - 2, w - 1, h - 1), (w - 3, 0, w - 1, 2),
+              (0, h - 3, 2, h - 1), (0, 0, min(w, 16) - 1, min(h, 16) - 1)):
+        if min(r) < 0 or r[2] >= w or r[3] >= h or r == rect:     # sides 2-16 on the grid
+            continue
+        score = reference(view, player, r)
+        if any(abs(score - s) <= 1e-9 for s in seen):
+            continue
+        try:
+            theirs = student(view, player, r)
+        except Exception:       # noqa: BLE001 - only a probe: the case's own answer counts
+            return []
+        if isinstance(theirs, (bool, np.bool_)) or not is_real(theirs):
+            return []
+        seen.append(score)
+        out.append((r, float(theirs), score))
+        if len(out) == 2:
+            break
     return out
-
-
-@functools.lru_cache(maxsize=4)
-def _random_cases(seed=1111, games=8):
-    """Positions from seeded games of random bots with 2-4 players: each active
-    player's best rectangle and two drawn at random (sides 2 to 16)."""
-    from ..capture.game import play_capture
-
-    rng = np.random.default_rng(seed)
-    out = []
-    for g in range(games):
-        n = 2 + g % 3
-        w, h = int(rng.integers(10, 25)), int(rng.integers(7, 15))
-        rec = play_capture(["random"] * n, rng=int(rng.integers(2**32)), width=w, height=h)
-        states = rec.replay()
-        s = states[int(rng.integers(len(states) // 4, len(states)))]
-        view = s.view()
-        for p in s.active[:2]:
-            opponents, needed = scan_inputs(view, p)
-            best = scan_rectangles(np.asarray(view.owner), p, view.positions[p], n_players=n,
-                                   opponents=opponents, needed=needed)
-            rects = [(best.x0, best.y0, best.x1, best.y1)] if best.score > 0 else []
-            while len(rects) < 3:
-                rw, rh = int(rng.integers(2, min(w, 16) + 1)), int(rng.integers(2, min(h, 16) + 1))
-                x0, y0 = int(rng.integers(w - rw + 1)), int(rng.integers(h - rh + 1))
-                rects.append((x0, y0, x0 + rw - 1, y0 + rh - 1))
-            for rect in rects:
-                out.append(Case(f"random: game {g} ({n} players, {w}x{h}), round {s.round - 1}, "
-                                f"player {p}, rectangle {rect}", RectGrid(view), (p, rect)))
-    return tuple(out)
 
 
 class ScoreRectangle(Exercise):
@@ -342,7 +258,10 @@ class ScoreRectangle(Exercise):
         return _tiny_cases() + list(_random_cases())
 
     def call(self, student, case, context):
-        return student(context["board"].view, *case.args)
+        view = context["board"].view
+        value = student(view, *case.args)
+        context["probes"] = _probes(student, view, case, value)
+        return value
 
     def describe_case(self, case):
         v = case.board.view
@@ -378,7 +297,16 @@ class ScoreRectangle(Exercise):
         if failure is None:
             return None
         steps = "\n".join(explain(case.board.view, *case.args)[1])
-        return failure._replace(expected=f"{failure.expected}\n{steps}")
+        failure = failure._replace(expected=f"{failure.expected}\n{steps}")
+        probes = context.get("probes") or []
+        if len(probes) == 2 and all(self.same(got, mine, case) for _, mine, _ in probes):
+            (r1, _, e1), (r2, _, e2) = probes
+            return failure._replace(hint=(
+                f"your score_rectangle gives {got:.6g} here and {got:.6g} again for the "
+                f"rectangles {r1} and {r2} of this grid, whose scores are {e1:.6g} and "
+                f"{e2:.6g}: the score does not depend on the rectangle. Work it out from "
+                f"rect: its neutral squares over the turns to close it, then the factors"))
+        return failure
 
     def diagnose(self, case, got, want):
         """The hint of the first term or typical mistake that gives the learner's score,

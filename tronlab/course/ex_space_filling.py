@@ -4,11 +4,12 @@ checkerboard parity bound on the longest fill."""
 from __future__ import annotations
 
 from ..grid import reference
-from ..tron.board import FREE, MOVE_NAMES
+from ..tron.board import FREE, MOVE_NAMES, Board
+from ..tron.values import is_whole
 from . import variants
 from .answers import as_count, as_move, player_cases, square_name
 from .boards import TINY, random_cases, tiny_cases
-from .checker import Case, Exercise
+from .checker import Case, Exercise, WrongType
 
 
 TINY_FILL = {
@@ -54,6 +55,27 @@ TINY_FILL = {
 }
 
 
+#: boards where the player in the key has no legal move: every move loses, the answer is
+#: still a move (any of 0-3)
+TINY_STUCK = {
+    ("boxed in", 0): """
+        #1#..
+        #a...
+        ....2
+    """,
+    ("the other head is in the way", 0): """
+        .#1#.
+        ..2..
+    """,
+    ("boxed in", 1): """
+        1....
+        ...a.
+        ..a2#
+        ...##
+    """,
+}
+
+
 class GreedyMove(Exercise):
     function = "greedy_move"
     parameters = ("board", "player")
@@ -65,21 +87,51 @@ class GreedyMove(Exercise):
         def has_move(b, p=0):
             return bool(b.legal_moves(p))
         tiny = tiny_cases(TINY_FILL) + tiny_cases(TINY)
-        # player 1 last: a function that passes for player 0 but ignores `player` fails there
+        # player 1 after player 0: a function that passes for player 0 but ignores `player`
+        # fails there; the boxed-in boards last, once the ranking itself is right
         return [Case(c.label, c.board, (0,)) for c in tiny if has_move(c.board)] + [
             Case(c.label, c.board, (0,)) for c in random_cases(
                 102, 40, sizes=((3, 3), (10, 8)), density=(0.1, 0.4), trail=(2, 10),
                 keep=has_move)] + [
-            Case(f"{c.label}, player 1", c.board, (1,)) for c in tiny if has_move(c.board, 1)]
+            Case(f"{c.label}, player 1", c.board, (1,)) for c in tiny if has_move(c.board, 1)] + [
+            Case(f"tiny: {name}, player {p}", Board.from_ascii(text), (p,))
+            for (name, p), text in TINY_STUCK.items()]
+
+    @staticmethod
+    def stuck(case) -> bool:
+        """Whether the player has no legal move on ``case`` (then any move 0-3 is right)."""
+        return not case.board.legal_moves(case.args[0])
+
+    def stuck_hint(self, case) -> str:
+        p = case.args[0]
+        return (f"player {p} is boxed in here: board.legal_moves({p}) is empty. Every move "
+                f"loses, but a bot must still answer with a move, so return one anyway "
+                f"(0, up, will do); None or -1 is not a move, and the game counts it as an "
+                f"illegal answer")
+
+    def none_hint(self, case):
+        return self.stuck_hint(case) if self.stuck(case) else None
+
+    def crash_hint(self, case, err):
+        return self.stuck_hint(case) if self.stuck(case) else None
 
     def convert(self, value, case):
-        return as_move(value)
+        try:
+            return as_move(value)
+        except WrongType:
+            if self.stuck(case) and is_whole(value):
+                raise WrongType(self.stuck_hint(case)) from None
+            raise
 
     def expected(self, case):
+        if self.stuck(case):
+            return [0, 1, 2, 3]
         return variants.greedy_choices(case.board, case.args[0])
 
     def show(self, value, case):
         if isinstance(value, list):
+            if self.stuck(case):
+                return "any move 0-3: none is legal, every move loses"
             return " or ".join(f"{m} ({MOVE_NAMES[m]})" for m in value)
         return f"{value} ({MOVE_NAMES[value]})"
 

@@ -21,7 +21,7 @@ HINTS = {
         "region in one piece, then the square with the fewest free neighbours (hug walls).",
         "For each legal move compute the key (1 + best parity bound behind the target, "
         "region stays whole, -free neighbours) and return a move with the largest key; any "
-        "of several tied moves passes.",
+        "of several tied moves passes. With no legal move at all, return 0.",
     ),
     "fill_bound": (
         "Colour the squares like a chessboard: each move goes to the other colour.",
@@ -98,7 +98,7 @@ HINTS = {
         "Collect the samples (skip games with no separation) into a matrix with two columns "
         "and a vector of move differences.",
         "Solve the least-squares problem without an intercept (numpy.linalg.lstsq) and return "
-        "(k1, k2).",
+        "(k1, k2); with no samples at all there is nothing to solve: return None.",
     ),
     "solve_game": (
         "Look for a saddle point first: an entry that is the smallest of its row and the "

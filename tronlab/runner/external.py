@@ -174,7 +174,7 @@ class ExternalBot:
             spent = int((time.monotonic() - t0) * 1000)
             self._bank_ms = max(self._bank_ms - spent, 0)
         try:
-            move = parse_answer(self.protocol, line)
+            move = parse_answer(self.protocol, line.rstrip("\r\n"))
         except ProtocolError as err:
             raise BotFault("bad-output", f"bad output: {err}") from None
         return "pass" if move is None else move  # Light Riders 'pass': keep going straight

@@ -1,0 +1,85 @@
+"""The mistakes exercise B3 (:mod:`tronlab.course.ex_rects`) recognises, each with its
+hint: a term of the rectangle score left out, a term applied the wrong way, an eliminated
+player counted wrongly.  The checker recomputes the expected score with each mistake
+switched on (:func:`tronlab.course.ex_rects.variant`, whose keywords are the first item of
+each pair) and names the first one that gives the learner's number."""
+
+from __future__ import annotations
+
+__all__ = ["TERMS", "MISTAKES", "ELIMINATED", "SWAPPED"]
+
+#: the terms of the exercise (RectTerms names), in the order the score applies them
+TERMS = ("cap_to_win", "approach", "player_constant", "thin_corner", "win_bonus",
+         "size_divisor", "border_bonus", "edge_bonus", "proximity_divisor")
+
+
+_TERM_HINTS = {
+    "cap_to_win": "the enough-to-win cap: points are at most the squares still needed to win "
+                  "(needed_to_win with the active players)",
+    "approach": "the doubled approach cost: the walk to the rectangle's start square counts "
+                "twice (2 x its Manhattan distance)",
+    "player_constant": "the player-count constant: add 10, 6 or 4 turns for 2, 3 or 4 players",
+    "thin_corner": "thin areas: a rectangle less than 3 squares wide or high scores "
+                   "1 / (1 + distance to its upper-left corner), divided by the turns",
+    "win_bonus": "the win bonus: x 2 when the rectangle's neutral squares reach the number "
+                 "needed to win",
+    "size_divisor": "the size penalty: / 2 when a side is longer than 14, 13 or 12 squares "
+                    "(2, 3, 4 players)",
+    "border_bonus": "the border bonus (2 players only): x 2 when a vertical side runs along "
+                    "the middle column (width // 2) and more than 10 of its squares are neutral",
+    "edge_bonus": "the edge bonus (3-4 players only): x 1.1 when the rectangle touches the "
+                  "grid's edge",
+    "proximity_divisor": "opponents near: / 2 for each opponent less than 2 squares "
+                         "(Manhattan, 0 inside) from the rectangle",
+}
+
+#: an eliminated player's mistakes, tried first: a size limit by the active players scores as
+#: no size penalty at all, but those grids come after every term's own (ex_rects_grids)
+ELIMINATED = [
+    ({"needed": "all"}, "the squares still needed to win count the active players only: an "
+                        "eliminated player's squares are no score to beat (give needed_to_win "
+                        "the ids of the players not eliminated)"),
+    ({"constant": "active"}, "the player-count constant goes by all the players of the game, "
+                             "eliminated ones included: CONSTANT[view.n_players], not the "
+                             "number of players still in it"),
+    ({"limit": "active"}, "the size limit goes by all the players of the game, eliminated ones "
+                          "included: SIZE_LIMIT[view.n_players], not the number of players "
+                          "still in it"),
+]
+
+#: (mistake, hint) pairs tried in order: an eliminated player's, the missing terms, the rest
+MISTAKES = ELIMINATED + [({"off": (t,)}, f"a term is missing - {_TERM_HINTS[t]}")
+                         for t in TERMS] + [
+    ({"enemy": False}, "an opponent's square inside the rectangle makes its score 0: the "
+                       "enclosure would go to nobody"),
+    ({"points": "inside"}, "points: count the neutral squares of the whole rectangle, border "
+                           "included - walking the border takes them too"),
+    ({"walk": "all"}, "turns: border squares you already own need no stepping on; walk only "
+                      "until every border square not yet yours is behind you"),
+    ({"walk": "clockwise"}, "turns: try both directions round the border, clockwise and "
+                            "anticlockwise, and keep the cheaper"),
+    ({"walk": "nearest"}, "turns: the nearest border square is not always the best start; try "
+                          "every start square and keep the fewest turns in total"),
+    ({"walk": "squares"}, "turns: count the steps along the border, not the squares: the start "
+                          "square is already under your feet, so passing k more border squares "
+                          "takes k steps"),
+    ({"closing": False}, "turns: add 1 for the closing turn (the enclosure happens on the "
+                         "turn after the last border square)"),
+    ({"size": ">="}, "the size penalty applies to a side *longer* than the limit, not equal "
+                     "to it"),
+    ({"border": "all"}, "the border bonus is for 2-player games only"),
+    ({"border_free": ">="}, "the border bonus needs *more than* 10 neutral squares on that "
+                            "side"),
+    ({"edge": "all"}, "the edge bonus is for 3-4 player games only"),
+    ({"prox": "chebyshev"}, "opponents near: measure the gap with Manhattan distance (dx + dy "
+                            "outside the rectangle), not the larger of dx and dy"),
+    ({"prox": "once"}, "opponents near: divide by 2 once *for each* opponent that is near"),
+    ({"prox": "<="}, "opponents near: only a gap *less than* 2 counts"),
+    ({"thin": "turns"}, "thin areas: 1 / (1 + distance to the corner) is the points; divide "
+                        "it by the turns as usual"),
+]
+
+
+#: the hint for a score of the rectangle with x and y swapped
+SWAPPED = ("that is the score of the rectangle with x and y swapped: rect is (x0, y0, x1, y1), "
+           "x first, while the grid is indexed owner[y, x]")
