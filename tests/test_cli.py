@@ -248,3 +248,19 @@ def test_match_names_a_bad_bot_option_in_one_line(rules, spec, words):
     r = tronlab("match", "--rules", rules, spec, other)
     assert r.returncode == 2 and r.stdout == "", r.stdout
     assert r.stderr.count("\n") == 1 and words in r.stderr, r.stderr
+
+
+def test_match_gives_a_program_time_to_start_under_a_short_time(tmp_path):
+    """``--time 0.1`` made a program's first move 0.27 s (3x, shortened), less than
+    starting Python and tronlab takes, so every py: bot 'timed out' at turn 1; the
+    first move now gets the arena's start-up floor, as the help says."""
+    ann = tmp_path / "ann.py"     # loads a table first: 0.6 s
+    ann.write_text("import time\ntime.sleep(0.6)\n\n\n"
+                   "def move(board, player):\n    moves = list(board.legal_moves(player))\n"
+                   "    return moves[0] if moves else 0\n")
+    r = tronlab("match", "hugger", f"py:{ann}", "--seed", 2, "--time", "0.1", "--json",
+                "--max-turns", "3")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["turns"] == 3, data
+    assert "timeout" not in r.stdout, r.stdout

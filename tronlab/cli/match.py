@@ -56,6 +56,19 @@ def _py_bot(spec: str, rules: str):
     return make_bot(spec, rules)
 
 
+def _first_limit(time, specs):
+    """The engine's first-move limit: 3x ``time``, and at least the arena's start-up
+    floor when a program plays (starting Python and tronlab takes a good part of a
+    second, more on a busy machine), as ``tronlab arena run`` allows."""
+    from ..arena.bots import is_program
+    from ..arena.play import program_start
+
+    if time is None:
+        return None
+    programs = any(is_program(spec) for spec in specs)
+    return max(3 * time, program_start() if programs else 0)
+
+
 def _board_for(args, n_bots: int, rng):
     from ..tron.mapgen import codingame_board, lightriders_board
     from ..tron.maps import load_map
@@ -106,6 +119,7 @@ def cmd_match(args) -> int:
     progress = Progress(names) if is_terminal(sys.stderr) else None
     try:
         record = play(board, list(bots), rules=args.rules, rng=game_seed, time_limit=args.time,
+                      first_time_limit=_first_limit(args.time, specs),
                       max_turns=args.max_turns, names=names, on_step=progress,
                       metadata={"map": map_name, "cli_seed": args.seed})
     finally:

@@ -107,7 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--seed", type=whole_count, metavar="N",
                    help="seed for the board and the bots (default: a fresh random seed)")
     m.add_argument("--time", type=seconds, metavar="S",
-                   help="time limit per move in seconds, 3x for the first move (default: no "
+                   help="time limit per move in seconds, 3x for the first move, and at "
+                        "least 5 s when a py: or cmd: program plays (it has to start up; "
+                        "TRONLAB_PROGRAM_START) (default: no "
                         "limit; search bots then think 1 s a move under google2010, 0.2 s "
                         "under lightriders, 0.1 s under codingame); backtothecode programs: "
                         "default 0.1 s, and the first turn gets at least 1 s")

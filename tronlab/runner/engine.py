@@ -7,7 +7,8 @@ board, so it may scribble on it.  A bot object may also have
 * ``start_game(board, player, *, rules, time_limit, rng)`` - called once
   before its first move (``rules`` is the rules' name, ``rng`` a Generator
   for this seat), under the first-move time limit; a hook that takes a
-  ``max_turns`` keyword is also told the game's turn limit (None: none);
+  ``max_turns`` keyword is also told the game's turn limit (None: none), and
+  one that takes ``first_time_limit`` the first move's limit (seconds, None: none);
 * ``end_game(record)`` and ``close()`` - called after the game, always, even
   when the game stopped with an error or the bot's last move still hangs
   (under the first-move time limit; a failure becomes a "hook-error" event);
@@ -240,6 +241,8 @@ def _start_seats(seats, board, rules, time_limit, first_time_limit, max_turns):
             options = {"rules": rules.name, "time_limit": time_limit, "rng": seat.rng}
             if _takes_keyword(hook, "max_turns"):
                 options["max_turns"] = max_turns
+            if _takes_keyword(hook, "first_time_limit"):
+                options["first_time_limit"] = first_time_limit
             _, fault, text = seat.call(hook, (board.copy(), seat.player), options,
                                        first_time_limit)
             if fault is not None:

@@ -45,8 +45,9 @@ lightriders  time bank 10   +0.2 a move, bank capped at 10 s
 For Light Riders ``first_time_limit`` is the starting (and maximum) time bank
 and ``time_limit`` the time added each move.  When the engine runs the game with
 its own ``time_limit`` and none was given here, that limit is used per move
-(three times it for the first move, as the engine does), a little shortened so
-this bot's own clock always answers first.
+(and the engine's first-move limit for the first move, three times the limit
+unless the engine was given another), a little shortened so this bot's own
+clock always answers first.
 """
 
 from __future__ import annotations
@@ -102,12 +103,13 @@ class ExternalBot:
 
     # ---- game hooks ----------------------------------------------------------------
     def start_game(self, board, player, *, rules=None, time_limit=None, rng=None,
-                   max_turns=None) -> None:
+                   max_turns=None, first_time_limit=None) -> None:
         """Start a fresh process for this game (a previous one is killed first).
 
         ``rules`` (a name or :class:`~tronlab.tron.rules.Rules`) must match the protocol.
         A Light Riders program is told a turn limit ``max_turns`` as ``settings
-        max_rounds``.
+        max_rounds``.  ``time_limit`` and ``first_time_limit`` are the engine's limits
+        (see the module docstring).
         """
         self.close()
         game = getattr(rules, "name", rules)
@@ -120,7 +122,7 @@ class ExternalBot:
         self._failure = None
         self._moves = 0
         self._answers = 0   # answer lines read (or thrown away) so far
-        self._set_clock(time_limit)
+        self._set_clock(time_limit, first_time_limit)
         try:
             self._program = Program(self.args, cwd=self.cwd, env=self.env)
         except OSError as err:
@@ -133,14 +135,14 @@ class ExternalBot:
                                                    time_per_move_ms=self._per_move_ms,
                                                    max_rounds=max_turns))
 
-    def _set_clock(self, engine_limit) -> None:
+    def _set_clock(self, engine_limit, engine_first=None) -> None:
         first_default, later_default = DEFAULT_TIMES[self.protocol]
         later, first = self.time_limit, self.first_time_limit
         self._banked = self.protocol == "lightriders"
         if later is None and engine_limit is not None:
             later = engine_limit * _MARGIN
             if first is None:
-                first = 3 * engine_limit * _MARGIN
+                first = (3 * engine_limit if engine_first is None else engine_first) * _MARGIN
             self._banked = False
         later = later_default if later is None else later
         first = first_default if first is None else first
