@@ -155,3 +155,15 @@ def test_arena_run_help_gives_the_timeouts_a_program_meets():
     assert "times out at 2 S" in text
     assert f"at least {PROGRAM_START:g} s" in text
     assert f"({2 * MARGIN:g} S, {PROGRAM_START * MARGIN:g} s)" in text
+    assert "a backtothecode program (cmd:) is stopped at 2 S + 50 ms" in text
+
+
+def test_arena_run_help_gives_the_backtothecode_program_limits():
+    """What the help says of a backtothecode program is its clock: the game's limits,
+    no Tron-style margin, plus the contest's grace on the moves after the first."""
+    from tronlab.arena.bots import make_bot
+    from tronlab.arena.play import PROGRAM_START
+
+    prog = make_bot("cmd:true", "backtothecode", limits=(2 * 0.1, PROGRAM_START))
+    assert prog.time_limit + prog.grace == pytest.approx(0.25)
+    assert prog.first_time_limit == PROGRAM_START

@@ -358,3 +358,67 @@ def test_protocol_must_match_the_rules():
     assert all(f["kind"] == "error" and "speaks the google2010 protocol" in f["detail"]
                for f in faults)
     assert bot.pid is None
+
+
+# ---- what a timeout says -------------------------------------------------------------
+
+@contextlib.contextmanager
+def unfinished(mode, word, protocol="google2010", **limits):
+    """tests/fixtures/unfinished.py as a started bot, once it wrote ``word`` (as ``mode``
+    says) and before it is asked anything, so the turn's limit can be short."""
+    bot = ExternalBot(fixture("unfinished.py", mode, word), protocol=protocol, **limits)
+    board = Board.from_ascii(DUEL) if protocol == "google2010" else lightriders_board(x=3, y=3)
+    bot.start_game(board, 0)
+    try:
+        end = time.monotonic() + 30
+        while "ready" not in bot.stderr_text() and time.monotonic() < end:
+            time.sleep(0.02)
+        yield bot, board
+    finally:
+        bot.close()
+
+
+def test_a_timeout_names_an_answer_written_without_its_newline():
+    # print("1", end="", flush=True): the commonest first-program mistake gets a message
+    # that says what was seen and what to do, not just "no answer"
+    with unfinished("partial", "1", first_time_limit=0.3) as (bot, board):
+        with pytest.raises(BotFault) as err:
+            bot(board, 0)
+    assert err.value.reason == "timeout"
+    assert err.value.detail == ("no complete answer line within 0.3 s: it wrote '1' without a "
+                                "newline (end each answer with \\n and flush stdout)")
+
+
+def test_a_lightriders_timeout_names_the_unfinished_answer_every_turn():
+    with unfinished("partial", "up", "lightriders", first_time_limit=0.3,
+                    time_limit=0.1) as (bot, board):
+        for within in ("0.3 s", "0.1 s"):     # the second turn: the bank is spent
+            with pytest.raises(BotFault) as err:
+                bot(board, 0)
+            assert err.value.reason == "timeout"
+            assert err.value.detail.startswith(f"no complete answer line within {within}: it "
+                                               f"wrote 'up' without a newline")
+
+
+def test_a_silent_program_is_asked_whether_it_flushed():
+    # the answer sits in the program's own buffer: nothing reached the pipe all game
+    with unfinished("unflushed", "1", first_time_limit=0.3) as (bot, board):
+        with pytest.raises(BotFault) as err:
+            bot(board, 0)
+    assert err.value.detail == ("no answer within 0.3 s, nothing on stdout yet (too slow, or "
+                                "did it print without flushing?)")
+
+
+def test_a_program_that_answered_before_is_only_told_it_was_slow():
+    # it flushed its first answer: a later timeout must not hint at flushing
+    board = Board.from_ascii(DUEL)
+    bot = ExternalBot(fixture("slowpoke.py", "google2010", 60, 1), time_limit=0.2,
+                      first_time_limit=20.0)
+    bot.start_game(board, 0)
+    try:
+        assert bot(board, 0) == 0
+        with pytest.raises(BotFault) as err:
+            bot(board, 0)
+    finally:
+        bot.close()
+    assert err.value.detail == "no answer within 0.2 s"

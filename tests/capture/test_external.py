@@ -47,6 +47,13 @@ PROGRAM = textwrap.dedent("""
             if mode == "child":
                 os.system("sleep 60 &")
                 time.sleep(60)
+            if mode == "unfinished":      # print(..., end="", flush=True)
+                print("34 5", end="", flush=True)
+                time.sleep(60)
+            if mode == "unflushed":       # print("34 5") block-buffered, never flushed
+                out = os.fdopen(os.dup(1), "w", buffering=8192)
+                out.write("34 5\\n")
+                time.sleep(60)
         print(34 if y % 2 == 0 else 0, y, "hello", flush=True)
 """)
 
@@ -128,6 +135,8 @@ def test_a_misbehaving_program_is_eliminated_and_keeps_its_squares(tmp_path, mod
         assert [e[3] for e in rec.events if e[2] == 0] == ["back", "second-back"]
     else:
         assert turn == 6
+    if mode == "hang":   # it answered 5 turns: a slow program, not told it forgot to flush
+        assert rec.notes[0][2] == "no answer within 1050 ms"
     # the squares it owned when it went out are still its own at the end
     before = rec.replay()[turn - 1]
     final = parse_grid("\n".join(rec.final)).owner
@@ -151,8 +160,27 @@ def test_the_first_turn_has_its_own_limit(tmp_path):
     prog = CaptureProgram([PY, str(path)], first_time_limit=0.4)
     t0 = time.monotonic()
     rec = play_capture([prog, "nearest"], rng=1)
-    assert rec.actions[0][0] == "timeout" and rec.notes[0][2] == "no answer within 400 ms"
+    assert rec.actions[0][0] == "timeout"
+    assert rec.notes[0][2].startswith("no answer within 400 ms, nothing on stdout yet")
     assert time.monotonic() - t0 < 10
+
+
+@pytest.mark.parametrize("mode, after, note", [
+    ("unfinished", 3, "no complete answer line within 1050 ms: it wrote '34 5' without a "
+                      "newline (end each answer with \\n and flush stdout)"),
+    ("unflushed", 1, "no answer within 500 ms, nothing on stdout yet (too slow, or did it "
+                     "print without flushing?)"),
+])
+def test_a_timeout_says_what_the_program_wrote(tmp_path, mode, after, note):
+    """An answer without its newline is quoted; a program whose stdout got nothing all
+    game is asked whether it flushed."""
+    prog = program(tmp_path, mode, after)
+    if mode == "unflushed":   # it times out whatever the machine's speed: no need to wait
+        prog.first_time_limit = 0.5
+    prog.time_limit = 1.0
+    rec = play_capture([prog, "nearest"], rng=8)
+    assert rec.actions[after - 1][0] == "timeout", rec.events
+    assert rec.notes[0][2] == note
 
 
 def test_default_limits_are_the_contests():

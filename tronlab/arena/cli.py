@@ -68,13 +68,15 @@ def _maps_default() -> str:
 
 
 def _time_help() -> str:
+    from ..capture.external import GRACE
     from .bots import MARGIN
     from .play import PROGRAM_START
     return (f"thinking time a move (default 0.1); the game times out at 2 S, the first move "
             f"at 6 S or, when a program plays, at least {PROGRAM_START:g} s "
             f"(TRONLAB_PROGRAM_START); a program of the Tron games (py:, cmd:) is stopped at "
             f"{MARGIN:g} of these ({2 * MARGIN:g} S, {PROGRAM_START * MARGIN:g} s), so its own "
-            f"clock names the fault")
+            f"clock names the fault; a backtothecode program (cmd:) is stopped at 2 S + "
+            f"{GRACE * 1000:g} ms (the contest's grace) and at the full first-move limit")
 
 
 def build_parser():

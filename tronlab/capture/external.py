@@ -10,7 +10,8 @@ plumbing of :class:`tronlab.runner.external.ExternalBot`
 let a stuck program block tronlab, stderr kept up to 64 KiB, the whole
 process group killed at the end), and the fault rules of the other games:
 
-``"timeout"``     no answer within the turn's limit;
+``"timeout"``     no answer within the turn's limit (saying what the program wrote of a
+                  line without its newline, or that stdout got nothing all game);
 ``"bad-output"``  an answer that is neither ``x y [message]`` nor ``BACK n``;
 ``"exited"``      the program ended or could not start.
 
@@ -128,7 +129,8 @@ class CaptureProgram:
             try:
                 line = self._program.next_line(deadline)
             except TimeoutError:
-                raise ProgramFault("timeout", f"no answer within {limit * 1000:.0f} ms") from None
+                raise ProgramFault("timeout", self._program.timeout_detail(
+                    f"{limit * 1000:.0f} ms")) from None
             if line is None:
                 raise ProgramFault("exited", "the " + self._program.exit_detail())
             if line.strip():

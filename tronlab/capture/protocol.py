@@ -33,7 +33,7 @@ from .state import NEUTRAL, ROUND_LIMITS, Config, State, View
 
 MESSAGE_LIMIT = 100
 #: advertised time per answer: the first turn, then every later turn (the
-#: referee allowed 150 ms of grace on the later turns)
+#: referee waited up to 150 ms, 50 ms of grace, on the later turns)
 FIRST_TURN_SECONDS = 1.0
 TURN_SECONDS = 0.1
 _XY = re.compile(r"\s*([+-]?\d+) +([+-]?\d+)(?: (.*))?")

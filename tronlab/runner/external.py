@@ -17,7 +17,8 @@ on the move's clock.
 A program that misbehaves loses with a reason code, raised as
 :class:`tronlab.runner.engine.BotFault` so the game engine records it:
 
-``"timeout"``     no answer within the move's time limit;
+``"timeout"``     no answer within the move's time limit (saying what the program wrote of
+                  a line without its newline, or that stdout got nothing all game);
 ``"bad-output"``  the answer is not a move (the text is quoted, cut short);
 ``"exited"``      the program ended (exit code or signal given) or could not start.
 
@@ -199,7 +200,7 @@ class ExternalBot:
             except TimeoutError:
                 if self._banked:
                     self._bank_ms = 0
-                raise BotFault("timeout", f"no answer within {limit:g} s") from None
+                raise BotFault("timeout", self._program.timeout_detail(f"{limit:g} s")) from None
             if line is None:
                 self._failure = BotFault("exited", self._program.exit_detail())
                 raise self._failure

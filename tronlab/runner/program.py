@@ -11,7 +11,9 @@ protocol and its own rules for late or extra lines on top.
 Memory stays bounded whatever the program prints: a line is cut at
 ``LINE_CAP`` bytes, at most ``QUEUE_CAP`` unread lines wait (the reader then
 stops reading, and a program that keeps printing blocks on its full pipe), and
-stderr keeps its first ``STDERR_CAP`` bytes.
+stderr keeps its first ``STDERR_CAP`` bytes.  The bytes of a line not ended yet
+are kept too (fewer than ``LINE_CAP``), so a turn that times out can say what
+the program wrote without its newline.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import time
 import weakref
 
 from . import reaper
+from ..tron.protocol import quote
 from ..tron.values import is_real
 
 STDERR_CAP = 64 * 1024
@@ -59,6 +62,8 @@ def check_seconds(what: str, value):
 
 #: characters of a program's last stderr line that a fault shows
 STDERR_SHOWN = 200
+#: characters of an unfinished stdout line that a timeout shows
+PARTIAL_SHOWN = 60
 
 
 class StderrSink:
@@ -111,15 +116,53 @@ def _put(lines: queue.Queue, item, stop: threading.Event) -> bool:
     return False
 
 
-def _read_lines(stream, lines: queue.Queue, stop: threading.Event) -> None:
-    try:
-        while not stop.is_set():
-            raw = stream.readline(LINE_CAP)
-            if not raw or not _put(lines, raw.decode("utf-8", errors="replace"), stop):
-                break
-    except (OSError, ValueError):
-        pass
-    _put(lines, None, stop)  # end of output
+class _LineReader:
+    """Reads a program's stdout into a queue of lines (``None`` at the end of the
+    output), cutting a line at ``LINE_CAP`` bytes, and keeps the bytes of the line
+    being written, so that a turn that times out can say what the program wrote
+    without a newline (:meth:`Program.timeout_detail`)."""
+
+    def __init__(self, lines: queue.Queue, stop: threading.Event):
+        self.lines, self.stop = lines, stop
+        self.lock = threading.Lock()    # guards partial and seen
+        self.partial = bytearray()      # bytes since the last newline, fewer than LINE_CAP
+        self.seen = False               # any byte read at all
+
+    def run(self, stream) -> None:
+        try:
+            while not self.stop.is_set():
+                chunk = stream.read1(4096)  # what the pipe holds: waits only when it is empty
+                if not chunk or not self._split(chunk):
+                    break
+        except (OSError, ValueError):
+            pass
+        with self.lock:
+            rest, self.partial = bytes(self.partial), bytearray()
+        if not rest or _put(self.lines, rest.decode("utf-8", errors="replace"), self.stop):
+            _put(self.lines, None, self.stop)  # end of output
+
+    def _split(self, chunk: bytes) -> bool:
+        """Queue the lines ``chunk`` ends (keeping the rest); False once the game stopped."""
+        start = 0
+        while start < len(chunk):
+            with self.lock:
+                self.seen = True
+                room = LINE_CAP - len(self.partial)
+                end = chunk.find(b"\n", start, start + room)
+                cut = start + room if end < 0 else end + 1
+                self.partial += chunk[start:cut]
+                start = min(cut, len(chunk))
+                if end < 0 and len(self.partial) < LINE_CAP:
+                    return True        # the line goes on in a later chunk
+                line, self.partial = bytes(self.partial), bytearray()
+            if not _put(self.lines, line.decode("utf-8", errors="replace"), self.stop):
+                return False
+        return True
+
+    def written(self) -> tuple[bool, bytes]:
+        """Whether the program wrote anything on stdout, and its unfinished line."""
+        with self.lock:
+            return self.seen, bytes(self.partial)
 
 
 def _write_lines(stream, pending: queue.Queue) -> None:
@@ -155,9 +198,9 @@ class Program:
         self._finalizer = weakref.finalize(self, _end_program, self.proc, token, stop)
         self._lines: queue.Queue = queue.Queue(maxsize=QUEUE_CAP)
         self._pending: queue.Queue = queue.Queue()
+        self._reader = _LineReader(self._lines, stop)
         self._threads = [
-            threading.Thread(target=_read_lines, args=(self.proc.stdout, self._lines, stop),
-                             daemon=True),
+            threading.Thread(target=self._reader.run, args=(self.proc.stdout,), daemon=True),
             threading.Thread(target=_write_lines, args=(self.proc.stdin, self._pending),
                              daemon=True),
             threading.Thread(target=self.sink.run, args=(self.proc.stderr,), daemon=True),
@@ -207,6 +250,22 @@ class Program:
             if line is None:
                 self._lines.put(None)     # every later read sees the end too
             return line
+
+    def timeout_detail(self, within: str) -> str:
+        """The fault of a turn with no answer line ``within`` its limit (``"100 ms"``),
+        saying what the program wrote: an answer without its newline (or not yet
+        flushed after its first bytes) is the commonest mistake of a first contest
+        program.  Silence is a hint only while stdout got nothing all game: a
+        program that answered before and is slow now is just slow."""
+        seen, partial = self._reader.written()
+        if partial:
+            text = quote(partial.decode("utf-8", errors="replace"), PARTIAL_SHOWN)
+            return (f"no complete answer line within {within}: it wrote {text} without a "
+                    f"newline (end each answer with \\n and flush stdout)")
+        if not seen:
+            return (f"no answer within {within}, nothing on stdout yet (too slow, or did it "
+                    f"print without flushing?)")
+        return f"no answer within {within}"
 
     def exit_detail(self) -> str:
         """How the program ended, for a fault: ``program exited with code 3
