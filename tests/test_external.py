@@ -150,6 +150,7 @@ def test_garbage_is_bad_output_quoted_and_cut_short():
     detail = rec.outcome.details[0]
     assert "'jump over the wall please" in detail and "characters)" in detail
     assert len(detail) < 300
+    assert "not a move: expected a digit" in detail, detail    # not "bad output: " again
 
 
 def test_missing_program_is_exited_not_a_crash():

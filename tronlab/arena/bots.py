@@ -177,8 +177,12 @@ def make_bot(spec: str, game: str, *, time=None, depth=None, rng=None, limits=(N
             args = [sys.executable, "-m", "tronlab.arena.pyprogram", os.path.abspath(spec[3:]),
                     "--protocol", game]
         later, first = (None if v is None else MARGIN * v for v in limits)
-        return ExternalBot(args, protocol=game, name=bot_name(spec), time_limit=later,
-                           first_time_limit=first)
+        if spec.startswith("py:"):
+            from .pyfilebot import PythonFileBot as kind
+        else:
+            kind = ExternalBot
+        return kind(args, protocol=game, name=bot_name(spec), time_limit=later,
+                    first_time_limit=first)
     from ..runner.registry import get_bot
     name, opts = _options(spec)
     opts.setdefault("time", time)

@@ -36,6 +36,10 @@ import traceback
 
 #: the start of the line ``--check`` prints when loading the file failed
 CHECK_MARK = "py-bot-load-error: "
+#: the start of the answer line for a value of ``move`` that is not a move
+NOT_A_MOVE = "move() returned "
+#: what a move is, for the student who returned something else
+MOVES_ARE = "return 0-3 (0 up, 1 right, 2 down, 3 left) or a name such as 'up'"
 
 
 def load_move(path: str):
@@ -148,10 +152,9 @@ def answer_line(client, answer) -> str:
         return client.answer(parse_move(answer))
     except Exception as err:    # noqa: BLE001 - whatever move() returned, say it
         shown = " ".join(safe_repr(answer, 24).split())       # one line, whatever __repr__ does
-        print(f"pyprogram: move() returned {safe_repr(answer, 200)}, which is not a move "
-              f"({err}): return 0-3 (0 up, 1 right, 2 down, 3 left) or a name such as 'up'",
-              file=sys.stderr)
-        return f"move() returned {shown}: not a move"
+        print(f"pyprogram: {NOT_A_MOVE}{safe_repr(answer, 200)}, which is not a move "
+              f"({err}): {MOVES_ARE}", file=sys.stderr)
+        return f"{NOT_A_MOVE}{shown}: not a move"     # pyfilebot reads it
 
 
 if __name__ == "__main__":

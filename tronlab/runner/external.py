@@ -179,8 +179,13 @@ class ExternalBot:
         try:
             move = parse_answer(self.protocol, line.rstrip("\r\n"))
         except ProtocolError as err:
-            raise BotFault("bad-output", f"bad output: {err}") from None
+            raise BotFault("bad-output", self._bad_output(line.rstrip("\r\n"), err)) from None
         return "pass" if move is None else move  # Light Riders 'pass': keep going straight
+
+    def _bad_output(self, line: str, err: ProtocolError) -> str:
+        """What a "bad-output" fault says of the answer ``line`` (a subclass that knows
+        its program may say it better)."""
+        return str(err)
 
     def _drain(self, limit: float) -> None:
         """Before asking again, throw away late answers to earlier turns (on the
