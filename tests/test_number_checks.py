@@ -82,12 +82,12 @@ def test_bots_take_numpy_options():
     bot = NashBot(focus=np.int64(8), urgent=np.float32(1.5))
     assert bot.focus == 8 and type(bot.focus) is int and bot.urgent == 1.5
     assert ChamberBot(contempt=np.float32(0.5)).contempt == 0.5
-    for bad in (True, np.bool_(True)):
-        with pytest.raises(ValueError, match="focus must be an int >= 0"):
+    for bad in (True, np.bool_(True)):                  # the wrong type: a TypeError
+        with pytest.raises(TypeError, match="focus must be an int >= 0"):
             NashBot(focus=bad)
-        with pytest.raises(ValueError, match="urgent must be a number >= 1"):
+        with pytest.raises(TypeError, match="urgent must be a number >= 1"):
             NashBot(urgent=bad)
-        with pytest.raises(ValueError, match="contempt must be a number from 0 to 1"):
+        with pytest.raises(TypeError, match="contempt must be a number from 0 to 1"):
             ChamberBot(contempt=bad)
     with pytest.raises(ValueError, match="contempt must be a number from 0 to 1"):
         ChamberBot(contempt=np.float32("nan"))        # NaN: refused by the range, as before

@@ -67,7 +67,7 @@ from ..evaluate import K1_DEFAULT, K2_DEFAULT
 from ..lightriders import MOVE_MARGIN, move_time
 from ..nash_search import MAX_DEPTH
 from ..nash_searcher import NashSearcher
-from ..values import check_flag, is_real, is_whole
+from ..values import check_flag, check_number, check_whole, is_whole
 from .search import _EndgameBot, _warm
 
 
@@ -130,12 +130,8 @@ class NashBot(ClockedBot):
                  endgame_depth=None, time=None, verbose=False, rng=None, k1=K1_DEFAULT,
                  k2=K2_DEFAULT, focus=0):
         super().__init__(endgame_depth=endgame_depth, time=time, verbose=verbose, rng=rng)
-        if not is_real(urgent) or not 1 <= urgent < float("inf"):
-            raise ValueError(f"urgent must be a number >= 1 (1: no extra time), got {urgent!r}")
-        self.urgent = float(urgent)
-        if not is_whole(focus) or focus < 0:
-            raise ValueError(f"focus must be an int >= 0 (0: off), got {focus!r}")
-        self.focus = int(focus)
+        self.urgent = check_number(urgent, "urgent", 1, "1: no extra time")
+        self.focus = check_whole(focus, "focus", 0, unit="0: off")
         if depth is not None and (not is_whole(depth) or not 1 <= depth <= MAX_DEPTH):
             raise ValueError(f"depth must be an int from 1 to {MAX_DEPTH} (turns) or None, "
                              f"got {depth!r}")
