@@ -32,7 +32,6 @@ nothing is fetched from the network.
 
 from __future__ import annotations
 
-import base64
 import pathlib
 from time import monotonic as _clock
 
@@ -44,7 +43,7 @@ from .render import FREE_COLOR, PLAYER_COLORS, TRAIL_COLORS, WALL_COLOR
 from .tron.board import Board, parse_move
 from .tron.values import check_number, check_whole
 from .widget_game import Game, default_board, seed_rng
-from .widget_views import board_png, color_name, play_status, replay_status
+from .widget_views import board_png, color_name, play_status, replay_status, with_picture
 from .widget_wire import (KINDS, OVERLAY_KINDS, decode_board, decode_frames, encode_board,
                           encode_frames, overlay_payload)
 
@@ -322,19 +321,16 @@ class BoardWidget(anywidget.AnyWidget):
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = super()._repr_mimebundle_(**kwargs)
-        data, meta = bundle if isinstance(bundle, tuple) else (bundle, {})
-        data = dict(data or {})
         try:
             board = self.picture_board()
         except ValueError:                  # nothing on show yet
             return bundle
         px = max(4, min(16, self.cell_px or 12))
         shown = {k: v for k, v in self.overlays.items() if k not in self.hidden_overlays}
-        data["image/png"] = base64.b64encode(board_png(board, px, shown)).decode("ascii")
-        data["text/plain"] = (f"BoardWidget ({self.mode}): a {board.width}x{board.height} board, "
-                              f"{board.n_players} players" + (f"; {self.result}" if self.result
-                                                              else ""))
-        return (data, meta) if isinstance(bundle, tuple) else data
+        return with_picture(bundle, board_png(board, px, shown),
+                            f"BoardWidget ({self.mode}): a {board.width}x{board.height} board, "
+                            f"{board.n_players} players"
+                            + (f"; {self.result}" if self.result else ""))
 
     # ---- overlays -----------------------------------------------------------------------------
     def set_overlay(self, name: str, array, *, kind: str | None = None,

@@ -27,6 +27,7 @@ import anywidget
 import traitlets
 
 from ..render import PLAYER_COLORS, TRAIL_COLORS
+from ..widget_views import figure_png, with_picture
 from .checks import check_square, check_whole
 from .ascii import format_grid
 from .bots import get_bot
@@ -201,8 +202,6 @@ class CaptureWidget(anywidget.AnyWidget):
     # ---- a picture for saved notebooks --------------------------------------------------------
     def picture_png(self) -> bytes:
         """The frame shown, as a PNG (what a saved notebook shows without a kernel)."""
-        import io
-
         import matplotlib.pyplot as plt
 
         from .ascii import parse_grid
@@ -214,20 +213,11 @@ class CaptureWidget(anywidget.AnyWidget):
         draw_grid(parse_grid("\n".join(f["rows"])).owner,
                   [None if p is None else tuple(p) for p in f["positions"]],
                   ax=ax, flash=[tuple(sq) for sq in f["flash"]], title=f["text"][:90])
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=72, bbox_inches="tight")
-        plt.close(fig)
-        return buf.getvalue()
+        return figure_png(fig, dpi=72)
 
     def _repr_mimebundle_(self, **kwargs):
-        import base64
-
-        bundle = super()._repr_mimebundle_(**kwargs)
-        data, meta = bundle if isinstance(bundle, tuple) else (bundle, {})
-        data = dict(data or {})
-        data["image/png"] = base64.b64encode(self.picture_png()).decode("ascii")
-        data["text/plain"] = f"CaptureWidget: {self.n_players} players, {self.shown['text']}"
-        return (data, meta) if isinstance(bundle, tuple) else data
+        return with_picture(super()._repr_mimebundle_(**kwargs), self.picture_png(),
+                            f"CaptureWidget: {self.n_players} players, {self.shown['text']}")
 
     def _on_browser_msg(self, _widget, content, _buffers):
         kind = content.get("kind") if isinstance(content, dict) else None
