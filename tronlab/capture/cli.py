@@ -17,9 +17,6 @@ limit per turn of outside programs (default 0.1 s, 1 s for the first turn);
 from __future__ import annotations
 
 import json
-import os
-import shlex
-import shutil
 import sys
 import time
 import traceback
@@ -37,23 +34,14 @@ def _error(message):
 def make_player(spec: str, time_limit=None, rng=None):
     """A capture bot from a CLI spec: a registered name (with options:
     ``paths+max_nodes=5000``) or ``cmd:<command>``."""
+    from ..cli.match import command_line, registered_bot
     from .external import CaptureProgram
 
     if spec.startswith("cmd:"):
-        try:
-            args = shlex.split(spec[4:].strip())
-        except ValueError as err:
-            raise _error(f"cannot read the command in {spec!r}: {err}") from None
-        if not args:
-            raise _error("cmd: needs a command line, e.g. cmd:'python3 mybot.py'")
-        program = args[0]
-        if shutil.which(program) is None and not (os.sep in program and os.path.isfile(program)):
-            raise _error(f"program not found: {program!r} (from {spec!r})")
-        return CaptureProgram(args, name=spec, time_limit=time_limit)
+        return CaptureProgram(command_line(spec), name=spec, time_limit=time_limit)
     if spec.startswith("py:"):
         raise _error(f"py: bots play the Tron games, not backtothecode (got {spec!r}); a "
                      f"Back to the Code program is cmd:<command line>")
-    from ..cli.match import registered_bot
     return registered_bot(spec, "backtothecode", rng=rng)
 
 

@@ -16,25 +16,31 @@ def _make_bot(spec: str, rules: str, time):
     from ..runner.external import ExternalBot
 
     if spec.startswith("cmd:"):
-        command = spec[4:].strip()
-        try:
-            args = shlex.split(command)
-        except ValueError as err:
-            raise CLIError(f"cannot read the command in {spec!r}: {err}") from None
-        if not args:
-            raise CLIError("cmd: needs a command line, e.g. cmd:'python3 mybot.py'")
-        program = args[0]
-        if shutil.which(program) is None and not (os.sep in program and os.path.isfile(program)):
-            raise CLIError(f"program not found: {program!r} (from {spec!r})")
-        return ExternalBot(args, protocol=rules, name=os.path.basename(program)), spec
-    if spec.startswith("py:"):
-        return _py_bot(spec, rules), spec
+        args = command_line(spec)
+        return ExternalBot(args, protocol=rules, name=os.path.basename(args[0])), spec
     return registered_bot(spec, rules, time=time), spec
+
+
+def command_line(spec: str) -> list:
+    """The words of a ``cmd:<command line>`` spec, split as a shell would; a line that
+    cannot be read, an empty one or a program not found is one CLIError."""
+    try:
+        args = shlex.split(spec[4:].strip())
+    except ValueError as err:
+        raise CLIError(f"cannot read the command in {spec!r}: {err}") from None
+    if not args:
+        raise CLIError("cmd: needs a command line, e.g. cmd:'python3 mybot.py'")
+    program = args[0]
+    if shutil.which(program) is None and not (os.sep in program and os.path.isfile(program)):
+        raise CLIError(f"program not found: {program!r} (from {spec!r})")
+    return args
 
 
 def registered_bot(spec: str, rules: str, *, time=None, rng=None):
     """A registered bot of any game, with options as the arena takes them
-    (``chamber+depth=3``, ``paths+max_nodes=5000``); a wrong spec is one CLIError."""
+    (``chamber+depth=3``, ``paths+max_nodes=5000``), or a student's ``py:`` file run
+    as the arena runs it (a process of its own, on the game's clock; ``time`` does not
+    apply); a wrong spec (a file that cannot load) is one CLIError."""
     from ..arena.bots import check_spec, make_bot
 
     try:
@@ -42,18 +48,6 @@ def registered_bot(spec: str, rules: str, *, time=None, rng=None):
     except ValueError as err:
         raise CLIError(" ".join(str(err).split())) from None
     return make_bot(spec, rules, time=time, rng=rng)
-
-
-def _py_bot(spec: str, rules: str):
-    """A student's ``move(board, player)`` file, run as the arena runs it (in a process
-    of its own, on the game's clock); a file that cannot load is one error line."""
-    from ..arena.bots import check_spec, make_bot
-
-    try:
-        check_spec(spec, rules)
-    except ValueError as err:
-        raise CLIError(" ".join(str(err).split())) from None
-    return make_bot(spec, rules)
 
 
 def _board_for(args, n_bots: int, rng):
