@@ -119,6 +119,22 @@ class ClockedBot(_EndgameBot):
         self._important = (self.urgent > 1 or self.focus > 0) and self.important(board)
         return super().__call__(board, player)
 
+    def choose(self, board, player, deadline):
+        """The endgame solver's move once the players are separated, else
+        ``self.searcher``'s (with :meth:`search_options`); ``last_stats`` say
+        which, under the bot's name as the mode."""
+        move = self.endgame_move(board, player, deadline)
+        if move is not None:
+            return move
+        _, move = self.searcher.search(board, player, deadline=deadline,
+                                       **self.search_options())
+        self.last_stats.update({"mode": self.name, **self.searcher.last_stats})
+        return move
+
+    def search_options(self) -> dict:
+        """Keyword options of this move's ``searcher.search`` (none here)."""
+        return {}
+
 
 class NashBot(ClockedBot):
     """Nash-equilibrium search while the players can meet; the endgame solver after."""
@@ -155,17 +171,10 @@ class NashBot(ClockedBot):
         super().start_game(board, player, rules=rules, time_limit=time_limit, rng=rng)
         if rng is not None:
             self._rng_source, self._rng = rng, None
-        self.searcher.reset()
 
-    def choose(self, board, player, deadline):
-        move = self.endgame_move(board, player, deadline)
-        if move is not None:
-            return move
+    def search_options(self) -> dict:
         kw = {} if self.depth is None else {"max_depth": self.depth}
-        _, move = self.searcher.search(board, player, deadline=deadline,
-                                       rng=self.rng if self.sample else None, **kw)
-        self.last_stats.update({"mode": "nash", **self.searcher.last_stats})
-        return move
+        return {"rng": self.rng if self.sample else None, **kw}
 
 
 @register("nash", description="simultaneous-move search valued by Nash equilibria (L1-L6)")

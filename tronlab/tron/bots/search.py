@@ -102,6 +102,8 @@ class _Bot(ABC):
         if self.time is None and time_limit is not None:
             self.time = float(time_limit)
         self._first = True
+        if getattr(self, "searcher", None) is not None:     # a searching bot's: a new game
+            self.searcher.reset()
 
     def warm_up(self):
         """Run every kernel once on a tiny board (compiles or loads the cache)."""
@@ -323,10 +325,6 @@ class SearchBot(_EndgameBot):
         if depth is not None and (not is_whole(depth) or depth < 1):
             raise ValueError(f"depth must be a positive int (turns) or None, got {depth!r}")
         self.depth = None if depth is None else int(depth)
-
-    def start_game(self, board, player, *, rules=None, time_limit=None, rng=None):
-        super().start_game(board, player, rules=rules, time_limit=time_limit, rng=rng)
-        self.searcher.reset()
 
     def choose(self, board, player, deadline):
         move = self.endgame_move(board, player, deadline)
