@@ -378,6 +378,9 @@ def test_wrappers_reject_bad_input():
         chamber_score(b, 0, k1="big")
     with pytest.raises(ValueError, match="scratch"):
         chamber_score(b, 0, scratch=new_scratch(10))
+    s = new_scratch(b.flat.size)            # before: only 'dist' was measured
+    with pytest.raises(ValueError, match=r"scratch must be chambers\.new_scratch"):
+        chamber_score(b, 0, scratch=s._replace(region=s.region[:2]))
     three = Board.from_ascii("1.2.3")
     with pytest.raises(ValueError, match="which opponent"):
         chamber_score(three, 0)

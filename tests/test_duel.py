@@ -89,7 +89,9 @@ def test_endless_recursion_in_negamax_is_named():
     (lambda: play_against(print), ValueError, "as_bot knows the exercise functions"),
     (lambda: play_against(3), TypeError, "needs your exercise function"),
     (lambda: play_against(greedy_move, "zorro"), ValueError, "zorro"),
-    (lambda: play_against(greedy_move, games=0), ValueError, "games is a whole number"),
+    (lambda: play_against(greedy_move, games=0), ValueError,
+     "games must be an int from 1 to 40, got 0"),
+    (lambda: play_against(greedy_move, games=2.0), TypeError, "games must be an int from 1"),
     (lambda: play_against(greedy_move, time_limit="soon"), TypeError, "time_limit"),
 ])
 def test_the_callers_mistakes_are_errors(call, error, said):

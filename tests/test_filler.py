@@ -366,6 +366,10 @@ def test_start_square_and_errors():
         fill_length(b, start=0)
     with pytest.raises(ValueError, match="scratch"):
         fill_length(b, scratch=new_scratch(3))
+    short = new_scratch(b.flat.size)        # before: only 'mark' was measured, and the
+    short = short._replace(queue=short.queue[:3])   # fill wrote past a 3-square queue
+    with pytest.raises(ValueError, match=r"scratch must be spacefill\.new_scratch"):
+        fill_length(b, scratch=short)
 
 
 # ---------------------------------------------------------------------------

@@ -43,7 +43,7 @@ def test_bad_strokes_are_refused_with_a_sentence():
         ed.paint(1, 1, "x")
     with pytest.raises(ValueError, match=r"\(9, 1\) is off the 5x5 map"):
         ed.paint(9, 1, "#")
-    with pytest.raises(ValueError, match="width is a whole number from 3 to 100"):
+    with pytest.raises(ValueError, match=r"width must be an int from 3 to 100 \(squares\), got 2"):
         MapEditor(2, 5)
 
 

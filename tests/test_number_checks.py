@@ -82,12 +82,12 @@ def test_bots_take_numpy_options():
     bot = NashBot(focus=np.int64(8), urgent=np.float32(1.5))
     assert bot.focus == 8 and type(bot.focus) is int and bot.urgent == 1.5
     assert ChamberBot(contempt=np.float32(0.5)).contempt == 0.5
-    for bad in (True, np.bool_(True)):
-        with pytest.raises(ValueError, match="focus must be an int >= 0"):
+    for bad in (True, np.bool_(True)):                  # the wrong type: a TypeError
+        with pytest.raises(TypeError, match="focus must be an int >= 0"):
             NashBot(focus=bad)
-        with pytest.raises(ValueError, match="urgent must be a number >= 1"):
+        with pytest.raises(TypeError, match="urgent must be a number >= 1"):
             NashBot(urgent=bad)
-        with pytest.raises(ValueError, match="contempt must be a number from 0 to 1"):
+        with pytest.raises(TypeError, match="contempt must be a number from 0 to 1"):
             ChamberBot(contempt=bad)
     with pytest.raises(ValueError, match="contempt must be a number from 0 to 1"):
         ChamberBot(contempt=np.float32("nan"))        # NaN: refused by the range, as before
@@ -135,7 +135,7 @@ def test_course_helpers_take_numpy_ints():
             hint("flood_fill", bad)
         with pytest.raises(ValueError, match="fold is a number of lines"):
             show_source(shown, fold=bad)
-        with pytest.raises(ValueError, match="depth must be an int from 1 to 8"):
+        with pytest.raises(TypeError, match="depth must be an int from 1 to 8"):
             trace_alphabeta(Board.from_ascii("#####\n#1.2#\n#####"), bad)
 
 
@@ -151,9 +151,9 @@ def test_map_editor_and_widget_take_numpy_numbers():
     w = BoardWidget.replay(rec, fps=np.float32(12), cell_px=np.int16(10))
     assert w.fps == 12 and w.cell_px == 10
     for bad in (True, np.bool_(True)):
-        with pytest.raises(ValueError, match="width is a whole number from 3 to"):
+        with pytest.raises(TypeError, match="width must be an int from 3 to"):
             MapEditor(bad, 5)
-        with pytest.raises(ValueError, match="fps is frames per second between 0.1 and 120"):
+        with pytest.raises(TypeError, match="fps must be a number from 0.1 to 120 "):
             BoardWidget.replay(rec, fps=bad)
 
 
@@ -171,27 +171,36 @@ def _depth_entry_points():
     from tronlab.tron.search import Searcher
     b = tronlab.Board.from_ascii("#######\n#1....#\n#....2#\n#######")
     return [
-        ("Searcher tt_bits", lambda v: Searcher(tt_bits=v), "tt_bits must be an int"),
-        ("Searcher depth", lambda v: Searcher().search_depth(b, 0, v), "depth must be an int"),
+        ("Searcher tt_bits", lambda v: Searcher(tt_bits=v), "tt_bits must be an int from"),
+        ("Searcher depth", lambda v: Searcher().search_depth(b, 0, v),
+         "depth must be an int from 1"),
         ("ChamberBot depth", lambda v: ChamberBot(depth=v), "depth must be a positive int"),
         ("ChamberBot endgame_depth", lambda v: ChamberBot(endgame_depth=v),
          "endgame_depth must be a positive int"),
         ("NashBot depth", lambda v: NashBot(depth=v), "depth must be an int from 1"),
         ("NashSearcher hint_bits", lambda v: NashSearcher(hint_bits=v),
-         "hint_bits must be an int"),
+         "hint_bits must be an int from"),
         ("NashSearcher depth", lambda v: NashSearcher().search_depth(b, 0, v),
          "depth must be an int from 1"),
         ("RootMatrixSearcher near", lambda v: RootMatrixSearcher(near=v), "near must be"),
         ("longest_path", lambda v: longest_path(b, 0, max_depth=v), "max_depth must be"),
-        ("solve_endgame", lambda v: solve_endgame(b, 0, max_depth=v), "max_depth must be"),
-        ("reference_search", lambda v: reference_search(b, depth=v), "depth must be an int"),
+        ("solve_endgame", lambda v: solve_endgame(b, 0, max_depth=v),
+         "max_depth must be an int from 1"),
+        ("reference_search", lambda v: reference_search(b, depth=v),
+         "depth must be an int from 0"),
     ]
+
+
+#: the entry points checked by tronlab.tron.values.check_whole: a bool is the wrong type there
+BY_CHECK_WHOLE = {"Searcher tt_bits", "Searcher depth", "NashSearcher hint_bits",
+                  "NashSearcher depth", "solve_endgame", "reference_search"}
 
 
 @pytest.mark.parametrize("k", range(11))
 def test_search_depths_take_numpy_ints_and_refuse_bools(k):
     label, call, message = _depth_entry_points()[k]
     call(np.int64(8 if "bits" in label else 2))            # refused before
+    error = TypeError if label in BY_CHECK_WHOLE else ValueError
     for bad in (True, np.bool_(True)):                     # True was taken as 1 before
-        with pytest.raises(ValueError, match=message):
+        with pytest.raises(error, match=message):
             call(bad)

@@ -34,7 +34,7 @@ import traitlets
 
 from .tron.board import Board
 from .tron.maps import parse_map, save_map
-from .tron.values import is_whole
+from .tron.values import check_whole
 
 _STATIC = Path(__file__).parent / "static"
 TOOLS = ("#", " ", "1", "2")
@@ -42,9 +42,7 @@ MAX_SIDE = 100
 
 
 def _check_side(name, value):
-    if not is_whole(value) or not 3 <= value <= MAX_SIDE:
-        raise ValueError(f"{name} is a whole number from 3 to {MAX_SIDE}, got {value!r}")
-    return int(value)
+    return check_whole(value, name, 3, MAX_SIDE, "squares")
 
 
 class MapEditor(anywidget.AnyWidget):

@@ -9,6 +9,7 @@ turn a game's events into the sentences under the board.
 
 from __future__ import annotations
 
+import base64
 import struct
 import zlib
 
@@ -180,6 +181,29 @@ def _write(img: np.ndarray, text: str, x0: int, y0: int, px: int, s: int) -> Non
         on = np.kron(glyph, np.ones((s, s), bool))
         img[y:y + on.shape[0], x:x + on.shape[1]][on] = _TEXT
         x += on.shape[1] + s
+
+
+def figure_png(fig, dpi: int) -> bytes:
+    """A matplotlib figure as PNG bytes (cut to what it draws); the figure is closed."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def with_picture(bundle, png: bytes, text: str):
+    """A widget's mime ``bundle`` (``data`` or ``(data, metadata)``, as anywidget gives
+    it) with ``png`` as its ``image/png`` and ``text`` as its ``text/plain``: what a
+    saved notebook shows where no widget can run."""
+    data, meta = bundle if isinstance(bundle, tuple) else (bundle, {})
+    data = dict(data or {})
+    data["image/png"] = base64.b64encode(png).decode("ascii")
+    data["text/plain"] = text
+    return (data, meta) if isinstance(bundle, tuple) else data
 
 
 def png_size(data: bytes) -> tuple[int, int]:

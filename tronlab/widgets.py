@@ -32,7 +32,6 @@ nothing is fetched from the network.
 
 from __future__ import annotations
 
-import base64
 import pathlib
 from time import monotonic as _clock
 
@@ -42,9 +41,9 @@ import traitlets
 
 from .render import FREE_COLOR, PLAYER_COLORS, TRAIL_COLORS, WALL_COLOR
 from .tron.board import Board, parse_move
-from .tron.values import is_real, is_whole
+from .tron.values import check_number, check_whole
 from .widget_game import Game, default_board, seed_rng
-from .widget_views import board_png, color_name, play_status, replay_status
+from .widget_views import board_png, color_name, play_status, replay_status, with_picture
 from .widget_wire import (KINDS, OVERLAY_KINDS, decode_board, decode_frames, encode_board,
                           encode_frames, overlay_payload)
 
@@ -100,9 +99,8 @@ class BoardWidget(anywidget.AnyWidget):
     def _set_size(self, board: Board, cell_px):
         if cell_px is None:
             cell_px = max(8, min(28, 540 // max(board.width, board.height)))
-        if not is_whole(cell_px) or not 4 <= cell_px <= 64:
-            raise ValueError(f"cell_px is a whole number of pixels 4-64, got {cell_px!r}")
-        self.width, self.height, self.cell_px = board.width, board.height, int(cell_px)
+        cell_px = check_whole(cell_px, "cell_px", 4, 64, "pixels")
+        self.width, self.height, self.cell_px = board.width, board.height, cell_px
 
     def show(self, board: Board, *, cell_px: int | None = None) -> "BoardWidget":
         """Show a still board (clears the game or replay)."""
@@ -287,8 +285,7 @@ class BoardWidget(anywidget.AnyWidget):
 
     def load_replay(self, record, *, fps: float = 8.0, autoplay: bool = False,
                     cell_px: int | None = None) -> "BoardWidget":
-        if not is_real(fps) or not 0.1 <= fps <= 120:
-            raise ValueError(f"fps is frames per second between 0.1 and 120, got {fps!r}")
+        fps = check_number(fps, "fps", 0.1, "frames per second", high=120)
         if hasattr(record, "boards"):
             boards = record.boards()
             names = list((getattr(record, "metadata", None) or {}).get("names") or [])
@@ -324,19 +321,16 @@ class BoardWidget(anywidget.AnyWidget):
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = super()._repr_mimebundle_(**kwargs)
-        data, meta = bundle if isinstance(bundle, tuple) else (bundle, {})
-        data = dict(data or {})
         try:
             board = self.picture_board()
         except ValueError:                  # nothing on show yet
             return bundle
         px = max(4, min(16, self.cell_px or 12))
         shown = {k: v for k, v in self.overlays.items() if k not in self.hidden_overlays}
-        data["image/png"] = base64.b64encode(board_png(board, px, shown)).decode("ascii")
-        data["text/plain"] = (f"BoardWidget ({self.mode}): a {board.width}x{board.height} board, "
-                              f"{board.n_players} players" + (f"; {self.result}" if self.result
-                                                              else ""))
-        return (data, meta) if isinstance(bundle, tuple) else data
+        return with_picture(bundle, board_png(board, px, shown),
+                            f"BoardWidget ({self.mode}): a {board.width}x{board.height} board, "
+                            f"{board.n_players} players"
+                            + (f"; {self.result}" if self.result else ""))
 
     # ---- overlays -----------------------------------------------------------------------------
     def set_overlay(self, name: str, array, *, kind: str | None = None,

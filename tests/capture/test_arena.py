@@ -22,17 +22,17 @@ def test_tally_counts_every_game_once_and_the_table_says_the_verdict():
     assert lines[1].split()[:5] == ["3", "6", str(t.firsts), str(t.shared), str(t.lost)]
 
 
-@pytest.mark.parametrize("options, message", [
-    ({"games": 0}, "games must be a whole number 1-100000, got 0"),
-    ({"games": -2}, "games must be a whole number 1-100000, got -2"),
-    ({"games": 2.0}, "games must be a whole number 1-100000, got 2.0"),
-    ({"games": True}, "games must be a whole number 1-100000, got True"),
-    ({"games": 100_001}, "games must be a whole number 1-100000, got 100001"),
-    ({"n_players": 5}, "n_players must be a whole number 2-4, got 5"),
-    ({"n_players": "2"}, "n_players must be a whole number 2-4, got '2'"),
+@pytest.mark.parametrize("options, error, message", [
+    ({"games": 0}, ValueError, "games must be an int from 1 to 100000, got 0"),
+    ({"games": -2}, ValueError, "games must be an int from 1 to 100000, got -2"),
+    ({"games": 2.0}, TypeError, "games must be an int from 1 to 100000, got float 2.0"),
+    ({"games": True}, TypeError, "games must be an int from 1 to 100000, got bool True"),
+    ({"games": 100_001}, ValueError, "games must be an int from 1 to 100000, got 100001"),
+    ({"n_players": 5}, ValueError, "n_players must be an int from 2 to 4, got 5"),
+    ({"n_players": "2"}, TypeError, "n_players must be an int from 2 to 4, got str '2'"),
 ])
-def test_a_wrong_count_is_named_before_any_game(options, message):
+def test_a_wrong_count_is_named_before_any_game(options, error, message):
     # before: games=0 divided by zero, games=-2 returned a tally of -2 games
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(error) as err:
         one_against_many("nearest", "random", **{"n_players": 2, "games": 2, **options})
     assert str(err.value) == message

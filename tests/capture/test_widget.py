@@ -134,16 +134,22 @@ def test_arguments_are_checked_up_front_like_the_board_widgets():
         CaptureWidget([])
     with pytest.raises(ValueError, match="give 1 to 3 opponents, got 4"):
         CaptureWidget([stay] * 4)
-    with pytest.raises(TypeError, match="you is a whole number, got True"):
+    with pytest.raises(TypeError, match=r"you must be an int from 0 to 1 \(your seat\), got bool"):
         CaptureWidget([stay], you=True)
+    with pytest.raises(ValueError, match=r"you must be an int from 0 to 1 \(your seat\), got 2"):
+        CaptureWidget([stay], you=2)
     w = small()
-    for x, y, bad in [(1.5, 2, "x"), (1, 2.0, "y"), (True, 1, "x")]:
-        with pytest.raises(TypeError, match=f"{bad} is a whole number"):
+    for x, y in [(1.5, 2), (1, 2.0), (True, 1)]:
+        with pytest.raises(TypeError, match=r"target must be an \(x, y\) pair of ints"):
             w.click(x, y)
-    with pytest.raises(ValueError, match="rounds is a number of rounds"):
+    with pytest.raises(ValueError, match=r"target \(99, 1\) is off the"):
+        w.click(99, 1)
+    with pytest.raises(ValueError, match="rounds must be an int >= 0, got -1"):
         w.play(-1)
-    with pytest.raises(TypeError, match="rounds is a whole number"):
+    with pytest.raises(TypeError, match="rounds must be an int >= 0, got float 1.5"):
         w.play(1.5)
+    with pytest.raises(ValueError, match=r"n must be an int from 1 to 25 \(rounds to go back\)"):
+        w.back(26)
     assert w.state.round == 1 and w.n_frames == 1          # nothing was played
     w.click(np.int64(3), np.int32(1))                       # numpy integers are fine
     assert w.target == [3, 1] and w.state.positions[0] == (2, 1)

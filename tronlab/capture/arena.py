@@ -13,7 +13,7 @@ import math
 import time
 from typing import NamedTuple
 
-from ..tron.values import is_whole
+from .checks import check_whole
 from .game import play_capture
 from .starts import as_rng
 
@@ -64,11 +64,10 @@ def one_against_many(hero: str, other: str, *, n_players: int, games: int, seed=
     """Play ``games`` games of ``hero`` against ``n_players - 1`` copies of
     ``other``; in game ``k`` the hero sits in seat ``k % n_players``.  Each game
     gets its own seed drawn from ``seed``.  ``n_players`` is 2-4 and ``games``
-    1 to :data:`MAX_GAMES`, or a ValueError says which is wrong."""
-    if not is_whole(n_players) or not 2 <= n_players <= 4:
-        raise ValueError(f"n_players must be a whole number 2-4, got {n_players!r}")
-    if not is_whole(games) or not 1 <= games <= MAX_GAMES:
-        raise ValueError(f"games must be a whole number 1-{MAX_GAMES}, got {games!r}")
+    1 to :data:`MAX_GAMES`, or a TypeError (not an int) or a ValueError says which
+    is wrong."""
+    n_players = check_whole(n_players, "n_players", 2, 4)
+    games = check_whole(games, "games", 1, MAX_GAMES)
     rng = as_rng(seed)
     firsts = shared = lost = 0
     mine, theirs = 0, 0

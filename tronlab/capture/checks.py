@@ -9,11 +9,10 @@ an int goes, a str where a number goes), a ValueError for one out of range.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from ..tron.values import check_flag, is_real, is_whole
+from ..tron.values import check_flag, is_whole
+from ..tron.values import check_choice, check_number, check_whole  # noqa: F401 (re-exported)
 
 #: the largest node budget of a path search: its node arrays take 40 bytes a node
 #: (400 MB here; the paths bot's default is 30,000)
@@ -66,59 +65,6 @@ def check_square(square, shape, name: str = "position") -> tuple:
     if not (0 <= x < w and 0 <= y < h):
         raise ValueError(f"{name} ({x}, {y}) is off the {w}x{h} grid")
     return int(x), int(y)
-
-
-def check_whole(value, name: str, low: int, high: int, unit: str = "") -> int:
-    """``value`` as an int if it is a whole number (a numpy integer too) from ``low``
-    to ``high``; else a TypeError (a float, a bool, a str) or a ValueError naming
-    ``name`` (``unit`` says what it counts).
-
-    >>> check_whole(2.0, "max_nodes", 1, 10)
-    Traceback (most recent call last):
-    ...
-    TypeError: max_nodes must be an int from 1 to 10, got float 2.0
-    """
-    what = f"an int from {low} to {high}" + (f" ({unit})" if unit else "")
-    if not is_whole(value):
-        raise TypeError(f"{name} must be {what}, got {type(value).__name__} {value!r}")
-    if not low <= value <= high:
-        raise ValueError(f"{name} must be {what}, got {value!r}")
-    return int(value)
-
-
-def check_number(value, name: str, low: float = 0.0, unit: str = "", *,
-                 high: float | None = None) -> float:
-    """``value`` as a float if it is a finite real number (a numpy scalar too) of at
-    least ``low`` (``None``: any) and at most ``high`` (``None``: any); else a
-    TypeError or a ValueError (NaN, an infinity, out of range) naming ``name``.
-
-    >>> check_number(2, "late", high=1)
-    Traceback (most recent call last):
-    ...
-    ValueError: late must be a number from 0 to 1, got 2
-    """
-    if high is None:
-        what = "a finite number" if low is None else f"a number >= {low:g}"
-    else:
-        what = f"a number from {low:g} to {high:g}"
-    what += f" ({unit})" if unit else ""
-    if not is_real(value):
-        raise TypeError(f"{name} must be {what}, got {type(value).__name__} {value!r}")
-    if (not math.isfinite(value) or (low is not None and value < low)
-            or (high is not None and value > high)):
-        raise ValueError(f"{name} must be {what}, got {value!r}")
-    return float(value)
-
-
-def check_choice(value, name: str, choices) -> str:
-    """``value`` if it is one of the strings ``choices``; else a TypeError (not a str)
-    or a ValueError naming ``name`` and the choices."""
-    what = f"one of {', '.join(repr(c) for c in choices)}"
-    if not isinstance(value, str):
-        raise TypeError(f"{name} must be {what}, got {type(value).__name__} {value!r}")
-    if value not in choices:
-        raise ValueError(f"{name} must be {what}, got {value!r}")
-    return value
 
 
 def check_steps(steps) -> tuple:

@@ -35,17 +35,16 @@ def _error(message):
 def make_player(spec: str, time_limit=None, rng=None):
     """A capture bot from a CLI spec: a registered name (with options:
     ``paths+max_nodes=5000``) or ``cmd:<command>``."""
+    from ..cli.match import program_args, registered_bot
     from .external import CaptureProgram
 
     if spec.startswith("cmd:"):
-        from ..cli.match import program_args
         args = program_args(spec)
         first = None if time_limit is None else max(FIRST_TURN_SECONDS, 3 * time_limit)
         return CaptureProgram(args, name=spec, time_limit=time_limit, first_time_limit=first)
     if spec.startswith("py:"):
         raise _error(f"py: bots play the Tron games, not backtothecode (got {spec!r}); a "
                      f"Back to the Code program is cmd:<command line>")
-    from ..cli.match import registered_bot
     return registered_bot(spec, "backtothecode", rng=rng)
 
 

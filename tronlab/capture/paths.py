@@ -145,14 +145,8 @@ def path_search_kernel(owner, width, height, player, px, py, stand, arrival, ste
                     taken = _closed_virtual(owner, width, height, player, sx, sy, tm, arrival,
                                             mark, stamp, sub, rstamp, counter, region)
                 if taken > 0:
-                    score = path_score(gain + taken, tm, constant, needed)
-                    if score > best:
-                        best = score
-                        result[1] = i
-                        result[2] = sx
-                        result[3] = sy
-                        result[4] = tm
-                        result[5] = gain + taken
+                    best = _keep_best(result, best, i, sx, sy, tm, gain + taken, constant,
+                                      needed)
                     break                # a path ends when it closes an area
                 if m == k:
                     if n >= max_nodes:
@@ -164,14 +158,7 @@ def path_search_kernel(owner, width, height, player, px, py, stand, arrival, ste
                     node_t[n] = tm
                     node_gain[n] = gain
                     n += 1
-                    score = path_score(gain, tm, constant, needed)
-                    if score > best:
-                        best = score
-                        result[1] = i
-                        result[2] = sx
-                        result[3] = sy
-                        result[4] = tm
-                        result[5] = gain
+                    best = _keep_best(result, best, i, sx, sy, tm, gain, constant, needed)
     result[0] = n
     result[7] = node_t[n - 1]
     result[6] = 1 if (head >= n and not full) else 0
@@ -186,6 +173,21 @@ def path_score(extra, steps, constant, needed):
     if extra >= needed:
         return 2.0 * (needed + constant) / (steps + constant)
     return (extra + constant) / (steps + constant)
+
+
+@kernel(inline="always")
+def _keep_best(result, best, i, x, y, steps, extra, constant, needed):
+    """``best``, or the :func:`path_score` of the path from node ``i`` to ``(x, y)``
+    when it scores more: then ``result[1:6]`` get ``i, x, y, steps, extra``."""
+    score = path_score(extra, steps, constant, needed)
+    if score > best:
+        result[1] = i
+        result[2] = x
+        result[3] = y
+        result[4] = steps
+        result[5] = extra
+        return score
+    return best
 
 
 @kernel(inline="always")

@@ -27,7 +27,8 @@ import anywidget
 import traitlets
 
 from ..render import PLAYER_COLORS, TRAIL_COLORS
-from ..tron.values import is_whole
+from ..widget_views import figure_png, with_picture
+from .checks import check_square, check_whole
 from .ascii import format_grid
 from .bots import get_bot
 from .game import CaptureRecord, _log, action_from_json, action_to_json
@@ -37,13 +38,6 @@ from .starts import as_rng
 from .state import MAX_BACK
 
 _STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
-
-
-def _whole(name: str, value) -> int:
-    """``value`` as an int, or a TypeError naming ``name`` (bools and floats are refused)."""
-    if not is_whole(value):
-        raise TypeError(f"{name} is a whole number, got {value!r}")
-    return int(value)
 
 
 def _bot_name(bot) -> str:
@@ -118,9 +112,7 @@ class CaptureWidget(anywidget.AnyWidget):
             return
         opponents = _check_opponents(opponents)
         n = len(opponents) + 1
-        you = _whole("you", you)
-        if not 0 <= you < n:
-            raise ValueError(f"you is a seat from 0 to {n - 1}, got {you!r}")
+        you = check_whole(you, "you", 0, n - 1, "your seat")
         rng = as_rng(rng)
         self._state = reset(n, rng=rng, width=width, height=height, starts=starts,
                             symmetric=symmetric, round_limit=round_limit)
@@ -164,16 +156,13 @@ class CaptureWidget(anywidget.AnyWidget):
     # ---- playing ------------------------------------------------------------------------------
     def click(self, x: int, y: int) -> None:
         """Aim at square ``(x, y)`` and play one round toward it."""
-        x, y = _whole("x", x), _whole("y", y)
-        if not (0 <= x < self.width and 0 <= y < self.height):
-            raise ValueError(f"({x}, {y}) is off the {self.width}x{self.height} grid")
-        self.target = [int(x), int(y)]
+        x, y = check_square((x, y), (self.height, self.width), "target")
+        self.target = [x, y]
         self.play(1)
 
     def play(self, rounds: int = 1) -> None:
         """Play ``rounds`` turns toward the current target (stay put without one)."""
-        if _whole("rounds", rounds) < 0:
-            raise ValueError(f"rounds is a number of rounds (0 or more), got {rounds!r}")
+        rounds = check_whole(rounds, "rounds", 0)
         for _ in range(rounds):
             me = self._state.positions[self.you] if self.you >= 0 else None
             aim = tuple(self.target) if self.target else me
@@ -181,8 +170,7 @@ class CaptureWidget(anywidget.AnyWidget):
 
     def back(self, n: int) -> None:
         """Use your BACK: this turn's action is ``BACK n`` (1..25)."""
-        if not is_whole(n) or not 1 <= n <= MAX_BACK:
-            raise ValueError(f"BACK takes a number of rounds from 1 to {MAX_BACK}, got {n!r}")
+        n = check_whole(n, "n", 1, MAX_BACK, "rounds to go back")
         if self.you >= 0 and self._state.backs_left[self.you] < 1:
             raise ValueError("you have used your BACK already (a second one would eliminate you)")
         self._turn(("BACK", int(n)))
@@ -214,8 +202,6 @@ class CaptureWidget(anywidget.AnyWidget):
     # ---- a picture for saved notebooks --------------------------------------------------------
     def picture_png(self) -> bytes:
         """The frame shown, as a PNG (what a saved notebook shows without a kernel)."""
-        import io
-
         import matplotlib.pyplot as plt
 
         from .ascii import parse_grid
@@ -227,20 +213,11 @@ class CaptureWidget(anywidget.AnyWidget):
         draw_grid(parse_grid("\n".join(f["rows"])).owner,
                   [None if p is None else tuple(p) for p in f["positions"]],
                   ax=ax, flash=[tuple(sq) for sq in f["flash"]], title=f["text"][:90])
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=72, bbox_inches="tight")
-        plt.close(fig)
-        return buf.getvalue()
+        return figure_png(fig, dpi=72)
 
     def _repr_mimebundle_(self, **kwargs):
-        import base64
-
-        bundle = super()._repr_mimebundle_(**kwargs)
-        data, meta = bundle if isinstance(bundle, tuple) else (bundle, {})
-        data = dict(data or {})
-        data["image/png"] = base64.b64encode(self.picture_png()).decode("ascii")
-        data["text/plain"] = f"CaptureWidget: {self.n_players} players, {self.shown['text']}"
-        return (data, meta) if isinstance(bundle, tuple) else data
+        return with_picture(super()._repr_mimebundle_(**kwargs), self.picture_png(),
+                            f"CaptureWidget: {self.n_players} players, {self.shown['text']}")
 
     def _on_browser_msg(self, _widget, content, _buffers):
         kind = content.get("kind") if isinstance(content, dict) else None

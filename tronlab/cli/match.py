@@ -16,8 +16,6 @@ def _make_bot(spec: str, rules: str, time):
     if spec.startswith("cmd:"):
         args = program_args(spec)
         return ExternalBot(args, protocol=rules, name=os.path.basename(args[0])), spec
-    if spec.startswith("py:"):
-        return _py_bot(spec, rules), spec
     return registered_bot(spec, rules, time=time), spec
 
 
@@ -34,7 +32,9 @@ def program_args(spec: str) -> list[str]:
 
 def registered_bot(spec: str, rules: str, *, time=None, rng=None):
     """A registered bot of any game, with options as the arena takes them
-    (``chamber+depth=3``, ``paths+max_nodes=5000``); a wrong spec is one CLIError."""
+    (``chamber+depth=3``, ``paths+max_nodes=5000``), or a student's ``py:`` file run
+    as the arena runs it (a process of its own, on the game's clock; ``time`` does not
+    apply); a wrong spec (a file that cannot load) is one CLIError."""
     from ..arena.bots import check_spec, make_bot
 
     try:
@@ -42,18 +42,6 @@ def registered_bot(spec: str, rules: str, *, time=None, rng=None):
     except ValueError as err:
         raise CLIError(" ".join(str(err).split())) from None
     return make_bot(spec, rules, time=time, rng=rng)
-
-
-def _py_bot(spec: str, rules: str):
-    """A student's ``move(board, player)`` file, run as the arena runs it (in a process
-    of its own, on the game's clock); a file that cannot load is one error line."""
-    from ..arena.bots import check_spec, make_bot
-
-    try:
-        check_spec(spec, rules)
-    except ValueError as err:
-        raise CLIError(" ".join(str(err).split())) from None
-    return make_bot(spec, rules)
 
 
 def _first_limit(time, specs):

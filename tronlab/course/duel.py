@@ -29,7 +29,7 @@ import numbers
 import numpy as np
 
 from ..tron.board import TRAIL, Board, parse_move
-from ..tron.values import is_real, is_whole
+from ..tron.values import check_whole, is_real, is_whole
 from ..grid.flood import flood_fill as package_flood_fill
 from .learner import crash_phrase, is_stub, short_repr, where
 from .timelimit import call_with_time_limit, check_time_limit
@@ -238,8 +238,7 @@ def play_against(function, against: str = "hugger", *, games: int = 4, seed: int
 
     as_bot(function, depth=depth)           # a clear TypeError/ValueError for a wrong function
     name = function.__name__
-    if not is_whole(games) or not 1 <= games <= 40:
-        raise ValueError(f"games is a whole number 1-40, got {games!r}")
+    games = check_whole(games, "games", 1, 40)
     limit = check_time_limit(time_limit, "time_limit")
     get_bot(against)                        # an unknown bot name is the caller's error, here
     not_yet = f"{name} is not implemented yet: write it above, then play against it here."

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..tron.board import MOVE_NAMES, Board
-from ..tron.values import is_whole
+from ..tron.values import check_whole
 from .game import INF, TurnGame
 
 
@@ -72,10 +72,7 @@ def trace_alphabeta(board: Board, depth: int, *, player: int = 0, prune: bool = 
     """Record a fail-soft alpha-beta search of ``depth`` plies from ``player`` (see the
     module docstring).  Meant for small boards and depths: every node keeps its board.
     ``prune=False`` records plain minimax (negamax form): every move is tried."""
-    if not is_whole(depth) or not 1 <= depth <= 8:
-        raise ValueError(f"depth must be an int from 1 to 8 (a picture, not a search), "
-                         f"got {depth!r}")
-    depth = int(depth)
+    depth = check_whole(depth, "depth", 1, 8, "a picture, not a search")
     game = TurnGame(board, player)
     rec: dict = {"nodes": [], "steps": []}
     rec["prune"] = bool(prune)

@@ -16,8 +16,6 @@ so a reader without a kernel still sees it.  The JavaScript is
 
 from __future__ import annotations
 
-import base64
-import io
 import pathlib
 
 import anywidget
@@ -25,6 +23,7 @@ import traitlets
 
 from ..render import PLAYER_COLORS, TRAIL_COLORS, WALL_COLOR
 from ..tron.board import MOVE_NAMES, Board
+from ..widget_views import figure_png, with_picture
 from .search_trace import Trace, trace_alphabeta, tree_layout
 
 _STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
@@ -117,16 +116,9 @@ class SearchStepper(anywidget.AnyWidget):
                                           gridspec_kw={"width_ratios": [1, 2.6]})
         draw_board(self.trace.nodes[0].board, ax=left, title="the root position")
         draw_search_tree(self.trace, ax=right)
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
-        plt.close(fig)
-        return buf.getvalue()
+        return figure_png(fig, dpi=80)
 
     def _repr_mimebundle_(self, **kwargs):
-        bundle = super()._repr_mimebundle_(**kwargs)
-        data, meta = bundle if isinstance(bundle, tuple) else (bundle, {})
-        data = dict(data or {})
-        data["image/png"] = base64.b64encode(self.picture_png()).decode("ascii")
-        data["text/plain"] = (f"SearchStepper: alpha-beta, {self.trace.depth} plies, "
-                              f"{len(self.trace.nodes)} nodes, value {self.trace.value}")
-        return (data, meta) if isinstance(bundle, tuple) else data
+        return with_picture(super()._repr_mimebundle_(**kwargs), self.picture_png(),
+                            f"SearchStepper: alpha-beta, {self.trace.depth} plies, "
+                            f"{len(self.trace.nodes)} nodes, value {self.trace.value}")

@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import guards
 from ..jit.kernels import KernelTable, kernel
 from ..tron.board import check_board
 
@@ -120,15 +121,6 @@ __getattr__ = _kernels.module_getattr
 __dir__ = _kernels.module_dir
 
 
-def _fits(scratch, size):
-    """Is ``scratch`` what :func:`new_scratch` makes for ``size`` squares?  (The
-    ahead-of-time kernels trust their argument types.)"""
-    return (isinstance(scratch, ArticulationScratch)
-            and all(isinstance(a, np.ndarray) and a.shape == (size,) and a.flags.c_contiguous
-                    and a.dtype == b.dtype and a.flags.writeable
-                    for a, b in zip(scratch, new_scratch(0))))
-
-
 def articulation_points(board, *, scratch=None):
     """``(count, mask)``: the number of articulation points of the free squares and
     a boolean mask shaped like ``board.cells`` marking them.
@@ -144,11 +136,7 @@ def articulation_points(board, *, scratch=None):
     (3, [(2, 0), (2, 1), (3, 1)])
     """
     check_board(board)
-    size = board.flat.size
-    if scratch is None:
-        scratch = new_scratch(size)
-    elif not _fits(scratch, size):
-        raise ValueError("scratch must be articulation.new_scratch(board.flat.size) for this board")
+    scratch = guards.scratch(scratch, board.flat.size, new_scratch, "articulation.new_scratch")
     find = _kernels.fast("articulation_points_kernel")
     count = find(board.flat, np.int64(board.stride), *scratch)
     return int(count), scratch.is_cut.reshape(board.cells.shape).astype(bool)

@@ -13,7 +13,8 @@ and exercises show ``flood_fill_kernel``, ``components_kernel``,
 function of the same arguments built from the checks here, run after the type
 check and before the kernel, raising ValueError.  Other kernels are called by
 the package's wrappers, which check the board (:func:`tronlab.tron.board.check_board`)
-and their scratch themselves; from Python they get the type check only.
+and their scratch themselves (:func:`scratch`); from Python they get the type
+check only.
 
 The checks cost a few microseconds (the border is four short numpy reductions);
 compiled code calling the kernels never runs them.
@@ -29,6 +30,8 @@ ValueError: start 0 is on the border of this 4x4 padded grid, not on its playing
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
@@ -81,3 +84,27 @@ def players(heads, alive, me=None) -> None:
     if me is not None and not 0 <= me < heads.size:
         raise ValueError(f"me {me} is not a player: the heads are players 0..{heads.size - 1}")
 
+
+
+def scratch(given, size: int, new_scratch, name: str):
+    """``given`` if it is scratch for a flat grid of ``size`` squares as ``new_scratch(size)``
+    makes it (the same type, every array of the same shape and dtype, C-contiguous and
+    writeable), a new one if it is None; else a ValueError saying to call ``name``: the
+    kernels write these arrays without bounds checks, so one too short is written past
+    its end."""
+    if given is None:
+        return new_scratch(size)
+    kind, layout = _layout(new_scratch, size)
+    if not (isinstance(given, kind) and len(given) == len(layout) and all(
+            isinstance(a, np.ndarray) and (a.shape, a.dtype) == shape_dtype
+            and a.flags.c_contiguous and a.flags.writeable
+            for a, shape_dtype in zip(given, layout))):
+        raise ValueError(f"scratch must be {name}(board.flat.size) for this board")
+    return given
+
+
+@functools.lru_cache(maxsize=32)
+def _layout(new_scratch, size: int) -> tuple:
+    """The type of ``new_scratch(size)`` and each of its arrays' ``(shape, dtype)``."""
+    made = new_scratch(size)
+    return type(made), tuple((a.shape, a.dtype) for a in made)

@@ -29,6 +29,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import guards
 from ..jit.kernels import KernelTable, kernel
 from ..tron.board import check_board, check_player, start_square, whole_numbers
 
@@ -253,15 +254,7 @@ __dir__ = _kernels.module_dir
 # friendly wrappers
 # ---------------------------------------------------------------------------
 def _scratch(board, scratch):
-    if scratch is None:
-        return new_scratch(board.flat.size)
-    size = board.flat.size
-    fits = isinstance(scratch, VoronoiScratch) and all(
-        isinstance(a, np.ndarray) and a.shape == (size,) and a.flags.c_contiguous
-        and a.flags.writeable and a.dtype == b.dtype for a, b in zip(scratch, new_scratch(0)))
-    if not fits:     # (the ahead-of-time kernels trust their argument types)
-        raise ValueError("scratch must be voronoi.new_scratch(board.flat.size) for this board")
-    return scratch
+    return guards.scratch(scratch, board.flat.size, new_scratch, "voronoi.new_scratch")
 
 
 def _pair(board, players):

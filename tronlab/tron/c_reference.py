@@ -30,7 +30,7 @@ from ..grid.voronoi import territory_kernel
 from ..jit.kernels import KernelTable, kernel
 from .board import Board
 from .chambers import new_scratch
-from .values import is_whole
+from .values import check_whole
 
 
 class RefFrames(NamedTuple):
@@ -128,9 +128,7 @@ def reference_search(board, *, depth=6):
     ``(value, move, nodes)``."""
     if not isinstance(board, Board) or board.n_players != 2:
         raise ValueError("reference_search needs a 2-player Board")
-    if not is_whole(depth) or not 0 <= depth <= 40:
-        raise ValueError(f"depth must be an int from 0 to 40, got {depth!r}")
-    depth = int(depth)
+    depth = check_whole(depth, "depth", 0, 40)
     flat = board.flat.copy()
     s = new_scratch(flat.size)
     v, m, nodes = reference_search_kernel(flat, board.heads[0], board.heads[1],

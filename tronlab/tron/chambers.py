@@ -120,6 +120,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..grid import guards
 from ..grid.voronoi import territory_kernel
 from ..jit.kernels import KernelTable, kernel
 from .values import is_real
@@ -324,11 +325,7 @@ def _weights(k1, k2):
 
 
 def _scratch(board, scratch):
-    if scratch is None:
-        return new_scratch(board.flat.size)
-    if not isinstance(scratch, ChamberScratch) or scratch.dist.size != board.flat.size:
-        raise ValueError("scratch must be chambers.new_scratch(board.flat.size) for this board")
-    return scratch
+    return guards.scratch(scratch, board.flat.size, new_scratch, "chambers.new_scratch")
 
 
 def chamber_score(board, player=0, *, opponent=None, k1=K1_DEFAULT, k2=K2_DEFAULT,

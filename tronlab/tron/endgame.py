@@ -37,7 +37,7 @@ from .spacefill import fill_length_kernel, new_scratch as new_filler_scratch
 from ..grid.parity import fill_bound_kernel
 from ..grid.ring import POTENTIAL_ARTICULATION
 from ..jit.kernels import KernelTable, kernel
-from .values import is_whole
+from .values import check_whole
 
 MAX_ENDGAME_DEPTH = 400
 
@@ -176,9 +176,7 @@ class Endgame:
 
     def solve(self, board, player=0, *, time=None, deadline=None, max_depth=MAX_ENDGAME_DEPTH):
         player = check_player(check_board(board), player)
-        if not is_whole(max_depth) or not 1 <= max_depth <= MAX_ENDGAME_DEPTH:
-            raise ValueError(f"max_depth must be an int from 1 to {MAX_ENDGAME_DEPTH}")
-        max_depth = int(max_depth)
+        max_depth = check_whole(max_depth, "max_depth", 1, MAX_ENDGAME_DEPTH)
         deadline = search_deadline(time, deadline)
         t0 = _time.perf_counter()
         self._prepare(board)

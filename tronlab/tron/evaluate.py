@@ -60,7 +60,7 @@ from ..grid.multivoronoi import turn_order_territory_kernel
 from ..grid.parity import fill_bound_kernel
 from ..grid.voronoi import _pair, bfs_distances_kernel, territory_kernel
 from ..jit.kernels import KernelTable, kernel
-from .values import is_real, is_whole
+from .values import check_number, is_whole
 
 TERRITORY, EDGES, LINEAR, CHAMBER, CHAMBER_A13 = 0, 1, 2, 3, 4
 CHAMBER_LAST = CHAMBER + 31              # CHAMBER + every chamber_flags word
@@ -235,14 +235,10 @@ def check_max_depth(max_depth) -> int:
 
 def check_weights(k1, k2, sep_weight):
     """Validate the linear weights and the separation weight; returns them typed."""
-    for name, k in (("k1", k1), ("k2", k2)):
-        if not is_real(k):
-            raise TypeError(f"{name} must be a number, got {type(k).__name__}")
-        if not np.isfinite(float(k)):
-            raise ValueError(f"{name} must be a finite number, got {k!r}")
+    k1, k2 = check_number(k1, "k1", None), check_number(k2, "k2", None)
     if not is_whole(sep_weight) or sep_weight < 1:
         raise ValueError(f"sep_weight must be a positive int, got {sep_weight!r}")
-    return float(k1), float(k2), int(sep_weight)
+    return k1, k2, int(sep_weight)
 
 
 def is_separated(board, players=(0, 1)) -> bool:

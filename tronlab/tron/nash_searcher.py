@@ -26,7 +26,7 @@ from .evaluate import (K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, check_max_dep
 from . import nash_search as ts
 from .search import roomiest_move
 from .zobrist import zobrist_keys
-from .values import check_flag, is_real, is_whole
+from .values import check_flag, check_whole, is_real
 
 
 def _zobrist(size: int) -> np.ndarray:
@@ -98,9 +98,7 @@ class NashSearcher:
         self.k1, self.k2, self.sep_weight = check_weights(k1, k2, sep_weight)
         if not is_real(draw) or not abs(draw) < ts.WIN:
             raise ValueError(f"draw must be a number well inside +-WIN, got {draw!r}")
-        if not is_whole(hint_bits) or not 4 <= hint_bits <= 24:
-            raise ValueError(f"hint_bits must be an int from 4 to 24, got {hint_bits!r}")
-        hint_bits = int(hint_bits)
+        hint_bits = check_whole(hint_bits, "hint_bits", 4, 24)
         self.draw = float(draw)
         self.prune, self.ordering, self.hybrid, self.table, self.killers = (
             check_flag(v, name) for v, name in ((prune, "prune"), (ordering, "ordering"),
@@ -129,8 +127,7 @@ class NashSearcher:
         ``strategies`` is float64[2, 4], the root equilibrium of me and the
         opponent by move code; ``prior`` the same shape (:func:`check_prior`), or None."""
         me, opp = check_two_players(board, player)
-        if not is_whole(depth) or not 1 <= depth <= ts.MAX_DEPTH:
-            raise ValueError(f"depth must be an int from 1 to {ts.MAX_DEPTH} turns, got {depth!r}")
+        depth = check_whole(depth, "depth", 1, ts.MAX_DEPTH, "turns")
         size = board.flat.size
         if self.cs is None or self.cs.dist.size != size:
             self.cs, self.zobrist = new_eval_scratch(size), _zobrist(size)

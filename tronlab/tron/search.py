@@ -117,7 +117,7 @@ from .search_state import (BLIND, CLOCK_EVERY, CRASH_MODELS, EXACT, INF, LOWER, 
                            S_COST_SEEN, S_EVALS, S_NODES, S_SEPARATED, S_TT_CUTS, S_TT_HITS,
                            TIMED_SIZE, UPPER, WIN, new_frames, new_lines, new_table)
 from .zobrist import zobrist_keys
-from .values import check_flag, is_whole
+from .values import check_flag, check_whole, is_whole
 
 
 # ---------------------------------------------------------------------------
@@ -156,16 +156,10 @@ class Searcher:
         self.crash = CRASH_MODELS[crash]
         self.k1, self.k2, self.sep_weight = check_weights(k1, k2, sep_weight)
         self.tt, self.ordering = check_flag(tt, "tt"), check_flag(ordering, "ordering")
-        if not is_whole(reduce) \
-                or not 0 <= reduce <= 3:
-            raise ValueError(f"reduce must be an int from 0 to 3 (0: no late move reductions), "
-                             f"got {reduce!r}")
-        self.reduce = int(reduce)
+        self.reduce = check_whole(reduce, "reduce", 0, 3, "0: no late move reductions")
         self._draw = None
         self.draw = draw
-        if not is_whole(tt_bits) or not 4 <= tt_bits <= 26:
-            raise ValueError(f"tt_bits must be an int from 4 to 26, got {tt_bits!r}")
-        self.table = new_table(int(tt_bits))
+        self.table = new_table(check_whole(tt_bits, "tt_bits", 4, 26))
         self.lines = new_lines()
         self.frames = new_frames()
         self.scratch = None
@@ -206,8 +200,7 @@ class Searcher:
                      stats=None):
         """One depth-limited search (``depth`` turns): ``(value, move, completed)``."""
         me, opp = check_two_players(board, player)
-        if not is_whole(depth) or not 1 <= depth <= MAX_DEPTH:
-            raise ValueError(f"depth must be an int from 1 to {MAX_DEPTH} turns, got {depth!r}")
+        depth = check_whole(depth, "depth", 1, MAX_DEPTH, "turns")
         self._prepare(board)
         s = self.scratch
         stats = np.zeros(N_STATS, np.int64) if stats is None else stats

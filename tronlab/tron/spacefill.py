@@ -45,6 +45,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .board import start_square
+from ..grid import guards
 from ..grid.ring import POTENTIAL_ARTICULATION, ring_code_kernel
 from ..jit.kernels import KernelTable, kernel, sig_type
 
@@ -321,11 +322,7 @@ def fill_length_kernel(flat, head, stride, table, mark, queue, groups, gpar, gpe
 # friendly wrappers
 # ---------------------------------------------------------------------------
 def _scratch(board, scratch):
-    if scratch is None:
-        return new_scratch(board.flat.size)
-    if not isinstance(scratch, FillerScratch) or scratch.mark.size != board.flat.size:
-        raise ValueError("scratch must be filler.new_scratch(board.flat.size) for this board")
-    return scratch
+    return guards.scratch(scratch, board.flat.size, new_scratch, "spacefill.new_scratch")
 
 
 def greedy_move(board, player=0, *, start=None, scratch=None) -> int:

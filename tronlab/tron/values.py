@@ -1,13 +1,16 @@
 """Numbers from users, checked: :func:`whole_numbers` (board cells, heads, costs)
 refuses what numpy's own cast would silently change; :func:`is_whole` and
 :func:`is_real` are the one test, everywhere, that a single argument is a whole
-number or a real number and not a bool; :func:`check_flag` that an on/off option
-is a bool.
+number or a real number and not a bool; :func:`check_whole`, :func:`check_number`
+and :func:`check_choice` check one option against its range or its choices (a
+TypeError for the wrong type, a ValueError for a value out of range);
+:func:`check_flag` that an on/off option is a bool.
 
 Imports only numpy (``tronlab.jit`` and the runner import it: it must stay light)."""
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -61,6 +64,64 @@ def check_flag(value, name: str) -> bool:
     if isinstance(value, _BOOLS):
         return bool(value)
     raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
+
+
+def check_whole(value, name: str, low: int, high: int | None = None, unit: str = "") -> int:
+    """``value`` as an int if it is a whole number (a numpy integer too) from ``low``
+    to ``high`` (``None``: no upper bound); else a TypeError (a float, a bool, a str)
+    or a ValueError naming ``name`` (``unit`` says what it counts).
+
+    >>> check_whole(2.0, "max_nodes", 1, 10)
+    Traceback (most recent call last):
+    ...
+    TypeError: max_nodes must be an int from 1 to 10, got float 2.0
+    >>> check_whole(-1, "rounds", 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: rounds must be an int >= 0, got -1
+    """
+    what = f"an int >= {low}" if high is None else f"an int from {low} to {high}"
+    what += f" ({unit})" if unit else ""
+    if not is_whole(value):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__} {value!r}")
+    if not (low <= value and (high is None or value <= high)):
+        raise ValueError(f"{name} must be {what}, got {value!r}")
+    return int(value)
+
+
+def check_number(value, name: str, low: float = 0.0, unit: str = "", *,
+                 high: float | None = None) -> float:
+    """``value`` as a float if it is a finite real number (a numpy scalar too) of at
+    least ``low`` (``None``: any) and at most ``high`` (``None``: any); else a
+    TypeError or a ValueError (NaN, an infinity, out of range) naming ``name``.
+
+    >>> check_number(2, "late", high=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: late must be a number from 0 to 1, got 2
+    """
+    if high is None:
+        what = "a finite number" if low is None else f"a number >= {low:g}"
+    else:
+        what = f"a number from {low:g} to {high:g}"
+    what += f" ({unit})" if unit else ""
+    if not is_real(value):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__} {value!r}")
+    if (not math.isfinite(value) or (low is not None and value < low)
+            or (high is not None and value > high)):
+        raise ValueError(f"{name} must be {what}, got {value!r}")
+    return float(value)
+
+
+def check_choice(value, name: str, choices) -> str:
+    """``value`` if it is one of the strings ``choices``; else a TypeError (not a str)
+    or a ValueError naming ``name`` and the choices."""
+    what = f"one of {', '.join(repr(c) for c in choices)}"
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__} {value!r}")
+    if value not in choices:
+        raise ValueError(f"{name} must be {what}, got {value!r}")
+    return value
 
 
 def whole_numbers(values, name: str, low: int, high: int, dtype, *, error=ValueError,

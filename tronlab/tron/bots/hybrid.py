@@ -46,17 +46,6 @@ class HybridBot(ClockedBot):
         super().warm_up()
         solve_zero_sum([[1.0, -1.0], [-1.0, 1.0]])   # the root matrix's solver, called from Python
 
-    def start_game(self, board, player, *, rules=None, time_limit=None, rng=None):
-        super().start_game(board, player, rules=rules, time_limit=time_limit, rng=rng)
-        self.searcher.reset()
-
-    def choose(self, board, player, deadline):
-        move = self.endgame_move(board, player, deadline)
-        if move is not None:
-            return move
-        _, move = self.searcher.search(board, player, deadline=deadline)
-        self.last_stats.update({"mode": "hybrid", **self.searcher.last_stats})
-        return move
 
 
 @register("hybrid", description="a matrix game at the root where the heads can collide soon, "

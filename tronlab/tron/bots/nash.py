@@ -67,7 +67,7 @@ from ..evaluate import K1_DEFAULT, K2_DEFAULT
 from ..lightriders import MOVE_MARGIN, move_time
 from ..nash_search import MAX_DEPTH
 from ..nash_searcher import NashSearcher
-from ..values import check_flag, is_real, is_whole
+from ..values import check_flag, check_number, check_whole, is_whole
 from .search import _EndgameBot, _warm
 
 
@@ -119,6 +119,22 @@ class ClockedBot(_EndgameBot):
         self._important = (self.urgent > 1 or self.focus > 0) and self.important(board)
         return super().__call__(board, player)
 
+    def choose(self, board, player, deadline):
+        """The endgame solver's move once the players are separated, else
+        ``self.searcher``'s (with :meth:`search_options`); ``last_stats`` say
+        which, under the bot's name as the mode."""
+        move = self.endgame_move(board, player, deadline)
+        if move is not None:
+            return move
+        _, move = self.searcher.search(board, player, deadline=deadline,
+                                       **self.search_options())
+        self.last_stats.update({"mode": self.name, **self.searcher.last_stats})
+        return move
+
+    def search_options(self) -> dict:
+        """Keyword options of this move's ``searcher.search`` (none here)."""
+        return {}
+
 
 class NashBot(ClockedBot):
     """Nash-equilibrium search while the players can meet; the endgame solver after."""
@@ -130,12 +146,8 @@ class NashBot(ClockedBot):
                  endgame_depth=None, time=None, verbose=False, rng=None, k1=K1_DEFAULT,
                  k2=K2_DEFAULT, focus=0):
         super().__init__(endgame_depth=endgame_depth, time=time, verbose=verbose, rng=rng)
-        if not is_real(urgent) or not 1 <= urgent < float("inf"):
-            raise ValueError(f"urgent must be a number >= 1 (1: no extra time), got {urgent!r}")
-        self.urgent = float(urgent)
-        if not is_whole(focus) or focus < 0:
-            raise ValueError(f"focus must be an int >= 0 (0: off), got {focus!r}")
-        self.focus = int(focus)
+        self.urgent = check_number(urgent, "urgent", 1, "1: no extra time")
+        self.focus = check_whole(focus, "focus", 0, unit="0: off")
         if depth is not None and (not is_whole(depth) or not 1 <= depth <= MAX_DEPTH):
             raise ValueError(f"depth must be an int from 1 to {MAX_DEPTH} (turns) or None, "
                              f"got {depth!r}")
@@ -159,17 +171,10 @@ class NashBot(ClockedBot):
         super().start_game(board, player, rules=rules, time_limit=time_limit, rng=rng)
         if rng is not None:
             self._rng_source, self._rng = rng, None
-        self.searcher.reset()
 
-    def choose(self, board, player, deadline):
-        move = self.endgame_move(board, player, deadline)
-        if move is not None:
-            return move
+    def search_options(self) -> dict:
         kw = {} if self.depth is None else {"max_depth": self.depth}
-        _, move = self.searcher.search(board, player, deadline=deadline,
-                                       rng=self.rng if self.sample else None, **kw)
-        self.last_stats.update({"mode": "nash", **self.searcher.last_stats})
-        return move
+        return {"rng": self.rng if self.sample else None, **kw}
 
 
 @register("nash", description="simultaneous-move search valued by Nash equilibria (L1-L6)")

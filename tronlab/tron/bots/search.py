@@ -63,7 +63,7 @@ from ..lightriders import move_time
 from ..evaluate import (CHAMBER, K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, TERRITORY,
                         evaluate_kernel, is_separated, multi_score_kernel)
 from ..search import Searcher
-from ..values import check_flag, is_real, is_whole
+from ..values import check_flag, check_number, is_whole
 from ...runner.registry import check_time, register
 
 #: a contest program (:meth:`_Bot.set_turn_start`) plans at most this share of the move's time,
@@ -102,6 +102,8 @@ class _Bot(ABC):
         if self.time is None and time_limit is not None:
             self.time = float(time_limit)
         self._first = True
+        if getattr(self, "searcher", None) is not None:     # a searching bot's: a new game
+            self.searcher.reset()
 
     def warm_up(self):
         """Run every kernel once on a tiny board (compiles or loads the cache)."""
@@ -316,19 +318,13 @@ class SearchBot(_EndgameBot):
                  k1=K1_DEFAULT, k2=K2_DEFAULT, sep_weight=SEP_WEIGHT_DEFAULT, draw=-1, contempt=0.0,
                  crash="pessimistic", tt=True, ordering=True, reduce=0, verbose=False, rng=None):
         super().__init__(endgame_depth=endgame_depth, time=time, verbose=verbose, rng=rng)
-        if not is_real(contempt) or not 0 <= contempt <= 1:
-            raise ValueError(f"contempt must be a number from 0 to 1, got {contempt!r}")
-        self.contempt = float(contempt)
+        self.contempt = check_number(contempt, "contempt", 0, high=1)
         self.draw = draw
         self.searcher = Searcher(evaluation=evaluation, k1=k1, k2=k2, sep_weight=sep_weight,
                                  draw=draw, crash=crash, tt=tt, ordering=ordering, reduce=reduce)
         if depth is not None and (not is_whole(depth) or depth < 1):
             raise ValueError(f"depth must be a positive int (turns) or None, got {depth!r}")
         self.depth = None if depth is None else int(depth)
-
-    def start_game(self, board, player, *, rules=None, time_limit=None, rng=None):
-        super().start_game(board, player, rules=rules, time_limit=time_limit, rng=rng)
-        self.searcher.reset()
 
     def choose(self, board, player, deadline):
         move = self.endgame_move(board, player, deadline)
