@@ -204,3 +204,14 @@ def test_search_depths_take_numpy_ints_and_refuse_bools(k):
     for bad in (True, np.bool_(True)):                     # True was taken as 1 before
         with pytest.raises(error, match=message):
             call(bad)
+
+
+def test_check_number_says_each_kind_of_range():
+    """``low=None`` with a ``high`` raised a TypeError from the format string itself."""
+    from tronlab.tron.values import check_number
+
+    assert check_number(-5, "x", None, high=1) == -5.0
+    for low, high, text in [(0, None, "a number >= 0"), (None, None, "a finite number"),
+                            (None, 1, "a number <= 1"), (0, 1, "a number from 0 to 1")]:
+        with pytest.raises(ValueError, match=f"x must be {text}, got inf"):
+            check_number(float("inf"), "x", low, high=high)

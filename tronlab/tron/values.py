@@ -103,7 +103,7 @@ def check_number(value, name: str, low: float = 0.0, unit: str = "", *,
     if high is None:
         what = "a finite number" if low is None else f"a number >= {low:g}"
     else:
-        what = f"a number from {low:g} to {high:g}"
+        what = f"a number <= {high:g}" if low is None else f"a number from {low:g} to {high:g}"
     what += f" ({unit})" if unit else ""
     if not is_real(value):
         raise TypeError(f"{name} must be {what}, got {type(value).__name__} {value!r}")
