@@ -288,8 +288,8 @@ def test_focus_spends_the_bank_on_important_moves_only():
     bot(near, 0)                         # heard once, and never a plan beyond the bank
     assert bot.last_stats["time"] < 10.0 / 3
     assert bot.budget() == pytest.approx(0.95 * 0.2 - 0.002)
-    for wrong in (-1, 1.5, True, "8"):
-        with pytest.raises(ValueError, match="focus"):
+    for wrong, error in ((-1, ValueError), (1.5, TypeError), (True, TypeError), ("8", TypeError)):
+        with pytest.raises(error, match="focus"):
             get_bot("nash", focus=wrong)
 
 
