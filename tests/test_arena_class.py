@@ -422,3 +422,27 @@ def test_a_py_bot_returning_a_non_move_is_bad_output_naming_the_value(tmp_path, 
     if game == "lightriders":           # a bad answer keeps it straight; the bot plays on
         assert record.outcome.turns > 1, record.events
         assert [e["kind"] for e in faults if e["kind"] != "reverse"] == ["bad-output"]
+
+
+def test_a_py_bot_may_pass_under_light_riders(tmp_path):
+    """Light Riders has a 'pass' answer (keep going straight), which an in-process bot
+    may return; a py: bot's 'pass' was a bad-output fault instead."""
+    from tronlab import get_bot
+    from tronlab.arena.bots import make_bot
+    from tronlab.runner.engine import play
+    from tronlab.tron.mapgen import lightriders_board
+
+    bot = tmp_path / "ann.py"
+    bot.write_text("calls = []\n\ndef move(board, player):\n    calls.append(1)\n"
+                   "    if len(calls) == 2:\n        return 'Pass'\n"
+                   "    moves = board.legal_moves(player)\n"
+                   "    return moves[0] if moves else 0\n")
+    ann = make_bot(f"py:{bot}", "lightriders", rng=None, time=None, depth=None,
+                   limits=(2.0, 6.0))
+    try:
+        record = play(lightriders_board(rng=1), [ann, get_bot("hugger")], rules="lightriders",
+                      time_limit=2.0, first_time_limit=6.0, max_turns=4)
+    finally:
+        ann.close()
+    kinds = [e["kind"] for e in record.events if e["player"] == 0]
+    assert "bad-output" not in kinds and "pass" in kinds, record.events

@@ -7,7 +7,7 @@ The arena runs every ``py:FILE`` bot this way, in a process of its own, so the
 game's clock, a crash or an endless loop in the student's code cost that bot
 the game and never the tournament.  ``board`` is a :class:`tronlab.tron.board.Board`
 (a copy: scribbling on it is fine) and ``player`` the bot's player number; the
-answer is 0-3 or a name such as ``"up"``.
+answer is 0-3 or a name such as ``"up"`` (under Light Riders also ``"pass"``).
 
 Unlike ``tronlab bot`` (which answers a fallback move when its bot fails), a
 student's exception ends the program with the traceback on stderr: the game
@@ -144,10 +144,14 @@ def main(argv=None) -> int:
 def answer_line(client, answer) -> str:
     """The protocol's line for ``answer``, the value ``move`` returned.  For a value that
     is not a move, a line saying so, which the referee reads as bad output and quotes
-    (the value cut to 24 characters); the reason goes to stderr."""
+    (the value cut to 24 characters); the reason goes to stderr.  Under Light Riders
+    ``"pass"`` is an answer of its own (keep going straight), as in a game in process."""
     from ..runner.reprs import safe_repr
     from ..tron.board import parse_move
 
+    if (client.protocol == "lightriders" and isinstance(answer, str)
+            and answer.strip().lower() == "pass"):
+        return client.answer(None)
     try:
         return client.answer(parse_move(answer))
     except Exception as err:    # noqa: BLE001 - whatever move() returned, say it
