@@ -205,3 +205,44 @@ def test_no_bank_is_no_bank():
     for value in (None, False):
         rec = play(board(), [down, down], rules="lightriders", time_bank=value, max_turns=1)
         assert rec.metadata["time_bank"] is None
+
+
+# ---- tronlab match --bank ------------------------------------------------------------
+
+def match(capsys, tmp_path, *options):
+    from tronlab.cli import main as tronlab_main
+    save = tmp_path / "game.json"
+    code = tronlab_main(["match", "--rules", "lightriders", "random", "hugger", "--seed", "3",
+                         "--json", "--save", str(save), *options])
+    assert code == 0, capsys.readouterr().err
+    capsys.readouterr()
+    return GameRecord.load(save)
+
+
+def test_match_bank_plays_under_the_engines_bank(capsys, tmp_path):
+    rec = match(capsys, tmp_path, "--bank", "10", "--max-turns", "2")    # the contest's
+    assert rec.metadata["time_bank"] == [10.0, 0.2] and rec.metadata["time_limit"] is None
+    rec = match(capsys, tmp_path, "--bank", "1.5", "--time", "0.05", "--max-turns", "2")
+    assert rec.metadata["time_bank"] == [1.5, 0.05] and len(rec.metadata["least_bank"]) == 2
+    rec = match(capsys, tmp_path, "--max-turns", "2")        # without --bank: as before
+    assert rec.metadata["time_bank"] is None and rec.metadata["time_limit"] is None
+    rec = match(capsys, tmp_path, "--max-turns", "2", "--time", "0.5")
+    assert rec.metadata["time_bank"] is None and rec.metadata["time_limit"] == 0.5
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["match", "random", "hugger", "--bank", "10"],
+     "--bank is for --rules lightriders (the only game played with a time bank); google2010 "
+     "takes --time"),
+    (["match", "--rules", "codingame", "random", "hugger", "--bank", "10"], "codingame takes"),
+    (["match", "--rules", "backtothecode", "random", "random", "--bank", "10"],
+     "backtothecode takes"),
+    (["match", "--rules", "lightriders", "random", "hugger", "--bank", "0"],
+     "argument --bank: expected a positive number of seconds"),
+    (["match", "--rules", "lightriders", "random", "hugger", "--bank", "lots"],
+     "argument --bank: expected a number of seconds")])
+def test_match_bank_is_checked(capsys, argv, words):
+    from tronlab.cli import main as tronlab_main
+    assert tronlab_main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tronlab: error: ") and words in err and err.count("\n") == 1
