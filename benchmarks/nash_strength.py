@@ -19,9 +19,10 @@ the decided games, the verdict (``clear`` when p < 0.01), mean search depths
 and think time a move, and timeouts.  ``--hero``
 plays another bot in ``nash``'s place, with ``--nash-options`` as its options
 (a ``time`` there overrides ``--time``).  ``--bank`` plays under the Light Riders
-clock instead of a fixed time a move: the bank starts full, ``--time`` is added
-before each move (capped at the bank), a bot with ``set_clock`` hears the bank
-before it thinks, and an answer after the bank ran out is a timeout.
+clock the engine keeps (``play(..., time_bank=(bank, time))``) instead of a fixed
+time a move: the bank starts full, ``--time`` is added before each move (capped
+at the bank), a bot with ``set_clock`` hears the bank before it thinks, and an
+answer after the bank ran out is a timeout (the bot goes straight from then on).
 
 Measured with this script (2 shared cores under a load of 6-8, 0.1 s a move,
 limit factor 5, fresh seeds 200-229 fixed before the run, both seats: 60
@@ -132,7 +133,9 @@ idle, the same seeds 200-229, both seats, 60 games a row):
   ``nash`` thinks 191 ms a move to ``chamber``'s 98 and searches a turn
   deeper (13.9 / 12.9), and the result is 20-14-26 (sign p 0.46), no
   timeouts, the lowest bank 0.97 s.  (Played with a scratch copy of the
-  ``--bank`` mode, the same ``Banked`` clock, before the mode was added here.)
+  ``--bank`` mode, before the mode was added here; the results below it were played
+  with the benchmarks' own copy of the bank, ``Banked``, which the engine's
+  ``time_bank`` has replaced, with the same arithmetic.)
 * ``chamber`` with twice the time against ``chamber``::
 
       python benchmarks/nash_strength.py --hero chamber --opponents chamber \
@@ -306,7 +309,6 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 
 from strength import score_interval, sign_test, verdict  # noqa: E402
-from nash_time_rule import Banked  # noqa: E402
 from tronlab import get_bot, lightriders_board, play  # noqa: E402
 
 MODES = ("search", "nash", "hybrid")
@@ -320,6 +322,11 @@ class _Timed:
 
     def start_game(self, *args, **kwargs):
         self.bot.start_game(*args, **kwargs)
+
+    def set_clock(self, time_left, time_per_move=None):
+        """The engine's time bank (``--bank``), passed on to a bot that plans from it."""
+        if hasattr(self.bot, "set_clock"):
+            self.bot.set_clock(time_left, time_per_move)
 
     def __call__(self, board, player):
         t0 = time.perf_counter()
@@ -336,12 +343,10 @@ def one_game(seed, seat, opponent, think, options, hero="nash", factor=5.0, bank
     fixed time a move: ``think`` is then the time added each move, a bot that reads
     the clock (``set_clock``) plans from the bank, and one that overdraws it loses."""
     bots = [get_bot(hero, **{"time": think, **options}), get_bot(opponent, time=think)]
-    if bank is not None:
-        bots = [Banked(bot, bank, think) for bot in bots]
     bots = [_Timed(bots[0]), _Timed(bots[1])]
     if seat == 1:
         bots.reverse()
-    limits = ({} if bank is not None else
+    limits = ({"time_bank": (bank, think)} if bank is not None else
               {"time_limit": factor * think, "first_time_limit": 10 * think})
     rec = play(lightriders_board(rng=seed), bots, rules="lightriders", rng=seed, **limits)
     w = rec.outcome.winner

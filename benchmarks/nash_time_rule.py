@@ -6,11 +6,13 @@ The rule (:mod:`tronlab.tron.bots.nash`): under a time bank, a move where the
 two heads are within 6 squares (grid distance) gets twice the planned time
 (:func:`tronlab.tron.lightriders.move_time` with ``urgent=2``, a third of the
 bank at most).  Both bots are ``nash``; one has ``urgent=1`` (no rule).  Each
-plays Light Riders on ``--boards`` seeded starts from both seats with a bank
-kept the way the server keeps it (``--per`` added before each move, capped at
-``--bank``, the bot told the bank before it thinks; an answer after the bank
-runs out is a timeout and loses).  The default clock is the contest's 10 s
-bank and 200 ms a move scaled by a quarter, to play four times the games.
+plays Light Riders on ``--boards`` seeded starts from both seats under the
+engine's time bank (``play(..., time_bank=(bank, per))``, kept the way the
+server keeps it: ``--per`` added before each move, capped at ``--bank``, the
+bot told the bank before it thinks; an answer after the bank runs out is a
+timeout, and the bot goes straight from then on).  The default clock is the
+contest's 10 s bank and 200 ms a move scaled by a quarter, to play four times
+the games.
 
 Prints W-D-L of the rule, the sign test, and for each bot the mean think time
 and search depth on important and other moves, the smallest bank left, and
@@ -48,53 +50,57 @@ sys.path.insert(0, HERE)
 
 from strength import sign_test, verdict  # noqa: E402
 from tronlab import get_bot, lightriders_board, play  # noqa: E402
-from tronlab.runner.engine import BotFault  # noqa: E402
 
 
-class Banked:
-    """A bot under a server's time bank; notes think time and depth by kind of move.
-    Every search bot hears the bank (``set_clock``) and plans from it; a bot without
-    ``set_clock`` (``random``, ``filler``) keeps its own rule whatever the bank holds."""
+class Noted:
+    """A bot played under the engine's time bank; notes think time and depth by kind
+    of move, and (after the game) the least its bank held and whether it timed out.
+    It passes the bank the engine tells it (``set_clock``) on to the bot: every search
+    bot plans from it; one without ``set_clock`` (``random``, ``filler``) keeps its own
+    rule whatever the bank holds."""
 
-    def __init__(self, bot, bank, per):
+    def __init__(self, bot):
         self.bot, self.name = bot, bot.name
-        self.cap, self.per, self.bank = bank, per, bank
-        self.low, self.timeouts = bank, 0
+        self.low, self.timeouts = None, 0
         self.moves = {True: [], False: []}      # important? -> [(seconds, depth)]
 
     def start_game(self, *args, **kwargs):
         self.bot.start_game(*args, **kwargs)
+
+    def set_clock(self, time_left, time_per_move=None):
+        if hasattr(self.bot, "set_clock"):
+            self.bot.set_clock(time_left, time_per_move)
 
     @property
     def last_stats(self):
         return getattr(self.bot, "last_stats", None)
 
     def __call__(self, board, player):
-        self.bank = min(self.cap, self.bank + self.per)
         important = (hasattr(self.bot, "important") and self.bot.important(board)
                      and len(board.legal_moves(player)) > 1)
-        if hasattr(self.bot, "set_clock"):
-            self.bot.set_clock(self.bank, self.per)
         t0 = time.perf_counter()
         move = self.bot(board, player)
         used = time.perf_counter() - t0
-        self.bank -= used
-        self.low = min(self.low, self.bank)
-        if self.bank < 0:
-            self.timeouts += 1
-            self.bank = 0.0
-            raise BotFault("timeout", f"answered {-self.bank:.3f} s after the bank ran out")
         st = self.last_stats or {}
         if st.get("mode") == "nash":
             self.moves[important].append((used, st.get("depth", 0)))
         return move
 
+    def game_over(self, record, player):
+        """Note the least bank and a timeout (a timed-out bot is shut down: one a game)."""
+        self.low = record.metadata["least_bank"][player]
+        self.timeouts += any(e["player"] == player and e["kind"] == "timeout"
+                             for e in record.events)
+
 
 def one_game(seed, seat, bank, per):
     bots = [None, None]
-    bots[seat] = Banked(get_bot("nash", time=per), bank, per)                  # the rule
-    bots[1 - seat] = Banked(get_bot("nash", time=per, urgent=1), bank, per)    # without
-    rec = play(lightriders_board(rng=seed), bots, rules="lightriders", rng=seed)
+    bots[seat] = Noted(get_bot("nash", time=per))                  # the rule
+    bots[1 - seat] = Noted(get_bot("nash", time=per, urgent=1))    # without
+    rec = play(lightriders_board(rng=seed), bots, rules="lightriders", rng=seed,
+               time_bank=(bank, per))
+    for p, bot in enumerate(bots):
+        bot.game_over(rec, p)
     w = rec.outcome.winner
     return ("D" if w is None else "W" if w == seat else "L"), bots[seat], bots[1 - seat]
 

@@ -84,9 +84,22 @@ def _lightriders_facing(board, name) -> None:
     give_contest_facings(board)
 
 
+def _bank(args):
+    """The engine's ``time_bank`` for ``--bank`` (None without it): the bank, and
+    ``--time`` (default: the contest's 0.2 s) added before each move."""
+    if args.bank is None:
+        return None
+    if args.rules != "lightriders":
+        raise CLIError(f"--bank is for --rules lightriders (the only game played with a "
+                       f"time bank); {args.rules} takes --time, a limit per move")
+    from ..runner.games import get_game
+    return args.bank, get_game("lightriders").move_time if args.time is None else args.time
+
+
 def cmd_match(args) -> int:
     import numpy as np
 
+    bank = _bank(args)
     if args.rules == "backtothecode":
         from ..capture.cli import cmd_match as capture_match
         return capture_match(args)
@@ -105,9 +118,10 @@ def cmd_match(args) -> int:
              else name for name, spec in zip(names, specs)]     # chamber+depth=3 as given
     game_seed = int(rng.integers(2**63))
     progress = Progress(names) if is_terminal(sys.stderr) else None
+    clock = ({"time_bank": bank} if bank is not None else
+             {"time_limit": args.time, "first_time_limit": _first_limit(args.time, specs)})
     try:
-        record = play(board, list(bots), rules=args.rules, rng=game_seed, time_limit=args.time,
-                      first_time_limit=_first_limit(args.time, specs),
+        record = play(board, list(bots), rules=args.rules, rng=game_seed, **clock,
                       max_turns=args.max_turns, names=names, on_step=progress,
                       metadata={"map": map_name, "cli_seed": args.seed})
     finally:

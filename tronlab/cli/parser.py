@@ -16,6 +16,7 @@ EXAMPLES = """examples:
   tronlab match random hugger --time 0.1 --seed 3     a quick seeded game
   tronlab match hugger "cmd:python3 mybot.py"         your contest program against a bot
   tronlab match --rules codingame random hugger filler --json
+  tronlab match --rules lightriders nash chamber --bank 10    the contest's clock
   tronlab bot chamber --protocol google2010           run a bot as a contest program
 """
 
@@ -85,13 +86,8 @@ def check_save(path) -> None:
         raise CLIError(f"cannot save the record to {path}: {problem}")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    fmt = argparse.RawDescriptionHelpFormatter
-    parser = _Parser(prog="tronlab", description="Tron bots: play matches, list maps and bots, "
-                                                 "run a bot as a contest program.",
-                     epilog=EXAMPLES, formatter_class=fmt)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-
+def _add_match(sub, fmt) -> None:
+    """The ``match`` command's options."""
     m = sub.add_parser("match", help="play one game and print the result", epilog=EXAMPLES,
                        formatter_class=fmt,
                        description="Play one game and print the final board and who won.")
@@ -112,13 +108,31 @@ def build_parser() -> argparse.ArgumentParser:
                         "TRONLAB_PROGRAM_START) (default: no "
                         "limit; search bots then think 1 s a move under google2010, 0.2 s "
                         "under lightriders, 0.1 s under codingame); backtothecode programs: "
-                        "default 0.1 s, and the first turn gets at least 1 s")
+                        "default 0.1 s, and the first turn gets at least 1 s; with --bank: "
+                        "the seconds added to the bank before each move (default 0.2)")
+    m.add_argument("--bank", type=seconds, metavar="S",
+                   help="lightriders only: play under the contest's time bank instead of a "
+                        "limit per move: each bot's bank starts at S seconds, --time is "
+                        "added before each move (capped at S), a search bot plans from its "
+                        "bank, and an answer after the bank ran out is a timeout that shuts "
+                        "the bot down (the contest: --bank 10, 0.2 s a move; a program's "
+                        "start-up counts against its first move). Default: no bank")
     m.add_argument("--max-turns", type=turn_count, metavar="N",
                    help="stop the game after N turns (backtothecode: after in-game round N, "
                         "so a BACK adds turns; default: play to the end)")
     m.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     m.add_argument("--save", metavar="FILE",
                    help="save the game record (JSON) to FILE; its folder must exist")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    fmt = argparse.RawDescriptionHelpFormatter
+    parser = _Parser(prog="tronlab", description="Tron bots: play matches, list maps and bots, "
+                                                 "run a bot as a contest program.",
+                     epilog=EXAMPLES, formatter_class=fmt)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    _add_match(sub, fmt)
 
     sub.add_parser("maps", help="list the built-in maps")
     sub.add_parser("bots", help="list the registered bots").add_argument(

@@ -43,6 +43,15 @@ timed call runs in a daemon worker thread joined with the timeout, so a bot
 stuck in an endless Python loop cannot hang the game; the thread is
 abandoned.  A bot whose earlier call is still running is not asked again: it
 times out at once.  A bot that answers, but late, has timed out too.
+
+Light Riders' own clock is a time bank: ``time_bank=(bank, per_move)`` (or
+``True``: the contest's 10 s and 0.2 s) instead of ``time_limit``.  Each bot's
+bank starts full, ``per_move`` is added before each move (capped at ``bank``),
+a bot with ``set_clock(time_left, time_per_move)`` hears its bank before it
+thinks, and an answer after the bank ran out is a timeout
+(:mod:`tronlab.runner.timebank`).  ``start_game`` and the after-game hooks get
+the bank's size as their limit, off the bank; a hook that takes a
+``time_bank`` keyword is told ``(bank, per_move)`` (None: no bank).
 """
 
 from __future__ import annotations
@@ -61,6 +70,7 @@ from ..tron.rules import FAULTS, get_rules
 from ..tron.values import is_real, is_whole
 from .records import GameRecord
 from .reprs import safe_repr
+from .timebank import GRACE, TimeBank, check_time_bank, overdrawn
 
 SHOWN = 197     # characters of a value shown in a message (at most 200 with the "...")
 
@@ -92,12 +102,15 @@ class _Seat:
         self.seconds = 0.0
         self.last: float | None = None              # seconds the latest call took
         self.shut = False                            # Light Riders: shut down by a timeout
+        self.bank: TimeBank | None = None            # its time bank, when the game has one
 
-    def call(self, fn, args, kwargs, limit, *, force=False):
+    def call(self, fn, args, kwargs, limit, *, force=False, grace=0.0, late=None):
         """Run ``fn``; returns ``(value, fault, note)`` - fault None when all went well.
 
         An earlier call that is still running makes this one time out at once,
-        unless ``force`` (the after-game hooks: ``close`` must always run).
+        unless ``force`` (the after-game hooks: ``close`` must always run).  A call
+        still running ``grace`` seconds after ``limit`` is abandoned; ``late(limit,
+        seconds, answered)``, if given, says what a timeout's note says.
         """
         if not force and self.busy is not None and self.busy.is_alive():
             return None, "timeout", "still busy with an earlier call that ran over its time"
@@ -116,12 +129,13 @@ class _Seat:
             worker = threading.Thread(target=run, daemon=True,
                                       name=f"tronlab-bot-{self.player}")
             worker.start()
-            worker.join(limit)
+            worker.join(limit + grace)
             if worker.is_alive():
                 self.busy = worker
-                self.seconds += limit
-                self.last = limit
-                return None, "timeout", f"no answer within {limit:g} s"
+                self.seconds += limit + grace
+                self.last = limit + grace
+                return None, "timeout", (late(limit, self.last, False) if late else
+                                         f"no answer within {limit:g} s")
         elapsed = time.perf_counter() - start
         self.seconds += elapsed
         self.last = elapsed
@@ -133,7 +147,8 @@ class _Seat:
         if err is not None:
             return None, "error", _describe_error(err)
         if limit is not None and elapsed > limit:
-            return None, "timeout", f"answered after {elapsed:.3f} s, over the {limit:g} s limit"
+            return None, "timeout", (late(limit, elapsed, True) if late else
+                                     f"answered after {elapsed:.3f} s, over the {limit:g} s limit")
         return box.get("value"), None, None
 
 
@@ -156,28 +171,34 @@ def _bot_name(bot, player):
 
 def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
          first_time_limit=None, max_turns=None, names=None, metadata=None,
-         on_step=None) -> GameRecord:
+         on_step=None, time_bank=None) -> GameRecord:
     """Play ``bots`` (one per player, in player order) against each other from ``board``.
 
     ``board`` is not changed.  ``rng`` (Generator or int seed) seeds each
     bot's own Generator, handed over in ``start_game``.  ``on_step(turn, seconds)``,
     if given, is called after every step with the seconds each bot's latest move
-    took (None before its first; the ``tronlab`` command's progress line).  Returns the
+    took (None before its first; the ``tronlab`` command's progress line).
+    ``time_bank=(bank, per_move)`` plays Light Riders under its time bank instead of
+    ``time_limit`` (``True``: the contest's 10 s bank and 0.2 s a move).  Returns the
     :class:`~tronlab.runner.records.GameRecord`; see the module docstring for the
     rules of play.
     """
     rules = get_rules(rules)
     bots, names, time_limit, first_time_limit, max_turns = _check_play(
         board, rules, bots, names, time_limit, first_time_limit, max_turns, metadata, on_step)
+    bank = check_time_bank(time_bank, rules, time_limit, first_time_limit)
     seed = int(rng) if is_whole(rng) else None
     gen = as_rng(rng)
     seats = [_Seat(bot, p, np.random.default_rng(int(s)))
              for p, (bot, s) in enumerate(zip(bots, gen.integers(2**63, size=len(bots))))]
+    for seat in seats:
+        seat.bank = None if bank is None else TimeBank(*bank)
     match = Match(board, rules)
     events: list[dict] = []
     limits = (first_time_limit, time_limit)
+    hook_limit = first_time_limit if bank is None else bank[0]
     try:
-        _start_seats(seats, board, rules, time_limit, first_time_limit, max_turns)
+        _start_seats(seats, board, rules, (time_limit, first_time_limit, bank), max_turns)
         while not match.over and (max_turns is None or match.next_turn <= max_turns):
             step = match.step({p: _choose(seats[p], match, rules, limits, events)
                                for p in match.to_move()})
@@ -190,10 +211,13 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
             "tronlab": _version(),
             "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "think_seconds": [round(seat.seconds, 6) for seat in seats],
+            "time_bank": None if bank is None else list(bank),
         }
+        if bank is not None:        # the least each bot's bank held after a move
+            meta["least_bank"] = [round(seat.bank.least, 6) for seat in seats]
         meta.update(metadata or {})
         record = match.record(metadata=meta, events=events)
-        _finish(seats, record, first_time_limit)
+        _finish(seats, record, hook_limit)
     return record
 
 
@@ -233,8 +257,10 @@ def _check_play(board, rules, bots, names, time_limit, first_time_limit, max_tur
     return bots, names, time_limit, first_time_limit, max_turns
 
 
-def _start_seats(seats, board, rules, time_limit, first_time_limit, max_turns):
-    """Call each bot's ``start_game`` hook; a fault there is charged at its first move."""
+def _start_seats(seats, board, rules, clock, max_turns):
+    """Call each bot's ``start_game`` hook; a fault there is charged at its first move.
+    ``clock`` is ``(time_limit, first_time_limit, time_bank)``."""
+    time_limit, first_time_limit, bank = clock
     for seat in seats:
         hook = getattr(seat.bot, "start_game", None)
         if callable(hook):
@@ -243,8 +269,10 @@ def _start_seats(seats, board, rules, time_limit, first_time_limit, max_turns):
                 options["max_turns"] = max_turns
             if _takes_keyword(hook, "first_time_limit"):
                 options["first_time_limit"] = first_time_limit
+            if _takes_keyword(hook, "time_bank"):
+                options["time_bank"] = bank
             _, fault, text = seat.call(hook, (board.copy(), seat.player), options,
-                                       first_time_limit)
+                                       first_time_limit if bank is None else bank[0])
             if fault is not None:
                 seat.pending = (fault, f"in start_game: {text}")
 
@@ -277,7 +305,10 @@ def _choose(seat, match, rules, limits, events):
         return None, "timeout", "shut down after a timeout"
     limit = limits[0] if seat.calls == 0 else limits[1]
     seat.calls += 1
-    value, fault, text = seat.call(seat.bot, (match.view(p), p), {}, limit)
+    if seat.bank is None:
+        value, fault, text = seat.call(seat.bot, (match.view(p), p), {}, limit)
+    else:
+        value, fault, text = _call_banked(seat, match.view(p))
     if fault == "timeout" and rules.name == "lightriders":
         seat.shut = True        # Light Riders' rule: a timeout shuts the bot down
     if fault is None:
@@ -295,6 +326,21 @@ def _choose(seat, match, rules, limits, events):
             return move, None, None
     note(fault, text)
     return None, fault, text
+
+
+def _call_banked(seat, view):
+    """Ask a bot under its time bank: refill, tell it (``set_clock``), spend."""
+    bank = seat.bank
+    left = bank.refill()
+    set_clock = getattr(seat.bot, "set_clock", None)
+
+    def ask(board, player):
+        if callable(set_clock):
+            set_clock(left, bank.per_move)
+        return seat.bot(board, player)
+    result = seat.call(ask, (view, seat.player), {}, left, grace=GRACE, late=overdrawn)
+    bank.spend(seat.last)
+    return result
 
 
 def _finish(seats, record, limit):

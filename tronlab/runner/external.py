@@ -48,7 +48,9 @@ and ``time_limit`` the time added each move.  When the engine runs the game with
 its own ``time_limit`` and none was given here, that limit is used per move
 (and the engine's first-move limit for the first move, three times the limit
 unless the engine was given another), a little shortened so this bot's own
-clock always answers first.
+clock always answers first.  When the engine keeps a time bank itself
+(``play(..., time_bank=(bank, per_move))``) the program's settings say that bank,
+and each move's deadline is the bank the engine tells (``set_clock``).
 """
 
 from __future__ import annotations
@@ -104,13 +106,13 @@ class ExternalBot:
 
     # ---- game hooks ----------------------------------------------------------------
     def start_game(self, board, player, *, rules=None, time_limit=None, rng=None,
-                   max_turns=None, first_time_limit=None) -> None:
+                   max_turns=None, first_time_limit=None, time_bank=None) -> None:
         """Start a fresh process for this game (a previous one is killed first).
 
         ``rules`` (a name or :class:`~tronlab.tron.rules.Rules`) must match the protocol.
         A Light Riders program is told a turn limit ``max_turns`` as ``settings
-        max_rounds``.  ``time_limit`` and ``first_time_limit`` are the engine's limits
-        (see the module docstring).
+        max_rounds``.  ``time_limit`` and ``first_time_limit`` are the engine's limits,
+        ``time_bank`` its ``(bank, per_move)`` (see the module docstring).
         """
         self.close()
         game = getattr(rules, "name", rules)
@@ -123,7 +125,7 @@ class ExternalBot:
         self._failure = None
         self._moves = 0
         self._answers = 0   # answer lines read (or thrown away) so far
-        self._set_clock(time_limit, first_time_limit)
+        self._set_clock(time_limit, first_time_limit, time_bank)
         try:
             self._program = Program(self.args, cwd=self.cwd, env=self.env)
         except OSError as err:
@@ -136,11 +138,14 @@ class ExternalBot:
                                                    time_per_move_ms=self._per_move_ms,
                                                    max_rounds=max_turns))
 
-    def _set_clock(self, engine_limit, engine_first=None) -> None:
+    def _set_clock(self, engine_limit, engine_first=None, engine_bank=None) -> None:
         first_default, later_default = DEFAULT_TIMES[self.protocol]
         later, first = self.time_limit, self.first_time_limit
         self._banked = self.protocol == "lightriders"
-        if later is None and engine_limit is not None:
+        self._told = None
+        if engine_bank is not None:
+            first, later = engine_bank
+        elif later is None and engine_limit is not None:
             later = engine_limit * _MARGIN
             if first is None:
                 first = (3 * engine_limit if engine_first is None else engine_first) * _MARGIN
@@ -152,6 +157,11 @@ class ExternalBot:
         self._per_move_ms = int(round(later * 1000))
         self._bank_ms = self._bank_cap_ms
 
+    def set_clock(self, time_left, time_per_move=None) -> None:
+        """The bank the engine keeps for the next move (seconds): its deadline, and
+        what ``action move`` tells a Light Riders program."""
+        self._told = float(time_left)
+
     def __call__(self, board, player):
         """Send this turn and wait for the answer: 0-3, or ``"pass"`` (Light Riders).
 
@@ -161,7 +171,10 @@ class ExternalBot:
             self.start_game(board, player)
         if self._failure is not None:
             raise self._failure
-        if self._banked:
+        told, self._told = getattr(self, "_told", None), None
+        if told is not None:
+            limit = told
+        elif self._banked:
             self._bank_ms = min(self._bank_cap_ms, self._bank_ms + self._per_move_ms)
             limit = self._bank_ms / 1000
         else:

@@ -24,7 +24,9 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class GameInfo:
     """One game.  Times are seconds; ``size`` is ``(width, height)`` or None when
-    the game is played on any map."""
+    the game is played on any map.  A ``banked`` game's clock is a time bank
+    (Light Riders): ``first_move_time`` is the bank's size and ``move_time`` the
+    time added before each move."""
     name: str
     family: str
     title: str
@@ -35,6 +37,7 @@ class GameInfo:
     move_time: float
     protocol: str
     package: str
+    banked: bool = False
 
     def check_players(self, n: int) -> None:
         """Raise ValueError unless ``n`` players can play this game."""
@@ -85,6 +88,6 @@ register_game(GameInfo("google2010", "tron", "Google AI Challenge 2010 Tron", (2
 register_game(GameInfo("codingame", "tron", "CodinGame Tron Battle", (2, 4), False,
                        (30, 20), 1.0, 0.1, "codingame", "tronlab.tron"))
 register_game(GameInfo("lightriders", "tron", "riddles.io Light Riders", (2, 2), True,
-                       (16, 16), 10.0, 0.2, "lightriders", "tronlab.tron"))
+                       (16, 16), 10.0, 0.2, "lightriders", "tronlab.tron", banked=True))
 register_game(GameInfo("backtothecode", "capture", "CodinGame Back to the Code", (2, 4), True,
                        (35, 20), 1.0, 0.1, "backtothecode", "tronlab.capture"))
