@@ -54,11 +54,12 @@ sys.path.insert(0, ROOT)
 
 from timing import per_call  # noqa: E402
 from tronlab import Board, codingame_board, load_builtin  # noqa: E402
-from tronlab.capture import enclosure, opponent  # noqa: E402
+from tronlab.capture import enclosure, lshapes, opponent, rects  # noqa: E402
 from tronlab.grid import flood, multivoronoi, parity  # noqa: E402
 from tronlab.grid.ring import POTENTIAL_ARTICULATION  # noqa: E402
 from tronlab.jit.clock import NO_DEADLINE  # noqa: E402
-from tronlab.tron import alphabeta, chambers, endgame, nash_search, spacefill  # noqa: E402
+from tronlab.tron import (alphabeta, chambers, endgame, evaluate, nash_search,  # noqa: E402
+                          spacefill)
 from tronlab.tron.chamber_build import chamber_flags  # noqa: E402
 from tronlab.tron.nash_searcher import NashSearcher  # noqa: E402
 from tronlab.tron.search import N_STATS, S_NODES, Searcher  # noqa: E402
@@ -205,6 +206,14 @@ def components_case(tiny):
     return Case(args, lambda a, r: (int(r), a[2].tolist(), a[3][:int(r) + 1].tolist()))
 
 
+def touching_case(tiny):
+    b = _grid_board(tiny)
+    n = b.flat.size
+    args = (b.flat, _i(b.heads[0]), _i(b.heads[1]), _i(b.stride), np.empty(n, np.int32),
+            np.empty(n, np.int32))
+    return Case(args, lambda a, r: (bool(r), a[4].tolist()))
+
+
 def _capture_owner(tiny):
     """A 35x20 grid (8x6 tiny): player 0 has walled in a room of neutral squares
     and stands on its wall; player 1 owns a strip."""
@@ -240,6 +249,23 @@ def opponent_case(tiny):
             np.empty(w * h, np.int64), _i(opponent.NEVER))
     return Case(args, lambda a, r: (int(r), a[10].tolist(), a[11].tolist(), a[12].tolist()),
                 work=(work, saved))
+
+
+def rect_scan_case(tiny):
+    owner, (x, y) = _capture_owner(tiny)
+    h, w = owner.shape
+    args = rects.scan_arguments(owner, 0, (x, y), n_players=4,
+                                opponents=[(w - 2, 1), (1, h - 2)])
+    return Case(args, lambda a, r: (float(r), a[-1].tolist()))
+
+
+def l_scan_case(tiny):
+    owner, (x, y) = _capture_owner(tiny)
+    h, w = owner.shape
+    s = rects.new_scratch(w, h, 2)
+    args = (owner.reshape(-1).copy(), _i(w), _i(h), _i(0), _i(x), _i(y), _i(20), 0.0, s["work"],
+            s["stamp"], s["stamp_next"], s["region"], s["best"])
+    return Case(args, lambda a, r: (float(r), a[-1][:7].tolist(), a[0].tolist()))
 
 
 _SEARCH_BOARD = "1......\n.......\n...#...\n.......\n......2"
@@ -300,10 +326,16 @@ ENTRIES = [
           "parity bound from head 1, arena 17x17"),
     Entry("components", flood, "components_kernel", components_case,
           "region labels and sizes, arena 17x17"),
+    Entry("touching", evaluate, "touching_kernel", touching_case,
+          "can the heads still meet (every search node's separation test), arena 17x17"),
     Entry("enclose", enclosure, "enclose_kernel", enclose_case,
           "what a move on a wall takes (a 15x10 room), 35x20"),
     Entry("opponent_paths", opponent, "opponent_paths_kernel", opponent_case,
           "2 opponents, 40 rounds, 35x20"),
+    Entry("rect_scan", rects, "rect_scan_kernel", rect_scan_case,
+          "every rectangle for player 0 on its wall (the rectangles bot's turn), 35x20"),
+    Entry("l_scan", lshapes, "l_scan_kernel", l_scan_case,
+          "every L-shaped walk from player 0's square, 35x20"),
     Entry("negamax", alphabeta, "negamax_kernel", negamax_case,
           "alpha-beta, 4 turns, territory leaves, 7x5 room"),
     Entry("nash_search", nash_search, "nash_search_kernel", nash_case,
