@@ -26,6 +26,12 @@ package (built-in maps, :mod:`tronlab.tron.mapgen`, ASCII), so nothing beside
 the checkout is needed.  ``--tiny`` runs everything on small boards with
 tiny budgets (what ``tests/test_benchmarks.py`` does: agreement, not speed).
 
+Each compiled kernel must also allocate nothing when it runs (scratch arrays
+are made once and passed in): the script counts numba's heap allocations
+(``NUMBA_NRT_STATS``, switched on here) of three calls from a compiled loop
+against one call, so the arguments' unboxing cancels out, and flags a kernel
+that allocates (``allocs_per_call`` in the JSON; the exit status is then 1).
+
 The twins' numpy-scalar arithmetic wraps around on purpose (unsigned steps of
 ``-stride``); its overflow warnings are silenced here.  The searches' twins
 read the clock through ``tronlab.jit.clock.clock_ns``, which from Python reads
@@ -45,7 +51,10 @@ import warnings
 from typing import Callable, NamedTuple
 
 import numpy as np
-from numba import njit
+
+os.environ.setdefault("NUMBA_NRT_STATS", "1")   # before numba loads: count its allocations
+from numba import njit  # noqa: E402
+from numba.core.runtime import rtsys  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -381,6 +390,23 @@ def _batch(f, case, compiled):
     return batch
 
 
+def allocations_per_call(f, case):
+    """Numba heap allocations one compiled call of ``f`` makes: those of a
+    compiled loop of three calls less those of one (the arguments are unboxed
+    once in both), halved."""
+    def count(reps):
+        if case.work:
+            restore_py(*case.work)
+        args = case.fresh() if case.fresh is not None else case.args
+        before = rtsys.get_allocation_stats().alloc
+        if case.work:
+            repeat_restoring(f, reps, args, *case.work)
+        else:
+            repeat(f, reps, args)
+        return rtsys.get_allocation_stats().alloc - before
+    return (count(3) - count(1)) / 2
+
+
 def _run_once(f, case):
     """One call from a clean start: (summary of the outputs, nodes or None)."""
     if case.work:
@@ -409,6 +435,7 @@ def measure(entry, *, tiny=False, budget=0.5):
     t_nb = per_call(_batch(compiled, case, True), budget=budget)
     t_py = per_call(_batch(twin, case, False), budget=budget * 2, min_batches=1)
     again, _ = _run_once(compiled, case)       # the timing loops left the result as it was
+    out["allocs_per_call"] = allocations_per_call(compiled, case)
     out.update(numba_us=round(t_nb.best * 1e6, 4), python_us=round(t_py.best * 1e6, 2),
                ratio=round(t_py.best / t_nb.best, 1),
                agree=bool(got == want and twin_nodes == nodes and again == want),
@@ -425,6 +452,8 @@ def line(r) -> str:
         return f"  {r['kernel']:21s} NO WORKING PLAIN TWIN: {r['twin_error']}"
     nodes = f"   {r['nodes']} nodes" if "nodes" in r else ""
     flag = "" if r["agree"] else "   TWIN DISAGREES"
+    if r["allocs_per_call"]:
+        flag += f"   ALLOCATES {r['allocs_per_call']:g} A CALL"
     return (f"  {r['kernel']:21s} numba {r['numba_us']:11.3f} us   python {r['python_us']:12.1f} us"
             f"   python/numba {r['ratio']:7.0f}x{nodes}{flag}")
 
@@ -454,7 +483,7 @@ def main(argv=None):
         warnings.simplefilter("ignore", RuntimeWarning)
         for e in entries:
             r = measure(e, tiny=args.tiny, budget=budget)
-            bad += not r["agree"]
+            bad += not r["agree"] or bool(r.get("allocs_per_call"))
             what = "tiny board" if args.tiny else r["what"]
             print(json.dumps(r) if args.json else f"{line(r)}   ({what})", flush=True)
     return 1 if bad else 0
