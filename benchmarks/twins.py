@@ -200,6 +200,12 @@ def turn_order_case(tiny):
     return Case(args, lambda a, r: (int(r), a[5].tolist(), a[7].tolist()))
 
 
+def multi_score_case(tiny):
+    args = turn_order_case(tiny).args          # player 0's score; scratch dist added
+    args = (*args, np.empty(args[0].size, np.int32))
+    return Case(args, lambda a, r: (int(r), a[7].tolist(), a[8].tolist()))
+
+
 def fill_bound_case(tiny):
     b = _grid_board(tiny)
     n = b.flat.size
@@ -331,6 +337,8 @@ ENTRIES = [
           "lines of up to 12 own moves + greedy fill, a 6x5 room with 4 pillars"),
     Entry("turn_order_territory", multivoronoi, "turn_order_territory_kernel", turn_order_case,
           "4 players, CodinGame 30x20"),
+    Entry("multi_score", evaluate, "multi_score_kernel", multi_score_case,
+          "kootenpv's score of one 4-player move (territory + enemy distances), CodinGame 30x20"),
     Entry("fill_bound", parity, "fill_bound_kernel", fill_bound_case,
           "parity bound from head 1, arena 17x17"),
     Entry("components", flood, "components_kernel", components_case,

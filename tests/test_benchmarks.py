@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "benchmarks"
 
 KERNELS = ["chamber_counts", "fill_length", "greedy_move", "endgame", "turn_order_territory",
-           "fill_bound", "components", "touching", "enclose", "opponent_paths", "rect_scan",
-           "l_scan", "negamax", "nash_search"]
+           "multi_score", "fill_bound", "components", "touching", "enclose", "opponent_paths",
+           "rect_scan", "l_scan", "negamax", "nash_search"]
 SEARCHES = {"endgame", "negamax", "nash_search"}
 # Twins that do not run as plain Python (tronlab/ is not this file's to fix):
 # chamber_build._free_degree indexes flat with sq - stride, sq a numpy uint64 and
