@@ -26,6 +26,12 @@ package (built-in maps, :mod:`tronlab.tron.mapgen`, ASCII), so nothing beside
 the checkout is needed.  ``--tiny`` runs everything on small boards with
 tiny budgets (what ``tests/test_benchmarks.py`` does: agreement, not speed).
 
+Each compiled kernel must also allocate nothing when it runs (scratch arrays
+are made once and passed in): the script counts numba's heap allocations
+(``NUMBA_NRT_STATS``, switched on here) of three calls from a compiled loop
+against one call, so the arguments' unboxing cancels out, and flags a kernel
+that allocates (``allocs_per_call`` in the JSON; the exit status is then 1).
+
 The twins' numpy-scalar arithmetic wraps around on purpose (unsigned steps of
 ``-stride``); its overflow warnings are silenced here.  The searches' twins
 read the clock through ``tronlab.jit.clock.clock_ns``, which from Python reads
@@ -45,7 +51,10 @@ import warnings
 from typing import Callable, NamedTuple
 
 import numpy as np
-from numba import njit
+
+os.environ.setdefault("NUMBA_NRT_STATS", "1")   # before numba loads: count its allocations
+from numba import njit  # noqa: E402
+from numba.core.runtime import rtsys  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -54,11 +63,12 @@ sys.path.insert(0, ROOT)
 
 from timing import per_call  # noqa: E402
 from tronlab import Board, codingame_board, load_builtin  # noqa: E402
-from tronlab.capture import enclosure, opponent  # noqa: E402
+from tronlab.capture import enclosure, lshapes, opponent, rects  # noqa: E402
 from tronlab.grid import flood, multivoronoi, parity  # noqa: E402
 from tronlab.grid.ring import POTENTIAL_ARTICULATION  # noqa: E402
 from tronlab.jit.clock import NO_DEADLINE  # noqa: E402
-from tronlab.tron import alphabeta, chambers, endgame, nash_search, spacefill  # noqa: E402
+from tronlab.tron import (alphabeta, chambers, endgame, evaluate, nash_search,  # noqa: E402
+                          spacefill)
 from tronlab.tron.chamber_build import chamber_flags  # noqa: E402
 from tronlab.tron.nash_searcher import NashSearcher  # noqa: E402
 from tronlab.tron.search import N_STATS, S_NODES, Searcher  # noqa: E402
@@ -190,6 +200,12 @@ def turn_order_case(tiny):
     return Case(args, lambda a, r: (int(r), a[5].tolist(), a[7].tolist()))
 
 
+def multi_score_case(tiny):
+    args = turn_order_case(tiny).args          # player 0's score; scratch dist added
+    args = (*args, np.empty(args[0].size, np.int32))
+    return Case(args, lambda a, r: (int(r), a[7].tolist(), a[8].tolist()))
+
+
 def fill_bound_case(tiny):
     b = _grid_board(tiny)
     n = b.flat.size
@@ -203,6 +219,14 @@ def components_case(tiny):
     args = (b.flat, _i(b.stride), np.empty(n, np.int32), np.zeros(n, np.int32),
             np.empty(n, np.int32))
     return Case(args, lambda a, r: (int(r), a[2].tolist(), a[3][:int(r) + 1].tolist()))
+
+
+def touching_case(tiny):
+    b = _grid_board(tiny)
+    n = b.flat.size
+    args = (b.flat, _i(b.heads[0]), _i(b.heads[1]), _i(b.stride), np.empty(n, np.int32),
+            np.empty(n, np.int32))
+    return Case(args, lambda a, r: (bool(r), a[4].tolist()))
 
 
 def _capture_owner(tiny):
@@ -240,6 +264,23 @@ def opponent_case(tiny):
             np.empty(w * h, np.int64), _i(opponent.NEVER))
     return Case(args, lambda a, r: (int(r), a[10].tolist(), a[11].tolist(), a[12].tolist()),
                 work=(work, saved))
+
+
+def rect_scan_case(tiny):
+    owner, (x, y) = _capture_owner(tiny)
+    h, w = owner.shape
+    args = rects.scan_arguments(owner, 0, (x, y), n_players=4,
+                                opponents=[(w - 2, 1), (1, h - 2)])
+    return Case(args, lambda a, r: (float(r), a[-1].tolist()))
+
+
+def l_scan_case(tiny):
+    owner, (x, y) = _capture_owner(tiny)
+    h, w = owner.shape
+    s = rects.new_scratch(w, h, 2)
+    args = (owner.reshape(-1).copy(), _i(w), _i(h), _i(0), _i(x), _i(y), _i(20), 0.0, s["work"],
+            s["stamp"], s["stamp_next"], s["region"], s["best"])
+    return Case(args, lambda a, r: (float(r), a[-1][:7].tolist(), a[0].tolist()))
 
 
 _SEARCH_BOARD = "1......\n.......\n...#...\n.......\n......2"
@@ -296,14 +337,22 @@ ENTRIES = [
           "lines of up to 12 own moves + greedy fill, a 6x5 room with 4 pillars"),
     Entry("turn_order_territory", multivoronoi, "turn_order_territory_kernel", turn_order_case,
           "4 players, CodinGame 30x20"),
+    Entry("multi_score", evaluate, "multi_score_kernel", multi_score_case,
+          "kootenpv's score of one 4-player move (territory + enemy distances), CodinGame 30x20"),
     Entry("fill_bound", parity, "fill_bound_kernel", fill_bound_case,
           "parity bound from head 1, arena 17x17"),
     Entry("components", flood, "components_kernel", components_case,
           "region labels and sizes, arena 17x17"),
+    Entry("touching", evaluate, "touching_kernel", touching_case,
+          "can the heads still meet (every search node's separation test), arena 17x17"),
     Entry("enclose", enclosure, "enclose_kernel", enclose_case,
           "what a move on a wall takes (a 15x10 room), 35x20"),
     Entry("opponent_paths", opponent, "opponent_paths_kernel", opponent_case,
           "2 opponents, 40 rounds, 35x20"),
+    Entry("rect_scan", rects, "rect_scan_kernel", rect_scan_case,
+          "every rectangle for player 0 on its wall (the rectangles bot's turn), 35x20"),
+    Entry("l_scan", lshapes, "l_scan_kernel", l_scan_case,
+          "every L-shaped walk from player 0's square, 35x20"),
     Entry("negamax", alphabeta, "negamax_kernel", negamax_case,
           "alpha-beta, 4 turns, territory leaves, 7x5 room"),
     Entry("nash_search", nash_search, "nash_search_kernel", nash_case,
@@ -349,6 +398,23 @@ def _batch(f, case, compiled):
     return batch
 
 
+def allocations_per_call(f, case):
+    """Numba heap allocations one compiled call of ``f`` makes: those of a
+    compiled loop of three calls less those of one (the arguments are unboxed
+    once in both), halved."""
+    def count(reps):
+        if case.work:
+            restore_py(*case.work)
+        args = case.fresh() if case.fresh is not None else case.args
+        before = rtsys.get_allocation_stats().alloc
+        if case.work:
+            repeat_restoring(f, reps, args, *case.work)
+        else:
+            repeat(f, reps, args)
+        return rtsys.get_allocation_stats().alloc - before
+    return (count(3) - count(1)) / 2
+
+
 def _run_once(f, case):
     """One call from a clean start: (summary of the outputs, nodes or None)."""
     if case.work:
@@ -377,6 +443,7 @@ def measure(entry, *, tiny=False, budget=0.5):
     t_nb = per_call(_batch(compiled, case, True), budget=budget)
     t_py = per_call(_batch(twin, case, False), budget=budget * 2, min_batches=1)
     again, _ = _run_once(compiled, case)       # the timing loops left the result as it was
+    out["allocs_per_call"] = allocations_per_call(compiled, case)
     out.update(numba_us=round(t_nb.best * 1e6, 4), python_us=round(t_py.best * 1e6, 2),
                ratio=round(t_py.best / t_nb.best, 1),
                agree=bool(got == want and twin_nodes == nodes and again == want),
@@ -393,6 +460,8 @@ def line(r) -> str:
         return f"  {r['kernel']:21s} NO WORKING PLAIN TWIN: {r['twin_error']}"
     nodes = f"   {r['nodes']} nodes" if "nodes" in r else ""
     flag = "" if r["agree"] else "   TWIN DISAGREES"
+    if r["allocs_per_call"]:
+        flag += f"   ALLOCATES {r['allocs_per_call']:g} A CALL"
     return (f"  {r['kernel']:21s} numba {r['numba_us']:11.3f} us   python {r['python_us']:12.1f} us"
             f"   python/numba {r['ratio']:7.0f}x{nodes}{flag}")
 
@@ -422,7 +491,7 @@ def main(argv=None):
         warnings.simplefilter("ignore", RuntimeWarning)
         for e in entries:
             r = measure(e, tiny=args.tiny, budget=budget)
-            bad += not r["agree"]
+            bad += not r["agree"] or bool(r.get("allocs_per_call"))
             what = "tiny board" if args.tiny else r["what"]
             print(json.dumps(r) if args.json else f"{line(r)}   ({what})", flush=True)
     return 1 if bad else 0

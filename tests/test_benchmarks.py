@@ -1,6 +1,7 @@
 """The benchmarks run and say what they should: every hot kernel of
 ``benchmarks/twins.py`` is reported with a ratio against its plain-Python twin,
-and the twin computes what the kernel computes.  Speed is shown by the
+the twin computes what the kernel computes, and the compiled kernel allocates
+nothing when it runs.  Speed is shown by the
 benchmarks, never asserted here: ``--tiny`` runs tiny boards with tiny budgets.
 """
 
@@ -17,7 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "benchmarks"
 
 KERNELS = ["chamber_counts", "fill_length", "greedy_move", "endgame", "turn_order_territory",
-           "fill_bound", "components", "enclose", "opponent_paths", "negamax", "nash_search"]
+           "multi_score", "fill_bound", "components", "touching", "enclose", "opponent_paths",
+           "rect_scan", "l_scan", "negamax", "nash_search"]
 SEARCHES = {"endgame", "negamax", "nash_search"}
 # Twins that do not run as plain Python (tronlab/ is not this file's to fix):
 # chamber_build._free_degree indexes flat with sq - stride, sq a numpy uint64 and
@@ -54,6 +56,12 @@ def test_the_twin_agrees_and_a_ratio_is_shown(twins, name):
     assert r["ratio"] == pytest.approx(r["python_us"] / r["numba_us"], rel=0.05, abs=0.1)
     if name in SEARCHES:
         assert r["nodes"] == r["twin_nodes"] > 0
+
+
+@pytest.mark.parametrize("name", KERNELS)
+def test_no_hot_kernel_allocates_when_it_runs(twins, name):
+    # the speed bar: scratch arrays are made once outside and passed in
+    assert twins[name]["allocs_per_call"] == 0
 
 
 def test_the_text_report_has_a_line_per_kernel():

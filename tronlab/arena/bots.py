@@ -43,13 +43,13 @@ def bot_name(spec: str) -> str:
         return os.path.splitext(os.path.basename(spec[3:]))[0]
     if spec.startswith("cmd:"):
         try:
-            args = shlex.split(spec[4:])
-        except ValueError:
+            args = _command(spec)
+        except ValueError:                # no command line in it: the spec is the name
             return spec
         scripts = [a for a in args if a.endswith(".py")]
         if scripts:
             return os.path.splitext(os.path.basename(scripts[0]))[0]
-        if not args or os.path.basename(args[0]).startswith("python"):
+        if os.path.basename(args[0]).startswith("python"):
             return spec                   # python -m ...: only the whole line says who it is
         return os.path.basename(args[0])
     return spec

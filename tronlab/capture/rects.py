@@ -299,6 +299,32 @@ def _four_ints(v) -> bool:
         return False
 
 
+def scan_arguments(owner, player: int, position, *, n_players: int = 2, terms=None,
+                   opponents=(), blocked=None, aimed=None, needed: int | None = None,
+                   prev=None, scratch=None) -> tuple:
+    """The checked arguments of :func:`rect_scan_kernel` for :func:`scan_rectangles`'
+    options (``benchmarks/twins.py`` times the kernel on them); the last is ``best``."""
+    owner = check_owner(owner)
+    h, w = owner.shape
+    player = check_player(player)
+    position = check_square(position, owner.shape)
+    if prev is not None and not _four_ints(prev):
+        raise ValueError(f"prev must be None or 4 ints (x0, y0, x1, y1), got {prev!r}")
+    terms = RectTerms() if terms is None else terms
+    params = terms.params(n_players, w)
+    side = int(params[15])
+    s = scratch or new_scratch(w, h, side)
+    block = _mask(blocked, owner.shape) | ((owner >= 0) & (owner != player)).reshape(-1)
+    opp = np.array([list(p) for p in opponents], np.int64).reshape(-1, 2)
+    need = needed_to_win(owner, player) if needed is None else needed
+    prev = np.array(prev if prev is not None else (-1, -1, -1, -1), np.int64)
+    return (owner.reshape(-1), np.int64(w), np.int64(h), np.int64(player),
+            np.int64(position[0]), np.int64(position[1]), block.astype(np.uint8),
+            _mask(aimed, owner.shape), np.ascontiguousarray(opp[:, 0]),
+            np.ascontiguousarray(opp[:, 1]), np.int64(need), prev, params, s["pre"], s["cx"],
+            s["cy"], s["own"], s["run_a"], s["run_b"], s["scores"], s["best"])
+
+
 def scan_rectangles(owner, player: int, position, *, n_players: int = 2, terms=None,
                     opponents=(), blocked=None, aimed=None, needed: int | None = None,
                     prev=None, scratch=None, jit: bool = True) -> Rectangle:
@@ -322,27 +348,12 @@ def scan_rectangles(owner, player: int, position, *, n_players: int = 2, terms=N
     >>> (r.x0, r.y0, r.x1, r.y1), r.points, r.turns   # 7 steps + closing turn + 10
     ((0, 0, 3, 2), 4, 18)
     """
-    owner = check_owner(owner)
-    h, w = owner.shape
-    player = check_player(player)
-    position = check_square(position, owner.shape)
-    if prev is not None and not _four_ints(prev):
-        raise ValueError(f"prev must be None or 4 ints (x0, y0, x1, y1), got {prev!r}")
-    terms = RectTerms() if terms is None else terms
-    params = terms.params(n_players, w)
-    side = int(params[15])
-    s = scratch or new_scratch(w, h, side)
-    block = _mask(blocked, owner.shape) | ((owner >= 0) & (owner != player)).reshape(-1)
-    opp = np.array([list(p) for p in opponents], np.int64).reshape(-1, 2)
-    need = needed_to_win(owner, player) if needed is None else needed
-    prev = np.array(prev if prev is not None else (-1, -1, -1, -1), np.int64)
+    args = scan_arguments(owner, player, position, n_players=n_players, terms=terms,
+                          opponents=opponents, blocked=blocked, aimed=aimed, needed=needed,
+                          prev=prev, scratch=scratch)
     scan = _kernels.fast("rect_scan_kernel") if jit else _kernels.plain("rect_scan_kernel")
-    score = scan(owner.reshape(-1), np.int64(w), np.int64(h), np.int64(player),
-                 np.int64(position[0]), np.int64(position[1]), block.astype(np.uint8),
-                 _mask(aimed, owner.shape), np.ascontiguousarray(opp[:, 0]),
-                 np.ascontiguousarray(opp[:, 1]), np.int64(need), prev, params, s["pre"],
-                 s["cx"], s["cy"], s["own"], s["run_a"], s["run_b"], s["scores"], s["best"])
-    return Rectangle(float(score), *(int(v) for v in s["best"]))
+    score = scan(*args)
+    return Rectangle(float(score), *(int(v) for v in args[-1]))
 
 
 def rectangle_scores(owner, player: int, position, *, jit: bool = True, **options) -> np.ndarray:

@@ -119,13 +119,9 @@ class ClockedBot(_EndgameBot):
         self._important = (self.urgent > 1 or self.focus > 0) and self.important(board)
         return super().__call__(board, player)
 
-    def choose(self, board, player, deadline):
-        """The endgame solver's move once the players are separated, else
-        ``self.searcher``'s (with :meth:`search_options`); ``last_stats`` say
-        which, under the bot's name as the mode."""
-        move = self.endgame_move(board, player, deadline)
-        if move is not None:
-            return move
+    def contested_move(self, board, player, deadline):
+        """``self.searcher``'s move (with :meth:`search_options`); ``last_stats``
+        say so under the bot's name as the mode."""
         _, move = self.searcher.search(board, player, deadline=deadline,
                                        **self.search_options())
         self.last_stats.update({"mode": self.name, **self.searcher.last_stats})

@@ -256,6 +256,15 @@ class _EndgameBot(_Bot):
         self.last_stats.update({"mode": "endgame", **self.endgame.last_stats})
         return move
 
+    def choose(self, board, player, deadline):
+        """The endgame solver's move once the players are apart, else :meth:`contested_move`'s."""
+        move = self.endgame_move(board, player, deadline)
+        return move if move is not None else self.contested_move(board, player, deadline)
+
+    @abstractmethod
+    def contested_move(self, board, player, deadline) -> int:
+        """The move (0-3) while the heads can still meet."""
+
 
 class VoronoiBot(_EndgameBot):
     """One move of lookahead on Voronoi territory (A4).
@@ -275,10 +284,7 @@ class VoronoiBot(_EndgameBot):
             raise ValueError(f"draw must be an int (squares; 0 = neutral), got {draw!r}")
         self.draw = int(draw)
 
-    def choose(self, board, player, deadline):
-        move = self.endgame_move(board, player, deadline)
-        if move is not None:
-            return move
+    def contested_move(self, board, player, deadline):
         s = self._scratch(board)
         flat = board.flat.copy()
         me, opp = board.heads[player], board.heads[1 - player]
@@ -326,10 +332,7 @@ class SearchBot(_EndgameBot):
             raise ValueError(f"depth must be a positive int (turns) or None, got {depth!r}")
         self.depth = None if depth is None else int(depth)
 
-    def choose(self, board, player, deadline):
-        move = self.endgame_move(board, player, deadline)
-        if move is not None:
-            return move
+    def contested_move(self, board, player, deadline):
         kw = {} if self.depth is None else {"max_depth": self.depth}
         self.searcher.draw = self.draw_value(board, player)
         value, move = self.searcher.search(board, player, deadline=deadline, **kw)
