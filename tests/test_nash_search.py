@@ -14,7 +14,7 @@ from strategies import EXAMPLES, small_boards
 from tronlab import Board, lightriders_board
 from tronlab.tron.board import TRAIL
 from tronlab.tron.evaluate import evaluate, is_separated
-from tronlab.nash import NashSearcher, choose_move, nash_search
+from tronlab.nash import NashSearcher, choose_move, nash_search, stats_by_name
 from tronlab.tron import nash_search as ts
 
 
@@ -272,6 +272,23 @@ def test_stats_array_is_checked():
     with pytest.raises(ValueError, match="N_STATS"):
         NashSearcher().search_depth(lightriders_board(x=2, y=3), 0, 1,
                                     stats=np.zeros(13, np.int64))
+
+
+def test_stats_by_name_reads_each_count_at_its_index():
+    board = lightriders_board(x=3, y=7)
+    stats = np.zeros(ts.N_STATS, np.int64)
+    NashSearcher().search_depth(board, 0, 3, stats=stats)
+    named = stats_by_name(stats)
+    assert list(named) == list(ts.STAT_NAMES)
+    for name, index in (("nodes", ts.S_NODES), ("matrices", ts.S_MATRICES),
+                        ("saddle", ts.S_SADDLE), ("cuts", ts.S_CUTS), ("solved", ts.S_SOLVED)):
+        assert named[name] == stats[index] and type(named[name]) is int
+    assert named["saddle"] + named["cuts"] + named["solved"] == named["matrices"] > 0
+    s = NashSearcher()
+    s.search(board, 0, max_depth=2)
+    assert set(named) <= set(s.last_stats)            # last_stats holds the same names
+    with pytest.raises(ValueError, match="N_STATS"):
+        stats_by_name(np.zeros(13, np.int64))
 
 
 def test_reset_forgets_everything_a_game_taught():

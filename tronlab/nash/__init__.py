@@ -13,7 +13,7 @@ package loads only numpy; those names are imported on first use.
 from .zero_sum import ZeroSumSolution, solve_zero_sum
 
 _LAZY = {"nash_search": "tronlab.tron.nash_searcher", "NashSearcher": "tronlab.tron.nash_searcher",
-         "choose_move": "tronlab.tron.nash_searcher"}
+         "choose_move": "tronlab.tron.nash_searcher", "stats_by_name": "tronlab.tron.nash_searcher"}
 
 __all__ = ["ZeroSumSolution", "solve_zero_sum", *_LAZY]
 

@@ -51,6 +51,15 @@ def choose_move(strategy, *, rng=None) -> int:
     return int(rng.choice(4, p=p / p.sum()))
 
 
+def stats_by_name(stats) -> dict[str, int]:
+    """The counts of a search's ``stats`` array (int64[N_STATS]) by their names
+    (:data:`tronlab.tron.nash_search.STAT_NAMES`: ``"nodes"``, ``"matrices"``, ``"saddle"``,
+    ``"cuts"``, ``"solved"``, ...)."""
+    if not (isinstance(stats, np.ndarray) and stats.shape == (ts.N_STATS,)):
+        raise ValueError(f"stats must be an array of {ts.N_STATS} counts (N_STATS)")
+    return {name: int(stats[k]) for k, name in enumerate(ts.STAT_NAMES)}
+
+
 def check_prior(prior) -> np.ndarray:
     """``prior`` as the kernel reads it, a C-contiguous float64[2, 4]: finite weights
     by move code (the root's moves are tried from the largest down), a row for me and
@@ -182,7 +191,7 @@ class NashSearcher:
         return value, move
 
     def _record(self, stats, depth, value, move, strategy, elapsed):
-        st = {name: int(stats[k]) for k, name in enumerate(ts.STAT_NAMES)}
+        st = stats_by_name(stats)
         mats = max(1, st["matrices"])
         st.update({"depth": depth, "value": value, "move": move, "time": elapsed,
                    "saddle_share": st["saddle"] / mats, "cut_share": st["cuts"] / mats,
