@@ -1,4 +1,4 @@
-"""Arena tournaments of Light Riders under the contest's time bank (``bank=``)."""
+"""``tronlab arena run --bank S``: a Light Riders class contest under the contest's time bank."""
 
 from __future__ import annotations
 
@@ -12,8 +12,18 @@ import pytest
 from tronlab.arena import Store, gauntlet, report, round_robin, run
 from tronlab.arena.play import _Depths
 from tronlab.arena.store import SCHEMA, latest_versions, record_of
+from tronlab.cli import main as tronlab_main
 from tronlab.runner.registry import get_bot
 
+BANK = ["--game", "lightriders", "--maps", "random:1", "--no-progress"]
+LEFT = "def move(board, player):\n    moves = list(board.legal_moves(player))\n" \
+       "    return moves[0] if moves else 0\n"
+
+
+def _arena(capsys, *args):
+    code = tronlab_main(["arena", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
 
 
 def _metadata(store, row):
@@ -46,6 +56,47 @@ def test_a_search_bot_hears_its_bank_through_the_arena():
     assert callable(getattr(bot, "set_clock", None))
 
 
+def test_a_run_with_another_clock_does_not_reuse_the_bank_games(tmp_path, capsys):
+    db = str(tmp_path / "c.sqlite")
+    bots = ["--bots", "hugger", "random", "--db", db]
+    code, out, err = _arena(capsys, "run", *BANK, *bots, "--bank", "1", "--time", "0.02")
+    assert code == 0, err
+    assert "2 games planned, 0 already in" in out
+    assert "clock: time bank 1 s, 0.02 s added a move" in out
+    code, out, err = _arena(capsys, "run", *BANK, *bots, "--bank", "1", "--time", "0.02")
+    assert code == 0 and "2 already in" in out and "0 to play" in out
+    for other in (["--time", "0.02"], ["--bank", "2", "--time", "0.02"]):
+        code, out, err = _arena(capsys, "run", *BANK, *bots, *other)
+        assert code == 0, err
+        assert "2 games planned, 0 already in" in out, other
+    code, out, err = _arena(capsys, "table", db)
+    assert code == 0 and "6 games (lightriders)" in out and "left out" not in out
+    assert ("clocks: time bank 1 s, 0.02 s added a move (2 games); 0.02 s a move (2 games); "
+            "time bank 2 s, 0.02 s added a move (2 games)") in out
+    with Store(db) as store:
+        assert [r["bank"] for r in store.rows()] == [1.0, 1.0, None, None, 2.0, 2.0]
+        meta = [_metadata(store, r)["time_bank"] for r in store.rows()]
+    assert meta == [[1.0, 0.02]] * 2 + [None] * 2 + [[2.0, 0.02]] * 2
+
+
+def test_the_bank_alone_is_the_contests_clock(tmp_path, capsys):
+    db = str(tmp_path / "d.sqlite")
+    code, out, err = _arena(capsys, "run", *BANK, "--bots", "hugger", "random", "--db", db,
+                            "--bank", "10")
+    assert code == 0, err
+    assert "clock: time bank 10 s, 0.2 s added a move" in out
+
+
+@pytest.mark.parametrize("game", ["google2010", "codingame", "backtothecode"])
+def test_a_bank_for_a_game_without_one_is_refused(tmp_path, capsys, game):
+    db = tmp_path / "r.sqlite"
+    code, out, err = _arena(capsys, "run", "--game", game, "--bots", "random", "hugger",
+                            "--bank", "1", "--db", str(db), "--no-progress")
+    assert code == 2 and err.count("\n") == 1
+    assert "--bank is for lightriders" in err and f"{game} takes --time" in err
+    assert not db.exists()                                      # refused before anything
+
+
 def test_the_api_checks_the_bank_naming_it():
     with pytest.raises(ValueError, match="bank is for lightriders.*google2010 takes time"):
         round_robin(["random", "hugger"], "arena", bank=10)
@@ -68,6 +119,24 @@ def test_a_bank_changes_the_key_and_a_game_without_one_keeps_its_old_key():
     assert base.key == hashlib.sha1(json.dumps(old).encode()).hexdigest()[:20]
     keys = {base.key, replace(base, bank=10.0).key, replace(base, bank=5.0).key}
     assert len(keys) == 3
+
+
+def test_a_python_file_plays_under_the_bank(tmp_path, capsys):
+    bot = tmp_path / "left.py"
+    bot.write_text(LEFT)
+    db = str(tmp_path / "p.sqlite")
+    # a program's start-up counts against its first move: 3 s hold it on a busy machine
+    code, out, err = _arena(capsys, "run", *BANK, "--bots", f"py:{bot}", "hugger",
+                            "--bank", "3", "--time", "0.02", "--db", db)
+    assert code == 0, err
+    assert "faults (timeouts, crashes, bad output): none in 2 games" in out
+    with Store(db) as store:
+        for row in store.rows():
+            meta = _metadata(store, row)
+            seat = row["names"].index("left")
+            assert meta["time_bank"] == [3.0, 0.02]
+            assert 0 < meta["least_bank"][seat] < 3.0      # its thinking came off the bank
+            assert meta["think_seconds"][seat] > 0
 
 
 def test_an_older_database_gets_the_bank_column(tmp_path):
