@@ -12,9 +12,10 @@
 command resumes a stopped run), then prints the table.  ``--seeds N`` plays N
 seeded games per group of bots, map and seating.  ``--schedule gauntlet``
 plays the first bot against each other one.  ``--depth D`` fixes the search
-bots' depth (games then replay identically anywhere).  ``--dask ADDRESS``
-plays on a Dask cluster instead of ``--jobs`` local processes.  Ctrl-C stops
-cleanly and prints the table of the games finished so far.
+bots' depth (games then replay identically anywhere).  ``--bank S`` plays
+Light Riders under the contest's time bank (S seconds, ``--time`` added a
+move).  ``--dask ADDRESS`` plays on a Dask cluster instead of ``--jobs`` local
+processes.  Ctrl-C stops cleanly and prints the table of the games finished so far.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ import sys
 
 from ..cli.parser import seconds, whole_count
 from ..runner.games import game_names
+from .helptext import DEFAULT_TIME, RUN_EXAMPLES, bank_help, bank_move_time, maps_default, \
+    time_help
 
 
 #: games played at once by local processes: more than a big machine has cores is a typo
@@ -50,35 +53,6 @@ def _game_id(text):
     return int(text)
 
 
-RUN_EXAMPLES = """\
-Run the same command again to resume a stopped or killed run: it plays only the
-games the database lacks (and again those of a bot whose file changed).
-
-examples:
-  tronlab arena run --bots random hugger "cmd:./mybot" --maps arena,spiral --seeds 2
-  tronlab arena run --bots-dir students/ --bots hugger --db class.sqlite --html board.html
-  tronlab arena run --game codingame --players 3 --bots-dir students/ --bots hugger
-  tronlab arena run --schedule gauntlet --bots chamber minimax voronoi --depth 4
-"""
-
-
-def _maps_default() -> str:
-    from .maps import DEFAULT_MAPS
-    return "; ".join(f"{m} for {g}" for g, m in DEFAULT_MAPS.items())
-
-
-def _time_help() -> str:
-    from ..capture.external import GRACE
-    from .bots import MARGIN
-    from .play import PROGRAM_START
-    return (f"thinking time a move (default 0.1); the game times out at 2 S, the first move "
-            f"at 6 S or, when a program plays, at least {PROGRAM_START:g} s "
-            f"(TRONLAB_PROGRAM_START); a program of the Tron games (py:, cmd:) is stopped at "
-            f"{MARGIN:g} of these ({2 * MARGIN:g} S, {PROGRAM_START * MARGIN:g} s), so its own "
-            f"clock names the fault; a backtothecode program (cmd:) is stopped at 2 S + "
-            f"{GRACE * 1000:g} ms (the contest's grace) and at the full first-move limit")
-
-
 def build_parser():
     p = _Parser(prog="tronlab arena", description="tournaments, ratings and replays")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -93,7 +67,7 @@ def build_parser():
                         "chamber+depth=3+tt=false), py:FILE or cmd:COMMAND")
     r.add_argument("--bots-dir", metavar="DIR", help="a folder of student bots")
     r.add_argument("--maps", help="map files, folders, built-in names, random:N (N up to 10000; "
-                        f"comma-separated; default: {_maps_default()})")
+                        f"comma-separated; default: {maps_default()})")
     r.add_argument("--players", type=int, default=2,
                    help="players a game (codingame and backtothecode: 2-4; default 2)")
     r.add_argument("--schedule", choices=("round-robin", "gauntlet"), default="round-robin",
@@ -102,7 +76,8 @@ def build_parser():
     r.add_argument("--seeds", type=int, default=1,
                    help="games per group, map and seating (1 to 1000, default 1; a plan holds "
                         "at most 100000 games, weeks of play)")
-    r.add_argument("--time", type=seconds, default=0.1, metavar="S", help=_time_help())
+    r.add_argument("--time", type=seconds, metavar="S", help=time_help())
+    r.add_argument("--bank", type=seconds, metavar="S", help=bank_help())
     r.add_argument("--depth", type=int,
                    help="fixed search depth (turns, 1 to 48: the Nash bot's deepest)")
     r.add_argument("--jobs", type=int, default=1,
@@ -162,23 +137,36 @@ def _check_run_options(args) -> None:
     if not 1 <= args.jobs <= MAX_JOBS:
         raise ArenaError(f"--jobs is 1 to {MAX_JOBS} (each job is a process with its own "
                          f"bots), got {args.jobs}")
+    from .schedule import check_bank
+    check_bank(args.bank, args.game, _time(args), "--bank", "--time")
+
+
+def _time(args) -> float:
+    """``--time``, or its default: a limit a move, or the contest's seconds a move under
+    ``--bank``."""
+    if args.time is not None:
+        return args.time
+    return bank_move_time() if args.bank is not None else DEFAULT_TIME
 
 
 def make_plan(args, bots=None):
     """The plan of ``tronlab arena run``: ``bots`` (default: ``--bots``, then every bot
-    of ``--bots-dir``) by the schedule, maps, seeds and clock of ``args``."""
+    of ``--bots-dir``) by the schedule, maps, seeds and clock (``--time``, ``--bank``)
+    of ``args``."""
     from .bots import bots_in_folder
-    from .schedule import check_depth, check_players, check_seeds, gauntlet, round_robin
+    from .schedule import (check_bank, check_depth, check_players, check_seeds, gauntlet,
+                           round_robin)
 
     check_players(args.game, args.players, "--players")
     check_seeds(args.seeds, "--seeds")          # the options' names, not the API's words
     check_depth(args.depth, "--depth")
+    check_bank(args.bank, args.game, _time(args), "--bank", "--time")
     if bots is None:
         bots = list(args.bots) + (bots_in_folder(args.bots_dir) if args.bots_dir else [])
     if len(bots) < 2:
         raise ArenaError("give at least two bots (--bots and/or --bots-dir)")
-    opts = dict(game=args.game, players=args.players, seeds=args.seeds, time=args.time,
-                depth=args.depth, tag=args.tag)
+    opts = dict(game=args.game, players=args.players, seeds=args.seeds, time=_time(args),
+                depth=args.depth, tag=args.tag, bank=args.bank)
     if args.schedule == "gauntlet":
         return gauntlet(bots[0], bots[1:], args.maps, **opts)
     return round_robin(bots, args.maps, **opts)

@@ -20,7 +20,7 @@ import json
 import os
 
 from .ratings import ratings
-from .report import RESULTS_NOTE, default_pairs, maps_phrase, multiplayer
+from .report import RESULTS_NOTE, clocks_phrase, default_pairs, maps_phrase, multiplayer
 from .stats import fault_codes, fault_counts, head_to_head, pair_table
 from .store import record_of
 
@@ -215,7 +215,8 @@ def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
         f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>{html.escape(title)}</h1>",
         f"<p>{len(rows)} games ({html.escape(kinds)}) on {maps_phrase(rows)}, "
-        f"both seats. Ratings: Bradley-Terry fit over all games, 95% intervals.</p>",
+        f"both seats; {html.escape(clocks_phrase(rows))}. Ratings: Bradley-Terry fit over "
+        f"all games, 95% intervals.</p>",
         '<div id="viewer"><b id="title"></b><br><pre id="board"></pre><br>'
         '<button onclick="step(-1)">&lt;</button> <button onclick="play()">play</button> '
         '<button onclick="step(1)">&gt;</button> <input type="range" id="turn" min="0" value="0"> '

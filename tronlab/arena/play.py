@@ -18,6 +18,12 @@ then timed out before it could crash).  ``TRONLAB_PROGRAM_START`` (seconds) sets
 another floor, for a fast machine or a class whose programs hang often: every
 hanging program costs that long a game.
 
+A Light Riders game with ``spec.bank`` is played under the contest's time bank
+instead (``play(..., time_bank=(spec.bank, spec.time))``), for registered bots
+and programs alike, at a fixed depth too: the bank is each bot's whole clock.  A
+program's start-up then counts against its first move, as in the contest (no
+first-move floor: the bank holds the first move's time).
+
 Search kernels compile (or load from numba's cache) on first use; :func:`warm_up`
 does that once per process with a short unrecorded game, so no real game pays
 for it.
@@ -67,7 +73,7 @@ class _Depths:
     def __init__(self, bot):
         self.bot, self.depths = bot, []
         self.name = getattr(bot, "name", "bot")
-        for hook in ("start_game", "end_game", "close", "stderr_text"):
+        for hook in ("start_game", "set_clock", "end_game", "close", "stderr_text"):
             if hasattr(bot, hook):
                 setattr(self, hook, getattr(bot, hook))
 
@@ -112,12 +118,15 @@ def _play_tron(spec) -> dict:
 
     board = make_board(spec.game, spec.map, len(spec.bots))
     seeds = np.random.default_rng(spec.seed).integers(2**63, size=len(spec.bots))
-    limit, first = _limits(spec)
+    bank = getattr(spec, "bank", None)
+    # under a time bank a program's clock is the bank the engine keeps and tells it
+    limit, first = _limits(spec) if bank is None else (None, None)
+    clock = ({"time_limit": limit, "first_time_limit": first} if bank is None else
+             {"time_bank": (bank, spec.time)})
     bots = [_Depths(make_bot(b, spec.game, time=spec.time, depth=spec.depth, rng=int(s),
                              limits=(limit, first))) for b, s in zip(spec.bots, seeds)]
-    rec = play(board, bots, rules=spec.game, rng=spec.seed, time_limit=limit,
-               first_time_limit=first, names=list(spec.names),
-               metadata={"map": spec.map_label, "arena_key": spec.key})
+    rec = play(board, bots, rules=spec.game, rng=spec.seed, names=list(spec.names),
+               metadata={"map": spec.map_label, "arena_key": spec.key}, **clock)
     out = rec.outcome
     ranks = [0] * len(spec.bots)
     for r, group in enumerate(out.ranking):
@@ -180,4 +189,5 @@ def play_spec(spec) -> dict:
     return {"key": spec.key, "tag": spec.tag, "game": spec.game, "bots": list(spec.bots),
             "names": list(spec.names), "map": spec.map_label, "map_set": spec.map_set,
             "seed": spec.seed, "time": spec.time, "depth": spec.depth,
+            "bank": getattr(spec, "bank", None),
             "seconds": round(_time.perf_counter() - t0, 4), **result}

@@ -28,6 +28,29 @@ def maps_phrase(rows) -> str:
     return f"{n} map{'' if n == 1 else 's'}"
 
 
+def clock_text(row) -> str:
+    """The clock a stored game was played under: '0.1 s a move', 'time bank 10 s, 0.2 s
+    added a move' (Light Riders' contest clock), 'no time limit'; and a fixed search depth."""
+    time, bank, depth = row["time"], row.get("bank"), row["depth"]
+    if bank is not None:
+        text = f"time bank {bank:g} s, {time:g} s added a move"
+    else:
+        text = "no time limit" if time is None else f"{time:g} s a move"
+    return text if depth is None else f"{text}, search depth {depth}"
+
+
+def clocks_phrase(rows) -> str:
+    """'clock: ...' of ``rows``, or 'clocks: ... (n games); ...' when they differ."""
+    counts: dict = {}
+    for row in rows:
+        text = clock_text(row)
+        counts[text] = counts.get(text, 0) + 1
+    if len(counts) == 1:
+        return f"clock: {next(iter(counts))}"
+    return "clocks: " + "; ".join(f"{text} ({n} game{'s' * (n != 1)})"
+                                  for text, n in counts.items())
+
+
 def multiplayer(rows) -> bool:
     """Whether a game of ``rows`` had more than two players."""
     return any(len(row["names"]) > 2 for row in rows)
@@ -87,6 +110,7 @@ def table_text(rows, pairs=None) -> str:
         return "no games stored yet"
     games = sorted({r["game"] for r in rows})
     head = f"{len(rows)} games ({', '.join(games)}), {maps_phrase(rows)}"
+    head += "\n" + clocks_phrase(rows)
     return "\n\n".join([head, ratings_text(rows), pairs_text(rows, pairs), faults_text(rows)])
 
 

@@ -30,8 +30,10 @@ import zlib
 from dataclasses import asdict, dataclass
 
 from ..runner.games import get_game
+from ..runner.reprs import safe_repr
+from ..runner.timebank import MAX_SECONDS
 from ..tron import nash_table, search_state
-from ..tron.values import is_whole
+from ..tron.values import is_real, is_whole
 from .bots import bot_files_hash, bot_name, check_spec
 from .maps import DEFAULT_MAPS, MapRef, check_maps, expand_maps
 
@@ -49,7 +51,10 @@ MAX_DEPTH = min(search_state.MAX_DEPTH, nash_table.MAX_DEPTH)
 class GameSpec:
     """One game of a plan.  ``time`` is each bot's thinking budget a move (the
     engine calls a timeout at twice it, six times for the first move);
-    ``depth`` a fixed search depth for the search bots (None: timed)."""
+    ``depth`` a fixed search depth for the search bots (None: timed).  ``bank``
+    (Light Riders only) plays the game under the contest's time bank instead:
+    each bot's bank starts at ``bank`` seconds and ``time`` is added before each
+    move (:mod:`tronlab.runner.timebank`)."""
     game: str
     bots: tuple
     map: str
@@ -62,6 +67,8 @@ class GameSpec:
     #: by seat, a hash of the files a ``py:`` or ``cmd:`` bot runs ('' for a registered
     #: bot): a student who hands in a changed file gets its games played again
     files: tuple = ()
+    #: seconds of a Light Riders time bank (None: ``time`` is a limit a move)
+    bank: float | None = None
 
     @property
     def names(self) -> tuple:
@@ -73,6 +80,8 @@ class GameSpec:
         what = [self.tag, self.game, list(self.bots), self.map, self.seed, self.time, self.depth]
         if any(self.files):
             what.append(list(self.files))
+        if self.bank is not None:       # absent for a game a move's limit: old keys stand
+            what.append({"bank": self.bank})
         return hashlib.sha1(json.dumps(what).encode()).hexdigest()[:20]
 
     def to_dict(self) -> dict:
@@ -133,15 +142,38 @@ def check_plan_size(seatings: int, maps: int, seeds) -> None:
                          f"would take weeks to play); use fewer bots, maps or seeds")
 
 
-def _check_options(depth, time) -> int | None:
-    """``depth`` as an int (or None), once it and ``time`` are checked."""
+def _check_options(depth, time, game, bank) -> tuple:
+    """``(depth, bank)`` as an int and a float (or None), once they and ``time`` are
+    checked."""
     depth = check_depth(depth)
     if time is not None and not time > 0:
         raise ValueError(f"time is a positive number of seconds a move, got {time!r}")
-    return depth
+    return depth, check_bank(bank, game, time)
 
 
-def _specs(game, seatings, maps, seeds, time, depth, tag):
+def check_bank(bank, game, time=0.1, name="bank", time_name="time") -> float | None:
+    """``bank`` as a float if it is a Light Riders time bank (seconds above 0) and
+    ``time`` the seconds added a move, None for None; else a TypeError (not a number)
+    or a ValueError naming ``name`` (the ``tronlab arena`` command passes ``"--bank"``)."""
+    if bank is None:
+        return None
+    if not get_game(game).banked:
+        raise ValueError(f"{name} is for lightriders (the only game played with a time "
+                         f"bank); {game} takes {time_name}, a limit per move")
+    if not is_real(bank):
+        raise TypeError(f"{name} is the seconds of a Light Riders time bank, got "
+                        f"{safe_repr(bank, 80)}")
+    if not 0 < bank < MAX_SECONDS:
+        raise ValueError(f"{name} is a positive number of seconds under {MAX_SECONDS:g} "
+                         f"(the contest's: 10), got {bank!r}")
+    if time is None:
+        raise ValueError(f"with {name}, {time_name} is the seconds added to the bank before "
+                         f"each move (the contest's: 0.2), not None")
+    return float(bank)
+
+
+def _specs(game, seatings, maps, seeds, clock, tag):
+    time, depth, bank = clock
     info = get_game(game)
     names = {}
     for spec in {b for seating in seatings for b in seating}:
@@ -162,35 +194,38 @@ def _specs(game, seatings, maps, seeds, time, depth, tag):
             for s in range(seeds):
                 seed = zlib.crc32(f"{game}|{'|'.join(seating)}|{ref.spec}|{s}".encode())
                 plan.append(GameSpec(game, tuple(seating), ref.spec, ref.label, ref.set, seed,
-                                     time, depth, tag, files))
+                                     time, depth, tag, files, bank))
     return plan
 
 
 def round_robin(bots, maps=None, *, game="google2010", players=2, seeds=1, time=0.1,
-                depth=None, tag="") -> list[GameSpec]:
-    """Every group of ``players`` distinct bots, in every seating, on every map."""
+                depth=None, tag="", bank=None) -> list[GameSpec]:
+    """Every group of ``players`` distinct bots, in every seating, on every map.
+    ``bank`` (seconds, Light Riders only) plays every game under the contest's time
+    bank, ``time`` then being the seconds added a move (10 and 0.2: the contest's)."""
     players = check_players(game, players)
     bots = list(dict.fromkeys(bots))
     if len(bots) < players:
         raise ValueError(f"a round robin of {players}-player games needs at least {players} "
                          f"different bots, got {len(bots)}")
-    depth = _check_options(depth, time)
+    depth, bank = _check_options(depth, time, game, bank)
     maps = _maps(game, maps)
     check_plan_size(math.comb(len(bots), players) * len(_seatings(range(players), players)),
                     len(maps), seeds)
     seatings = [s for g in itertools.combinations(bots, players) for s in _seatings(g, players)]
-    return _specs(game, seatings, maps, seeds, time, depth, tag)
+    return _specs(game, seatings, maps, seeds, (time, depth, bank), tag)
 
 
 def gauntlet(hero, others, maps=None, *, game="google2010", players=2, seeds=1, time=0.1,
-             depth=None, tag="") -> list[GameSpec]:
-    """``hero`` against each of ``others`` (``players - 1`` copies of it), seats rotated."""
+             depth=None, tag="", bank=None) -> list[GameSpec]:
+    """``hero`` against each of ``others`` (``players - 1`` copies of it), seats rotated;
+    ``bank`` as in :func:`round_robin`."""
     players = check_players(game, players)
     others = [o for o in dict.fromkeys(others) if o != hero]
     if not others:
         raise ValueError("a gauntlet needs at least one bot besides the hero")
-    depth = _check_options(depth, time)
+    depth, bank = _check_options(depth, time, game, bank)
     maps = _maps(game, maps)
     check_plan_size(len(others) * len(_seatings(range(players), players)), len(maps), seeds)
     seatings = [s for o in others for s in _seatings([hero] + [o] * (players - 1), players)]
-    return _specs(game, seatings, maps, seeds, time, depth, tag)
+    return _specs(game, seatings, maps, seeds, (time, depth, bank), tag)

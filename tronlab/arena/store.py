@@ -51,12 +51,15 @@ CREATE TABLE IF NOT EXISTS games (
     depths   TEXT,               -- JSON list: mean search depth by seat, or null
     seconds  REAL,
     created  TEXT NOT NULL,
-    record   TEXT NOT NULL       -- the full game record (JSON)
+    record   TEXT NOT NULL,      -- the full game record (JSON)
+    bank     REAL                -- Light Riders time bank (s), time then added a move
 )""",
           "CREATE INDEX IF NOT EXISTS games_tag ON games (tag)")
 _JSON = ("bots", "names", "ranks", "faults", "depths")
 _COLUMNS = ("id", "key", "tag", "game", "bots", "names", "map", "map_set", "seed", "time", "depth",
-            "winner", "ranks", "turns", "faults", "depths", "seconds", "created")
+            "winner", "ranks", "turns", "faults", "depths", "seconds", "created", "bank")
+#: columns added since the first schema, with their type: added to an older database
+_ADDED = {"bank": "REAL"}
 
 
 #: seconds a run waits for another run that holds the database (busy timeout and retries)
@@ -84,11 +87,20 @@ def _open(path: str) -> sqlite3.Connection:
         conn.execute("BEGIN IMMEDIATE")
         for statement in SCHEMA:
             conn.execute(statement)
+        found = _columns(conn)
+        for column, kind in _ADDED.items():
+            if column not in found:         # a database of an older tronlab
+                conn.execute(f"ALTER TABLE games ADD COLUMN {column} {kind}")
         conn.execute("COMMIT")
     except BaseException:
         conn.close()
         raise
     return conn
+
+
+def _columns(conn) -> set:
+    """The columns the ``games`` table has."""
+    return {row[1] for row in conn.execute("PRAGMA table_info(games)")}
 
 
 def _open_read_only(path: str) -> sqlite3.Connection:
@@ -203,7 +215,9 @@ class Store:
         if game is not None:
             where.append("game = ?")
             args.append(game)
-        sql = f"SELECT {', '.join(_COLUMNS)} FROM games"
+        # a database of an older tronlab opened read-only lacks the columns added since
+        have = _columns(self.conn)
+        sql = f"SELECT {', '.join(c if c in have else 'NULL' for c in _COLUMNS)} FROM games"
         if where:
             sql += " WHERE " + " AND ".join(where)
         out = []
@@ -249,12 +263,12 @@ class Store:
 def latest_versions(rows) -> tuple[list, int]:
     """``rows`` without the games that a changed bot file made a run play again, and how
     many were left out.  A game played again has everything of the old one (tag, game,
-    bots by seat, map, seed, clock, depth) but the files' hash, which only its key holds:
-    of the rows alike in all of that, the latest stands."""
+    bots by seat, map, seed, clock (time and bank), depth) but the files' hash, which only
+    its key holds: of the rows alike in all of that, the latest stands."""
     latest = {}
     for row in rows:
         latest[(row["tag"], row["game"], tuple(row["bots"]), row["map"], row["seed"],
-                row["time"], row["depth"])] = row["id"]
+                row["time"], row["depth"], row.get("bank"))] = row["id"]
     standing = set(latest.values())
     kept = [r for r in rows if r["id"] in standing]
     return kept, len(rows) - len(kept)

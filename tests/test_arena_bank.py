@@ -1,0 +1,163 @@
+"""``tronlab arena run --bank S``: a Light Riders class contest under the contest's time bank."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from dataclasses import replace
+
+import pytest
+
+from tronlab.arena import Store, gauntlet, report, round_robin, run
+from tronlab.arena.play import _Depths
+from tronlab.arena.store import SCHEMA, latest_versions, record_of
+from tronlab.cli import main as tronlab_main
+from tronlab.runner.registry import get_bot
+
+BANK = ["--game", "lightriders", "--maps", "random:1", "--no-progress"]
+LEFT = "def move(board, player):\n    moves = list(board.legal_moves(player))\n" \
+       "    return moves[0] if moves else 0\n"
+
+
+def _arena(capsys, *args):
+    code = tronlab_main(["arena", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _metadata(store, row):
+    return record_of(store.record_json(row["id"])).metadata
+
+
+def test_a_tournament_under_a_bank_keeps_it_in_every_game(tmp_path):
+    plan = round_robin(["chamber", "hugger"], "random:1", game="lightriders", bank=1,
+                       time=0.02)
+    assert {spec.bank for spec in plan} == {1.0}
+    with Store(tmp_path / "b.sqlite") as store:
+        assert run(plan, store, progress=False).played == 2
+        rows = store.rows()
+        for row in rows:
+            meta = _metadata(store, row)
+            assert meta["time_bank"] == [1.0, 0.02] and meta["time_limit"] is None
+            assert all(0 <= least <= 1.0 for least in meta["least_bank"])
+            assert row["bank"] == 1.0 and row["time"] == 0.02
+            assert "timeout" not in row["faults"]
+            assert [e for e in record_of(store.record_json(row["id"])).events
+                    if e["kind"] == "timeout"] == []
+        assert run(plan, store, progress=False).played == 0        # resumed: nothing new
+    assert "clock: time bank 1 s, 0.02 s added a move" in report.table_text(rows)
+
+
+def test_a_search_bot_hears_its_bank_through_the_arena():
+    # the arena wraps each bot to note its depths: the wrapper must pass set_clock on, or
+    # a search bot plans from --time alone and overdraws a bank it never heard of
+    bot = _Depths(get_bot("chamber"))
+    assert callable(getattr(bot, "set_clock", None))
+
+
+def test_a_run_with_another_clock_does_not_reuse_the_bank_games(tmp_path, capsys):
+    db = str(tmp_path / "c.sqlite")
+    bots = ["--bots", "hugger", "random", "--db", db]
+    code, out, err = _arena(capsys, "run", *BANK, *bots, "--bank", "1", "--time", "0.02")
+    assert code == 0, err
+    assert "2 games planned, 0 already in" in out
+    assert "clock: time bank 1 s, 0.02 s added a move" in out
+    code, out, err = _arena(capsys, "run", *BANK, *bots, "--bank", "1", "--time", "0.02")
+    assert code == 0 and "2 already in" in out and "0 to play" in out
+    for other in (["--time", "0.02"], ["--bank", "2", "--time", "0.02"]):
+        code, out, err = _arena(capsys, "run", *BANK, *bots, *other)
+        assert code == 0, err
+        assert "2 games planned, 0 already in" in out, other
+    code, out, err = _arena(capsys, "table", db)
+    assert code == 0 and "6 games (lightriders)" in out and "left out" not in out
+    assert ("clocks: time bank 1 s, 0.02 s added a move (2 games); 0.02 s a move (2 games); "
+            "time bank 2 s, 0.02 s added a move (2 games)") in out
+    with Store(db) as store:
+        assert [r["bank"] for r in store.rows()] == [1.0, 1.0, None, None, 2.0, 2.0]
+        meta = [_metadata(store, r)["time_bank"] for r in store.rows()]
+    assert meta == [[1.0, 0.02]] * 2 + [None] * 2 + [[2.0, 0.02]] * 2
+
+
+def test_the_bank_alone_is_the_contests_clock(tmp_path, capsys):
+    db = str(tmp_path / "d.sqlite")
+    code, out, err = _arena(capsys, "run", *BANK, "--bots", "hugger", "random", "--db", db,
+                            "--bank", "10")
+    assert code == 0, err
+    assert "clock: time bank 10 s, 0.2 s added a move" in out
+
+
+@pytest.mark.parametrize("game", ["google2010", "codingame", "backtothecode"])
+def test_a_bank_for_a_game_without_one_is_refused(tmp_path, capsys, game):
+    db = tmp_path / "r.sqlite"
+    code, out, err = _arena(capsys, "run", "--game", game, "--bots", "random", "hugger",
+                            "--bank", "1", "--db", str(db), "--no-progress")
+    assert code == 2 and err.count("\n") == 1
+    assert "--bank is for lightriders" in err and f"{game} takes --time" in err
+    assert not db.exists()                                      # refused before anything
+
+
+def test_the_api_checks_the_bank_naming_it():
+    with pytest.raises(ValueError, match="bank is for lightriders.*google2010 takes time"):
+        round_robin(["random", "hugger"], "arena", bank=10)
+    with pytest.raises(ValueError, match="bank is for lightriders"):
+        gauntlet("random", ["hugger"], "random:1", game="codingame", bank=10)
+    with pytest.raises(TypeError, match="bank is the seconds"):
+        round_robin(["random", "hugger"], "random:1", game="lightriders", bank="10")
+    with pytest.raises(TypeError, match="bank is the seconds"):
+        round_robin(["random", "hugger"], "random:1", game="lightriders", bank=True)
+    for bad in (0, -1, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="bank is a positive number"):
+            gauntlet("random", ["hugger"], "random:1", game="lightriders", bank=bad)
+    with pytest.raises(ValueError, match="with bank, time is the seconds added"):
+        round_robin(["random", "hugger"], "random:1", game="lightriders", bank=10, time=None)
+
+
+def test_a_bank_changes_the_key_and_a_game_without_one_keeps_its_old_key():
+    base = round_robin(["random", "hugger"], "random:1", game="lightriders", time=0.2)[0]
+    old = [base.tag, base.game, list(base.bots), base.map, base.seed, base.time, base.depth]
+    assert base.key == hashlib.sha1(json.dumps(old).encode()).hexdigest()[:20]
+    keys = {base.key, replace(base, bank=10.0).key, replace(base, bank=5.0).key}
+    assert len(keys) == 3
+
+
+def test_a_python_file_plays_under_the_bank(tmp_path, capsys):
+    bot = tmp_path / "left.py"
+    bot.write_text(LEFT)
+    db = str(tmp_path / "p.sqlite")
+    # a program's start-up counts against its first move: 3 s hold it on a busy machine
+    code, out, err = _arena(capsys, "run", *BANK, "--bots", f"py:{bot}", "hugger",
+                            "--bank", "3", "--time", "0.02", "--db", db)
+    assert code == 0, err
+    assert "faults (timeouts, crashes, bad output): none in 2 games" in out
+    with Store(db) as store:
+        for row in store.rows():
+            meta = _metadata(store, row)
+            seat = row["names"].index("left")
+            assert meta["time_bank"] == [3.0, 0.02]
+            assert 0 < meta["least_bank"][seat] < 3.0      # its thinking came off the bank
+            assert meta["think_seconds"][seat] > 0
+
+
+def test_an_older_database_gets_the_bank_column(tmp_path):
+    old = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(old)
+    conn.execute(SCHEMA[0].replace("record   TEXT NOT NULL,", "record   TEXT NOT NULL")
+                 .replace("bank     REAL", ""))
+    conn.execute("INSERT INTO games (key, game, bots, names, map, map_set, seed, time, ranks, "
+                 "turns, faults, created, record) VALUES ('k', 'lightriders', '[\"a\", \"b\"]', "
+                 "'[\"a\", \"b\"]', 'm', 's', 1, 0.1, '[0, 1]', 3, '[null, null]', 'now', '{}')")
+    conn.commit()
+    conn.close()
+    with Store(old, read_only=True) as store:          # read-only: the file is not changed
+        assert [r["bank"] for r in store.rows()] == [None]
+    with Store(old) as store:
+        assert [r["bank"] for r in store.rows()] == [None]
+        row = dict(store.rows()[0], key="k2", bank=1.0, record="{}")
+        assert store.add(row)
+        rows = store.rows()
+    assert [r["bank"] for r in rows] == [None, 1.0]
+    # a bank game is not a newer version of the game under a limit a move
+    assert latest_versions(rows) == (rows, 0)
+    assert report.clocks_phrase(rows) == ("clocks: 0.1 s a move (1 game); "
+                                   "time bank 1 s, 0.1 s added a move (1 game)")

@@ -1,0 +1,62 @@
+"""The longer help texts of ``tronlab arena run`` (the examples, ``--maps``,
+``--time`` and ``--bank``), kept out of :mod:`tronlab.arena.cli`."""
+
+from __future__ import annotations
+
+RUN_EXAMPLES = """\
+Run the same command again to resume a stopped or killed run: it plays only the
+games the database lacks (and again those of a bot whose file changed).  A run
+with another clock (--time, --bank, --depth) plays games of its own: it never
+takes the games played under another clock for its own.
+
+examples:
+  tronlab arena run --bots random hugger "cmd:./mybot" --maps arena,spiral --seeds 2
+  tronlab arena run --bots-dir students/ --bots hugger --db class.sqlite --html board.html
+  tronlab arena run --game codingame --players 3 --bots-dir students/ --bots hugger
+  tronlab arena run --game lightriders --bank 10 --bots-dir students/ --bots nash
+  tronlab arena run --schedule gauntlet --bots chamber minimax voronoi --depth 4
+"""
+
+#: ``--time`` when it is not given: a limit a move, or the seconds a move under ``--bank``
+DEFAULT_TIME = 0.1
+
+
+def maps_default() -> str:
+    from .maps import DEFAULT_MAPS
+    return "; ".join(f"{m} for {g}" for g, m in DEFAULT_MAPS.items())
+
+
+def bank_move_time() -> float:
+    """``--time``'s default under ``--bank``: the Light Riders contest's seconds a move."""
+    from ..runner.games import get_game
+    return get_game("lightriders").move_time
+
+
+def time_help() -> str:
+    from ..capture.external import GRACE
+    from .bots import MARGIN
+    from .play import PROGRAM_START
+    return (f"thinking time a move (default {DEFAULT_TIME:g}); the game times out at 2 S, the "
+            f"first move at 6 S or, when a program plays, at least {PROGRAM_START:g} s "
+            f"(TRONLAB_PROGRAM_START); a program of the Tron games (py:, cmd:) is stopped at "
+            f"{MARGIN:g} of these ({2 * MARGIN:g} S, {PROGRAM_START * MARGIN:g} s), so its own "
+            f"clock names the fault; a backtothecode program (cmd:) is stopped at 2 S + "
+            f"{GRACE * 1000:g} ms (the contest's grace) and at the full first-move limit; "
+            f"with --bank: the seconds added to the bank before each move (default "
+            f"{bank_move_time():g}, the contest's)")
+
+
+def bank_help() -> str:
+    from ..runner.games import get_game
+    from .play import PROGRAM_START
+    bank = get_game("lightriders").first_move_time
+    return (f"lightriders only: play under the contest's time bank instead of a limit per "
+            f"move, registered bots and programs alike: each bot's bank starts at S seconds, "
+            f"--time is added before each move (capped at S), a search bot plans from its "
+            f"bank, and an answer after the bank ran out is a timeout that shuts the bot "
+            f"down (the contest: --bank {bank:g}, {bank_move_time():g} s a move). A program's "
+            f"start-up (py:, cmd:) counts against its first move, as in the contest: the "
+            f"{PROGRAM_START:g} s first-move floor (TRONLAB_PROGRAM_START) does not apply, so "
+            f"give programs a bank of a few seconds. Games under a bank are other games "
+            f"than those under a limit per move or another bank: a run never reuses the "
+            f"ones for the others. Default: no bank, --time a move")
