@@ -28,8 +28,8 @@ from tronlab.tron.maps import load_map
 #: 100 keeps the suite inside CI's 20 minutes on two cores
 EXAMPLES = 100 if os.environ.get("CI") else 40
 
-_BENCH_DIRS = (Path(__file__).resolve().parents[1] / "benchmarks" / "boards",
-               Path(__file__).resolve().parents[2] / "shared" / "bench" / "boards")
+#: the C reference's boards ship with the repository (benchmarks/boards)
+BENCH_BOARDS = Path(__file__).resolve().parents[1] / "benchmarks" / "boards"
 
 
 def B(text, facing=None):
@@ -41,14 +41,11 @@ def B(text, facing=None):
 
 
 def bench_board(name):
-    """One of the C reference's boards (empty15, empty30x20, rand30x20) as a Board;
-    skips the test when the boards are not around."""
-    import pytest
-
-    for folder in _BENCH_DIRS:
-        if (folder / f"{name}.txt").exists():
-            return load_map(folder / f"{name}.txt")
-    pytest.skip(f"benchmark board {name} not available")
+    """One of the C reference's boards (empty15, empty30x20, rand30x20) as a Board.
+    They are part of the repository, so a missing one fails the test (it used to skip it)."""
+    path = BENCH_BOARDS / f"{name}.txt"
+    assert path.is_file(), f"{path} is missing: the benchmark boards ship with the repository"
+    return load_map(path)
 
 
 @st.composite

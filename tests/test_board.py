@@ -96,7 +96,7 @@ def test_moves_and_names():
         parse_move(4)
     with pytest.raises(TypeError, match="a move is an int 0-3 or a name"):
         parse_move(1.0)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="a move is an int 0-3 or a name like 'up', got bool"):
         parse_move(True)
 
 
@@ -151,7 +151,7 @@ def test_copy_is_independent_and_equality_ignores_facing():
     d = b.copy()
     d.facing[:] = 1
     assert d == b
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="unhashable type: 'Board'"):
         hash(b)
 
 

@@ -257,7 +257,9 @@ def test_in_place_moves_and_trails_stay_legal():
     moved there) passes the re-check."""
     import tronlab
     b = _arena()
+    before = tronlab.flood_fill(b)
     square = int(b.heads[0]) + 1
     b.flat[square] = TRAIL
     b.heads[0] = square
-    assert tronlab.flood_fill(b) >= 0
+    # the open room: every free square is reachable, one fewer than before the move
+    assert tronlab.flood_fill(b) == b.free_count() == before - 1 == 166

@@ -67,7 +67,7 @@ def test_register_as_decorator_and_call(scratch_registry):
     register("not-a-bot", lambda **kw: 42)
     with pytest.raises(TypeError, match="returned a int, not a callable bot"):
         get_bot("not-a-bot")
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
         get_bot("fixed", colour="red")
 
 

@@ -20,6 +20,7 @@ from strategies import EXAMPLES, boards, grid_graph, small_boards
 import wrong_solutions as wrong
 from tronlab import Board
 from tronlab.grid import reference
+from tronlab.tron import c_reference, spacefill
 from tronlab.course import CheckResult, TurnGame, checker, exercises, timelimit, variants
 from tronlab.course import boards as course_boards
 from tronlab.course.checker import (BAD_ARGUMENT, CHANGED_INPUT, CRASH, NOT_IMPLEMENTED, PASSED,
@@ -655,7 +656,6 @@ def test_turn_game_search_matches_the_c_reference_search(board):
     """Plain minimax, the checker's alpha-beta, and tronlab.tron.c_reference's line-for-line port
     of the C reference search agree on the value; alpha-beta's node count equals the port's and
     never exceeds minimax's."""
-    ref = pytest.importorskip("tronlab.tron.c_reference")
     size = board.flat.size
     for depth in (1, 2, 3):
         game = TurnGame(board)
@@ -666,10 +666,10 @@ def test_turn_game_search_matches_the_c_reference_search(board):
         assert value == full and game.nodes <= full_nodes
         assert game.depth_played == 0 and game.board == board
         flat = board.flat.copy()
-        v, _, nodes = ref.reference_search_kernel(
+        v, _, nodes = c_reference.reference_search_kernel(
             flat, board.heads[0], board.heads[1], np.int64(board.stride), np.int64(depth),
             np.empty(size, np.int32), np.empty(size, np.uint8), np.empty(size, np.int32),
-            ref.new_ref_frames(depth))
+            c_reference.new_ref_frames(depth))
         assert v == full
         assert nodes == game.nodes
 
@@ -678,10 +678,9 @@ def test_turn_game_search_matches_the_c_reference_search(board):
 @given(boards(max_width=10, max_height=8))
 def test_package_filler_move_is_always_accepted(board):
     """tronlab.tron.spacefill ranks moves the same way: its move must be one the checker accepts."""
-    filler = pytest.importorskip("tronlab.tron.spacefill")
     for p in range(board.n_players):
         if board.legal_moves(p):
-            assert filler.greedy_move(board, p) in variants.greedy_choices(board, p)
+            assert spacefill.greedy_move(board, p) in variants.greedy_choices(board, p)
 
 
 def test_checker_answers_agree_with_the_numba_kernels():

@@ -91,9 +91,9 @@ def test_three_player_codingame_falls_back():
 
 
 def test_bad_options():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="depth must be an int from 1 to 48"):
         get_bot("nash", depth=0)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown evaluation 'nonsense'"):
         get_bot("nash", evaluation="nonsense")
 
 
@@ -105,7 +105,7 @@ def test_the_evaluation_weights_reach_the_search():
     board = Board.from_ascii(SMALL)
     a, b = (bot.searcher.search_depth(board, 0, 3)[0] for bot in (plain, fitted))
     assert a != b                        # the root values differ: the weights are used
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="k1 must be a finite number, got nan"):
         get_bot("nash", k1=float("nan"))
 
 

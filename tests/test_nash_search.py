@@ -222,19 +222,19 @@ def test_root_decision_sampling_is_seeded():
     draws = [choose_move(p, rng=g) for g in [np.random.default_rng(1)] for _ in range(400)]
     assert 0.6 < draws.count(2) / 400 < 0.8
     assert choose_move(p) == 2
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a strategy is 4 probabilities"):
         choose_move([0, 0, 0, 0])
 
 
 def test_bad_arguments():
     board = Board.from_ascii("1..2")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="needs a 2-player board, this one has 3"):
         nash_search(Board.from_ascii("1.2.3"), 0)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="depth must be an int from 1 to 48"):
         nash_search(board, 0, depth=0)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown evaluation 'nonsense'"):
         NashSearcher(evaluation="nonsense")
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="expected a tronlab Board, got str"):
         nash_search("1..2", 0)
 
 

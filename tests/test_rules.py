@@ -23,7 +23,7 @@ def test_get_rules_names_and_aliases():
     assert (C.min_players, C.max_players, G.max_players) == (2, 4, 2)
     with pytest.raises(ValueError, match="unknown rules 'tron'; known: google2010"):
         get_rules("tron")
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="rules are named by a str, got int"):
         get_rules(3)
 
 
@@ -43,7 +43,7 @@ def test_check_preconditions():
     L.check(B("1..2", facing=[1, 3]))
     with pytest.raises(ValueError, match="player 1 is already dead"):
         G.check(B("1..B"))
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="google2010: expected a Board, got str"):
         G.check("1..2")
 
 

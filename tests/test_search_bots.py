@@ -12,6 +12,7 @@ import tronlab.tron.bots.search  # noqa: F401  (registers the bots)
 from tronlab import Board
 from tronlab.runner.registry import bot_names, get_bot
 from tronlab.runner.engine import play
+from tronlab.runner.external import ExternalBot
 from tronlab.tron.endgame import Endgame
 from tronlab.tron.maps import load_map
 from tronlab.tron.rules import get_rules
@@ -175,9 +176,8 @@ def _program(name, protocol, seconds):
 
 
 def _external(name, seconds=1.0, first=3.0):
-    ext = pytest.importorskip("tronlab.runner.external")
-    return ext.ExternalBot(_program(name, "google2010", seconds), protocol="google2010",
-                           time_limit=seconds, first_time_limit=first)
+    return ExternalBot(_program(name, "google2010", seconds), protocol="google2010",
+                       time_limit=seconds, first_time_limit=first)
 
 
 def test_chamber_as_a_google2010_program_short_game():

@@ -101,16 +101,21 @@ def test_large_game_uses_the_simplex():
 
 
 # ---- bad input ------------------------------------------------------------------
-@pytest.mark.parametrize("bad, error", [
-    ([], ValueError), ([[]], ValueError), (np.zeros((0, 3)), ValueError),
-    ([1, 2, 3], ValueError), (5, ValueError), (np.zeros((2, 2, 2)), ValueError),
-    ([[1, np.nan]], ValueError), ([[np.inf, 1]], ValueError),
-    ([[1, 2], [3]], ValueError),
-    ([["a", "b"]], TypeError), ([[1 + 2j]], TypeError), ([[True, False]], TypeError),
-    ([[None, 1]], TypeError),
+TWO_D, EMPTY, FINITE = "payoff must be 2-D", "payoff is empty", "payoff has NaN or infinite"
+REAL = "payoff must hold real numbers"
+
+
+@pytest.mark.parametrize("bad, error, words", [
+    ([], ValueError, TWO_D), ([[]], ValueError, EMPTY), (np.zeros((0, 3)), ValueError, EMPTY),
+    ([1, 2, 3], ValueError, TWO_D), (5, ValueError, TWO_D),
+    (np.zeros((2, 2, 2)), ValueError, TWO_D),
+    ([[1, np.nan]], ValueError, FINITE), ([[np.inf, 1]], ValueError, FINITE),
+    ([[1, 2], [3]], ValueError, "payoff must be a rectangular 2-D array"),
+    ([["a", "b"]], TypeError, REAL), ([[1 + 2j]], TypeError, REAL),
+    ([[True, False]], TypeError, REAL), ([[None, 1]], TypeError, REAL),
 ])
-def test_bad_input_is_refused(bad, error):
-    with pytest.raises(error):
+def test_bad_input_is_refused(bad, error, words):
+    with pytest.raises(error, match=words):
         solve_zero_sum(bad)
 
 

@@ -188,7 +188,7 @@ def test_default_limits_are_the_contests():
     assert (prog.first_time_limit, prog.time_limit, prog.grace) == (1.0, 0.1, 0.05)
     with pytest.raises(ValueError, match="positive"):
         CaptureProgram("true", time_limit=0)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="command must be a str or a list of str"):
         CaptureProgram(42)
 
 

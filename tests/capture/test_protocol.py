@@ -150,7 +150,7 @@ def test_format_answer_round_trips():
         ans = parse_answer(format_answer(action, message))
         assert ans.action == action
         assert ans.message == (None if message is None else "go there")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"not an action: \('JUMP', 2\)"):
         format_answer(("JUMP", 2))
 
 
