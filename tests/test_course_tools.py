@@ -175,9 +175,12 @@ def test_running_a_solution_notebook_gives_no_credit(fresh_progress, monkeypatch
     assert p.state("bfs_distances") == "not tried"
     assert set(json.loads(fresh_progress.read_text())) == {"territory"}
     assert "solution notebook" in repr(p) and "solution notebook" in p._repr_html_()
-    for path in sorted((ROOT / "solutions").glob("*_solution.ipynb")):
+    solutions = sorted((ROOT / "solutions").glob("*_solution.ipynb"))
+    exercise_files = sorted((ROOT / "exercises").glob("*_exercise.ipynb"))
+    assert len(solutions) == len(exercise_files) == 8       # 01-04, 06, 09-11
+    for path in solutions:
         assert "\nsolution_notebook()" in first_code_cell(path), path.name
-    for path in sorted((ROOT / "exercises").glob("*_exercise.ipynb")):
+    for path in exercise_files:
         assert "solution_notebook" not in path.read_text(), path.name
 
 
@@ -229,6 +232,7 @@ def test_solution_check_cells_show_their_result():
     is never displayed."""
     import ast
 
+    checked = set()
     for path in sorted((ROOT / "solutions").glob("*_solution.ipynb")):
         for cell in json.loads(path.read_text())["cells"]:
             src = "".join(cell["source"])
@@ -237,3 +241,5 @@ def test_solution_check_cells_show_their_result():
                 continue
             last = ast.parse(src).body[-1]
             assert isinstance(last, ast.Expr) or "print(" in src, (path.name, src)
+            checked.add(path.name)
+    assert len(checked) == 8, checked       # every solution notebook has a check cell
