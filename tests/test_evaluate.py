@@ -5,11 +5,12 @@ import itertools
 import networkx as nx
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
+import chamber_oracle
 from tronlab import Board
-from tronlab.tron.chambers import chamber_score
+from tronlab.tron.chambers import LITERAL_N_ONLY, chamber_score
 from tronlab.tron.evaluate import EVAL_NAMES, evaluate, is_separated
 
 K1, K2 = 0.055, 0.194
@@ -58,6 +59,15 @@ def _longest_fill(free, start):
     return best
 
 
+def _parity_bound(comp, head):
+    """A fill alternates colours: with ``other`` squares of ``comp`` of the colour
+    the head is not on and ``same`` of its own it makes at most
+    ``2*min(other, same) + (other > same)`` moves."""
+    other = sum(1 for (x, y) in comp if (x + y + head[0] + head[1]) % 2 == 1)
+    same = len(comp) - other
+    return 2 * min(other, same) + (1 if other > same else 0)
+
+
 def _territory(board, me):
     g, free, heads = _grid(board)
     d0 = nx.single_source_shortest_path_length(g, heads[me])
@@ -82,18 +92,13 @@ def test_separation_and_heuristics_match_networkx(board, me):
     assert is_separated(board) == separated
     values = {k: evaluate(board, me, kind=k) for k in ("territory", "edges", "linear")}
     if separated:
-        # 1000 * the difference of the parity bounds: a fill alternates colours, so with
-        # `other` squares of the colour the head is not on and `same` of its own it makes
-        # at most 2*min(other, same) + (other > same) moves; never fewer than the real
+        # 1000 * the difference of the parity bounds, never below the real
         # longest fill (exhaustive on small regions)
         assert len(set(values.values())) == 1
         bounds = []
         for p in (me, 1 - me):
             comp = nx.node_connected_component(g, heads[p]) - {heads[p]}
-            hx, hy = heads[p]
-            other = sum(1 for (x, y) in comp if (x + y + hx + hy) % 2 == 1)
-            same = len(comp) - other
-            bounds.append(2 * min(other, same) + (1 if other > same else 0))
+            bounds.append(_parity_bound(comp, heads[p]))
             if len(comp) <= 9:
                 assert bounds[-1] >= _longest_fill(comp, heads[p])
         assert values["territory"] == 1000 * (bounds[0] - bounds[1])
@@ -129,6 +134,30 @@ def test_separated_fill_bounds_on_hand_worked_boards():
     """)
     assert evaluate(c, 0, kind="linear") == 1000 * (3 - 0)
     assert evaluate(c, 1, kind="linear") == -3000
+
+
+# a 3x3 room entered at the middle of a side: parity allows 8 of its 9 squares
+ROOM_BESIDE = Board.from_ascii("""
+    #...#2
+    1...##
+    #...##
+""")
+
+
+@settings(max_examples=100)
+@given(board=boards(), me=st.integers(0, 1))
+@example(board=ROOM_BESIDE, me=0)
+def test_chamber_fill_when_separated_is_the_smaller_of_parity_and_the_chamber_route(board, me):
+    """Separated, "chamber-fill" counts for each player the smaller of its parity
+    bound (from its networkx component) and the squares on its best route through
+    the chamber tree of the plain-Python chamber oracle, routes compared by N."""
+    g, free, heads = _grid(board)
+    assume(not nx.has_path(g, heads[0], heads[1]))
+    route = chamber_oracle.chamber_counts(board.flat, [int(h) for h in board.heads],
+                                          board.stride, k1=1, k2=0, literal=LITERAL_N_ONLY)
+    fills = [min(_parity_bound(nx.node_connected_component(g, heads[p]) - {heads[p]}, heads[p]),
+                 route[p]) for p in (0, 1)]
+    assert evaluate(board, me, kind="chamber-fill") == 1000 * (fills[me] - fills[1 - me])
 
 
 def test_chamber_fill_leaves_out_a_dead_end_room_when_separated():

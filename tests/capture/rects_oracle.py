@@ -1,11 +1,12 @@
 """Brute-force rectangle and L-shape scores, written from the definitions in
-tronlab.capture.rects_terms and tronlab.capture.rects without their kernels."""
+tronlab.capture.rects_terms and tronlab.capture.rects without their kernels (the
+closing walk's enclosure by the scipy oracle of enclosure_oracle.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from tronlab.capture.enclosure import enclose
+from .enclosure_oracle import scipy_enclose
 
 
 def border_squares(x0, y0, x1, y1):
@@ -114,6 +115,6 @@ def all_l_scores(owner, player, pos, max_len, constant):
                             work[y, x] = player
                             gain += 1
                     end = path[-1]
-                    gain += enclose(work, player, *end, jit=False)[1]
+                    gain += int(np.count_nonzero(scipy_enclose(work, player, *end) != work))
                     out[first, turn, a, b] = gain / (a + b + 1 + constant)
     return out

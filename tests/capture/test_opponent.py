@@ -1,9 +1,16 @@
-"""Olaf69's opponent model (tronlab.capture.opponent) on hand-worked grids, one per rule."""
+"""Olaf69's opponent model (tronlab.capture.opponent) on hand-worked grids, one per rule,
+and against the rules played square by square on random grids."""
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import EXAMPLES
 
 from tronlab.capture import parse_grid
-from tronlab.capture.opponent import NEVER, last_turn, predict
+from tronlab.capture.opponent import NEVER, ORDERS, last_turn, predict
+
+from .test_enclosure import owner_grids
 
 EAST, SOUTH, WEST, NORTH = (1, 0), (0, 1), (-1, 0), (0, -1)
 
@@ -98,3 +105,72 @@ def test_last_turn_reads_the_trail():
     assert last_turn([(0, 0), (1, 0), (1, -1)]) == -1      # east then north: left
     assert last_turn([(0, 0), (1, 0), (2, 0)]) == 0
     assert last_turn([(0, 0), (1, 0), (1, 1), (1, 2), (1, 2)]) == 1
+
+
+# ---- the three rules against a model written from the module docstring, on random grids ----
+HEADINGS = (EAST, SOUTH, WEST, NORTH)       # a right turn is the next one in this list
+
+
+def model_paths(owner, opponents, rounds, order):
+    """Olaf69's rules played square by square (coordinates, sets, no flat
+    indices): ``(paths, arrival)`` with arrival a dict square -> first round."""
+    board = owner.copy()
+    h, w = board.shape
+    arrival, paths = {}, [[] for _ in opponents]
+    state = [list(o) for o in opponents]
+
+    def neutral(x, y):
+        return 0 <= x < w and 0 <= y < h and board[y, x] == -1
+
+    for t in range(1, rounds + 1):
+        for q, (pos, heading, last) in enumerate(state):
+            if pos is None:
+                continue
+            (x, y), nxt = pos, None
+            if heading is not None:
+                if neutral(x + heading[0], y + heading[1]):            # rule 1
+                    nxt = (x + heading[0], y + heading[1])
+                else:                                                  # rule 2
+                    k = HEADINGS.index(heading)
+                    right, left = (1, HEADINGS[(k + 1) % 4]), (-1, HEADINGS[(k - 1) % 4])
+                    sides = [right, left] if last <= 0 else [left, right]
+                    for turn, (dx, dy) in (sides if order == "writeup" else sides[::-1]):
+                        if neutral(x + dx, y + dy):
+                            nxt, last = (x + dx, y + dy), turn
+                            break
+            if nxt is None:                                            # rule 3
+                goals = [(abs(gx - x) + abs(gy - y), gy, gx) for gy in range(h) for gx in range(w)
+                         if board[gy, gx] == -1 and (gx, gy) != (x, y)]
+                nxt = (x, y)
+                if goals:
+                    _, gy, gx = min(goals)
+                    nxt = (x + (gx > x) - (gx < x), y) if gx != x else (x, y + (gy > y) - (gy < y))
+            if nxt != (x, y):
+                heading = (nxt[0] - x, nxt[1] - y)
+            if board[nxt[1], nxt[0]] == -1:
+                board[nxt[1], nxt[0]] = 99
+                arrival.setdefault(nxt, t)
+            state[q] = [nxt, heading, last]
+            paths[q].append(nxt)
+    return paths, arrival
+
+
+@st.composite
+def opponent_sets(draw, shape):
+    h, w = shape
+    return [(draw(st.none() | st.tuples(st.integers(0, w - 1), st.integers(0, h - 1))),
+             draw(st.none() | st.sampled_from(HEADINGS)), draw(st.integers(-1, 1)))
+            for _ in range(draw(st.integers(1, 3)))]
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(owner_grids(max_side=9), st.data(), st.integers(0, 10), st.sampled_from(sorted(ORDERS)))
+def test_kernel_matches_the_rules_played_square_by_square(owner, data, rounds, order):
+    opponents = data.draw(opponent_sets(owner.shape))
+    want_paths, arrival = model_paths(owner, opponents, rounds, order)
+    got = predict(owner, opponents, rounds=rounds, order=order)
+    assert got.paths == [[] if o[0] is None else p for o, p in zip(opponents, want_paths)]
+    want = np.full(owner.shape, NEVER, np.int64)
+    for (x, y), t in arrival.items():
+        want[y, x] = t
+    np.testing.assert_array_equal(got.arrival, want)
