@@ -90,6 +90,12 @@ def describe(name: str, *, game: str = "tron") -> str:
     return _entry(name, game)[1]
 
 
+def is_builtin(name: str, *, game: str = "tron") -> bool:
+    """Whether ``name`` is a bot shipped with tronlab (not one registered by other code),
+    so that a fresh process that imports tronlab alone can make it."""
+    return (_family(game), name) in _BUILTIN_HOMES
+
+
 def check_time(time):
     """``time`` (seconds per move) as a float, or None; a ValueError for anything but a
     positive number, whether or not the bot searches."""
