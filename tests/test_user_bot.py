@@ -68,3 +68,12 @@ def test_tronlab_bot_plays_a_user_registered_bot_itself(mine, monkeypatch, aot_l
     assert main(["bot", "mine", "--protocol", "google2010", "--time", "0.5"]) == 0
     assert mine[-1].calls == 2
     assert out.getvalue().split() == ["3", "3"]      # down (Google 2010: 1 N, 2 E, 3 S, 4 W)
+
+
+def test_tronlab_bot_refuses_options_saying_so(mine, capsys):
+    # it used to say "unknown bot 'mine+x=1'; known tron bots: ..., mine, ..."
+    assert main(["bot", "mine+x=1", "--protocol", "google2010"]) == 2
+    err = capsys.readouterr().err
+    assert "without options" in err and "unknown bot" not in err
+    assert main(["bot", "paths+max_nodes=9", "--protocol", "backtothecode"]) == 2
+    assert "without options" in capsys.readouterr().err
