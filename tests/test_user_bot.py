@@ -77,3 +77,19 @@ def test_tronlab_bot_refuses_options_saying_so(mine, capsys):
     assert "without options" in err and "unknown bot" not in err
     assert main(["bot", "paths+max_nodes=9", "--protocol", "backtothecode"]) == 2
     assert "without options" in capsys.readouterr().err
+
+
+def test_the_readme_bot_registers_and_plays(mine):
+    """The code of the README's "Write your own bot" runs as printed."""
+    from pathlib import Path
+
+    from tronlab import get_bot, load_builtin, play
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    section = readme.split("## Write your own bot", 1)[1].split("\n## ", 1)[0]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(code, "README.md", "exec"), {})
+    bot = get_bot("greedy-voronoi", edges=0.5)
+    record = play(load_builtin("arena"), [bot, get_bot("hugger")], rng=1)
+    assert record.events == [] and record.outcome.turns > 3
+    assert record.outcome.deaths[0] in (None, "wall", "trail", "head-on")

@@ -16,7 +16,17 @@ Register a factory under a name, in any module::
         ...
 
 then ``get_bot("greedy")`` builds one (``game="tron"`` is the default; pass a
-family or a game name such as ``game="backtothecode"``).  The modules in
+family or a game name such as ``game="backtothecode"``).  The factory's other
+keyword arguments are the bot's options: ``get_bot(name, key=value)``, and
+``NAME+key=value`` in ``tronlab match`` and ``tronlab arena run`` (a wrong one
+is refused before any game).
+
+The ``tronlab`` command imports only tronlab, so it knows the built-in bots.
+A script that imports the module registering yours and calls
+``sys.exit(tronlab.cli.main(sys.argv[1:]))`` under ``if __name__ ==
+"__main__":`` plays it by name in every command (``match``, ``arena run``,
+``bot``); ``arena run --jobs`` starts processes that re-import the script,
+which is why the guard is needed.  The modules in
 :data:`_BUILTIN_MODULES` register the bots shipped with tronlab; they are
 imported on the first look-up by name.
 """
