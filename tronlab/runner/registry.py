@@ -49,7 +49,9 @@ def _family(game) -> str:
 def register(name: str, factory=None, *, description: str = "", game: str = "tron"):
     """Register ``factory`` as ``name`` for a game family (or a game's family);
     without ``factory``, a decorator that does it.  A name already taken in the family
-    (a built-in bot's too, loaded or not yet) by another factory is a ValueError."""
+    (a built-in bot's too, loaded or not yet) by another factory is a ValueError.
+    ``factory(*, rng=None, time=None, **options)`` returns a bot; the module docstring
+    (``help(tronlab.runner.registry)``) says what a bot is and how to play yours by name."""
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"a bot name is a non-empty str, got {name!r}")
     family = _family(game)
