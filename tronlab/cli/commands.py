@@ -23,6 +23,10 @@ def cmd_bots(args) -> int:
 
 
 def cmd_bot(args) -> int:
+    if "+" in args.name:
+        from .parser import CLIError
+        raise CLIError(f"tronlab bot takes a bot's name without options, got {args.name!r}: "
+                       f"options as NAME+key=value are for tronlab match and arena run")
     if args.protocol == "backtothecode":
         from ..capture.cli import cmd_bot as capture_bot
         return capture_bot(args)

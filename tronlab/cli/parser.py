@@ -141,8 +141,11 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bot", help="run a registered bot as a contest program on stdin/stdout",
                        formatter_class=fmt,
                        epilog="example:\n  tronlab bot chamber --protocol google2010 --time 0.5")
-    b.add_argument("name", metavar="NAME", help="a registered bot: tronlab bots lists them "
-                                                 "(--game backtothecode for the capture game)")
+    b.add_argument("name", metavar="NAME",
+                   help="a registered bot, without options: tronlab bots lists them (--game "
+                        "backtothecode for the capture game); a bot your own code registers "
+                        "runs from a script that imports it and calls "
+                        "tronlab.cli.main(['bot', NAME, ...])")
     b.add_argument("--protocol", choices=PROTOCOLS + ("backtothecode",), required=True)
     b.add_argument("--time", type=seconds, metavar="S",
                    help="thinking time per move (default: the protocol's: 1 s google2010, "

@@ -16,7 +16,17 @@ Register a factory under a name, in any module::
         ...
 
 then ``get_bot("greedy")`` builds one (``game="tron"`` is the default; pass a
-family or a game name such as ``game="backtothecode"``).  The modules in
+family or a game name such as ``game="backtothecode"``).  The factory's other
+keyword arguments are the bot's options: ``get_bot(name, key=value)``, and
+``NAME+key=value`` in ``tronlab match`` and ``tronlab arena run`` (a wrong one
+is refused before any game).
+
+The ``tronlab`` command imports only tronlab, so it knows the built-in bots.
+A script that imports the module registering yours and calls
+``sys.exit(tronlab.cli.main(sys.argv[1:]))`` under ``if __name__ ==
+"__main__":`` plays it by name in every command (``match``, ``arena run``,
+``bot``); ``arena run --jobs`` starts processes that re-import the script,
+which is why the guard is needed.  The modules in
 :data:`_BUILTIN_MODULES` register the bots shipped with tronlab; they are
 imported on the first look-up by name.
 """
@@ -39,7 +49,9 @@ def _family(game) -> str:
 def register(name: str, factory=None, *, description: str = "", game: str = "tron"):
     """Register ``factory`` as ``name`` for a game family (or a game's family);
     without ``factory``, a decorator that does it.  A name already taken in the family
-    (a built-in bot's too, loaded or not yet) by another factory is a ValueError."""
+    (a built-in bot's too, loaded or not yet) by another factory is a ValueError.
+    ``factory(*, rng=None, time=None, **options)`` returns a bot; the module docstring
+    (``help(tronlab.runner.registry)``) says what a bot is and how to play yours by name."""
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"a bot name is a non-empty str, got {name!r}")
     family = _family(game)
@@ -88,6 +100,12 @@ def _entry(name, game="tron"):
 def describe(name: str, *, game: str = "tron") -> str:
     """The one-line description of bot ``name``."""
     return _entry(name, game)[1]
+
+
+def is_builtin(name: str, *, game: str = "tron") -> bool:
+    """Whether ``name`` is a bot shipped with tronlab (not one registered by other code),
+    so that a fresh process that imports tronlab alone can make it."""
+    return (_family(game), name) in _BUILTIN_HOMES
 
 
 def check_time(time):

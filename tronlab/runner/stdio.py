@@ -222,16 +222,21 @@ def start_bot(name: str, *, time=None, rng=None, stderr=None):
     """The bot ``tronlab bot NAME`` plays: the registered bot itself when it can
     answer at once (its kernels come from the loaded ahead-of-time module, or
     it has none), else a :class:`tronlab.runner.starting.StartingBot` that
-    answers from the quick bot until the compiled one is ready."""
+    answers from the quick bot until the compiled one is ready.
+
+    A bot registered by the caller's own code (not a built-in) is always the bot
+    itself: the StartingBot's helper processes could not make it, as they import
+    tronlab only.  Its kernels then load in this process, the first move's clock
+    running (its ``start_game`` is the place to warm them up)."""
     from ..jit import aot
-    from .registry import describe, get_bot
+    from .registry import describe, get_bot, is_builtin
 
     describe(name)                  # an unknown name is an error now, not in the background
     if aot.loaded_names():          # the twins answer at once: no helper processes needed
         return get_bot(name, rng=rng, time=time)
     from .starting import NO_KERNELS, StartingBot
 
-    if name in NO_KERNELS:
+    if name in NO_KERNELS or not is_builtin(name):
         return get_bot(name, rng=rng, time=time)
     seed = None if rng is None else int(np.random.default_rng(rng).integers(2**31))
     bot = StartingBot(name, time=time, seed=seed, stderr=stderr)

@@ -1,0 +1,95 @@
+"""A bot of the user's own, registered from their code, played by tronlab's tools."""
+
+import io
+
+import pytest
+
+from tronlab import Board
+from tronlab.cli import main
+from tronlab.jit import aot
+from tronlab.runner import registry
+from tronlab.runner.stdio import start_bot
+from tronlab.tron.protocol import encode_state
+
+BOARD = Board.from_ascii("""
+    #######
+    #1....#
+    #.....#
+    #....2#
+    #######
+""")
+
+
+class Downward:
+    """Goes down while it can, else the first legal move; counts its calls."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, board, player):
+        self.calls += 1
+        moves = board.legal_moves(player)
+        return 2 if 2 in moves else (moves or [0])[0]
+
+
+@pytest.fixture
+def mine(monkeypatch):
+    """``mine`` registered for this test only; the bots it made, in ``made``."""
+    monkeypatch.setattr(registry, "_REGISTRY",
+                        {f: dict(t) for f, t in registry._REGISTRY.items()})
+    made = []
+
+    @registry.register("mine")
+    def make(*, rng=None, time=None):
+        made.append(Downward())
+        return made[-1]
+
+    return made
+
+
+def test_only_the_shipped_bots_are_builtin(mine):
+    assert registry.is_builtin("chamber") and registry.is_builtin("random", game="capture")
+    assert not registry.is_builtin("mine") and not registry.is_builtin("nobody")
+
+
+@pytest.mark.parametrize("aot_loaded", [True, False])
+def test_tronlab_bot_plays_a_user_registered_bot_itself(mine, monkeypatch, aot_loaded):
+    # Without the ahead-of-time module, `tronlab bot` used to hand the name to helper
+    # processes that import tronlab alone: they could not make the user's bot, so the
+    # quick bot answered every move of the game instead, without a word at first.
+    monkeypatch.setattr(aot, "loaded_names", lambda: ["territory_kernel"] if aot_loaded else [])
+    bot = start_bot("mine", time=0.1)
+    try:
+        assert bot is mine[-1]
+    finally:
+        getattr(bot, "close", lambda: None)()
+    monkeypatch.setattr("sys.stdin", io.StringIO(encode_state("google2010", BOARD, 0) * 2))
+    monkeypatch.setattr("sys.stdout", out := io.StringIO())
+    assert main(["bot", "mine", "--protocol", "google2010", "--time", "0.5"]) == 0
+    assert mine[-1].calls == 2
+    assert out.getvalue().split() == ["3", "3"]      # down (Google 2010: 1 N, 2 E, 3 S, 4 W)
+
+
+def test_tronlab_bot_refuses_options_saying_so(mine, capsys):
+    # it used to say "unknown bot 'mine+x=1'; known tron bots: ..., mine, ..."
+    assert main(["bot", "mine+x=1", "--protocol", "google2010"]) == 2
+    err = capsys.readouterr().err
+    assert "without options" in err and "unknown bot" not in err
+    assert main(["bot", "paths+max_nodes=9", "--protocol", "backtothecode"]) == 2
+    assert "without options" in capsys.readouterr().err
+
+
+def test_the_readme_bot_registers_and_plays(mine):
+    """The code of the README's "Write your own bot" runs as printed."""
+    from pathlib import Path
+
+    from tronlab import get_bot, load_builtin, play
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    section = readme.split("## Write your own bot", 1)[1].split("\n## ", 1)[0]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(code, "README.md", "exec"), {})
+    bot = get_bot("greedy-voronoi", edges=0.5)
+    record = play(load_builtin("arena"), [bot, get_bot("hugger")], rng=1)
+    assert record.events == [] and record.outcome.turns > 3
+    assert record.outcome.deaths[0] in (None, "wall", "trail", "head-on")
