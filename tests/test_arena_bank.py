@@ -46,6 +46,9 @@ def test_a_tournament_under_a_bank_keeps_it_in_every_game(tmp_path):
             assert [e for e in record_of(store.record_json(row["id"])).events
                     if e["kind"] == "timeout"] == []
         assert run(plan, store, progress=False).played == 0        # resumed: nothing new
+        # a replay says the clock too: its timeouts read against it
+        head = report.replay_text(rows[0], record_of(store.record_json(rows[0]["id"])))
+        assert head.splitlines()[0].endswith("; clock: time bank 1 s, 0.02 s added a move")
     assert "clock: time bank 1 s, 0.02 s added a move" in report.table_text(rows)
 
 

@@ -393,11 +393,12 @@ def test_a_timeout_names_an_answer_written_without_its_newline():
 def test_a_lightriders_timeout_names_the_unfinished_answer_every_turn():
     with unfinished("partial", "up", "lightriders", first_time_limit=0.3,
                     time_limit=0.1) as (bot, board):
-        for within in ("0.3 s", "0.1 s"):     # the second turn: the bank is spent
+        for within in ("0.300", "0.100"):     # the second turn: the bank is spent
             with pytest.raises(BotFault) as err:
                 bot(board, 0)
             assert err.value.reason == "timeout"
-            assert err.value.detail.startswith(f"no complete answer line within {within}: it "
+            assert err.value.detail.startswith(f"no complete answer line within its time bank "
+                                               f"of {within} s: it "
                                                f"wrote 'up' without a newline")
 
 

@@ -169,10 +169,23 @@ def test_a_program_that_overdraws_the_engines_bank_times_out_on_its_own_clock():
     rec = play(board(), [bot, down], rules="lightriders", time_bank=(0.5, 0.02), max_turns=4)
     got = [e for e in faults(rec, 0) if e[1] != "pass"]
     assert got and all(kind == "timeout" for _, kind, _ in got) and got[-1][0] == 4
-    # the program's own clock (the bank the engine told it) said it, not the engine's
-    assert got[0][2].startswith("no answer within 0.")
+    # said as the engine says it of an in-process bot that overdrew its bank
+    assert got[0][2].startswith("no answer within its time bank of 0.")
     assert all(detail.startswith("shut down") for _, _, detail in got[1:])
     assert rec.stderr[0].split()[0] == "500"
+
+
+def test_a_program_timing_out_under_the_engines_bank_gets_its_own_diagnosis():
+    # an answer written without its newline: the program's own clock (the bank the
+    # engine told it) fires first, so the fault says what it wrote, and names the bank
+    partial = str(Path(__file__).parent / "fixtures" / "unfinished.py")
+    bot = ExternalBot([sys.executable, partial, "partial", "up"], protocol="lightriders")
+    rec = play(board(), [bot, down], rules="lightriders", time_bank=(0.6, 0.1), max_turns=2)
+    got = faults(rec, 0)
+    assert [kind for _, kind, _ in got] == ["timeout", "timeout"]
+    assert got[0][2] == ("no complete answer line within its time bank of 0.600 s: it wrote "
+                         "'up' without a newline (end each answer with \\n and flush stdout)")
+    assert got[1][2].startswith("shut down")
 
 
 @pytest.mark.parametrize("rules, start", [

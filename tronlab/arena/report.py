@@ -115,10 +115,12 @@ def table_text(rows, pairs=None) -> str:
 
 
 def replay_text(row, record) -> str:
-    """A stored game as text: who played where, the final board, the result."""
+    """A stored game as text: who played where, under which clock, the final board,
+    the result."""
     names = row["names"]
     head = (f"game {row['id']}: {row['game']} on {row['map']}, seed {row['seed']}, "
-            + " v ".join(f"{n} (seat {k})" for k, n in enumerate(names)))
+            + " v ".join(f"{n} (seat {k})" for k, n in enumerate(names))
+            + f"; clock: {clock_text(row)}")
     if hasattr(record, "replay") and hasattr(record, "moves"):
         from ..cli import match_text
         return head + "\n" + match_text(record, row["map"])

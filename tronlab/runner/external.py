@@ -216,9 +216,11 @@ class ExternalBot:
             try:
                 line = self._program.next_line(deadline)
             except TimeoutError:
-                if self._banked:
+                within = f"{limit:g} s"
+                if self._banked:        # said as the engine says it of an in-process bot
                     self._bank_ms = 0
-                raise BotFault("timeout", self._program.timeout_detail(f"{limit:g} s")) from None
+                    within = f"its time bank of {limit:.3f} s"
+                raise BotFault("timeout", self._program.timeout_detail(within)) from None
             if line is None:
                 self._failure = BotFault("exited", self._program.exit_detail())
                 raise self._failure
