@@ -345,6 +345,14 @@ def test_the_page_counts_each_bots_faults_as_the_table_does(tmp_path, capsys):
     with open(page, encoding="utf-8") as f:
         text = f.read()
     assert "<h2>Faults</h2>" in text and "<td>quits</td><td>2 exited</td>" in text
+    # each replay says what went wrong, not only 'quits: exited' (what arena replay says)
+    games = json.loads(text.split('id="games-data">')[1].split("</script>")[0])
+    assert len(games) == 2
+    for g in games.values():
+        seat = g["title"].split(": ")[1].split(" on ")[0].split(" v ").index("quits")
+        assert g["faults"] == [f"quits (seat {seat}): exited on turn 1: program exited "
+                               f"with code 1 (last stderr line: 'no plan')"], g["faults"]
+    assert 'id="faults"' in text
 
 
 def test_the_table_counts_only_the_games_of_a_changed_bots_latest_file(tmp_path, capsys):

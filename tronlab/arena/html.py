@@ -20,7 +20,8 @@ import json
 import os
 
 from .ratings import ratings
-from .report import RESULTS_NOTE, clocks_phrase, default_pairs, maps_phrase, multiplayer
+from .report import (RESULTS_NOTE, clocks_phrase, default_pairs, fault_lines, maps_phrase,
+                     multiplayer)
 from .stats import fault_codes, fault_counts, head_to_head, pair_table
 from .store import record_of
 
@@ -30,6 +31,7 @@ table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{padding:.15em .6em;text
 th{border-bottom:1px solid #888}td:first-child,th:first-child{text-align:left}
 pre{font-size:14px;line-height:1.05;background:#f4f4f4;padding:.5em;display:inline-block}
 #viewer{display:none;border:1px solid #aaa;padding:.6em;margin:1em 0;background:#fff}
+#faults{white-space:pre-line;color:#a00}
 .clear{color:#075}.lost{color:#a00}.h2h td{text-align:center;min-width:3.5em}
 """
 
@@ -53,6 +55,7 @@ function show(id) {
   document.getElementById('viewer').style.display = 'block';
   document.getElementById('title').textContent = g.title;
   document.getElementById('result').textContent = g.result;
+  document.getElementById('faults').textContent = g.faults.join('\\n');
   s.max = g.steps.length; s.value = g.steps.length; draw();
   document.getElementById('viewer').scrollIntoView();
 }
@@ -157,10 +160,12 @@ def _h2h(rows, names) -> str:
 def _replays(store, rows, max_replays) -> dict:
     games = {}
     for row in rows[:max_replays]:
-        start, steps = replay_frames(record_of(store.record_json(row["id"])))
+        record = record_of(store.record_json(row["id"]))
+        start, steps = replay_frames(record)
         games[str(row["id"])] = {"title": f"game {row['id']}: {' v '.join(row['names'])} on "
                                           f"{row['map']} ({row['game']}, seed {row['seed']})",
-                                 "start": start, "steps": steps, "result": _result(row)}
+                                 "start": start, "steps": steps, "result": _result(row),
+                                 "faults": fault_lines(row["names"], record)}
     return games
 
 
@@ -220,7 +225,7 @@ def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
         '<div id="viewer"><b id="title"></b><br><pre id="board"></pre><br>'
         '<button onclick="step(-1)">&lt;</button> <button onclick="play()">play</button> '
         '<button onclick="step(1)">&gt;</button> <input type="range" id="turn" min="0" value="0"> '
-        '<span id="turn-label"></span><p id="result"></p></div>',
+        '<span id="turn-label"></span><p id="result"></p><p id="faults"></p></div>',
         "<h2>Ratings</h2>", _results_note(rows),
         _table(["rank", "bot", "rating", "95%", "points", "results"], rating_rows),
         _rating_svg(table),

@@ -127,10 +127,22 @@ def replay_text(row, record) -> str:
     lines = [head] + list(record.final)
     lines.append(f"after {record.outcome['turns']} turns: scores {record.outcome['scores']}, "
                  f"ranks {record.outcome['ranks']} ({record.outcome['reason']})")
+    return "\n".join(lines + fault_lines(names, record))
+
+
+def fault_lines(names, record) -> list[str]:
+    """A line for each bot's first fault in ``record`` (a Tron or capture game): who, what,
+    on which turn and what it did (``slow (seat 1): timeout on turn 8: ...``)."""
+    if hasattr(record, "moves"):                    # Tron: the events are dicts
+        from ..tron.rules import FAULTS
+        first = {}
+        for e in record.events:
+            if e.get("kind") in FAULTS and e.get("player") not in first:
+                first[e["player"]] = e
+        return [f"{names[p]} (seat {p}): {e['kind']} on turn {e['turn']}: "
+                f"{e.get('detail') or ''}".rstrip(": ") for p, e in sorted(first.items())]
     notes = {(turn, player): text for turn, player, text in record.notes}
-    for turn, _round, player, kind, detail in record.events:
-        if kind in ELIMINATIONS:
-            why = notes.get((turn, player), detail)
-            lines.append(f"{names[player]} (seat {player}): {kind} on turn {turn}: {why}")
-    return "\n".join(lines)
+    return [f"{names[player]} (seat {player}): {kind} on turn {turn}: "
+            f"{notes.get((turn, player), detail)}"
+            for turn, _round, player, kind, detail in record.events if kind in ELIMINATIONS]
 
