@@ -93,3 +93,26 @@ def test_the_readme_bot_registers_and_plays(mine):
     record = play(load_builtin("arena"), [bot, get_bot("hugger")], rng=1)
     assert record.events == [] and record.outcome.turns > 3
     assert record.outcome.deaths[0] in (None, "wall", "trail", "head-on")
+
+
+@pytest.mark.parametrize("guarded", [False, True])
+def test_an_arena_script_without_a_main_guard_is_told_so(tmp_path, guarded):
+    """A script of one's own that runs ``arena run --jobs 2``: each worker imports it
+    first, so without ``if __name__ == "__main__":`` the pool broke with only 'a worker
+    process died ... a bot may have ended the process'. The error now names the guard."""
+    import subprocess
+    import sys
+
+    call = ('tronlab.cli.main(["arena", "run", "--bots", "random", "hugger", "--maps", '
+            f'"arena", "--jobs", "2", "--time", "0.05", "--no-progress", "--db", '
+            f'{str(tmp_path / "x.sqlite")!r}])')
+    body = ("import tronlab.cli\n\nif __name__ == \"__main__\":\n    " + call if guarded
+            else "import tronlab.cli\n" + call) + "\n"
+    (tmp_path / "run.py").write_text(body)
+    r = subprocess.run([sys.executable, "run.py"], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=300)
+    if guarded:
+        assert "2 games" in r.stdout and "worker process died" not in r.stderr, r.stderr
+    else:
+        assert "a worker process died" in r.stderr, r.stderr
+        assert "run.py runs the arena" in r.stderr and "if __name__ ==" in r.stderr, r.stderr

@@ -152,11 +152,34 @@ def worker_death(exc, spec) -> str | None:
     none; Dask names the game it gave up on."""
     if isinstance(exc, cf.BrokenExecutor):
         return ("a worker process died during a game (a bot may have ended the process "
-                "playing it, or the system killed it) and the process pool cannot go on")
+                "playing it, or the system killed it) and the process pool cannot go on"
+                + _own_script_note())
     if type(exc).__name__ == "KilledWorker":
         return (f"Dask gave up on the game {' v '.join(spec.names)} on {spec.map_label} "
                 f"(key {spec.key}): every worker that played it died")
     return None
+
+
+def _own_script_note() -> str:
+    """The likeliest cause when the arena runs from a script of the user's own: the
+    workers start by importing that script, which without a ``__main__`` guard starts
+    the tournament again inside them and dies (multiprocessing's bootstrapping error)."""
+    import sys
+
+    module = sys.modules.get("__main__")
+    spec = getattr(module, "__spec__", None)
+    if spec is not None and spec.name.endswith("__main__"):
+        return ""       # python -m PACKAGE: the workers do not import it
+    main = getattr(module, "__file__", None)
+    try:
+        with open(main, encoding="utf-8", errors="replace") as f:
+            guarded = "__name__" in f.read(1_000_000)
+    except (OSError, TypeError):    # a notebook or the interpreter's prompt: no file
+        return ""
+    if guarded:                     # the tronlab command, a guarded script
+        return ""
+    return (f"; if it died at once: {os.path.basename(main)} runs the arena, and each worker "
+            f"imports it first, so its call must sit under 'if __name__ == \"__main__\":'")
 
 
 def _progress(total, progress):
