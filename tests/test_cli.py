@@ -65,7 +65,8 @@ def test_match_text_output_shows_board_and_result():
     r = tronlab("match", "--map", "arena", "hugger", "hugger", "--seed", 1)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
-    assert lines[0] == "google2010 on arena (15x15), 2 players"
+    assert lines[0] == ("google2010 on arena (15x15), 2 players; clock: none from the game "
+                        "(each bot keeps its own time)")
     board = lines[1:16]
     assert all(len(row) == 15 for row in board) and board[0] == "#" * 15
     assert sum(row.count("a") for row in board) >= 1 and sum(row.count("b") for row in board) >= 1
@@ -264,3 +265,13 @@ def test_match_gives_a_program_time_to_start_under_a_short_time(tmp_path):
     data = json.loads(r.stdout)
     assert data["turns"] == 3, data
     assert "timeout" not in r.stdout, r.stdout
+
+
+def test_match_says_the_clock_it_played_under():
+    """The text and the JSON say the game's clock (a limit a move, a bank or none)."""
+    r = tronlab("match", "hugger", "hugger", "--seed", 1, "--time", "0.1")
+    assert r.stdout.splitlines()[0].endswith("; clock: 0.1 s a move, 0.3 s the first")
+    r = tronlab("match", "--rules", "lightriders", "hugger", "hugger", "--seed", 1,
+                "--bank", "2", "--json")
+    clock = json.loads(r.stdout)["clock"]
+    assert clock == {"time_limit": None, "first_time_limit": None, "time_bank": [2.0, 0.2]}

@@ -123,7 +123,7 @@ def replay_text(row, record) -> str:
             + f"; clock: {clock_text(row)}")
     if hasattr(record, "replay") and hasattr(record, "moves"):
         from ..cli import match_text
-        return head + "\n" + match_text(record, row["map"])
+        return head + "\n" + match_text(record, row["map"], clock=False)
     lines = [head] + list(record.final)
     lines.append(f"after {record.outcome['turns']} turns: scores {record.outcome['scores']}, "
                  f"ranks {record.outcome['ranks']} ({record.outcome['reason']})")

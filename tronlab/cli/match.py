@@ -147,11 +147,14 @@ def match_summary(record, map_name: str) -> dict:
             "seed": record.metadata.get("cli_seed"),
             "winner": out.winner, "ranking": out.ranking, "turns": out.turns,
             "deaths": out.deaths, "death_turns": out.death_turns, "details": out.details,
+            "clock": {key: record.metadata.get(key)
+                      for key in ("time_limit", "first_time_limit", "time_bank")},
             "final": final.to_ascii().split("\n")}
 
 
-def match_text(record, map_name: str) -> str:
-    """Human-readable result: header, final board, one line per player.
+def match_text(record, map_name: str, *, clock: bool = True) -> str:
+    """Human-readable result: header (with the clock unless ``clock=False``), final
+    board, one line per player.
 
     Players are numbered from 0 as everywhere in tronlab; ``[1/a]`` recalls that
     player 0 is drawn as head ``1`` (``A`` once dead) with trail ``a``.
@@ -160,8 +163,8 @@ def match_text(record, map_name: str) -> str:
     n = record.start.n_players
     names = record.metadata.get("names") or [f"bot {p}" for p in range(n)]
     final = record.final if getattr(record, "final", None) is not None else record.replay()
-    lines = [f"{record.rules} on {map_name} ({final.width}x{final.height}), {n} players",
-             final.to_ascii()]
+    head = f"{record.rules} on {map_name} ({final.width}x{final.height}), {n} players"
+    lines = [head + (f"; clock: {clock_of(record)}" if clock else ""), final.to_ascii()]
     if out.winner is not None:
         verdict = f"player {out.winner} ({names[out.winner]}) wins"
     elif len(out.ranking[0]) > 1:
@@ -182,6 +185,18 @@ def match_text(record, map_name: str) -> str:
             lines.append(f"    {fault['kind']} on turn {fault['turn']}, then it kept going "
                          f"straight: {fault.get('detail') or ''}".rstrip(": "))
     return "\n".join(lines)
+
+
+def clock_of(record) -> str:
+    """The clock a game was played under, from its record's metadata."""
+    meta = record.metadata
+    if meta.get("time_bank"):
+        bank, per = meta["time_bank"]
+        return f"time bank {bank:g} s, {per:g} s added a move"
+    limit, first = meta.get("time_limit"), meta.get("first_time_limit")
+    if limit is None:
+        return "none from the game (each bot keeps its own time)"
+    return f"{limit:g} s a move, {first:g} s the first" if first else f"{limit:g} s a move"
 
 
 def _first_fault(record, player):
