@@ -164,3 +164,25 @@ def test_an_older_database_gets_the_bank_column(tmp_path):
     assert latest_versions(rows) == (rows, 0)
     assert report.clocks_phrase(rows) == ("clocks: 0.1 s a move (1 game); "
                                    "time bank 1 s, 0.1 s added a move (1 game)")
+
+
+def test_a_python_file_with_set_clock_hears_its_bank(tmp_path):
+    """A py: file may define set_clock(time_left, time_per_move), as the search bots do;
+    it hears its bank before each move (it had no way to know the clock before)."""
+    from tronlab.arena.bots import make_bot
+    from tronlab.runner.engine import play
+    from tronlab.tron.mapgen import lightriders_board
+
+    bot = tmp_path / "timed.py"
+    bot.write_text("import sys\n\ndef set_clock(time_left, time_per_move):\n"
+                   "    print(f'clock {time_left:.2f} {time_per_move:.2f}', file=sys.stderr)\n\n"
+                   + LEFT)
+    timed = make_bot(f"py:{bot}", "lightriders")
+    try:
+        record = play(lightriders_board(rng=1), [timed, get_bot("hugger")],
+                      rules="lightriders", time_bank=(3, 0.05), max_turns=3)
+    finally:
+        timed.close()
+    heard = [line.split() for line in record.stderr[0].splitlines() if line.startswith("clock")]
+    assert len(heard) == 3 and all(per == "0.05" for _, _, per in heard), record.stderr[0]
+    assert 2.0 < float(heard[0][1]) <= 3.0 and float(heard[1][1]) <= 3.0, heard

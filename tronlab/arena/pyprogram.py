@@ -8,6 +8,9 @@ game's clock, a crash or an endless loop in the student's code cost that bot
 the game and never the tournament.  ``board`` is a :class:`tronlab.tron.board.Board`
 (a copy: scribbling on it is fine) and ``player`` the bot's player number; the
 answer is 0-3 or a name such as ``"up"`` (under Light Riders also ``"pass"``).
+Under Light Riders a file that also defines ``set_clock(time_left,
+time_per_move)`` hears its time bank (seconds) before each ``move``, as the
+search bots do; ``move`` alone is all a file needs.
 
 Unlike ``tronlab bot`` (which answers a fallback move when its bot fails), a
 student's exception ends the program with the traceback on stderr: the game
@@ -43,7 +46,14 @@ MOVES_ARE = "return 0-3 (0 up, 1 right, 2 down, 3 left) or a name such as 'up'"
 
 
 def load_move(path: str):
-    """The ``move`` function of the Python file ``path``; ValueError if it has none.
+    """The ``move`` function of the Python file ``path``; ValueError if it has none
+    (:func:`load_bot`)."""
+    return load_bot(path)[0]
+
+
+def load_bot(path: str):
+    """``(move, set_clock)`` of the Python file ``path`` (``set_clock`` None when the
+    file has none); ValueError if it has no ``move``.
     The file's folder goes last on ``sys.path``, so helper modules beside the bot
     import, while a classmate's bot saved in the same folder as ``random.py`` does
     not replace the standard ``random`` for everyone else."""
@@ -59,7 +69,8 @@ def load_move(path: str):
     move = getattr(module, "move", None)
     if not callable(move):
         raise ValueError(f"{path} has no function move(board, player)")
-    return move
+    set_clock = getattr(module, "set_clock", None)
+    return move, set_clock if callable(set_clock) else None
 
 
 def load_problem(path: str) -> str | None:
@@ -118,7 +129,7 @@ def main(argv=None) -> int:
             out.flush()
         return 1 if problem else 0
     try:
-        move = load_move(args.file)
+        move, set_clock = load_bot(args.file)
     except BaseException:   # noqa: BLE001 - whatever the file does, say it and stop
         traceback.print_exc()
         return 1
@@ -132,6 +143,8 @@ def main(argv=None) -> int:
         if request is None:
             continue
         try:
+            if set_clock is not None and request.time_left is not None:
+                set_clock(request.time_left, getattr(client, "time_per_move", None))
             answer = move(request.board.copy(), request.player)
         except BaseException:   # noqa: BLE001 - the student's error, shown as it is
             traceback.print_exc()
