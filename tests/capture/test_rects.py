@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from .enclosure_oracle import scipy_enclose
+from .pockets import pocket_grids
 from .rects_oracle import all_l_scores, all_rect_scores, border_squares, fewest_turns
 from strategies import EXAMPLES
 
@@ -215,7 +216,7 @@ def test_l_shape_closes_a_pocket_of_own_squares():
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
-@given(small_games(max_w=9, max_h=8), st.booleans())
+@given(small_games(max_w=9, max_h=8) | pocket_grids(), st.booleans())
 def test_closed_gain_is_what_the_enclosure_oracle_takes(game, jit):
     owner = game[0]
     before = owner.copy()
@@ -254,7 +255,8 @@ def test_l_scan_twin_and_kernel_agree_on_a_real_grid():
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
-@given(small_games(max_w=9, max_h=8), st.integers(1, 8), st.sampled_from([0.0, 4.0, 10.0]))
+@given(small_games(max_w=9, max_h=8) | pocket_grids(), st.integers(1, 8),
+       st.sampled_from([0.0, 4.0, 10.0]))
 def test_l_scan_twin_and_kernel_agree_on_random_grids(game, max_len, constant):
     owner, pos = game[0], game[1]
     a = best_l_shape(owner, 0, pos, max_len=max_len, constant=constant, jit=True)
