@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from .enclosure_oracle import scipy_enclose
 from .pockets import pocket_grids
-from .rects_oracle import all_l_scores, all_rect_scores, border_squares, fewest_turns
+from .rects_oracle import all_l_scores, all_rect_scores, best_l_walk, border_squares, fewest_turns
 from strategies import EXAMPLES
 
 from tronlab.capture.ascii import parse_grid
@@ -188,16 +188,19 @@ def test_terms_reject_unknown_names_and_player_counts():
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
-@given(small_games(max_w=7, max_h=6), st.integers(1, 6), st.sampled_from([0.0, 4.0]))
+@given(small_games(max_w=7, max_h=6) | pocket_grids(max_w=7, max_h=6), st.integers(1, 6),
+       st.sampled_from([0.0, 4.0]))
 def test_l_shapes_match_brute_force(game, max_len, constant):
+    """The whole answer, not only the score: the walk (first tie in the kernel's
+    order), the squares it brings and where it ends."""
     owner, pos = game[0], game[1]
-    want = all_l_scores(owner, 0, pos, max_len, constant)
+    want = best_l_walk(owner, 0, pos, max_len, constant)
     got = best_l_shape(owner, 0, pos, max_len=max_len, constant=constant)
-    if not want:
+    if want is None:
         assert got.score == -1 or got.score == pytest.approx(-1)
         return
-    assert got.score == pytest.approx(max(want.values()))
-    assert want[got.first, got.turn, got.a, got.b] == pytest.approx(got.score)
+    assert got.score == pytest.approx(want[0])
+    assert tuple(got)[1:] == want[1:]
 
 
 def test_l_shape_closes_a_pocket_of_own_squares():
