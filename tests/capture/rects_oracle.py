@@ -89,8 +89,9 @@ def all_rect_scores(owner, player, pos, params, **kw):
     return out
 
 
-def all_l_scores(owner, player, pos, max_len, constant):
-    """{(first, turn, a, b): score} for every L-shaped walk that stays on the grid."""
+def all_l_walks(owner, player, pos, max_len, constant):
+    """{(first, turn, a, b): (score, gain, end)} for every L-shaped walk that stays on
+    the grid, in the kernel's order (first, then turn -1 before +1, then a, then b)."""
     h, w = owner.shape
     dirs = ((1, 0), (0, 1), (-1, 0), (0, -1))
     out = {}
@@ -116,5 +117,21 @@ def all_l_scores(owner, player, pos, max_len, constant):
                             gain += 1
                     end = path[-1]
                     gain += int(np.count_nonzero(scipy_enclose(work, player, *end) != work))
-                    out[first, turn, a, b] = gain / (a + b + 1 + constant)
+                    out[first, turn, a, b] = (gain / (a + b + 1 + constant), gain, end)
     return out
+
+
+def all_l_scores(owner, player, pos, max_len, constant):
+    """{(first, turn, a, b): score} for every L-shaped walk that stays on the grid."""
+    return {k: v[0] for k, v in all_l_walks(owner, player, pos, max_len, constant).items()}
+
+
+def best_l_walk(owner, player, pos, max_len, constant):
+    """``(score, first, turn, a, b, gain, end)`` of the best walk, a tie going to the
+    first in the kernel's order; None when no walk stays on the grid."""
+    walks = all_l_walks(owner, player, pos, max_len, constant)
+    if not walks:
+        return None
+    key = max(walks, key=lambda k: walks[k][0])      # max keeps the first of equal scores
+    score, gain, end = walks[key]
+    return (score, *key, gain, end)

@@ -91,6 +91,22 @@ def test_later_opponents_see_the_squares_earlier_ones_took(jit):
     assert p.arrival[0, 3] == 2 and p.arrival[1, 2] == 3
 
 
+@pytest.mark.parametrize("jit", [True, False])
+def test_a_rule_3_step_that_turns_is_its_last_turn(jit):
+    g = parse_grid("""
+        111
+        1B1
+        111
+        ...
+        111
+    """)
+    # boxed in after a left turn: rule 3 steps south to (1, 2), a right turn; straight on
+    # to (1, 3); blocked there, so after that right turn it tries left (east) first
+    p = predict(g.owner, [((1, 1), EAST, -1)], rounds=3, jit=jit)
+    assert p.paths[0] == [(1, 2), (1, 3), (2, 3)]
+    assert last_turn([(0, 1), (1, 1), (1, 2), (1, 3)]) == 1
+
+
 def test_eliminated_opponents_and_bad_order():
     g = parse_grid("""
         ...
@@ -134,9 +150,9 @@ def model_paths(owner, opponents, rounds, order):
                     k = HEADINGS.index(heading)
                     right, left = (1, HEADINGS[(k + 1) % 4]), (-1, HEADINGS[(k - 1) % 4])
                     sides = [right, left] if last <= 0 else [left, right]
-                    for turn, (dx, dy) in (sides if order == "writeup" else sides[::-1]):
+                    for _, (dx, dy) in (sides if order == "writeup" else sides[::-1]):
                         if neutral(x + dx, y + dy):
-                            nxt, last = (x + dx, y + dy), turn
+                            nxt = (x + dx, y + dy)
                             break
             if nxt is None:                                            # rule 3
                 goals = [(abs(gx - x) + abs(gy - y), gy, gx) for gy in range(h) for gx in range(w)
@@ -145,8 +161,12 @@ def model_paths(owner, opponents, rounds, order):
                 if goals:
                     _, gy, gx = min(goals)
                     nxt = (x + (gx > x) - (gx < x), y) if gx != x else (x, y + (gy > y) - (gy < y))
-            if nxt != (x, y):
-                heading = (nxt[0] - x, nxt[1] - y)
+            if nxt != (x, y):                              # any rule's change of direction
+                move = (nxt[0] - x, nxt[1] - y)               # is its last turn
+                if heading is not None and move != heading:
+                    k = HEADINGS.index(heading)
+                    last = {HEADINGS[(k + 1) % 4]: 1, HEADINGS[(k - 1) % 4]: -1}.get(move, last)
+                heading = move
             if board[nxt[1], nxt[0]] == -1:
                 board[nxt[1], nxt[0]] = 99
                 arrival.setdefault(nxt, t)
@@ -174,3 +194,29 @@ def test_kernel_matches_the_rules_played_square_by_square(owner, data, rounds, o
     for (x, y), t in arrival.items():
         want[y, x] = t
     np.testing.assert_array_equal(got.arrival, want)
+
+
+def _seed_from_trail(start, heading, turn, path):
+    """What a bot that watched ``path`` would give the model: the last move as the
+    heading and :func:`last_turn` of the trail (the given turn if it never turned)."""
+    trail = ([(start[0] - heading[0], start[1] - heading[1])] if heading else []) + [start] + path
+    moves = [(b[0] - a[0], b[1] - a[1]) for a, b in zip(trail, trail[1:]) if a != b]
+    return (trail[-1], moves[-1] if moves else heading, last_turn(trail) or turn)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(owner_grids(max_side=9), st.data(), st.integers(1, 10), st.sampled_from(sorted(ORDERS)))
+def test_a_prediction_restarted_from_its_own_trail_goes_on_the_same_way(owner, data, rounds,
+                                                                          order):
+    """Predicting ``rounds`` rounds, or ``k`` rounds and then the rest from the board
+    and trails they made, gives the same moves: the model's own turns are the turns
+    last_turn reads from a trail."""
+    opponents = data.draw(opponent_sets(owner.shape))
+    k = data.draw(st.integers(0, rounds))
+    full = predict(owner, opponents, rounds=rounds, order=order)
+    board = owner.copy()
+    board[full.arrival <= k] = 3
+    again = [(None, None, t) if pos is None else _seed_from_trail(pos, d, t, path[:k])
+             for (pos, d, t), path in zip(opponents, full.paths)]
+    rest = predict(board, again, rounds=rounds - k, order=order)
+    assert rest.paths == [p[k:] for p in full.paths]

@@ -5,7 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from .enclosure_oracle import scipy_enclose
-from .rects_oracle import all_l_scores, all_rect_scores, border_squares, fewest_turns
+from .pockets import pocket_grids
+from .rects_oracle import all_l_scores, all_rect_scores, best_l_walk, border_squares, fewest_turns
 from strategies import EXAMPLES
 
 from tronlab.capture.ascii import parse_grid
@@ -187,16 +188,19 @@ def test_terms_reject_unknown_names_and_player_counts():
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
-@given(small_games(max_w=7, max_h=6), st.integers(1, 6), st.sampled_from([0.0, 4.0]))
+@given(small_games(max_w=7, max_h=6) | pocket_grids(max_w=7, max_h=6), st.integers(1, 6),
+       st.sampled_from([0.0, 4.0]))
 def test_l_shapes_match_brute_force(game, max_len, constant):
+    """The whole answer, not only the score: the walk (first tie in the kernel's
+    order), the squares it brings and where it ends."""
     owner, pos = game[0], game[1]
-    want = all_l_scores(owner, 0, pos, max_len, constant)
+    want = best_l_walk(owner, 0, pos, max_len, constant)
     got = best_l_shape(owner, 0, pos, max_len=max_len, constant=constant)
-    if not want:
+    if want is None:
         assert got.score == -1 or got.score == pytest.approx(-1)
         return
-    assert got.score == pytest.approx(max(want.values()))
-    assert want[got.first, got.turn, got.a, got.b] == pytest.approx(got.score)
+    assert got.score == pytest.approx(want[0])
+    assert tuple(got)[1:] == want[1:]
 
 
 def test_l_shape_closes_a_pocket_of_own_squares():
@@ -215,7 +219,7 @@ def test_l_shape_closes_a_pocket_of_own_squares():
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
-@given(small_games(max_w=9, max_h=8), st.booleans())
+@given(small_games(max_w=9, max_h=8) | pocket_grids(), st.booleans())
 def test_closed_gain_is_what_the_enclosure_oracle_takes(game, jit):
     owner = game[0]
     before = owner.copy()
@@ -254,7 +258,8 @@ def test_l_scan_twin_and_kernel_agree_on_a_real_grid():
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
-@given(small_games(max_w=9, max_h=8), st.integers(1, 8), st.sampled_from([0.0, 4.0, 10.0]))
+@given(small_games(max_w=9, max_h=8) | pocket_grids(), st.integers(1, 8),
+       st.sampled_from([0.0, 4.0, 10.0]))
 def test_l_scan_twin_and_kernel_agree_on_random_grids(game, max_len, constant):
     owner, pos = game[0], game[1]
     a = best_l_shape(owner, 0, pos, max_len=max_len, constant=constant, jit=True)

@@ -37,7 +37,9 @@ def l_scan_kernel(owner, width, height, player, px, py, max_len, constant, work,
                   next_stamp, region, best):
     """Try every L-shaped walk from ``(px, py)``; return the best score and
     fill ``best`` with ``first, turn, a, b, gain, end_x, end_y`` (``first``
-    an index of :data:`DIRS`, ``turn`` +1 clockwise / -1 anticlockwise)."""
+    an index of :data:`DIRS`, ``turn`` +1 clockwise / -1 anticlockwise).
+    Of equal scores the first walk tried wins: ``first`` 0..3, ``turn`` -1
+    before +1, then ``a`` and ``b`` from short to long."""
     best_score = -1.0
     for k in range(width * height):
         work[k] = owner[k]

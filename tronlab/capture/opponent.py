@@ -18,7 +18,10 @@ Directions are ``(dx, dy)`` with ``y`` growing downwards; turning right from
 east faces south.  An opponent that did not move last round has no
 heading: rule 1 and 2 are skipped.  ``last_turn`` is +1 (right), -1 (left),
 0 (none seen yet: treated as a left turn, so the write-up's order tries
-right first).
+right first).  Every change of direction the model plays counts as a turn,
+whichever rule made it (a step of rule 3 that leaves the heading sideways
+too; a step back is no turn), just as :func:`last_turn` reads the turns of
+a real trail: the write-up's "last move" is the move, not the rule.
 
 :func:`predict` returns each opponent's squares for rounds 1..T and
 ``arrival``: for every square the first round an opponent stands on it
@@ -83,7 +86,6 @@ def opponent_paths_kernel(owner, width, height, xs, ys, hx, hy, turns, order, ro
                         if 0 <= sx < width and 0 <= sy < height and owner[sy * width + sx] == -1:
                             nx = sx
                             ny = sy
-                            turns[q] = side
                             break
             if nx < 0:                                        # toward the nearest neutral
                 best = never
@@ -105,6 +107,9 @@ def opponent_paths_kernel(owner, width, height, xs, ys, hx, hy, turns, order, ro
                 elif gy != y:
                     ny = y + (1 if gy > y else -1)
             if nx != x or ny != y:
+                cross = dx * (ny - y) - dy * (nx - x)        # a turn by rule 2 or rule 3
+                if cross != 0:
+                    turns[q] = 1 if cross > 0 else -1
                 hx[q] = nx - x
                 hy[q] = ny - y
             c = ny * width + nx
