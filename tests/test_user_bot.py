@@ -35,6 +35,7 @@ class Downward:
 @pytest.fixture
 def mine(monkeypatch):
     """``mine`` registered for this test only; the bots it made, in ``made``."""
+    registry.bot_names()        # the built-ins first: loaded into the copy, they would go with it
     monkeypatch.setattr(registry, "_REGISTRY",
                         {f: dict(t) for f, t in registry._REGISTRY.items()})
     made = []
