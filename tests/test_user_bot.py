@@ -71,13 +71,14 @@ def test_tronlab_bot_plays_a_user_registered_bot_itself(mine, monkeypatch, aot_l
     assert out.getvalue().split() == ["3", "3"]      # down (Google 2010: 1 N, 2 E, 3 S, 4 W)
 
 
-def test_tronlab_bot_refuses_options_saying_so(mine, capsys):
-    # it used to say "unknown bot 'mine+x=1'; known tron bots: ..., mine, ..."
+def test_tronlab_bot_checks_options_as_match_does(mine, capsys):
+    # it used to say "unknown bot 'mine+x=1'; known tron bots: ..., mine, ...", then
+    # "tronlab bot takes a bot's name without options"
     assert main(["bot", "mine+x=1", "--protocol", "google2010"]) == 2
     err = capsys.readouterr().err
-    assert "without options" in err and "unknown bot" not in err
-    assert main(["bot", "paths+max_nodes=9", "--protocol", "backtothecode"]) == 2
-    assert "without options" in capsys.readouterr().err
+    assert "mine has no option 'x'" in err and "unknown bot" not in err
+    assert main(["bot", "paths+max_node=9", "--protocol", "backtothecode"]) == 2
+    assert "paths has no option 'max_node'" in capsys.readouterr().err
 
 
 def test_the_readme_bot_registers_and_plays(mine):
@@ -94,3 +95,15 @@ def test_the_readme_bot_registers_and_plays(mine):
     record = play(load_builtin("arena"), [bot, get_bot("hugger")], rng=1)
     assert record.events == [] and record.outcome.turns > 3
     assert record.outcome.deaths[0] in (None, "wall", "trail", "head-on")
+
+
+@pytest.mark.parametrize("name", ["voronoi", "chamber", "nash", "hybrid"])
+def test_no_warm_up_makes_a_search_bot_without_its_warm_up(name, monkeypatch):
+    """What ``tronlab bot NAME+key=value`` checks its options with on a cold start."""
+    warmed = []
+    bot = registry.get_bot(name)
+    monkeypatch.setattr(type(bot), "warm_up", lambda self: warmed.append(self))
+    with registry.no_warm_up():
+        cold = registry.get_bot(name, time=0.1)
+    assert warmed == [] and registry.warm_up_wanted()
+    assert registry.get_bot(name, time=0.1) is warmed[0] is not cold
