@@ -146,6 +146,37 @@ def test_bot_verbose_prints_search_statistics():
     assert float(fields["time"]) < 0.2
 
 
+def _stats(stderr):
+    line = stderr.split(" search: ", 1)[1].splitlines()[0]
+    return dict(item.split("=", 1) for item in line.split() if "=" in item)
+
+
+def test_bot_takes_options_as_match_does():
+    # it used to refuse them: "tronlab bot takes a bot's name without options"
+    board = load_builtin("arena")
+    r = tronlab("bot", "chamber+depth=2", "--protocol", "google2010", "--verbose", "--time",
+                "0.5", stdin=google2010_state(board, 0))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() in [[str(m + 1)] for m in board.legal_moves(0)]   # 1 N 2 E 3 S 4 W
+    stats = _stats(r.stderr)
+    assert stats["mode"] == "search" and stats["depth"] == "2", stats
+
+
+def test_a_wrong_bot_option_is_refused_before_any_input_is_read(tmp_path):
+    """One line naming the option, exit 2, no answer - also without the ahead-of-time
+    module and on an empty numba cache, where the check must not compile the bot."""
+    env = dict(os.environ, TRONLAB_AOT="0", NUMBA_CACHE_DIR=str(tmp_path))
+    state = google2010_state(load_builtin("arena"), 0) * 3
+    for spec, message in [("chamber+dpth=2", "bot 'chamber+dpth=2': chamber has no option "
+                                             "'dpth'"),
+                          ("chamber+depth=0", "depth must be a positive int"),
+                          ("chamber+time=-1", "time must be a positive number")]:
+        r = subprocess.run([PY, "-m", "tronlab", "bot", spec, "--protocol", "google2010"],
+                           input=state, text=True, capture_output=True, timeout=30, env=env)
+        assert r.returncode == 2 and r.stdout == "", (spec, r)
+        assert r.stderr.count("\n") == 1 and message in r.stderr, (spec, r.stderr)
+
+
 # ---- errors: one line on stderr, exit code 2 ----------------------------------------
 
 RAGGED = "5 3\n#####\n#1 2\n#####\n"
@@ -174,6 +205,9 @@ RAGGED = "5 3\n#####\n#1 2\n#####\n"
     (["bot", "chess-master", "--protocol", "google2010"], "unknown bot 'chess-master'"),
     (["bot", "random"], "the following arguments are required: --protocol"),
     (["bot", "random", "--protocol", "tron"], "invalid choice: 'tron'"),
+    (["bot", "hugger+speed=3", "--protocol", "codingame"], "hugger has no option 'speed'"),
+    (["bot", "chamber+depth", "--protocol", "google2010"], "'depth' in 'chamber+depth' is not"),
+    (["bot", "py:mybot.py", "--protocol", "google2010"], "tronlab bot runs a registered bot"),
 ])
 def test_errors_are_one_line_and_exit_2(tmp_path, args, message):
     ragged = tmp_path / "ragged.txt"

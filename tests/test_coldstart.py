@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 from aot_support import child_env
 
-from tronlab import codingame_board, get_bot, load_builtin, play
+from tronlab import Board, codingame_board, get_bot, load_builtin, play
 from tronlab.runner.external import DEFAULT_TIMES, ExternalBot
 from tronlab.runner.registry import bot_names
 from tronlab.runner.starting import NO_KERNELS, StartingBot
@@ -105,6 +105,20 @@ def test_cold_program_answers_every_move_in_time(name, protocol, tmp_path):
     assert max(prog.times[1:]) < limit, (prog.times, stderr)
     assert not prog.illegal, prog.illegal
     assert "numba's cache is cold" in stderr and len(stderr.strip().splitlines()) == 1, stderr
+
+
+def test_cold_program_with_options_answers_at_once(tmp_path):
+    # tronlab bot NAME+key=value checks its options by making the bot: without its
+    # warm-up, or the first answer would wait for the compiler
+    first_limit, limit = (LOAD_MARGIN * t for t in DEFAULT_TIMES["google2010"])
+    prog = Timed(_program("chamber+depth=2+tt=false", "google2010", _cold_env(tmp_path),
+                          first_time_limit=first_limit, time_limit=limit))
+    rec = play(_board("google2010"), [prog, get_bot("quick")], rules="google2010", rng=0,
+               max_turns=5)
+    stderr = prog.inner.stderr_text()
+    assert rec.outcome.deaths[0] not in ("timeout", "exited", "bad-output"), (rec.outcome, stderr)
+    assert len(prog.times) >= 4 and prog.times[0] < first_limit, (prog.times, stderr)
+    assert not prog.illegal and "numba's cache is cold" in stderr, (prog.illegal, stderr)
 
 
 # ---------------------------------------------------------------------------
@@ -190,6 +204,29 @@ def test_a_dead_worker_never_costs_a_move(voronoi_cache, monkeypatch):
         assert bot(board, 0) in board.legal_moves(0)       # the quick bot, at once
         assert time.perf_counter() - t < 0.9
         assert not bot.ready
+    finally:
+        bot.close()
+
+
+def test_the_worker_makes_the_bot_with_its_options(voronoi_cache, monkeypatch):
+    # `tronlab bot voronoi+draw=-777` without the ahead-of-time module: the worker
+    # process must make voronoi with draw=-777 (it was given the name only).  Every
+    # move of player 0 here enters a square player 1 can also enter: worth `draw`.
+    for k, v in voronoi_cache[0].items():
+        monkeypatch.setenv(k, v)
+    board = Board.from_ascii("""
+        ######
+        #1...#
+        #.2..#
+        #....#
+        ######
+    """)
+    bot = StartingBot("voronoi+draw=-777+time=0.05", time=0.3)
+    bot.start()
+    try:
+        _run_until_switched(bot, board, 60)
+        assert bot.ready and bot.last_stats["value"] == -777, bot.last_stats
+        assert bot._bot_time == 0.05        # its wait for the worker: time= wins over --time
     finally:
         bot.close()
 

@@ -352,7 +352,7 @@ def test_the_worker_plans_from_the_bank():
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL)
     try:
-        assert starting.receive(proc.stdout) == ("ready", "nash")
+        assert starting.receive(proc.stdout) == ("ready", "nash", 0.2)   # its bot's time
         board = lightriders_board(x=3, y=7)
         starting.send(proc.stdin, ("start_game", board, 0, {"rules": "lightriders",
                                                             "time_limit": 0.2}))

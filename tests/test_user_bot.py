@@ -35,6 +35,7 @@ class Downward:
 @pytest.fixture
 def mine(monkeypatch):
     """``mine`` registered for this test only; the bots it made, in ``made``."""
+    registry.bot_names()        # the built-ins first: loaded into the copy, they would go with it
     monkeypatch.setattr(registry, "_REGISTRY",
                         {f: dict(t) for f, t in registry._REGISTRY.items()})
     made = []
@@ -70,13 +71,14 @@ def test_tronlab_bot_plays_a_user_registered_bot_itself(mine, monkeypatch, aot_l
     assert out.getvalue().split() == ["3", "3"]      # down (Google 2010: 1 N, 2 E, 3 S, 4 W)
 
 
-def test_tronlab_bot_refuses_options_saying_so(mine, capsys):
-    # it used to say "unknown bot 'mine+x=1'; known tron bots: ..., mine, ..."
+def test_tronlab_bot_checks_options_as_match_does(mine, capsys):
+    # it used to say "unknown bot 'mine+x=1'; known tron bots: ..., mine, ...", then
+    # "tronlab bot takes a bot's name without options"
     assert main(["bot", "mine+x=1", "--protocol", "google2010"]) == 2
     err = capsys.readouterr().err
-    assert "without options" in err and "unknown bot" not in err
-    assert main(["bot", "paths+max_nodes=9", "--protocol", "backtothecode"]) == 2
-    assert "without options" in capsys.readouterr().err
+    assert "mine has no option 'x'" in err and "unknown bot" not in err
+    assert main(["bot", "paths+max_node=9", "--protocol", "backtothecode"]) == 2
+    assert "paths has no option 'max_node'" in capsys.readouterr().err
 
 
 def test_the_readme_bot_registers_and_plays(mine):
@@ -116,3 +118,15 @@ def test_an_arena_script_without_a_main_guard_is_told_so(tmp_path, guarded):
     else:
         assert "a worker process died" in r.stderr, r.stderr
         assert "run.py runs the arena" in r.stderr and "if __name__ ==" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("name", ["voronoi", "chamber", "nash", "hybrid"])
+def test_no_warm_up_makes_a_search_bot_without_its_warm_up(name, monkeypatch):
+    """What ``tronlab bot NAME+key=value`` checks its options with on a cold start."""
+    warmed = []
+    bot = registry.get_bot(name)
+    monkeypatch.setattr(type(bot), "warm_up", lambda self: warmed.append(self))
+    with registry.no_warm_up():
+        cold = registry.get_bot(name, time=0.1)
+    assert warmed == [] and registry.warm_up_wanted()
+    assert registry.get_bot(name, time=0.1) is warmed[0] is not cold

@@ -130,6 +130,16 @@ def test_bot_answers_every_turn_as_the_in_process_bot_does():
     assert r.stdout.splitlines() == want
 
 
+def test_bot_takes_options_as_match_does():
+    # tronlab bot used to refuse NAME+key=value ("options ... are for tronlab match")
+    state = reset(2, rng=4)
+    text = format_start(2) + format_turn(state, 1) * 2
+    r = tronlab("bot", "paths+max_nodes=2000", "--protocol", "backtothecode", stdin=text)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    answers = [tuple(map(int, line.split())) for line in r.stdout.splitlines()]
+    assert len(answers) == 2 and all(0 <= x < 35 and 0 <= y < 20 for x, y in answers)
+
+
 def test_bot_reports_a_broken_turn_in_one_line_and_answers_on_the_grid():
     state = reset(2, rng=9)
     lines = format_turn(state, 0).splitlines(True)

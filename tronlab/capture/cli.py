@@ -159,5 +159,10 @@ def cmd_bot(args) -> int:
     if args.time is not None:
         raise _error("--time: the backtothecode bots keep to the contest's clock (1000 ms "
                        "for the first turn, 100 ms after) and take no thinking time")
-    run_program(get_bot(args.name, game="backtothecode", rng=args.seed), verbose=args.verbose)
+    if "+" in args.name:        # NAME+key=value, checked by tronlab.cli.commands.cmd_bot
+        from ..arena.bots import make_bot
+        bot = make_bot(args.name, "backtothecode", rng=args.seed)
+    else:
+        bot = get_bot(args.name, game="backtothecode", rng=args.seed)
+    run_program(bot, verbose=args.verbose)
     return 0

@@ -23,10 +23,8 @@ def cmd_bots(args) -> int:
 
 
 def cmd_bot(args) -> int:
-    if "+" in args.name:
-        from .parser import CLIError
-        raise CLIError(f"tronlab bot takes a bot's name without options, got {args.name!r}: "
-                       f"options as NAME+key=value are for tronlab match and arena run")
+    if "+" in args.name or args.name.startswith(("py:", "cmd:")):
+        _check_spec(args.name, args.protocol)
     if args.protocol == "backtothecode":
         from ..capture.cli import cmd_bot as capture_bot
         return capture_bot(args)
@@ -48,6 +46,22 @@ def cmd_bot(args) -> int:
         raise CLIError(f"the {args.protocol} input ended on a broken turn (see the line "
                        f"above); {answers} turns were answered")
     return 0
+
+
+def _check_spec(spec: str, protocol: str) -> None:
+    """``NAME+key=value`` checked as ``tronlab match`` checks it, before any input is
+    read: a wrong option is one CLIError naming it.  The check makes the bot once
+    without its warm-up, so no kernel compiles or loads before the first answer."""
+    from ..arena.bots import is_program
+    from ..runner.registry import no_warm_up
+    from .match import check_bot_spec
+    from .parser import CLIError
+
+    if is_program(spec):
+        raise CLIError(f"tronlab bot runs a registered bot, got {spec!r}: py: files and "
+                       f"cmd: programs play in tronlab match and arena run")
+    with no_warm_up():
+        check_bot_spec(spec, protocol)
 
 
 # ---- warmup ---------------------------------------------------------------------------

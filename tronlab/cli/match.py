@@ -35,13 +35,21 @@ def registered_bot(spec: str, rules: str, *, time=None, rng=None):
     (``chamber+depth=3``, ``paths+max_nodes=5000``), or a student's ``py:`` file run
     as the arena runs it (a process of its own, on the game's clock; ``time`` does not
     apply); a wrong spec (a file that cannot load) is one CLIError."""
-    from ..arena.bots import check_spec, make_bot
+    from ..arena.bots import make_bot
+
+    check_bot_spec(spec, rules)
+    return make_bot(spec, rules, time=time, rng=rng)
+
+
+def check_bot_spec(spec: str, rules: str) -> None:
+    """:func:`tronlab.arena.bots.check_spec` as one CLIError: an unknown bot, a wrong
+    option (the bot is made once with its options), a ``py:`` file that cannot load."""
+    from ..arena.bots import check_spec
 
     try:
         check_spec(spec, rules)
     except ValueError as err:
         raise CLIError(" ".join(str(err).split())) from None
-    return make_bot(spec, rules, time=time, rng=rng)
 
 
 def _first_limit(time, specs):

@@ -140,15 +140,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("bot", help="run a registered bot as a contest program on stdin/stdout",
                        formatter_class=fmt,
-                       epilog="example:\n  tronlab bot chamber --protocol google2010 --time 0.5")
+                       epilog="examples:\n  tronlab bot chamber --protocol google2010 --time 0.5"
+                              "\n  tronlab bot chamber+depth=3+tt=false --protocol codingame")
     b.add_argument("name", metavar="NAME",
-                   help="a registered bot, without options: tronlab bots lists them (--game "
-                        "backtothecode for the capture game); a bot your own code registers "
-                        "runs from a script that imports it and calls "
+                   help="a registered bot: tronlab bots lists them (--game backtothecode for "
+                        "the capture game), with options as in match and arena run: "
+                        "NAME+key=value (JSON values: chamber+depth=3+tt=false; a wrong one "
+                        "is refused before any input is read; an option time= is the bot's "
+                        "thinking time and wins over --time, as in match); a bot your own code "
+                        "registers runs from a script that imports it and calls "
                         "tronlab.cli.main(['bot', NAME, ...])")
     b.add_argument("--protocol", choices=PROTOCOLS + ("backtothecode",), required=True)
     b.add_argument("--time", type=seconds, metavar="S",
-                   help="thinking time per move (default: the protocol's: 1 s google2010, "
+                   help="thinking time per move, unless NAME has a time= option (default: the "
+                        "protocol's: 1 s google2010, "
                         "0.2 s lightriders, 0.1 s codingame; the backtothecode bots keep to "
                         "the contest's 100 ms and take no --time)")
     b.add_argument("--seed", type=whole_count, metavar="N",

@@ -18,8 +18,8 @@ Register a factory under a name, in any module::
 then ``get_bot("greedy")`` builds one (``game="tron"`` is the default; pass a
 family or a game name such as ``game="backtothecode"``).  The factory's other
 keyword arguments are the bot's options: ``get_bot(name, key=value)``, and
-``NAME+key=value`` in ``tronlab match`` and ``tronlab arena run`` (a wrong one
-is refused before any game).
+``NAME+key=value`` in ``tronlab match``, ``tronlab arena run`` and ``tronlab bot``
+(a wrong one is refused before any game).
 
 The ``tronlab`` command imports only tronlab, so it knows the built-in bots.
 A script that imports the module registering yours and calls
@@ -35,10 +35,12 @@ from __future__ import annotations
 
 import importlib
 import warnings
+from contextlib import contextmanager
 
 from ..tron.values import is_real
 
 _REGISTRY: dict[str, dict[str, tuple[object, str]]] = {}   # family -> name -> entry
+_NO_WARM_UP: list = []      # not empty inside no_warm_up()
 
 
 def _family(game) -> str:
@@ -106,6 +108,24 @@ def is_builtin(name: str, *, game: str = "tron") -> bool:
     """Whether ``name`` is a bot shipped with tronlab (not one registered by other code),
     so that a fresh process that imports tronlab alone can make it."""
     return (_family(game), name) in _BUILTIN_HOMES
+
+
+@contextmanager
+def no_warm_up():
+    """Inside, the built-in search bots' factories make their bot without warming it up
+    (:func:`warm_up_wanted`): no kernel is compiled or loaded, so checking a spec's options
+    by making the bot (:func:`tronlab.arena.bots.check_spec`) takes milliseconds, not the
+    compiler's tens of seconds (``tronlab bot NAME+key=value`` on a cold start)."""
+    _NO_WARM_UP.append(True)
+    try:
+        yield
+    finally:
+        _NO_WARM_UP.pop()
+
+
+def warm_up_wanted() -> bool:
+    """Whether a factory should warm its bot up (false inside :func:`no_warm_up`)."""
+    return not _NO_WARM_UP
 
 
 def check_time(time):

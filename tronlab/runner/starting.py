@@ -13,8 +13,10 @@ module plays a :class:`StartingBot`:
    hint on stderr and starts ``python -m tronlab.jit.warmup --bot NAME`` at a
    lower priority (``nice 10``): that process compiles the bot's kernels into
    numba's cache.
-3. Then it starts a *worker*, ``python -m tronlab.runner.starting NAME``, which
-   loads the bot from the cache and says when it is ready.
+3. Then it starts a *worker*, ``python -m tronlab.runner.starting SPEC``, which
+   loads the bot from the cache and says when it is ready.  ``SPEC`` is the name
+   with the bot's options as ``tronlab bot`` got them (``chamber+depth=3``): the
+   worker reads them as :func:`tronlab.arena.bots.make_bot` does (JSON values).
 4. From then on every move is the worker's: the board goes down a pipe, the
    move comes back.  If the worker does not answer within 90% of the move's time
    (or dies), the quick bot answers instead and the worker is dropped.
@@ -110,15 +112,17 @@ def _spawn(args, *, nice=0, env=None, pipes=False):
 # the bot the game talks to
 # ---------------------------------------------------------------------------
 class StartingBot:
-    """Answers with the quick bot until bot ``name`` runs in its worker; see the
-    module docstring.  ``ready`` is true once the worker answers moves;
-    ``switched_after`` the number of quick answers before the first worker
-    answer; ``compiler`` and ``worker`` the helper processes (or None)."""
+    """Answers with the quick bot until bot ``spec`` (a name, or ``NAME+key=value``
+    with the bot's options) runs in its worker; see the module docstring.  ``ready``
+    is true once the worker answers moves; ``switched_after`` the number of quick
+    answers before the first worker answer; ``compiler`` and ``worker`` the helper
+    processes (or None)."""
 
-    def __init__(self, name: str, *, time=None, seed=None, stderr=None, nice: int = 10):
+    def __init__(self, spec: str, *, time=None, seed=None, stderr=None, nice: int = 10):
         from ..tron.bots.quick import QuickBot
 
-        self.name = name
+        self.spec = spec
+        self.name = spec.partition("+")[0]      # whose kernels: the options change none
         self.time = time
         self.seed = seed
         self.nice = nice
@@ -135,6 +139,7 @@ class StartingBot:
         self._started = time_now()
         self._game = None
         self._move_time = 1.0
+        self._bot_time = None       # the worker's bot's thinking time (a time= option wins)
         self._clock = None
         self._turn_start = None
         self._answers = 0
@@ -164,7 +169,7 @@ class StartingBot:
                     tail = (err or b"").decode(errors="replace").strip().splitlines()[-1:]
                     raise RuntimeError(f"the background compile failed (exit "
                                        f"{self.compiler.returncode}) {' '.join(tail)}")
-            args = ["-m", "tronlab.runner.starting", self.name]
+            args = ["-m", "tronlab.runner.starting", self.spec]
             if self.time is not None:
                 args += ["--time", repr(float(self.time))]
             if self.seed is not None:
@@ -176,6 +181,7 @@ class StartingBot:
             if not (isinstance(hello, tuple) and hello[0] == "ready"):
                 raise RuntimeError(f"the worker did not start: {hello!r}")
             self.ready_after = time_now() - self._started
+            self._bot_time = hello[2] if len(hello) > 2 else None
             self.ready = True
             while True:
                 message = receive(self.worker.stdout)
@@ -186,7 +192,7 @@ class StartingBot:
             self.error = exc
             self.ready = False
             if not self._closed:
-                self._log(f"tronlab bot: {self.name} could not be started, playing the quick "
+                self._log(f"tronlab bot: {self.spec} could not be started, playing the quick "
                           f"bot: {type(exc).__name__}: {exc}")
 
     def wait_ready(self, timeout=None) -> bool:
@@ -233,12 +239,12 @@ class StartingBot:
 
     def _ask_worker(self, board, player, clock=None, turn_start=None):
         t0 = time_now()
-        wait = _REPLY_SHARE * (self._move_time if clock is None else clock[0])
+        wait = _REPLY_SHARE * ((self._bot_time or self._move_time) if clock is None else clock[0])
         try:
             if self.switched_after is None:
                 self.switched_after = self._answers
                 if self.compiler is not None:
-                    self._log(f"tronlab bot: {self.name} ready after {self.ready_after:.1f} s; "
+                    self._log(f"tronlab bot: {self.spec} ready after {self.ready_after:.1f} s; "
                               f"switching from the quick bot")
                 if self._game is not None:
                     send(self.worker.stdin, ("start_game", *self._game))
@@ -292,14 +298,14 @@ time_now = time.perf_counter
 
 
 # ---------------------------------------------------------------------------
-# the worker: python -m tronlab.runner.starting NAME [--time S] [--seed N]
+# the worker: python -m tronlab.runner.starting SPEC [--time S] [--seed N]
 # ---------------------------------------------------------------------------
 def worker_main(argv=None) -> int:
     import argparse
 
     ap = argparse.ArgumentParser(prog="python -m tronlab.runner.starting",
                                  description="Serve a bot's moves to a StartingBot over pipes.")
-    ap.add_argument("name")
+    ap.add_argument("spec", help="a bot's name, with options as NAME+key=value (JSON values)")
     ap.add_argument("--time", type=float)
     ap.add_argument("--seed", type=int)
     ap.add_argument("--parent", type=int)
@@ -311,11 +317,12 @@ def worker_main(argv=None) -> int:
     inp = sys.stdin.buffer
 
     from ..jit.cache import mark_warm
-    from .registry import get_bot
+    from .stdio import make_spec_bot
 
-    bot = get_bot(args.name, time=args.time, rng=args.seed)
-    mark_warm(args.name)
-    send(out, ("ready", args.name))
+    bot = make_spec_bot(args.spec, time=args.time, rng=args.seed)
+    mark_warm(args.spec.partition("+")[0])
+    bot_time = getattr(bot, "time", None)
+    send(out, ("ready", args.spec, bot_time if isinstance(bot_time, float) else None))
     while True:
         message = receive(inp)
         if message is None:

@@ -64,7 +64,7 @@ from ..evaluate import (CHAMBER, K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, TER
                         evaluate_kernel, is_separated, multi_score_kernel)
 from ..search import Searcher
 from ..values import check_flag, check_number, is_whole
-from ...runner.registry import check_time, register
+from ...runner.registry import check_time, register, warm_up_wanted
 
 #: a contest program (:meth:`_Bot.set_turn_start`) plans at most this share of the move's time,
 #: less at least this margin (s), from the turn's first input line: 80 ms of CodinGame's 100
@@ -374,7 +374,8 @@ class ChamberBot(SearchBot):
 
 
 def _warm(bot):
-    bot.warm_up()
+    if warm_up_wanted():
+        bot.warm_up()
     return bot
 
 
