@@ -86,7 +86,7 @@ class TransTable(NamedTuple):
     key: np.ndarray         # uint64 the full Zobrist key stored there (0: empty)
     value: np.ndarray       # int64 the value, wins and losses counted from the node
     depth: np.ndarray       # int16 turns searched below the node
-    flag: np.ndarray        # int8 EXACT, LOWER (value >= true value) or UPPER bound
+    flag: np.ndarray        # int8 EXACT, LOWER (true value >= value) or UPPER bound
     move: np.ndarray        # int8 the best move found there
 
 
