@@ -60,7 +60,8 @@ def probe_kernel(hint_key, bounds, left, key, slot, ply, need, alpha, beta):
     """``(settled, value, kind, final)`` for the position ``key`` at ``ply`` that
     needs a ``need``-turn search with window ``(alpha, beta)``: ``kind`` is
     SADDLE (exact), LOWER or UPPER, like a searched node's answer; ``final``:
-    a separated position's score, true at any depth."""
+    a separated position's score, true at any depth (read it only when ``settled``:
+    on a miss it describes whatever the slot holds)."""
     final = left[slot] >= FINAL
     if hint_key[slot] != key or left[slot] < need:
         return False, 0.0, np.int64(SADDLE), final
