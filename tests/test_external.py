@@ -223,22 +223,12 @@ def test_late_answers_are_not_taken_for_the_next_turn():
         bot.close()
 
 
-ECHO = """
-import sys
-for line in sys.stdin:
-    sys.stderr.write(line)
-    sys.stderr.flush()
-    if line.startswith("action move"):
-        print("up", flush=True)
-"""
-
-
 def test_what_a_lightriders_program_is_told_under_an_engine_limit():
     # the program echoes its input on stderr: the settings (with the turn limit), the rounds
     # counted from 0 and, with no clock of its own, the engine's limit less 10% a move
     # (three times it on the first move, as the engine gives) instead of a time bank
     board = lightriders_board(x=3, y=3)
-    bot = ExternalBot([PY, "-c", ECHO], protocol="lightriders")
+    bot = ExternalBot([PY, str(FIXTURES / "lr_echo.py")], protocol="lightriders")
     bot.start_game(board, 0, rules="lightriders", time_limit=2.0, max_turns=7)
     try:
         assert [bot(board, 0) for _ in range(3)] == [0, 0, 0]

@@ -140,18 +140,9 @@ def test_nash_against_chamber_under_a_small_bank_has_no_timeout():
     rec.verify()
 
 
-ECHO = """
-import sys
-for line in sys.stdin:
-    sys.stderr.write(line)
-    sys.stderr.flush()
-    if line.startswith("action move"):
-        print("down", flush=True)
-"""
-
-
 def test_a_program_is_told_the_engines_bank():
-    bot = ExternalBot([sys.executable, "-c", ECHO], protocol="lightriders")
+    echo = Path(__file__).parent / "fixtures" / "lr_echo.py"
+    bot = ExternalBot([sys.executable, str(echo), "down"], protocol="lightriders")
     rec = play(board(), [bot, down], rules="lightriders", time_bank=(3.0, 0.5), max_turns=3)
     assert faults(rec, 0) == []
     lines = rec.stderr[0].splitlines()

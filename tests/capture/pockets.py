@@ -15,6 +15,14 @@ from hypothesis import strategies as st
 KINDS = ("closed", "closed", "closed", "split", "gap", "gap", "rival_on_ring", "rival_inside")
 
 
+def scatter(draw, rng, w, h, mine, theirs):
+    """A ``h`` x ``w`` owner grid, neutral (-1) but for player 0's squares drawn
+    with a chance of up to ``mine`` and then player 1's up to ``theirs``."""
+    owner = np.where(rng.random((h, w)) < draw(st.floats(0, mine)), 0, -1)
+    owner[rng.random((h, w)) < draw(st.floats(0, theirs))] = 1
+    return owner.astype(np.int8)
+
+
 def _ring(x0, y0, x1, y1):
     return [(x, y) for y in range(y0, y1 + 1) for x in range(x0, x1 + 1)
             if x in (x0, x1) or y in (y0, y1)]
@@ -28,9 +36,7 @@ def pocket_grids(draw, max_w=9, max_h=8):
     w = draw(st.integers(3, max_w))
     h = draw(st.integers(3, max_h))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    owner = np.where(rng.random((h, w)) < draw(st.floats(0, 0.3)), 0, -1)
-    owner[rng.random((h, w)) < draw(st.floats(0, 0.1))] = 1
-    owner = owner.astype(np.int8)
+    owner = scatter(draw, rng, w, h, 0.3, 0.1)
     near = []
     for _ in range(draw(st.integers(1, 3))):
         iw = draw(st.integers(1, min(3, w - 2)))

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from .enclosure_oracle import scipy_enclose
-from .pockets import pocket_grids
+from .pockets import pocket_grids, scatter
 from .rects_oracle import all_l_scores, all_rect_scores, best_l_walk, border_squares, fewest_turns
 from strategies import EXAMPLES
 
@@ -24,9 +24,7 @@ def small_games(draw, max_w=8, max_h=7):
     w = draw(st.integers(2, max_w))
     h = draw(st.integers(2, max_h))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    owner = np.where(rng.random((h, w)) < draw(st.floats(0, 0.6)), 0, -1)
-    owner[rng.random((h, w)) < draw(st.floats(0, 0.15))] = 1
-    owner = owner.astype(np.int8)
+    owner = scatter(draw, rng, w, h, 0.6, 0.15)
     pos = (int(rng.integers(w)), int(rng.integers(h)))
     opponents = [(int(rng.integers(w)), int(rng.integers(h)))
                  for _ in range(draw(st.integers(0, 2)))]
