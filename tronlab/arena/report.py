@@ -134,13 +134,10 @@ def fault_lines(names, record) -> list[str]:
     """A line for each bot's first fault in ``record`` (a Tron or capture game): who, what,
     on which turn and what it did (``slow (seat 1): timeout on turn 8: ...``)."""
     if hasattr(record, "moves"):                    # Tron: the events are dicts
-        from ..tron.rules import FAULTS
-        first = {}
-        for e in record.events:
-            if e.get("kind") in FAULTS and e.get("player") not in first:
-                first[e["player"]] = e
+        from ..cli.match import first_fault
+        first = [(p, first_fault(record, p)) for p in range(len(names))]
         return [f"{names[p]} (seat {p}): {e['kind']} on turn {e['turn']}: "
-                f"{e.get('detail') or ''}".rstrip(": ") for p, e in sorted(first.items())]
+                f"{e.get('detail') or ''}".rstrip(": ") for p, e in first if e is not None]
     notes = {(turn, player): text for turn, player, text in record.notes}
     return [f"{names[player]} (seat {player}): {kind} on turn {turn}: "
             f"{notes.get((turn, player), detail)}"

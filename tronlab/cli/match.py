@@ -187,7 +187,7 @@ def match_text(record, map_name: str, *, clock: bool = True) -> str:
             detail = out.details[p] or f"turn {out.death_turns[p]}"
             fate = f"died ({out.deaths[p]}) {detail}"
         lines.append(f"  player {p} [{p + 1}/{'abcd'[p]}] {name}: {fate}")
-        fault = _first_fault(record, p)
+        fault = first_fault(record, p)
         if fault is not None and out.deaths[p] != fault.get("kind"):
             # Light Riders: a faulty bot keeps going straight and dies of something else
             lines.append(f"    {fault['kind']} on turn {fault['turn']}, then it kept going "
@@ -207,7 +207,8 @@ def clock_of(record) -> str:
     return f"{limit:g} s a move, {first:g} s the first" if first else f"{limit:g} s a move"
 
 
-def _first_fault(record, player):
+def first_fault(record, player):
+    """The first fault event of ``player`` in a Tron ``record`` (None: it made none)."""
     from ..tron.rules import FAULTS
     return next((e for e in getattr(record, "events", ())
                  if e.get("player") == player and e.get("kind") in FAULTS), None)
