@@ -155,14 +155,11 @@ def run_program(bot, *, stdin=None, stdout=None, stderr=None, verbose=False) -> 
 
 def cmd_bot(args) -> int:
     """``tronlab bot NAME --protocol backtothecode``."""
-    from ..runner.registry import get_bot
+    from ..runner.registry import make_spec_bot    # NAME+key=value: checked by cli.commands
+
     if args.time is not None:
         raise _error("--time: the backtothecode bots keep to the contest's clock (1000 ms "
                        "for the first turn, 100 ms after) and take no thinking time")
-    if "+" in args.name:        # NAME+key=value, checked by tronlab.cli.commands.cmd_bot
-        from ..arena.bots import make_bot
-        bot = make_bot(args.name, "backtothecode", rng=args.seed)
-    else:
-        bot = get_bot(args.name, game="backtothecode", rng=args.seed)
-    run_program(bot, verbose=args.verbose)
+    run_program(make_spec_bot(args.name, game="backtothecode", rng=args.seed),
+                verbose=args.verbose)
     return 0

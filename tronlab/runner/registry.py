@@ -151,6 +151,17 @@ def get_bot(name: str, *, game: str = "tron", **options):
     return bot
 
 
+def make_spec_bot(spec: str, *, time=None, rng=None, game: str = "google2010"):
+    """A bot of ``game`` (any Tron game by default: its family) from its name, or from
+    ``NAME+key=value`` as ``tronlab match`` reads it (:func:`tronlab.arena.bots.make_bot`:
+    JSON values; a ``time=`` option is the bot's thinking time and wins over ``time``,
+    as in ``match``)."""
+    if "+" not in spec:         # a bare name: no need to import the arena
+        return get_bot(spec, game=game, rng=rng, **({} if time is None else {"time": time}))
+    from ..arena.bots import make_bot
+    return make_bot(spec, game, time=time, rng=rng)
+
+
 # Modules that register the built-in bots.  They are imported on the first
 # look-up, not with this package: the search bots pull in numba, and
 # ``import tronlab`` should stay light.  A look-up of a built-in name imports

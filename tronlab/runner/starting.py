@@ -317,7 +317,7 @@ def worker_main(argv=None) -> int:
     inp = sys.stdin.buffer
 
     from ..jit.cache import mark_warm
-    from .stdio import make_spec_bot
+    from .registry import make_spec_bot
 
     bot = make_spec_bot(args.spec, time=args.time, rng=args.seed)
     mark_warm(args.spec.partition("+")[0])

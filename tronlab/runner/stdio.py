@@ -223,15 +223,16 @@ def start_bot(spec: str, *, time=None, rng=None, stderr=None):
     answer at once (its kernels come from the loaded ahead-of-time module, or
     it has none), else a :class:`tronlab.runner.starting.StartingBot` that
     answers from the quick bot until the compiled one is ready.  ``spec`` is a
-    name, or ``NAME+key=value`` with the bot's options (:func:`make_spec_bot`);
-    the caller checks them first (:func:`tronlab.arena.bots.check_spec`).
+    name, or ``NAME+key=value`` with the bot's options
+    (:func:`tronlab.runner.registry.make_spec_bot`); the caller checks them first
+    (:func:`tronlab.arena.bots.check_spec`).
 
     A bot registered by the caller's own code (not a built-in) is always the bot
     itself: the StartingBot's helper processes could not make it, as they import
     tronlab only.  Its kernels then load in this process, the first move's clock
     running (its ``start_game`` is the place to warm them up)."""
     from ..jit import aot
-    from .registry import describe, is_builtin
+    from .registry import describe, is_builtin, make_spec_bot
 
     name = spec.partition("+")[0]
     describe(name)                  # an unknown name is an error now, not in the background
@@ -245,14 +246,3 @@ def start_bot(spec: str, *, time=None, rng=None, stderr=None):
     bot = StartingBot(spec, time=time, seed=seed, stderr=stderr)
     bot.start()
     return bot
-
-
-def make_spec_bot(spec: str, *, time=None, rng=None):
-    """A Tron bot from its name, or from ``NAME+key=value`` as ``tronlab match`` reads
-    it (:func:`tronlab.arena.bots.make_bot`: JSON values; a ``time=`` option is the
-    bot's thinking time and wins over ``time``, as in ``match``)."""
-    if "+" not in spec:         # a bare name: no need to import the arena
-        from .registry import get_bot
-        return get_bot(spec, rng=rng, time=time)
-    from ..arena.bots import make_bot
-    return make_bot(spec, "google2010", time=time, rng=rng)    # any Tron game: its family
