@@ -198,7 +198,8 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
     limits = (first_time_limit, time_limit)
     hook_limit = first_time_limit if bank is None else bank[0]
     try:
-        _start_seats(seats, board, rules, (time_limit, first_time_limit, bank), max_turns)
+        _start_seats(seats, board, rules, (time_limit, first_time_limit, bank), max_turns,
+                     hook_limit)
         while not match.over and (max_turns is None or match.next_turn <= max_turns):
             step = match.step({p: _choose(seats[p], match, rules, limits, events)
                                for p in match.to_move()})
@@ -257,9 +258,9 @@ def _check_play(board, rules, bots, names, time_limit, first_time_limit, max_tur
     return bots, names, time_limit, first_time_limit, max_turns
 
 
-def _start_seats(seats, board, rules, clock, max_turns):
-    """Call each bot's ``start_game`` hook; a fault there is charged at its first move.
-    ``clock`` is ``(time_limit, first_time_limit, time_bank)``."""
+def _start_seats(seats, board, rules, clock, max_turns, limit):
+    """Call each bot's ``start_game`` hook under ``limit``; a fault there is charged at its
+    first move.  ``clock`` is ``(time_limit, first_time_limit, time_bank)``."""
     time_limit, first_time_limit, bank = clock
     for seat in seats:
         hook = getattr(seat.bot, "start_game", None)
@@ -271,8 +272,7 @@ def _start_seats(seats, board, rules, clock, max_turns):
                 options["first_time_limit"] = first_time_limit
             if _takes_keyword(hook, "time_bank"):
                 options["time_bank"] = bank
-            _, fault, text = seat.call(hook, (board.copy(), seat.player), options,
-                                       first_time_limit if bank is None else bank[0])
+            _, fault, text = seat.call(hook, (board.copy(), seat.player), options, limit)
             if fault is not None:
                 seat.pending = (fault, f"in start_game: {text}")
 

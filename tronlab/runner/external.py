@@ -99,6 +99,7 @@ class ExternalBot:
         self._program: Program | None = None
         self._sink = StderrSink()   # this game's stderr (kept after the program closed)
         self._failure: BotFault | None = None
+        self._told: float | None = None     # the bank the engine told for the next move
         reaper.install_signal_handlers()   # main thread only; handlers others set are kept
 
     def __repr__(self) -> str:
@@ -171,7 +172,7 @@ class ExternalBot:
             self.start_game(board, player)
         if self._failure is not None:
             raise self._failure
-        told, self._told = getattr(self, "_told", None), None
+        told, self._told = self._told, None
         if told is not None:
             limit = told
         elif self._banked:
@@ -189,10 +190,11 @@ class ExternalBot:
         if self._banked:
             spent = int((time.monotonic() - t0) * 1000)
             self._bank_ms = max(self._bank_ms - spent, 0)
+        line = line.rstrip("\r\n")
         try:
-            move = parse_answer(self.protocol, line.rstrip("\r\n"))
+            move = parse_answer(self.protocol, line)
         except ProtocolError as err:
-            raise BotFault("bad-output", self._bad_output(line.rstrip("\r\n"), err)) from None
+            raise BotFault("bad-output", self._bad_output(line, err)) from None
         return "pass" if move is None else move  # Light Riders 'pass': keep going straight
 
     def _bad_output(self, line: str, err: ProtocolError) -> str:
