@@ -102,7 +102,8 @@ def _result(row) -> str:
         text = "draw"
     else:
         text = "places " + ", ".join(f"{n} {r + 1}" for n, r in zip(names, ranks))
-    faults = [f"{n}: {f}" for n, f in zip(names, row["faults"]) if f in fault_codes()]
+    codes = fault_codes()
+    faults = [f"{n}: {f}" for n, f in zip(names, row["faults"]) if f in codes]
     return text + (f" ({'; '.join(faults)})" if faults else "")
 
 
