@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import sqlite3
 from dataclasses import replace
@@ -114,6 +115,17 @@ def test_the_api_checks_the_bank_naming_it():
             gauntlet("random", ["hugger"], "random:1", game="lightriders", bank=bad)
     with pytest.raises(ValueError, match="with bank, time is the seconds added"):
         round_robin(["random", "hugger"], "random:1", game="lightriders", bank=10, time=None)
+
+
+def test_the_api_time_default_follows_the_clock_as_the_command_does():
+    # time's default is the contest's 0.2 s a move under a bank, else 0.1 s a move
+    for make in (lambda **kw: round_robin(["random", "hugger"], "random:1", **kw),
+                 lambda **kw: gauntlet("random", ["hugger"], "random:1", **kw)):
+        assert {g.time for g in make(game="lightriders", bank=10)} == {0.2}
+        assert {g.time for g in make(game="lightriders")} == {0.1}
+        assert {g.time for g in make(game="lightriders", bank=10, time=0.05)} == {0.05}
+        assert {g.time for g in make(game="lightriders", time=None)} == {None}
+    assert "0.2 with a bank" in str(inspect.signature(round_robin))
 
 
 def test_a_bank_changes_the_key_and_a_game_without_one_keeps_its_old_key():

@@ -35,6 +35,7 @@ from ..runner.timebank import MAX_SECONDS
 from ..tron import nash_table, search_state
 from ..tron.values import is_real, is_whole
 from .bots import bot_files_hash, bot_name, check_spec
+from .helptext import DEFAULT_TIME, bank_move_time
 from .maps import DEFAULT_MAPS, MapRef, check_maps, expand_maps
 
 #: seeded games per group of bots, map and seating: a thousand already tell two bots
@@ -45,6 +46,24 @@ MAX_SEEDS = 1000
 MAX_GAMES = 100_000
 #: a fixed search depth every depth bot can search (the Nash tables are the shallowest)
 MAX_DEPTH = min(search_state.MAX_DEPTH, nash_table.MAX_DEPTH)
+
+
+class _GameTime:
+    """``time``'s default in :func:`round_robin` and :func:`gauntlet`: 0.1 s a move, or
+    under a ``bank`` the Light Riders contest's seconds added a move (0.2), as
+    ``tronlab arena run`` has it."""
+
+    def __repr__(self) -> str:
+        return "<0.1, or 0.2 with a bank>"
+
+
+GAME_TIME = _GameTime()
+
+
+def _default_time(time, bank):
+    if time is not GAME_TIME:
+        return time
+    return DEFAULT_TIME if bank is None else bank_move_time()
 
 
 @dataclass(frozen=True)
@@ -198,16 +217,19 @@ def _specs(game, seatings, maps, seeds, clock, tag):
     return plan
 
 
-def round_robin(bots, maps=None, *, game="google2010", players=2, seeds=1, time=0.1,
+def round_robin(bots, maps=None, *, game="google2010", players=2, seeds=1, time=GAME_TIME,
                 depth=None, tag="", bank=None) -> list[GameSpec]:
     """Every group of ``players`` distinct bots, in every seating, on every map.
-    ``bank`` (seconds, Light Riders only) plays every game under the contest's time
-    bank, ``time`` then being the seconds added a move (10 and 0.2: the contest's)."""
+    ``time`` is each bot's seconds a move (default 0.1; None: no clock).  ``bank``
+    (seconds, Light Riders only) plays every game under the contest's time bank,
+    ``time`` then being the seconds added a move (default the contest's 0.2; its bank
+    is 10)."""
     players = check_players(game, players)
     bots = list(dict.fromkeys(bots))
     if len(bots) < players:
         raise ValueError(f"a round robin of {players}-player games needs at least {players} "
                          f"different bots, got {len(bots)}")
+    time = _default_time(time, bank)
     depth, bank = _check_options(depth, time, game, bank)
     maps = _maps(game, maps)
     check_plan_size(math.comb(len(bots), players) * len(_seatings(range(players), players)),
@@ -216,14 +238,15 @@ def round_robin(bots, maps=None, *, game="google2010", players=2, seeds=1, time=
     return _specs(game, seatings, maps, seeds, (time, depth, bank), tag)
 
 
-def gauntlet(hero, others, maps=None, *, game="google2010", players=2, seeds=1, time=0.1,
+def gauntlet(hero, others, maps=None, *, game="google2010", players=2, seeds=1, time=GAME_TIME,
              depth=None, tag="", bank=None) -> list[GameSpec]:
     """``hero`` against each of ``others`` (``players - 1`` copies of it), seats rotated;
-    ``bank`` as in :func:`round_robin`."""
+    ``time`` and ``bank`` as in :func:`round_robin`."""
     players = check_players(game, players)
     others = [o for o in dict.fromkeys(others) if o != hero]
     if not others:
         raise ValueError("a gauntlet needs at least one bot besides the hero")
+    time = _default_time(time, bank)
     depth, bank = _check_options(depth, time, game, bank)
     maps = _maps(game, maps)
     check_plan_size(len(others) * len(_seatings(range(players), players)), len(maps), seeds)
