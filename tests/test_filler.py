@@ -206,6 +206,18 @@ def test_boxed_in():
     assert greedy_move(b) == -1 and fill_length(b) == 0 and fill_path(b) == []
 
 
+def test_a_dead_players_move_is_made_from_its_head_as_documented():
+    b = Board.from_ascii("""
+        .1...
+        ##.##
+        ...2.
+    """)
+    alive = (greedy_move(b), fill_path(b), fill_length(b))
+    b.alive[0] = False                  # the alive flags are not read
+    assert (greedy_move(b), fill_path(b), fill_length(b)) == alive
+    assert alive[0] == RIGHT and alive[2] == len(alive[1]) > 0
+
+
 # ---------------------------------------------------------------------------
 # properties on random boards
 # ---------------------------------------------------------------------------

@@ -328,6 +328,9 @@ def _scratch(board, scratch):
 def greedy_move(board, player=0, *, start=None, scratch=None) -> int:
     """The greedy filler's move for ``player`` (or from flat square ``start``,
     treated as blocked like a head): 0-3, or -1 when every neighbour is blocked.
+    The board's ``alive`` flags are not read: a dead player's move is the one it
+    would make from the square its head stands on (as for :func:`fill_path` and
+    :func:`fill_length`).
 
     >>> from tronlab import Board
     >>> greedy_move(Board.from_ascii('''
