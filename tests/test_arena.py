@@ -64,6 +64,19 @@ def test_a_bot_named_twice_is_planned_once_and_never_meets_itself():
     assert [g.bots for g in hero] == [("filler", "random"), ("random", "filler")]
 
 
+def test_tronlabs_own_bots_run_as_programs_are_named_by_bot_not_all_tronlab():
+    # before: both were named 'tronlab' and the plan was refused (two bots, one name)
+    own = [f"cmd:{sys.executable} -m tronlab bot {b} --protocol lightriders"
+           for b in ("nash", "chamber+depth=3")]
+    plan = round_robin(own, "random:1", game="lightriders")
+    assert {g.names for g in plan} == {("tronlab bot nash", "tronlab bot chamber+depth=3"),
+                                       ("tronlab bot chamber+depth=3", "tronlab bot nash")}
+    command = os.path.join(os.path.dirname(sys.executable), "tronlab")     # the venv's script
+    plan = round_robin([f"cmd:{command} bot nash", f"cmd:{command} bot quick"], "random:1",
+                       game="lightriders")
+    assert set(plan[0].names) == {"tronlab bot nash", "tronlab bot quick"}
+
+
 def test_plan_size_limits_are_inclusive():
     from tronlab.arena.schedule import MAX_GAMES, MAX_SEEDS, check_plan_size
     check_plan_size(1, 1, MAX_SEEDS)

@@ -17,6 +17,8 @@ when the game ends.  :func:`bots_in_folder` turns a classroom folder into specs.
 
 >>> bot_name("py:/home/ann/bots/ann.py"), bot_name("cmd:python3 bob.py"), bot_name("cmd:./carl")
 ('ann', 'bob', 'carl')
+>>> bot_name("cmd:tronlab bot nash --protocol lightriders")
+'tronlab bot nash'
 """
 
 from __future__ import annotations
@@ -49,10 +51,25 @@ def bot_name(spec: str) -> str:
         scripts = [a for a in args if a.endswith(".py")]
         if scripts:
             return os.path.splitext(os.path.basename(scripts[0]))[0]
+        own = _own_bot(args)
+        if own:
+            return f"tronlab bot {own}"
         if os.path.basename(args[0]).startswith("python"):
             return spec                   # python -m ...: only the whole line says who it is
         return os.path.basename(args[0])
     return spec
+
+
+def _own_bot(args: list[str]) -> str:
+    """The bot ``NAME`` of a command line ``tronlab bot NAME ...`` (also through
+    ``python -m tronlab``), else ''.  Named after the program alone, two of tronlab's
+    own bots run as programs would both be 'tronlab'."""
+    words = [os.path.basename(args[0])] + args[1:]
+    if words[0].startswith("python") and words[1:3] == ["-m", "tronlab"]:
+        words = words[2:]
+    if words[0] == "tronlab" and words[1:2] == ["bot"] and len(words) > 2:
+        return words[2]
+    return ""
 
 
 def _command(spec: str) -> list[str]:
