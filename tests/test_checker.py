@@ -238,7 +238,8 @@ MISTAKES = [
     ("negamax", wrong.negamax_last_move, WRONG, "remember the move"),
     ("negamax", wrong.negamax_window_not_swapped, WRONG, "both negated and swapped"),
     ("negamax", wrong.negamax_peeks_first, WRONG, "more positions than minimax"),
-    ("negamax", wrong.negamax_leaves_a_mark, WRONG, "back where it started"),
+    # before: "Got: 0 move(s) not taken back", with no move left on the stack
+    ("negamax", wrong.negamax_leaves_a_mark, WRONG, "never by writing into game.board"),
     ("components", wrong.components_negative_labels, WRONG, "is free but has label -"),
     # before: "counted some squares more than once", "... which is not free" or a generic
     # hint, an "off by one in depth" that was not the mistake, or a pass (player ignored)
@@ -252,6 +253,19 @@ MISTAKES = [
     ("greedy_move", wrong.greedy_none_when_boxed_in, WRONG_TYPE, "player 0 is boxed in here"),
     ("greedy_move", wrong.greedy_max_of_no_moves, CRASH, "player 0 is boxed in here"),
     ("greedy_move", wrong.greedy_minus_one_when_boxed_in, WRONG_TYPE, "return one anyway"),
+    # before: "read the line above" (x and y swapped), "must have the shape of board.cells"
+    # (an answer transposed), a generic hint, or "that is how many squares player 0's head
+    # reaches" said of a function that never looked at player 0
+    ("flood_fill", wrong.flood_cells_x_y, CRASH, "board.cells[x, y] runs off"),
+    ("flood_fill", wrong.flood_one_path, WRONG, "if you started from player 0's head"),
+    ("components", wrong.components_transposed, WRONG_TYPE, "rows and columns swapped"),
+    ("bfs_distances", wrong.distances_transposed, WRONG_TYPE, "rows and columns swapped"),
+    ("bfs_distances", wrong.distances_through_heads, WRONG, "(1, 0) is player 1's head"),
+    ("territory", wrong.territory_skips_one_sided, WRONG, "only one player can reach"),
+    ("territory", wrong.territory_rest_to_player_1, WRONG, "belong to nobody"),
+    ("negamax", wrong.negamax_negates_the_pair, CRASH, "-negamax(game, depth - 1, -beta, "
+                                                       "-alpha)[0]"),
+    ("negamax", wrong.negamax_best_from_loss, WRONG, "start the best value from None"),
 ]
 
 

@@ -203,3 +203,20 @@ def test_a_zero_is_shown_without_a_minus():
         r.message
     r = check_solve_game(lambda a: (lp_solve(a)[0], [-0.0] + [1.0] + [0.0] * (len(a) - 2)))
     assert "-0" not in r.message, r.message
+
+
+def test_a_strategy_that_misses_a_saddle_point_is_told_to_play_the_saddle_row():
+    # before: "the optimal mix makes every column ... pay the same", advice for a mixed game
+    r = check_solve_game(right_value_uniform_strategy)
+    assert r.status == WRONG and r.case == "a saddle point", r.message
+    assert "play row 1 every time, the strategy [0, 1]" in r.hint, r.message
+    assert "pay the same" not in r.hint
+    r = check_solve_game(lambda a: (lp_solve(a)[0], np.full(len(a), 1 / len(a)))
+                         if has_saddle(a) is None else lp_solve(a))
+    assert r.status == WRONG and "pay the same" in r.hint, r.message   # a mixed game
+
+
+def test_a_pair_in_the_wrong_order_is_named():
+    # before: "the value must be a number, got a numpy array of shape (2,)"
+    r = check_solve_game(lambda a: lp_solve(a)[::-1])
+    assert r.status == WRONG_TYPE and "looks like (row_strategy, value)" in r.hint, r.message

@@ -554,3 +554,106 @@ def negamax_stuck_is_zero(game, depth, alpha, beta):
 def negamax_negates_leaf(game, depth, alpha, beta):
     """Returns -game.score() at the horizon."""
     return _negamax_with(game, depth, alpha, beta, stop=0, leaf=-1)
+
+
+# ---- mistakes the checkers explained with a generic or misleading hint -----------------
+def flood_cells_x_y(board, player):
+    """Walks board.cells with x and y swapped: [x + 1, y + 1] instead of [y + 1, x + 1]."""
+    x, y = board.xy(int(board.heads[player]))
+    seen = {(x + 1, y + 1)}
+    todo = [(x + 1, y + 1)]
+    while todo:
+        a, b = todo.pop()
+        for da, db in STRAIGHT:
+            nxt = (a + da, b + db)
+            if board.cells[nxt] == FREE and nxt not in seen:   # IndexError off a wide board
+                seen.add(nxt)
+                todo.append(nxt)
+    return len(seen) - 1
+
+
+def flood_one_path(board, player):
+    """Follows one path (the first free neighbour each time) instead of spreading: on the
+    first board it fails on, its count happens to be player 0's flood fill."""
+    at, seen = int(board.heads[player]), set()
+    while True:
+        steps = [at + int(o) for o in board.offsets
+                 if board.flat[at + int(o)] == FREE and at + int(o) not in seen]
+        if not steps:
+            return len(seen)
+        at = steps[0]
+        seen.add(at)
+
+
+def components_transposed(board):
+    return _labels(board).T
+
+
+def distances_transposed(board, player):
+    return _bfs(board, player).T
+
+
+def distances_through_heads(board, player):
+    """Steps onto the other heads as if they were free squares (their trails stay blocked)."""
+    heads = {divmod(int(h), board.stride) for h in board.heads}
+    dist = np.full(board.cells.shape, -1)
+    hy, hx = divmod(int(board.heads[player]), board.stride)
+    dist[hy, hx] = 0
+    todo = deque([(hy, hx)])
+    while todo:
+        y, x = todo.popleft()
+        for dx, dy in STRAIGHT:
+            ny, nx = y + dy, x + dx
+            if (board.cells[ny, nx] == FREE or (ny, nx) in heads) and dist[ny, nx] == -1:
+                dist[ny, nx] = dist[y, x] + 1
+                todo.append((ny, nx))
+    return dist
+
+
+def territory_skips_one_sided(board):
+    """Leaves out every square one player cannot reach (-1 taken as 'skip this square')."""
+    d0, d1 = _bfs(board, 0), _bfs(board, 1)
+    n0 = n1 = 0
+    for y, x in zip(*np.nonzero(board.cells == FREE)):
+        a, b = d0[y, x], d1[y, x]
+        if a == -1 or b == -1:
+            continue
+        n0, n1 = n0 + (a < b), n1 + (b < a)
+    return n0, n1
+
+
+def territory_rest_to_player_1(board):
+    """Player 1 gets every free square player 0 does not: ties and unreachable squares too."""
+    n0, _ = _split(board, "neutral")
+    return n0, board.free_count() - n0
+
+
+def negamax_negates_the_pair(game, depth, alpha, beta):
+    """Forgets that negamax returns a pair: -negamax(...) without [0]."""
+    if depth == 0:
+        return game.score(), None
+    best, best_move = None, None
+    for move in game.moves():
+        game.play(move)
+        value = -negamax_negates_the_pair(game, depth - 1, -beta, -alpha)
+        game.undo()
+        if best is None or value > best:
+            best, best_move = value, move
+    return (game.LOSS, None) if best is None else (best, best_move)
+
+
+def negamax_best_from_loss(game, depth, alpha, beta):
+    """Starts the best value at game.LOSS: where every move loses, no move is ever kept."""
+    if depth == 0:
+        return game.score(), None
+    best, best_move = game.LOSS, None
+    for move in game.moves():
+        game.play(move)
+        value = -negamax_best_from_loss(game, depth - 1, -beta, -alpha)[0]
+        game.undo()
+        if value > best:
+            best, best_move = value, move
+        alpha = max(alpha, value)
+        if alpha >= beta:
+            break
+    return best, best_move

@@ -183,3 +183,52 @@ def test_a_right_function_plays_the_game_and_the_match(capsys):
     assert tally.games == 2 and capsys.readouterr().out == ""
     assert match_your_bot(_stub, "random", n_players=2, games=2, seed=10) is None
     assert "until then there is no match." in capsys.readouterr().out
+
+
+def _learner(*, index="yx", empty="stay", active=True):
+    """A plain-Python B2 written the way a learner might, with switchable slips: the grid
+    read as owner[x, y], None or min() of nothing where nothing is neutral, every other
+    player taken as an opponent (an eliminated one's position is None)."""
+    def nearest(view, player):
+        at = (lambda x, y: view.owner[y, x]) if index == "yx" else (lambda x, y: view.owner[x, y])
+        me = view.positions[player]
+        free = {(x, y) for y in range(view.height) for x in range(view.width) if at(x, y) == -1}
+        cand = free - {me}
+        if not cand and empty == "stay":
+            return me
+        if not cand and empty == "none":
+            return None
+        if len(free) <= 0.5 * view.width * view.height:
+            others = [p for q, p in enumerate(view.positions)
+                      if q != player and (not active or not view.eliminated[q])]
+
+            def d(a, b):
+                return abs(a[0] - b[0]) + abs(a[1] - b[1])
+            cand = {s for s in cand if not any(d(s, o) < d(s, me) for o in others)} or cand
+
+        def around(s):
+            return sum((s[0] + dx, s[1] + dy) in free for dx, dy in ((1, 0), (-1, 0), (0, 1),
+                                                                     (0, -1)))
+
+        def key(s):
+            dist = abs(s[0] - me[0]) + abs(s[1] - me[1])
+            return (dist + 3 * (around(s) == 0), dist, -around(s), s[1], s[0])
+        return min(cand, key=key)
+    return nearest
+
+
+def test_a_learner_twin_passes_and_its_slips_get_their_own_hints():
+    # before: "read the line above" for owner[x, y] and for min() of nothing, "is a `return`
+    # missing" for None where nothing is neutral, and no grid with an eliminated player, so
+    # a function that crashes on one passed the check and then crashed in a 3-player game
+    assert check_nearest_target(_learner()).passed
+    swapped = check_nearest_target(_learner(index="xy"))
+    assert swapped.status == "crash" and "owner[x, y] runs off" in swapped.hint, swapped.message
+    for empty, status in (("none", "wrong type"), ("min", "crash")):
+        result = check_nearest_target(_learner(empty=empty))
+        assert result.status == status and result.case == "tiny: nothing neutral: stay"
+        assert "return your own square, view.positions[player], here (1, 1)" in result.hint
+    result = check_nearest_target(_learner(active=False))
+    assert result.status == "crash" and "eliminated" in result.case, result.message
+    assert "view.positions[2] is None: player 2 is eliminated" in result.hint
+    assert "with this grid:" in result.message and "this board" not in result.message

@@ -30,6 +30,10 @@ COLLECTED = "if you collected squares, return len(...) of it"
 #: what to say about a float where one count is wanted
 WHOLE = "counts are whole numbers, so avoid / and use // or len(...)"
 MOVES = "0 up, 1 right, 2 down, 3 left"
+#: the hint for an IndexError in a function reading a Board (x and y swapped, most often)
+CELLS_INDEX = ("an index ran past the end of an array: board.cells is indexed row first, "
+               "board.cells[y + 1, x + 1], so board.cells[x, y] runs off any board that is not "
+               "square (and a flat index goes into board.flat, not board.cells)")
 
 
 def reject_unordered(value, what: str) -> None:
@@ -98,6 +102,10 @@ def as_grid(value, board: Board, what: str) -> np.ndarray:
             raise WrongType(f"{what} has shape {arr.shape}, the playing area; use the padded "
                             f"shape board.cells.shape = {shape}, so that square (x, y) is at "
                             f"[y + 1, x + 1] and the border is included")
+        if arr.shape == shape[::-1]:
+            raise WrongType(f"{what} has shape {arr.shape}, rows and columns swapped: "
+                            f"board.cells.shape is {shape}, (rows, columns) = (H + 2, W + 2), "
+                            f"so square (x, y) is at [y + 1, x + 1], row first")
         if arr.shape == (board.flat.size,):
             raise WrongType(f"{what} is flat (shape {arr.shape}); return it shaped like "
                             f"board.cells: array.reshape(board.cells.shape)")

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..grid import reference
 from ..tron.board import FREE, Board
-from .answers import reject_text
+from .answers import CELLS_INDEX, reject_text
 from .boards import TINY, random_cases, tiny_cases
 from .progress import recorded
 from .checker import Case, Exercise, Failure, WrongType, draw_grid, run_check
@@ -142,6 +142,7 @@ def _as_squares(value, board) -> frozenset:
 
 class ArticulationPoints(Exercise):
     function = "articulation_points"
+    index_hint = CELLS_INDEX
     parameters = ("board",)
     returns = "a set of (x, y) squares"
     hint = ("walk the free squares depth first, numbering each square when you first reach it "

@@ -1,21 +1,14 @@
 """Exercise B2 of notebook 10, the capture game: ``nearest_target(view, player) -> (x, y)``.
 
 The learner writes the target of the nearest-neutral bot
-(:func:`tronlab.capture.bots.nearest_target`, whose docstring states the rule):
-the nearest neutral square by Manhattan distance, not the square the player
-stands on; late in the game (at most half the grid neutral) leave out squares
-strictly nearer an active opponent, unless that leaves nothing; a square with
-no neutral orthogonal neighbour costs 3 more; lowest cost first, then shorter
-distance, more neutral neighbours, reading order; stay when nothing is
-neutral.
-
-:func:`check_nearest_target` tries tiny grids that each isolate one part of
-the rule, then positions from seeded games of 2-4 players.  The first grid
-where the learner's target differs is named and drawn; the hint comes from
-recomputing the target with one typical mistake at a time (:func:`variant`)
-and saying which one gives the learner's answer: ties, distance, clusters,
-the own square, the late-game rule.  :mod:`tronlab.course.ex_capture_game` puts
-the learner's function in a game and a match, guarded the same way.
+(:func:`tronlab.capture.bots.nearest_target`, whose docstring states the rule).
+:func:`check_nearest_target` tries tiny grids that each isolate one part of the rule
+(distance, clusters, ties, the own square, the late-game filter, an eliminated player,
+nothing neutral), then positions from seeded games of 2-4 players.  The first grid where
+the learner's target differs is named and drawn; the hint comes from recomputing the
+target with one typical mistake at a time (:func:`variant`) and saying which one gives
+the learner's answer.  :mod:`tronlab.course.ex_capture_game` puts the learner's function
+in a game and a match, guarded the same way.
 """
 
 from __future__ import annotations
@@ -150,6 +143,12 @@ TINY_GRIDS = [
         .........
         .........
      """, 0, {"positions": {1: (4, 2)}}),
+    ("late: an eliminated player stands nowhere", """
+        000000
+        0A0..0
+        000000
+        222222
+     """, 0, {"positions": {1: (5, 0)}, "eliminated": (2,)}),
     ("nothing neutral: stay", """
         0000
         0A00
@@ -325,12 +324,30 @@ class NearestTarget(Exercise):
     hint = ("follow the rule step by step on this grid: candidates, the late-game filter, "
             "cost = distance (+3 for a lone square), then the tie-breaks")
     read_only_hint = READ_ONLY_VIEW
+    index_hint = ("an index ran past the end of an array: view.owner is indexed row first, "
+                  "owner[y, x], so owner[x, y] runs off any grid that is not square")
 
     def cases(self):
         return _tiny_cases() + _game_cases()
 
     def call(self, student, case, context):
         return student(context["board"].view, *case.args)
+
+    def show_input(self, case):
+        head, *rest = super().show_input(case)
+        return [head.replace("this board:", "this grid:"), *rest]
+
+    def none_hint(self, case):
+        return _stay_hint(case)
+
+    def crash_hint(self, case, err):
+        gone = [q for q, p in enumerate(case.board.view.positions) if p is None]
+        if isinstance(err, TypeError) and "NoneType" in str(err) and gone:
+            return (f"view.positions[{gone[0]}] is None: player {gone[0]} is eliminated and "
+                    f"stands nowhere. Leave eliminated players (view.eliminated) out; the "
+                    f"late-game rule counts only active opponents")
+        stuck = isinstance(err, (ValueError, IndexError)) and "read-only" not in str(err)
+        return _stay_hint(case) if stuck else None
 
     def describe_case(self, case):
         v = case.board.view
@@ -360,6 +377,18 @@ class NearestTarget(Exercise):
         if not texts:
             return None
         return texts[0] if len(texts) == 1 else " - or - ".join(texts)
+
+
+def _stay_hint(case) -> str | None:
+    """The hint for None or a crash where no square but the player's own is neutral."""
+    view, player = case.board.view, case.args[0]
+    me = view.positions[player]
+    neutral = {(int(x), int(y)) for y, x in np.argwhere(np.asarray(view.owner) == NEUTRAL)}
+    if neutral - {tuple(me)}:
+        return None
+    return (f"no square to aim at here: nothing is neutral apart from, at most, the square "
+            f"you stand on. Then the bot stays: return your own square, "
+            f"view.positions[player], here {tuple(me)}")
 
 
 @recorded

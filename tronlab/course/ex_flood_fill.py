@@ -8,13 +8,14 @@ import numpy as np
 from ..grid import reference
 from ..tron.board import FREE
 from . import variants
-from .answers import as_count, as_grid, border_note, player_cases
+from .answers import CELLS_INDEX, as_count, as_grid, border_note, player_cases
 from .boards import TINY, TINY_MULTI, random_cases, tiny_cases
 from .checker import Exercise, Failure, draw_grid
 
 
 class FloodFill(Exercise):
     function = "flood_fill"
+    index_hint = CELLS_INDEX
     parameters = ("board", "player")
     returns = "an int: how many free squares the player's head can reach"
     hint = ("start from the head, visit each free square at most once, step only up, right, "
@@ -50,8 +51,9 @@ class FloodFill(Exercise):
                     "you reach")
         for q in range(b.n_players):
             if q != p and got == reference.flood_fill(b.flat, int(b.heads[q]), b.stride):
-                return (f"that is how many squares player {q}'s head reaches: start from "
-                        f"board.heads[player], the head of the player you were given ({p})")
+                return (f"{got} is how many squares player {q}'s head reaches: if you started "
+                        f"from player {q}'s head, start from board.heads[player], the head of "
+                        f"the player you were given ({p})")
         if got > want:
             return ("you counted some squares more than once: mark a square as seen when you "
                     "first reach it")
@@ -60,6 +62,7 @@ class FloodFill(Exercise):
 
 class Components(Exercise):
     function = "components"
+    index_hint = CELLS_INDEX
     returns = "an int array shaped like board.cells: 0 on blocked squares, 1, 2, ... per region"
     hint = "give every free square the label of the region it belongs to; blocked squares get 0"
 

@@ -136,6 +136,9 @@ def _as_answer(value, m: int):
             raise TypeError("text, not a number")
         v = float(v)
     except (TypeError, ValueError):
+        if np.ndim(v) == 1 and np.ndim(given) == 0:
+            return None, (f"the pair is (value, row_strategy), the value first: yours looks "
+                          f"like (row_strategy, value), with {_kind(v)} first")
         return None, f"the value must be a number, got {_kind(v)}"
     try:
         p = np.asarray(given)
@@ -174,12 +177,17 @@ def _judge(a, v, p):
     earns = p @ a
     j = int(np.argmin(earns))
     if earns[j] < want.value - TOL:
+        saddle = has_saddle(a)
+        how = ("The optimal mix makes every column the column player uses pay the same"
+               if saddle is None else
+               f"This game has a saddle point at row {saddle[0]}, column {saddle[1]}: play row "
+               f"{saddle[0]} every time, the strategy "
+               f"{np.eye(len(a), dtype=int)[saddle[0]].tolist()}")
         return (f"a strategy earning at least {want.value + 0.0:.6g} against every column",
                 f"{(np.round(p, 6) + 0.0).tolist()}, which earns only {earns[j] + 0.0:.6g} "
                 f"against column {j}",
                 "the value is right but the strategy does not guarantee it: the column player "
-                f"answers with column {j}. The optimal mix makes every column the column player "
-                f"uses pay the same")
+                f"answers with column {j}. {how}")
     return None
 
 

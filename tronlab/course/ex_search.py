@@ -131,13 +131,24 @@ class Negamax(Exercise):
                 raise
         return val, move
 
+    def crash_hint(self, case, err):
+        if isinstance(err, TypeError) and "unary -" in str(err) and "tuple" in str(err):
+            return ("negamax returns a pair (value, move), and a pair cannot be negated: take "
+                    "the child's value out of it, value = -negamax(game, depth - 1, -beta, "
+                    "-alpha)[0]")
+        return None
+
     def judge(self, case, got, context):
         b, depth = case.board, case.args[0]
         game = context["game"]
-        if game.depth_played or not np.array_equal(game.board.cells, b.cells):
+        if game.depth_played:
             return Failure("the game back where it started", f"{game.depth_played} move(s) not "
                            f"taken back", "every game.play(move) needs a game.undo() after the "
                            "child's value is known, also before a cut-off `break`")
+        if not np.array_equal(game.board.cells, b.cells):
+            return Failure("the game's board as it was", "game.board changed, with no move "
+                           "left to take back", "change the game only with game.play(move) and "
+                           "game.undo(), never by writing into game.board")
         want, full_nodes = search_counts(b, depth, minimax)
         _, ab_nodes = search_counts(b, depth, alphabeta)
         value, move = got
@@ -157,8 +168,12 @@ class Negamax(Exercise):
         if legal:
             if move not in legal:
                 shown = "None" if move is None else f"{move} ({MOVE_NAMES[move]})"
-                return Failure(f"one of the moves {legal}", shown,
-                               "return the move whose value is the best (a legal move of the root)")
+                why = "return the move whose value is the best (a legal move of the root)"
+                if move is None and value == TurnGame.LOSS:
+                    why = ("every move loses here (each is worth game.LOSS), but player 0 can "
+                           "still move and must say which: start the best value from None "
+                           "(or below game.LOSS), so that the first move is always kept")
+                return Failure(f"one of the moves {legal}", shown, why)
             child = TurnGame(b)
             child.play(move)
             reached = -minimax(child, depth - 1)

@@ -7,7 +7,7 @@ from ..grid import reference
 from ..tron.board import FREE, MOVE_NAMES, Board
 from ..tron.values import is_whole
 from . import variants
-from .answers import as_count, as_move, player_cases, square_name
+from .answers import CELLS_INDEX, as_count, as_move, player_cases, square_name
 from .boards import TINY, random_cases, tiny_cases
 from .checker import Case, Exercise, WrongType
 
@@ -78,6 +78,7 @@ TINY_STUCK = {
 
 class GreedyMove(Exercise):
     function = "greedy_move"
+    index_hint = CELLS_INDEX
     parameters = ("board", "player")
     returns = "a move, an int 0-3"
     hint = ("rank each move by (space, keeps the region in one piece, fewest free neighbours), "
@@ -179,6 +180,7 @@ def _free(n: int) -> str:
 
 class FillBound(Exercise):
     function = "fill_bound"
+    index_hint = CELLS_INDEX
     parameters = ("board", "player")
     returns = "an int: the most moves the parity argument allows"
     hint = ("colour squares like a chessboard by (x + y) % 2; a path alternates colours, first "

@@ -8,14 +8,15 @@ import numpy as np
 from ..grid import reference
 from ..tron.board import FREE
 from . import variants
-from .answers import (as_count, as_grid, border_note, first_difference, off_border,
-                      player_cases, reject_text, reject_unordered)
+from .answers import (CELLS_INDEX, as_count, as_grid, border_note, first_difference,
+                      off_border, player_cases, reject_text, reject_unordered)
 from .boards import TINY, TINY_MULTI, random_cases, tiny_cases
 from .checker import Case, Exercise, WrongType, draw_grid
 
 
 class BfsDistances(Exercise):
     function = "bfs_distances"
+    index_hint = CELLS_INDEX
     parameters = ("board", "player")
     returns = "an int array shaped like board.cells: moves from the head, -1 where it cannot reach"
     hint = ("a breadth-first search: the head is 0, its free neighbours 1, their unvisited free "
@@ -61,7 +62,9 @@ class BfsDistances(Exercise):
         blocked[hy, hx] = False
         if np.any(got[blocked] != -1):
             y, x = np.argwhere(blocked & (got != -1))[0]
-            return f"({x - 1}, {y - 1}) is a wall or trail: blocked squares stay -1"
+            heads = [q for q in range(b.n_players) if int(b.heads[q]) == y * b.stride + x]
+            what = f"player {heads[0]}'s head" if heads else "a wall or trail"
+            return f"({x - 1}, {y - 1}) is {what}: blocked squares stay -1"
         unreached = (want == -1) & ~blocked
         if np.any(got[unreached] != -1):
             y, x = np.argwhere(unreached & (got != -1))[0]
@@ -77,6 +80,7 @@ class BfsDistances(Exercise):
 
 class Territory(Exercise):
     function = "territory"
+    index_hint = CELLS_INDEX
     returns = "a pair (n0, n1): squares strictly nearer player 0 and strictly nearer player 1"
     hint = ("compute both distance maps; a free square belongs to the player who reaches it in "
             "strictly fewer moves; equal (or unreachable for both) means nobody")
@@ -123,8 +127,14 @@ class Territory(Exercise):
         if got == variants.territory(b, minus_one_is_near=True):
             return ("-1 means 'cannot reach', not 'very near': a square only one player can reach "
                     "is that player's")
+        if got == variants.territory(b, both_reach=True):
+            return ("you left out the squares only one player can reach: such a square is that "
+                    "player's (the other's distance there is -1, 'never', not a number to compare)")
         if got == variants.territory(b, metric="manhattan"):
             return ("you used straight-line distance, which ignores walls; compare BFS distances")
+        if got[0] + got[1] == b.free_count() and want[0] + want[1] < b.free_count():
+            return ("your two counts add up to every free square of the board, but some squares "
+                    "belong to nobody: the ties, and the squares neither player can reach")
         return None
 
 
@@ -133,6 +143,7 @@ class Territory(Exercise):
 # ---------------------------------------------------------------------------
 class TurnOrderTerritory(Exercise):
     function = "turn_order_territory"
+    index_hint = CELLS_INDEX
     parameters = ("board", "first")
     returns = "a list of counts, one per player"
     hint = ("every round, each living player in turn (starting with `first`) grows its whole "

@@ -95,10 +95,11 @@ def labels(board: Board, *, diagonal: bool = False) -> np.ndarray:
 
 def territory(board: Board, players=(0, 1), *, ties: str = "neutral", diagonal: bool = False,
               count_heads: bool = False, minus_one_is_near: bool = False,
-              metric: str = "bfs") -> tuple[int, int]:
+              both_reach: bool = False, metric: str = "bfs") -> tuple[int, int]:
     """Squares strictly nearer each of two players, heads left out.  Mistakes:
     ``ties="first"``/``"both"`` give tie squares to player 0 or to both,
     ``minus_one_is_near`` compares -1 (unreachable) as a small distance,
+    ``both_reach`` skips the squares only one player reaches,
     ``metric="manhattan"`` ignores walls when measuring."""
     p, q = players
     if metric == "manhattan":
@@ -113,7 +114,7 @@ def territory(board: Board, players=(0, 1), *, ties: str = "neutral", diagonal: 
         if not minus_one_is_near:
             a = a if a >= 0 else 1 << 30
             b = b if b >= 0 else 1 << 30
-        if a == b == 1 << 30:
+        if a == b == 1 << 30 or (both_reach and (1 << 30) in (a, b)):
             continue
         if a < b:
             n0 += 1
