@@ -293,6 +293,20 @@ Level: 51% of the decided games (the last 150 went 49-62-39).  The 56% of the ea
 clock ``nash`` is as strong as ``chamber``, not stronger: with both searching 14 to
 15 turns, neither the matrix nor the L6 time rule tells; they count only where depth
 is short (the quarter-scale clock).
+
+``nash`` as a contest program under the contest's clock, never late (session 44: the
+issue's check, with the arena itself rather than this script; a 10 s bank, 0.2 s added a
+move, ``nash`` a separate process speaking the Light Riders protocol, 20 full games on
+ten random starts, both seats, the machine at a load of 4 from other work)::
+
+    tronlab arena run --game lightriders --bank 10 --maps random:10 --db acc.sqlite
+        --bots "cmd:tronlab bot nash --protocol lightriders" chamber
+
+    pair                               maps    W    D    L      points   score    sign p
+    chamber v tronlab bot nash          all   10    2    8   11.0/20     55% ±19  0.81
+    faults (timeouts, crashes, bad output): none in 20 games
+
+(11 min 41 s; the table then named the program "tronlab", since fixed.)
 """
 
 from __future__ import annotations
