@@ -553,6 +553,18 @@ def test_record_checkers_start_with_hand_made_games_and_are_repeatable():
     assert [c.label for c in fit(None).cases()] == [c.label for c in fit(None).cases()]
 
 
+def test_a_failure_report_introduces_its_drawing_by_what_is_drawn():
+    # the capture exercises draw a grid, separation_sample the first board of a game
+    cases = {"score_rectangle": "with this grid:", "separation_sample":
+             "; the game starts from this board:", "flood_fill": "with this board:"}
+    for name, words in cases.items():
+        exercise = exercises.EXERCISES[name]()
+        case = exercise.cases()[0]
+        call = exercise.show_input(case)[0]
+        assert call.startswith(f"The call: {exercise.describe_case(case)}"), call
+        assert call.endswith(words) and call.count("this") == 1, call
+
+
 # ---------------------------------------------------------------------------
 # the checkers' expected answers against independent oracles
 # ---------------------------------------------------------------------------

@@ -124,6 +124,8 @@ class Exercise:
     hint = "compare your answer with the expected one on this board, step by step"
     #: what one case is called in messages ("FAILED on board 3", "all 40 boards passed")
     noun = "board"
+    #: how a failure report introduces the drawing of the case's board
+    drawn_as = "with this board"
     #: hint when the function writes into a read-only array (numpy's "assignment destination
     #: is read-only"): say which argument is read-only and how to get a copy to write into
     read_only_hint = ("numpy will not write into a read-only array: copy it first (`a.copy()` or "
@@ -171,7 +173,7 @@ class Exercise:
 
     def show_input(self, case: Case) -> list[str]:
         """The lines of a failure report that show the call and what it was given."""
-        return [f"The call: {self.describe_case(case)} with this board:",
+        return [f"The call: {self.describe_case(case)} {self.drawn_as}:",
                 _indent(draw(case.board))]
 
     def changed_input(self, case: Case, context: dict) -> tuple[str, str] | None:

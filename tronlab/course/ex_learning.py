@@ -132,6 +132,7 @@ class SeparationSample(Exercise):
     parameters = ("record",)
     returns = "None, or a tuple (dn, de, moves0, moves1) of ints"
     noun = "game"          # each case is a whole game record, not one of its boards
+    drawn_as = "; the game starts from this board"
     hint = ("find the first board of record.boards() where both players are alive and apart, "
             "take territory() there, and count the moves each player made after it")
 

@@ -248,6 +248,7 @@ class ScoreRectangle(Exercise):
     function = "score_rectangle"
     parameters = ("view", "player", "rect")
     noun = "grid"
+    drawn_as = "with this grid"
     returns = "the rectangle's score: one number (a float, 0 or more)"
     time_limit = 5.0
     hint = ("take the expected score apart as shown above and recompute each line by hand: "
