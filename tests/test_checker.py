@@ -194,6 +194,7 @@ MISTAKES = [
     ("flood_fill", wrong.stub_ellipsis, NOT_IMPLEMENTED, "not implemented yet"),
     ("flood_fill", wrong.flood_counts_head, WRONG, "counted the head"),
     ("flood_fill", wrong.flood_diagonal, WRONG, "diagonally"),
+    ("flood_fill", wrong.flood_flat_rows_of_width, WRONG, "board.stride"),
     ("flood_fill", wrong.flood_over_trails, WRONG, "walked over trails"),
     ("flood_fill", wrong.flood_every_free_square, WRONG, "every free square"),
     ("flood_fill", wrong.flood_returns_list, WRONG_TYPE, "not a list"),

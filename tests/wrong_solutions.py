@@ -50,6 +50,19 @@ def flood_counts_head(board, player):
     return len(_reach(board, board.heads[player]))
 
 
+def flood_flat_rows_of_width(board, player):
+    # board.flat walked with board.width as the row length: its rows are board.stride long
+    flat, start = board.flat, int(board.heads[player])
+    seen, stack = {start}, [start]
+    while stack:
+        sq = stack.pop()
+        for nb in (sq - board.width, sq + 1, sq + board.width, sq - 1):
+            if 0 <= nb < flat.size and flat[nb] == 0 and nb not in seen:
+                seen.add(nb)
+                stack.append(nb)
+    return len(seen) - 1
+
+
 def flood_diagonal(board, player):
     return len(_reach(board, board.heads[player], DIAGONAL)) - 1
 

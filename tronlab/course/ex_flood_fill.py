@@ -54,6 +54,10 @@ class FloodFill(Exercise):
                 return (f"{got} is how many squares player {q}'s head reaches: if you started "
                         f"from player {q}'s head, start from board.heads[player], the head of "
                         f"the player you were given ({p})")
+        if got == variants.flat_flood_size(b, p, b.width):
+            return (f"you stepped up and down board.flat by board.width ({b.width}): a row of "
+                    f"board.flat is board.stride ({b.stride}) squares long, border included, "
+                    f"so up is - board.stride and down + board.stride")
         if got > want:
             return ("you counted some squares more than once: mark a square as seen when you "
                     "first reach it")

@@ -69,6 +69,20 @@ def flood_size(board: Board, player: int, *, diagonal: bool = False, walls_only:
     return int(np.count_nonzero(dist > 0)) + (1 if count_head else 0)
 
 
+def flat_flood_size(board: Board, player: int, row: int) -> int:
+    """Free squares reached from the head walking ``board.flat`` with ``row`` as the
+    length of a row (``board.stride`` is right; ``board.width`` forgets the border)."""
+    flat, start = board.flat, int(board.heads[player])
+    seen, stack = {start}, [start]
+    while stack:
+        sq = stack.pop()
+        for nb in (sq - row, sq + 1, sq + row, sq - 1):
+            if 0 <= nb < flat.size and flat[nb] == FREE and nb not in seen:
+                seen.add(nb)
+                stack.append(nb)
+    return len(seen) - 1
+
+
 def labels(board: Board, *, diagonal: bool = False) -> np.ndarray:
     """Connected components of the free squares, labelled 1, 2, ... in reading order;
     0 on blocked squares."""
