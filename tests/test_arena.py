@@ -593,6 +593,28 @@ def test_dask_giving_up_on_a_game_stops_the_run_naming_the_game(tmp_path):
     assert "on arena (key " in result.failed and not result.interrupted
 
 
+
+def test_a_dask_scheduler_that_went_away_stops_the_run_with_a_sentence(tmp_path):
+    # a lost scheduler cancels every game in progress: the cancelled future's bare
+    # CancelledError used to escape run() as a traceback
+    import concurrent.futures as cf
+
+    from tronlab.arena import tournament
+
+    class SchedulerGone(cf.Executor):
+        def submit(self, fn, *args):
+            future = cf.Future()
+            future.cancel()
+            future.set_running_or_notify_cancel()   # what distributed's executor does
+            return future
+
+    plan = round_robin(["random", "hugger"], "arena")
+    with Store(tmp_path / "r.sqlite") as store:
+        result = tournament.run(plan, store, executor=SchedulerGone(), progress=False)
+        assert result.played == 0 and store.rows() == []
+    assert result.failed.startswith("the executor cancelled the game ")
+    assert "the scheduler went away" in result.failed and not result.interrupted
+
 # ---- one game's row ----------------------------------------------------------------------
 
 def test_a_capture_game_ending_level_has_no_winner(monkeypatch):
@@ -648,3 +670,47 @@ def test_the_report_says_what_a_result_is_when_games_had_more_players(tmp_path):
         run(round_robin(["random", "hugger"], "random:2:9x9"), store, progress=False)
         text = table_text(store.rows())
     assert "2 maps" in text and RESULTS_NOTE not in text
+
+
+class _FakeDaskClient:
+    """What check_dask_workers asks of a distributed.Client: each worker imports
+    ``tronlab`` as ``module`` (None: the import fails)."""
+
+    def __init__(self, module, workers=1):
+        import types
+        self.module, self.workers = module, workers
+        self.scheduler = types.SimpleNamespace(address="tcp://10.0.0.1:8786")
+
+    def wait_for_workers(self, n, timeout):
+        if self.workers < n:
+            raise TimeoutError("no workers")
+
+    def run(self, fn):
+        import sys
+        saved = sys.modules["tronlab"]
+        sys.modules["tronlab"] = self.module
+        try:
+            return {f"tcp://10.0.0.{k + 2}:4000": fn() for k in range(self.workers)}
+        finally:
+            sys.modules["tronlab"] = saved
+
+
+def test_dask_workers_without_this_tronlab_are_refused_in_a_sentence():
+    # a worker without tronlab used to stop the run with a Dask traceback, and one of
+    # another version played its own games silently
+    import types
+
+    import tronlab
+    from tronlab.arena.tournament import check_dask_workers
+
+    check_dask_workers(_FakeDaskClient(tronlab, workers=2))
+    with pytest.raises(ValueError, match=r"^every Dask worker needs tronlab \S+, as here, but "
+                                         r"tcp://10.0.0.2:4000 cannot import tronlab \("):
+        check_dask_workers(_FakeDaskClient(None))
+    old = types.SimpleNamespace(__version__="0.0.1")
+    with pytest.raises(ValueError, match="tcp://10.0.0.2:4000 has tronlab 0.0.1; tcp://10.0.0.3"):
+        check_dask_workers(_FakeDaskClient(old, workers=2))
+    with pytest.raises(ValueError, match="no Dask worker joined the scheduler at "
+                                         "tcp://10.0.0.1:8786 within 5 s: start some with "
+                                         "'dask worker tcp://10.0.0.1:8786'"):
+        check_dask_workers(_FakeDaskClient(tronlab, workers=0), wait=5)

@@ -67,4 +67,6 @@ def test_a_cluster_that_cannot_be_reached_leaves_no_database(tmp_path):
                           "--db", str(db), "--no-progress"],
                          capture_output=True, text=True, timeout=120, env=env)
     assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
-    assert out.stderr.startswith("tronlab arena: error: ") and not db.exists()
+    # the one line says which option was wrong
+    assert out.stderr.startswith("tronlab arena: error: --dask tcp://127.0.0.1:1: ")
+    assert not db.exists()

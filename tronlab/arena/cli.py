@@ -232,10 +232,32 @@ def _plan_and_store(args):
 
 
 def _executor(args):
-    if args.dask:
-        from .tournament import dask_executor
+    if not args.dask:
+        return None, None
+    from .tournament import dask_executor
+    if not os.environ.get("TRONLAB_DEBUG"):
+        _quiet_dask_logs()
+    try:
         return dask_executor(args.dask)
-    return None, None
+    except (OSError, ValueError) as err:
+        text = str(err)
+        raise ArenaError(text if text.startswith("--dask") else f"--dask {args.dask}: {text}") \
+            from None
+
+
+def _quiet_dask_logs() -> None:
+    """Silence the Dask client's own log lines in this process: a scheduler that goes
+    away logs tracebacks of its reconnection before the run says what happened in a
+    sentence (``TRONLAB_DEBUG=1`` keeps them)."""
+    import logging
+
+    try:
+        import distributed  # noqa: F401  (sets up its loggers, which are then quietened)
+    except ImportError:         # dask_executor says what to install
+        return
+    for name in list(logging.root.manager.loggerDict):
+        if name == "distributed" or name.startswith("distributed."):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def cmd_run(args) -> int:

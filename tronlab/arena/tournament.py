@@ -19,8 +19,9 @@ Ctrl-C stops the run cleanly: games not yet finished are dropped (a rerun plays
 them), the finished ones are in the store, and :func:`run` returns with
 ``interrupted`` set.  A worker process that dies in a game (a bot that kills
 the process playing it, the machine's out-of-memory killer) breaks a process
-pool, and Dask gives up on a game that killed several workers: the run stops
-the same way, with ``failed`` saying what happened.  A progress bar (tqdm; a
+pool, Dask gives up on a game that killed several workers, and a Dask scheduler
+that goes away cancels every game in progress: the run stops the same way, with
+``failed`` saying what happened.  A progress bar (tqdm; a
 widget in a notebook) shows games done, the rate and the time left.
 """
 
@@ -89,9 +90,12 @@ def process_pool(jobs: int, warm=DEFAULT_WARM) -> cf.ProcessPoolExecutor:
                                   initializer=_init_worker, initargs=(tuple(warm),))
 
 
-def dask_executor(client_or_address, warm=DEFAULT_WARM):
+def dask_executor(client_or_address, warm=DEFAULT_WARM, wait_for_workers=30.0):
     """``(executor, client)`` for a Dask cluster (an address or a ``distributed.Client``);
-    every worker loads the bots ``warm`` once before the first game."""
+    every worker loads the bots ``warm`` once before the first game.  A ValueError
+    when no worker joins within ``wait_for_workers`` seconds, or when a worker cannot
+    import tronlab or has another version of it (its games would not be this
+    tronlab's games).  A client made here from an address is closed on an error."""
     try:
         from distributed import Client
     except ImportError:
@@ -100,8 +104,41 @@ def dask_executor(client_or_address, warm=DEFAULT_WARM):
     client = client_or_address
     if not isinstance(client, Client):
         client = Client(client_or_address)
-    client.run(warm_up, tuple(warm))
+    try:
+        check_dask_workers(client, wait_for_workers)
+        client.run(warm_up, tuple(warm))
+    except BaseException:
+        if client is not client_or_address:
+            client.close()
+        raise
     return client.get_executor(pure=False), client
+
+
+def check_dask_workers(client, wait=30.0) -> None:
+    """Refuse a cluster without workers (after ``wait`` seconds) and workers whose
+    tronlab is missing or of another version than this process's."""
+    from .. import __version__
+
+    address = client.scheduler.address
+    try:
+        client.wait_for_workers(1, timeout=wait)
+    except TimeoutError:
+        raise ValueError(f"no Dask worker joined the scheduler at {address} within "
+                         f"{wait:g} s: start some with 'dask worker {address}'") from None
+
+    def tronlab_version():      # nested: sent by value, so a worker without tronlab runs it
+        try:
+            import tronlab
+        except ImportError as err:
+            return f"cannot import tronlab ({err})"
+        return f"tronlab {getattr(tronlab, '__version__', '(no version)')}"
+
+    found = client.run(tronlab_version)
+    wrong = {w: v for w, v in found.items() if v != f"tronlab {__version__}"}
+    if wrong:
+        raise ValueError(f"every Dask worker needs tronlab {__version__}, as here, but "
+                         + "; ".join(f"{w} has {v}" if v.startswith("tronlab") else f"{w} {v}"
+                                     for w, v in sorted(wrong.items())))
 
 
 def _kill_pool(executor) -> None:
@@ -143,20 +180,27 @@ def _results(todo, executor, cancel=True):
 
 
 class WorkerDied(RuntimeError):
-    """A worker process died in a game; the executor cannot go on."""
+    """A worker process died in a game, or the Dask scheduler went away: the executor
+    cannot go on."""
 
 
 def worker_death(exc, spec) -> str | None:
-    """A sentence when ``exc`` (from a game's future) says a worker process died,
-    else None.  A broken pool fails every game in progress, so its sentence names
-    none; Dask names the game it gave up on."""
+    """A sentence when ``exc`` (from a game's future) says the executor cannot go on (a
+    worker process died, a Dask scheduler went away and cancelled the games), else
+    None.  A broken pool fails every game in progress, so its sentence names none;
+    Dask names the game it gave up on or cancelled first."""
     if isinstance(exc, cf.BrokenExecutor):
         return ("a worker process died during a game (a bot may have ended the process "
                 "playing it, or the system killed it) and the process pool cannot go on"
                 + _own_script_note())
+    game = f"the game {' v '.join(spec.names)} on {spec.map_label} (key {spec.key})"
     if type(exc).__name__ == "KilledWorker":
-        return (f"Dask gave up on the game {' v '.join(spec.names)} on {spec.map_label} "
-                f"(key {spec.key}): every worker that played it died")
+        return f"Dask gave up on {game}: every worker that played it died"
+    if isinstance(exc, cf.CancelledError):
+        # this run cancels its futures only once it stops reading them
+        return (f"the executor cancelled {game} and every game in progress; on a Dask "
+                f"cluster, the scheduler went away (it was stopped, or the network to it "
+                f"failed): start it and its workers again")
     return None
 
 
