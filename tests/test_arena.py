@@ -714,3 +714,38 @@ def test_dask_workers_without_this_tronlab_are_refused_in_a_sentence():
                                          "tcp://10.0.0.1:8786 within 5 s: start some with "
                                          "'dask worker tcp://10.0.0.1:8786'"):
         check_dask_workers(_FakeDaskClient(tronlab, workers=0), wait=5)
+
+
+def test_relative_bot_paths_are_read_from_the_runs_folder_where_the_game_is_played(
+        tmp_path, monkeypatch):
+    # a Dask worker plays in a folder of its own: py:alice.py and cmd:python prog.py used
+    # to be looked for there, and both bots lost every game as 'exited'
+    import concurrent.futures as cf
+
+    class Elsewhere(cf.Executor):             # plays each game in another folder
+        def submit(self, fn, *args):
+            future, here = cf.Future(), os.getcwd()
+            os.chdir(tmp_path / "worker")
+            try:
+                future.set_result(fn(*args))
+            finally:
+                os.chdir(here)
+            return future
+
+    (tmp_path / "worker").mkdir()
+    (tmp_path / "class").mkdir()
+    (tmp_path / "class" / "alice.py").write_text(
+        "def move(board, player):\n    return (board.legal_moves(player) or [0])[0]\n")
+    (tmp_path / "class" / "prog.py").write_text(textwrap.dedent("""\
+        import sys
+        for line in sys.stdin:
+            for _ in range(int(line.split()[1])):
+                sys.stdin.readline()
+            print(1, flush=True)
+        """))
+    monkeypatch.chdir(tmp_path / "class")
+    plan = round_robin(["py:alice.py", f"cmd:{sys.executable} prog.py"], "arena", time=0.5)
+    with Store(tmp_path / "r.sqlite") as store:
+        result = run(plan, store, executor=Elsewhere(), progress=False)
+        faults = [f for row in store.rows() for f in row["faults"]]
+    assert result.played == 2 and "exited" not in faults and "crash" not in faults, faults

@@ -82,7 +82,10 @@ def build_parser():
                    help="fixed search depth (turns, 1 to 48: the Nash bot's deepest)")
     r.add_argument("--jobs", type=int, default=1,
                    help=f"games played at once (processes, 1 to {MAX_JOBS}, default 1)")
-    r.add_argument("--dask", metavar="ADDRESS", help="play on this Dask scheduler")
+    r.add_argument("--dask", metavar="ADDRESS",
+                   help="play on the Dask scheduler at ADDRESS (tcp://HOST:PORT) instead of "
+                        "--jobs; its workers need this tronlab and the bot and map files at "
+                        "the same paths (relative ones: from this folder)")
     r.add_argument("--db", default="arena.sqlite", help="results database (default arena.sqlite)")
     r.add_argument("--tag", default="", help="label of this run's games (default: none)")
     r.add_argument("--html", metavar="FILE", help="also write the leaderboard page")
@@ -234,30 +237,15 @@ def _plan_and_store(args):
 def _executor(args):
     if not args.dask:
         return None, None
-    from .tournament import dask_executor
+    from .tournament import dask_executor, quiet_dask_logs
     if not os.environ.get("TRONLAB_DEBUG"):
-        _quiet_dask_logs()
+        quiet_dask_logs()
     try:
         return dask_executor(args.dask)
     except (OSError, ValueError) as err:
         text = str(err)
         raise ArenaError(text if text.startswith("--dask") else f"--dask {args.dask}: {text}") \
             from None
-
-
-def _quiet_dask_logs() -> None:
-    """Silence the Dask client's own log lines in this process: a scheduler that goes
-    away logs tracebacks of its reconnection before the run says what happened in a
-    sentence (``TRONLAB_DEBUG=1`` keeps them)."""
-    import logging
-
-    try:
-        import distributed  # noqa: F401  (sets up its loggers, which are then quietened)
-    except ImportError:         # dask_executor says what to install
-        return
-    for name in list(logging.root.manager.loggerDict):
-        if name == "distributed" or name.startswith("distributed."):
-            logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def cmd_run(args) -> int:

@@ -112,7 +112,7 @@ def _limits(spec):
     return 2 * spec.time, max(6 * spec.time, program_start() if programs else 0)
 
 
-def _play_tron(spec) -> dict:
+def _play_tron(spec, cwd=None) -> dict:
     import numpy as np
 
     from ..runner.engine import play
@@ -126,7 +126,8 @@ def _play_tron(spec) -> dict:
     clock = ({"time_limit": limit, "first_time_limit": first} if bank is None else
              {"time_bank": (bank, spec.time)})
     bots = [_Depths(make_bot(b, spec.game, time=spec.time, depth=spec.depth, rng=int(s),
-                             limits=(limit, first))) for b, s in zip(spec.bots, seeds)]
+                             limits=(limit, first), cwd=cwd))
+            for b, s in zip(spec.bots, seeds)]
     rec = play(board, bots, rules=spec.game, rng=spec.seed, names=list(spec.names),
                metadata={"map": spec.map_label, "arena_key": spec.key}, **clock)
     out = rec.outcome
@@ -155,7 +156,7 @@ def tron_faults(deaths, events) -> list:
     return faults
 
 
-def _play_capture(spec) -> dict:
+def _play_capture(spec, cwd=None) -> dict:
     import numpy as np
 
     from ..capture.game import play_capture
@@ -163,7 +164,7 @@ def _play_capture(spec) -> dict:
 
     limit, first = _limits(spec)
     seeds = np.random.default_rng(spec.seed).integers(2**63, size=len(spec.bots))
-    bots = [make_bot(b, spec.game, rng=int(s), limits=(limit, first))
+    bots = [make_bot(b, spec.game, rng=int(s), limits=(limit, first), cwd=cwd)
             for b, s in zip(spec.bots, seeds)]
     rec = play_capture(bots, rng=spec.seed, time_limit=limit, first_time_limit=first,
                        metadata={"names": list(spec.names), "map": spec.map_label,
@@ -180,14 +181,16 @@ def _play_capture(spec) -> dict:
             "record": json.dumps(rec.to_dict())}
 
 
-def play_spec(spec) -> dict:
-    """Play ``spec`` and return its row (see the module docstring)."""
+def play_spec(spec, cwd=None) -> dict:
+    """Play ``spec`` and return its row (see the module docstring).  ``cwd``: the
+    folder of the run, for the relative paths of ``py:`` and ``cmd:`` bots and as the
+    programs' working folder, when the game is played elsewhere (a Dask worker)."""
     from ..runner.games import get_game
 
     family = get_game(spec.game).family
     warm_up([b for b in spec.bots if not is_program(b)], family)
     t0 = _time.perf_counter()
-    result = _play_capture(spec) if family == "capture" else _play_tron(spec)
+    result = (_play_capture if family == "capture" else _play_tron)(spec, cwd)
     return {"key": spec.key, "tag": spec.tag, "game": spec.game, "bots": list(spec.bots),
             "names": list(spec.names), "map": spec.map_label, "map_set": spec.map_set,
             "seed": spec.seed, "time": spec.time, "depth": spec.depth,

@@ -141,6 +141,21 @@ def check_dask_workers(client, wait=30.0) -> None:
                                      for w, v in sorted(wrong.items())))
 
 
+def quiet_dask_logs() -> None:
+    """Silence the Dask client's own log lines in this process (``tronlab arena run``
+    does, unless ``TRONLAB_DEBUG`` is set): a scheduler that goes away logs tracebacks
+    of its reconnection before the run says what happened in a sentence."""
+    import logging
+
+    try:
+        import distributed  # noqa: F401  (sets up its loggers, which are then quietened)
+    except ImportError:         # dask_executor says what to install
+        return
+    for name in list(logging.root.manager.loggerDict):
+        if name == "distributed" or name.startswith("distributed."):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
 def _kill_pool(executor) -> None:
     processes = getattr(executor, "_processes", None) or {}
     for proc in list(processes.values()):
@@ -162,7 +177,8 @@ def _results(todo, executor, cancel=True):
         for spec in todo:
             yield play_spec(spec)
         return
-    futures = {executor.submit(play_spec, spec): spec for spec in todo}
+    # a Dask worker runs in a folder of its own: relative bot paths are read from ours
+    futures = {executor.submit(play_spec, spec, os.getcwd()): spec for spec in todo}
     try:
         for future in cf.as_completed(futures):
             try:
