@@ -749,3 +749,17 @@ def test_relative_bot_paths_are_read_from_the_runs_folder_where_the_game_is_play
         result = run(plan, store, executor=Elsewhere(), progress=False)
         faults = [f for row in store.rows() for f in row["faults"]]
     assert result.played == 2 and "exited" not in faults and "crash" not in faults, faults
+
+
+def test_a_ctrl_c_after_a_games_commit_still_counts_that_game(tmp_path):
+    # the run said "5 games finished in this run are stored" with 6 in the database
+    class LateCtrlC(Store):
+        def add(self, row):
+            super().add(row)
+            raise KeyboardInterrupt
+
+    plan = round_robin(["random", "hugger"], "arena")
+    with LateCtrlC(tmp_path / "r.sqlite") as store:
+        result = run(plan, store, progress=False)
+        assert result.interrupted and len(store.rows()) == 1
+    assert result.played == 1 and [r["key"] for r in result.rows] == [plan[0].key]

@@ -289,7 +289,7 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
     try:
         for row in rows:
             _sweep(executor, workers)
-            if store.add(row):
+            if _add(store, row, result):
                 result.played += 1
                 result.rows.append(row)
             if bar is not None:
@@ -315,6 +315,18 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
         rows.close()
         _sweep(None, workers)
     return result
+
+
+def _add(store, row, result) -> bool:
+    """``store.add(row)``; a Ctrl-C that lands after the game's COMMIT still counts it
+    in ``result`` (the run's summary must match the database), then goes on up."""
+    try:
+        return store.add(row)
+    except KeyboardInterrupt:
+        if row["key"] in store.done_keys():
+            result.played += 1
+            result.rows.append(row)
+        raise
 
 
 def _sweep(executor, workers: set) -> None:
