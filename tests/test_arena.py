@@ -388,6 +388,20 @@ def test_the_pairs_table_splits_by_map_set_only_when_there_are_several():
         ("s", 2), ("t", 1), ("all", 3)]
 
 
+def test_the_tables_show_long_names_whole():
+    # the pairs table cut names at 27 characters: three pairs of a cmd: program (named by
+    # its whole line) showed as the same "cmd:/usr/bin/python3 -m te"
+    from tronlab.arena.report import pairs_text, ratings_text
+    prog = "cmd:/usr/bin/python3 -m tronlab bot filler --protocol google2010"
+    rows = [_game([prog, b], [0, 1]) for b in ("ann", "bea", "cy")] * 2
+    pairs = pairs_text(rows).splitlines()[1:4]
+    assert [x.split(" v ")[1].split()[0] for x in pairs] == ["ann", "bea", "cy"]
+    assert all(x.startswith(prog + " v ") for x in pairs)
+    ranking = ratings_text(rows + [_game(["ann_the_first_version", "ann_the_first_version2"],
+                                         [0, 1])])
+    assert prog in ranking and " ann_the_first_version2 " in ranking
+    assert len({len(x) for x in pairs}) == 1           # the columns still line up
+
 def test_the_report_puts_the_better_rated_bot_of_a_pair_first():
     from tronlab.arena.report import default_pairs, pairs_text
     rows = [_game(["abe", "zed"], [1, 0])] * 5 + [_game(["zed", "abe"], [0, 1])] * 5
