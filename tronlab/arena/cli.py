@@ -126,8 +126,9 @@ def _check_html_path(path) -> None:
 
 def _check_run_options(args) -> None:
     """Refuse, before any game, a database or page that could not be written, an
-    empty ``--bots-dir`` or ``--dask`` (a slip: nothing would say it was ignored) and
-    a number of ``--jobs`` this machine cannot run."""
+    empty ``--bots-dir`` or ``--dask`` (a slip: nothing would say it was ignored), a
+    number of ``--jobs`` this machine cannot run, and ``--jobs`` beside ``--dask``
+    (the cluster plays the games: it would be ignored)."""
     from ..cli.parser import file_problem
 
     _check_html_path(args.html)
@@ -140,6 +141,9 @@ def _check_run_options(args) -> None:
     if not 1 <= args.jobs <= MAX_JOBS:
         raise ArenaError(f"--jobs is 1 to {MAX_JOBS} (each job is a process with its own "
                          f"bots), got {args.jobs}")
+    if args.dask is not None and args.jobs != 1:
+        raise ArenaError(f"--jobs {args.jobs} plays on processes of this machine, --dask on "
+                         f"the cluster's workers: give one of them")
     from .schedule import check_bank
     check_bank(args.bank, args.game, _time(args), "--bank", "--time")
 
