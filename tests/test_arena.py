@@ -709,21 +709,29 @@ class _FakeDaskClient:
             sys.modules["tronlab"] = saved
 
 
-def test_dask_workers_without_this_tronlab_are_refused_in_a_sentence():
+def test_dask_workers_without_this_tronlab_are_refused_in_a_sentence(tmp_path):
     # a worker without tronlab used to stop the run with a Dask traceback, and one of
-    # another version played its own games silently
+    # another version or commit played its own games silently (or failed with a TypeError)
     import types
 
     import tronlab
     from tronlab.arena.tournament import check_dask_workers
 
     check_dask_workers(_FakeDaskClient(tronlab, workers=2))
-    with pytest.raises(ValueError, match=r"^every Dask worker needs tronlab \S+, as here, but "
-                                         r"tcp://10.0.0.2:4000 cannot import tronlab \("):
+    with pytest.raises(ValueError, match=r"^every Dask worker needs this tronlab \(\S+, in "
+                                         r".*\), but tcp://10.0.0.2:4000 cannot import "
+                                         r"tronlab \("):
         check_dask_workers(_FakeDaskClient(None))
-    old = types.SimpleNamespace(__version__="0.0.1")
+    old = types.SimpleNamespace(__version__="0.0.1", __file__=tronlab.__file__)
     with pytest.raises(ValueError, match="tcp://10.0.0.2:4000 has tronlab 0.0.1; tcp://10.0.0.3"):
         check_dask_workers(_FakeDaskClient(old, workers=2))
+    (tmp_path / "tronlab").mkdir()
+    (tmp_path / "tronlab" / "__init__.py").write_text("__version__ = 'same'\n")
+    other = types.SimpleNamespace(__version__=tronlab.__version__,
+                                  __file__=str(tmp_path / "tronlab" / "__init__.py"))
+    with pytest.raises(ValueError, match=r"tcp://10.0.0.2:4000 has other code of tronlab \S+ "
+                                         r"\(in .*tronlab\)$"):
+        check_dask_workers(_FakeDaskClient(other))
     with pytest.raises(ValueError, match="no Dask worker joined the scheduler at "
                                          "tcp://10.0.0.1:8786 within 5 s: start some with "
                                          "'dask worker tcp://10.0.0.1:8786'"):

@@ -94,8 +94,9 @@ def dask_executor(client_or_address, warm=DEFAULT_WARM, wait_for_workers=30.0):
     """``(executor, client)`` for a Dask cluster (an address or a ``distributed.Client``);
     every worker loads the bots ``warm`` once before the first game.  A ValueError
     when no worker joins within ``wait_for_workers`` seconds, or when a worker cannot
-    import tronlab or has another version of it (its games would not be this
-    tronlab's games).  A client made here from an address is closed on an error."""
+    import tronlab or has another version or other files of it (its games would not
+    be this tronlab's games, :func:`check_dask_workers`).  A client made here from an
+    address is closed on an error."""
     try:
         from distributed import Client
     except ImportError:
@@ -116,9 +117,8 @@ def dask_executor(client_or_address, warm=DEFAULT_WARM, wait_for_workers=30.0):
 
 def check_dask_workers(client, wait=30.0) -> None:
     """Refuse a cluster without workers (after ``wait`` seconds) and workers whose
-    tronlab is missing or of another version than this process's."""
-    from .. import __version__
-
+    tronlab is missing or not this process's: another version, or the same version
+    with other code (a hash of its files: an install from another commit)."""
     address = client.scheduler.address
     try:
         client.wait_for_workers(1, timeout=wait)
@@ -126,19 +126,34 @@ def check_dask_workers(client, wait=30.0) -> None:
         raise ValueError(f"no Dask worker joined the scheduler at {address} within "
                          f"{wait:g} s: start some with 'dask worker {address}'") from None
 
-    def tronlab_version():      # nested: sent by value, so a worker without tronlab runs it
+    def tronlab_code():     # nested: sent by value, so a worker without tronlab runs it
+        import hashlib
+        import os
         try:
             import tronlab
         except ImportError as err:
-            return f"cannot import tronlab ({err})"
-        return f"tronlab {getattr(tronlab, '__version__', '(no version)')}"
+            return None, f"cannot import tronlab ({err})", None
+        root = os.path.dirname(os.path.abspath(tronlab.__file__))
+        digest = hashlib.sha1()
+        for rel in sorted(os.path.relpath(os.path.join(d, f), root) for d, _, files
+                          in os.walk(root) for f in files if f.endswith((".py", ".txt"))):
+            digest.update(rel.replace(os.sep, "/").encode())
+            with open(os.path.join(root, rel), "rb") as f:
+                digest.update(f.read())
+        return getattr(tronlab, "__version__", "(no version)"), digest.hexdigest(), root
 
-    found = client.run(tronlab_version)
-    wrong = {w: v for w, v in found.items() if v != f"tronlab {__version__}"}
+    version, code, root = tronlab_code()
+    wrong = []
+    for worker, (v, c, r) in sorted(client.run(tronlab_code).items()):
+        if v is None:
+            wrong.append(f"{worker} {c}")
+        elif v != version:
+            wrong.append(f"{worker} has tronlab {v}")
+        elif c != code:
+            wrong.append(f"{worker} has other code of tronlab {v} (in {r})")
     if wrong:
-        raise ValueError(f"every Dask worker needs tronlab {__version__}, as here, but "
-                         + "; ".join(f"{w} has {v}" if v.startswith("tronlab") else f"{w} {v}"
-                                     for w, v in sorted(wrong.items())))
+        raise ValueError(f"every Dask worker needs this tronlab ({version}, in {root}), but "
+                         + "; ".join(wrong))
 
 
 def quiet_dask_logs() -> None:
