@@ -715,7 +715,7 @@ def test_dask_workers_without_this_tronlab_are_refused_in_a_sentence(tmp_path):
     import types
 
     import tronlab
-    from tronlab.arena.tournament import check_dask_workers
+    from tronlab.arena.cluster import check_dask_workers
 
     check_dask_workers(_FakeDaskClient(tronlab, workers=2))
     with pytest.raises(ValueError, match=r"^every Dask worker needs this tronlab \(\S+, in "

@@ -241,7 +241,7 @@ def _plan_and_store(args):
 def _executor(args):
     if not args.dask:
         return None, None
-    from .tournament import dask_executor, quiet_dask_logs
+    from .cluster import dask_executor, quiet_dask_logs
     if not os.environ.get("TRONLAB_DEBUG"):
         quiet_dask_logs()
     try:

@@ -41,12 +41,13 @@ from ..capture.rules import ELIMINATIONS
 from .bots import is_program, make_bot
 
 _warm: set = set()
+#: the registered bots every worker of a pool or a cluster loads before its first game
+DEFAULT_WARM = ("random", "hugger", "filler", "voronoi", "minimax", "chamber")
 #: ``last_stats["mode"]`` of a move that searched (its depth is counted)
 SEARCH_MODES = ("search", "nash", "hybrid")
 
 
-def warm_up(specs=("random", "hugger", "filler", "voronoi", "minimax", "chamber"),
-            family="tron") -> list:
+def warm_up(specs=DEFAULT_WARM, family="tron") -> list:
     """Load the kernels of every named registered bot of a game family in this
     process (once each), with a short unrecorded game."""
     from ..capture.game import play_capture

@@ -1,0 +1,95 @@
+"""Play a plan on a Dask cluster: :func:`dask_executor` and the checks it makes.
+
+A Dask worker is another process, maybe on another machine, started from a folder
+of its own: before the first game :func:`check_dask_workers` makes sure that at
+least one worker joined, that every worker imports this very tronlab (the same
+version and files: otherwise its games are another program's games, or fail in
+it), and that it sees every file the plan's games read (``py:`` files, programs,
+map files) at the same path as here.  Each game is then sent with this process's
+folder, from which relative bot paths are read (:func:`tronlab.arena.play.play_spec`).
+"""
+
+from __future__ import annotations
+
+from .play import DEFAULT_WARM, warm_up
+
+
+def dask_executor(client_or_address, warm=DEFAULT_WARM, wait_for_workers=30.0):
+    """``(executor, client)`` for a Dask cluster (an address or a ``distributed.Client``);
+    every worker loads the bots ``warm`` once before the first game.  A ValueError
+    when no worker joins within ``wait_for_workers`` seconds, or when a worker cannot
+    import tronlab or has another version or other files of it (its games would not
+    be this tronlab's games, :func:`check_dask_workers`).  A client made here from an
+    address is closed on an error."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ValueError("--dask needs the distributed package: pip install 'tronlab[dask]'") \
+            from None
+    client = client_or_address
+    if not isinstance(client, Client):
+        client = Client(client_or_address)
+    try:
+        check_dask_workers(client, wait_for_workers)
+        client.run(warm_up, tuple(warm))
+    except BaseException:
+        if client is not client_or_address:
+            client.close()
+        raise
+    return client.get_executor(pure=False), client
+
+
+def check_dask_workers(client, wait=30.0) -> None:
+    """Refuse a cluster without workers (after ``wait`` seconds) and workers whose
+    tronlab is missing or not this process's: another version, or the same version
+    with other code (a hash of its files: an install from another commit)."""
+    address = client.scheduler.address
+    try:
+        client.wait_for_workers(1, timeout=wait)
+    except TimeoutError:
+        raise ValueError(f"no Dask worker joined the scheduler at {address} within "
+                         f"{wait:g} s: start some with 'dask worker {address}'") from None
+
+    def tronlab_code():     # nested: sent by value, so a worker without tronlab runs it
+        import hashlib
+        import os
+        try:
+            import tronlab
+        except ImportError as err:
+            return None, f"cannot import tronlab ({err})", None
+        root = os.path.dirname(os.path.abspath(tronlab.__file__))
+        digest = hashlib.sha1()
+        for rel in sorted(os.path.relpath(os.path.join(d, f), root) for d, _, files
+                          in os.walk(root) for f in files if f.endswith((".py", ".txt"))):
+            digest.update(rel.replace(os.sep, "/").encode())
+            with open(os.path.join(root, rel), "rb") as f:
+                digest.update(f.read())
+        return getattr(tronlab, "__version__", "(no version)"), digest.hexdigest(), root
+
+    version, code, root = tronlab_code()
+    wrong = []
+    for worker, (v, c, r) in sorted(client.run(tronlab_code).items()):
+        if v is None:
+            wrong.append(f"{worker} {c}")
+        elif v != version:
+            wrong.append(f"{worker} has tronlab {v}")
+        elif c != code:
+            wrong.append(f"{worker} has other code of tronlab {v} (in {r})")
+    if wrong:
+        raise ValueError(f"every Dask worker needs this tronlab ({version}, in {root}), but "
+                         + "; ".join(wrong))
+
+
+def quiet_dask_logs() -> None:
+    """Silence the Dask client's own log lines in this process (``tronlab arena run``
+    does, unless ``TRONLAB_DEBUG`` is set): a scheduler that goes away logs tracebacks
+    of its reconnection before the run says what happened in a sentence."""
+    import logging
+
+    try:
+        import distributed  # noqa: F401  (sets up its loggers, which are then quietened)
+    except ImportError:         # dask_executor says what to install
+        return
+    for name in list(logging.root.manager.loggerDict):
+        if name == "distributed" or name.startswith("distributed."):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
