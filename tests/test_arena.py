@@ -699,12 +699,12 @@ class _FakeDaskClient:
         if self.workers < n:
             raise TimeoutError("no workers")
 
-    def run(self, fn):
+    def run(self, fn, *args):
         import sys
         saved = sys.modules["tronlab"]
         sys.modules["tronlab"] = self.module
         try:
-            return {f"tcp://10.0.0.{k + 2}:4000": fn() for k in range(self.workers)}
+            return {f"tcp://10.0.0.{k + 2}:4000": fn(*args) for k in range(self.workers)}
         finally:
             sys.modules["tronlab"] = saved
 
@@ -785,3 +785,26 @@ def test_a_ctrl_c_after_a_games_commit_still_counts_that_game(tmp_path):
         result = run(plan, store, progress=False)
         assert result.interrupted and len(store.rows()) == 1
     assert result.played == 1 and [r["key"] for r in result.rows] == [plan[0].key]
+
+
+def test_dask_workers_that_cannot_see_the_plans_files_are_refused(tmp_path, monkeypatch):
+    # a worker elsewhere that lacked a py: file lost every game of that bot as 'exited'
+    import tronlab
+    from tronlab.arena.cluster import check_dask_workers, plan_files
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ann.py").write_text("def move(board, player):\n    return 0\n")
+    (tmp_path / "prog.py").write_text("print(1)\n")
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "box.txt").write_text("5 3\n#####\n#1 2#\n#####\n")
+    plan = round_robin(["py:ann.py", f"cmd:{sys.executable} prog.py", "hugger"],
+                       "arena,maps/box.txt")
+    files = [str(tmp_path / f) for f in ("ann.py", "maps/box.txt", "prog.py")]
+    assert plan_files(plan) == files
+    check_dask_workers(_FakeDaskClient(tronlab, workers=2), files=files)
+    gone = [str(tmp_path / f"gone{k}.py") for k in range(5)]
+    with pytest.raises(ValueError, match=r"the Dask workers must see the files of the bots and "
+                                         r"maps at the same paths as here \(a shared folder\), "
+                                         r"but tcp://10.0.0.2:4000 lacks .*gone0.py, .*gone1.py, "
+                                         r".*gone2.py and 2 more$"):
+        check_dask_workers(_FakeDaskClient(tronlab), files=files + gone)

@@ -136,19 +136,23 @@ def _check_bot_options(spec: str, name: str, family: str, opts: dict) -> None:
         raise ValueError(f"bot {spec!r}: {why}") from None
 
 
-def bot_files_hash(spec: str) -> str:
-    """A short hash of the contents of the files a ``py:`` or ``cmd:`` bot runs (the
-    ``py:`` file; the program and every argument of a ``cmd:`` line that is a file),
-    '' for a registered bot or a program found on the PATH only.  Modules such a file
-    imports are not read: a changed helper module alone does not change the hash."""
+def bot_files(spec: str) -> list[str]:
+    """The files a ``py:`` or ``cmd:`` bot runs, as named: the ``py:`` file; the
+    program and every argument of a ``cmd:`` line that is a file here (not the Python
+    running tronlab); [] for a registered bot."""
     if spec.startswith("py:"):
-        paths = [spec[3:]]
-    elif spec.startswith("cmd:"):
+        return [spec[3:]]
+    if spec.startswith("cmd:"):
         python = os.path.realpath(sys.executable)
-        paths = [a for a in _command(spec)
-                 if os.path.isfile(a) and os.path.realpath(a) != python]
-    else:
-        return ""
+        return [a for a in _command(spec) if os.path.isfile(a) and os.path.realpath(a) != python]
+    return []
+
+
+def bot_files_hash(spec: str) -> str:
+    """A short hash of the contents of :func:`bot_files`, '' for a registered bot or a
+    program found on the PATH only.  Modules such a file imports are not read: a
+    changed helper module alone does not change the hash."""
+    paths = bot_files(spec)
     digest = hashlib.sha1()
     for path in paths:
         try:

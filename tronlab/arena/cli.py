@@ -238,14 +238,14 @@ def _plan_and_store(args):
     return plan, store, done_keys, left_out
 
 
-def _executor(args):
+def _executor(args, plan):
     if not args.dask:
         return None, None
-    from .cluster import dask_executor, quiet_dask_logs
+    from .cluster import dask_executor, plan_files, quiet_dask_logs
     if not os.environ.get("TRONLAB_DEBUG"):
         quiet_dask_logs()
     try:
-        return dask_executor(args.dask)
+        return dask_executor(args.dask, files=plan_files(plan))
     except (OSError, ValueError) as err:
         text = str(err)
         raise ArenaError(text if text.startswith("--dask") else f"--dask {args.dask}: {text}") \
@@ -264,7 +264,7 @@ def cmd_run(args) -> int:
     # every check before the database is made or a game played
     plan, store, done_keys, left_out = _plan_and_store(args)
     try:
-        executor, client = _executor(args)      # a cluster that cannot be reached: no db
+        executor, client = _executor(args, plan)   # a cluster that cannot be reached: no db
     except BaseException:
         if store is not None:
             store.close()

@@ -14,13 +14,14 @@ from __future__ import annotations
 from .play import DEFAULT_WARM, warm_up
 
 
-def dask_executor(client_or_address, warm=DEFAULT_WARM, wait_for_workers=30.0):
+def dask_executor(client_or_address, warm=DEFAULT_WARM, wait_for_workers=30.0, files=()):
     """``(executor, client)`` for a Dask cluster (an address or a ``distributed.Client``);
     every worker loads the bots ``warm`` once before the first game.  A ValueError
-    when no worker joins within ``wait_for_workers`` seconds, or when a worker cannot
+    when no worker joins within ``wait_for_workers`` seconds, when a worker cannot
     import tronlab or has another version or other files of it (its games would not
-    be this tronlab's games, :func:`check_dask_workers`).  A client made here from an
-    address is closed on an error."""
+    be this tronlab's games), or lacks one of ``files`` (:func:`plan_files`):
+    :func:`check_dask_workers`.  A client made here from an address is closed on an
+    error."""
     try:
         from distributed import Client
     except ImportError:
@@ -30,7 +31,7 @@ def dask_executor(client_or_address, warm=DEFAULT_WARM, wait_for_workers=30.0):
     if not isinstance(client, Client):
         client = Client(client_or_address)
     try:
-        check_dask_workers(client, wait_for_workers)
+        check_dask_workers(client, wait_for_workers, files)
         client.run(warm_up, tuple(warm))
     except BaseException:
         if client is not client_or_address:
@@ -39,10 +40,11 @@ def dask_executor(client_or_address, warm=DEFAULT_WARM, wait_for_workers=30.0):
     return client.get_executor(pure=False), client
 
 
-def check_dask_workers(client, wait=30.0) -> None:
-    """Refuse a cluster without workers (after ``wait`` seconds) and workers whose
-    tronlab is missing or not this process's: another version, or the same version
-    with other code (a hash of its files: an install from another commit)."""
+def check_dask_workers(client, wait=30.0, files=()) -> None:
+    """Refuse a cluster without workers (after ``wait`` seconds), workers whose
+    tronlab is missing or not this process's (another version, or the same version
+    with other code: a hash of its files, an install from another commit) and
+    workers that lack one of ``files`` (absolute paths)."""
     address = client.scheduler.address
     try:
         client.wait_for_workers(1, timeout=wait)
@@ -78,6 +80,35 @@ def check_dask_workers(client, wait=30.0) -> None:
     if wrong:
         raise ValueError(f"every Dask worker needs this tronlab ({version}, in {root}), but "
                          + "; ".join(wrong))
+    _check_files(client, sorted(files))
+
+
+def _check_files(client, files) -> None:
+    def missing(paths):     # nested: sent by value
+        import os
+        return [p for p in paths if not os.path.isfile(p)]
+
+    lacking = {w: m for w, m in sorted(client.run(missing, files).items()) if m} \
+        if files else {}
+    if lacking:
+        raise ValueError("the Dask workers must see the files of the bots and maps at the "
+                         "same paths as here (a shared folder), but "
+                         + "; ".join(f"{w} lacks {', '.join(m[:3])}"
+                                     + (f" and {len(m) - 3} more" if len(m) > 3 else "")
+                                     for w, m in lacking.items()))
+
+
+def plan_files(plan) -> list[str]:
+    """Every file the games of ``plan`` read where they are played, absolute: the files
+    of its ``py:`` and ``cmd:`` bots (:func:`tronlab.arena.bots.bot_files`, relative
+    ones from this folder) and its map files."""
+    import os
+
+    from .bots import bot_files
+
+    bots = {b for spec in plan for b in spec.bots}
+    files = {os.path.abspath(f) for b in bots for f in bot_files(b)}
+    return sorted(files | {spec.map for spec in plan if os.path.isabs(spec.map)})
 
 
 def quiet_dask_logs() -> None:
