@@ -45,10 +45,12 @@ def check_dask_workers(client, wait=30.0, files=()) -> None:
     tronlab is missing or not this process's (another version, or the same version
     with other code: a hash of its files, an install from another commit) and
     workers that lack one of ``files`` (absolute paths)."""
+    import asyncio
+
     address = client.scheduler.address
     try:
         client.wait_for_workers(1, timeout=wait)
-    except TimeoutError:
+    except (TimeoutError, asyncio.TimeoutError):    # one class from Python 3.11 on
         raise ValueError(f"no Dask worker joined the scheduler at {address} within "
                          f"{wait:g} s: start some with 'dask worker {address}'") from None
 
