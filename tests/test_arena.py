@@ -808,3 +808,26 @@ def test_dask_workers_that_cannot_see_the_plans_files_are_refused(tmp_path, monk
                                          r"but tcp://10.0.0.2:4000 lacks .*gone0.py, .*gone1.py, "
                                          r".*gone2.py and 2 more$"):
         check_dask_workers(_FakeDaskClient(tronlab), files=files + gone)
+
+
+def test_a_game_played_elsewhere_keeps_the_runs_program_start(tmp_path, monkeypatch):
+    # TRONLAB_PROGRAM_START was read where the game was played: a Dask worker started
+    # without it gave programs the 5 s default that the teacher had shortened
+    import concurrent.futures as cf
+
+    class WithoutTheVariable(cf.Executor):      # a worker's environment lacks it
+        def submit(self, fn, *args):
+            future = cf.Future()
+            with monkeypatch.context() as m:
+                m.delenv("TRONLAB_PROGRAM_START")
+                future.set_result(fn(*args))
+            return future
+
+    (tmp_path / "ann.py").write_text("def move(board, player):\n    return 0\n")
+    monkeypatch.setenv("TRONLAB_PROGRAM_START", "2")
+    plan = round_robin([f"py:{tmp_path / 'ann.py'}", "hugger"], "arena", time=0.05)
+    with Store(tmp_path / "r.sqlite") as store:
+        run(plan, store, executor=WithoutTheVariable(), progress=False)
+        limits = {record_of(store.record_json(r["id"])).metadata["first_time_limit"]
+                  for r in store.rows()}
+    assert limits == {2.0}

@@ -111,8 +111,10 @@ def _results(todo, executor, cancel=True):
         for spec in todo:
             yield play_spec(spec)
         return
-    # a Dask worker runs in a folder of its own: relative bot paths are read from ours
-    futures = {executor.submit(play_spec, spec, os.getcwd()): spec for spec in todo}
+    # a Dask worker has a folder and an environment of its own: relative bot paths are
+    # read from our folder, and programs get our TRONLAB_PROGRAM_START
+    where = (os.getcwd(), program_start())
+    futures = {executor.submit(play_spec, spec, *where): spec for spec in todo}
     try:
         for future in cf.as_completed(futures):
             try:
