@@ -709,9 +709,11 @@ class _FakeDaskClient:
             sys.modules["tronlab"] = saved
 
 
-def test_dask_workers_without_this_tronlab_are_refused_in_a_sentence(tmp_path):
+def test_dask_workers_without_this_tronlab_are_refused_in_a_sentence(tmp_path,
+                                                                     monkeypatch):
     # a worker without tronlab used to stop the run with a Dask traceback, and one of
-    # another version or commit played its own games silently (or failed with a TypeError)
+    # another version or commit, or one still running the code it loaded before its files
+    # changed, played its own games silently (or failed with a TypeError)
     import types
 
     import tronlab
@@ -732,6 +734,11 @@ def test_dask_workers_without_this_tronlab_are_refused_in_a_sentence(tmp_path):
     with pytest.raises(ValueError, match=r"tcp://10.0.0.2:4000 has other code of tronlab \S+ "
                                          r"\(in .*tronlab\)$"):
         check_dask_workers(_FakeDaskClient(other))
+    with monkeypatch.context() as m:     # the worker started before its files changed
+        m.setattr(os.path, "getmtime", lambda path: 4e9)
+        with pytest.raises(ValueError, match=r"but tcp://10.0.0.2:4000 loaded tronlab before "
+                                             r"its files changed \(restart it\)$"):
+            check_dask_workers(_FakeDaskClient(tronlab))
     with pytest.raises(ValueError, match="no Dask worker joined the scheduler at "
                                          "tcp://10.0.0.1:8786 within 5 s: start some with "
                                          "'dask worker tcp://10.0.0.1:8786'"):

@@ -54,13 +54,41 @@ def check_dask_workers(client, wait=30.0, files=()) -> None:
         raise ValueError(f"no Dask worker joined the scheduler at {address} within "
                          f"{wait:g} s: start some with 'dask worker {address}'") from None
 
-    def tronlab_code():     # nested: sent by value, so a worker without tronlab runs it
+    probe = _code_probe()
+    version, code, root, _ = probe()
+    wrong = []
+    for worker, (v, c, r, stale) in sorted(client.run(probe).items()):
+        if v is None:
+            wrong.append(f"{worker} {c}")
+        elif v != version:
+            wrong.append(f"{worker} has tronlab {v}")
+        elif c != code:
+            wrong.append(f"{worker} has other code of tronlab {v} (in {r})")
+        elif stale:
+            wrong.append(f"{worker} loaded tronlab before its files changed (restart it)")
+    if wrong:
+        raise ValueError(f"every Dask worker needs this tronlab ({version}, in {root}), but "
+                         + "; ".join(wrong))
+    _check_files(client, sorted(files))
+
+
+def _code_probe():
+    """A function that tells which tronlab its process runs, defined here so that
+    cloudpickle sends it to the workers by value: a worker without tronlab runs it."""
+
+    def tronlab_code():
+        """``(version, hash of the .py and .txt files, folder, stale)`` of the tronlab this
+        process imports, ``stale`` when a module of it was loaded before its file last
+        changed (the process runs older code than the files); ``(None, why, None, False)``
+        when it cannot be imported."""
         import hashlib
         import os
+        import sys
+        import time
         try:
             import tronlab
         except ImportError as err:
-            return None, f"cannot import tronlab ({err})", None
+            return None, f"cannot import tronlab ({err})", None, False
         root = os.path.dirname(os.path.abspath(tronlab.__file__))
         digest = hashlib.sha1()
         for rel in sorted(os.path.relpath(os.path.join(d, f), root) for d, _, files
@@ -68,21 +96,17 @@ def check_dask_workers(client, wait=30.0, files=()) -> None:
             digest.update(rel.replace(os.sep, "/").encode())
             with open(os.path.join(root, rel), "rb") as f:
                 digest.update(f.read())
-        return getattr(tronlab, "__version__", "(no version)"), digest.hexdigest(), root
+        try:
+            import psutil          # a dependency of distributed
+            started = psutil.Process().create_time()
+        except (ImportError, OSError):
+            started = time.time()
+        stale = any(os.path.getmtime(m.__file__) > started for name, m in list(sys.modules.items())
+                    if name.startswith("tronlab.") and getattr(m, "__file__", None)
+                    and os.path.isfile(m.__file__))
+        return getattr(tronlab, "__version__", "(no version)"), digest.hexdigest(), root, stale
 
-    version, code, root = tronlab_code()
-    wrong = []
-    for worker, (v, c, r) in sorted(client.run(tronlab_code).items()):
-        if v is None:
-            wrong.append(f"{worker} {c}")
-        elif v != version:
-            wrong.append(f"{worker} has tronlab {v}")
-        elif c != code:
-            wrong.append(f"{worker} has other code of tronlab {v} (in {r})")
-    if wrong:
-        raise ValueError(f"every Dask worker needs this tronlab ({version}, in {root}), but "
-                         + "; ".join(wrong))
-    _check_files(client, sorted(files))
+    return tronlab_code
 
 
 def _check_files(client, files) -> None:
