@@ -401,6 +401,20 @@ def test_the_pairs_table_splits_by_map_set_only_when_there_are_several():
         ("s", 2), ("t", 1), ("all", 3)]
 
 
+def test_the_tables_show_long_names_whole():
+    # the pairs table cut names at 27 characters: three pairs of a cmd: program (named by
+    # its whole line) showed as the same "cmd:/usr/bin/python3 -m te"
+    from tronlab.arena.report import pairs_text, ratings_text
+    prog = "cmd:/usr/bin/python3 -m tronlab bot filler --protocol google2010"
+    rows = [_game([prog, b], [0, 1]) for b in ("ann", "bea", "cy")] * 2
+    pairs = pairs_text(rows).splitlines()[1:4]
+    assert [x.split(" v ")[1].split()[0] for x in pairs] == ["ann", "bea", "cy"]
+    assert all(x.startswith(prog + " v ") for x in pairs)
+    ranking = ratings_text(rows + [_game(["ann_the_first_version", "ann_the_first_version2"],
+                                         [0, 1])])
+    assert prog in ranking and " ann_the_first_version2 " in ranking
+    assert len({len(x) for x in pairs}) == 1           # the columns still line up
+
 def test_the_report_puts_the_better_rated_bot_of_a_pair_first():
     from tronlab.arena.report import default_pairs, pairs_text
     rows = [_game(["abe", "zed"], [1, 0])] * 5 + [_game(["zed", "abe"], [0, 1])] * 5
@@ -606,6 +620,28 @@ def test_dask_giving_up_on_a_game_stops_the_run_naming_the_game(tmp_path):
     assert "on arena (key " in result.failed and not result.interrupted
 
 
+
+def test_a_dask_scheduler_that_went_away_stops_the_run_with_a_sentence(tmp_path):
+    # a lost scheduler cancels every game in progress: the cancelled future's bare
+    # CancelledError used to escape run() as a traceback
+    import concurrent.futures as cf
+
+    from tronlab.arena import tournament
+
+    class SchedulerGone(cf.Executor):
+        def submit(self, fn, *args):
+            future = cf.Future()
+            future.cancel()
+            future.set_running_or_notify_cancel()   # what distributed's executor does
+            return future
+
+    plan = round_robin(["random", "hugger"], "arena")
+    with Store(tmp_path / "r.sqlite") as store:
+        result = tournament.run(plan, store, executor=SchedulerGone(), progress=False)
+        assert result.played == 0 and store.rows() == []
+    assert result.failed.startswith("the executor cancelled the game ")
+    assert "the scheduler went away" in result.failed and not result.interrupted
+
 # ---- one game's row ----------------------------------------------------------------------
 
 def test_a_capture_game_ending_level_has_no_winner(monkeypatch):
@@ -661,3 +697,157 @@ def test_the_report_says_what_a_result_is_when_games_had_more_players(tmp_path):
         run(round_robin(["random", "hugger"], "random:2:9x9"), store, progress=False)
         text = table_text(store.rows())
     assert "2 maps" in text and RESULTS_NOTE not in text
+
+
+class _FakeDaskClient:
+    """What check_dask_workers asks of a distributed.Client: each worker imports
+    ``tronlab`` as ``module`` (None: the import fails)."""
+
+    def __init__(self, module, workers=1):
+        import types
+        self.module, self.workers = module, workers
+        self.scheduler = types.SimpleNamespace(address="tcp://10.0.0.1:8786")
+
+    def wait_for_workers(self, n, timeout):
+        if self.workers < n:
+            raise TimeoutError("no workers")
+
+    def run(self, fn, *args):
+        import sys
+        saved = sys.modules["tronlab"]
+        sys.modules["tronlab"] = self.module
+        try:
+            return {f"tcp://10.0.0.{k + 2}:4000": fn(*args) for k in range(self.workers)}
+        finally:
+            sys.modules["tronlab"] = saved
+
+
+def test_dask_workers_without_this_tronlab_are_refused_in_a_sentence(tmp_path,
+                                                                     monkeypatch):
+    # a worker without tronlab used to stop the run with a Dask traceback, and one of
+    # another version or commit, or one still running the code it loaded before its files
+    # changed, played its own games silently (or failed with a TypeError)
+    import types
+
+    import tronlab
+    from tronlab.arena.cluster import check_dask_workers
+
+    check_dask_workers(_FakeDaskClient(tronlab, workers=2))
+    with pytest.raises(ValueError, match=r"^every Dask worker needs this tronlab \(\S+, in "
+                                         r".*\), but tcp://10.0.0.2:4000 cannot import "
+                                         r"tronlab \("):
+        check_dask_workers(_FakeDaskClient(None))
+    old = types.SimpleNamespace(__version__="0.0.1", __file__=tronlab.__file__)
+    with pytest.raises(ValueError, match="tcp://10.0.0.2:4000 has tronlab 0.0.1; tcp://10.0.0.3"):
+        check_dask_workers(_FakeDaskClient(old, workers=2))
+    (tmp_path / "tronlab").mkdir()
+    (tmp_path / "tronlab" / "__init__.py").write_text("__version__ = 'same'\n")
+    other = types.SimpleNamespace(__version__=tronlab.__version__,
+                                  __file__=str(tmp_path / "tronlab" / "__init__.py"))
+    with pytest.raises(ValueError, match=r"tcp://10.0.0.2:4000 has other code of tronlab \S+ "
+                                         r"\(in .*tronlab\)$"):
+        check_dask_workers(_FakeDaskClient(other))
+    with monkeypatch.context() as m:     # the worker started before its files changed
+        m.setattr(os.path, "getmtime", lambda path: 4e9)
+        with pytest.raises(ValueError, match=r"but tcp://10.0.0.2:4000 loaded tronlab before "
+                                             r"its files changed \(restart it\)$"):
+            check_dask_workers(_FakeDaskClient(tronlab))
+    with pytest.raises(ValueError, match="no Dask worker joined the scheduler at "
+                                         "tcp://10.0.0.1:8786 within 5 s: start some with "
+                                         "'dask worker tcp://10.0.0.1:8786'"):
+        check_dask_workers(_FakeDaskClient(tronlab, workers=0), wait=5)
+
+
+def test_relative_bot_paths_are_read_from_the_runs_folder_where_the_game_is_played(
+        tmp_path, monkeypatch):
+    # a Dask worker plays in a folder of its own: py:alice.py and cmd:python prog.py used
+    # to be looked for there, and both bots lost every game as 'exited'
+    import concurrent.futures as cf
+
+    class Elsewhere(cf.Executor):             # plays each game in another folder
+        def submit(self, fn, *args):
+            future, here = cf.Future(), os.getcwd()
+            os.chdir(tmp_path / "worker")
+            try:
+                future.set_result(fn(*args))
+            finally:
+                os.chdir(here)
+            return future
+
+    (tmp_path / "worker").mkdir()
+    (tmp_path / "class").mkdir()
+    (tmp_path / "class" / "alice.py").write_text(
+        "def move(board, player):\n    return (board.legal_moves(player) or [0])[0]\n")
+    (tmp_path / "class" / "prog.py").write_text(textwrap.dedent("""\
+        import sys
+        for line in sys.stdin:
+            for _ in range(int(line.split()[1])):
+                sys.stdin.readline()
+            print(1, flush=True)
+        """))
+    monkeypatch.chdir(tmp_path / "class")
+    plan = round_robin(["py:alice.py", f"cmd:{sys.executable} prog.py"], "arena", time=0.5)
+    with Store(tmp_path / "r.sqlite") as store:
+        result = run(plan, store, executor=Elsewhere(), progress=False)
+        faults = [f for row in store.rows() for f in row["faults"]]
+    assert result.played == 2 and "exited" not in faults and "crash" not in faults, faults
+
+
+def test_a_ctrl_c_after_a_games_commit_still_counts_that_game(tmp_path):
+    # the run said "5 games finished in this run are stored" with 6 in the database
+    class LateCtrlC(Store):
+        def add(self, row):
+            super().add(row)
+            raise KeyboardInterrupt
+
+    plan = round_robin(["random", "hugger"], "arena")
+    with LateCtrlC(tmp_path / "r.sqlite") as store:
+        result = run(plan, store, progress=False)
+        assert result.interrupted and len(store.rows()) == 1
+    assert result.played == 1 and [r["key"] for r in result.rows] == [plan[0].key]
+
+
+def test_dask_workers_that_cannot_see_the_plans_files_are_refused(tmp_path, monkeypatch):
+    # a worker elsewhere that lacked a py: file lost every game of that bot as 'exited'
+    import tronlab
+    from tronlab.arena.cluster import check_dask_workers, plan_files
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ann.py").write_text("def move(board, player):\n    return 0\n")
+    (tmp_path / "prog.py").write_text("print(1)\n")
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "box.txt").write_text("5 3\n#####\n#1 2#\n#####\n")
+    plan = round_robin(["py:ann.py", f"cmd:{sys.executable} prog.py", "hugger"],
+                       "arena,maps/box.txt")
+    files = [str(tmp_path / f) for f in ("ann.py", "maps/box.txt", "prog.py")]
+    assert plan_files(plan) == files
+    check_dask_workers(_FakeDaskClient(tronlab, workers=2), files=files)
+    gone = [str(tmp_path / f"gone{k}.py") for k in range(5)]
+    with pytest.raises(ValueError, match=r"the Dask workers must see the files of the bots and "
+                                         r"maps at the same paths as here \(a shared folder\), "
+                                         r"but tcp://10.0.0.2:4000 lacks .*gone0.py, .*gone1.py, "
+                                         r".*gone2.py and 2 more$"):
+        check_dask_workers(_FakeDaskClient(tronlab), files=files + gone)
+
+
+def test_a_game_played_elsewhere_keeps_the_runs_program_start(tmp_path, monkeypatch):
+    # TRONLAB_PROGRAM_START was read where the game was played: a Dask worker started
+    # without it gave programs the 5 s default that the teacher had shortened
+    import concurrent.futures as cf
+
+    class WithoutTheVariable(cf.Executor):      # a worker's environment lacks it
+        def submit(self, fn, *args):
+            future = cf.Future()
+            with monkeypatch.context() as m:
+                m.delenv("TRONLAB_PROGRAM_START")
+                future.set_result(fn(*args))
+            return future
+
+    (tmp_path / "ann.py").write_text("def move(board, player):\n    return 0\n")
+    monkeypatch.setenv("TRONLAB_PROGRAM_START", "2")
+    plan = round_robin([f"py:{tmp_path / 'ann.py'}", "hugger"], "arena", time=0.05)
+    with Store(tmp_path / "r.sqlite") as store:
+        run(plan, store, executor=WithoutTheVariable(), progress=False)
+        limits = {record_of(store.record_json(r["id"])).metadata["first_time_limit"]
+                  for r in store.rows()}
+    assert limits == {2.0}

@@ -1,5 +1,8 @@
 """A run on a Dask LocalCluster (two worker processes) gives the same games as the
-process pool and as playing in this process, at a fixed search depth."""
+process pool and as playing in this process, at a fixed search depth; a cluster that
+cannot be reached or whose scheduler goes away ends the command in one sentence."""
+
+import contextlib
 
 import pytest
 
@@ -67,4 +70,31 @@ def test_a_cluster_that_cannot_be_reached_leaves_no_database(tmp_path):
                           "--db", str(db), "--no-progress"],
                          capture_output=True, text=True, timeout=120, env=env)
     assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
-    assert out.stderr.startswith("tronlab arena: error: ") and not db.exists()
+    # the one line says which option was wrong
+    assert out.stderr.startswith("tronlab arena: error: --dask tcp://127.0.0.1:1: ")
+    assert not db.exists()
+
+
+def test_a_scheduler_that_goes_away_stops_the_run_keeping_the_stored_games(tmp_path):
+    # the cancelled games used to end the run with a bare CancelledError traceback
+    plan = round_robin(["random", "hugger", "filler"], "arena,random:2:10x10", time=0.05)
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                       dashboard_address=None)
+    client = distributed.Client(cluster)
+    try:
+        executor, _ = dask_executor(client, warm=["random", "hugger", "filler"])
+
+        def stop_scheduler(row):
+            if cluster.scheduler.status.name == "running":
+                cluster.sync(cluster.scheduler.close)
+        with Store(tmp_path / "gone.sqlite") as store:
+            result = run(plan, store, executor=executor, progress=False,
+                         on_game=stop_scheduler)
+            stored = len(store.rows())
+    finally:
+        client.close()
+        with contextlib.suppress(Exception):     # its workers wait 30 s for the scheduler
+            cluster.close(timeout=1)
+    assert result.failed.startswith("the executor cancelled the game "), result
+    assert "the scheduler went away" in result.failed
+    assert 1 <= result.played == stored < len(plan)

@@ -133,6 +133,12 @@ def test_an_empty_bots_dir_or_dask_address_is_not_ignored(capsys, db, option):
     one_error(capsys, RUN + ["--db", db, option, " "], f"{option}: the value is empty")
 
 
+def test_jobs_beside_dask_is_not_ignored(capsys, db):
+    # the cluster plays the games: --jobs 4 was dropped without a word
+    one_error(capsys, RUN + ["--db", db, "--dask", "tcp://127.0.0.1:1", "--jobs", "4"],
+              "--jobs 4 plays on processes of this machine, --dask on the cluster's workers")
+
+
 @pytest.mark.parametrize("rules", ["google2010", "backtothecode"])
 def test_match_refuses_an_empty_save_path(capsys, rules):
     one_error(capsys, ["match", "random", "random", "--rules", rules, "--save", ""],

@@ -6,6 +6,7 @@
 * :mod:`~tronlab.arena.play` - one game of a plan, played where it lands;
 * :mod:`~tronlab.arena.store` - the SQLite results database (resumable, kill-safe);
 * :mod:`~tronlab.arena.tournament` - run a plan on an executor (processes, Dask);
+* :mod:`~tronlab.arena.cluster` - the Dask executor and its checks of the workers;
 * :mod:`~tronlab.arena.stats` - W-D-L, scores, sign tests, verdicts;
 * :mod:`~tronlab.arena.ratings` - Bradley-Terry ratings with 95% intervals;
 * :mod:`~tronlab.arena.report`, :mod:`~tronlab.arena.html` - the tables and the leaderboard page;
@@ -15,8 +16,9 @@
 """
 
 from .schedule import GameSpec, gauntlet, round_robin
+from .cluster import dask_executor
 from .store import Store, record_of
-from .tournament import dask_executor, process_pool, run
+from .tournament import process_pool, run
 
 __all__ = ["GameSpec", "Store", "dask_executor", "gauntlet", "process_pool", "record_of",
            "round_robin", "run"]

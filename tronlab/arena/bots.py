@@ -153,19 +153,23 @@ def _check_bot_options(spec: str, name: str, family: str, opts: dict) -> None:
         raise ValueError(f"bot {spec!r}: {why}") from None
 
 
-def bot_files_hash(spec: str) -> str:
-    """A short hash of the contents of the files a ``py:`` or ``cmd:`` bot runs (the
-    ``py:`` file; the program and every argument of a ``cmd:`` line that is a file),
-    '' for a registered bot or a program found on the PATH only.  Modules such a file
-    imports are not read: a changed helper module alone does not change the hash."""
+def bot_files(spec: str) -> list[str]:
+    """The files a ``py:`` or ``cmd:`` bot runs, as named: the ``py:`` file; the
+    program and every argument of a ``cmd:`` line that is a file here (not the Python
+    running tronlab); [] for a registered bot."""
     if spec.startswith("py:"):
-        paths = [spec[3:]]
-    elif spec.startswith("cmd:"):
+        return [spec[3:]]
+    if spec.startswith("cmd:"):
         python = os.path.realpath(sys.executable)
-        paths = [a for a in _command(spec)
-                 if os.path.isfile(a) and os.path.realpath(a) != python]
-    else:
-        return ""
+        return [a for a in _command(spec) if os.path.isfile(a) and os.path.realpath(a) != python]
+    return []
+
+
+def bot_files_hash(spec: str) -> str:
+    """A short hash of the contents of :func:`bot_files`, '' for a registered bot or a
+    program found on the PATH only.  Modules such a file imports are not read: a
+    changed helper module alone does not change the hash."""
+    paths = bot_files(spec)
     digest = hashlib.sha1()
     for path in paths:
         try:
@@ -180,18 +184,25 @@ def bot_files_hash(spec: str) -> str:
 MARGIN = 0.9
 
 
-def make_bot(spec: str, game: str, *, time=None, depth=None, rng=None, limits=(None, None)):
+def make_bot(spec: str, game: str, *, time=None, depth=None, rng=None, limits=(None, None),
+             cwd=None):
     """A fresh bot for one game of ``game``.  ``limits`` are the engine's
-    ``(time_limit, first_time_limit)``, for the clock of programs."""
+    ``(time_limit, first_time_limit)``, for the clock of programs.  ``cwd`` is the
+    folder a program runs in and a relative ``py:`` path is read from: the folder of
+    the run that planned the game, which a Dask worker does not share (None, or a
+    folder this machine lacks: this process's)."""
     from ..runner.external import ExternalBot
 
+    if cwd is not None and not os.path.isdir(cwd):
+        cwd = None
     if get_game(game).family == "capture":
-        return _capture_bot(spec, rng, limits)
+        return _capture_bot(spec, rng, limits, cwd)
     if is_program(spec):
         if spec.startswith("cmd:"):
             args = _command(spec)
         else:
-            args = [sys.executable, "-m", "tronlab.arena.pyprogram", os.path.abspath(spec[3:]),
+            args = [sys.executable, "-m", "tronlab.arena.pyprogram",
+                    os.path.abspath(os.path.join(cwd or os.getcwd(), spec[3:])),
                     "--protocol", game]
         later, first = (None if v is None else MARGIN * v for v in limits)
         if spec.startswith("py:"):
@@ -199,7 +210,7 @@ def make_bot(spec: str, game: str, *, time=None, depth=None, rng=None, limits=(N
         else:
             kind = ExternalBot
         return kind(args, protocol=game, name=bot_name(spec), time_limit=later,
-                    first_time_limit=first)
+                    first_time_limit=first, cwd=cwd)
     from ..runner.registry import get_bot
     name, opts = _options(spec)
     opts.setdefault("time", time)
@@ -208,12 +219,12 @@ def make_bot(spec: str, game: str, *, time=None, depth=None, rng=None, limits=(N
     return get_bot(name, rng=rng, **opts)
 
 
-def _capture_bot(spec, rng, limits):
+def _capture_bot(spec, rng, limits, cwd=None):
     if spec.startswith("cmd:"):
         from ..capture.external import CaptureProgram
         later, first = limits
         return CaptureProgram(_command(spec), name=bot_name(spec), time_limit=later,
-                              first_time_limit=first)
+                              first_time_limit=first, cwd=cwd)
     from ..capture.bots import get_bot
     name, opts = _options(spec)
     if opts:

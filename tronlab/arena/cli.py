@@ -82,7 +82,10 @@ def build_parser():
                    help="fixed search depth (turns, 1 to 48: the Nash bot's deepest)")
     r.add_argument("--jobs", type=int, default=1,
                    help=f"games played at once (processes, 1 to {MAX_JOBS}, default 1)")
-    r.add_argument("--dask", metavar="ADDRESS", help="play on this Dask scheduler")
+    r.add_argument("--dask", metavar="ADDRESS",
+                   help="play on the Dask scheduler at ADDRESS (tcp://HOST:PORT) instead of "
+                        "--jobs; its workers need this tronlab and the bot and map files at "
+                        "the same paths (relative ones: from this folder)")
     r.add_argument("--db", default="arena.sqlite", help="results database (default arena.sqlite)")
     r.add_argument("--tag", default="", help="label of this run's games (default: none)")
     r.add_argument("--html", metavar="FILE", help="also write the leaderboard page")
@@ -123,8 +126,9 @@ def _check_html_path(path) -> None:
 
 def _check_run_options(args) -> None:
     """Refuse, before any game, a database or page that could not be written, an
-    empty ``--bots-dir`` or ``--dask`` (a slip: nothing would say it was ignored) and
-    a number of ``--jobs`` this machine cannot run."""
+    empty ``--bots-dir`` or ``--dask`` (a slip: nothing would say it was ignored), a
+    number of ``--jobs`` this machine cannot run, and ``--jobs`` beside ``--dask``
+    (the cluster plays the games: it would be ignored)."""
     from ..cli.parser import file_problem
 
     _check_html_path(args.html)
@@ -137,6 +141,9 @@ def _check_run_options(args) -> None:
     if not 1 <= args.jobs <= MAX_JOBS:
         raise ArenaError(f"--jobs is 1 to {MAX_JOBS} (each job is a process with its own "
                          f"bots), got {args.jobs}")
+    if args.dask is not None and args.jobs != 1:
+        raise ArenaError(f"--jobs {args.jobs} plays on processes of this machine, --dask on "
+                         f"the cluster's workers: give one of them")
     from .schedule import check_bank
     check_bank(args.bank, args.game, _time(args), "--bank", "--time")
 
@@ -231,11 +238,18 @@ def _plan_and_store(args):
     return plan, store, done_keys, left_out
 
 
-def _executor(args):
-    if args.dask:
-        from .tournament import dask_executor
-        return dask_executor(args.dask)
-    return None, None
+def _executor(args, plan):
+    if not args.dask:
+        return None, None
+    from .cluster import dask_executor, plan_files, quiet_dask_logs
+    if not os.environ.get("TRONLAB_DEBUG"):
+        quiet_dask_logs()
+    try:
+        return dask_executor(args.dask, files=plan_files(plan))
+    except (OSError, ValueError) as err:
+        text = str(err)
+        raise ArenaError(text if text.startswith("--dask") else f"--dask {args.dask}: {text}") \
+            from None
 
 
 def cmd_run(args) -> int:
@@ -250,7 +264,7 @@ def cmd_run(args) -> int:
     # every check before the database is made or a game played
     plan, store, done_keys, left_out = _plan_and_store(args)
     try:
-        executor, client = _executor(args)      # a cluster that cannot be reached: no db
+        executor, client = _executor(args, plan)   # a cluster that cannot be reached: no db
     except BaseException:
         if store is not None:
             store.close()

@@ -15,6 +15,9 @@ examples:
   tronlab arena run --game codingame --players 3 --bots-dir students/ --bots hugger
   tronlab arena run --game lightriders --bank 10 --bots-dir students/ --bots nash
   tronlab arena run --schedule gauntlet --bots chamber minimax voronoi --depth 4
+  tronlab arena run --bots-dir students/ --bots hugger --dask tcp://HOST:8786
+    (a cluster started with 'dask scheduler' and 'dask worker tcp://HOST:8786
+    --nthreads 1' where this tronlab and the students/ folder are at the same paths)
 """
 
 #: ``--time`` when it is not given: a limit a move, or the seconds a move under ``--bank``

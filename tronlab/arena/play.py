@@ -41,12 +41,13 @@ from ..capture.rules import ELIMINATIONS
 from .bots import is_program, make_bot
 
 _warm: set = set()
+#: the registered bots every worker of a pool or a cluster loads before its first game
+DEFAULT_WARM = ("random", "hugger", "filler", "voronoi", "minimax", "chamber")
 #: ``last_stats["mode"]`` of a move that searched (its depth is counted)
 SEARCH_MODES = ("search", "nash", "hybrid")
 
 
-def warm_up(specs=("random", "hugger", "filler", "voronoi", "minimax", "chamber"),
-            family="tron") -> list:
+def warm_up(specs=DEFAULT_WARM, family="tron") -> list:
     """Load the kernels of every named registered bot of a game family in this
     process (once each), with a short unrecorded game."""
     from ..capture.game import play_capture
@@ -105,14 +106,15 @@ def program_start() -> float:
     return value
 
 
-def _limits(spec):
+def _limits(spec, start=None):
     programs = any(is_program(b) for b in spec.bots)
     if spec.time is None or (spec.depth is not None and not programs):
         return None, None
-    return 2 * spec.time, max(6 * spec.time, program_start() if programs else 0)
+    floor = (program_start() if start is None else start) if programs else 0
+    return 2 * spec.time, max(6 * spec.time, floor)
 
 
-def _play_tron(spec) -> dict:
+def _play_tron(spec, cwd=None, start=None) -> dict:
     import numpy as np
 
     from ..runner.engine import play
@@ -122,11 +124,12 @@ def _play_tron(spec) -> dict:
     seeds = np.random.default_rng(spec.seed).integers(2**63, size=len(spec.bots))
     bank = getattr(spec, "bank", None)
     # under a time bank a program's clock is the bank the engine keeps and tells it
-    limit, first = _limits(spec) if bank is None else (None, None)
+    limit, first = _limits(spec, start) if bank is None else (None, None)
     clock = ({"time_limit": limit, "first_time_limit": first} if bank is None else
              {"time_bank": (bank, spec.time)})
     bots = [_Depths(make_bot(b, spec.game, time=spec.time, depth=spec.depth, rng=int(s),
-                             limits=(limit, first))) for b, s in zip(spec.bots, seeds)]
+                             limits=(limit, first), cwd=cwd))
+            for b, s in zip(spec.bots, seeds)]
     rec = play(board, bots, rules=spec.game, rng=spec.seed, names=list(spec.names),
                metadata={"map": spec.map_label, "arena_key": spec.key}, **clock)
     out = rec.outcome
@@ -155,15 +158,15 @@ def tron_faults(deaths, events) -> list:
     return faults
 
 
-def _play_capture(spec) -> dict:
+def _play_capture(spec, cwd=None, start=None) -> dict:
     import numpy as np
 
     from ..capture.game import play_capture
     from .maps import capture_setup
 
-    limit, first = _limits(spec)
+    limit, first = _limits(spec, start)
     seeds = np.random.default_rng(spec.seed).integers(2**63, size=len(spec.bots))
-    bots = [make_bot(b, spec.game, rng=int(s), limits=(limit, first))
+    bots = [make_bot(b, spec.game, rng=int(s), limits=(limit, first), cwd=cwd)
             for b, s in zip(spec.bots, seeds)]
     rec = play_capture(bots, rng=spec.seed, time_limit=limit, first_time_limit=first,
                        metadata={"names": list(spec.names), "map": spec.map_label,
@@ -180,14 +183,18 @@ def _play_capture(spec) -> dict:
             "record": json.dumps(rec.to_dict())}
 
 
-def play_spec(spec) -> dict:
-    """Play ``spec`` and return its row (see the module docstring)."""
+def play_spec(spec, cwd=None, start=None) -> dict:
+    """Play ``spec`` and return its row (see the module docstring).  When the game is
+    played elsewhere (a Dask worker, with a folder and an environment of its own), the
+    run sends ``cwd``, its folder, for the relative paths of ``py:`` and ``cmd:`` bots
+    and as the programs' working folder, and ``start``, its :func:`program_start`
+    (``TRONLAB_PROGRAM_START``).  None: this process's."""
     from ..runner.games import get_game
 
     family = get_game(spec.game).family
     warm_up([b for b in spec.bots if not is_program(b)], family)
     t0 = _time.perf_counter()
-    result = _play_capture(spec) if family == "capture" else _play_tron(spec)
+    result = (_play_capture if family == "capture" else _play_tron)(spec, cwd, start)
     return {"key": spec.key, "tag": spec.tag, "game": spec.game, "bots": list(spec.bots),
             "names": list(spec.names), "map": spec.map_label, "map_set": spec.map_set,
             "seed": spec.seed, "time": spec.time, "depth": spec.depth,

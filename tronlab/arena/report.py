@@ -62,9 +62,12 @@ def _depth(value):
 
 def ratings_text(rows) -> str:
     table = ratings(rows)
-    lines = [f"{'rank':<5}{'bot':<22}{'rating':>8}{'95%':>7}{'points':>10}{'results':>9}"]
+    # a long name (a cmd: line, a long file name) widens the column: cut, two differed
+    # only after the cut
+    width = max([22] + [len(r.name) + 1 for r in table])
+    lines = [f"{'rank':<5}{'bot':<{width}}{'rating':>8}{'95%':>7}{'points':>10}{'results':>9}"]
     for k, r in enumerate(table, 1):
-        lines.append(f"{k:<5}{r.name[:21]:<22}{r.elo:>8.0f}{'±' + format(r.half, '.0f'):>7}"
+        lines.append(f"{k:<5}{r.name:<{width}}{r.elo:>8.0f}{'±' + format(r.half, '.0f'):>7}"
                      f"{r.points:>10.1f}{r.games:>9}")
     if multiplayer(rows):
         lines.append(RESULTS_NOTE)
@@ -80,14 +83,16 @@ def default_pairs(rows):
 
 def pairs_text(rows, pairs=None) -> str:
     pairs = default_pairs(rows) if pairs is None else pairs
-    lines = [f"{'pair':<28}{'maps':>11}{'W':>5}{'D':>5}{'L':>5}{'points':>12}{'score':>12}"
-             f"{'sign p':>9}  verdict  mean depth"]
+    table = pair_table(rows, pairs)
+    width = max([28] + [len(f"{line.a} v {line.b}") + 1 for line in table])
+    lines = [f"{'pair':<{width}}{'maps':>11}{'W':>5}{'D':>5}{'L':>5}{'points':>12}"
+             f"{'score':>12}{'sign p':>9}  verdict  mean depth"]
     last = None
-    for line in pair_table(rows, pairs):
+    for line in table:
         name = f"{line.a} v {line.b}"
         shown = name if name != last else ""
         last = name
-        lines.append(f"{shown[:27]:<28}{line.maps[:10]:>11}{line.wins:>5}{line.draws:>5}"
+        lines.append(f"{shown:<{width}}{line.maps[:10]:>11}{line.wins:>5}{line.draws:>5}"
                      f"{line.losses:>5}{line.wins + line.draws / 2:>7.1f}/{line.games:<4}"
                      f"{100 * line.score:>5.0f}% ±{100 * line.half:>2.0f}"
                      f"{line.p:>9.2g}  {line.verdict:<8} "

@@ -11,16 +11,18 @@ exception (:func:`tronlab.arena.pycheck.check_bots_load`).  Executors:
 * :func:`process_pool` (``jobs > 1``) - spawned worker processes that ignore
   Ctrl-C (this process handles it), end with this process if it is killed, and
   kill their games' programs when they end;
-* :func:`dask_executor` - a Dask cluster through ``distributed``'s
-  ``Client.get_executor()``, with every worker's numba cache warmed once first;
+* :func:`~tronlab.arena.cluster.dask_executor` - a Dask cluster through
+  ``distributed``'s ``Client.get_executor()``, its workers checked and their
+  numba caches warmed once first;
 * any other ``concurrent.futures.Executor`` you pass.
 
 Ctrl-C stops the run cleanly: games not yet finished are dropped (a rerun plays
 them), the finished ones are in the store, and :func:`run` returns with
 ``interrupted`` set.  A worker process that dies in a game (a bot that kills
 the process playing it, the machine's out-of-memory killer) breaks a process
-pool, and Dask gives up on a game that killed several workers: the run stops
-the same way, with ``failed`` saying what happened.  A progress bar (tqdm; a
+pool, Dask gives up on a game that killed several workers, and a Dask scheduler
+that goes away cancels every game in progress: the run stops the same way, with
+``failed`` saying what happened.  A progress bar (tqdm; a
 widget in a notebook) shows games done, the rate and the time left.
 """
 
@@ -31,11 +33,10 @@ import os
 import signal
 from dataclasses import dataclass, field
 
-from .play import play_spec, program_start, warm_up
+from .cluster import dask_executor  # noqa: F401  (its home before cluster.py)
+from .play import DEFAULT_WARM, play_spec, program_start, warm_up
 from .pycheck import load_problems
 from ..tron.values import is_whole
-
-DEFAULT_WARM = ("random", "hugger", "filler", "voronoi", "minimax", "chamber")
 
 
 @dataclass
@@ -89,21 +90,6 @@ def process_pool(jobs: int, warm=DEFAULT_WARM) -> cf.ProcessPoolExecutor:
                                   initializer=_init_worker, initargs=(tuple(warm),))
 
 
-def dask_executor(client_or_address, warm=DEFAULT_WARM):
-    """``(executor, client)`` for a Dask cluster (an address or a ``distributed.Client``);
-    every worker loads the bots ``warm`` once before the first game."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise ValueError("--dask needs the distributed package: pip install 'tronlab[dask]'") \
-            from None
-    client = client_or_address
-    if not isinstance(client, Client):
-        client = Client(client_or_address)
-    client.run(warm_up, tuple(warm))
-    return client.get_executor(pure=False), client
-
-
 def _kill_pool(executor) -> None:
     processes = getattr(executor, "_processes", None) or {}
     for proc in list(processes.values()):
@@ -125,7 +111,10 @@ def _results(todo, executor, cancel=True):
         for spec in todo:
             yield play_spec(spec)
         return
-    futures = {executor.submit(play_spec, spec): spec for spec in todo}
+    # a Dask worker has a folder and an environment of its own: relative bot paths are
+    # read from our folder, and programs get our TRONLAB_PROGRAM_START
+    where = (os.getcwd(), program_start())
+    futures = {executor.submit(play_spec, spec, *where): spec for spec in todo}
     try:
         for future in cf.as_completed(futures):
             try:
@@ -143,20 +132,27 @@ def _results(todo, executor, cancel=True):
 
 
 class WorkerDied(RuntimeError):
-    """A worker process died in a game; the executor cannot go on."""
+    """A worker process died in a game, or the Dask scheduler went away: the executor
+    cannot go on."""
 
 
 def worker_death(exc, spec) -> str | None:
-    """A sentence when ``exc`` (from a game's future) says a worker process died,
-    else None.  A broken pool fails every game in progress, so its sentence names
-    none; Dask names the game it gave up on."""
+    """A sentence when ``exc`` (from a game's future) says the executor cannot go on (a
+    worker process died, a Dask scheduler went away and cancelled the games), else
+    None.  A broken pool fails every game in progress, so its sentence names none;
+    Dask names the game it gave up on or cancelled first."""
     if isinstance(exc, cf.BrokenExecutor):
         return ("a worker process died during a game (a bot may have ended the process "
                 "playing it, or the system killed it) and the process pool cannot go on"
                 + _own_script_note())
+    game = f"the game {' v '.join(spec.names)} on {spec.map_label} (key {spec.key})"
     if type(exc).__name__ == "KilledWorker":
-        return (f"Dask gave up on the game {' v '.join(spec.names)} on {spec.map_label} "
-                f"(key {spec.key}): every worker that played it died")
+        return f"Dask gave up on {game}: every worker that played it died"
+    if isinstance(exc, cf.CancelledError):
+        # this run cancels its futures only once it stops reading them
+        return (f"the executor cancelled {game} and every game in progress; on a Dask "
+                f"cluster, the scheduler went away (it was stopped, or the network to it "
+                f"failed): start it and its workers again")
     return None
 
 
@@ -229,7 +225,7 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
     try:
         for row in rows:
             _sweep(executor, workers)
-            if store.add(row):
+            if _add(store, row, result):
                 result.played += 1
                 result.rows.append(row)
             if bar is not None:
@@ -255,6 +251,18 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
         rows.close()
         _sweep(None, workers)
     return result
+
+
+def _add(store, row, result) -> bool:
+    """``store.add(row)``; a Ctrl-C that lands after the game's COMMIT still counts it
+    in ``result`` (the run's summary must match the database), then goes on up."""
+    try:
+        return store.add(row)
+    except KeyboardInterrupt:
+        if row["key"] in store.done_keys():
+            result.played += 1
+            result.rows.append(row)
+        raise
 
 
 def _sweep(executor, workers: set) -> None:
