@@ -149,12 +149,17 @@ def test_codingame_bots_play_on_after_the_person_dies():
             break
         w.move("left")
     assert w.watching and not w.game_over and "You are out" in w.status
+    assert w.status.endswith("You left the grid. You are out; the bots play on.")
+    died = w.turn
     assert w.board.alive[1:].all() and not w.board.alive[0]
     with pytest.raises(ValueError, match="bots play on"):
         w.move("up")
     turn = w.turn
     w._on_browser_msg(w, {"type": "tick"}, [])           # the widget's clock: one turn
     assert w.turn == turn + 1 and not w.thinking
+    # the next turns' sentences still say how the person went out (each lives one tick)
+    assert w.status == (f"Turn {turn + 1}. You left the grid on turn {died} and are out; "
+                        f"the bots play on."), w.status
     w.finish()
     assert w.game_over and not w.watching and w.outcome.deaths[0] == "edge"
     assert w.outcome.winner in (1, 2)

@@ -240,8 +240,14 @@ def play_status(game, deaths: dict) -> str:
         else:
             parts.append(f"{game.names[out.winner]} (cycle {out.winner + 1}) wins.")
         parts.append("Press Replay to watch it again, or New game.")
-    elif not game.board.alive[0]:
+    elif 0 in deaths:
         parts.append("You are out; the bots play on.")
+    elif not game.board.alive[0]:
+        # the bots play on a turn per tick: the turn's sentence lives a fraction of a second,
+        # so the person's own way out is said again on every turn after it
+        log = game.match.log
+        why = REASONS.get(log.deaths[0], log.deaths[0])
+        parts.append(f"You {why} on turn {log.death_turns[0]} and are out; the bots play on.")
     else:
         parts.append("Your move.")
     return " ".join(parts)
