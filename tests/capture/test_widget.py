@@ -77,9 +77,14 @@ def test_four_players_and_the_end_of_the_game():
                       round_limit=5)
     assert w.n_players == 4 and len(w.shown["positions"]) == 4
     w.play(5)
-    assert w.shown["over"] and "game over (round-limit)" in w.status
+    # the last frame says why the game ended and who is first, and keeps saying it
+    assert w.shown["over"] and w.status == ""
+    assert w.shown["text"] == ("round 5 played, scores 0:6 1:5 2:1 3:6; game over: the last "
+                               "round is played; first place shared by player 0 (nearest) "
+                               "and player 3 (nearest)")
     w.play(1)
     assert w.status == "the game is over" and w.n_frames == 6
+    assert w.shown["text"].endswith("player 3 (nearest)")
     w.record.verify()
 
 
@@ -93,6 +98,12 @@ def test_a_record_replays_with_the_slider_only():
                                for row in states[7].owner.tolist()]
     with pytest.raises(ValueError, match="replays"):
         w.click(0, 0)
+    # the last round says the game is over and who won; the earlier ones do not
+    assert rec.outcome["ranks"] == [1, 3, 2]
+    assert "game over" not in w.shown["text"]
+    w.frame = len(states) - 1
+    assert w.shown["text"].endswith("; game over: the ranking could no longer change; "
+                                    "player 0 wins"), w.shown["text"]
 
 
 def test_just_captured_leaves_out_standing_captures():
