@@ -11,6 +11,7 @@ const MOVE_WORDS = ["up", "right", "down", "left"];
 const CHAMBER_TINTS = ["#ffe08a", "#9ee6e0", "#f7a8d8", "#c7e59a", "#b7b7f7", "#f3c58f"];
 const HEAT_STOPS = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
 const FPS_CHOICES = [1, 2, 4, 8, 16, 32];
+const LOST = "This board has lost its kernel (restarted or shut down): run its cell again.";
 
 // The menu entry nearest to any speed: the menu never grows.
 function nearestFps(fps) {
@@ -102,10 +103,10 @@ function render({ model, el }) {
     return b;
   });
   const newButton = el_("button", "tronlab-new", "New game");
-  newButton.addEventListener("click", () => { model.send({ type: "new" }); canvas.focus(); });
+  newButton.addEventListener("click", () => { send({ type: "new" }); canvas.focus(); });
   const replayButton = el_("button", "tronlab-replay-game", "Replay");
   replayButton.title = "watch this game again";
-  replayButton.addEventListener("click", () => { model.send({ type: "replay" }); canvas.focus(); });
+  replayButton.addEventListener("click", () => { send({ type: "replay" }); canvas.focus(); });
   const padGrid = el_("div", "tronlab-pad-grid");
   padGrid.append(el_("span"), moveButtons[0], el_("span"),
                  moveButtons[3], moveButtons[2], moveButtons[1]);
@@ -127,7 +128,7 @@ function render({ model, el }) {
     speed.append(o);
   }
   const againButton = el_("button", "tronlab-again", "New game");
-  againButton.addEventListener("click", () => { model.send({ type: "new" }); canvas.focus(); });
+  againButton.addEventListener("click", () => { send({ type: "new" }); canvas.focus(); });
   bar.append(playButton, slider, turnLabel, speed, againButton);
 
   const overlayBar = el_("div", "tronlab-overlays");
@@ -141,6 +142,7 @@ function render({ model, el }) {
   let timer = null;
   let waiting = false;     // a move or tick is with the kernel: keys are ignored until it answers
   let watchTimer = null;
+  let lost = false;        // the kernel behind this board is gone: nothing will answer
 
   function mode() { return model.get("mode"); }
   function palette() {
@@ -160,7 +162,20 @@ function render({ model, el }) {
     if (mode() !== "play" || model.get("game_over") || model.get("watching") || waiting) return;
     waiting = true;
     updateStatus();
-    model.send({ type: "move", move: m });
+    send({ type: "move", move: m });
+  }
+
+  // A message to the kernel.  After a kernel restart the widget's channel is closed and
+  // model.send throws: say so, instead of "thinking..." for ever.
+  function send(msg) {
+    try {
+      model.send(msg);
+    } catch (err) {
+      lost = true;
+      waiting = false;
+      applyWatching();
+      updateStatus();
+    }
   }
 
   function answered() {
@@ -172,12 +187,12 @@ function render({ model, el }) {
   // Every view of the widget ticks; the kernel ignores ticks that come sooner than the
   // widget's period (BoardWidget._tick_due), so more views do not mean a faster game.
   function applyWatching() {
-    const on = mode() === "play" && model.get("watching") && !model.get("game_over");
+    const on = !lost && mode() === "play" && model.get("watching") && !model.get("game_over");
     if (on && !watchTimer) {
       watchTimer = setInterval(() => {
         if (waiting) return;
         waiting = true;
-        model.send({ type: "tick" });
+        send({ type: "tick" });
       }, 1000 / Math.min(30, Math.max(2, model.get("fps") || 8)));   // the widget's speed
     } else if (!on && watchTimer) {
       clearInterval(watchTimer);
@@ -368,7 +383,7 @@ function render({ model, el }) {
     if (mode() === "play" && (waiting || model.get("thinking")) && !model.get("watching")) {
       text += " thinking...";
     }
-    status.textContent = text;
+    status.textContent = lost ? LOST : text;
     root.dataset.thinking = waiting || model.get("thinking") ? "yes" : "no";
   }
 
