@@ -212,6 +212,7 @@ function render({ model, el }) {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     const pal = palette();
     const f = current();
+    updateLegend();
     ctx.fillStyle = pal.free;
     ctx.fillRect(0, 0, w * px, h * px);
     if (!f || f.cells.length !== w * h) return;
@@ -341,14 +342,24 @@ function render({ model, el }) {
     }
   }
 
+  // Who is which colour, and who is out in the frame on show: a codingame cycle's trail
+  // goes with it, so the legend is the one place that still says a player is out.
+  let legendKey = "";
   function updateLegend() {
     const pal = palette();
+    const f = current();
+    const names = model.get("names") || [];
+    const labels = names.map((name, p) => `${p + 1}${name ? ": " + name : ""}`
+      + (f && f.alive && f.alive[p] === false ? " (out)" : ""));
+    const key = JSON.stringify([labels, pal.players]);
+    if (key === legendKey) return;
+    legendKey = key;
     legend.replaceChildren();
-    (model.get("names") || []).forEach((name, p) => {
+    labels.forEach((label, p) => {
       const item = el_("span", "tronlab-legend-item");
       const sw = el_("span", "tronlab-swatch");
       sw.style.background = pal.players[p % 4];
-      item.append(sw, document.createTextNode(` ${p + 1}${name ? ": " + name : ""}`));
+      item.append(sw, document.createTextNode(` ${label}`));
       legend.append(item);
     });
   }
