@@ -122,6 +122,18 @@ def test_pictures_use_the_owner_colours():
     assert ax.get_title() == "round 1: player 0 2, player 1 1"
 
 
+def test_the_saved_picture_keeps_the_whole_line_of_a_finished_game(monkeypatch):
+    # the last frame's line says who won at its end: the title wraps it, not cuts it
+    import tronlab.capture.render as render
+    titles = []
+    draw_grid = render.draw_grid
+    monkeypatch.setattr(render, "draw_grid", lambda *a, title="", **k: (
+        titles.append(title), draw_grid(*a, title=title, **k))[1])
+    rec = play_capture(["nearest", "random", "random"], rng=2, width=12, height=8)
+    CaptureWidget.replay(rec).picture_png()
+    assert len(titles[0].split("\n")) == 2 and titles[0].endswith("player 0 wins")
+
+
 def test_a_saved_notebook_gets_a_picture_of_the_frame_shown():
     w = small()
     w.click(3, 1)

@@ -23,6 +23,7 @@ short one.  The JavaScript is ``tronlab/static/capture.js``.
 from __future__ import annotations
 
 import pathlib
+import textwrap
 
 import anywidget
 import traitlets
@@ -236,7 +237,8 @@ class CaptureWidget(anywidget.AnyWidget):
                                         min(8, 0.3 * self.height + 0.6)))
         draw_grid(parse_grid("\n".join(f["rows"])).owner,
                   [None if p is None else tuple(p) for p in f["positions"]],
-                  ax=ax, flash=[tuple(sq) for sq in f["flash"]], title=f["text"][:90])
+                  ax=ax, flash=[tuple(sq) for sq in f["flash"]],
+                  title="\n".join(textwrap.wrap(f["text"], 90, max_lines=3)))
         return figure_png(fig, dpi=72)
 
     def _repr_mimebundle_(self, **kwargs):
