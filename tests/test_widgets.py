@@ -203,6 +203,17 @@ def test_a_crashing_bot_loses_and_the_game_goes_on():
     assert deaths == {1: "error"} and w.game_over and w.outcome.winner == 0
     assert "You win!" in w.status
     assert "boom" in w.outcome.details[1]
+    # the status says what the bot raised: a learner's exercise bot needs it to be fixed
+    assert w.status.startswith("Turn 1. broken (cycle 2) is out: the bot raised an exception "
+                               "(RuntimeError: boom). You win!"), w.status
+
+    def talker(board, player):
+        return "x" * 500
+
+    w = BoardWidget.play(talker, seed=0)
+    w.move("up")
+    assert "talker (cycle 2) is out: returned something that is not a move (returned 'xxx" \
+        in w.status and "...). You win!" in w.status and len(w.status) < 360, w.status
 
 
 def test_a_bot_failing_to_start_loses_on_its_first_move():

@@ -225,12 +225,17 @@ def replay_status(record, turns: int) -> tuple[str, str]:
 
 def play_status(game, deaths: dict) -> str:
     """The sentence under the board after a turn of a person-vs-bots game."""
-    from .tron.rules import REASONS
+    from .tron.rules import FAULTS, REASONS
 
     parts = [f"Turn {game.turn}."]
     for p, why in sorted(deaths.items()):
         who = "You" if p == 0 else f"{game.names[p]} (cycle {p + 1})"
-        parts.append(f"{who} {REASONS.get(why, why)}.")
+        if why in FAULTS:       # the bot's own fault: what it raised or returned, to debug it
+            said = [e["detail"] for e in game.events if e["player"] == p and e["kind"] == why]
+            note = f" ({_shorten(said[-1])})" if said else ""
+            parts.append(f"{who} is out: {REASONS.get(why, why)}{note}.")
+        else:
+            parts.append(f"{who} {REASONS.get(why, why)}.")
     if game.over:
         out = game.outcome()
         if out.winner is None:
@@ -251,3 +256,7 @@ def play_status(game, deaths: dict) -> str:
     else:
         parts.append("Your move.")
     return " ".join(parts)
+
+
+def _shorten(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[:limit - 3] + "..."
