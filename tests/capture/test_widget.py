@@ -88,6 +88,20 @@ def test_four_players_and_the_end_of_the_game():
     w.record.verify()
 
 
+def test_a_bot_that_raises_is_out_and_the_status_says_what_it_raised():
+    # as in play_capture (and the board widget): a learner's bug does not break the widget
+    def mine(view, player):
+        raise NotImplementedError("write nearest_target")
+
+    w = CaptureWidget([mine], width=7, height=7, starts=[(1, 1), (5, 5)])
+    w._on_browser_msg(w, {"kind": "click", "x": 3, "y": 1}, [])
+    assert w.state.positions[0] == (2, 1) and w.state.eliminated == (False, True)
+    assert w.status == "player 1 (mine): NotImplementedError: write nearest_target"
+    w.click(3, 1)
+    assert w.status == ""
+    w.record.verify()
+
+
 def test_a_record_replays_with_the_slider_only():
     rec = play_capture(["nearest", "random", "random"], rng=2, width=12, height=8)
     w = CaptureWidget.replay(rec)

@@ -33,7 +33,7 @@ from ..widget_views import figure_png, with_picture
 from .checks import check_square, check_whole
 from .ascii import format_grid
 from .bots import get_bot
-from .game import CaptureRecord, _log, action_from_json, action_to_json
+from .game import CaptureRecord, _ask, _log, action_from_json, action_to_json
 from .render import just_captured
 from .rules import reset, step
 from .starts import as_rng
@@ -207,21 +207,23 @@ class CaptureWidget(anywidget.AnyWidget):
             self.status = "the game is over"
             return
         view = state.view()
-        actions = []
+        actions, notes = [], len(self.record.notes)
         for p in range(state.n_players):
             if state.eliminated[p]:
                 actions.append(None)
             elif p == self.you:
                 actions.append(action_to_json(mine, state, p))
-            else:
-                actions.append(action_to_json(self._bots[p](view, p), state, p))
+            else:       # as in play_capture: a bot that raises is out ("error"), not the page
+                actions.append(_ask(self._bots[p], view, p, self.record, state, None))
         result = step(state, [action_from_json(a) for a in actions])
         _log(self.record, state, actions, result)
         self._state = result.state
         out = result.outcome
         ending = "" if out is None else outcome_text(out.reason, out.ranks, self.names)
         self._frames.append(frame_of(result.state, state, result.events, ending))
-        self.status = ""            # the frame's text says how a game ended
+        # the frame's text says how a game ended; the status what a failing bot did
+        self.status = "; ".join(f"player {p} ({self.names[p]}): {text}"
+                                for _, p, text in self.record.notes[notes:])
         self._show(len(self._frames) - 1)
 
     # ---- a picture for saved notebooks --------------------------------------------------------
