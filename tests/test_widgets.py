@@ -386,6 +386,8 @@ def test_four_player_play_builds_a_four_player_board_and_plays_to_the_end():
     assert w.mode == "replay" and w.playing and w.can_restart
     assert decode_frames(w.frames) == rec.boards()
     assert w.result == ("A draw." if out.winner is None else f"Cycle {out.winner + 1} wins.")
+    # the kernel still says the game is over, and how (the status invites the Replay)
+    assert w.game_over and w.outcome == out
     w._on_browser_msg(w, {"type": "new"}, [])
     assert w.mode == "play" and w.turn == 0 and w.board.n_players == 4
 
@@ -396,6 +398,9 @@ def test_replay_keeps_its_result_for_the_end():
     assert "wins" not in w.status and "draw" not in w.status.lower()
     want = "A draw." if rec.outcome.winner is None else f"Cycle {rec.outcome.winner + 1} wins."
     assert w.result == want
+    assert w.game_over and w.outcome == rec.outcome
+    w = BoardWidget.replay(rec.boards())            # boards alone: no outcome to tell
+    assert not w.game_over and w.outcome is None
 
 
 def png_pixels(data):
