@@ -385,7 +385,12 @@ def test_four_player_play_builds_a_four_player_board_and_plays_to_the_end():
     w._on_browser_msg(w, {"type": "replay"}, [])
     assert w.mode == "replay" and w.playing and w.can_restart
     assert decode_frames(w.frames) == rec.boards()
-    assert w.result == ("A draw." if out.winner is None else f"Cycle {out.winner + 1} wins.")
+    # the result names the winner and says how each of the others went out, in turn order
+    names = ["you", "hugger", "filler", "random"]
+    assert w.result.startswith("A draw." if out.winner is None
+                               else f"{names[out.winner]} (cycle {out.winner + 1}) wins. ")
+    assert w.result.count(" on turn ") == sum(d is not None for d in out.deaths)
+    assert "you (cycle 1) " in w.result
     # the kernel still says the game is over, and how (the status invites the Replay)
     assert w.game_over and w.outcome == out
     w._on_browser_msg(w, {"type": "new"}, [])
@@ -396,8 +401,9 @@ def test_replay_keeps_its_result_for_the_end():
     rec = play(load_builtin("cross"), [get_bot("hugger"), get_bot("random")], rng=11)
     w = BoardWidget.replay(rec)
     assert "wins" not in w.status and "draw" not in w.status.lower()
-    want = "A draw." if rec.outcome.winner is None else f"Cycle {rec.outcome.winner + 1} wins."
-    assert w.result == want
+    assert rec.outcome.winner == 0 and rec.outcome.deaths == [None, "trail"]
+    assert w.result == (f"hugger (cycle 1) wins. random (cycle 2) hit a trail on turn "
+                        f"{rec.outcome.turns}.")
     assert w.game_over and w.outcome == rec.outcome
     w = BoardWidget.replay(rec.boards())            # boards alone: no outcome to tell
     assert not w.game_over and w.outcome is None

@@ -214,13 +214,25 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 
 def replay_status(record, turns: int) -> tuple[str, str]:
-    """``(status, result)`` of a replay: the result is shown only at the last turn."""
+    """``(status, result)`` of a replay: the result, shown only at the last turn, says who
+    won (by name when the record keeps names) and how the others went out."""
+    from .tron.rules import REASONS
+
     out = getattr(record, "outcome", None)
     if out is None:
         return f"{turns} turns. Press play.", ""
-    if out.winner is None:
-        return f"{turns} turns. Press play.", "A draw."
-    return f"{turns} turns. Press play.", f"Cycle {out.winner + 1} wins."
+    names = list((getattr(record, "metadata", None) or {}).get("names") or [])
+
+    def who(p: int, first: bool = False) -> str:      # names as written, "Cycle" capitalised
+        if p < len(names) and names[p]:
+            return f"{names[p]} (cycle {p + 1})"
+        return f"{'C' if first else 'c'}ycle {p + 1}"
+
+    head = "A draw." if out.winner is None else f"{who(out.winner, True)} wins."
+    died = sorted((t, p, d) for p, (d, t) in enumerate(zip(out.deaths, out.death_turns)) if d)
+    why = "; ".join(f"{who(p, k == 0)} {REASONS.get(d, d)} on turn {t}"
+                    for k, (t, p, d) in enumerate(died))
+    return f"{turns} turns. Press play.", head + (f" {why}." if why else "")
 
 
 def play_status(game, deaths: dict) -> str:
