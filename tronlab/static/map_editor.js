@@ -37,7 +37,9 @@ function render({ model, el }) {
   const path = el_("input", "tronlab-path");
   path.type = "text";
   path.size = 18;
-  path.addEventListener("change", () => { model.set("path", path.value); model.save_changes(); });
+  // every keystroke, not "change": JupyterLab takes Enter for itself, so "change" waited
+  // for the box to lose the focus while ed.save() in Python used the old path
+  path.addEventListener("input", () => { model.set("path", path.value); model.save_changes(); });
   const save = el_("button", "tronlab-save", "save");
   save.addEventListener("click", () => send({ kind: "save" }));
   bar.append(symLabel, path, save);
