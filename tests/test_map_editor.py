@@ -64,6 +64,13 @@ def test_page_messages_paint_and_save_and_report_errors(tmp_path):
     ed._on_browser_msg(ed, {"kind": "paint", "x": 1, "y": 2, "tool": "1"}, [])
     ed._on_browser_msg(ed, {"kind": "save"}, [])
     assert ed.status.startswith("saved") and (tmp_path / "x.txt").exists()
+    # a path the page's box cannot be written to: the status says so (it used to raise in
+    # the message handler, and the save button seemed to do nothing)
+    for path, why in [(tmp_path / "no" / "x.txt", "No such file or directory"),
+                      (tmp_path, "Is a directory")]:
+        ed.path = str(path)
+        ed._on_browser_msg(ed, {"kind": "save"}, [])
+        assert ed.status == f"could not save the map to {str(path)!r}: {why}", ed.status
 
 
 def test_no_start_on_the_centre_square_of_a_symmetric_map():

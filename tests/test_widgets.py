@@ -149,12 +149,17 @@ def test_codingame_bots_play_on_after_the_person_dies():
             break
         w.move("left")
     assert w.watching and not w.game_over and "You are out" in w.status
+    assert w.status.endswith("You left the grid. You are out; the bots play on.")
+    died = w.turn
     assert w.board.alive[1:].all() and not w.board.alive[0]
     with pytest.raises(ValueError, match="bots play on"):
         w.move("up")
     turn = w.turn
     w._on_browser_msg(w, {"type": "tick"}, [])           # the widget's clock: one turn
     assert w.turn == turn + 1 and not w.thinking
+    # the next turns' sentences still say how the person went out (each lives one tick)
+    assert w.status == (f"Turn {turn + 1}. You left the grid on turn {died} and are out; "
+                        f"the bots play on."), w.status
     w.finish()
     assert w.game_over and not w.watching and w.outcome.deaths[0] == "edge"
     assert w.outcome.winner in (1, 2)
@@ -198,6 +203,17 @@ def test_a_crashing_bot_loses_and_the_game_goes_on():
     assert deaths == {1: "error"} and w.game_over and w.outcome.winner == 0
     assert "You win!" in w.status
     assert "boom" in w.outcome.details[1]
+    # the status says what the bot raised: a learner's exercise bot needs it to be fixed
+    assert w.status.startswith("Turn 1. broken (cycle 2) is out: the bot raised an exception "
+                               "(RuntimeError: boom). You win!"), w.status
+
+    def talker(board, player):
+        return "x" * 500
+
+    w = BoardWidget.play(talker, seed=0)
+    w.move("up")
+    assert "talker (cycle 2) is out: returned something that is not a move (returned 'xxx" \
+        in w.status and "...). You win!" in w.status and len(w.status) < 360, w.status
 
 
 def test_a_bot_failing_to_start_loses_on_its_first_move():
@@ -369,7 +385,14 @@ def test_four_player_play_builds_a_four_player_board_and_plays_to_the_end():
     w._on_browser_msg(w, {"type": "replay"}, [])
     assert w.mode == "replay" and w.playing and w.can_restart
     assert decode_frames(w.frames) == rec.boards()
-    assert w.result == ("A draw." if out.winner is None else f"Cycle {out.winner + 1} wins.")
+    # the result names the winner and says how each of the others went out, in turn order
+    names = ["you", "hugger", "filler", "random"]
+    assert w.result.startswith("A draw." if out.winner is None
+                               else f"{names[out.winner]} (cycle {out.winner + 1}) wins. ")
+    assert w.result.count(" on turn ") == sum(d is not None for d in out.deaths)
+    assert "you (cycle 1) " in w.result
+    # the kernel still says the game is over, and how (the status invites the Replay)
+    assert w.game_over and w.outcome == out
     w._on_browser_msg(w, {"type": "new"}, [])
     assert w.mode == "play" and w.turn == 0 and w.board.n_players == 4
 
@@ -378,8 +401,12 @@ def test_replay_keeps_its_result_for_the_end():
     rec = play(load_builtin("cross"), [get_bot("hugger"), get_bot("random")], rng=11)
     w = BoardWidget.replay(rec)
     assert "wins" not in w.status and "draw" not in w.status.lower()
-    want = "A draw." if rec.outcome.winner is None else f"Cycle {rec.outcome.winner + 1} wins."
-    assert w.result == want
+    assert rec.outcome.winner == 0 and rec.outcome.deaths == [None, "trail"]
+    assert w.result == (f"hugger (cycle 1) wins. random (cycle 2) hit a trail on turn "
+                        f"{rec.outcome.turns}.")
+    assert w.game_over and w.outcome == rec.outcome
+    w = BoardWidget.replay(rec.boards())            # boards alone: no outcome to tell
+    assert not w.game_over and w.outcome is None
 
 
 def png_pixels(data):

@@ -133,6 +133,8 @@ class MapEditor(anywidget.AnyWidget):
                 self.status = f"saved {self.save()}"
         except (ValueError, KeyError, TypeError) as err:
             self.status = str(err)
+        except OSError as err:      # the path in the page's box: no such folder, a folder...
+            self.status = f"could not save the map to {self.path!r}: {err.strerror or err}"
 
 
 def _check_board(board) -> None:

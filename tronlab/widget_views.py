@@ -214,23 +214,40 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 
 def replay_status(record, turns: int) -> tuple[str, str]:
-    """``(status, result)`` of a replay: the result is shown only at the last turn."""
+    """``(status, result)`` of a replay: the result, shown only at the last turn, says who
+    won (by name when the record keeps names) and how the others went out."""
+    from .tron.rules import REASONS
+
     out = getattr(record, "outcome", None)
     if out is None:
         return f"{turns} turns. Press play.", ""
-    if out.winner is None:
-        return f"{turns} turns. Press play.", "A draw."
-    return f"{turns} turns. Press play.", f"Cycle {out.winner + 1} wins."
+    names = list((getattr(record, "metadata", None) or {}).get("names") or [])
+
+    def who(p: int, first: bool = False) -> str:      # names as written, "Cycle" capitalised
+        if p < len(names) and names[p]:
+            return f"{names[p]} (cycle {p + 1})"
+        return f"{'C' if first else 'c'}ycle {p + 1}"
+
+    head = "A draw." if out.winner is None else f"{who(out.winner, True)} wins."
+    died = sorted((t, p, d) for p, (d, t) in enumerate(zip(out.deaths, out.death_turns)) if d)
+    why = "; ".join(f"{who(p, k == 0)} {REASONS.get(d, d)} on turn {t}"
+                    for k, (t, p, d) in enumerate(died))
+    return f"{turns} turns. Press play.", head + (f" {why}." if why else "")
 
 
 def play_status(game, deaths: dict) -> str:
     """The sentence under the board after a turn of a person-vs-bots game."""
-    from .tron.rules import REASONS
+    from .tron.rules import FAULTS, REASONS
 
     parts = [f"Turn {game.turn}."]
     for p, why in sorted(deaths.items()):
         who = "You" if p == 0 else f"{game.names[p]} (cycle {p + 1})"
-        parts.append(f"{who} {REASONS.get(why, why)}.")
+        if why in FAULTS:       # the bot's own fault: what it raised or returned, to debug it
+            said = [e["detail"] for e in game.events if e["player"] == p and e["kind"] == why]
+            note = f" ({_shorten(said[-1])})" if said else ""
+            parts.append(f"{who} is out: {REASONS.get(why, why)}{note}.")
+        else:
+            parts.append(f"{who} {REASONS.get(why, why)}.")
     if game.over:
         out = game.outcome()
         if out.winner is None:
@@ -240,8 +257,18 @@ def play_status(game, deaths: dict) -> str:
         else:
             parts.append(f"{game.names[out.winner]} (cycle {out.winner + 1}) wins.")
         parts.append("Press Replay to watch it again, or New game.")
-    elif not game.board.alive[0]:
+    elif 0 in deaths:
         parts.append("You are out; the bots play on.")
+    elif not game.board.alive[0]:
+        # the bots play on a turn per tick: the turn's sentence lives a fraction of a second,
+        # so the person's own way out is said again on every turn after it
+        log = game.match.log
+        why = REASONS.get(log.deaths[0], log.deaths[0])
+        parts.append(f"You {why} on turn {log.death_turns[0]} and are out; the bots play on.")
     else:
         parts.append("Your move.")
     return " ".join(parts)
+
+
+def _shorten(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[:limit - 3] + "..."

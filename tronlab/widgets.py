@@ -181,10 +181,11 @@ class BoardWidget(anywidget.AnyWidget):
 
     @property
     def outcome(self):
-        """The game's :class:`tronlab.tron.rules.Outcome` once it is over (else None)."""
-        if self._game is None or not self.game_over:
-            return None
-        return self._game.outcome()
+        """The game's :class:`tronlab.tron.rules.Outcome` once it is over (else None); in a
+        replay (the Replay button's too), the recorded game's."""
+        if self._game is None:
+            return getattr(self.record, "outcome", None) if self.mode == "replay" else None
+        return self._game.outcome() if self.game_over else None
 
     @property
     def moves(self) -> list:
@@ -303,7 +304,8 @@ class BoardWidget(anywidget.AnyWidget):
             names = [""] * b0.n_players
         self.names = [str(n) for n in names]
         self.overlays, self.hidden_overlays = {}, []
-        self.mode, self.turn, self.game_over = "replay", 0, False
+        self.mode, self.turn = "replay", 0
+        self.game_over = self.outcome is not None       # a recorded game is a finished one
         self.fps = float(fps)
         self.frame = payload["start"]
         self.frames = payload

@@ -1,6 +1,7 @@
 """The map editor in a real chromium (JupyterLab): draw walls and starts with the mouse,
 save the map with the page's button, and play a game on the saved file; a start on the
-centre square of a point-symmetric map is refused, and the page's status says why."""
+centre square of a point-symmetric map is refused, and the page's status says why; a path
+typed in the page's box reaches Python while the box keeps the focus."""
 
 from __future__ import annotations
 
@@ -56,3 +57,18 @@ def test_draw_save_and_play_a_map(lab):
     assert "saved" in got["status"], got
     ARTIFACTS.mkdir(exist_ok=True)
     editor.screenshot(path=str(ARTIFACTS / "map-editor.png"))
+
+
+def test_a_path_typed_in_the_box_reaches_python_without_leaving_the_box(lab):
+    """JupyterLab takes Enter for its own command, so the box's change event never fired:
+    until the box lost the focus, ``ed.save()`` wrote to the old path."""
+    server, page = lab
+    conn = run_notebook(page, server, write_notebook(server.root / "editor_path.ipynb", CELLS))
+    box = page.locator(".tronlab-map-editor input.tronlab-path")
+    box.wait_for(state="visible", timeout=60_000)
+    box.click()
+    box.fill("")
+    page.keyboard.type("mine.txt")
+    page.keyboard.press("Enter")
+    wait_for_kernel(conn, "ed.path", "'mine.txt'", timeout=10)
+    assert page.evaluate("() => document.activeElement.classList.contains('tronlab-path')")

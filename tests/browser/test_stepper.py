@@ -1,7 +1,8 @@
 """The search stepper in a real chromium (JupyterLab): next and prev move through a
 recorded alpha-beta search, the board and the tree follow, the kernel agrees on the step,
 next is disabled at the last step and the arrow keys go on working there;
-a screenshot is saved in test-artifacts/search-stepper.png."""
+a screenshot is saved in test-artifacts/search-stepper.png.  In Notebook 7 the arrow keys
+step too."""
 
 from __future__ import annotations
 
@@ -79,3 +80,21 @@ def test_step_forward_and_back_through_a_search(lab):
     assert nxt.is_disabled() and stepper.locator("button.tronlab-stepper-prev").is_enabled()
     page.keyboard.press("ArrowLeft")
     wait_for_kernel(conn, "st.step", str(last - 1))
+
+
+def test_arrow_keys_step_in_notebook7(lab):
+    """Notebook 7 binds the arrow keys to its own commands in the capture phase: without
+    ``data-lm-suppress-shortcuts`` on the stepper they never reached it."""
+    server, page = lab
+    conn = run_notebook(page, server, write_notebook(server.root / "stepper7.ipynb", CELLS),
+                        app="notebook")
+    stepper = page.locator(".tronlab-stepper")
+    stepper.wait_for(state="visible", timeout=60_000)
+    stepper.locator("canvas.tronlab-stepper-tree").click()   # keys need focus
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => document.querySelector('.tronlab-stepper')"
+                           ".dataset.step === '1'", timeout=10_000)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    wait_for_kernel(conn, "st.step", "1")
+    assert stepper.get_attribute("data-step") == "1"

@@ -77,9 +77,28 @@ def test_four_players_and_the_end_of_the_game():
                       round_limit=5)
     assert w.n_players == 4 and len(w.shown["positions"]) == 4
     w.play(5)
-    assert w.shown["over"] and "game over (round-limit)" in w.status
+    # the last frame says why the game ended and who is first, and keeps saying it
+    assert w.shown["over"] and w.status == ""
+    assert w.shown["text"] == ("round 5 played, scores 0:6 1:5 2:1 3:6; game over: the last "
+                               "round is played; first place shared by player 0 (nearest) "
+                               "and player 3 (nearest)")
     w.play(1)
     assert w.status == "the game is over" and w.n_frames == 6
+    assert w.shown["text"].endswith("player 3 (nearest)")
+    w.record.verify()
+
+
+def test_a_bot_that_raises_is_out_and_the_status_says_what_it_raised():
+    # as in play_capture (and the board widget): a learner's bug does not break the widget
+    def mine(view, player):
+        raise NotImplementedError("write nearest_target")
+
+    w = CaptureWidget([mine], width=7, height=7, starts=[(1, 1), (5, 5)])
+    w._on_browser_msg(w, {"kind": "click", "x": 3, "y": 1}, [])
+    assert w.state.positions[0] == (2, 1) and w.state.eliminated == (False, True)
+    assert w.status == "player 1 (mine): NotImplementedError: write nearest_target"
+    w.click(3, 1)
+    assert w.status == ""
     w.record.verify()
 
 
@@ -93,6 +112,12 @@ def test_a_record_replays_with_the_slider_only():
                                for row in states[7].owner.tolist()]
     with pytest.raises(ValueError, match="replays"):
         w.click(0, 0)
+    # the last round says the game is over and who won; the earlier ones do not
+    assert rec.outcome["ranks"] == [1, 3, 2]
+    assert "game over" not in w.shown["text"]
+    w.frame = len(states) - 1
+    assert w.shown["text"].endswith("; game over: the ranking could no longer change; "
+                                    "player 0 wins"), w.shown["text"]
 
 
 def test_just_captured_leaves_out_standing_captures():
@@ -109,6 +134,18 @@ def test_pictures_use_the_owner_colours():
     assert img.shape == (7, 7, 3) and (img[0, 0] == 1).all() and not (img[1, 1] == 1).all()
     ax = draw_state(w.state, before=w.record.replay()[0])
     assert ax.get_title() == "round 1: player 0 2, player 1 1"
+
+
+def test_the_saved_picture_keeps_the_whole_line_of_a_finished_game(monkeypatch):
+    # the last frame's line says who won at its end: the title wraps it, not cuts it
+    import tronlab.capture.render as render
+    titles = []
+    draw_grid = render.draw_grid
+    monkeypatch.setattr(render, "draw_grid", lambda *a, title="", **k: (
+        titles.append(title), draw_grid(*a, title=title, **k))[1])
+    rec = play_capture(["nearest", "random", "random"], rng=2, width=12, height=8)
+    CaptureWidget.replay(rec).picture_png()
+    assert len(titles[0].split("\n")) == 2 and titles[0].endswith("player 0 wins")
 
 
 def test_a_saved_notebook_gets_a_picture_of_the_frame_shown():

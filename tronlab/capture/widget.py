@@ -11,7 +11,8 @@ round shown (they flash for a moment, and stay outlined).  A click on a square
 sets your target and plays one round toward it; *next* plays another round
 toward the same target; *BACK* with its round picker (1..25) spends your one
 BACK.  The slider replays any earlier round; play always continues from the
-present.  ``CaptureWidget.replay(record)`` shows a finished game
+present.  The last round's line says why the game ended and who is first.
+``CaptureWidget.replay(record)`` shows a finished game
 (:class:`~tronlab.capture.game.CaptureRecord`) with the slider only.
 
 Python keeps the game (:attr:`state`, :attr:`record`); the page gets one frame
@@ -22,6 +23,7 @@ short one.  The JavaScript is ``tronlab/static/capture.js``.
 from __future__ import annotations
 
 import pathlib
+import textwrap
 
 import anywidget
 import traitlets
@@ -31,7 +33,7 @@ from ..widget_views import figure_png, with_picture
 from .checks import check_square, check_whole
 from .ascii import format_grid
 from .bots import get_bot
-from .game import CaptureRecord, _log, action_from_json, action_to_json
+from .game import CaptureRecord, _ask, _log, action_from_json, action_to_json
 from .render import just_captured
 from .rules import reset, step
 from .starts import as_rng
@@ -64,14 +66,32 @@ def _check_opponents(opponents) -> list:
     return list(opponents)
 
 
-def frame_of(state, before=None, events=()) -> dict:
-    """What the page draws for one moment of a game (plain JSON)."""
+#: why a game ended (tronlab.capture.rules: "Which ending"), as the page says it
+ENDINGS = {"no-active-player": "no player is left in the game",
+           "decided": "the ranking could no longer change",
+           "round-limit": "the last round is played", "idle": "nobody moved for 25 rounds"}
+
+
+def outcome_text(reason: str, ranks, names=()) -> str:
+    """The sentence ending a game's last frame: why it ended and who is first."""
+    def who(p):
+        return f"player {p}" + (f" ({names[p]})" if p < len(names) and names[p] else "")
+
+    first = [p for p, r in enumerate(ranks) if r == 1]
+    won = (f"{who(first[0])} wins" if len(first) == 1
+           else "first place shared by " + " and ".join(who(p) for p in first))
+    return f"game over: {ENDINGS.get(reason, reason)}; {won}"
+
+
+def frame_of(state, before=None, events=(), ending: str = "") -> dict:
+    """What the page draws for one moment of a game (plain JSON); ``ending`` (the last
+    frame's :func:`outcome_text`) closes its text."""
     flash = [] if before is None else just_captured(before.owner, state.owner, state.positions)
     scores = state.scores()
     text = f"round {state.round - 1} played, scores " + " ".join(
         f"{p}:{s}" for p, s in enumerate(scores))
     said = [f"player {e.player} {e.kind} {e.detail}" if e.player is not None else e.detail
-            for e in events]
+            for e in events] + ([ending] if ending else [])
     return {"rows": format_grid(state.owner).split("\n"), "round": state.round,
             "positions": [None if p is None else list(p) for p in state.positions],
             "backs": list(state.backs_left), "eliminated": list(state.eliminated),
@@ -107,6 +127,10 @@ class CaptureWidget(anywidget.AnyWidget):
         if record is not None:      # a replay (see :meth:`replay`)
             states = record.replay()
             frames = [frame_of(states[0])] + [frame_of(s, b) for b, s in zip(states, states[1:])]
+            out = record.outcome
+            if out and len(states) > 1:     # the last frame says why the game ended, who won
+                frames[-1] = frame_of(states[-1], states[-2],
+                                      ending=outcome_text(out["reason"], out["ranks"]))
             self._state, self._bots, self.record = states[-1], {}, record
             self._setup(record.width, record.height, record.n_players, -1, frames)
             return
@@ -183,20 +207,23 @@ class CaptureWidget(anywidget.AnyWidget):
             self.status = "the game is over"
             return
         view = state.view()
-        actions = []
+        actions, notes = [], len(self.record.notes)
         for p in range(state.n_players):
             if state.eliminated[p]:
                 actions.append(None)
             elif p == self.you:
                 actions.append(action_to_json(mine, state, p))
-            else:
-                actions.append(action_to_json(self._bots[p](view, p), state, p))
+            else:       # as in play_capture: a bot that raises is out ("error"), not the page
+                actions.append(_ask(self._bots[p], view, p, self.record, state, None))
         result = step(state, [action_from_json(a) for a in actions])
         _log(self.record, state, actions, result)
         self._state = result.state
-        self._frames.append(frame_of(result.state, state, result.events))
-        self.status = "" if result.outcome is None else (
-            f"game over ({result.outcome.reason}): ranks {list(result.outcome.ranks)}")
+        out = result.outcome
+        ending = "" if out is None else outcome_text(out.reason, out.ranks, self.names)
+        self._frames.append(frame_of(result.state, state, result.events, ending))
+        # the frame's text says how a game ended; the status what a failing bot did
+        self.status = "; ".join(f"player {p} ({self.names[p]}): {text}"
+                                for _, p, text in self.record.notes[notes:])
         self._show(len(self._frames) - 1)
 
     # ---- a picture for saved notebooks --------------------------------------------------------
@@ -212,7 +239,8 @@ class CaptureWidget(anywidget.AnyWidget):
                                         min(8, 0.3 * self.height + 0.6)))
         draw_grid(parse_grid("\n".join(f["rows"])).owner,
                   [None if p is None else tuple(p) for p in f["positions"]],
-                  ax=ax, flash=[tuple(sq) for sq in f["flash"]], title=f["text"][:90])
+                  ax=ax, flash=[tuple(sq) for sq in f["flash"]],
+                  title="\n".join(textwrap.wrap(f["text"], 90, max_lines=3)))
         return figure_png(fig, dpi=72)
 
     def _repr_mimebundle_(self, **kwargs):

@@ -11,6 +11,7 @@ const MOVE_WORDS = ["up", "right", "down", "left"];
 const CHAMBER_TINTS = ["#ffe08a", "#9ee6e0", "#f7a8d8", "#c7e59a", "#b7b7f7", "#f3c58f"];
 const HEAT_STOPS = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
 const FPS_CHOICES = [1, 2, 4, 8, 16, 32];
+const LOST = "This board has lost its kernel (restarted or shut down): run its cell again.";
 
 // The menu entry nearest to any speed: the menu never grows.
 function nearestFps(fps) {
@@ -102,10 +103,10 @@ function render({ model, el }) {
     return b;
   });
   const newButton = el_("button", "tronlab-new", "New game");
-  newButton.addEventListener("click", () => { model.send({ type: "new" }); canvas.focus(); });
+  newButton.addEventListener("click", () => { send({ type: "new" }); canvas.focus(); });
   const replayButton = el_("button", "tronlab-replay-game", "Replay");
   replayButton.title = "watch this game again";
-  replayButton.addEventListener("click", () => { model.send({ type: "replay" }); canvas.focus(); });
+  replayButton.addEventListener("click", () => { send({ type: "replay" }); canvas.focus(); });
   const padGrid = el_("div", "tronlab-pad-grid");
   padGrid.append(el_("span"), moveButtons[0], el_("span"),
                  moveButtons[3], moveButtons[2], moveButtons[1]);
@@ -127,7 +128,7 @@ function render({ model, el }) {
     speed.append(o);
   }
   const againButton = el_("button", "tronlab-again", "New game");
-  againButton.addEventListener("click", () => { model.send({ type: "new" }); canvas.focus(); });
+  againButton.addEventListener("click", () => { send({ type: "new" }); canvas.focus(); });
   bar.append(playButton, slider, turnLabel, speed, againButton);
 
   const overlayBar = el_("div", "tronlab-overlays");
@@ -141,6 +142,7 @@ function render({ model, el }) {
   let timer = null;
   let waiting = false;     // a move or tick is with the kernel: keys are ignored until it answers
   let watchTimer = null;
+  let lost = false;        // the kernel behind this board is gone: nothing will answer
 
   function mode() { return model.get("mode"); }
   function palette() {
@@ -160,7 +162,20 @@ function render({ model, el }) {
     if (mode() !== "play" || model.get("game_over") || model.get("watching") || waiting) return;
     waiting = true;
     updateStatus();
-    model.send({ type: "move", move: m });
+    send({ type: "move", move: m });
+  }
+
+  // A message to the kernel.  After a kernel restart the widget's channel is closed and
+  // model.send throws: say so, instead of "thinking..." for ever.
+  function send(msg) {
+    try {
+      model.send(msg);
+    } catch (err) {
+      lost = true;
+      waiting = false;
+      applyWatching();
+      updateStatus();
+    }
   }
 
   function answered() {
@@ -172,12 +187,12 @@ function render({ model, el }) {
   // Every view of the widget ticks; the kernel ignores ticks that come sooner than the
   // widget's period (BoardWidget._tick_due), so more views do not mean a faster game.
   function applyWatching() {
-    const on = mode() === "play" && model.get("watching") && !model.get("game_over");
+    const on = !lost && mode() === "play" && model.get("watching") && !model.get("game_over");
     if (on && !watchTimer) {
       watchTimer = setInterval(() => {
         if (waiting) return;
         waiting = true;
-        model.send({ type: "tick" });
+        send({ type: "tick" });
       }, 1000 / Math.min(30, Math.max(2, model.get("fps") || 8)));   // the widget's speed
     } else if (!on && watchTimer) {
       clearInterval(watchTimer);
@@ -197,6 +212,7 @@ function render({ model, el }) {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     const pal = palette();
     const f = current();
+    updateLegend();
     ctx.fillStyle = pal.free;
     ctx.fillRect(0, 0, w * px, h * px);
     if (!f || f.cells.length !== w * h) return;
@@ -326,14 +342,24 @@ function render({ model, el }) {
     }
   }
 
+  // Who is which colour, and who is out in the frame on show: a codingame cycle's trail
+  // goes with it, so the legend is the one place that still says a player is out.
+  let legendKey = "";
   function updateLegend() {
     const pal = palette();
+    const f = current();
+    const names = model.get("names") || [];
+    const labels = names.map((name, p) => `${p + 1}${name ? ": " + name : ""}`
+      + (f && f.alive && f.alive[p] === false ? " (out)" : ""));
+    const key = JSON.stringify([labels, pal.players]);
+    if (key === legendKey) return;
+    legendKey = key;
     legend.replaceChildren();
-    (model.get("names") || []).forEach((name, p) => {
+    labels.forEach((label, p) => {
       const item = el_("span", "tronlab-legend-item");
       const sw = el_("span", "tronlab-swatch");
       sw.style.background = pal.players[p % 4];
-      item.append(sw, document.createTextNode(` ${p + 1}${name ? ": " + name : ""}`));
+      item.append(sw, document.createTextNode(` ${label}`));
       legend.append(item);
     });
   }
@@ -368,7 +394,7 @@ function render({ model, el }) {
     if (mode() === "play" && (waiting || model.get("thinking")) && !model.get("watching")) {
       text += " thinking...";
     }
-    status.textContent = text;
+    status.textContent = lost ? LOST : text;
     root.dataset.thinking = waiting || model.get("thinking") ? "yes" : "no";
   }
 

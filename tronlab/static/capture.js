@@ -30,6 +30,11 @@ function render({ model, el }) {
   el.appendChild(root);
 
   let px = 18, blink = 0, timer = null, lastFlashKey = "";
+  // After a kernel restart the widget's channel is closed and model.send throws: say so
+  let lost = false;
+  function send(msg) {
+    try { model.send(msg); } catch (err) { lost = true; draw(); }
+  }
 
   function draw() {
     const f = model.get("shown") || {}, rows = f.rows || [];
@@ -86,7 +91,9 @@ function render({ model, el }) {
     next.style.display = back.style.display = pick.style.display = playing ? "" : "none";
     drawLegend(colors, f);
     info.textContent = f.text || "";
-    status.textContent = model.get("status");
+    status.textContent = lost
+      ? "This game has lost its kernel (restarted or shut down): run its cell again."
+      : model.get("status");
   }
 
   function drawLegend(colors, f) {
@@ -123,10 +130,10 @@ function render({ model, el }) {
     const x = Math.floor(cx * (canvas.width / canvas.clientWidth) / px);
     const y = Math.floor(cy * (canvas.height / canvas.clientHeight) / px);
     if (x < 0 || y < 0 || x >= model.get("width") || y >= model.get("height")) return;
-    model.send({ kind: "click", x, y });
+    send({ kind: "click", x, y });
   });
-  next.addEventListener("click", () => model.send({ kind: "next" }));
-  back.addEventListener("click", () => model.send({ kind: "back", n: Number(pick.value) }));
+  next.addEventListener("click", () => send({ kind: "next" }));
+  back.addEventListener("click", () => send({ kind: "back", n: Number(pick.value) }));
   slider.addEventListener("input", () => { model.set("frame", Number(slider.value)); model.save_changes(); });
 
   model.on("change:shown", flashIfNew);

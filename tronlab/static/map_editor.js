@@ -37,14 +37,21 @@ function render({ model, el }) {
   const path = el_("input", "tronlab-path");
   path.type = "text";
   path.size = 18;
-  path.addEventListener("change", () => { model.set("path", path.value); model.save_changes(); });
+  // every keystroke, not "change": JupyterLab takes Enter for itself, so "change" waited
+  // for the box to lose the focus while ed.save() in Python used the old path
+  path.addEventListener("input", () => { model.set("path", path.value); model.save_changes(); });
   const save = el_("button", "tronlab-save", "save");
-  save.addEventListener("click", () => model.send({ kind: "save" }));
+  save.addEventListener("click", () => send({ kind: "save" }));
   bar.append(symLabel, path, save);
   root.append(bar, canvas, status);
   el.appendChild(root);
 
   let px = 20;
+  // After a kernel restart the widget's channel is closed and model.send throws: say so
+  let lost = false;
+  function send(msg) {
+    try { model.send(msg); } catch (err) { lost = true; draw(); }
+  }
   function draw() {
     const w = model.get("width"), h = model.get("height"), rows = model.get("cells") || [];
     px = Math.max(6, Math.min(28, Math.floor(520 / Math.max(w, h))));
@@ -71,7 +78,9 @@ function render({ model, el }) {
     for (const b of toolButtons) b.classList.toggle("tronlab-active", b.dataset.tool === model.get("tool"));
     sym.checked = model.get("symmetric");
     if (document.activeElement !== path) path.value = model.get("path");
-    status.textContent = model.get("status");
+    status.textContent = lost
+      ? "This editor has lost its kernel (restarted or shut down): run its cell again."
+      : model.get("status");
   }
 
   let dragging = false, last = "";
@@ -89,7 +98,7 @@ function render({ model, el }) {
     const key = `${x},${y}`;
     if (key === last) return;
     last = key;
-    model.send({ kind: "paint", x, y, tool: model.get("tool") });
+    send({ kind: "paint", x, y, tool: model.get("tool") });
   }
   canvas.addEventListener("mousedown", (ev) => { dragging = true; last = ""; paint(ev); });
   canvas.addEventListener("mousemove", (ev) => {

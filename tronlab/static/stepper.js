@@ -67,6 +67,8 @@ function render({ model, el }) {
   const root = document.createElement("div");
   root.className = "tronlab-stepper";
   root.tabIndex = 0;
+  // the arrow keys are the stepper's, not the front end's (Notebook 7 binds them)
+  root.setAttribute("data-lm-suppress-shortcuts", "true");
   root.style.cssText = "font-family: sans-serif; outline: none;";
   const row = document.createElement("div");
   row.style.cssText = "display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start;";
