@@ -215,12 +215,14 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 def replay_status(record, turns: int) -> tuple[str, str]:
     """``(status, result)`` of a replay: the result, shown only at the last turn, says who
-    won (by name when the record keeps names) and how the others went out."""
+    won (by name when the record keeps names) and how the others went out.  The page adds
+    "Press play." to the status while the replay is paused before its end, "playing"
+    while it plays."""
     from .tron.rules import REASONS
 
     out = getattr(record, "outcome", None)
     if out is None:
-        return f"{turns} turns. Press play.", ""
+        return f"{turns} turns.", ""
     names = list((getattr(record, "metadata", None) or {}).get("names") or [])
 
     def who(p: int, first: bool = False) -> str:      # names as written, "Cycle" capitalised
@@ -232,7 +234,7 @@ def replay_status(record, turns: int) -> tuple[str, str]:
     died = sorted((t, p, d) for p, (d, t) in enumerate(zip(out.deaths, out.death_turns)) if d)
     why = "; ".join(f"{who(p, k == 0)} {REASONS.get(d, d)} on turn {t}"
                     for k, (t, p, d) in enumerate(died))
-    return f"{turns} turns. Press play.", head + (f" {why}." if why else "")
+    return f"{turns} turns.", head + (f" {why}." if why else "")
 
 
 def play_status(game, deaths: dict) -> str:

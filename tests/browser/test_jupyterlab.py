@@ -180,13 +180,17 @@ def drive(lab, app: str, prefix: str):
         page.wait_for_timeout(1500)
         assert replay.locator(".tronlab-turn").text_content() == "turn 0 / 71"
         result = ask_kernel(conn, {"r": "replay.result"})["r"].strip("'")
-        assert result and result not in replay.locator(".tronlab-status").text_content()
+        status = replay.locator(".tronlab-status")
+        assert result and result not in status.text_content()
+        assert status.text_content() == "71 turns. Press play."
         replay.locator("button.tronlab-playpause").click()
+        page.wait_for_function("el => el.textContent === '71 turns. playing...'",
+                               arg=status.element_handle(), timeout=10_000)
         page.wait_for_function("el => el.textContent === 'turn 71 / 71'",
                                arg=replay.locator(".tronlab-turn").element_handle(),
                                timeout=60_000)
         wait_for_kernel(conn, "replay.turn", "71")
-        assert replay.locator(".tronlab-status").text_content().endswith(result)
+        assert status.text_content() == f"71 turns. {result}"     # over: no "Press play."
         assert replay.locator("select.tronlab-speed option").count() == 6
     slider.fill("30")
     wait_for_kernel(conn, "replay.turn", "30")

@@ -388,7 +388,12 @@ function render({ model, el }) {
 
   function updateStatus() {
     let text = model.get("status") || "";
-    if (mode() === "replay" && frames.length && pos >= frames.length - 1 && model.get("result")) {
+    const atEnd = frames.length && pos >= frames.length - 1;
+    if (mode() === "replay" && frames.length > 1) {
+      if (timer) text += " playing...";
+      else if (!atEnd) text += " Press play.";
+    }
+    if (mode() === "replay" && atEnd && model.get("result")) {
       text += " " + model.get("result");
     }
     if (mode() === "play" && (waiting || model.get("thinking")) && !model.get("watching")) {
