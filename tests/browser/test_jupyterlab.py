@@ -116,6 +116,7 @@ def drive(lab, app: str, prefix: str):
     widget = page.locator(".tronlab-board[data-mode=play]")
     widget.wait_for(state="visible", timeout=60_000)
     canvas = widget.locator("canvas.tronlab-canvas")
+    assert "arrow keys or WASD" in canvas.get_attribute("aria-label")
     canvas.scroll_into_view_if_needed()
     canvas.click()
     assert page.evaluate("() => document.activeElement.classList.contains('tronlab-canvas')")
@@ -175,6 +176,7 @@ def drive(lab, app: str, prefix: str):
     replay = page.locator(".tronlab-board[data-mode=replay]")
     slider = replay.locator("input.tronlab-slider")
     assert slider.get_attribute("max") == "71"
+    assert "Space plays or pauses" in replay.locator("canvas.tronlab-canvas").get_attribute("title")
     replay.scroll_into_view_if_needed()
     if app == "notebook":
         page.wait_for_timeout(1500)

@@ -83,13 +83,19 @@ function el_(tag, cls, text) {
   return e;
 }
 
+// what the keys do on the board, by mode: said in the canvas's label and tooltip
+const KEYS_HELP = {
+  play: "click it, then steer with the arrow keys or WASD",
+  replay: "click it, then Space plays or pauses and the left and right arrows step a turn",
+};
+
 function render({ model, el }) {
   const root = el_("div", "tronlab-board");
   const canvas = el_("canvas", "tronlab-canvas");
   canvas.tabIndex = 0;
   canvas.setAttribute("data-lm-suppress-shortcuts", "true");
   canvas.setAttribute("role", "img");
-  canvas.setAttribute("aria-label", "Tron board: click, then use arrow keys or WASD");
+  canvas.setAttribute("aria-label", "Tron board");
   const legend = el_("div", "tronlab-legend");
   const status = el_("div", "tronlab-status");
   status.setAttribute("aria-live", "polite");
@@ -416,6 +422,9 @@ function render({ model, el }) {
   function updateMode() {
     const m = mode();
     root.dataset.mode = m;
+    const keys = KEYS_HELP[m] || "";
+    canvas.setAttribute("aria-label", keys ? `Tron board: ${keys}` : "Tron board");
+    canvas.title = keys;
     root.dataset.gameOver = model.get("game_over") ? "yes" : "no";
     const over = !!model.get("game_over");
     pad.style.display = m === "play" ? "" : "none";
