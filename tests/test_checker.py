@@ -233,6 +233,7 @@ MISTAKES = [
     ("greedy_move", wrong.greedy_move_name, WRONG_TYPE, "not the string"),
     ("negamax", wrong.negamax_no_pruning, WRONG, "break out of the loop when alpha >= beta"),
     ("negamax", wrong.negamax_no_negation, WRONG, "negate it"),
+    ("negamax", wrong.negamax_depth_never_shrinks, WRONG, "Pass depth - 1 to each child"),
     ("negamax", wrong.negamax_forgets_undo_on_cut, WRONG, "needs a game.undo()"),
     ("negamax", wrong.negamax_value_only, WRONG_TYPE, "a pair (value, move)"),
     ("negamax", wrong.negamax_stuck_first, WRONG, "the horizon comes first"),

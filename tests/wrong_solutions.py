@@ -559,6 +559,23 @@ def negamax_too_deep(game, depth, alpha, beta):
     return _negamax_with(game, depth, alpha, beta, stop=-1)
 
 
+def negamax_depth_never_shrinks(game, depth, alpha, beta):
+    """Passes depth, not depth - 1, to each child: searches to the end of the game."""
+    if depth == 0:
+        return game.score(), None
+    best, best_move = None, None
+    for move in game.moves():
+        game.play(move)
+        value = -negamax_depth_never_shrinks(game, depth, -beta, -alpha)[0]
+        game.undo()
+        if best is None or value > best:
+            best, best_move = value, move
+        alpha = max(alpha, value)
+        if alpha >= beta:
+            break
+    return (game.LOSS, None) if best is None else (best, best_move)
+
+
 def negamax_stuck_is_zero(game, depth, alpha, beta):
     """A side with no move is worth 0 instead of game.LOSS."""
     return _negamax_with(game, depth, alpha, beta, stop=0, stuck=0)

@@ -14,6 +14,11 @@ from .checker import Case, Exercise, Failure, WrongType
 from .game import INF, TurnGame
 
 
+#: boards with at most this many free squares are searched to the end of the game to
+#: recognise a search that never lowers its depth (a bigger tree would take too long)
+FULL_TREE_FREE = 12
+
+
 def minimax(game: TurnGame, depth: int, *, stuck=None, leaf: int = 1) -> int:
     """Plain negamax without pruning, the same rules as the exercise (the oracle).
     ``stuck`` and ``leaf`` make two typical mistakes for the hints: a side with no
@@ -217,6 +222,9 @@ class Negamax(Exercise):
         for d in (depth - 1, depth + 1):
             if d >= 0 and value == search_counts(b, d, minimax)[0]:
                 return f"off by one in depth: that is the value of a depth-{d} search"
+        if b.free_count() <= FULL_TREE_FREE and value == minimax(TurnGame(b), b.free_count() + 2):
+            return ("your search never stops at the horizon: it went on to the end of the game. "
+                    "Pass depth - 1 to each child, so that depth 0 is reached")
         if value == alphabeta(TurnGame(b), depth, -INF, INF, swap=True):
             return ("the child's window is (-beta, -alpha): both negated and swapped, because "
                     "what is good for one side is bad for the other")
