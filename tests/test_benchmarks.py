@@ -262,3 +262,8 @@ def test_coldstart_starts_the_capture_bots_as_tronlab_bot_takes_them():
     out = subprocess.run(cmd, input=coldstart.first_turn("backtothecode"), text=True,
                          capture_output=True, cwd=ROOT, timeout=120)
     assert out.returncode == 0 and out.stdout.strip(), out.stderr[-2000:]
+
+
+def test_the_benchmarks_readme_has_a_line_for_every_script():
+    listed = set(re.findall(r"`([a-z0-9_]+\.py)`", (BENCH / "README.md").read_text()))
+    assert {p.name for p in BENCH.glob("*.py")} - listed == set()
