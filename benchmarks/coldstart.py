@@ -26,7 +26,8 @@ interleaved, so a burst of load on the machine hits every cell alike):
   from ``--aot-dir``) and the warm cache (an empty one with ``--modes aot``, which
   numba never touches then): the bot itself answers, without numba.
 
-``--time`` (default 0.1 s, CodinGame's move time) is the bot's budget a move;
+``--time`` (default 0.1 s, CodinGame's move time) is a Tron bot's budget a move (the
+Back to the Code bots keep to their contest's clock and are started without it);
 a search bot thinks a quarter of its budget less a little on a game's first
 move (19 ms at 0.1 s), so the AOT column is start-up plus that.  Also shown:
 the CPU seconds (user + system, from ``/proc``) the program had used when its
@@ -204,8 +205,11 @@ def measure(bots, protocols, runs, bot_time, aot_dir=None, warm_cache=None, log=
 
 
 def _cmd(bot, protocol, bot_time):
-    return [sys.executable, "-m", "tronlab", "bot", bot, "--protocol", protocol,
-            "--time", str(bot_time), "--seed", "0"]
+    """The contest program's command; the Back to the Code bots keep to the contest's
+    clock and take no ``--time`` (``tronlab bot`` refuses one)."""
+    clock = [] if protocol == "backtothecode" else ["--time", str(bot_time)]
+    return [sys.executable, "-m", "tronlab", "bot", bot, "--protocol", protocol, *clock,
+            "--seed", "0"]
 
 
 def report(r) -> str:

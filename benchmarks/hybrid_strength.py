@@ -5,11 +5,12 @@
 A thin wrapper around ``benchmarks/strength.py`` (same games, both seats,
 results file, sign test and verdict) that defaults to ``--bots hybrid,chamber
 --pairs all --random 60 --time 0.1``, finds the 2010 maps also when the
-repository is a git worktree (``--maps-dir``, or ``$TRONLAB_2010_MAPS``), and
-counts the search depth of the ``hybrid`` and ``nash`` moves too.  The engine
-allows ``--limit-factor`` times the move time (default 5; strength.py uses 2):
-on a shared machine under a load of 6-8, a 2x limit let load spikes decide
-games (23 timeouts in 134 games of the first run below, both bots).
+repository is a git worktree (``--maps-dir``, or ``$TRONLAB_2010_MAPS``).  The
+games are the arena's, as strength.py plays them: the engine allows twice the move
+time before it calls a timeout, and the table shows the mean search depth of every
+bot that searches (``hybrid`` and ``nash`` included).  On a shared machine under a
+load of 6-8 that limit lets load spikes decide games (the first run below lost ten
+games on time): run on otherwise idle cores, and read the timeouts line.
 
 Measured with the arena (2 shared cores under a load of 8-12, 0.1 s a move,
 the arena's limit 0.2 s; the 27 maps of /work/shared/maps/google2010 and 10
@@ -169,6 +170,11 @@ games in 46 minutes, two at a time; the games in
 Level: the first run's p of 0.007 was luck, which is why a verdict waits for a
 run fixed in advance.  The route costs half a turn of depth (the chamber tree
 is built at every separated leaf) and wins back about as much as that loses.
+
+The tables of the runs whose games are kept in ``benchmarks/results/`` print again
+(each run of a file, by its tag) with::
+
+    python benchmarks/strength.py --table-only --results benchmarks/results/FILE.jsonl
 """
 
 from __future__ import annotations
@@ -176,7 +182,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -185,57 +190,18 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 import strength  # noqa: E402
 
 DEFAULTS = ["--bots", "hybrid,chamber", "--pairs", "all", "--random", "60", "--time", "0.1"]
-LIMIT_FACTOR = 5.0      # the engine's limit, in multiples of --time (strength.py: 2)
-SEARCH_MODES = ("search", "hybrid", "nash")
-
-
-class _Recorder(strength._Recorder):
-    def __call__(self, board, player):
-        move = self.bot(board, player)
-        stats = getattr(self.bot, "last_stats", None) or {}
-        if stats.get("mode") in SEARCH_MODES:
-            self.depths.append(stats.get("depth", 0))
-        return move
-
-
-def play_one(job):
-    """strength.play_one with the engine's limit at LIMIT_FACTOR times the move time."""
-    a, b, map_name, seconds, depth, key = job
-    from tronlab.runner.engine import play
-    if (a, b) not in strength._warm:
-        strength._warm.add((a, b))
-        play(strength.make_board("box"), [strength.new_bot(a, 0.05, None),
-                                          strength.new_bot(b, 0.05, None)],
-             rules="google2010", rng=0, max_turns=30)
-    bots = [strength.new_bot(a, seconds, depth), strength.new_bot(b, seconds, depth)]
-    depths = {0: [], 1: []}
-    wrapped = [_Recorder(bot, depths[p]) for p, bot in enumerate(bots)]
-    limit = None if depth is not None else LIMIT_FACTOR * seconds
-    t0 = time.perf_counter()
-    rec = play(strength.make_board(map_name), wrapped, rules="google2010",
-               rng=strength.game_seed(a, b, map_name), time_limit=limit,
-               first_time_limit=None if limit is None else 6 * seconds, names=[a, b])
-    out = rec.outcome
-    return {"key": key, "p1": a, "p2": b, "map": map_name, "time": seconds, "depth": depth,
-            "winner": None if out.winner is None else [a, b][out.winner],
-            "turns": out.turns, "deaths": list(out.deaths),
-            "mean_depth": [round(sum(d) / len(d), 2) if d else None for d in depths.values()],
-            "seconds": round(time.perf_counter() - t0, 2)}
 
 
 def own_options(argv):
     """This wrapper's options and the rest of ``argv`` (strength.py's); ``--help``
     shows both."""
     ap = argparse.ArgumentParser(
-        prog="hybrid_strength.py", add_help=False,
+        prog="hybrid_strength.py", add_help=False, allow_abbrev=False,
         description=" ".join(__doc__.split("\n\n")[0].split()) + "  Defaults: "
         + " ".join(DEFAULTS) + "; every other option is strength.py's (below).")
     ap.add_argument("--maps-dir", default=os.environ.get("TRONLAB_2010_MAPS"),
                     help="folder of the 2010 maps (default $TRONLAB_2010_MAPS, else "
                          "../shared/maps/google2010 beside the checkout)")
-    ap.add_argument("--limit-factor", type=float, default=LIMIT_FACTOR,
-                    help=f"the engine's time limit in multiples of --time (default "
-                         f"{LIMIT_FACTOR:g})")
     args, rest = ap.parse_known_args(argv)
     if "-h" in rest or "--help" in rest:
         ap.print_help()
@@ -245,21 +211,15 @@ def own_options(argv):
 
 
 def main(argv=None):
-    global LIMIT_FACTOR
     args, argv = own_options(list(sys.argv[1:] if argv is None else argv))
-    LIMIT_FACTOR, maps_dir = args.limit_factor, args.maps_dir
-    if maps_dir:
-        strength.MAPS = os.path.abspath(maps_dir)
-    if not os.path.isdir(strength.MAPS):
-        raise SystemExit(f"no 2010 maps at {strength.MAPS}: give --maps-dir DIR")
-    strength._Recorder = _Recorder
-    strength.play_one = play_one
+    if args.maps_dir:
+        strength.MAPS = os.path.abspath(args.maps_dir)
     given = {a for a in argv if a.startswith("--")}
     for k in range(0, len(DEFAULTS), 2):
         if DEFAULTS[k] not in given:
             argv = [DEFAULTS[k], DEFAULTS[k + 1]] + argv
-    strength.main(argv)
+    return strength.main(argv)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

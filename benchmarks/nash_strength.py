@@ -65,7 +65,7 @@ other settings as above, two processes on the 2 cores; the games are in
     python benchmarks/nash_strength.py --opponents chamber --boards 100 --first-seed 500
 
     pair                      W    D    L   score    sign p  verdict  depth      think ms
-    nash v chamber          136  162  102   54% +-4  0.032   unclear  11.9/11.2  60/48
+    nash v chamber          136  162  102   54% +-4  0.032   unclear  11.9/11.2  59/48
     no timeouts in 400 games
 
 ``nash`` is ahead, 57% of the decided games, but not by the issue's p < 0.01.
@@ -307,6 +307,27 @@ ten random starts, both seats, the machine at a load of 4 from other work)::
     faults (timeouts, crashes, bad output): none in 20 games
 
 (11 min 41 s; the table then named the program "tronlab", since fixed.)
+
+The tables above print again from the games kept in ``benchmarks/results/``, with
+``--opponents chamber --table-only --results benchmarks/results/FILE`` and the
+run's seeds, clock and tag (a table is of the games of one tag only)::
+
+    nash_v_chamber_lr_400.jsonl: --boards 200 --first-seed 400 --tag big26
+    nash_v_chamber_lr_640.jsonl: --boards 320 --first-seed 600 --tag big27
+    nash_v_chamber_lr_bank_600.jsonl: --boards 300 --first-seed 6000 --bank 2.5 --time 0.05
+        --tag bank29
+    nash_v_chamber_lr_bank_600.jsonl: --boards 200 --first-seed 6000 --bank 2.5 --time 0.05
+        --tag bank29
+    nash_v_chamber_lr_bank_half_360.jsonl: --boards 180 --first-seed 7000 --bank 5 --time 0.1
+        --tag bank29half
+    nash_v_chamber_lr_full_focus_300.jsonl: --boards 150 --first-seed 8000 --bank 10
+        --time 0.2 --tag focus30 --nash-options '{"focus": 8}'
+    nash_v_chamber_lr_full_200.jsonl: --boards 100 --first-seed 9000 --bank 10 --time 0.2
+        --tag full30
+    nash_v_chamber_lr_full_660.jsonl: --boards 330 --first-seed 10000 --bank 10 --time 0.2
+        --tag full660
+    nash_urgent1_v_chamber_lr_bank_400.jsonl: --boards 200 --first-seed 6000 --bank 2.5
+        --time 0.05 --tag urgent1_30 --nash-options '{"urgent": 1}'
 """
 
 from __future__ import annotations
@@ -409,6 +430,16 @@ def read_results(path):
     return old
 
 
+def no_games(path, key):
+    """Say that ``path`` holds no game of ``key`` (tag, hero, time, options, bank) and
+    which keys it does hold; the exit status 2."""
+    keys = sorted({r.get("key") or "(no key)" for r in read_results(path)})
+    print(f"nash_strength.py: no games of {key} for these opponents and seeds in {path}"
+          + (f"; its games are of {', '.join(keys)}" if keys else " (no games at all)"),
+          file=sys.stderr)
+    return 2
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--opponents", default="minimax,chamber")
@@ -447,6 +478,8 @@ def main(argv=None):
             for seat in (0, 1) if (opponent, seed, seat) not in done]
     if args.table_only:
         jobs = []
+        if not results:
+            return no_games(args.results, key)
     t0 = time.perf_counter()
     pool = None
     if args.jobs > 1 and len(jobs) > 1:
@@ -468,7 +501,8 @@ def main(argv=None):
     if jobs:
         print(f"{len(jobs)} games in {time.perf_counter() - t0:.0f} s", flush=True)
     table(results, args.hero)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -19,9 +19,10 @@ solving each player's longest fill at the separation with ``--solve`` seconds
 
 The report counts the decided games of each kind, the draws, the players that
 crashed after a separation having made fewer moves than their solved fill, and
-lists the games the fill decided.  ``--out FILE`` keeps one JSON line per game, ``--table FILE``
-prints the report of such a file again.  With ``--depth D`` the search bots search
-D turns whatever the time, so the games are the same on every machine.
+lists the games the fill decided.  ``--out FILE`` keeps one JSON line per game,
+``--table FILE`` prints the report of such a file again, for each pair of bots in it,
+named as the file names them (``--bots`` plays no part then).  With ``--depth D`` the
+search bots search D turns whatever the time, so the games are the same on every machine.
 
 Measured (2 cores, both in use, 0.1 s a move, ``--solve 4``; maps ``rand1160``-``rand1189``,
 then ``rand1190``-``rand1219``; the games are in ``results/separation_chamber_*.jsonl``)::
@@ -155,6 +156,16 @@ def summary(rows, bots):
     return lines + estimate_lines(rows)
 
 
+def runs_in(rows):
+    """The rows of a results file by the pair that played them, ``bots[0]`` the bot of seat 0
+    in its seat-0 games: the report of a file names the bots its games name, not ``--bots``."""
+    runs: dict = {}
+    for r in rows:
+        pair = tuple(r["names"] if r["seat"] == 0 else r["names"][::-1])
+        runs.setdefault(pair, []).append(r)
+    return runs
+
+
 def parse(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bots", default="chamber,chamber")
@@ -185,7 +196,11 @@ def main(argv=None):
     if args.table:
         with open(args.table) as f:
             rows = [json.loads(line) for line in f if line.strip()]
-        print("\n".join(summary(rows, bots)))
+        if not rows:
+            print(f"separation.py: no games in {args.table}", file=sys.stderr)
+            return 2
+        print("\n".join(line for pair, run in runs_in(rows).items()
+                        for line in summary(run, pair)))
         return 0
     maps = expand_maps(args.game, f"random:{args.random}@{args.random_first}")
     tasks = [(args.game, m.label, m.spec, seat, bots, args.time, args.depth, args.solve,

@@ -49,9 +49,10 @@ only the games missing (resumable), ``--fresh`` forgets this tag's games (one
 transaction: other tags' games are never touched), and a run stopped with
 Ctrl-C or killed keeps every game it finished.  ``tronlab arena table DB
 --tag TAG`` prints the table again, ``tronlab arena replay DB ID`` shows a
-game.  ``--jobs 2`` plays two
-games at once; timed, do that only on two otherwise idle cores (a busy machine
-makes timed games noisier).  A full default run (6 pairs, 147 maps, 1764
+game.  ``--table-only --results FILE.jsonl`` prints the table of each run (tag) of
+the games kept as JSON lines in ``benchmarks/results/`` (``--tag`` picks one run).
+``--jobs 2`` plays two games at once; timed, do that only on two otherwise idle cores
+(a busy machine makes timed games noisier).  A full default run (6 pairs, 147 maps, 1764
 games) takes about an hour on this 2-core machine with one job, half that with
 ``--jobs 2``; chamber v minimax is more than half of it.
 
@@ -134,6 +135,7 @@ with 11 timeouts under the load: a loaded machine needs the fixed depth.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -193,6 +195,40 @@ def git_commit():
         return "unknown"
 
 
+def jsonl_rows(path):
+    """The games of a JSON-lines file of stored games (``benchmarks/results/*.jsonl``:
+    the arena's rows without records), completed as :func:`pairs_text` reads them."""
+    with open(path) as f:
+        rows = [json.loads(line) for line in f if line.strip()]
+    for r in rows:
+        w = r["winner"]
+        r.setdefault("ranks", [0, 0] if w is None else [int(p != w) for p in (0, 1)])
+        r.setdefault("game", "google2010")
+        r.setdefault("depth", None)
+    return rows
+
+
+def jsonl_table(path, tag=None):
+    """The table of each run (tag) in a JSON-lines results file, or of run ``tag`` alone
+    (its full tag or the label before ``|t=``); its pairs from the first bot's side as
+    the file's first game of the pair seats them."""
+    runs: dict = {}
+    for r in jsonl_rows(path):
+        if tag is None or tag in (r["tag"], r["tag"].split("|")[0]):
+            runs.setdefault(r["tag"], []).append(r)
+    if not runs:
+        print(f"strength.py: no games{'' if tag is None else ' tagged ' + tag} in {path}",
+              file=sys.stderr)
+        return 2
+    for name, rows in runs.items():
+        pairs: dict = {}
+        for r in rows:
+            pairs.setdefault(frozenset(r["names"]), tuple(r["names"]))
+        print(f"[{name}] {len(rows)} games\n\n{pairs_text(rows, list(pairs.values()))}\n\n"
+              f"{faults_text(rows)}\n")
+    return 0
+
+
 def parse(argv):
     ap = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     ap.add_argument("--bots", default=DEFAULT_BOTS)
@@ -226,6 +262,8 @@ def parse(argv):
 
 def main(argv=None):
     args = parse(argv)
+    if args.table_only and args.results.endswith(".jsonl"):
+        return jsonl_table(args.results, args.tag)
     bots = args.bots.split(",")
     pairs = pairs_of(bots, args.pairs)
     tag = f"{args.tag or git_commit()}|t={args.time}|d={args.depth}"

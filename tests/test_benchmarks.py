@@ -8,6 +8,7 @@ benchmarks, never asserted here: ``--tiny`` runs tiny boards with tiny budgets.
 import ast
 import json
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -169,7 +170,100 @@ def test_every_option_a_usage_line_shows_is_one_the_script_takes(script):
 def test_hybrid_strength_help_shows_its_own_options_too():
     out = _run(BENCH / "hybrid_strength.py", "--help", timeout=120)
     assert out.returncode == 0, out.stderr
-    for option in ("--maps-dir", "--limit-factor", "--bots", "--random-first"):
+    for option in ("--maps-dir", "--bots", "--random-first"):
         assert option in out.stdout, option     # before: strength.py's help alone
-    out = _run(BENCH / "hybrid_strength.py", "--limit-factor", timeout=120)
+    out = _run(BENCH / "hybrid_strength.py", "--maps-dir", timeout=120)
     assert out.returncode == 2 and "expected one argument" in out.stderr   # before: IndexError
+
+
+def test_hybrid_strength_passes_maps_on_to_strength(tmp_path):
+    # its own parser took strength.py's --maps for an abbreviation of --maps-dir, so the
+    # docstring's own "--maps none --random 60" commands stopped at "no 2010 maps at .../none"
+    out = _run(BENCH / "hybrid_strength.py", "--bots", "voronoi,random", "--maps", "none",
+               "--random", "1", "--table-only", "--results", tmp_path / "s.sqlite",
+               timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "0 games already played, 2 to play (0.1 s a move, 1 maps" in out.stdout
+
+
+def _results_table(script, *args):
+    out = _run(BENCH / script, *args, timeout=120)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return out.stdout
+
+
+def test_separation_table_names_the_bots_of_the_file():
+    # before: the pair came from --bots (default chamber,chamber), whatever the file held
+    text = _results_table("separation.py", "--table",
+                          BENCH / "results" / "separation_nash_chamber_lr_60.jsonl")
+    assert text.startswith("nash v chamber: 60 games, 35 decided (15-20 from nash's side)")
+    text = _results_table("separation.py", "--table",
+                          BENCH / "results" / "separation_chamber_estimates_80.jsonl")
+    assert text.startswith("chamber v chamber+time=0.03: 80 games, 47 decided (28-19 from "
+                           "chamber's side)")
+
+
+# W-D-L of the "all" row of each run kept in benchmarks/results as the docstrings quote them
+STRENGTH_RUNS = {"chamber_time4x_random_120": ("time4x", "27 68 25"),
+                 "chamber_time16x_random_120": ("time16x", "33 70 17"),
+                 "chamber_fill_v_chamber_854": ("cf3", "222 430 202"),
+                 "chamber_lmr_2010_random": ("lmr-confirm", "112 344 98")}
+
+
+@pytest.mark.parametrize("name", sorted(STRENGTH_RUNS))
+def test_strength_table_only_reprints_a_kept_run(name):
+    tag, wdl = STRENGTH_RUNS[name]
+    text = _results_table("strength.py", "--table-only", "--tag", tag, "--results",
+                          BENCH / "results" / f"{name}.jsonl")
+    rows = [line.split() for line in text.splitlines() if " all " in line]
+    assert [" ".join(row[row.index("all") + 1:row.index("all") + 4]) for row in rows] == [wdl]
+
+
+def _nash_table_commands():
+    """The (file, options) pairs the nash_strength docstring gives for its kept runs."""
+    doc = ast.get_docstring(ast.parse((BENCH / "nash_strength.py").read_text()))
+    block = doc[doc.index("print again from the games kept"):]
+    found = re.findall(r"^    (\S+\.jsonl): (.*(?:\n        .*)*)", block, re.M)
+    return [(f, shlex.split(" ".join(options.split()))) for f, options in found]
+
+
+# W-D-L of each table the nash_strength docstring quotes, in the order of its list
+NASH_RUNS = ["136 162 102", "206 229 205", "247 175 178", "161 110 129", "124 112 124",
+             "10 22 13", "79 60 61", "205 256 199", "104 164 132"]
+
+
+def test_nash_strength_table_only_reprints_every_kept_run():
+    commands = _nash_table_commands()
+    assert len(commands) == len(NASH_RUNS)
+    for (name, options), wdl in zip(commands, NASH_RUNS):
+        text = _results_table("nash_strength.py", "--opponents", "chamber", "--table-only",
+                              "--results", BENCH / "results" / name, *options)
+        row = [line.split() for line in text.splitlines() if line.startswith("nash v")]
+        assert [" ".join(r[3:6]) for r in row] == [wdl], (name, options)
+
+
+def test_nash_strength_table_only_without_the_tag_says_what_the_file_holds():
+    out = _run(BENCH / "nash_strength.py", "--opponents", "chamber", "--boards", "200",
+               "--first-seed", "400", "--table-only", "--results",
+               BENCH / "results" / "nash_v_chamber_lr_400.jsonl", timeout=120)
+    assert out.returncode == 2 and "big26|nash|t=0.1|{}" in out.stderr    # before: no rows
+
+
+def test_coldstart_starts_the_capture_bots_as_tronlab_bot_takes_them():
+    # it passed --time to the Back to the Code bots, which "tronlab bot" refuses (exit 2),
+    # so the default run stopped at its first capture cell
+    sys.path.insert(0, str(BENCH))
+    try:
+        import coldstart
+    finally:
+        sys.path.remove(str(BENCH))
+    cmd = coldstart._cmd("nearest", "backtothecode", 0.1)
+    assert "--time" not in cmd and "--time" in coldstart._cmd("voronoi", "google2010", 0.1)
+    out = subprocess.run(cmd, input=coldstart.first_turn("backtothecode"), text=True,
+                         capture_output=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip(), out.stderr[-2000:]
+
+
+def test_the_benchmarks_readme_has_a_line_for_every_script():
+    listed = set(re.findall(r"`([a-z0-9_]+\.py)`", (BENCH / "README.md").read_text()))
+    assert {p.name for p in BENCH.glob("*.py")} - listed == set()
