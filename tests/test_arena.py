@@ -679,6 +679,15 @@ def test_the_report_explains_a_lost_verdict_where_the_better_rated_bot_lost_clea
     assert "'lost' when p < 0.01 and it lost more" in note
 
 
+def test_the_report_says_what_its_mean_depth_column_holds():
+    # before: the pairs table had a 'mean depth' column ('- / 2.0') its note never explained
+    from tronlab.arena.report import pairs_text
+    text = pairs_text([_game(["zed", "abe"], [0, 1])] * 3)
+    assert text.splitlines()[0].endswith("mean depth")
+    note = " ".join(text[text.index("(W-D-L"):].split())
+    assert "mean depth: how deep each bot's search went on average, '-' for a bot that" in note
+
+
 def test_the_report_says_what_a_result_is_when_games_had_more_players(tmp_path):
     # before: a 3-player game gave each bot 2 "results" with no word why, and "1 maps"
     from tronlab.arena.html import leaderboard_html

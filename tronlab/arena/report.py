@@ -15,7 +15,8 @@ from .stats import fault_counts, pair_table
 NOTE = ("(W-D-L from the first bot's side, both seats; score: points a game with a 95% interval; "
         "sign p: the\n chance of a split of the decided games at least this uneven from coin "
         "tosses; verdict\n 'clear' when p < 0.01 and the first bot won more, 'lost' when p < 0.01 "
-        "and it lost more)")
+        "and it lost more;\n mean depth: how deep each bot's search went on average, '-' for a "
+        "bot that does not search)")
 
 
 RESULTS_NOTE = ("(points and results: one result against each other bot of a game, so a "
