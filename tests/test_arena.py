@@ -497,6 +497,19 @@ def test_a_split_exactly_at_the_threshold_is_unclear():
     assert verdict(3, 0, 0, alpha=0.5) == "clear" and verdict(0, 1, 3, alpha=0.5) == "lost"
 
 
+def test_bots_with_the_same_results_share_their_place_in_the_tables():
+    from tronlab.arena.html import _rating_rows
+    from tronlab.arena.report import ratings_text
+    rows = ([{"names": ["a", "b"], "ranks": [0, 1]}, {"names": ["c", "a"], "ranks": [1, 0]},
+             {"names": ["b", "c"], "ranks": [0, 0]}] * 2)
+    lines = ratings_text(rows).splitlines()[1:]
+    assert [(line.split()[0], line.split()[1]) for line in lines] == [
+        ("1", "a"), ("2", "b"), ("2", "c")]          # b and c tie: one place, names in order
+    assert [line.split()[2:] for line in lines[1:]] == [lines[1].split()[2:]] * 2
+    cells = [row[:2] for row in _rating_rows(ratings(rows))]            # the page's table
+    assert cells == [["1", "a"], ["2", "b"], ["2", "c"]]
+
+
 def test_two_bots_rating_gap_is_the_log_odds_of_the_score():
     rows = ([{"names": ["a", "b"], "ranks": [0, 1]}] * 30 + [{"names": ["b", "a"], "ranks": [0, 1]}]
             * 10 + [{"names": ["a", "b"], "ranks": [0, 0]}] * 20)

@@ -19,7 +19,7 @@ import html
 import json
 import os
 
-from .ratings import ratings
+from .ratings import places, ratings
 from .report import (RESULTS_NOTE, clocks_phrase, default_pairs, fault_lines, maps_phrase,
                      multiplayer)
 from .stats import fault_codes, fault_counts, head_to_head, pair_table
@@ -199,13 +199,19 @@ def _faults(rows) -> str:
             + _table(["bot", "faults"], lines))
 
 
+def _rating_rows(table) -> list:
+    """The cells of the ratings table: place (a tie shares it), bot, rating, interval,
+    points, results."""
+    return [[str(k), html.escape(r.name), f"{r.elo:.0f}", f"±{r.half:.0f}", f"{r.points:.1f}",
+             str(r.games)] for k, r in zip(places(table), table)]
+
+
 def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
                      max_replays: int = 500) -> str:
     """The whole page for ``rows`` of ``store`` (see the module docstring)."""
     table = ratings(rows)
     names = [r.name for r in table]
-    rating_rows = [[str(k), html.escape(r.name), f"{r.elo:.0f}", f"±{r.half:.0f}",
-                    f"{r.points:.1f}", str(r.games)] for k, r in enumerate(table, 1)]
+    rating_rows = _rating_rows(table)
     pair_rows = [[html.escape(f"{p.a} v {p.b}"), html.escape(p.maps), str(p.wins), str(p.draws),
                   str(p.losses), f"{100 * p.score:.0f}% ±{100 * p.half:.0f}", f"{p.p:.2g}",
                   f'<span class="{p.verdict}">{p.verdict}</span>']

@@ -15,6 +15,8 @@ bot's difference from that mean.
 ...                 [{"names": ["a", "b"], "ranks": [1, 0]}] * 2)
 >>> [(r.name, round(r.elo)) for r in table]
 [('a', 95), ('b', -95)]
+>>> places(ratings([{"names": ["a", "b"], "ranks": [0, 0]}] * 2))      # two draws: a tie
+[1, 1]
 """
 
 from __future__ import annotations
@@ -107,4 +109,16 @@ def ratings(rows, names=None, prior_sd=PRIOR_SD) -> list[Rating]:
     mid, se = centred(theta, cov)
     table = [Rating(name, float(ELO * mid[k]), float(1.96 * ELO * se[k]), int(N[k].sum()),
                     float(S[k].sum())) for k, name in enumerate(names)]
-    return sorted(table, key=lambda r: -r.elo)
+    return sorted(table, key=lambda r: (-round(r.elo, 6), r.name))
+
+
+def places(table) -> list[int]:
+    """The place of each row of a :func:`ratings` table: 1, 2, ..., a tie (the same
+    rating as shown, to the point, and the same points) sharing the place of the first
+    of its group (1, 1, 3)."""
+    out = []
+    for k, r in enumerate(table):
+        prev = table[k - 1] if k else None
+        tied = prev is not None and round(prev.elo) == round(r.elo) and prev.points == r.points
+        out.append(out[-1] if tied else k + 1)
+    return out

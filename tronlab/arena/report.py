@@ -9,7 +9,7 @@ interval, sign-test p, verdict, mean search depths) and the faults.
 from __future__ import annotations
 
 from ..capture.rules import ELIMINATIONS
-from .ratings import ratings
+from .ratings import places, ratings
 from .stats import fault_counts, pair_table
 
 NOTE = ("(W-D-L from the first bot's side, both seats; score: points a game with a 95% interval; "
@@ -67,7 +67,7 @@ def ratings_text(rows) -> str:
     # only after the cut
     width = max([22] + [len(r.name) + 1 for r in table])
     lines = [f"{'rank':<5}{'bot':<{width}}{'rating':>8}{'95%':>7}{'points':>10}{'results':>9}"]
-    for k, r in enumerate(table, 1):
+    for k, r in zip(places(table), table):
         lines.append(f"{k:<5}{r.name:<{width}}{r.elo:>8.0f}{'±' + format(r.half, '.0f'):>7}"
                      f"{r.points:>10.1f}{r.games:>9}")
     if multiplayer(rows):
