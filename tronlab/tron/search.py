@@ -87,7 +87,7 @@ started, on maps neither had seen, the 27 2010 maps and ``rand200-449``::
 
     pair                          maps         W    D    L   score    sign p  verdict  depth
     chamber+reduce=1 v chamber    20x20      106  301   93   51% +-3  0.4     unclear  11.7 / 8.7
-                                  google2010   6   43    5   51% +-6  1       unclear  18.4 / 13.4
+                                  google2010   6   43    5   51% +-7  1       unclear  18.4 / 13.4
                                   all        112  344   98   51% +-3  0.37    unclear  12.3 / 9.1
 
 Level: three turns of nominal depth buy nothing measurable, where three
