@@ -275,6 +275,10 @@ def main(argv=None):
     maps = map_text(args.maps, args.random, args.random_size, args.random_first)
     plan = [g for a, b in pairs for g in round_robin([a, b], maps, time=args.time,
                                                      depth=args.depth, tag=tag)]
+    if args.table_only and not os.path.exists(args.results):     # a look, not a new file
+        print(f"[{tag}] 0 games already played, {len(plan)} to play: no results file "
+              f"{args.results} yet")
+        return 0
     store = Store(args.results)
     if args.fresh:
         print(f"[{tag}] forgot {store.delete_tag(tag)} games")
