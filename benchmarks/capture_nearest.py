@@ -1,4 +1,4 @@
-"""B2 strength: ``nearest`` against copies of ``random`` on the 35x20 grid, 2, 3 and 4
+r"""B2 strength: ``nearest`` against copies of ``random`` on the 35x20 grid, 2, 3 and 4
 players, seats rotated (the hero sits in every seat equally often), point-symmetric
 starts drawn per game.  A win is ranking first alone, a loss ranking lower than
 first; a shared first is a draw and is left out of the sign test.

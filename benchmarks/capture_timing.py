@@ -1,4 +1,4 @@
-"""No timeouts: full 4-player games of the issue-17 bots as contest programs at 100 ms a turn.
+r"""No timeouts: full 4-player games of the issue-17 bots as contest programs at 100 ms a turn.
 
     python benchmarks/capture_timing.py [--games 20] \
         [--bots rectangles,paths,rectangles-block,paths-block]

@@ -1,4 +1,4 @@
-"""A13 in play: the chamber bot with and without counting the space given up at a battlefront.
+r"""A13 in play: the chamber bot with and without counting the space given up at a battlefront.
 
     .venv/bin/python benchmarks/chambers_a13.py [--maps 100] [--depth 3] [--size 20]
 

@@ -1,4 +1,4 @@
-"""A12 as written v A12 as tronlab builds it: each literal reading alone in play.
+r"""A12 as written v A12 as tronlab builds it: each literal reading alone in play.
 
     .venv/bin/python benchmarks/chambers_literal.py [--flags 1 2 4 8] [--maps 100] [--depth 3]
 

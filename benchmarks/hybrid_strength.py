@@ -1,4 +1,4 @@
-"""The ``hybrid`` bot against ``chamber`` (or any pairs) on the 2010 maps and random maps.
+r"""The ``hybrid`` bot against ``chamber`` (or any pairs) on the 2010 maps and random maps.
 
     python benchmarks/hybrid_strength.py [--maps-dir DIR] [strength.py options...]
 

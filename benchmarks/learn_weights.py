@@ -1,4 +1,4 @@
-"""A9 at full size: fit K1, K2 from a few thousand seeded games and test the fit in play.
+r"""A9 at full size: fit K1, K2 from a few thousand seeded games and test the fit in play.
 
     .venv/bin/python benchmarks/learn_weights.py [--games 3000] [--maps 60] [--depth 3]
 

@@ -1,4 +1,4 @@
-"""The ``nash`` bot under the Light Riders rules: arena table with a sign test.
+r"""The ``nash`` bot under the Light Riders rules: arena table with a sign test.
 
     python benchmarks/nash_strength.py [--opponents minimax,chamber] [--boards 40]
         [--first-seed 0] [--time 0.1] [--nash-options '{"sample": true}'] [--results FILE] [--tag T]

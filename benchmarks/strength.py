@@ -1,4 +1,4 @@
-"""Playing strength: a ladder of the Tron bots (``--pairs all``: every pair) on the Google AI
+r"""Playing strength: a ladder of the Tron bots (``--pairs all``: every pair) on the Google AI
 Challenge 2010 maps and on seeded random maps.
 
     python benchmarks/strength.py [--bots chamber,minimax,voronoi,filler,random]
