@@ -146,6 +146,11 @@ def test_record_errors():
 def test_repr():
     rec = play(Board.from_ascii("#1.2#"), [lambda b, p: 1, lambda b, p: 3], names=["x", "y"])
     assert repr(rec) == "<GameRecord google2010: x vs y, 1 turns, draw>"
+    # who won, in the board's digits too: player 0 is drawn 1
+    rec = play(Board.from_ascii("#1..2#"), [lambda b, p: 1, lambda b, p: 1], names=["x", "y"])
+    assert repr(rec) == "<GameRecord google2010: x vs y, 1 turns, x (player 0, drawn 1) wins>"
+    rec.metadata.pop("names")
+    assert repr(rec) == "<GameRecord google2010: 2 players, 1 turns, player 0 (drawn 1) wins>"
 
 
 # ---- golden games: fixed-seed games stored as JSON --------------------------------------------

@@ -100,7 +100,9 @@ class GameRecord:
     def __repr__(self):
         names = self.metadata.get("names")
         who = " vs ".join(names) if names else f"{self.start.n_players} players"
-        result = "draw" if self.outcome.winner is None else f"player {self.outcome.winner} wins"
+        w = self.outcome.winner      # players count from 0; the board draws player p as p + 1
+        result = ("draw" if w is None else f"{names[w]} (player {w}, drawn {w + 1}) wins"
+                  if names else f"player {w} (drawn {w + 1}) wins")
         return f"<GameRecord {self.rules}: {who}, {self.outcome.turns} turns, {result}>"
 
     # ---- replay -----------------------------------------------------------------------------
