@@ -774,6 +774,10 @@ def test_dask_workers_without_this_tronlab_are_refused_in_a_sentence(tmp_path,
         with pytest.raises(ValueError, match=r"but tcp://10.0.0.2:4000 loaded tronlab before "
                                              r"its files changed \(restart it\)$"):
             check_dask_workers(_FakeDaskClient(tronlab))
+    with monkeypatch.context() as m:     # changed just before the worker imported tronlab:
+        # fine (psutil's process start time, used before, is good to a second only)
+        m.setattr(os.path, "getmtime", lambda path: tronlab._IMPORTED_AT - 0.001)
+        check_dask_workers(_FakeDaskClient(tronlab))
     with pytest.raises(ValueError, match="no Dask worker joined the scheduler at "
                                          "tcp://10.0.0.1:8786 within 5 s: start some with "
                                          "'dask worker tcp://10.0.0.1:8786'"):

@@ -5,8 +5,14 @@ The names below are the facade; each lives in a short topic module (``tronlab.gr
 ``tronlab`` loads only numpy: the analysis and search names are imported on first use.
 """
 
-from .runner.startup import one_blas_thread_for_programs as _one_blas_thread
-from .jit.cache import configure_numba_cache as _configure_numba_cache
+import time as _time
+
+#: when this process imported tronlab: a module file changed after it is newer than the code
+#: the process runs (tronlab.arena.cluster refuses such a Dask worker)
+_IMPORTED_AT = _time.time()
+
+from .runner.startup import one_blas_thread_for_programs as _one_blas_thread  # noqa: E402
+from .jit.cache import configure_numba_cache as _configure_numba_cache  # noqa: E402
 
 _one_blas_thread()      # before numpy loads: a bot program needs no BLAS thread pool
 _configure_numba_cache()

@@ -78,9 +78,10 @@ def _code_probe():
 
     def tronlab_code():
         """``(version, hash of the .py and .txt files, folder, stale)`` of the tronlab this
-        process imports, ``stale`` when a module of it was loaded before its file last
-        changed (the process runs older code than the files); ``(None, why, None, False)``
-        when it cannot be imported."""
+        process imports, ``stale`` when a module of it has a file that changed after the
+        process imported tronlab (it runs older code than the files; a file only touched,
+        as a checkout does, counts too); ``(None, why, None, False)`` when it cannot be
+        imported."""
         import hashlib
         import os
         import sys
@@ -96,11 +97,9 @@ def _code_probe():
             digest.update(rel.replace(os.sep, "/").encode())
             with open(os.path.join(root, rel), "rb") as f:
                 digest.update(f.read())
-        try:
-            import psutil          # a dependency of distributed
-            started = psutil.Process().create_time()
-        except (ImportError, OSError):
-            started = time.time()
+        # tronlab notes when it was imported; psutil's process start time is only good to
+        # about a second (the boot time it adds is whole seconds)
+        started = getattr(tronlab, "_IMPORTED_AT", None) or time.time()
         stale = any(os.path.getmtime(m.__file__) > started for name, m in list(sys.modules.items())
                     if name.startswith("tronlab.") and getattr(m, "__file__", None)
                     and os.path.isfile(m.__file__))
