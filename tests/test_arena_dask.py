@@ -98,3 +98,26 @@ def test_a_scheduler_that_goes_away_stops_the_run_keeping_the_stored_games(tmp_p
     assert result.failed.startswith("the executor cancelled the game "), result
     assert "the scheduler went away" in result.failed
     assert 1 <= result.played == stored < len(plan)
+
+
+def test_workers_warm_only_the_tron_bots_the_plan_plays(tmp_path, monkeypatch):
+    # before: 'arena run --dask' warmed chamber, minimax, ... on every worker, also for a
+    # capture plan (whose bots are other bots) or a plan of two quick bots
+    from tronlab.arena import cli, cluster
+    from tronlab.arena.play import plan_warm
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.py").write_text("def move(board, player):\n    return 0\n")
+    tron = round_robin(["chamber", "random", "py:x.py"], "arena")
+    capture = round_robin(["random", "nearest"], "random:1", game="backtothecode")
+    assert plan_warm(tron) == ["chamber", "random"] and plan_warm(capture) == []
+    seen = {}
+
+    def fake(address, warm="the default", files=()):
+        seen["warm"] = warm
+        raise ValueError("no cluster here")
+
+    monkeypatch.setattr(cluster, "dask_executor", fake)
+    code = cli.main(["run", "--game", "backtothecode", "--bots", "random", "nearest",
+                     "--maps", "random:1", "--dask", "tcp://127.0.0.1:1"])
+    assert code == 2 and seen["warm"] == []

@@ -242,10 +242,11 @@ def _executor(args, plan):
     if not args.dask:
         return None, None
     from .cluster import dask_executor, plan_files, quiet_dask_logs
+    from .play import plan_warm
     if not os.environ.get("TRONLAB_DEBUG"):
         quiet_dask_logs()
     try:
-        return dask_executor(args.dask, files=plan_files(plan))
+        return dask_executor(args.dask, warm=plan_warm(plan), files=plan_files(plan))
     except (OSError, ValueError) as err:
         text = str(err)
         raise ArenaError(text if text.startswith("--dask") else f"--dask {args.dask}: {text}") \

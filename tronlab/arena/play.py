@@ -47,6 +47,16 @@ DEFAULT_WARM = ("random", "hugger", "filler", "voronoi", "minimax", "chamber")
 SEARCH_MODES = ("search", "nash", "hybrid")
 
 
+def plan_warm(plan) -> list:
+    """The bots of :data:`DEFAULT_WARM` that the Tron games of ``plan`` play: what a
+    pool or a cluster loads in each worker before its first game (a capture game's
+    bots are other bots, loaded by their first game)."""
+    from ..runner.games import get_game
+
+    return sorted({b for spec in plan if get_game(spec.game).family == "tron"
+                   for b in spec.bots if b in DEFAULT_WARM})
+
+
 def warm_up(specs=DEFAULT_WARM, family="tron") -> list:
     """Load the kernels of every named registered bot of a game family in this
     process (once each), with a short unrecorded game."""

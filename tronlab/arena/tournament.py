@@ -34,7 +34,7 @@ import signal
 from dataclasses import dataclass, field
 
 from .cluster import dask_executor  # noqa: F401  (its home before cluster.py)
-from .play import DEFAULT_WARM, play_spec, program_start, warm_up
+from .play import DEFAULT_WARM, plan_warm, play_spec, program_start, warm_up
 from .pycheck import load_problems
 from ..tron.values import is_whole
 
@@ -217,8 +217,7 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
                                                                         & done))
     own = None
     if executor is None and jobs > 1 and len(todo) > 1:
-        warm = sorted({b for s in todo for b in s.bots if b in DEFAULT_WARM})
-        executor = own = process_pool(min(jobs, len(todo)), warm)
+        executor = own = process_pool(min(jobs, len(todo)), plan_warm(todo))
     bar = _progress(len(todo), progress)
     rows = _results(todo, executor, cancel=own is None)
     workers: set = set()         # every pool worker this run had: never swept as an orphan
