@@ -32,6 +32,17 @@ pairwise comparisons from ``nearest``'s side (one a copy of ``random`` a game)::
           2    100          100   93  1  6   3.8e-21   clear
           3    150          300  300  0  0   9.8e-91   clear
           4    200          600  599  1  0   9.6e-181  clear
+
+Notebook 11's table, ``rectangles`` against copies of ``nearest`` (session 44, the
+machine otherwise idle, 23 s)::
+
+    python benchmarks/capture_nearest.py --hero rectangles --other nearest --games 20 --seed 1100
+
+    rectangles v nearest, 35x20, 20 games a row, seed 1100
+    players  games  first  shared  lower        p  verdict  mean score (others)  ms/turn
+          2     20     20       0      0  1.9e-06  clear         398.6 (184.2)     2.94
+          3     20     20       0      0  1.9e-06  clear         341.4 (164.8)     1.52
+          4     20     19       0      1    4e-05  clear         288.6 (135.3)     1.43
 """
 
 import argparse
