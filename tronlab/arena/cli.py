@@ -27,8 +27,7 @@ import sys
 
 from ..cli.parser import seconds, whole_count
 from ..runner.games import game_names
-from .helptext import DEFAULT_TIME, RUN_EXAMPLES, bank_help, bank_move_time, maps_default, \
-    time_help
+from .helptext import RUN_EXAMPLES, bank_help, maps_default, time_help
 
 
 #: games played at once by local processes: more than a big machine has cores is a typo
@@ -151,9 +150,8 @@ def _check_run_options(args) -> None:
 def _time(args) -> float:
     """``--time``, or its default: a limit a move, or the contest's seconds a move under
     ``--bank``."""
-    if args.time is not None:
-        return args.time
-    return bank_move_time() if args.bank is not None else DEFAULT_TIME
+    from .schedule import GAME_TIME, default_time
+    return default_time(GAME_TIME if args.time is None else args.time, args.bank)
 
 
 def make_plan(args, bots=None):

@@ -63,8 +63,8 @@ def _depth(value):
 
 def ratings_text(rows) -> str:
     table = ratings(rows)
-    # a long name (a cmd: line, a long file name) widens the column: cut, two differed
-    # only after the cut
+    # a long name (a cmd: line, a long file name) widens the column: cut to fit, two
+    # names that differed only after the cut looked the same
     width = max([22] + [len(r.name) + 1 for r in table])
     lines = [f"{'rank':<5}{'bot':<{width}}{'rating':>8}{'95%':>7}{'points':>10}{'results':>9}"]
     for k, r in zip(places(table), table):

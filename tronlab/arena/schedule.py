@@ -60,7 +60,9 @@ class _GameTime:
 GAME_TIME = _GameTime()
 
 
-def _default_time(time, bank):
+def default_time(time, bank):
+    """``time``, or for :data:`GAME_TIME` the seconds a move it stands for under ``bank``
+    (``tronlab arena run`` passes it when ``--time`` is not given)."""
     if time is not GAME_TIME:
         return time
     return DEFAULT_TIME if bank is None else bank_move_time()
@@ -229,7 +231,7 @@ def round_robin(bots, maps=None, *, game="google2010", players=2, seeds=1, time=
     if len(bots) < players:
         raise ValueError(f"a round robin of {players}-player games needs at least {players} "
                          f"different bots, got {len(bots)}")
-    time = _default_time(time, bank)
+    time = default_time(time, bank)
     depth, bank = _check_options(depth, time, game, bank)
     maps = _maps(game, maps)
     check_plan_size(math.comb(len(bots), players) * len(_seatings(range(players), players)),
@@ -246,7 +248,7 @@ def gauntlet(hero, others, maps=None, *, game="google2010", players=2, seeds=1, 
     others = [o for o in dict.fromkeys(others) if o != hero]
     if not others:
         raise ValueError("a gauntlet needs at least one bot besides the hero")
-    time = _default_time(time, bank)
+    time = default_time(time, bank)
     depth, bank = _check_options(depth, time, game, bank)
     maps = _maps(game, maps)
     check_plan_size(len(others) * len(_seatings(range(players), players)), len(maps), seeds)
