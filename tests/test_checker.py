@@ -557,8 +557,9 @@ def test_record_checkers_start_with_hand_made_games_and_are_repeatable():
 
 def test_a_failure_report_introduces_its_drawing_by_what_is_drawn():
     # the capture exercises draw a grid, separation_sample the first board of a game
-    cases = {"score_rectangle": "with this grid:", "separation_sample":
-             "; the game starts from this board:", "flood_fill": "with this board:"}
+    cases = {"score_rectangle": "with this grid:", "nearest_target": "with this grid:",
+             "separation_sample": "; the game starts from this board:",
+             "flood_fill": "with this board:"}
     for name, words in cases.items():
         exercise = exercises.EXERCISES[name]()
         case = exercise.cases()[0]

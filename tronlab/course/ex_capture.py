@@ -324,6 +324,7 @@ class NearestTarget(Exercise):
     hint = ("follow the rule step by step on this grid: candidates, the late-game filter, "
             "cost = distance (+3 for a lone square), then the tie-breaks")
     read_only_hint = READ_ONLY_VIEW
+    drawn_as = "with this grid"
     index_hint = ("an index ran past the end of an array: view.owner is indexed row first, "
                   "owner[y, x], so owner[x, y] runs off any grid that is not square")
 
@@ -332,10 +333,6 @@ class NearestTarget(Exercise):
 
     def call(self, student, case, context):
         return student(context["board"].view, *case.args)
-
-    def show_input(self, case):
-        head, *rest = super().show_input(case)
-        return [head.replace("this board:", "this grid:"), *rest]
 
     def none_hint(self, case):
         return _stay_hint(case)
