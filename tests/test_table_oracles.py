@@ -228,7 +228,9 @@ def ab_ops(draw):
     depth = draw(st.integers(0, 4))
     a, b = sorted(draw(st.lists(ab_values(ply), min_size=2, max_size=2, unique=True)))
     if draw(st.booleans()):
-        return "store", key, ply, depth, draw(ab_values(ply)), draw(st.integers(-1, 3)), a, b
+        # a value on the window's edge too: fail-hard alpha-beta returns alpha itself
+        value = draw(st.one_of(ab_values(ply), st.sampled_from([a, b])))
+        return "store", key, ply, depth, value, draw(st.integers(-1, 3)), a, b
     return "probe", key, ply, depth, a, b
 
 
