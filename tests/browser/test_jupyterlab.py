@@ -113,7 +113,8 @@ def drive(lab, app: str, prefix: str):
     conn = run_notebook(page, server, name, app=app)
 
     assert page.evaluate(SCROLL_TO_PLAY) >= 0, "no BoardWidget.play cell in notebook 00"
-    widget = page.locator(".tronlab-board[data-mode=play]")
+    # the first game: the section on drawing a map plays a second one, on the drawn map
+    widget = page.locator(".tronlab-board[data-mode=play]").first
     widget.wait_for(state="visible", timeout=60_000)
     canvas = widget.locator("canvas.tronlab-canvas")
     assert "arrow keys or WASD" in canvas.get_attribute("aria-label")
