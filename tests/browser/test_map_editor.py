@@ -3,7 +3,8 @@ save the map with the page's button, and play a game on the saved file; a start 
 centre square of a point-symmetric map is refused, and the page's status says why; a path
 typed in the page's box reaches Python while the box keeps the focus.  Notebook 00's editor
 section runs in the page: a click draws a wall, the keyboard reaches the grid (Tab, a focus
-cue, arrow keys and Space) and the load button reads the saved map back."""
+cue, arrow keys and Space) and the load button reads the saved map back; in Notebook 7 the
+arrow keys reach the grid too."""
 
 from __future__ import annotations
 
@@ -127,3 +128,18 @@ def test_notebook00s_editor_section_draws_with_mouse_and_keys_and_loads(lab):
     page.wait_for_function("el => el.textContent.startsWith('loaded ')",
                            arg=editor.locator(".tronlab-status").element_handle(),
                            timeout=30_000)
+
+
+def test_the_keys_paint_in_notebook7(lab):
+    """Notebook 7 binds the arrow keys to its own commands (cell selection) in the capture
+    phase: the grid carries ``data-lm-suppress-shortcuts`` so they move its cursor."""
+    server, page = lab
+    conn = run_notebook(page, server, write_notebook(server.root / "editor7.ipynb", CELLS),
+                        app="notebook")
+    canvas = page.locator(".tronlab-map-editor canvas.tronlab-canvas")
+    canvas.wait_for(state="visible", timeout=60_000)
+    px = canvas.evaluate("c => c.width") / 9
+    canvas.click(position={"x": 1.5 * px, "y": 1.5 * px})          # a wall at (1, 1)
+    for key in ["ArrowDown", "ArrowDown", "ArrowRight", "Enter"]:   # and at (2, 3)
+        page.keyboard.press(key)
+    wait_for_kernel(conn, "ed.cells[1][1] + ed.cells[3][2] + ed.cells[3][6]", "'###'")
