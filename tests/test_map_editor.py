@@ -60,7 +60,7 @@ def test_save_writes_a_map_file_that_loads_to_the_same_board(tmp_path):
 def test_page_messages_paint_and_save_and_report_errors(tmp_path):
     ed = MapEditor(7, 5, path=str(tmp_path / "x.txt"))
     ed._on_browser_msg(ed, {"kind": "save"}, [])
-    assert "no players" in ed.status and not (tmp_path / "x.txt").exists()   # no starts: not saved
+    assert "no start 1 or start 2 yet" in ed.status and not (tmp_path / "x.txt").exists()
     ed._on_browser_msg(ed, {"kind": "paint", "x": 1, "y": 2, "tool": "1"}, [])
     ed._on_browser_msg(ed, {"kind": "save"}, [])
     assert ed.status.startswith("saved") and (tmp_path / "x.txt").exists()
@@ -113,3 +113,59 @@ def test_the_editor_paints_walls_and_starts_in_the_boards_colours():
     colors = dict(re.findall(r'"(.)": "(#[0-9a-f]{6})"',
                              re.search(r"const COLORS = \{([^}]*)\}", js.read_text()).group(1)))
     assert colors["#"] == WALL_COLOR and [colors["1"], colors["2"]] == list(PLAYER_COLORS[:2])
+
+
+def test_a_missing_start_names_the_tool_that_places_it():
+    # before: the map parser's 'no players (heads are written 1, 2, 3, 4)', which names
+    # neither the editor's tools nor the start that is missing
+    ed = MapEditor(7, 5, symmetric=False)
+    with pytest.raises(BoardError, match=r"no start 1 or start 2 yet: pick the 'start 1' tool"):
+        ed.board()
+    ed.paint(1, 1, "1")
+    with pytest.raises(BoardError, match=r"no start 2 yet: .*paint\(x, y, '2'\)"):
+        ed.save()
+
+
+def test_an_empty_file_name_is_refused_in_words(tmp_path, monkeypatch):
+    # before: the page's status said "could not save the map to '': Is a directory"
+    monkeypatch.chdir(tmp_path)
+    ed = MapEditor(7, 5, path="")
+    ed.paint(1, 2, "1")
+    for kind in ("save", "load"):
+        ed._on_browser_msg(ed, {"kind": kind}, [])
+        assert ed.status.startswith("no file name: type one in the box"), (kind, ed.status)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_load_reads_a_map_file_or_a_builtin_map_back_into_the_editor(tmp_path):
+    # before: the page could save a map but not read one back (no load button, no load())
+    ed = MapEditor(9, 7, path=str(tmp_path / "m.txt"))
+    ed.paint(2, 3, "1")
+    ed.paint(4, 1, "#")
+    drawn = list(ed.cells)
+    ed.save()
+    other = MapEditor(5, 5, path="elsewhere.txt")
+    assert other.load(tmp_path / "m.txt") == tmp_path / "m.txt"
+    assert other.cells == drawn and (other.width, other.height) == (9, 7)
+    assert other.path == str(tmp_path / "m.txt")        # the save button writes back there
+    ed.paint(4, 1, " ")
+    ed._on_browser_msg(ed, {"kind": "load"}, [])         # the page's button: ed.path
+    assert ed.cells == drawn and ed.status == f"loaded {tmp_path / 'm.txt'}"
+    ed.path = "ring"
+    ed._on_browser_msg(ed, {"kind": "load"}, [])
+    assert ed.board() == load_map("ring") and ed.status == "loaded ring"
+    ed.path = str(tmp_path / "none.txt")
+    ed._on_browser_msg(ed, {"kind": "load"}, [])
+    assert ed.status == f"no such map file or built-in map: {tmp_path / 'none.txt'}"
+    assert ed.board() == load_map("ring")               # a failed load keeps the map
+
+
+def test_a_saved_notebook_shows_the_map_as_text():
+    # before: '<tronlab.map_editor.MapEditor object at 0x...>' where no widget runs
+    ed = MapEditor(5, 3, border=False, path="m.txt")
+    ed.paint(0, 1, "1")
+    data = ed._repr_mimebundle_()
+    data = data[0] if isinstance(data, tuple) else data
+    assert data["text/plain"] == "MapEditor: a 5x3 map, point-symmetric, file m.txt\n" \
+        "     \n1   2\n     "
+    assert "application/vnd.jupyter.widget-view+json" in data

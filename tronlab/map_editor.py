@@ -2,7 +2,9 @@
 
     editor = MapEditor(15, 15, symmetric=True)
     editor                      # draw: click or drag to paint walls; pick a tool for the starts
-    editor.save("my_map.txt")   # or the Save button, which writes to ``editor.path``
+                                # (keyboard: Tab to the grid, arrow keys move, Space paints)
+    editor.save("my_map.txt")   # or the save button, which writes to ``editor.path``
+    editor.load("my_map.txt")   # or the load button: a map file (or a built-in map's name)
     BoardWidget.play("chamber", board=editor.board())
 
 The map lives in Python as the ``cells`` trait: one string per row in the map
@@ -32,8 +34,8 @@ from pathlib import Path
 import anywidget
 import traitlets
 
-from .tron.board import Board
-from .tron.maps import parse_map, save_map
+from .tron.board import Board, BoardError
+from .tron.maps import load_map, parse_map, save_map
 from .tron.values import check_whole
 
 _STATIC = Path(__file__).parent / "static"
@@ -115,13 +117,41 @@ class MapEditor(anywidget.AnyWidget):
 
     def board(self) -> Board:
         """The map as a :class:`Board` ready to play; a clear error if a start is missing."""
+        missing = [s for s in "12" if not any(s in row for row in self.cells)]
+        if missing:
+            names, first = " or ".join(f"start {s}" for s in missing), missing[0]
+            raise BoardError(f"the drawn map has no {names} yet: pick the 'start {first}' "
+                             f"tool and click a free square (in code: paint(x, y, {first!r}))")
         return parse_map(self.text(), name="the drawn map")
 
     def save(self, path=None) -> Path:
         """Write the map file (to ``path`` or :attr:`path`); returns the path written."""
-        target = Path(os.fspath(path if path is not None else self.path))
+        target = _file_name(path if path is not None else self.path)
         save_map(self.board(), target)
         return target
+
+    def load(self, path=None) -> Path:
+        """Replace the map by the map file ``path`` (or :attr:`path`; a built-in map's name
+        works too, see ``builtin_maps()``); a given ``path`` becomes :attr:`path`, so the
+        save button writes back to the file just read.  Returns the path read."""
+        source = _file_name(path if path is not None else self.path)
+        board = load_map(source)
+        _check_board(board)
+        self.width, self.height = board.width, board.height
+        self.cells = _board_text(board).splitlines()
+        if path is not None:
+            self.path = str(source)
+        return source
+
+    def _repr_mimebundle_(self, **kwargs):
+        """The widget, and for a saved notebook (no widget runs there) the map as text."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        data = bundle[0] if isinstance(bundle, tuple) else bundle
+        if isinstance(data, dict):
+            sym = "point-symmetric" if self.symmetric else "not symmetric"
+            data["text/plain"] = (f"MapEditor: a {self.width}x{self.height} map, {sym}, "
+                                  f"file {self.path}\n" + "\n".join(self.cells))
+        return bundle
 
     def _on_browser_msg(self, _widget, content, _buffers):
         kind = content.get("kind") if isinstance(content, dict) else None
@@ -131,10 +161,22 @@ class MapEditor(anywidget.AnyWidget):
                 self.status = ""
             elif kind == "save":
                 self.status = f"saved {self.save()}"
+            elif kind == "load":
+                self.status = f"loaded {self.load()}"
         except (ValueError, KeyError, TypeError) as err:
             self.status = str(err)
         except OSError as err:      # the path in the page's box: no such folder, a folder...
             self.status = f"could not save the map to {self.path!r}: {err.strerror or err}"
+
+
+def _file_name(path) -> Path:
+    """``path`` as a Path; an empty name is refused in words (open('') says 'No such file
+    or directory' and Path('') is the current folder: 'Is a directory')."""
+    name = os.fspath(path)
+    if not str(name).strip():
+        raise ValueError("no file name: type one in the box before the save and load buttons "
+                         "(or give path=...), for example my_map.txt")
+    return Path(name)
 
 
 def _check_board(board) -> None:

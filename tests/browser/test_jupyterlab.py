@@ -113,13 +113,18 @@ def drive(lab, app: str, prefix: str):
     conn = run_notebook(page, server, name, app=app)
 
     assert page.evaluate(SCROLL_TO_PLAY) >= 0, "no BoardWidget.play cell in notebook 00"
-    widget = page.locator(".tronlab-board[data-mode=play]")
+    # the first game: the section on drawing a map plays a second one, on the drawn map
+    widget = page.locator(".tronlab-board[data-mode=play]").first
     widget.wait_for(state="visible", timeout=60_000)
     canvas = widget.locator("canvas.tronlab-canvas")
     assert "arrow keys or WASD" in canvas.get_attribute("aria-label")
     canvas.scroll_into_view_if_needed()
+    unfocused = canvas.evaluate("c => getComputedStyle(c).borderTopColor")
     canvas.click()
     assert page.evaluate("() => document.activeElement.classList.contains('tronlab-canvas')")
+    # the focus cue: the keys reach the board now (board.css, .tronlab-canvas:focus)
+    assert canvas.evaluate("c => getComputedStyle(c).borderTopColor") == "rgb(240, 165, 0)" \
+        != unfocused
     scroll_before = page.evaluate(SCROLL_POSITIONS)
     status = widget.locator(".tronlab-status")
     for turn, key in enumerate(KEYS, start=1):

@@ -2,7 +2,7 @@
 recorded alpha-beta search, the board and the tree follow, the kernel agrees on the step,
 next is disabled at the last step and the arrow keys go on working there;
 a screenshot is saved in test-artifacts/search-stepper.png.  In Notebook 7 the arrow keys
-step too."""
+step too.  In focus, the stepper shows a cue (the keys reach it only then)."""
 
 from __future__ import annotations
 
@@ -98,3 +98,29 @@ def test_arrow_keys_step_in_notebook7(lab):
     page.keyboard.press("ArrowLeft")
     wait_for_kernel(conn, "st.step", "1")
     assert stepper.get_attribute("data-step") == "1"
+
+
+FOCUS_STYLE = """(el) => { const s = getComputedStyle(el);
+  return [s.outlineStyle, s.outlineColor, s.outlineWidth].join(' '); }"""
+
+
+def test_the_stepper_shows_when_it_has_the_focus(lab):
+    """The arrow keys step only while the stepper has the focus, and nothing showed it:
+    its root was styled ``outline: none`` and had no focus style."""
+    server, page = lab
+    run_notebook(page, server, write_notebook(server.root / "stepper_focus.ipynb", CELLS))
+    stepper = page.locator(".tronlab-stepper")
+    stepper.wait_for(state="visible", timeout=60_000)
+    before = stepper.evaluate(FOCUS_STYLE)
+    stepper.locator(".tronlab-stepper-text").click()      # a click inside gives it the focus
+    assert page.evaluate("() => document.activeElement.classList.contains('tronlab-stepper')")
+    after = stepper.evaluate(FOCUS_STYLE)
+    assert after != before and after.startswith("solid rgb(240, 165, 0)"), (before, after)
+    page.keyboard.press("ArrowRight")                     # and the keys do reach it
+    page.wait_for_function("() => document.querySelector('.tronlab-stepper')"
+                           ".dataset.step === '1'", timeout=10_000)
+    box = stepper.bounding_box()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "search-stepper-focus.png"), clip=box)
+    page.locator(".jp-Notebook").first.click(position={"x": 5, "y": 5})   # focus elsewhere
+    assert stepper.evaluate(FOCUS_STYLE) == before

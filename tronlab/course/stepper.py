@@ -76,6 +76,7 @@ class SearchStepper(anywidget.AnyWidget):
     """See the module docstring."""
 
     _esm = _STATIC / "stepper.js"
+    _css = _STATIC / "stepper.css"
     data = traitlets.Dict().tag(sync=True)
     step = traitlets.Int(0).tag(sync=True)
 

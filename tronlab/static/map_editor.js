@@ -1,7 +1,8 @@
 // tronlab MapEditor front end: paint walls and starts on a canvas, save as a map file.
 // The map is the `cells` trait (rows of '#', ' ', '1', '2'); every stroke is sent to
 // Python ({kind: "paint", x, y, tool}), which applies it (and its mirror image) and
-// syncs `cells` back.  No network access.
+// syncs `cells` back.  Keyboard: Tab to the canvas, the arrow keys move a cursor square,
+// Space or Enter paints it.  No network access.
 
 const TOOLS = [["#", "wall"], [" ", "erase"], ["1", "start 1"], ["2", "start 2"]];
 const COLORS = { "#": "#3b3b3b", " ": "#f4f4f0", "1": "#1f6fd1", "2": "#e4572e" };  // walls and heads as on the board
@@ -17,13 +18,19 @@ function render({ model, el }) {
   const root = el_("div", "tronlab-board tronlab-map-editor");
   const bar = el_("div", "tronlab-toolbar");
   const canvas = el_("canvas", "tronlab-canvas");
+  canvas.tabIndex = 0;
+  // the arrow keys move the cursor, not the front end's cell selection (Notebook 7 binds them)
+  canvas.setAttribute("data-lm-suppress-shortcuts", "true");
   canvas.setAttribute("role", "img");
-  canvas.setAttribute("aria-label", "map editor: click or drag to paint");
+  canvas.setAttribute("aria-label",
+    "map editor: click or drag to paint; or the arrow keys move a cursor and Space paints");
+  canvas.title = "click or drag to paint; or the arrow keys move a cursor and Space paints";
   const status = el_("div", "tronlab-status");
 
   const toolButtons = TOOLS.map(([tool, label]) => {
     const b = el_("button", "tronlab-tool", label);
     b.dataset.tool = tool;
+    b.setAttribute("aria-pressed", "false");
     b.addEventListener("click", () => { model.set("tool", tool); model.save_changes(); });
     bar.appendChild(b);
     return b;
@@ -40,13 +47,17 @@ function render({ model, el }) {
   // every keystroke, not "change": JupyterLab takes Enter for itself, so "change" waited
   // for the box to lose the focus while ed.save() in Python used the old path
   path.addEventListener("input", () => { model.set("path", path.value); model.save_changes(); });
+  path.setAttribute("aria-label", "map file");
+  path.title = "the map file that save writes and load reads (load also takes a built-in map's name)";
   const save = el_("button", "tronlab-save", "save");
   save.addEventListener("click", () => send({ kind: "save" }));
-  bar.append(symLabel, path, save);
+  const load = el_("button", "tronlab-load", "load");
+  load.addEventListener("click", () => send({ kind: "load" }));
+  bar.append(symLabel, path, save, load);
   root.append(bar, canvas, status);
   el.appendChild(root);
 
-  let px = 20;
+  let px = 20, cur = [1, 1];       // cur: the keyboard's cursor square
   // After a kernel restart the widget's channel is closed and model.send throws: say so
   let lost = false;
   function send(msg) {
@@ -74,8 +85,20 @@ function render({ model, el }) {
         }
       }
     }
+    if (document.activeElement === canvas) {      // the keyboard's cursor square
+      cur = [Math.min(cur[0], w - 1), Math.min(cur[1], h - 1)];
+      ctx.strokeStyle = "#f0a500";
+      ctx.lineWidth = Math.max(2, Math.floor(px / 8));
+      ctx.strokeRect(cur[0] * px + ctx.lineWidth / 2, cur[1] * px + ctx.lineWidth / 2,
+                     px - ctx.lineWidth, px - ctx.lineWidth);
+      ctx.lineWidth = 1;
+    }
     canvas.dataset.rows = rows.join("\n");
-    for (const b of toolButtons) b.classList.toggle("tronlab-active", b.dataset.tool === model.get("tool"));
+    for (const b of toolButtons) {
+      const on = b.dataset.tool === model.get("tool");
+      b.classList.toggle("tronlab-active", on);
+      b.setAttribute("aria-pressed", String(on));
+    }
     sym.checked = model.get("symmetric");
     if (document.activeElement !== path) path.value = model.get("path");
     status.textContent = lost
@@ -98,6 +121,7 @@ function render({ model, el }) {
     const key = `${x},${y}`;
     if (key === last) return;
     last = key;
+    cur = [x, y];
     send({ kind: "paint", x, y, tool: model.get("tool") });
   }
   canvas.addEventListener("mousedown", (ev) => { dragging = true; last = ""; paint(ev); });
@@ -106,6 +130,23 @@ function render({ model, el }) {
     if (dragging && (tool === "#" || tool === " ")) paint(ev);
   });
   window.addEventListener("mouseup", () => { dragging = false; });
+  const STEPS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+  canvas.addEventListener("keydown", (ev) => {
+    const step = STEPS[ev.key];
+    if (step) {
+      cur = [Math.max(0, Math.min(model.get("width") - 1, cur[0] + step[0])),
+             Math.max(0, Math.min(model.get("height") - 1, cur[1] + step[1]))];
+      draw();
+    } else if (ev.key === " " || ev.key === "Enter") {
+      send({ kind: "paint", x: cur[0], y: cur[1], tool: model.get("tool") });
+    } else {
+      return;
+    }
+    ev.preventDefault();
+    ev.stopPropagation();
+  });
+  canvas.addEventListener("focus", draw);
+  canvas.addEventListener("blur", draw);
 
   for (const name of ["cells", "width", "height", "tool", "symmetric", "path", "status"]) {
     model.on(`change:${name}`, draw);

@@ -69,7 +69,7 @@ function render({ model, el }) {
   root.tabIndex = 0;
   // the arrow keys are the stepper's, not the front end's (Notebook 7 binds them)
   root.setAttribute("data-lm-suppress-shortcuts", "true");
-  root.style.cssText = "font-family: sans-serif; outline: none;";
+  root.style.cssText = "font-family: sans-serif;";   // its focus cue: stepper.css
   const row = document.createElement("div");
   row.style.cssText = "display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start;";
   const board = document.createElement("canvas");
