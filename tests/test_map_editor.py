@@ -61,9 +61,12 @@ def test_page_messages_paint_and_save_and_report_errors(tmp_path):
     ed = MapEditor(7, 5, path=str(tmp_path / "x.txt"))
     ed._on_browser_msg(ed, {"kind": "save"}, [])
     assert "no start 1 or start 2 yet" in ed.status and not (tmp_path / "x.txt").exists()
+    assert ed.status_error          # the page shows it in red
     ed._on_browser_msg(ed, {"kind": "paint", "x": 1, "y": 2, "tool": "1"}, [])
+    assert not ed.status_error
     ed._on_browser_msg(ed, {"kind": "save"}, [])
     assert ed.status.startswith("saved") and (tmp_path / "x.txt").exists()
+    assert not ed.status_error
     # a path the page's box cannot be written to: the status says so (it used to raise in
     # the message handler, and the save button seemed to do nothing)
     for path, why in [(tmp_path / "no" / "x.txt", "No such file or directory"),
@@ -71,6 +74,21 @@ def test_page_messages_paint_and_save_and_report_errors(tmp_path):
         ed.path = str(path)
         ed._on_browser_msg(ed, {"kind": "save"}, [])
         assert ed.status == f"could not save the map to {str(path)!r}: {why}", ed.status
+        assert ed.status_error
+
+
+def test_a_failed_load_says_load_not_save(tmp_path, monkeypatch):
+    # load_map words most failures itself; an OSError that still gets through said
+    # "could not save the map to ..." after a press of *load*
+    import tronlab.map_editor as me
+
+    def unreadable(path):
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr(me, "load_map", unreadable)
+    ed = MapEditor(7, 5, path=str(tmp_path / "x.txt"))
+    ed._on_browser_msg(ed, {"kind": "load"}, [])
+    assert ed.status == f"could not load the map from {str(tmp_path / 'x.txt')!r}: " \
+        "Permission denied" and ed.status_error
 
 
 def test_no_start_on_the_centre_square_of_a_symmetric_map():

@@ -60,6 +60,7 @@ class MapEditor(anywidget.AnyWidget):
     tool = traitlets.Unicode("#").tag(sync=True)
     path = traitlets.Unicode("my_map.txt").tag(sync=True)
     status = traitlets.Unicode("").tag(sync=True)
+    status_error = traitlets.Bool(False).tag(sync=True)   # the page shows the status in red
 
     def __init__(self, width: int = 15, height: int = 15, *, symmetric: bool = True,
                  border: bool = True, board: Board | None = None, path: str = "my_map.txt",
@@ -155,6 +156,7 @@ class MapEditor(anywidget.AnyWidget):
 
     def _on_browser_msg(self, _widget, content, _buffers):
         kind = content.get("kind") if isinstance(content, dict) else None
+        self.status_error = True
         try:
             if kind == "paint":
                 self.paint(int(content["x"]), int(content["y"]), str(content["tool"]))
@@ -163,10 +165,12 @@ class MapEditor(anywidget.AnyWidget):
                 self.status = f"saved {self.save()}"
             elif kind == "load":
                 self.status = f"loaded {self.load()}"
+            self.status_error = False
         except (ValueError, KeyError, TypeError) as err:
             self.status = str(err)
         except OSError as err:      # the path in the page's box: no such folder, a folder...
-            self.status = f"could not save the map to {self.path!r}: {err.strerror or err}"
+            what = "load the map from" if kind == "load" else "save the map to"
+            self.status = f"could not {what} {self.path!r}: {err.strerror or err}"
 
 
 def _file_name(path) -> Path:

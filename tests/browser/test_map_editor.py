@@ -49,9 +49,15 @@ def test_draw_save_and_play_a_map(lab):
                            arg=editor.locator(".tronlab-status").element_handle(),
                            timeout=30_000)
     wait_for_kernel(conn, "ed.cells[3]", repr("# 1   2 #"))      # the starts did not move
+    status = editor.locator(".tronlab-status")
+    assert status.evaluate("e => getComputedStyle(e).color") == "rgb(176, 0, 32)"  # red
+
 
     editor.locator("button.tronlab-save").click()
     wait_for_kernel(conn, "os.path.exists('drawn.txt')", "True")
+    page.wait_for_function("el => el.textContent.startsWith('saved')",
+                           arg=status.element_handle(), timeout=30_000)
+    assert status.evaluate("e => getComputedStyle(e).color") != "rgb(176, 0, 32)"
     got = ask_kernel(conn, {
         "same": "load_map('drawn.txt').to_ascii() == ed.board().to_ascii()",
         "turns": "play(load_map('drawn.txt'), [get_bot('hugger', rng=0), "

@@ -43,7 +43,7 @@ function render({ model, el }) {
   symLabel.append(sym, " point-symmetric");
   const path = el_("input", "tronlab-path");
   path.type = "text";
-  path.size = 18;
+  path.size = 32;
   // every keystroke, not "change": JupyterLab takes Enter for itself, so "change" waited
   // for the box to lose the focus while ed.save() in Python used the old path
   path.addEventListener("input", () => { model.set("path", path.value); model.save_changes(); });
@@ -104,6 +104,7 @@ function render({ model, el }) {
     status.textContent = lost
       ? "This editor has lost its kernel (restarted or shut down): run its cell again."
       : model.get("status");
+    status.classList.toggle("tronlab-error", lost || model.get("status_error"));
   }
 
   let dragging = false, last = "";
@@ -148,7 +149,7 @@ function render({ model, el }) {
   canvas.addEventListener("focus", draw);
   canvas.addEventListener("blur", draw);
 
-  for (const name of ["cells", "width", "height", "tool", "symmetric", "path", "status"]) {
+  for (const name of ["cells", "width", "height", "tool", "symmetric", "path", "status", "status_error"]) {
     model.on(`change:${name}`, draw);
   }
   draw();
