@@ -128,7 +128,7 @@ class ExternalBot:
         self._answers = 0   # answer lines read (or thrown away) so far
         self._set_clock(time_limit, first_time_limit, time_bank)
         try:
-            self._program = Program(self.args, cwd=self.cwd, env=self.env)
+            self._program = Program(self._command(), cwd=self.cwd, env=self.env)
         except OSError as err:
             self._failure = BotFault("exited", f"could not start {shlex.join(self.args)}: "
                                                  f"{err.strerror or err}")
@@ -138,6 +138,10 @@ class ExternalBot:
             self._program.send(lightriders_settings(board, player, timebank_ms=self._bank_cap_ms,
                                                    time_per_move_ms=self._per_move_ms,
                                                    max_rounds=max_turns))
+
+    def _command(self) -> list[str]:
+        """The arguments that start this game's program (a subclass may add some)."""
+        return self.args
 
     def _set_clock(self, engine_limit, engine_first=None, engine_bank=None) -> None:
         first_default, later_default = DEFAULT_TIMES[self.protocol]
