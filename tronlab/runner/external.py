@@ -75,6 +75,12 @@ DEFAULT_TIMES = {  # protocol: (first move, later moves) in seconds
 }
 
 
+def whole_ms(seconds: float) -> int:
+    """``seconds`` in whole milliseconds, rounded down (a program is never told more time
+    than it has), but 0.291 s is 291 ms, not the 290 that ``int(0.291 * 1000)`` gives."""
+    return int(round(seconds * 1000, 6))
+
+
 class ExternalBot:
     """A contest program speaking ``protocol`` on stdin/stdout, one process per game.
 
@@ -135,9 +141,9 @@ class ExternalBot:
             return
         self._sink = self._program.sink
         if self.protocol == "lightriders":
-            self._program.send(lightriders_settings(board, player, timebank_ms=self._bank_cap_ms,
-                                                   time_per_move_ms=self._per_move_ms,
-                                                   max_rounds=max_turns))
+            self._program.send(lightriders_settings(
+                board, player, timebank_ms=round(self._first * 1000),
+                time_per_move_ms=round(self._later * 1000), max_rounds=max_turns))
 
     def _command(self) -> list[str]:
         """The arguments that start this game's program (a subclass may add some)."""
@@ -158,9 +164,7 @@ class ExternalBot:
         later = later_default if later is None else later
         first = first_default if first is None else first
         self._first, self._later = first, later
-        self._bank_cap_ms = int(round(first * 1000))
-        self._per_move_ms = int(round(later * 1000))
-        self._bank_ms = self._bank_cap_ms
+        self._bank = first      # seconds (a float: whole ms would round a move's cost away)
 
     def set_clock(self, time_left, time_per_move=None) -> None:
         """The bank the engine keeps for the next move (seconds): its deadline, and
@@ -180,8 +184,8 @@ class ExternalBot:
         if told is not None:
             limit = told
         elif self._banked:
-            self._bank_ms = min(self._bank_cap_ms, self._bank_ms + self._per_move_ms)
-            limit = self._bank_ms / 1000
+            self._bank = min(self._first, self._bank + self._later)
+            limit = self._bank
         else:
             limit = self._first if self._moves == 0 else self._later
         t0 = time.monotonic()
@@ -189,11 +193,10 @@ class ExternalBot:
         turn = self._moves
         self._moves += 1
         self._program.send(encode_state(self.protocol, board, player, turn=turn,
-                                       time_ms=int(limit * 1000)))
+                                       time_ms=whole_ms(limit)))
         line = self._next_line(t0 + limit, limit)
         if self._banked:
-            spent = int((time.monotonic() - t0) * 1000)
-            self._bank_ms = max(self._bank_ms - spent, 0)
+            self._bank = max(self._bank - (time.monotonic() - t0), 0.0)
         line = line.rstrip("\r\n")
         try:
             move = parse_answer(self.protocol, line)
@@ -224,7 +227,7 @@ class ExternalBot:
             except TimeoutError:
                 within = f"{limit:g} s"
                 if self._banked:        # said as the engine says it of an in-process bot
-                    self._bank_ms = 0
+                    self._bank = 0.0
                     within = f"its time bank of {limit:.3f} s"
                 raise BotFault("timeout", self._program.timeout_detail(within)) from None
             if line is None:
