@@ -290,3 +290,20 @@ def test_a_programs_own_bank_is_kept_to_the_microsecond_not_in_whole_ms(monkeypa
     assert program.told == [1000] + [int(1000 - 0.9 * k) for k in range(1, 11)]
     assert program.deadlines[-1] == pytest.approx(1.0 - 0.009)     # the bank itself, exact
     assert bot._bank == pytest.approx(1.0 - 0.0099 - 0.2)        # after its last move
+
+
+def test_both_seats_start_their_programs_off_the_bank():
+    """Before: the seats are asked in turn, so the first seat's program paid its whole
+    start-up (here 1 s before it reads its input) from its bank while the second one
+    started in the meantime and paid almost nothing.  Now a program's bank starts once
+    it has read its settings, as an in-process bot's start_game is off the bank."""
+    slow = [sys.executable, str(Path(__file__).parent / "fixtures" / "slow_start.py"), "1.0"]
+    bots = [ExternalBot(slow, protocol="lightriders") for _ in range(2)]
+    try:
+        rec = play(board(), bots, rules="lightriders", time_bank=(5.0, 0.0), max_turns=1)
+    finally:
+        for bot in bots:
+            bot.close()
+    assert faults(rec, 0) == faults(rec, 1) == []
+    spent = [5.0 - left for left in rec.metadata["least_bank"]]
+    assert max(spent) < 0.6, spent          # each answered at once once it was up

@@ -51,6 +51,13 @@ unless the engine was given another), a little shortened so this bot's own
 clock always answers first.  When the engine keeps a time bank itself
 (``play(..., time_bank=(bank, per_move))``) the program's settings say that bank,
 and each move's deadline is the bank the engine tells (``set_clock``).
+
+Under a time bank :meth:`ExternalBot.start_game` returns once the program has read
+its settings (it started up and reads its input; at most nine tenths of the bank):
+the bank pays for its thinking, not for starting Python and its imports, as an
+in-process bot's ``start_game`` is off the bank.  Without this the seats, asked in
+turn, paid unequally: the second seat's program started up while the first seat's
+was asked (and timed) for its first move.
 """
 
 from __future__ import annotations
@@ -144,6 +151,8 @@ class ExternalBot:
             self._program.send(lightriders_settings(
                 board, player, timebank_ms=round(self._first * 1000),
                 time_per_move_ms=round(self._later * 1000), max_rounds=max_turns))
+            if self._banked:    # the bank starts once it is up: start-up is not thinking
+                self._program.wait_read(time.monotonic() + _MARGIN * self._first)
 
     def _command(self) -> list[str]:
         """The arguments that start this game's program (a subclass may add some)."""
