@@ -19,7 +19,9 @@ A program that misbehaves loses with a reason code, raised as
 
 ``"timeout"``     no answer within the move's time limit (saying what the program wrote of
                   a line without its newline, or that stdout got nothing all game);
-``"bad-output"``  the answer is not a move (the text is quoted, cut short);
+``"bad-output"``  the answer is not a move (the text is quoted, cut short, with a word
+                  that stdout is for answers only: a debug print is the usual cause; a
+                  line after one that was taken for an answer says so);
 ``"exited"``      the program ended (exit code or signal given) or could not start.
 
 Under Light Riders rules the engine turns these into "keep going straight",
@@ -74,6 +76,8 @@ from ..tron.protocol import (LIGHTRIDERS_TIME_PER_MOVE_MS, LIGHTRIDERS_TIMEBANK_
                              quote)
 
 _MARGIN = 0.9  # fraction of an engine-imposed limit this bot waits
+#: what a bad-output fault of a program adds: the commonest cause is a debug print
+ANSWERS_ONLY = "stdout carries the answers only, one line a turn: write anything else to stderr"
 
 DEFAULT_TIMES = {  # protocol: (first move, later moves) in seconds
     "google2010": (3.0, 1.0),
@@ -139,6 +143,7 @@ class ExternalBot:
         self._failure = None
         self._moves = 0
         self._answers = 0   # answer lines read (or thrown away) so far
+        self._stray = None  # (quoted line, turn) of the last answer that was not a move
         self._set_clock(time_limit, first_time_limit, time_bank)
         try:
             self._program = Program(self._command(), cwd=self.cwd, env=self.env)
@@ -210,13 +215,15 @@ class ExternalBot:
         try:
             move = parse_answer(self.protocol, line)
         except ProtocolError as err:
+            self._stray = (quote(line.strip()), turn + 1)
             raise BotFault("bad-output", self._bad_output(line, err)) from None
+        self._stray = None
         return "pass" if move is None else move  # Light Riders 'pass': keep going straight
 
     def _bad_output(self, line: str, err: ProtocolError) -> str:
         """What a "bad-output" fault says of the answer ``line`` (a subclass that knows
         its program may say it better)."""
-        return str(err)
+        return f"{err} ({ANSWERS_ONLY})"
 
     def _drain(self, limit: float) -> None:
         """Before asking again, throw away late answers to earlier turns (on the
@@ -226,8 +233,13 @@ class ExternalBot:
                 self._answers += 1
                 if self._answers > self._moves:
                     self._answers = self._moves
+                    why = ""
+                    if self._stray is not None:     # a debug line was taken for an answer
+                        why = (f": {self._stray[0]} was read as turn {self._stray[1]}'s "
+                               f"answer, so this line came one too many")
+                    self._stray = None
                     raise BotFault("bad-output", f"{quote(line.strip())} printed without being "
-                                                 f"asked (one answer line a turn)")
+                                                 f"asked{why} ({ANSWERS_ONLY})")
 
     def _next_line(self, deadline: float, limit: float) -> str:
         while True:
