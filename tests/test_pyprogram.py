@@ -97,3 +97,30 @@ def test_start_game_run_by_hand_hears_the_light_riders_settings():
     assert heard["time_bank"] == (5.0, 0.1) and heard["max_turns"] == 40
     assert heard["time_limit"] is None and heard["first_time_limit"] is None
     json.dumps({k: v for k, v in heard.items() if k != "rng"})
+
+
+@pytest.mark.parametrize("signature, fits", [
+    ("board, player, *, rules, time_limit, rng", True),
+    ("board, player, **options", True),
+    ("board, player, rules, time_limit, rng, max_turns=None", True),
+    ("*args, **kwargs", True),
+    ("board, player, *, rules, time_limit, rng, time_bank=None", True),
+    ("board, player", False),
+    ("board, player, *, rules, rng", False),
+    ("board", False),
+    ("board, player, *, rules, time_limit, rng, depth", False)])
+def test_a_start_game_that_cannot_take_the_call_is_refused_before_the_games(tmp_path,
+                                                                              signature, fits):
+    """A start_game(board, player) would end the program at its first move with a
+    TypeError; the check before a tournament names the file, the line and the call."""
+    from tronlab.arena.pycheck import check_python_bot
+
+    path = tmp_path / "ann.py"
+    path.write_text(f"def move(board, player):\n    return 0\n\n\n"
+                    f"def start_game({signature}):\n    pass\n")
+    if fits:
+        check_python_bot(str(path))
+    else:
+        with pytest.raises(ValueError, match=r"ann\.py:5: start_game\(.*\) cannot be called "
+                                             r"as start_game\(board, player, \*, rules, "):
+            check_python_bot(str(path))
