@@ -307,3 +307,18 @@ def test_both_seats_start_their_programs_off_the_bank():
     assert faults(rec, 0) == faults(rec, 1) == []
     spent = [5.0 - left for left in rec.metadata["least_bank"]]
     assert max(spent) < 0.6, spent          # each answered at once once it was up
+
+
+def test_waiting_for_a_program_to_start_stays_within_the_hooks_limit():
+    """The wait for a program to read its settings is start_game's: under a first-move
+    limit of 0.5 s it must end in time, or the engine takes start_game for a timeout
+    and shuts the bot down before its first move."""
+    slow = [sys.executable, str(Path(__file__).parent / "fixtures" / "slow_start.py"), "3.0"]
+    bot = ExternalBot(slow, protocol="lightriders")
+    t0 = time.monotonic()
+    try:
+        bot.start_game(board(), 0, rules="lightriders", first_time_limit=0.5)
+        waited = time.monotonic() - t0
+    finally:
+        bot.close()
+    assert waited < 0.5, waited

@@ -2,7 +2,8 @@
 
 A ``py:`` bot (:mod:`tronlab.arena.pyprogram`) is a Python file defining
 ``move(board, player)``.  A file that cannot compile, defines no ``move``, has a
-``move`` that cannot take those two arguments, or imports a module that is not
+``move`` that cannot take those two arguments (or a ``start_game`` that cannot take
+``(board, player, *, rules, time_limit, rng)``), or imports a module that is not
 installed would only show in the games as a program that exited; here each is a
 ValueError naming the file, the line and the problem, before the first game.
 :func:`check_python_bot` reads and parses the file (:mod:`ast`), never imports it.

@@ -55,7 +55,8 @@ clock always answers first.  When the engine keeps a time bank itself
 and each move's deadline is the bank the engine tells (``set_clock``).
 
 Under a time bank :meth:`ExternalBot.start_game` returns once the program has read
-its settings (it started up and reads its input; at most nine tenths of the bank):
+its settings (it started up and reads its input; at most nine tenths of the bank, or of
+the engine's ``first_time_limit``, this hook's limit):
 the bank pays for its thinking, not for starting Python and its imports, as an
 in-process bot's ``start_game`` is off the bank.  Without this the seats, asked in
 turn, paid unequally: the second seat's program started up while the first seat's
@@ -157,7 +158,9 @@ class ExternalBot:
                 board, player, timebank_ms=round(self._first * 1000),
                 time_per_move_ms=round(self._later * 1000), max_rounds=max_turns))
             if self._banked:    # the bank starts once it is up: start-up is not thinking
-                self._program.wait_read(time.monotonic() + _MARGIN * self._first)
+                hook = self._first if first_time_limit is None else min(self._first,
+                                                                        first_time_limit)
+                self._program.wait_read(time.monotonic() + _MARGIN * hook)
 
     def _command(self) -> list[str]:
         """The arguments that start this game's program (a subclass may add some)."""
