@@ -140,7 +140,7 @@ def test_a_python_file_plays_under_the_bank(tmp_path, capsys):
     bot = tmp_path / "left.py"
     bot.write_text(LEFT)
     db = str(tmp_path / "p.sqlite")
-    # a program's start-up counts against its first move: 3 s hold it on a busy machine
+    # 3 s hold a first move on a busy machine
     code, out, err = _arena(capsys, "run", *BANK, "--bots", f"py:{bot}", "hugger",
                             "--bank", "3", "--time", "0.02", "--db", db)
     assert code == 0, err

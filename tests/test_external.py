@@ -414,3 +414,25 @@ def test_a_program_that_answered_before_is_only_told_it_was_slow():
     finally:
         bot.close()
     assert err.value.detail == "no answer within 0.2 s"
+
+
+def test_a_debug_line_on_stdout_is_named_as_such_and_the_next_answer_explained():
+    """A program that logs to stdout: its debug line is read as the answer, and its real
+    answer then as a line nobody asked for.  Before, neither fault said why (the second
+    quoted a good 'up' as unasked); now the first says stdout is for answers only and
+    the second that the line before it was taken for an answer."""
+    board = lightriders_board(x=3, y=3)
+    with chatty("debug", time_limit=5.0, first_time_limit=5.0) as bot:
+        details = []
+        for _ in range(2):
+            with pytest.raises(BotFault) as err:
+                bot(board, 0)
+            assert err.value.reason == "bad-output"
+            details.append(err.value.detail)
+            time.sleep(0.5)                  # turn 1's "up" is waiting in the pipe now
+    assert details[0] == ("expected up, right, down, left or pass, got 'thinking' (stdout "
+                          "carries the answers only, one line a turn: write anything else "
+                          "to stderr)")
+    assert details[1] == ("'up' printed without being asked: 'thinking' was read as turn 1's "
+                          "answer, so this line came one too many (stdout carries the answers "
+                          "only, one line a turn: write anything else to stderr)")

@@ -250,3 +250,75 @@ def test_match_bank_is_checked(capsys, argv, words):
     assert tronlab_main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("tronlab: error: ") and words in err and err.count("\n") == 1
+
+
+class FakeProgram:
+    """A program on a fake clock: each answer takes ``cost`` fake seconds; notes the
+    ``action move`` banks it is told and the deadlines it is given."""
+
+    def __init__(self, now, cost):
+        self.now, self.cost, self.told, self.deadlines = now, cost, [], []
+
+    def send(self, text):
+        self.told += [int(line.split()[2]) for line in text.splitlines()
+                      if line.startswith("action move")]
+
+    def unread_lines(self):
+        return iter(())
+
+    def next_line(self, deadline):
+        self.deadlines.append(deadline - self.now[0])
+        self.now[0] += self.cost
+        return "up\n"
+
+
+def test_a_programs_own_bank_is_kept_to_the_microsecond_not_in_whole_ms(monkeypatch):
+    """Before: ExternalBot's own bank took int(ms) of each move, so a program that thinks
+    0.9 ms more than the 200 ms a move adds was charged 200 ms and its bank never went
+    down (1000 ms told every move); over a 300-round game that is 0.27 s it never had."""
+    from tronlab.runner import external
+
+    now = [0.0]
+    monkeypatch.setattr(external, "time", types.SimpleNamespace(monotonic=lambda: now[0]))
+    bot = ExternalBot(["unused"], protocol="lightriders", time_limit=0.2, first_time_limit=1.0)
+    bot._program = program = FakeProgram(now, 0.2009)
+    bot._failure, bot._moves, bot._answers = None, 0, 0
+    bot._set_clock(None)
+    for _ in range(11):
+        assert bot(board(), 0) == UP
+    # the bank after move k (k >= 1): 1 - 0.0009 k; the told bank is its floor in ms
+    assert program.told == [1000] + [int(1000 - 0.9 * k) for k in range(1, 11)]
+    assert program.deadlines[-1] == pytest.approx(1.0 - 0.009)     # the bank itself, exact
+    assert bot._bank == pytest.approx(1.0 - 0.0099 - 0.2)        # after its last move
+
+
+def test_both_seats_start_their_programs_off_the_bank():
+    """Before: the seats are asked in turn, so the first seat's program paid its whole
+    start-up (here 1 s before it reads its input) from its bank while the second one
+    started in the meantime and paid almost nothing.  Now a program's bank starts once
+    it has read its settings, as an in-process bot's start_game is off the bank."""
+    slow = [sys.executable, str(Path(__file__).parent / "fixtures" / "slow_start.py"), "1.0"]
+    bots = [ExternalBot(slow, protocol="lightriders") for _ in range(2)]
+    try:
+        rec = play(board(), bots, rules="lightriders", time_bank=(5.0, 0.0), max_turns=1)
+    finally:
+        for bot in bots:
+            bot.close()
+    assert faults(rec, 0) == faults(rec, 1) == []
+    spent = [5.0 - left for left in rec.metadata["least_bank"]]
+    assert max(spent) < 0.6, spent          # each answered at once once it was up
+
+
+def test_waiting_for_a_program_to_start_stays_within_the_hooks_limit():
+    """The wait for a program to read its settings is start_game's: under a first-move
+    limit of 0.5 s it must end in time, or the engine takes start_game for a timeout
+    and shuts the bot down before its first move."""
+    slow = [sys.executable, str(Path(__file__).parent / "fixtures" / "slow_start.py"), "3.0"]
+    bot = ExternalBot(slow, protocol="lightriders")
+    t0 = time.monotonic()
+    try:
+        bot.start_game(board(), 0, rules="lightriders", first_time_limit=0.5)
+        waited = time.monotonic() - t0
+    finally:
+        bot.close()
+    assert waited < 0.5, waited

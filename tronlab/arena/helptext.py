@@ -58,8 +58,8 @@ def bank_help() -> str:
             f"--time is added before each move (capped at S), a search bot plans from its "
             f"bank, and an answer after the bank ran out is a timeout that shuts the bot "
             f"down (the contest: --bank {bank:g}, {bank_move_time():g} s a move). A program's "
-            f"start-up (py:, cmd:) counts against its first move, as in the contest: the "
-            f"{PROGRAM_START:g} s first-move floor (TRONLAB_PROGRAM_START) does not apply, so "
-            f"give programs a bank of a few seconds. Games under a bank are other games "
+            f"(py:, cmd:) bank starts once it has read its settings, so starting up is off "
+            f"the bank; the {PROGRAM_START:g} s first-move floor (TRONLAB_PROGRAM_START) does "
+            f"not apply. Games under a bank are other games "
             f"than those under a limit per move or another bank: a run never reuses the "
             f"ones for the others. Default: no bank, --time a move")

@@ -21,10 +21,9 @@ hanging program costs that long a game.
 A Light Riders game with ``spec.bank`` is played under the contest's time bank
 instead (``play(..., time_bank=(spec.bank, spec.time))``), for registered bots
 and programs alike, at a fixed depth too: the bank is each bot's whole clock.  A
-program's start-up then counts against its first move, as in the contest (no
-first-move floor: the bank holds the first move's time); the engine asks the seats
-in turn, so the second seat's start-up partly overlaps the first seat's first move,
-which playing both seats evens out.
+program's bank starts once it has read its settings
+(:meth:`tronlab.runner.external.ExternalBot.start_game`), so both seats' start-up is
+off the bank; no first-move floor applies (the bank holds the first move's time).
 
 Search kernels compile (or load from numba's cache) on first use; :func:`warm_up`
 does that once per process with a short unrecorded game, so no real game pays

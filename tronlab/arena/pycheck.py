@@ -2,7 +2,8 @@
 
 A ``py:`` bot (:mod:`tronlab.arena.pyprogram`) is a Python file defining
 ``move(board, player)``.  A file that cannot compile, defines no ``move``, has a
-``move`` that cannot take those two arguments, or imports a module that is not
+``move`` that cannot take those two arguments (or a ``start_game`` that cannot take
+``(board, player, *, rules, time_limit, rng)``), or imports a module that is not
 installed would only show in the games as a program that exited; here each is a
 ValueError naming the file, the line and the problem, before the first game.
 :func:`check_python_bot` reads and parses the file (:mod:`ast`), never imports it.
@@ -51,6 +52,10 @@ def check_python_bot(path: str) -> None:
     problem = _move_signature_problem(moves)
     if problem:
         raise ValueError(f"{path}:{moves[0].lineno}: {problem}")
+    hooks = _top_level_bindings(tree, "start_game")
+    problem = _start_game_problem(hooks)
+    if problem:
+        raise ValueError(f"{path}:{hooks[0].lineno}: {problem}")
     missing = _missing_import(tree, os.path.dirname(os.path.abspath(path)))
     if missing:
         module, lineno = missing
@@ -160,6 +165,27 @@ def _move_signature_problem(moves):
     params = ast.unparse(a)
     return (f"move({params}) cannot be called as move(board, player): a py: bot's move "
             f"takes the two arguments board and player")
+
+
+def _start_game_problem(hooks):
+    """A sentence if the only ``def start_game`` cannot take ``(board, player, *, rules,
+    time_limit, rng)``, the call :mod:`tronlab.arena.pyprogram` makes."""
+    if len(hooks) != 1 or not isinstance(hooks[0], ast.FunctionDef) or hooks[0].decorator_list:
+        return None
+    told = {"rules", "time_limit", "rng"}
+    a = hooks[0].args
+    params = a.posonlyargs + a.args
+    required = params[:len(params) - len(a.defaults)]
+    keywords = {x.arg for x in a.args + a.kwonlyargs}
+    fits = ((len(params) >= 2 or a.vararg)
+            and all(x.arg in told and x not in a.posonlyargs for x in required[2:])
+            and (a.kwarg is not None or told <= keywords)
+            and all(d is not None or k.arg in told for k, d in zip(a.kwonlyargs, a.kw_defaults)))
+    if fits:
+        return None
+    return (f"start_game({ast.unparse(a)}) cannot be called as start_game(board, player, *, "
+            f"rules, time_limit, rng): a py: bot's start_game takes those (**options "
+            f"takes the ones it does not use)")
 
 
 def _missing_import(tree, folder):

@@ -4,10 +4,16 @@ A ``py:FILE`` bot is an :class:`~tronlab.runner.external.ExternalBot` running
 :mod:`tronlab.arena.pyprogram` on the student's file.  When ``move`` returns a
 value that is not a move, that program answers a line starting with
 :data:`~tronlab.arena.pyprogram.NOT_A_MOVE`; the fault then names the value and
-what a move is, instead of quoting the line as a protocol answer.
+what a move is, instead of quoting the line as a protocol answer.  The program is
+told what a file's ``start_game`` hook hears (``--game``): the limits its own
+clock holds it to, the turn limit and a seed drawn from the seat's Generator.
 """
 
 from __future__ import annotations
+
+import json
+
+import numpy as np
 
 from ..runner.external import ExternalBot
 from .pyprogram import MOVES_ARE, NOT_A_MOVE
@@ -17,6 +23,27 @@ _SUFFIX = ": not a move"
 
 class PythonFileBot(ExternalBot):
     """An :class:`~tronlab.runner.external.ExternalBot` for a student's ``move`` file."""
+
+    def start_game(self, board, player, *, rules=None, time_limit=None, rng=None,
+                   max_turns=None, first_time_limit=None, time_bank=None) -> None:
+        self._seed = None if rng is None else int(np.random.default_rng(rng).integers(2**63))
+        self._max_turns = max_turns
+        super().start_game(board, player, rules=rules, time_limit=time_limit, rng=rng,
+                           max_turns=max_turns, first_time_limit=first_time_limit,
+                           time_bank=time_bank)
+
+    def _command(self):
+        """The program, told what the file's ``start_game`` hears: the limits this bot's
+        own clock keeps (a bank, or seconds a move), the turn limit and a seed."""
+        if self._banked:
+            clock = {"time_limit": None, "first_time_limit": None,
+                     "time_bank": [self._first, self._later]}
+        else:
+            clock = {"time_limit": self._later, "first_time_limit": self._first,
+                     "time_bank": None}
+        game = {**clock, "max_turns": getattr(self, "_max_turns", None),
+                "seed": getattr(self, "_seed", None)}
+        return [*self.args, "--game", json.dumps(game)]
 
     def _bad_output(self, line, err):
         if line.startswith(NOT_A_MOVE):

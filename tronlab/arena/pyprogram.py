@@ -10,7 +10,14 @@ the game and never the tournament.  ``board`` is a :class:`tronlab.tron.board.Bo
 answer is 0-3 or a name such as ``"up"`` (under Light Riders also ``"pass"``).
 Under Light Riders a file that also defines ``set_clock(time_left,
 time_per_move)`` hears its time bank (seconds) before each ``move``, as the
-search bots do; ``move`` alone is all a file needs.
+search bots do.  A file that defines ``start_game(board, player, *, rules,
+time_limit, rng)`` has it called once, just before its first ``move``, as an
+in-process bot's hook is (:mod:`tronlab.runner.engine`), and on the first move's
+clock, where its precomputing is paid for: ``rules`` is the game's name,
+``time_limit`` the seconds a later move has (None under a time bank), ``rng`` a
+numpy Generator (seeded from the game's seed when the arena runs it), and a
+hook that takes ``max_turns``, ``first_time_limit`` or ``time_bank`` keywords is
+told those too.  ``move`` alone is all a file needs.
 
 Unlike ``tronlab bot`` (which answers a fallback move when its bot fails), a
 student's exception ends the program with the traceback on stderr: the game
@@ -33,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import os
 import sys
 import traceback
@@ -52,8 +60,8 @@ def load_move(path: str):
 
 
 def load_bot(path: str):
-    """``(move, set_clock)`` of the Python file ``path`` (``set_clock`` None when the
-    file has none); ValueError if it has no ``move``.
+    """``(move, set_clock, start_game)`` of the Python file ``path`` (each hook None when
+    the file has none); ValueError if it has no ``move``.
     The file's folder goes last on ``sys.path``, so helper modules beside the bot
     import, while a classmate's bot saved in the same folder as ``random.py`` does
     not replace the standard ``random`` for everyone else."""
@@ -69,8 +77,8 @@ def load_bot(path: str):
     move = getattr(module, "move", None)
     if not callable(move):
         raise ValueError(f"{path} has no function move(board, player)")
-    set_clock = getattr(module, "set_clock", None)
-    return move, set_clock if callable(set_clock) else None
+    hooks = [getattr(module, name, None) for name in ("set_clock", "start_game")]
+    return (move, *(hook if callable(hook) else None for hook in hooks))
 
 
 def load_problem(path: str) -> str | None:
@@ -113,13 +121,16 @@ def _protocol_streams():
 
 
 def main(argv=None) -> int:
-    from ..tron.protocol import ProtocolError, make_client
+    from ..tron.protocol import make_client
 
     parser = argparse.ArgumentParser(prog="python -m tronlab.arena.pyprogram")
     parser.add_argument("file")
     parser.add_argument("--protocol", default="google2010")
     parser.add_argument("--check", action="store_true",
                         help="only load the file; print one line if that fails")
+    parser.add_argument("--game", type=json.loads, default={},
+                        help="JSON: what start_game is told (time_limit, first_time_limit, "
+                             "time_bank, max_turns, seed)")
     args = parser.parse_args(argv)
     stdin, out = _protocol_streams()
     if args.check:
@@ -129,11 +140,19 @@ def main(argv=None) -> int:
             out.flush()
         return 1 if problem else 0
     try:
-        move, set_clock = load_bot(args.file)
+        move, set_clock, start_game = load_bot(args.file)
     except BaseException:   # noqa: BLE001 - whatever the file does, say it and stop
         traceback.print_exc()
         return 1
     client = make_client(args.protocol)
+    return _play(stdin, out, client, (move, set_clock, start_game), args.game)
+
+
+def _play(stdin, out, client, hooks, game) -> int:
+    """Answer every request of ``stdin``; 1 when the student's code raised."""
+    from ..tron.protocol import ProtocolError
+
+    move, set_clock, start_game = hooks
     for line in stdin:
         try:
             request = client.feed(line)
@@ -143,6 +162,9 @@ def main(argv=None) -> int:
         if request is None:
             continue
         try:
+            if start_game is not None:
+                call_start_game(start_game, request, client, game)
+                start_game = None
             if set_clock is not None and request.time_left is not None:
                 set_clock(request.time_left, getattr(client, "time_per_move", None))
             answer = move(request.board.copy(), request.player)
@@ -152,6 +174,39 @@ def main(argv=None) -> int:
         out.write(answer_line(client, answer) + "\n")
         out.flush()
     return 0
+
+
+def call_start_game(hook, request, client, game: dict) -> None:
+    """Call the file's ``start_game`` as the engine calls an in-process bot's: the board,
+    the player, ``rules``, ``time_limit`` and ``rng`` as keywords, and ``max_turns``,
+    ``first_time_limit`` and ``time_bank`` to a hook that takes them.  ``game`` holds
+    what the referee said of the game (``--game``); under Light Riders the settings
+    fill in the bank and the turn limit it did not give."""
+    import inspect
+
+    import numpy as np
+
+    options = {"time_limit": game.get("time_limit"),
+               "first_time_limit": game.get("first_time_limit"),
+               "time_bank": game.get("time_bank"), "max_turns": game.get("max_turns")}
+    if client.protocol == "lightriders" and "time_bank" not in game:
+        options["time_bank"] = (int(client.settings["timebank"]) / 1000, client.time_per_move)
+    if client.protocol == "lightriders" and "max_turns" not in game:
+        rounds = client.settings.get("max_rounds")
+        options["max_turns"] = None if rounds is None else int(rounds)
+    if options["time_bank"] is not None:
+        options["time_bank"] = tuple(options["time_bank"])
+    try:
+        params = inspect.signature(hook).parameters.values()
+    except (TypeError, ValueError):
+        params = []
+    takes = {p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)}
+    if any(p.kind == p.VAR_KEYWORD for p in params):
+        takes = set(options)        # **kwargs: all of them, as the engine tells a bot
+    kwargs = {"rules": client.protocol, "time_limit": options.pop("time_limit"),
+              "rng": np.random.default_rng(game.get("seed"))}
+    kwargs.update((k, v) for k, v in options.items() if k in takes)
+    hook(request.board.copy(), request.player, **kwargs)
 
 
 def answer_line(client, answer) -> str:

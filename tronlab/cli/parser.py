@@ -116,7 +116,7 @@ def _add_match(sub, fmt) -> None:
                         "added before each move (capped at S), a search bot plans from its "
                         "bank, and an answer after the bank ran out is a timeout that shuts "
                         "the bot down (the contest: --bank 10, 0.2 s a move; a program's "
-                        "start-up counts against its first move). Default: no bank")
+                        "bank starts once it has read its settings). Default: no bank")
     m.add_argument("--max-turns", type=turn_count, metavar="N",
                    help="stop the game after N turns (backtothecode: after in-game round N, "
                         "so a BACK adds turns; default: play to the end)")

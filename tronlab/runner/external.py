@@ -19,7 +19,9 @@ A program that misbehaves loses with a reason code, raised as
 
 ``"timeout"``     no answer within the move's time limit (saying what the program wrote of
                   a line without its newline, or that stdout got nothing all game);
-``"bad-output"``  the answer is not a move (the text is quoted, cut short);
+``"bad-output"``  the answer is not a move (the text is quoted, cut short, with a word
+                  that stdout is for answers only: a debug print is the usual cause; a
+                  line after one that was taken for an answer says so);
 ``"exited"``      the program ended (exit code or signal given) or could not start.
 
 Under Light Riders rules the engine turns these into "keep going straight",
@@ -51,6 +53,14 @@ unless the engine was given another), a little shortened so this bot's own
 clock always answers first.  When the engine keeps a time bank itself
 (``play(..., time_bank=(bank, per_move))``) the program's settings say that bank,
 and each move's deadline is the bank the engine tells (``set_clock``).
+
+Under a time bank :meth:`ExternalBot.start_game` returns once the program has read
+its settings (it started up and reads its input; at most nine tenths of the bank, or of
+the engine's ``first_time_limit``, this hook's limit):
+the bank pays for its thinking, not for starting Python and its imports, as an
+in-process bot's ``start_game`` is off the bank.  Without this the seats, asked in
+turn, paid unequally: the second seat's program started up while the first seat's
+was asked (and timed) for its first move.
 """
 
 from __future__ import annotations
@@ -67,12 +77,20 @@ from ..tron.protocol import (LIGHTRIDERS_TIME_PER_MOVE_MS, LIGHTRIDERS_TIMEBANK_
                              quote)
 
 _MARGIN = 0.9  # fraction of an engine-imposed limit this bot waits
+#: what a bad-output fault of a program adds: the commonest cause is a debug print
+ANSWERS_ONLY = "stdout carries the answers only, one line a turn: write anything else to stderr"
 
 DEFAULT_TIMES = {  # protocol: (first move, later moves) in seconds
     "google2010": (3.0, 1.0),
     "codingame": (1.0, 0.1),
     "lightriders": (LIGHTRIDERS_TIMEBANK_MS / 1000, LIGHTRIDERS_TIME_PER_MOVE_MS / 1000),
 }
+
+
+def whole_ms(seconds: float) -> int:
+    """``seconds`` in whole milliseconds, rounded down (a program is never told more time
+    than it has), but 0.291 s is 291 ms, not the 290 that ``int(0.291 * 1000)`` gives."""
+    return int(round(seconds * 1000, 6))
 
 
 class ExternalBot:
@@ -126,18 +144,27 @@ class ExternalBot:
         self._failure = None
         self._moves = 0
         self._answers = 0   # answer lines read (or thrown away) so far
+        self._stray = None  # (quoted line, turn) of the last answer that was not a move
         self._set_clock(time_limit, first_time_limit, time_bank)
         try:
-            self._program = Program(self.args, cwd=self.cwd, env=self.env)
+            self._program = Program(self._command(), cwd=self.cwd, env=self.env)
         except OSError as err:
             self._failure = BotFault("exited", f"could not start {shlex.join(self.args)}: "
                                                  f"{err.strerror or err}")
             return
         self._sink = self._program.sink
         if self.protocol == "lightriders":
-            self._program.send(lightriders_settings(board, player, timebank_ms=self._bank_cap_ms,
-                                                   time_per_move_ms=self._per_move_ms,
-                                                   max_rounds=max_turns))
+            self._program.send(lightriders_settings(
+                board, player, timebank_ms=round(self._first * 1000),
+                time_per_move_ms=round(self._later * 1000), max_rounds=max_turns))
+            if self._banked:    # the bank starts once it is up: start-up is not thinking
+                hook = self._first if first_time_limit is None else min(self._first,
+                                                                        first_time_limit)
+                self._program.wait_read(time.monotonic() + _MARGIN * hook)
+
+    def _command(self) -> list[str]:
+        """The arguments that start this game's program (a subclass may add some)."""
+        return self.args
 
     def _set_clock(self, engine_limit, engine_first=None, engine_bank=None) -> None:
         first_default, later_default = DEFAULT_TIMES[self.protocol]
@@ -154,9 +181,7 @@ class ExternalBot:
         later = later_default if later is None else later
         first = first_default if first is None else first
         self._first, self._later = first, later
-        self._bank_cap_ms = int(round(first * 1000))
-        self._per_move_ms = int(round(later * 1000))
-        self._bank_ms = self._bank_cap_ms
+        self._bank = first      # seconds (a float: whole ms would round a move's cost away)
 
     def set_clock(self, time_left, time_per_move=None) -> None:
         """The bank the engine keeps for the next move (seconds): its deadline, and
@@ -176,8 +201,8 @@ class ExternalBot:
         if told is not None:
             limit = told
         elif self._banked:
-            self._bank_ms = min(self._bank_cap_ms, self._bank_ms + self._per_move_ms)
-            limit = self._bank_ms / 1000
+            self._bank = min(self._first, self._bank + self._later)
+            limit = self._bank
         else:
             limit = self._first if self._moves == 0 else self._later
         t0 = time.monotonic()
@@ -185,22 +210,23 @@ class ExternalBot:
         turn = self._moves
         self._moves += 1
         self._program.send(encode_state(self.protocol, board, player, turn=turn,
-                                       time_ms=int(limit * 1000)))
+                                       time_ms=whole_ms(limit)))
         line = self._next_line(t0 + limit, limit)
         if self._banked:
-            spent = int((time.monotonic() - t0) * 1000)
-            self._bank_ms = max(self._bank_ms - spent, 0)
+            self._bank = max(self._bank - (time.monotonic() - t0), 0.0)
         line = line.rstrip("\r\n")
         try:
             move = parse_answer(self.protocol, line)
         except ProtocolError as err:
+            self._stray = (quote(line.strip()), turn + 1)
             raise BotFault("bad-output", self._bad_output(line, err)) from None
+        self._stray = None
         return "pass" if move is None else move  # Light Riders 'pass': keep going straight
 
     def _bad_output(self, line: str, err: ProtocolError) -> str:
         """What a "bad-output" fault says of the answer ``line`` (a subclass that knows
         its program may say it better)."""
-        return str(err)
+        return f"{err} ({ANSWERS_ONLY})"
 
     def _drain(self, limit: float) -> None:
         """Before asking again, throw away late answers to earlier turns (on the
@@ -210,8 +236,13 @@ class ExternalBot:
                 self._answers += 1
                 if self._answers > self._moves:
                     self._answers = self._moves
+                    why = ""
+                    if self._stray is not None:     # a debug line was taken for an answer
+                        why = (f": {self._stray[0]} was read as turn {self._stray[1]}'s "
+                               f"answer, so this line came one too many")
+                    self._stray = None
                     raise BotFault("bad-output", f"{quote(line.strip())} printed without being "
-                                                 f"asked (one answer line a turn)")
+                                                 f"asked{why} ({ANSWERS_ONLY})")
 
     def _next_line(self, deadline: float, limit: float) -> str:
         while True:
@@ -220,7 +251,7 @@ class ExternalBot:
             except TimeoutError:
                 within = f"{limit:g} s"
                 if self._banked:        # said as the engine says it of an in-process bot
-                    self._bank_ms = 0
+                    self._bank = 0.0
                     within = f"its time bank of {limit:.3f} s"
                 raise BotFault("timeout", self._program.timeout_detail(within)) from None
             if line is None:

@@ -23,6 +23,7 @@ import queue
 import shlex
 import signal
 import subprocess
+import sys
 import threading
 import time
 import weakref
@@ -165,7 +166,8 @@ class _LineReader:
             return self.seen, bytes(self.partial)
 
 
-def _write_lines(stream, pending: queue.Queue) -> None:
+def _write_lines(stream, pending: queue.Queue, written: list) -> None:
+    """Write what ``pending`` queues until None; ``written[0]`` counts the texts done."""
     while True:
         text = pending.get()
         if text is None:
@@ -175,6 +177,7 @@ def _write_lines(stream, pending: queue.Queue) -> None:
             stream.flush()
         except (OSError, ValueError):  # the program closed stdin or died: EOF tells the reader
             break
+        written[0] += 1
     try:
         stream.close()
     except OSError:
@@ -199,10 +202,11 @@ class Program:
         self._lines: queue.Queue = queue.Queue(maxsize=QUEUE_CAP)
         self._pending: queue.Queue = queue.Queue()
         self._reader = _LineReader(self._lines, stop)
+        self._sent, self._written = 0, [0]     # texts queued for stdin, and written
         self._threads = [
             threading.Thread(target=self._reader.run, args=(self.proc.stdout,), daemon=True),
-            threading.Thread(target=_write_lines, args=(self.proc.stdin, self._pending),
-                             daemon=True),
+            threading.Thread(target=_write_lines,
+                             args=(self.proc.stdin, self._pending, self._written), daemon=True),
             threading.Thread(target=self.sink.run, args=(self.proc.stderr,), daemon=True),
         ]
         for t in self._threads:
@@ -214,7 +218,31 @@ class Program:
 
     def send(self, text: str) -> None:
         """Queue ``text`` for the program's stdin (the writer thread writes it)."""
+        self._sent += 1
         self._pending.put(text)
+
+    def wait_read(self, deadline: float) -> bool:
+        """Wait until the program has read all that was sent to it (it started up and
+        reads its input), or until ``deadline`` (a ``time.monotonic()`` time); whether
+        it did.  False at once where a pipe cannot say what it holds (not Linux)."""
+        try:
+            import fcntl
+            import termios
+            fd = self.proc.stdin.fileno()
+        except (ImportError, ValueError, OSError):
+            return False
+        writer = self._threads[1]
+        while time.monotonic() < deadline and self.proc.poll() is None and writer.is_alive():
+            if self._written[0] >= self._sent:
+                try:
+                    held = int.from_bytes(fcntl.ioctl(fd, termios.FIONREAD, bytes(4)),
+                                          sys.byteorder)
+                except OSError:
+                    return False
+                if held == 0:
+                    return True
+            time.sleep(0.002)
+        return False
 
     def unread_lines(self):
         """The lines printed and not read yet, at most ``QUEUE_CAP`` of them (this
