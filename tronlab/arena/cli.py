@@ -291,19 +291,21 @@ def cmd_run(args) -> int:
               f"run the same command again to play the other {len(plan) - len(rows)}")
     print(table_text(rows))
     if left_out:
-        print(f"\nleft out, cannot play: {', '.join(left_out)} (the reasons are at the top)")
+        print(f"\nleft out, cannot play: {', '.join(left_out)}")
+        for name, why in left_out.items():
+            print(f"  {name}: {why}")
     if args.html:
-        _write_html(store, rows, args.html, args.replays)
+        _write_html(store, rows, args.html, args.replays, left_out)
     store.close()
     if result.failed:
         raise ArenaError(f"{result.failed}; the games stored so far are kept")
     return 130 if result.interrupted else 0
 
 
-def _write_html(store, rows, path, replays=500):
+def _write_html(store, rows, path, replays=500, left_out=None):
     from .html import leaderboard_html
     with open(path, "w", encoding="utf-8") as f:
-        f.write(leaderboard_html(store, rows, max_replays=replays))
+        f.write(leaderboard_html(store, rows, max_replays=replays, left_out=left_out))
     print(f"leaderboard written to {path}")
 
 
