@@ -90,3 +90,15 @@ def test_the_rating_axis_ticks_are_round_and_inside_the_range():
         assert 2 <= len(ticks) <= 8, (lo, hi, ticks)
         assert all(lo - 1e-9 <= t <= max(hi, lo + 1) + 1e-9 for t in ticks), (lo, hi, ticks)
     assert _ticks(-600, 700) == [-600, -400, -200, 0, 200, 400, 600]
+
+
+def test_a_py_bot_in_a_capture_contest_is_told_what_to_hand_in(tmp_path):
+    # before: 'py: bots play the Tron games, not backtothecode', and nothing on what does
+    import pytest
+
+    from tronlab.arena.bots import check_spec
+    bot = tmp_path / "ann.py"
+    bot.write_text(GOOD)
+    with pytest.raises(ValueError, match=r"not backtothecode: a backtothecode bot is a program "
+                                         r"speaking its protocol \(cmd:COMMAND.*capture/proto"):
+        check_spec(f"py:{bot}", "backtothecode")
