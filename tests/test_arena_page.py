@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from tronlab.arena import Store, round_robin, run
 from tronlab.arena.html import leaderboard_html, replay_frames
 from tronlab.arena.store import record_of
@@ -94,11 +96,24 @@ def test_the_rating_axis_ticks_are_round_and_inside_the_range():
 
 def test_a_py_bot_in_a_capture_contest_is_told_what_to_hand_in(tmp_path):
     # before: 'py: bots play the Tron games, not backtothecode', and nothing on what does
-    import pytest
-
     from tronlab.arena.bots import check_spec
     bot = tmp_path / "ann.py"
     bot.write_text(GOOD)
     with pytest.raises(ValueError, match=r"not backtothecode: a backtothecode bot is a program "
                                          r"speaking its protocol \(cmd:COMMAND.*capture/proto"):
         check_spec(f"py:{bot}", "backtothecode")
+
+
+def test_verbose_names_each_stored_game_by_the_number_replay_takes(tmp_path, capsys):
+    # before: 'stored 49a6c13939c3f13873a8 random v hugger ...': a key that 'arena replay'
+    # does not take, and no number that it does
+    db = str(tmp_path / "v.sqlite")
+    assert tronlab_main(["arena", "run", "--bots", "random", "hugger", "--db", db,
+                         "--no-progress", "--verbose"]) == 0
+    stored = [line for line in capsys.readouterr().out.splitlines() if line.startswith("stored")]
+    assert [line.split()[2:4] for line in stored] == [["as", "game"]] * 2
+    with Store(db) as store:
+        ids = {r["key"]: r["id"] for r in store.rows()}
+    for line in stored:
+        assert line.split()[4] == f"{ids[line.split()[1]]}:"
+    assert tronlab_main(["arena", "replay", db, stored[1].split()[4].rstrip(":")]) == 0
