@@ -10,6 +10,7 @@ import pytest
 
 from tronlab.arena import Store, round_robin, run
 from tronlab.arena.html import leaderboard_html, replay_frames
+from tronlab.arena.report import table_text
 from tronlab.arena.store import record_of
 from tronlab.cli import main as tronlab_main
 
@@ -65,6 +66,9 @@ def test_a_replay_says_which_characters_are_which_bot_and_the_axis_has_numbers(t
     title = _games(page)[str(rows[0]["id"])]["title"]
     assert f"{names[0]} (1/a) v {names[1]} (2/b) v {names[2]} (3/c) on " in title
     assert "every seat;" in page and "both seats" not in page
+    with Store(tmp_path / "g.sqlite") as store:
+        text = table_text(store.rows())
+    assert "first bot's side, every seat;" in text and "both seats" not in text
     svg = page[page.index("<svg"):page.index("</svg>")]
     ticks = re.findall(r'fill="#666">(-?[\d.]+)</text>', svg)
     assert len(ticks) >= 3 and "0" in ticks

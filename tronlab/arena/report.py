@@ -98,7 +98,8 @@ def pairs_text(rows, pairs=None) -> str:
                      f"{100 * line.score:>5.0f}% ±{100 * line.half:>2.0f}"
                      f"{line.p:>9.2g}  {line.verdict:<8} "
                      f"{_depth(line.depth_a)} / {_depth(line.depth_b)}")
-    return "\n".join(lines + [NOTE])
+    note = NOTE.replace("both seats", "every seat") if multiplayer(rows) else NOTE
+    return "\n".join(lines + [note])
 
 
 def first_faults(rows) -> dict:
