@@ -121,3 +121,11 @@ def test_verbose_names_each_stored_game_by_the_number_replay_takes(tmp_path, cap
     for line in stored:
         assert line.split()[4] == f"{ids[line.split()[1]]}:"
     assert tronlab_main(["arena", "replay", db, stored[1].split()[4].rstrip(":")]) == 0
+
+
+def test_a_student_file_named_like_a_built_in_bot_is_told_to_be_renamed(tmp_path):
+    # before: 'two bots have the name 'hugger': ...' in a random order, and no way out
+    (tmp_path / "hugger.py").write_text(GOOD)
+    with pytest.raises(ValueError, match=r"two bots have the name 'hugger': 'hugger' and "
+                                         r"'py:.*hugger.py'; .* rename one of the files"):
+        round_robin(["hugger", f"py:{tmp_path / 'hugger.py'}"], "arena")
