@@ -179,7 +179,7 @@ def test_light_riders_faults_are_counted_though_the_bot_keeps_going_straight(tmp
     code, out, err = _run(["--game", "lightriders", "--maps", "random:1", "--time", "0.1",
                            "--bots-dir", str(folder), "--db", db], capsys)
     assert code == 0, err
-    assert "faults in 6 games: " in out
+    assert "faults in 6 games (" in out
     assert "hang: 4 timeout" in out and "long: 4 exited" in out
     with Store(db) as store:
         row = next(r for r in store.rows() if r["names"] == ["ann", "long"])
@@ -341,7 +341,7 @@ def test_the_page_counts_each_bots_faults_as_the_table_does(tmp_path, capsys):
     code, out, err = _run(["--bots", "random", f"cmd:{sys.executable} {crash}", "--db", db,
                            "--html", page], capsys)
     assert code == 0, err
-    assert "faults in 2 games: quits: 2 exited" in out
+    assert "faults in 2 games (" in out and "\n  quits: 2 exited (first in game 1)\n" in out
     with open(page, encoding="utf-8") as f:
         text = f.read()
     assert "<h2>Faults</h2>" in text and "<td>quits</td><td>2 exited</td>" in text
@@ -349,7 +349,8 @@ def test_the_page_counts_each_bots_faults_as_the_table_does(tmp_path, capsys):
     games = json.loads(text.split('id="games-data">')[1].split("</script>")[0])
     assert len(games) == 2
     for g in games.values():
-        seat = g["title"].split(": ")[1].split(" on ")[0].split(" v ").index("quits")
+        seat = [n.split(" (")[0] for n in g["title"].split(": ")[1].split(" on ")[0]
+                .split(" v ")].index("quits")
         assert g["faults"] == [f"quits (seat {seat}): exited on turn 1: program exited "
                                f"with code 1 (last stderr line: 'no plan')"], g["faults"]
     assert 'id="faults"' in text

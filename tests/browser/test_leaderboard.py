@@ -40,7 +40,8 @@ def test_leaderboard_opens_offline_and_replays_a_game(page_file, browser):
         assert not page.locator("#viewer").is_visible()
         page.click(f'a[href="#game-{game["id"]}"]')
         page.wait_for_selector("#viewer", state="visible")
-        assert " v ".join(game["names"]) in page.locator("#title").inner_text()
+        a, b = game["names"]            # each with the characters it is drawn with
+        assert f"{a} (1/a) v {b} (2/b)" in page.locator("#title").inner_text()
         assert page.locator("#board").inner_text() == boards[-1].to_ascii()
         assert f"turn {len(boards) - 1} of {len(boards) - 1}" == \
             page.locator("#turn-label").inner_text()

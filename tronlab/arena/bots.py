@@ -103,7 +103,9 @@ def check_spec(spec: str, game: str) -> None:
         raise ValueError(f"a bot is a non-empty string, got {spec!r}")
     if spec.startswith("py:"):
         if family != "tron":
-            raise ValueError(f"py: bots play the Tron games, not {game}")
+            raise ValueError(f"py: bots play the Tron games, not {game}: a {game} bot is a "
+                             f"program speaking its protocol (cmd:COMMAND; what it reads and "
+                             f"answers: tronlab/capture/protocol.py)")
         if not os.path.isfile(spec[3:]):
             raise ValueError(f"no such Python file: {spec[3:]!r} (from {spec!r})")
         from .pycheck import check_python_bot

@@ -91,18 +91,21 @@ def build_parser():
     r.add_argument("--replays", type=whole_count, default=500, metavar="N",
                    help="games with a replay in the page (default 500, the first ones)")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
-    r.add_argument("--verbose", action="store_true", help="one line per stored game")
+    r.add_argument("--verbose", action="store_true",
+                   help="one line per stored game, with its number for 'arena replay'")
     t = sub.add_parser("table", help="print the tables of a results database (one report "
-                                     "per game)")
-    t.add_argument("db")
+                                     "for each of the games it holds: google2010, ...)")
+    t.add_argument("db", help="the results database (arena run --db)")
     t.add_argument("--tag", help="only games of this tag")
-    t.add_argument("--game", help="only games of this game")
+    t.add_argument("--game", help="only games of this game (google2010, codingame, "
+                                  "lightriders, backtothecode)")
     t.add_argument("--html", metavar="FILE", help="also write the leaderboard page")
     t.add_argument("--replays", type=whole_count, default=500, metavar="N",
                    help="games with a replay in the page (default 500, the first ones)")
     v = sub.add_parser("replay", help="show one stored game")
-    v.add_argument("db")
-    v.add_argument("id", type=_game_id)
+    v.add_argument("db", help="the results database (arena run --db)")
+    v.add_argument("id", type=_game_id, help="the game's number: the page's games list, the "
+                                             "faults lines, arena run --verbose")
     v.add_argument("--json", action="store_true", help="print the full record as JSON")
     return p
 
@@ -276,7 +279,8 @@ def cmd_run(args) -> int:
 
     def say(row):
         if args.verbose:
-            print(f"stored {row['key']} {' v '.join(row['names'])} on {row['map']}: "
+            game = f" as game {row['id']}" if "id" in row else ""
+            print(f"stored {row['key']}{game}: {' v '.join(row['names'])} on {row['map']}: "
                   f"{'draw' if row['winner'] is None else row['names'][row['winner']] + ' wins'}",
                   flush=True)
     try:
@@ -291,19 +295,21 @@ def cmd_run(args) -> int:
               f"run the same command again to play the other {len(plan) - len(rows)}")
     print(table_text(rows))
     if left_out:
-        print(f"\nleft out, cannot play: {', '.join(left_out)} (the reasons are at the top)")
+        print(f"\nleft out, cannot play: {', '.join(left_out)}")
+        for name, why in left_out.items():
+            print(f"  {name}: {why}")
     if args.html:
-        _write_html(store, rows, args.html, args.replays)
+        _write_html(store, rows, args.html, args.replays, left_out)
     store.close()
     if result.failed:
         raise ArenaError(f"{result.failed}; the games stored so far are kept")
     return 130 if result.interrupted else 0
 
 
-def _write_html(store, rows, path, replays=500):
+def _write_html(store, rows, path, replays=500, left_out=None):
     from .html import leaderboard_html
     with open(path, "w", encoding="utf-8") as f:
-        f.write(leaderboard_html(store, rows, max_replays=replays))
+        f.write(leaderboard_html(store, rows, max_replays=replays, left_out=left_out))
     print(f"leaderboard written to {path}")
 
 

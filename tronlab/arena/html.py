@@ -2,9 +2,11 @@
 
 :func:`leaderboard_html` writes the ratings (table and a plot with the 95%
 intervals, as inline SVG), the head-to-head scores, the per-pair table, each
-bot's faults (timeouts, crashes, bad answers, broken rules) and a list of the
-games; each game's link opens its replay in the page (board as text, a slider,
-play and step buttons, arrow keys).  Everything - data, style and script
+bot's faults (timeouts, crashes, bad answers, broken rules) with what it did the
+first time, the bots of a class folder that could not play (``left_out``) and a
+list of the games; each game's link opens its replay in the page (board as text,
+a key to which characters are which bot, a slider, play and step buttons, arrow
+keys).  Everything - data, style and script
 - is inside the file: it opens offline, from a USB stick or an e-mail, with no
 server and no network.
 
@@ -17,11 +19,12 @@ from __future__ import annotations
 
 import html
 import json
+import math
 import os
 
 from .ratings import places, ratings
-from .report import (RESULTS_NOTE, clocks_phrase, default_pairs, fault_lines, maps_phrase,
-                     multiplayer)
+from .report import (RESULTS_NOTE, clocks_phrase, default_pairs, fault_lines, first_faults,
+                     maps_phrase, multiplayer)
 from .stats import fault_codes, fault_counts, head_to_head, pair_table
 from .store import record_of
 
@@ -32,6 +35,7 @@ th{border-bottom:1px solid #888}td:first-child,th:first-child{text-align:left}
 pre{font-size:14px;line-height:1.05;background:#f4f4f4;padding:.5em;display:inline-block}
 #viewer{display:none;border:1px solid #aaa;padding:.6em;margin:1em 0;background:#fff}
 #faults{white-space:pre-line;color:#a00}
+.faults td,.faults th{text-align:left}.faults td:nth-child(2){white-space:nowrap}
 .clear{color:#075}.lost{color:#a00}.h2h td{text-align:center;min-width:3.5em}
 """
 
@@ -90,7 +94,7 @@ def replay_frames(record) -> tuple[list[str], list]:
         frames = [b.to_ascii().split("\n") for b in record.boards()]
     else:
         from ..capture.ascii import format_grid
-        frames = [format_grid(s.owner).split("\n") for s in record.replay()]
+        frames = [format_grid(s.owner, s.positions).split("\n") for s in record.replay()]
     return frames[0], [_diff(a, b) for a, b in zip(frames, frames[1:])]
 
 
@@ -107,6 +111,17 @@ def _result(row) -> str:
     return text + (f" ({'; '.join(faults)})" if faults else "")
 
 
+def _ticks(lo: float, hi: float) -> list:
+    """Round values for the rating axis between ``lo`` and ``hi``: steps of 1, 2 or 5 times
+    a power of ten, three to seven of them."""
+    span = max(hi - lo, 1.0)
+    hi = lo + span                            # the plot's own range when all ratings are equal
+    step = 10 ** math.floor(math.log10(span / 3))
+    step *= next(m for m in (1, 2, 5, 10) if span / (step * m) <= 7)
+    first = math.ceil(lo / step) * step
+    return [round(first + k * step, 9) for k in range(int((hi - first) // step + 1e-9) + 1)]
+
+
 def _rating_svg(table) -> str:
     if not table:
         return ""
@@ -114,13 +129,13 @@ def _rating_svg(table) -> str:
     hi = max(r.elo + r.half for r in table)
     span = max(hi - lo, 1.0)
     width, left, row_h = 640, 150, 22
-    height = row_h * len(table) + 30
+    height = row_h * len(table) + 44
 
     def x(v):
         return left + (v - lo) / span * (width - left - 20)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'role="img" aria-label="ratings with 95% intervals">',
-             f'<line x1="{x(0):.1f}" y1="0" x2="{x(0):.1f}" y2="{height - 25}" stroke="#bbb" '
+             f'<line x1="{x(0):.1f}" y1="0" x2="{x(0):.1f}" y2="{height - 32}" stroke="#bbb" '
              f'stroke-dasharray="3,3"/>']
     for k, r in enumerate(table):
         y = 15 + k * row_h
@@ -129,7 +144,10 @@ def _rating_svg(table) -> str:
                   f'<line x1="{x(r.elo - r.half):.1f}" y1="{y}" x2="{x(r.elo + r.half):.1f}" '
                   f'y2="{y}" stroke="#47a" stroke-width="3"/>',
                   f'<circle cx="{x(r.elo):.1f}" cy="{y}" r="5" fill="#124"/>']
-    parts.append(f'<text x="{left}" y="{height - 5}" font-size="12">rating (Elo scale, mean 0), '
+    for v in _ticks(lo, hi):
+        parts.append(f'<text x="{x(v):.1f}" y="{height - 18}" text-anchor="middle" '
+                     f'font-size="11" fill="#666">{v:g}</text>')
+    parts.append(f'<text x="{left}" y="{height - 3}" font-size="12">rating (Elo scale, mean 0), '
                  f'dot and 95% interval</text></svg>')
     return "\n".join(parts)
 
@@ -158,12 +176,21 @@ def _h2h(rows, names) -> str:
     return _table(["row v column"] + names, body, "h2h")
 
 
+def _seats(row, record) -> str:
+    """The players of a replay by seat, each with the characters it is drawn with: a Tron
+    bot's head and trail (``ann (1/a)``), a capture bot's position and squares
+    (``ann (a/0)``)."""
+    tron = hasattr(record, "boards")
+    return " v ".join(f"{name} ({k + 1}/{chr(97 + k)})" if tron else f"{name} ({chr(97 + k)}/{k})"
+                      for k, name in enumerate(row["names"]))
+
+
 def _replays(store, rows, max_replays) -> dict:
     games = {}
     for row in rows[:max_replays]:
         record = record_of(store.record_json(row["id"]))
         start, steps = replay_frames(record)
-        games[str(row["id"])] = {"title": f"game {row['id']}: {' v '.join(row['names'])} on "
+        games[str(row["id"])] = {"title": f"game {row['id']}: {_seats(row, record)} on "
                                           f"{row['map']} ({row['game']}, seed {row['seed']})",
                                  "start": start, "steps": steps, "result": _result(row),
                                  "faults": fault_lines(row["names"], record)}
@@ -185,18 +212,43 @@ def _results_note(rows) -> str:
         rows) else ""
 
 
-def _faults(rows) -> str:
-    """The faults of each bot over ``rows``, as the printed table's faults line gives them."""
+def _first_fault(store, row, name, code, games) -> str:
+    """What ``name`` did wrong in ``row``, its first game with fault ``code``: the game
+    (a link when it carries a replay) and the record's line for it (``bad-output on
+    turn 1: ... move() returned None ...``)."""
+    record = record_of(store.record_json(row["id"]))
+    seats = [k for k, n in enumerate(row["names"]) if n == name]
+    heads = tuple(f"{name} (seat {k}): " for k in seats)
+    said = next((line[len(h):] for line in fault_lines(row["names"], record) for h in heads
+                 if line.startswith(h)), code)
+    game = (f'<a href="#game-{row["id"]}">game {row["id"]}</a>' if str(row["id"]) in games
+            else f"game {row['id']}")
+    return f"{game}: {html.escape(said)}"
+
+
+def _faults(store, rows, games) -> str:
+    """The faults of each bot over ``rows``, as the printed table's faults lines give them,
+    each with the first game it happened in and what the bot did there."""
     counts = fault_counts(rows)
     if not counts:
         return (f"<p>No bot timed out, crashed, answered badly or broke a rule in these "
                 f"{len(rows)} games.</p>")
-    lines = [[html.escape(name), html.escape(", ".join(f"{n} {code}" for code, n
-                                                       in sorted(c.items())))]
-             for name, c in sorted(counts.items())]
+    first = first_faults(rows)
+    lines = [[html.escape(name), html.escape(f"{n} {code}"),
+              _first_fault(store, first[name, code], name, code, games)]
+             for name, c in sorted(counts.items()) for code, n in sorted(c.items())]
     return (f"<p>Games in which a bot timed out, crashed, answered badly or broke a rule, "
-            f"out of {len(rows)} (a game's replay says what happened).</p>"
-            + _table(["bot", "faults"], lines))
+            f"out of {len(rows)}, and what it did the first time.</p>"
+            + _table(["bot", "faults", "the first time"], lines, "faults"))
+
+
+def _left_out(left_out) -> str:
+    """The bots of a class folder that could not play, with the reason of each."""
+    if not left_out:
+        return ""
+    lines = [[html.escape(name), html.escape(why)] for name, why in left_out.items()]
+    return ("<h2>Left out</h2><p>These bots could not play: they are in no game above.</p>"
+            + _table(["bot", "why"], lines, "faults"))
 
 
 def _rating_rows(table) -> list:
@@ -207,8 +259,9 @@ def _rating_rows(table) -> list:
 
 
 def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
-                     max_replays: int = 500) -> str:
-    """The whole page for ``rows`` of ``store`` (see the module docstring)."""
+                     max_replays: int = 500, left_out=None) -> str:
+    """The whole page for ``rows`` of ``store`` (see the module docstring); ``left_out``
+    is ``{name: why}`` of the bots of a class folder that could not play."""
     table = ratings(rows)
     names = [r.name for r in table]
     rating_rows = _rating_rows(table)
@@ -227,7 +280,8 @@ def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
         f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>{html.escape(title)}</h1>",
         f"<p>{len(rows)} games ({html.escape(kinds)}) on {maps_phrase(rows)}, "
-        f"both seats; {html.escape(clocks_phrase(rows))}. Ratings: Bradley-Terry fit over "
+        f"{'every seat' if multiplayer(rows) else 'both seats'}; "
+        f"{html.escape(clocks_phrase(rows))}. Ratings: Bradley-Terry fit over "
         f"all games, 95% intervals.</p>",
         '<div id="viewer"><b id="title"></b><br><pre id="board"></pre><br>'
         '<button onclick="step(-1)">&lt;</button> <button onclick="play()">play</button> '
@@ -242,7 +296,7 @@ def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
         "test of the decided games gives p &lt; 0.01 and the first bot won more, 'lost' when "
         "p &lt; 0.01 and it lost more.</p>",
         _table(["pair", "maps", "W", "D", "L", "score", "sign p", "verdict"], pair_rows),
-        "<h2>Faults</h2>", _faults(rows),
+        "<h2>Faults</h2>", _faults(store, rows, games), _left_out(left_out),
         "<h2>Games</h2>", _replays_note(len(rows), len(games), store.path),
         _table(["game", "bots (by seat)", "map", "result", "turns"], game_rows),
         f'<script type="application/json" id="games-data">{data}</script>',

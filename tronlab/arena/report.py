@@ -98,16 +98,39 @@ def pairs_text(rows, pairs=None) -> str:
                      f"{100 * line.score:>5.0f}% ±{100 * line.half:>2.0f}"
                      f"{line.p:>9.2g}  {line.verdict:<8} "
                      f"{_depth(line.depth_a)} / {_depth(line.depth_b)}")
-    return "\n".join(lines + [NOTE])
+    note = NOTE.replace("both seats", "every seat") if multiplayer(rows) else NOTE
+    return "\n".join(lines + [note])
+
+
+def first_faults(rows) -> dict:
+    """``{(name, code): row}``: the first stored game in which each bot made each fault,
+    the one to replay to see what went wrong."""
+    from .stats import fault_codes
+    codes = fault_codes()
+    first: dict = {}
+    for row in sorted(rows, key=lambda r: r.get("id") or 0):
+        for name, code in zip(row["names"], row["faults"]):
+            if code in codes:
+                first.setdefault((name, code), row)
+    return first
 
 
 def faults_text(rows) -> str:
+    """The faults of each bot, a line each: how many games it lost to each kind of
+    fault and the first game of each, which ``tronlab arena replay`` shows."""
     counts = fault_counts(rows)
     if not counts:
         return f"faults (timeouts, crashes, bad output): none in {len(rows)} games"
-    parts = [f"{name}: " + ", ".join(f"{n} {code}" for code, n in sorted(c.items()))
+    first = first_faults(rows)
+
+    def where(name, code):
+        game = first[name, code].get("id")
+        return "" if game is None else f" (first in game {game})"
+    lines = [f"  {name}: " + ", ".join(f"{n} {code}{where(name, code)}"
+                                       for code, n in sorted(c.items()))
              for name, c in sorted(counts.items())]
-    return f"faults in {len(rows)} games: " + "; ".join(parts)
+    return "\n".join([f"faults in {len(rows)} games (tronlab arena replay DB GAME says what "
+                      f"happened):"] + lines)
 
 
 def table_text(rows, pairs=None) -> str:

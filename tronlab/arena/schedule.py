@@ -197,10 +197,12 @@ def _specs(game, seatings, maps, seeds, clock, tag):
     time, depth, bank = clock
     info = get_game(game)
     names = {}
-    for spec in {b for seating in seatings for b in seating}:
+    for spec in sorted({b for seating in seatings for b in seating}):
         other = names.setdefault(bot_name(spec), spec)
         if other != spec:
-            raise ValueError(f"two bots have the name {bot_name(spec)!r}: {other!r} and {spec!r}")
+            raise ValueError(f"two bots have the name {bot_name(spec)!r}: {other!r} and "
+                             f"{spec!r}; the tables tell bots apart by name, and a py: or "
+                             f"cmd: bot is named after its file: rename one of the files")
     check_maps(game, maps, len(seatings[0]) if seatings else 2)
     plan = []
     hashes = {}

@@ -181,7 +181,8 @@ class Store:
         self.close()
 
     def add(self, row: dict) -> bool:
-        """Write one finished game in one transaction; False if its key was there already."""
+        """Write one finished game in one transaction; False if its key was there already.
+        A game written gets its ``id`` in ``row`` (``arena replay DB ID`` shows it)."""
         values = {c: row.get(c) for c in _COLUMNS if c not in ("id", "created")}
         for c in _JSON:
             values[c] = None if values[c] is None else json.dumps(values[c])
@@ -201,6 +202,8 @@ class Store:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
             raise
+        if cur.rowcount == 1:
+            row["id"] = cur.lastrowid
         return cur.rowcount == 1
 
     def done_keys(self) -> set:
