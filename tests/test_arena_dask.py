@@ -265,7 +265,7 @@ def test_a_checkout_that_only_touches_the_files_needs_no_worker_restart(monkeypa
         check_dask_workers(client)      # notes the content of the files it loaded
         monkeypatch.setattr(os.path, "getmtime", lambda path: 4e9)    # all touched
         check_dask_workers(client)
-        monkeypatch.setitem(tronlab._loaded_files, "arena/report.py", "an older content")
+        monkeypatch.setitem(tronlab._loaded_files, "arena/cluster.py", "an older content")
         with pytest.raises(ValueError, match=r"but \S+ runs code of tronlab that its files no "
                                              r"longer hold \(restart it\)$"):
             check_dask_workers(client)
