@@ -771,8 +771,11 @@ def test_dask_workers_without_this_tronlab_are_refused_in_a_sentence(tmp_path,
         check_dask_workers(_FakeDaskClient(other))
     with monkeypatch.context() as m:     # the worker started before its files changed
         m.setattr(os.path, "getmtime", lambda path: 4e9)
+        m.delattr(tronlab, "_loaded_files", raising=False)   # and before a run noted them
         with pytest.raises(ValueError, match=r"but tcp://10.0.0.2:4000 loaded tronlab before "
-                                             r"its files changed \(restart it\)$"):
+                                             r"its files changed \(restart it; it imported "
+                                             r"tronlab before a run noted their content, so "
+                                             r"files a checkout only touched count too\)$"):
             check_dask_workers(_FakeDaskClient(tronlab))
     with monkeypatch.context() as m:     # changed just before the worker imported tronlab:
         # fine (psutil's process start time, used before, is good to a second only)

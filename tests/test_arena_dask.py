@@ -121,3 +121,151 @@ def test_workers_warm_only_the_tron_bots_the_plan_plays(tmp_path, monkeypatch):
     code = cli.main(["run", "--game", "backtothecode", "--bots", "random", "nearest",
                      "--maps", "random:1", "--dask", "tcp://127.0.0.1:1"])
     assert code == 2 and seen["warm"] == []
+
+
+def _cluster(workers=1, **options):
+    return distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=False,
+                                    dashboard_address=":0", **options)
+
+
+def test_a_game_that_raises_on_a_worker_stops_the_run_in_one_sentence(tmp_path, monkeypatch,
+                                                                      caplog):
+    # before: the exception's traceback ended the run, and a game that finished just as
+    # the run cancelled it made Dask's executor log Tornado's InvalidStateError
+    import threading
+
+    from tronlab.arena import play
+
+    both = threading.Barrier(2)
+    real = play._play_tron
+
+    def buggy(spec, cwd, start):        # the workers run in this process: they see it
+        if spec.names == ("hugger", "filler"):
+            both.wait(10)
+            raise RuntimeError("kaboom")
+        row = real(spec, cwd, start)
+        with contextlib.suppress(threading.BrokenBarrierError):
+            both.wait(10)               # finish together with the failing game
+        return row
+
+    monkeypatch.setattr(play, "_play_tron", buggy)
+    plan = round_robin(["random", "hugger", "filler"], "arena", time=0.05)
+    with _cluster(2) as cluster, distributed.Client(cluster) as client:
+        executor, _ = dask_executor(client, warm=["random"])
+        with Store(tmp_path / "r.sqlite") as store:
+            result = run(plan, store, executor=executor, progress=False)
+            stored = len(store.rows())
+    assert result.failed.startswith("the game hugger v filler on arena (key "), result
+    assert "failed where it was played: RuntimeError: kaboom (at test_arena_dask.py" \
+        in result.failed
+    assert 1 <= result.played == stored < len(plan)
+    assert not [r for r in caplog.records if "InvalidStateError" in r.getMessage()]
+
+
+class _Stderr:
+    """sys.stderr that a test thread can wait on."""
+
+    def __init__(self):
+        import threading
+        self.text, self.changed = "", threading.Event()
+
+    def write(self, text):
+        self.text += text
+        self.changed.set()
+
+    def flush(self):
+        pass
+
+
+def test_a_run_left_without_workers_says_so_and_goes_on_when_one_joins(tmp_path,
+                                                                       monkeypatch):
+    # before: the run waited silently for workers to come back
+    import threading
+
+    err = _Stderr()
+    monkeypatch.setattr("sys.stderr", err)
+    plan = round_robin(["random", "hugger", "filler"], "arena", time=0.05)
+    with _cluster(1) as cluster, distributed.Client(cluster) as client:
+        executor, _ = dask_executor(client, warm=[])
+
+        def rejoin():
+            deadline = __import__("time").monotonic() + 6
+            while "no Dask worker" not in err.text and __import__("time").monotonic() < deadline:
+                err.changed.wait(0.2)
+            cluster.scale(1)            # a new worker joins
+
+        def kill_the_worker(row):
+            if len(store.rows()) == 1:
+                worker = next(iter(cluster.workers.values()))
+                cluster.sync(worker.close)
+                cluster.scale(0)
+                threading.Thread(target=rejoin, daemon=True).start()
+
+        with Store(tmp_path / "r.sqlite") as store:
+            result = run(plan, store, executor=executor, progress=False,
+                         on_game=kill_the_worker)
+    assert result.failed is None and result.played == len(plan), result
+    address = cluster.scheduler_address
+    said = (f"no Dask worker is left on the scheduler at {address}: the run waits for workers "
+            f"to join it again (start some with 'dask worker {address}', or press Ctrl-C to "
+            f"stop; the games played so far are kept)\n")
+    assert said in err.text, err.text
+    assert "1 Dask worker joined: the run goes on" in err.text.split(said)[1]
+
+
+def test_a_worker_with_other_code_that_joins_late_plays_no_game(tmp_path):
+    # before: only the workers there at the start were checked; a worker that joined
+    # later with another tronlab (here: one changed file) played the run's games
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    import tronlab
+
+    copy = tmp_path / "other"
+    shutil.copytree(os.path.dirname(tronlab.__file__), copy / "tronlab",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    with open(copy / "tronlab" / "arena" / "report.py", "a") as f:
+        f.write("# another commit\n")
+    plan = round_robin(["random", "hugger"], "arena", time=0.05)
+    with _cluster(1, protocol="tcp") as cluster, distributed.Client(cluster) as client:
+        executor, _ = dask_executor(client, warm=[])
+        cluster.sync(next(iter(cluster.workers.values())).close)
+        cluster.scale(0)
+        late = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker",
+                                 cluster.scheduler_address, "--nthreads", "1", "--no-nanny",
+                                 "--no-dashboard"], cwd=copy,
+                                env={**os.environ, "PYTHONPATH": str(copy)},
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            client.wait_for_workers(1, timeout=60)
+            with Store(tmp_path / "r.sqlite") as store:
+                result = run(plan, store, executor=executor, progress=False)
+                stored = len(store.rows())
+        finally:
+            late.terminate()
+            late.wait(30)
+    assert result.failed is not None and stored == 0, result
+    assert result.failed.startswith("a Dask worker that joined (or restarted) after the "
+                                    "run's check refused the game "), result.failed
+    assert f"has other code of tronlab {tronlab.__version__} (in {copy / 'tronlab'})" \
+        in result.failed and "stop that worker or start it from this tronlab" in result.failed
+
+
+def test_a_checkout_that_only_touches_the_files_needs_no_worker_restart(monkeypatch):
+    # before: a module file newer than the worker's import of tronlab was enough to
+    # refuse it, so 'git checkout' of the same content asked for a restart
+    import os
+
+    import tronlab
+    from tronlab.arena.cluster import check_dask_workers
+
+    with _cluster(1) as cluster, distributed.Client(cluster) as client:
+        check_dask_workers(client)      # notes the content of the files it loaded
+        monkeypatch.setattr(os.path, "getmtime", lambda path: 4e9)    # all touched
+        check_dask_workers(client)
+        monkeypatch.setitem(tronlab._loaded_files, "arena/cluster.py", "an older content")
+        with pytest.raises(ValueError, match=r"but \S+ runs code of tronlab that its files no "
+                                             r"longer hold \(restart it\)$"):
+            check_dask_workers(client)

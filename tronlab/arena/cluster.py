@@ -6,12 +6,24 @@ least one worker joined, that every worker imports this very tronlab (the same
 version and files: otherwise its games are another program's games, or fail in
 it), and that it sees every file the plan's games read (``py:`` files, programs,
 map files) at the same path as here.  Each game is then sent with this process's
-folder, from which relative bot paths are read (:func:`tronlab.arena.play.play_spec`).
+folder, from which relative bot paths are read (:func:`tronlab.arena.play.play_spec`),
+through :class:`DaskGames`, which checks a worker that joins later before its first
+game and says on stderr when no worker is left.
 """
 
 from __future__ import annotations
 
+import concurrent.futures as cf
+import sys
+import threading
+import time
+
 from .play import DEFAULT_WARM, warm_up
+
+#: what the run says on stderr when the cluster has no worker left
+NO_WORKERS = ("no Dask worker is left on the scheduler at {address}: the run waits for "
+              "workers to join it again (start some with 'dask worker {address}', or press "
+              "Ctrl-C to stop; the games played so far are kept)")
 
 
 def dask_executor(client_or_address, warm=DEFAULT_WARM, wait_for_workers=30.0, files=()):
@@ -21,7 +33,9 @@ def dask_executor(client_or_address, warm=DEFAULT_WARM, wait_for_workers=30.0, f
     import tronlab or has another version or other files of it (its games would not
     be this tronlab's games), or lacks one of ``files`` (:func:`plan_files`):
     :func:`check_dask_workers`.  A client made here from an address is closed on an
-    error."""
+    error.  The executor is a :class:`DaskGames`: a worker
+    that joins later is checked before its first game, and a run left without
+    workers says so on stderr."""
     try:
         from distributed import Client
     except ImportError:
@@ -31,20 +45,21 @@ def dask_executor(client_or_address, warm=DEFAULT_WARM, wait_for_workers=30.0, f
     if not isinstance(client, Client):
         client = Client(client_or_address)
     try:
-        check_dask_workers(client, wait_for_workers, files)
+        expected = check_dask_workers(client, wait_for_workers, files)
         client.run(warm_up, tuple(warm))
     except BaseException:
         if client is not client_or_address:
             client.close()
         raise
-    return client.get_executor(pure=False), client
+    return DaskGames(client, expected, _code_probe(), _verdict()), client
 
 
-def check_dask_workers(client, wait=30.0, files=()) -> None:
+def check_dask_workers(client, wait=30.0, files=()) -> tuple:
     """Refuse a cluster without workers (after ``wait`` seconds), workers whose
     tronlab is missing or not this process's (another version, or the same version
-    with other code: a hash of its files, an install from another commit) and
-    workers that lack one of ``files`` (absolute paths)."""
+    with other code: a hash of its files, an install from another commit), workers
+    that run code older than their files and workers that lack one of ``files``
+    (absolute paths).  Returns this process's ``(version, code hash, folder)``."""
     import asyncio
 
     address = client.scheduler.address
@@ -54,22 +69,34 @@ def check_dask_workers(client, wait=30.0, files=()) -> None:
         raise ValueError(f"no Dask worker joined the scheduler at {address} within "
                          f"{wait:g} s: start some with 'dask worker {address}'") from None
 
-    probe = _code_probe()
+    probe, judge = _code_probe(), _verdict()
     version, code, root, _ = probe()
-    wrong = []
-    for worker, (v, c, r, stale) in sorted(client.run(probe).items()):
-        if v is None:
-            wrong.append(f"{worker} {c}")
-        elif v != version:
-            wrong.append(f"{worker} has tronlab {v}")
-        elif c != code:
-            wrong.append(f"{worker} has other code of tronlab {v} (in {r})")
-        elif stale:
-            wrong.append(f"{worker} loaded tronlab before its files changed (restart it)")
+    wrong = [f"{worker} {why}" for worker, found in sorted(client.run(probe).items())
+             if (why := judge(found, version, code))]
     if wrong:
         raise ValueError(f"every Dask worker needs this tronlab ({version}, in {root}), but "
                          + "; ".join(wrong))
     _check_files(client, sorted(files))
+    return version, code, root
+
+
+def _verdict():
+    """``judge(found, version, code)``: why a worker whose probe gave ``found`` cannot
+    play this run's games, or None; sent by value to the workers, like the probe."""
+
+    def judge(found, version, code):
+        v, c, r, stale = found
+        if v is None:
+            return c
+        if v != version:
+            return f"has tronlab {v}"
+        if c != code:
+            return f"has other code of tronlab {v} (in {r})"
+        if stale:
+            return stale
+        return None
+
+    return judge
 
 
 def _code_probe():
@@ -78,10 +105,12 @@ def _code_probe():
 
     def tronlab_code():
         """``(version, hash of the .py and .txt files, folder, stale)`` of the tronlab this
-        process imports, ``stale`` when a module of it has a file that changed after the
-        process imported tronlab (it runs older code than the files; a file only touched,
-        as a checkout does, counts too); ``(None, why, None, False)`` when it cannot be
-        imported."""
+        process imports; ``stale`` says why the process runs older code than the files,
+        else it is None.  The first probe in a process notes a hash of each file; later
+        probes compare the files of the loaded modules with those, so a checkout that
+        only touches files (same content) is fine.  Before that note, a module file
+        newer than the import of tronlab is all there is to go by.
+        ``(None, why, None, None)`` when tronlab cannot be imported."""
         import hashlib
         import os
         import sys
@@ -89,21 +118,34 @@ def _code_probe():
         try:
             import tronlab
         except ImportError as err:
-            return None, f"cannot import tronlab ({err})", None, False
+            return None, f"cannot import tronlab ({err})", None, None
         root = os.path.dirname(os.path.abspath(tronlab.__file__))
-        digest = hashlib.sha1()
-        for rel in sorted(os.path.relpath(os.path.join(d, f), root) for d, _, files
-                          in os.walk(root) for f in files if f.endswith((".py", ".txt"))):
-            digest.update(rel.replace(os.sep, "/").encode())
+        files = {}
+        for rel in sorted(os.path.relpath(os.path.join(d, f), root) for d, _, names
+                          in os.walk(root) for f in names if f.endswith((".py", ".txt"))):
             with open(os.path.join(root, rel), "rb") as f:
-                digest.update(f.read())
-        # tronlab notes when it was imported; psutil's process start time is only good to
-        # about a second (the boot time it adds is whole seconds)
-        started = getattr(tronlab, "_IMPORTED_AT", None) or time.time()
-        stale = any(os.path.getmtime(m.__file__) > started for name, m in list(sys.modules.items())
-                    if name.startswith("tronlab.") and getattr(m, "__file__", None)
-                    and os.path.isfile(m.__file__))
-        return getattr(tronlab, "__version__", "(no version)"), digest.hexdigest(), root, stale
+                files[rel.replace(os.sep, "/")] = hashlib.sha1(f.read()).hexdigest()
+        digest = hashlib.sha1(repr(sorted(files.items())).encode()).hexdigest()
+        loaded = [m.__file__ for name, m in list(sys.modules.items())
+                  if name.startswith("tronlab.") and getattr(m, "__file__", None)
+                  and os.path.isfile(m.__file__)]
+        noted = getattr(tronlab, "_loaded_files", None)
+        stale = None
+        if noted is not None:
+            rels = [os.path.relpath(p, root).replace(os.sep, "/") for p in loaded]
+            if any(noted.get(rel) != files.get(rel) for rel in rels):
+                stale = "runs code of tronlab that its files no longer hold (restart it)"
+        else:
+            # tronlab notes when it was imported; psutil's process start time is only good
+            # to about a second (the boot time it adds is whole seconds)
+            started = getattr(tronlab, "_IMPORTED_AT", None) or time.time()
+            if any(os.path.getmtime(p) > started for p in loaded):
+                stale = ("loaded tronlab before its files changed (restart it; it imported "
+                         "tronlab before a run noted their content, so files a checkout "
+                         "only touched count too)")
+            else:
+                tronlab._loaded_files = files
+        return getattr(tronlab, "__version__", "(no version)"), digest, root, stale
 
     return tronlab_code
 
@@ -149,3 +191,110 @@ def quiet_dask_logs() -> None:
     for name in list(logging.root.manager.loggerDict):
         if name == "distributed" or name.startswith("distributed."):
             logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+class DaskGames(cf.Executor):
+    """The executor of a run on a Dask cluster (made by :func:`dask_executor`).
+
+    Each game is sent with a check that runs on its worker first: a worker that joined
+    after :func:`check_dask_workers` (or was restarted since) and has another tronlab,
+    or code older than its files, refuses the game with a ``DaskWorkerRefused`` error
+    naming it, instead of playing other code.  While games are out, a thread looks at
+    the cluster every ``poll`` seconds and says on stderr when no worker is left (the
+    games wait for workers to join again; Dask's own executor waited silently) and
+    when workers are back.  A game's outcome is handed over once only: Dask's own
+    executor logged Tornado's ``InvalidStateError`` when a game finished just as the
+    run cancelled it."""
+
+    def __init__(self, client, expected, probe, judge, poll=1.0):
+        self._client, self._poll = client, poll
+        self._game = _checked_game(probe, judge, expected[:2])
+        self._pending: set = set()
+        self._lock = threading.Lock()
+        self._watcher, self._empty = None, False
+
+    def submit(self, fn, /, *args):
+        future = cf.Future()
+        task = self._client.submit(self._game, fn, *args, pure=False)
+
+        def cancel(f):
+            if f.cancelled() and task.status not in ("cancelled", "finished", "error"):
+                task.cancel()
+
+        future.add_done_callback(cancel)
+        future.add_done_callback(self._discard)
+        task.add_done_callback(lambda t: _hand_over(t, future))
+        with self._lock:
+            self._pending.add(future)
+            if self._watcher is None:
+                self._watcher = threading.Thread(target=self._watch, daemon=True,
+                                                 name="tronlab-dask-watch")
+                self._watcher.start()
+        return future
+
+    def _discard(self, future):
+        with self._lock:
+            self._pending.discard(future)
+        if not future.cancelled():
+            self._workers_back()        # a game came back: a worker is there again
+
+    def _workers_back(self, workers=None):
+        with self._lock:
+            back, self._empty = self._empty, False
+        if back:
+            count = workers or len(self._client.nthreads())
+            print(f"{count} Dask worker{'s' if count != 1 else ''} joined: the run goes on",
+                  file=sys.stderr, flush=True)
+
+    def _watch(self):
+        while True:
+            with self._lock:
+                if not self._pending:
+                    self._watcher = None
+                    return
+            try:
+                workers = len(self._client.nthreads())
+            except Exception:           # noqa: BLE001 - the scheduler went away: the run says so
+                workers = None
+            if workers == 0 and not self._empty:
+                self._empty = True
+                print(NO_WORKERS.format(address=self._client.scheduler.address),
+                      file=sys.stderr, flush=True)
+            elif workers:
+                self._workers_back(workers)
+            time.sleep(self._poll)
+
+
+def _hand_over(task, future) -> None:
+    """Give ``future`` the outcome of the Dask ``task``, unless the run cancelled it."""
+    try:
+        if task.status == "finished":
+            future.set_result(task.result())
+        elif task.status == "cancelled":
+            if future.cancel():
+                future.set_running_or_notify_cancel()
+        else:
+            future.set_exception(task.exception().with_traceback(task.traceback()))
+    except (cf.InvalidStateError, RuntimeError):    # the run cancelled it meanwhile
+        pass
+
+
+def _checked_game(probe, judge, expected):
+    """The function each game runs on its worker, sent by value: it probes the worker's
+    tronlab once a process and plays ``fn(*args)`` only where it is this run's."""
+
+    class DaskWorkerRefused(RuntimeError):
+        """A worker that joined after the run's check has another tronlab."""
+
+    def tronlab_game(fn, *args):
+        import tronlab
+        from distributed import get_worker
+        found = tronlab.__dict__.get("_dask_probe")
+        if found is None:
+            found = tronlab._dask_probe = probe()
+        why = judge(found, *expected)
+        if why:
+            raise DaskWorkerRefused(f"{get_worker().address} {why}")
+        return fn(*args)
+
+    return tronlab_game

@@ -22,7 +22,8 @@ them), the finished ones are in the store, and :func:`run` returns with
 the process playing it, the machine's out-of-memory killer) breaks a process
 pool, Dask gives up on a game that killed several workers, and a Dask scheduler
 that goes away cancels every game in progress: the run stops the same way, with
-``failed`` saying what happened.  A progress bar (tqdm; a
+``failed`` saying what happened.  So does a game that raises an exception where an
+executor plays it (:func:`game_error` names the game and the error).  A progress bar (tqdm; a
 widget in a notebook) shows games done, the rate and the time left.
 """
 
@@ -120,10 +121,8 @@ def _results(todo, executor, cancel=True):
             try:
                 row = future.result()
             except Exception as exc:
-                why = worker_death(exc, futures[future])
-                if why is None:
-                    raise
-                raise WorkerDied(why) from exc
+                raise WorkerDied(worker_death(exc, futures[future])
+                                 or game_error(exc, futures[future])) from exc
             yield row
     finally:
         if cancel:
@@ -148,12 +147,28 @@ def worker_death(exc, spec) -> str | None:
     game = f"the game {' v '.join(spec.names)} on {spec.map_label} (key {spec.key})"
     if type(exc).__name__ == "KilledWorker":
         return f"Dask gave up on {game}: every worker that played it died"
+    if type(exc).__name__ == "DaskWorkerRefused":     # made by tronlab.arena.cluster
+        return (f"a Dask worker that joined (or restarted) after the run's check refused "
+                f"{game}: {exc}; stop that worker or start it from this tronlab")
     if isinstance(exc, cf.CancelledError):
         # this run cancels its futures only once it stops reading them
         return (f"the executor cancelled {game} and every game in progress; on a Dask "
                 f"cluster, the scheduler went away (it was stopped, or the network to it "
                 f"failed): start it and its workers again")
     return None
+
+
+def game_error(exc, spec) -> str:
+    """One sentence for an exception that a game raised where an executor played it (a
+    defect, not a bot's fault: those are in the game's row): the game, the exception
+    and the line that raised it."""
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" (at {os.path.basename(frames[-1].filename)}, line {frames[-1].lineno})" \
+        if frames else ""
+    return (f"the game {' v '.join(spec.names)} on {spec.map_label} (key {spec.key}) "
+            f"failed where it was played: {type(exc).__name__}: {exc}{where}")
 
 
 def _own_script_note() -> str:
