@@ -502,9 +502,11 @@ def test_bots_with_the_same_results_share_their_place_in_the_tables():
     from tronlab.arena.report import ratings_text
     rows = ([{"names": ["a", "b"], "ranks": [0, 1]}, {"names": ["c", "a"], "ranks": [1, 0]},
              {"names": ["b", "c"], "ranks": [0, 0]}] * 2)
-    lines = ratings_text(rows).splitlines()[1:]
+    text = ratings_text(rows).splitlines()
+    lines = text[1:4]
     assert [(line.split()[0], line.split()[1]) for line in lines] == [
         ("1", "a"), ("2", "b"), ("2", "c")]          # b and c tie: one place, names in order
+    assert text[4].startswith("(0 is the mean of the other bots: a won every game")
     assert [line.split()[2:] for line in lines[1:]] == [lines[1].split()[2:]] * 2
     cells = [row[:2] for row in _rating_rows(ratings(rows))]            # the page's table
     assert cells == [["1", "a"], ["2", "b"], ["2", "c"]]
@@ -516,6 +518,69 @@ def test_two_bots_rating_gap_is_the_log_odds_of_the_score():
     a, b = ratings(rows, prior_sd=1e6)
     score = (30 + 10) / 60
     assert a.elo - b.elo == pytest.approx(ELO * np.log(score / (1 - score)), abs=1e-6)
+
+
+
+def _class_rows(seed=1):
+    """Four working bots (a beats b beats c beats d, 10 games a pair, with upsets) and two
+    broken ones, x and y, that lose every game to them and draw each other."""
+    rng = np.random.default_rng(seed)
+    good, bad, rows = ["a", "b", "c", "d"], ["x", "y"], []
+    names = good + bad
+    for i, p in enumerate(names):
+        for q in names[i + 1:]:
+            for _ in range(10):
+                if p in bad and q in bad:
+                    ranks = [0, 0]
+                elif p in bad or q in bad:
+                    ranks = [1, 0] if p in bad else [0, 1]
+                else:
+                    win = 0.5 + 0.1 * (good.index(q) - good.index(p))
+                    ranks = [0, 1] if rng.random() < win else [1, 0]
+                rows.append({"names": [p, q], "ranks": ranks})
+    return rows
+
+
+def test_broken_entries_do_not_widen_everyone_elses_intervals():
+    # a class contest with two broken files: their ratings rest on the prior only, and
+    # with them in the mean every working bot's interval was some +-330 instead of +-100
+    from tronlab.arena.report import ratings_text
+    rows = _class_rows()
+    alone = {r.name: r for r in ratings([r for r in rows if not {"x", "y"} & set(r["names"])])}
+    table = {r.name: r for r in ratings(rows)}
+    for name, r in alone.items():
+        assert table[name].elo == pytest.approx(r.elo, abs=3), name
+        assert table[name].half == pytest.approx(r.half, abs=5), name
+        assert r.half < 120
+    assert [r.name for r in table.values() if not r.in_reference] == ["x", "y"]
+    assert all(r.in_reference for r in alone.values())
+    assert "(0 is the mean of the other bots: x, y won every game" in ratings_text(rows)
+    from tronlab.arena.html import _reference_note
+    assert _reference_note(ratings(rows)).startswith("<p>0 is the mean of the other bots: x, y")
+    assert _reference_note(ratings(rows[:10])) == ""     # a and b only: nothing left out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 2), min_size=6, max_size=6), min_size=6, max_size=6))
+def test_the_reference_is_the_largest_group_linked_both_ways(points):
+    # oracle: networkx's strongly connected components of "i scored against j"
+    nx = pytest.importorskip("networkx")
+    from tronlab.arena.ratings import reference
+    S = np.array(points, float)
+    np.fill_diagonal(S, 0)
+    g = nx.DiGraph()
+    g.add_nodes_from(range(6))
+    g.add_edges_from((i, j) for i in range(6) for j in range(6) if S[i, j] > 0)
+    groups = [sorted(c) for c in nx.strongly_connected_components(g) if len(c) >= 2]
+    got = reference(S)
+    if not groups:
+        assert got.all()
+        return
+    size = max(len(c) for c in groups)
+    biggest = [c for c in groups if len(c) == size]
+    traded = [S[np.ix_(c, c)].sum() for c in biggest]
+    assert sorted(np.flatnonzero(got).tolist()) in [c for c, t in zip(biggest, traded)
+                                                   if t == max(traded)]
 
 
 # ---- the command ---------------------------------------------------------------------------

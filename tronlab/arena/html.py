@@ -24,7 +24,7 @@ import os
 
 from .ratings import places, ratings
 from .report import (RESULTS_NOTE, clocks_phrase, default_pairs, fault_lines, first_faults,
-                     maps_phrase, multiplayer)
+                     maps_phrase, multiplayer, reference_note)
 from .stats import fault_codes, fault_counts, head_to_head, pair_table
 from .store import record_of
 
@@ -147,8 +147,8 @@ def _rating_svg(table) -> str:
     for v in _ticks(lo, hi):
         parts.append(f'<text x="{x(v):.1f}" y="{height - 18}" text-anchor="middle" '
                      f'font-size="11" fill="#666">{v:g}</text>')
-    parts.append(f'<text x="{left}" y="{height - 3}" font-size="12">rating (Elo scale, mean 0), '
-                 f'dot and 95% interval</text></svg>')
+    parts.append(f'<text x="{left}" y="{height - 3}" font-size="12">rating (Elo scale, '
+                 f'0: the mean), dot and 95% interval</text></svg>')
     return "\n".join(parts)
 
 
@@ -251,6 +251,12 @@ def _left_out(left_out) -> str:
             + _table(["bot", "why"], lines, "faults"))
 
 
+def _reference_note(table) -> str:
+    """The bots left out of the ratings' 0, when there are any (report.reference_note)."""
+    outside = [r.name for r in table if not r.in_reference]
+    return f"<p>{html.escape(reference_note(outside)[1:-1])}.</p>" if outside else ""
+
+
 def _rating_rows(table) -> list:
     """The cells of the ratings table: place (a tie shares it), bot, rating, interval,
     points, results."""
@@ -289,7 +295,7 @@ def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
         '<span id="turn-label"></span><p id="result"></p><p id="faults"></p></div>',
         "<h2>Ratings</h2>", _results_note(rows),
         _table(["rank", "bot", "rating", "95%", "points", "results"], rating_rows),
-        _rating_svg(table),
+        _reference_note(table), _rating_svg(table),
         "<h2>Head to head</h2><p>Score of the row's bot against the column's.</p>",
         _h2h(rows, names),
         "<h2>Pairs</h2><p>W-D-L from the first bot's side; verdict 'clear' when the exact sign "

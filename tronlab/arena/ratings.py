@@ -8,8 +8,13 @@ that won or lost every game at a finite value.  Newton's method finds the
 maximum (the objective is concave); the inverse of the Hessian there is the
 covariance, whose diagonal gives each rating's 95% interval.  Ratings are
 shown on the Elo scale (``400 / ln 10`` times ``t``, so 100 points is a 64%
-expected score), relative to the field's mean; the intervals are those of each
-bot's difference from that mean.
+expected score), relative to the mean of the reference group; the intervals are
+those of each bot's difference from that mean.  The reference group
+(:func:`reference`) is the largest group of bots whose results tie them to each
+other both ways (each scored points against the group and lost points to it,
+directly or through others): usually the whole field.  A bot that lost every
+game (a broken class entry) has no rating of its own, only the prior's: in the
+reference it would make the mean, and so every bot's interval, that uncertain.
 
 >>> table = ratings([{"names": ["a", "b"], "ranks": [0, 1]}] * 6 +
 ...                 [{"names": ["a", "b"], "ranks": [1, 0]}] * 2)
@@ -36,6 +41,7 @@ class Rating(NamedTuple):
     half: float          # half-width of the 95% interval, Elo points
     games: int           # pairwise results (one per seat pair per game)
     points: float
+    in_reference: bool = True    # in the group whose mean is 0 (:func:`reference`)
 
 
 def tallies(rows, names):
@@ -91,11 +97,33 @@ def fit(S, N, prior_sd=PRIOR_SD, tol=1e-10, max_iter=100):
     return theta, np.linalg.inv(hess)
 
 
-def centred(theta, cov):
-    """Strengths relative to the mean, and the standard error of each."""
+def reference(S) -> np.ndarray:
+    """The bots (a boolean mask) of the largest group whose results link every member
+    to every other both ways: bot i reaches bot j when i scored points against j, and a
+    group is closed under reaching in both directions (a strongly connected component;
+    ties: the one with more points traded inside it).  The whole field when no group
+    has two bots."""
+    n = S.shape[0]
+    reach = (S > 0) | np.eye(n, dtype=bool)
+    for k in range(n):                        # transitive closure (Floyd-Warshall)
+        reach |= reach[:, k:k + 1] & reach[k:k + 1, :]
+    both = reach & reach.T
+    best, key = np.ones(n, bool), (1, 0.0)
+    for i in range(n):
+        group = both[i]
+        size = (int(group.sum()), float(S[np.ix_(group, group)].sum()))
+        if size[0] >= 2 and size > key:
+            best, key = group, size
+    return best
+
+
+def centred(theta, cov, ref=None):
+    """Strengths relative to the mean of the bots in ``ref`` (a boolean mask; all by
+    default), and the standard error of each difference."""
     n = len(theta)
-    P = np.eye(n) - np.ones((n, n)) / n
-    return P @ theta, np.sqrt(np.clip(np.diag(P @ cov @ P), 0, None))
+    ref = np.ones(n, bool) if ref is None else np.asarray(ref, bool)
+    P = np.eye(n) - np.outer(np.ones(n), ref / ref.sum())
+    return P @ theta, np.sqrt(np.clip(np.diag(P @ cov @ P.T), 0, None))
 
 
 def ratings(rows, names=None, prior_sd=PRIOR_SD) -> list[Rating]:
@@ -106,9 +134,10 @@ def ratings(rows, names=None, prior_sd=PRIOR_SD) -> list[Rating]:
         return []
     S, N = tallies(rows, names)
     theta, cov = fit(S, N, prior_sd)
-    mid, se = centred(theta, cov)
+    ref = reference(S)
+    mid, se = centred(theta, cov, ref)
     table = [Rating(name, float(ELO * mid[k]), float(1.96 * ELO * se[k]), int(N[k].sum()),
-                    float(S[k].sum())) for k, name in enumerate(names)]
+                    float(S[k].sum()), bool(ref[k])) for k, name in enumerate(names)]
     return sorted(table, key=lambda r: (-round(r.elo, 6), r.name))
 
 

@@ -70,9 +70,19 @@ def ratings_text(rows) -> str:
     for k, r in zip(places(table), table):
         lines.append(f"{k:<5}{r.name:<{width}}{r.elo:>8.0f}{'±' + format(r.half, '.0f'):>7}"
                      f"{r.points:>10.1f}{r.games:>9}")
+    outside = [r.name for r in table if not r.in_reference]
+    if outside:
+        lines.append(reference_note(outside))
     if multiplayer(rows):
         lines.append(RESULTS_NOTE)
     return "\n".join(lines)
+
+
+def reference_note(outside) -> str:
+    """Why the ratings' 0 is not the whole field's mean: the bots left out of it."""
+    return (f"(0 is the mean of the other bots: {', '.join(outside)} won every game against "
+            f"them or lost every one, so their ratings and intervals rest on the prior, not "
+            f"on results)")
 
 
 def default_pairs(rows):
