@@ -132,7 +132,7 @@ def test_bad_bots_lose_and_leave_no_process(tmp_path, jobs):
     for row in rows:
         for name, code in zip(row["names"], row["faults"]):
             faults.setdefault(name, []).append(code)
-    assert set(faults["crash"]) == {"exited"}
+    assert set(faults["crash"]) == {"error"}
     assert set(faults["hang"]) == {"timeout"}
     assert set(faults["garbage"]) == {"bad-output"}
     assert "exited" not in faults["good"] and "timeout" not in faults["hugger"]

@@ -180,14 +180,14 @@ def test_light_riders_faults_are_counted_though_the_bot_keeps_going_straight(tmp
                            "--bots-dir", str(folder), "--db", db], capsys)
     assert code == 0, err
     assert "faults in 6 games (" in out
-    assert "hang: 4 timeout" in out and "long: 4 exited" in out
+    assert "hang: 4 timeout" in out and "long: 4 error" in out
     with Store(db) as store:
         row = next(r for r in store.rows() if r["names"] == ["ann", "long"])
-    assert row["faults"] == [None, "exited"]
+    assert row["faults"] == [None, "error"]
     assert tronlab_main(["arena", "replay", db, str(row["id"])]) == 0
     text = capsys.readouterr().out
-    assert "exited on turn 1, then it kept going straight" in text
-    assert "THE-END" in text                                   # the error's last line, whole
+    assert "error on turn 1, then it kept going straight: move() raised RuntimeError: " in text
+    assert "THE-END (long.py, line 2)" in text                 # the error, whole
 
 
 def test_a_bad_map_in_a_folder_stops_the_run_before_any_game(tmp_path, capsys):
@@ -401,10 +401,11 @@ def test_a_database_of_two_contests_gets_a_table_for_each(tmp_path, capsys):
 
 @pytest.mark.parametrize("game, value", [("google2010", "None"), ("lightriders", "'sideways'"),
                                          ("codingame", "7")])
-def test_a_py_bot_returning_a_non_move_is_bad_output_naming_the_value(tmp_path, game, value):
+def test_a_py_bot_returning_a_non_move_is_illegal_naming_the_value(tmp_path, game, value):
     """Before: the wrapper died on the value, so the game said "exited" (and under Light
-    Riders the bot was gone for the rest of the game). Now its answer is bad output quoting
-    what move() returned, and the program plays on."""
+    Riders the bot was gone for the rest of the game), then "bad-output" ("printed output
+    that is not a move", though the student printed nothing). Now it is "illegal", as in
+    process, quoting what move() returned, and the program plays on."""
     from tronlab import get_bot
     from tronlab.arena.bots import make_bot
     from tronlab.runner.engine import play
@@ -423,14 +424,15 @@ def test_a_py_bot_returning_a_non_move_is_bad_output_naming_the_value(tmp_path, 
     finally:
         ann.close()
     faults = [e for e in record.events if e["player"] == 0]
-    assert faults and faults[0]["kind"] == "bad-output", record.events
+    assert faults and faults[0]["kind"] == "illegal", record.events
     detail = faults[0]["detail"]
     assert detail.startswith(f"move() returned {value}; return 0-3 (0 up"), detail
     assert "\\n" not in detail and "expected" not in detail, detail   # no protocol words
     assert not [e for e in faults if e["kind"] == "exited"], faults
     if game == "lightriders":           # a bad answer keeps it straight; the bot plays on
         assert record.outcome.turns > 1, record.events
-        assert [e["kind"] for e in faults if e["kind"] != "reverse"] == ["bad-output"]
+        assert [e["kind"] for e in faults if e["kind"] != "reverse"] == ["illegal"]
+        assert detail.endswith("or a name such as 'up' (or 'pass': keep going straight)")
 
 
 def test_a_py_bot_may_pass_under_light_riders(tmp_path):

@@ -39,12 +39,12 @@ def test_the_report_says_what_each_faulty_bot_did_and_who_was_left_out(tmp_path,
                          str(folder), "--db", str(db), "--html", str(page)])
     out = capsys.readouterr().out
     assert code == 0
-    assert "\n  nil: 2 bad-output (first in game 1)\n" in out
+    assert "\n  nil: 2 illegal (first in game 1)\n" in out
     tail = out[out.index("left out, cannot play: dora\n"):]
     assert tail.splitlines()[1].startswith("  dora: ") and "SyntaxError" in tail
     text = page.read_text(encoding="utf-8")
     faults = text[text.index("<h2>Faults</h2>"):text.index("<h2>Games</h2>")]
-    assert '<a href="#game-1">game 1</a>: bad-output on turn 1: ' in faults
+    assert '<a href="#game-1">game 1</a>: illegal on turn 1: ' in faults
     assert "move() returned None" in faults
     assert "<h2>Left out</h2>" in faults and "<td>dora</td>" in faults
     assert "SyntaxError" in faults

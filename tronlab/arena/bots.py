@@ -4,8 +4,9 @@
   (``tronlab bots``), with options in JSON (``chamber+draw=-500+tt=false``);
 * ``py:FILE`` - a Python file with a function ``move(board, player)``, the way
   a student writes a bot: it runs in its own process
-  (:mod:`tronlab.arena.pyprogram`) under the game's time limit, so a crash, a
-  hang or a stray ``print`` loses that game and nothing else;
+  (:mod:`tronlab.arena.pyprogram`) under the game's time limit, so an exception
+  or a hang costs that bot its move and nothing else, as in process (a stray
+  ``print`` goes to stderr);
 * ``cmd:COMMAND`` - an external contest program speaking the game's protocol
   (:class:`tronlab.runner.external.ExternalBot`; for Back to the Code
   :class:`tronlab.capture.external.CaptureProgram`).  ``py:`` files are for the

@@ -214,7 +214,7 @@ def _results_note(rows) -> str:
 
 def _first_fault(store, row, name, code, games) -> str:
     """What ``name`` did wrong in ``row``, its first game with fault ``code``: the game
-    (a link when it carries a replay) and the record's line for it (``bad-output on
+    (a link when it carries a replay) and the record's line for it (``illegal on
     turn 1: ... move() returned None ...``)."""
     record = record_of(store.record_json(row["id"]))
     seats = [k for k, n in enumerate(row["names"]) if n == name]

@@ -1,12 +1,15 @@
 """The referee's side of a ``py:`` bot: :class:`PythonFileBot`.
 
 A ``py:FILE`` bot is an :class:`~tronlab.runner.external.ExternalBot` running
-:mod:`tronlab.arena.pyprogram` on the student's file.  When ``move`` returns a
-value that is not a move, that program answers a line starting with
-:data:`~tronlab.arena.pyprogram.NOT_A_MOVE`; the fault then names the value and
-what a move is, instead of quoting the line as a protocol answer.  The program is
-told what a file's ``start_game`` hook hears (``--game``): the limits its own
-clock holds it to, the turn limit and a seed drawn from the seat's Generator.
+:mod:`tronlab.arena.pyprogram` on the student's file.  Its faults are told as an
+in-process bot's are (:mod:`tronlab.runner.engine`): when ``move`` (or
+``start_game``, ``set_clock``) raised, that program answers a line starting with
+:data:`~tronlab.arena.pyprogram.RAISED_MARK`, the fault "error" saying the hook,
+the exception and the line of the file; when ``move`` returned a value that is
+not a move, a line starting with :data:`~tronlab.arena.pyprogram.NOT_A_MOVE`,
+the fault "illegal" naming the value and what a move is.  The program is told
+what a file's ``start_game`` hook hears (``--game``): the limits its own clock
+holds it to, the turn limit and a seed drawn from the seat's Generator.
 """
 
 from __future__ import annotations
@@ -15,8 +18,9 @@ import json
 
 import numpy as np
 
+from ..runner.engine import BotFault
 from ..runner.external import ExternalBot
-from .pyprogram import MOVES_ARE, NOT_A_MOVE
+from .pyprogram import MOVES_ARE, NOT_A_MOVE, RAISED_MARK
 
 _SUFFIX = ": not a move"
 
@@ -45,7 +49,10 @@ class PythonFileBot(ExternalBot):
                 "seed": getattr(self, "_seed", None)}
         return [*self.args, "--game", json.dumps(game)]
 
-    def _bad_output(self, line, err):
+    def _answer_fault(self, line, err):
+        if line.startswith(RAISED_MARK):
+            return BotFault("error", line.removeprefix(RAISED_MARK))
         if line.startswith(NOT_A_MOVE):
-            return f"{line.removesuffix(_SUFFIX)}; {MOVES_ARE}"
-        return super()._bad_output(line, err)
+            also = " (or 'pass': keep going straight)" if self.protocol == "lightriders" else ""
+            return BotFault("illegal", f"{line.removesuffix(_SUFFIX)}; {MOVES_ARE}{also}")
+        return super()._answer_fault(line, err)

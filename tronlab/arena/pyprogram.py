@@ -19,14 +19,18 @@ numpy Generator (seeded from the game's seed when the arena runs it), and a
 hook that takes ``max_turns``, ``first_time_limit`` or ``time_bank`` keywords is
 told those too.  ``move`` alone is all a file needs.
 
-Unlike ``tronlab bot`` (which answers a fallback move when its bot fails), a
-student's exception ends the program with the traceback on stderr: the game
-records it as "exited" with the error's last line, which is what a student
-needs to see.  A ``move`` that returns something that is not a move (``None``,
-``"sideways"``, ``7``) is answered with the line ``move() returned None: not a
-move``, which the game records as "bad output" quoting it (and the reason goes
-to stderr); the program plays on, so under Light Riders rules, where a bad
-answer only means "keep going straight", the bot is still there next turn.
+A student's mistake is told in the student's terms, as a bot run in process
+has it (:mod:`tronlab.runner.engine`).  An exception in ``move`` (or in
+``start_game`` or ``set_clock``) is answered with one line starting with
+:data:`RAISED_MARK`, read by the referee as the fault "error" (``move() raised
+RuntimeError: oops (bot.py, line 7)``), the traceback going to stderr.  A
+``move`` that returns something that is not a move (``None``, ``"sideways"``,
+``7``) is answered with a line starting with :data:`NOT_A_MOVE`, the fault
+"illegal", quoting the value and saying what a move is.  Either way the
+program plays on, so under Light Riders rules, where a bad answer only means
+"keep going straight", the bot is asked again next turn, as one in process is.
+Only a program that really ends (``sys.exit``, ``os._exit``, killed) is
+"exited".
 Anything the student's code writes to its standard output goes to stderr, not
 to the referee, and its standard input is empty: the protocol runs on copies of
 the two file descriptors, so this holds for ``print``, for ``os.system`` and
@@ -49,6 +53,8 @@ import traceback
 CHECK_MARK = "py-bot-load-error: "
 #: the start of the answer line for a value of ``move`` that is not a move
 NOT_A_MOVE = "move() returned "
+#: the start of the answer line for a hook of the file (``move``...) that raised
+RAISED_MARK = "py-bot-error: "
 #: what a move is, for the student who returned something else
 MOVES_ARE = "return 0-3 (0 up, 1 right, 2 down, 3 left) or a name such as 'up'"
 
@@ -93,14 +99,32 @@ def load_problem(path: str) -> str | None:
         deeper = ""
         if own and frames[-1] is not own[-1] and not frames[-1].filename.startswith("<"):
             deeper = f" (in {frames[-1].filename}:{frames[-1].lineno})"
-        try:
-            text = f"sys.exit({err.code!r})" if isinstance(err, SystemExit) else str(err)
-        except Exception:   # noqa: BLE001 - a student's exception may have a broken __str__
-            text = ""
-        detail = f"{type(err).__name__}: {text}" if text else type(err).__name__
-        detail = " ".join(detail.split())[:300]
-        return f"{path}{line}: loading the py: bot raised {detail}{deeper}"
+        return f"{path}{line}: loading the py: bot raised {describe_error(err)}{deeper}"
     return None
+
+
+def describe_error(err: BaseException) -> str:
+    """``RuntimeError: oops``: the exception ``err`` on one line, at most 300 characters
+    (a student's exception may have a broken or many-line ``__str__``)."""
+    try:
+        text = f"sys.exit({err.code!r})" if isinstance(err, SystemExit) else str(err)
+    except Exception:   # noqa: BLE001 - a student's exception may have a broken __str__
+        text = ""
+    detail = f"{type(err).__name__}: {text}" if text else type(err).__name__
+    return " ".join(detail.split())[:300]
+
+
+def raised_line(hook: str, err: BaseException, path: str) -> str:
+    """The answer line for the file's ``hook`` (``"move"``...) that raised ``err``:
+    :data:`RAISED_MARK`, then ``move() raised RuntimeError: oops (bot.py, line 2)``,
+    the line being the last one of the file ``path`` the error went through (else
+    the last one outside this module, in a helper module of the student's)."""
+    frames = [f for f in traceback.extract_tb(err.__traceback__)
+              if os.path.abspath(f.filename) != os.path.abspath(__file__)]
+    own = [f for f in frames if os.path.abspath(f.filename) == os.path.abspath(path)]
+    frame = (own or frames or [None])[-1]
+    where = "" if frame is None else f" ({os.path.basename(frame.filename)}, line {frame.lineno})"
+    return " ".join(f"{RAISED_MARK}{hook}() raised {describe_error(err)}{where}".split())
 
 
 def _protocol_streams():
@@ -145,35 +169,57 @@ def main(argv=None) -> int:
         traceback.print_exc()
         return 1
     client = make_client(args.protocol)
-    return _play(stdin, out, client, (move, set_clock, start_game), args.game)
+    return _play(stdin, out, client, (move, set_clock, start_game), args.game,
+                 args.file)
 
 
-def _play(stdin, out, client, hooks, game) -> int:
-    """Answer every request of ``stdin``; 1 when the student's code raised."""
+def _play(stdin, out, client, hooks, game, path) -> int:
+    """Answer every request of ``stdin`` until it ends (0); a ``sys.exit`` in the
+    student's code ends the program as it asked."""
     from ..tron.protocol import ProtocolError
 
-    move, set_clock, start_game = hooks
+    hooks = dict(zip(("move", "set_clock", "start_game"), hooks))
     for line in stdin:
         try:
             request = client.feed(line)
         except ProtocolError as err:
             print(f"pyprogram: bad input: {err}", file=sys.stderr)
             continue
-        if request is None:
-            continue
-        try:
-            if start_game is not None:
-                call_start_game(start_game, request, client, game)
-                start_game = None
-            if set_clock is not None and request.time_left is not None:
-                set_clock(request.time_left, getattr(client, "time_per_move", None))
-            answer = move(request.board.copy(), request.player)
-        except BaseException:   # noqa: BLE001 - the student's error, shown as it is
-            traceback.print_exc()
-            return 1
-        out.write(answer_line(client, answer) + "\n")
-        out.flush()
+        if request is not None:
+            out.write(_answer(request, client, hooks, game, path) + "\n")
+            out.flush()
     return 0
+
+
+def _answer(request, client, hooks, game, path) -> str:
+    """The line answering ``request``: the move, or what the student's code did wrong.
+    The hooks run as the engine runs an in-process bot's: ``start_game`` once (a
+    failure there costs the first move), ``set_clock`` then ``move`` (a failure in
+    ``set_clock`` costs this one); the traceback goes to stderr."""
+    hook = "move"
+    try:
+        start_game = hooks.pop("start_game", None)
+        if start_game is not None:
+            hook = "start_game"
+            call_start_game(start_game, request, client, game)
+        if hooks["set_clock"] is not None and request.time_left is not None:
+            hook = "set_clock"
+            hooks["set_clock"](request.time_left, getattr(client, "time_per_move", None))
+        hook = "move"
+        answer = hooks["move"](request.board.copy(), request.player)
+    except SystemExit as err:       # the student ends the program: it exits, as asked
+        print(f"pyprogram: {hook}() called sys.exit({err.code!r}), which ends the bot",
+              file=sys.stderr)
+        raise
+    except KeyboardInterrupt:
+        raise
+    except BaseException as err:   # noqa: BLE001 - the student's error: say it, play on
+        tb = err.__traceback__
+        while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
+            tb = tb.tb_next        # the student's frames only
+        traceback.print_exception(type(err), err, tb)
+        return raised_line(hook, err, path)
+    return answer_line(client, answer)
 
 
 def call_start_game(hook, request, client, game: dict) -> None:
@@ -211,8 +257,8 @@ def call_start_game(hook, request, client, game: dict) -> None:
 
 def answer_line(client, answer) -> str:
     """The protocol's line for ``answer``, the value ``move`` returned.  For a value that
-    is not a move, a line saying so, which the referee reads as bad output and quotes
-    (the value cut to 24 characters); the reason goes to stderr.  Under Light Riders
+    is not a move, a line saying so (the value cut to 24 characters), which the referee
+    reads as the fault "illegal"; the reason goes to stderr.  Under Light Riders
     ``"pass"`` is an answer of its own (keep going straight), as in a game in process."""
     from ..runner.reprs import safe_repr
     from ..tron.board import parse_move

@@ -26,6 +26,8 @@ A program that misbehaves loses with a reason code, raised as
 
 Under Light Riders rules the engine turns these into "keep going straight",
 as the contest did; a ``pass`` answer is handed on as the string ``"pass"``.
+A student's ``py:`` file (:mod:`tronlab.arena.pyfilebot`) tells its mistakes as an
+in-process bot would instead of as bad output: "error" and "illegal".
 
 The program runs in its own session (process group) with a token in its
 environment (:mod:`tronlab.runner.reaper`): at the end of the game, at
@@ -219,14 +221,15 @@ class ExternalBot:
             move = parse_answer(self.protocol, line)
         except ProtocolError as err:
             self._stray = (quote(line.strip()), turn + 1)
-            raise BotFault("bad-output", self._bad_output(line, err)) from None
+            raise self._answer_fault(line, err) from None
         self._stray = None
         return "pass" if move is None else move  # Light Riders 'pass': keep going straight
 
-    def _bad_output(self, line: str, err: ProtocolError) -> str:
-        """What a "bad-output" fault says of the answer ``line`` (a subclass that knows
-        its program may say it better)."""
-        return f"{err} ({ANSWERS_ONLY})"
+    def _answer_fault(self, line: str, err: ProtocolError) -> BotFault:
+        """The fault of the answer ``line``, which is not a move: "bad-output" (a subclass
+        that knows its program may tell it better, as :mod:`tronlab.arena.pyfilebot`
+        tells a student's exception)."""
+        return BotFault("bad-output", f"{err} ({ANSWERS_ONLY})")
 
     def _drain(self, limit: float) -> None:
         """Before asking again, throw away late answers to earlier turns (on the

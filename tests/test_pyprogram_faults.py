@@ -1,0 +1,157 @@
+"""A student's ``py:`` bot's mistakes in the student's terms, as an in-process bot's.
+
+Before: an exception in ``move`` ended the program, recorded as "exited" ("the
+external program stopped: program exited with code 1 ..."), and under Light
+Riders the bot was gone for the rest of the game, where an in-process bot that
+raised is asked again next round; a ``move`` returning a non-move was
+"bad-output" ("printed output that is not a move") though the student printed
+nothing.  Now they are "error" and "illegal", as in process, and only a
+program that really ends is "exited".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tronlab import get_bot
+from tronlab.arena.bots import make_bot
+from tronlab.arena.pyprogram import load_bot
+from tronlab.arena.store import Store
+from tronlab.cli import main as tronlab_main
+from tronlab.runner.engine import play
+from tronlab.tron.mapgen import lightriders_board, load_builtin
+
+RAISER = 'def move(board, player):\n    raise RuntimeError("oops")\n'
+
+#: raises at its first and third move, plays its first legal move otherwise
+ODD = """\
+calls = []
+
+def move(board, player):
+    calls.append(1)
+    if len(calls) in (1, 3):
+        raise ValueError(f"call {len(calls)}")
+    moves = board.legal_moves(player)
+    return moves[0] if moves else 0
+"""
+
+FIRST = """\
+def move(board, player):
+    moves = board.legal_moves(player)
+    return moves[0] if moves else 0
+"""
+
+
+class _InProcess:
+    """The same file as an in-process bot: the engine calls its hooks itself."""
+
+    def __init__(self, path):
+        self.move, set_clock, start_game = load_bot(str(path))
+        if set_clock is not None:
+            self.set_clock = set_clock
+        if start_game is not None:
+            self.start_game = start_game
+
+    def __call__(self, board, player):
+        return self.move(board, player)
+
+
+def _play(bot, rules, max_turns=None):
+    board = lightriders_board(rng=1) if rules == "lightriders" else load_builtin("arena")
+    clock = ({"time_bank": (10.0, 1.0)} if rules == "lightriders" else
+             {"time_limit": 2.0, "first_time_limit": 6.0})
+    return play(board, [bot, get_bot("hugger")], rules=rules, rng=3, max_turns=max_turns,
+                **clock)
+
+
+def _play_file(tmp_path, text, rules="google2010", max_turns=None, name="ann.py"):
+    path = tmp_path / name
+    path.write_text(text)
+    bot = make_bot(f"py:{path}", rules, limits=(2.0, 6.0))
+    try:
+        return _play(bot, rules, max_turns)
+    finally:
+        bot.close()
+
+
+def _faults(record, player=0):
+    return [(e["turn"], e["kind"], e["detail"]) for e in record.events
+            if e["player"] == player and e["kind"] != "reverse"]
+
+
+@pytest.mark.parametrize("rules", ["google2010", "codingame"])
+def test_an_exception_in_move_is_an_error_naming_the_exception_and_the_line(tmp_path, rules):
+    record = _play_file(tmp_path, RAISER, rules, name="raiser.py")
+    assert record.outcome.deaths[0] == "error", record.events
+    assert record.outcome.details[0] == ("turn 1: the bot raised an exception: move() raised "
+                                         "RuntimeError: oops (raiser.py, line 2)")
+    stderr = record.stderr[0]
+    assert 'raise RuntimeError("oops")' in stderr and "RuntimeError: oops" in stderr
+    assert "pyprogram" not in stderr                   # the student's frames only
+
+
+def test_under_light_riders_a_py_bot_that_raised_is_asked_again_as_in_process(tmp_path):
+    path = tmp_path / "ann.py"
+    path.write_text(ODD)
+    inproc = _play(_InProcess(path), "lightriders", max_turns=6)
+    record = _play_file(tmp_path, ODD, "lightriders", max_turns=6)
+    faults = _faults(record)
+    assert [(t, k) for t, k, _ in faults] == [(1, "error"), (3, "error")], faults
+    assert faults[1][2] == "move() raised ValueError: call 3 (ann.py, line 6)"
+    assert [(t, k) for t, k, _ in _faults(inproc)] == [(1, "error"), (3, "error")]
+    assert record.moves == inproc.moves and record.outcome.deaths == inproc.outcome.deaths
+
+
+@pytest.mark.parametrize("hook", ["start_game", "set_clock"])
+def test_an_exception_in_a_hook_costs_that_move_and_the_bot_plays_on(tmp_path, hook):
+    """start_game fails once (the first move), set_clock at every move, as in process."""
+    args = ("board, player, **options" if hook == "start_game"
+            else "time_left, time_per_move")
+    text = FIRST + f"\n\ndef {hook}({args}):\n    raise KeyError('{hook}')\n"
+    path = tmp_path / "ann.py"
+    path.write_text(text)
+    inproc = _play(_InProcess(path), "lightriders", max_turns=3)
+    record = _play_file(tmp_path, text, "lightriders", max_turns=3)
+    faults = _faults(record)
+    turns = [1] if hook == "start_game" else [1, 2, 3]
+    assert [(t, k) for t, k, _ in faults] == [(t, "error") for t in turns], faults
+    assert faults[0][2] == f"{hook}() raised KeyError: '{hook}' (ann.py, line 7)"
+    assert [(t, k) for t, k, _ in _faults(inproc)] == [(t, "error") for t in turns]
+    assert record.moves == inproc.moves
+
+
+def test_sys_exit_in_move_ends_the_program_and_says_so(tmp_path):
+    text = "import sys\n\ndef move(board, player):\n    sys.exit(3)\n"
+    record = _play_file(tmp_path, text, "lightriders", max_turns=3)
+    faults = _faults(record)
+    assert [k for _, k, _ in faults] == ["exited"] * 3, faults
+    assert faults[0][2] == ("program exited with code 3 (last stderr line: 'pyprogram: move() "
+                            "called sys.exit(3), which ends the bot')")
+
+
+def test_the_table_the_replay_and_the_page_tell_a_students_mistakes(tmp_path, capsys):
+    """The class contest of a bot returning "sideways" and one raising RuntimeError."""
+    (tmp_path / "bad_ret.py").write_text('def move(board, player):\n    return "sideways"\n')
+    (tmp_path / "raiser.py").write_text(RAISER)
+    db, page = str(tmp_path / "c.sqlite"), str(tmp_path / "c.html")
+    code = tronlab_main(["arena", "run", "--no-progress", "--bots",
+                         f"py:{tmp_path / 'bad_ret.py'}", f"py:{tmp_path / 'raiser.py'}",
+                         "--maps", "random:1", "--time", "0.5", "--db", db, "--html", page])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "\n  bad_ret: 2 illegal (first in game 1)\n  raiser: 2 error (first in game 1)" in out
+    with Store(db) as store:
+        game = store.rows()[0]["id"]
+    assert tronlab_main(["arena", "replay", db, str(game)]) == 0
+    replay = capsys.readouterr().out
+    assert ("died (error) turn 1: the bot raised an exception: move() raised RuntimeError: "
+            "oops (raiser.py, line 2)") in replay
+    assert ("died (illegal) turn 1: returned something that is not a move: move() returned "
+            "'sideways'; return 0-3 (0 up") in replay
+    with open(page, encoding="utf-8") as f:
+        text = f.read()
+    faults = text[text.index("<h2>Faults</h2>"):text.index("<h2>Games</h2>")]
+    assert "<td>raiser</td><td>2 error</td>" in faults
+    assert "error on turn 1: move() raised RuntimeError: oops (raiser.py, line 2)" in faults
+    assert "<td>bad_ret</td><td>2 illegal</td>" in faults
+    assert "exited" not in out + replay + faults and "bad-output" not in out + replay + faults
