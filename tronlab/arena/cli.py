@@ -273,9 +273,10 @@ def cmd_run(args) -> int:
         raise
     if store is None:
         store = _open(args.db, must_exist=False)
+    from .schedule import plan_note
     done = len({s.key for s in plan} & done_keys)
-    print(f"{len(plan)} games planned, {done} already in {args.db}, {len(plan) - done} to play",
-          flush=True)
+    print(f"{len(plan)} games planned, {done} already in {args.db}, {len(plan) - done} to play"
+          + plan_note(plan, args.schedule, len(plan) - done), flush=True)
 
     def say(row):
         if args.verbose:
