@@ -9,8 +9,15 @@ rows by hand.
 
 from __future__ import annotations
 
-from tronlab.arena import round_robin
+import csv
+import io
+import math
+
+import pytest
+
+from tronlab.arena import Store, round_robin, run
 from tronlab.arena import schedule
+from tronlab.arena.ratings import places, ratings
 from tronlab.arena.schedule import gauntlet, plan_note
 from tronlab.cli import main as tronlab_main
 
@@ -51,3 +58,106 @@ def test_arena_run_prints_the_plans_making_under_its_size(tmp_path, capsys, monk
     assert head[2].startswith("  smaller plans: --schedule gauntlet (4 games")
     assert tronlab_main(args) == 0                              # nothing left to play
     assert "the plan:" not in capsys.readouterr().out
+
+
+# ---- the export ---------------------------------------------------------------------------
+
+CY = "def move(board, player):\n    return board.lega_moves(player)[0]   # a typo\n"
+
+
+@pytest.fixture(scope="module")
+def contest(tmp_path_factory):
+    """A database of two contests: google2010 with a student bot that always crashes,
+    and 3-player codingame games (a file of three seats, two of them for google2010)."""
+    folder = tmp_path_factory.mktemp("contest")
+    (folder / "cy.py").write_text(CY)
+    db = str(folder / "class.sqlite")
+    with Store(db) as store:
+        run(round_robin(["random", "hugger", f"py:{folder / 'cy.py'}"], "arena", time=0.5),
+            store, progress=False)
+        run(round_robin(["random", "hugger", "filler"], "random:1", game="codingame",
+                        players=3), store, progress=False)
+    return folder, db
+
+
+def _read(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def test_the_export_is_the_table_of_the_same_database(contest, capsys):
+    # before: the results were only in SQLite; a teacher grading had no file to open
+    folder, db = contest
+    table, games = str(folder / "standings.csv"), str(folder / "games.csv")
+    assert tronlab_main(["arena", "export", db, "--table", table, "--games", games]) == 0
+    out = capsys.readouterr().out
+    assert f"9 games written to {games}" in out and f"written to {table}" in out
+    standing, played = _read(table), _read(games)
+    with Store(db, read_only=True) as store:
+        rows = store.rows()
+    assert [int(g["game"]) for g in played] == [r["id"] for r in rows]
+    for rules in ("google2010", "codingame"):
+        subset = [r for r in rows if r["game"] == rules]
+        mine = [s for s in standing if s["rules"] == rules]
+        table_ = ratings(subset)
+        assert [(int(s["rank"]), s["bot"]) for s in mine] == list(
+            zip(places(table_), [r.name for r in table_]))
+        for s, r in zip(mine, table_):
+            assert (int(s["rating"]), int(s["interval"]), int(s["results"])) == (
+                round(r.elo), round(r.half), r.games)
+            assert float(s["points"]) == r.points
+    # by hand from the games' lines: points of a 2-player game are wins + draws / 2
+    two = [g for g in played if g["rules"] == "google2010"]
+    assert len(two) == 6 and all(g["seat2_bot"] == g["seat2_place"] == "" for g in two)
+    for s in [s for s in standing if s["rules"] == "google2010"]:
+        bot = s["bot"]
+        mine = [g for g in two if bot in (g["seat0_bot"], g["seat1_bot"])]
+        wins = sum(g["winner"] == bot for g in mine)
+        draws = sum(g["winner"] == "" for g in mine)
+        assert float(s["points"]) == wins + draws / 2 and int(s["games"]) == len(mine) == 4
+    # cy lost every game to its typo: the fault, and what it did, seat by seat
+    cy = [(g[f"seat{k}_fault"], g[f"seat{k}_reason"]) for g in two for k in (0, 1)
+          if g[f"seat{k}_bot"] == "cy"]
+    assert len(cy) == 4 and {f for f, _ in cy} == {"exited"}
+    assert all("lega_moves" in why for _, why in cy), cy
+    assert all(g["winner"] != "cy" and g["seat0_fault"] + g["seat1_fault"] in ("", "exited")
+               for g in two)
+    row = next(s for s in standing if s["bot"] == "cy")
+    assert (row["faults"], row["exited"], row["timeout"]) == ("4", "4", "0")
+    for g, r in zip(played, rows):               # seat by seat, as stored
+        seats = range(len(r["names"]))
+        assert [g[f"seat{k}_bot"] for k in seats] == r["names"]
+        assert [int(g[f"seat{k}_place"]) for k in seats] == [x + 1 for x in r["ranks"]]
+        assert (g["map"], int(g["turns"])) == (r["map"], r["turns"])
+    assert math.isclose(sum(float(s["points"]) for s in standing if s["rules"] == "codingame"),
+                        3 * 3)          # 3 games of 3 players: 3 results each, 1 point each
+
+
+def test_the_export_writes_to_standard_output_and_refuses_a_slip(contest, capsys, tmp_path):
+    folder, db = contest
+    assert tronlab_main(["arena", "export", db, "--games", "-", "--game", "codingame"]) == 0
+    captured = capsys.readouterr()
+    lines = list(csv.DictReader(io.StringIO(captured.out)))
+    assert len(lines) == 3 and {g["rules"] for g in lines} == {"codingame"}
+    assert captured.err == ""
+    for args, message in [([], "say what to export: --table FILE"),
+                          (["--table", "-", "--games", "-"], "give two files"),
+                          (["--table", "-", "--game", "lightriders"], "no games of game"),
+                          (["--table", str(tmp_path / "no" / "t.csv")], "--table ")]:
+        assert tronlab_main(["arena", "export", db, *args]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and message in err, err
+    assert tronlab_main(["arena", "export", str(tmp_path / "x.sqlite"), "--table", "-"]) == 2
+    assert "no results database" in capsys.readouterr().err
+
+
+def test_a_stopped_run_exports_the_games_it_finished(tmp_path, capsys):
+    db = str(tmp_path / "half.sqlite")
+    plan = round_robin(["random", "hugger", "filler"], "arena,random:1")
+    with Store(db) as store:
+        run(plan[:5], store, progress=False)                # 5 of the plan's 12 games
+    assert tronlab_main(["arena", "export", db, "--table", "-"]) == 0
+    standing = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert sum(int(s["games"]) for s in standing) == 2 * 5
+    assert tronlab_main(["arena", "table", db]) == 0
+    assert capsys.readouterr().out.startswith("5 games (google2010)")
