@@ -760,10 +760,23 @@ def test_the_report_explains_a_lost_verdict_where_the_better_rated_bot_lost_clea
 def test_the_report_says_what_its_mean_depth_column_holds():
     # before: the pairs table had a 'mean depth' column ('- / 2.0') its note never explained
     from tronlab.arena.report import pairs_text
-    text = pairs_text([_game(["zed", "abe"], [0, 1])] * 3)
+    text = pairs_text([_game(["zed", "abe"], [0, 1], [None, 2.0])] * 3)
     assert text.splitlines()[0].endswith("mean depth")
+    assert text.splitlines()[1].endswith(" - / 2.0")
     note = " ".join(text[text.index("(W-D-L"):].split())
     assert "mean depth: how deep each bot's search went on average, '-' for a bot that" in note
+
+
+def test_the_report_has_no_mean_depth_column_when_no_bot_searched():
+    # before: a class of py: bots read '- / -' on every line, under a note on search depths
+    from tronlab.arena.report import pairs_text
+    for depths in (None, [None, None]):
+        text = pairs_text([_game(["zed", "abe"], [0, 1], depths)] * 3
+                          + [_game(["abe", "zed"], [0, 0], depths)])
+        head, line = text.splitlines()[:2]
+        assert head.endswith("  verdict") and line.endswith("  unclear"), text
+        assert "depth" not in text and "- / -" not in text, text
+        assert text.endswith("and it lost more)")
 
 
 def test_the_report_says_what_a_result_is_when_games_had_more_players(tmp_path):

@@ -1,4 +1,5 @@
-"""``tronlab arena``: run tournaments into a results database, print tables, replay games.
+"""``tronlab arena``: run tournaments into a results database, print tables, replay games,
+export the standings and games as CSV.
 
 ::
 
@@ -7,6 +8,7 @@
     tronlab arena run --bots-dir students/ --bots hugger --db class.sqlite --html board.html
     tronlab arena table results.sqlite [--html FILE]
     tronlab arena replay results.sqlite 17 [--json]
+    tronlab arena export results.sqlite --table standings.csv --games games.csv
 
 ``run`` plays every game of the plan that the database lacks (so the same
 command resumes a stopped run), then prints the table.  ``--seeds N`` plays N
@@ -27,6 +29,7 @@ import sys
 
 from ..cli.parser import seconds, whole_count
 from ..runner.games import game_names
+from .export import add_parser as add_export_parser, cmd_export
 from .helptext import RUN_EXAMPLES, bank_help, maps_default, time_help
 
 
@@ -53,7 +56,8 @@ def _game_id(text):
 
 
 def build_parser():
-    p = _Parser(prog="tronlab arena", description="tournaments, ratings and replays")
+    p = _Parser(prog="tronlab arena", description="tournaments, ratings, replays and CSV "
+                                                "exports")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     r = sub.add_parser("run", help="play a tournament into a results database",
                        description="Play every game of the plan that the database lacks, "
@@ -109,6 +113,7 @@ def build_parser():
     v.add_argument("id", type=_game_id, help="the game's number: the page's games list, the "
                                              "faults lines, arena run --verbose")
     v.add_argument("--json", action="store_true", help="print the full record as JSON")
+    add_export_parser(sub)
     return p
 
 
@@ -275,9 +280,10 @@ def cmd_run(args) -> int:
         raise
     if store is None:
         store = _open(args.db, must_exist=False)
+    from .schedule import plan_note
     done = len({s.key for s in plan} & done_keys)
-    print(f"{len(plan)} games planned, {done} already in {args.db}, {len(plan) - done} to play",
-          flush=True)
+    print(f"{len(plan)} games planned, {done} already in {args.db}, {len(plan) - done} to play"
+          + plan_note(plan, args.schedule, len(plan) - done), flush=True)
 
     def say(row):
         if args.verbose:
@@ -362,7 +368,7 @@ def cmd_replay(args) -> int:
     return 0
 
 
-COMMANDS = {"run": cmd_run, "table": cmd_table, "replay": cmd_replay}
+COMMANDS = {"run": cmd_run, "table": cmd_table, "replay": cmd_replay, "export": cmd_export}
 
 
 def main(argv=None, *, command_line=None) -> int:
@@ -375,7 +381,8 @@ def main(argv=None, *, command_line=None) -> int:
         args = build_parser().parse_args(argv)
         args.command_line = argv is None if command_line is None else command_line
         if args.command is None:
-            raise ArenaError("choose a command: run, table or replay (see tronlab arena --help)")
+            raise ArenaError("choose a command: run, table, replay or export (see tronlab "
+                             "arena --help)")
         return COMMANDS[args.command](args)
     except KeyboardInterrupt:
         return 130

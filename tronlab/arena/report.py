@@ -3,7 +3,8 @@
 :func:`table_text` is what ``tronlab arena table`` and the end of a run print:
 the ratings (best first, with 95% intervals), the pairs table from the
 stronger bot's side (per map set and for all maps: W-D-L, points, score with
-interval, sign-test p, verdict, mean search depths) and the faults.
+interval, sign-test p, verdict, and the mean search depths when a bot searched)
+and the faults.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from .stats import fault_counts, pair_table
 NOTE = ("(W-D-L from the first bot's side, both seats; score: points a game with a 95% interval; "
         "sign p: the\n chance of a split of the decided games at least this uneven from coin "
         "tosses; verdict\n 'clear' when p < 0.01 and the first bot won more, 'lost' when p < 0.01 "
-        "and it lost more;\n mean depth: how deep each bot's search went on average, '-' for a "
-        "bot that does not search)")
+        "and it lost more)")
+#: the note's line for the 'mean depth' column, shown only where a bot of the table searched
+DEPTH_NOTE = (";\n mean depth: how deep each bot's search went on average, '-' for a bot that "
+              "does not search")
 
 
 RESULTS_NOTE = ("(points and results: one result against each other bot of a game, so a "
@@ -95,20 +98,23 @@ def default_pairs(rows):
 def pairs_text(rows, pairs=None) -> str:
     pairs = default_pairs(rows) if pairs is None else pairs
     table = pair_table(rows, pairs)
+    # a class of py: bots never searches: a column of '- / -' on every line tells nothing
+    depths = any(x is not None for line in table for x in (line.depth_a, line.depth_b))
     width = max([28] + [len(f"{line.a} v {line.b}") + 1 for line in table])
     lines = [f"{'pair':<{width}}{'maps':>11}{'W':>5}{'D':>5}{'L':>5}{'points':>12}"
-             f"{'score':>12}{'sign p':>9}  verdict  mean depth"]
+             f"{'score':>12}{'sign p':>9}  verdict" + ("  mean depth" if depths else "")]
     last = None
     for line in table:
         name = f"{line.a} v {line.b}"
         shown = name if name != last else ""
         last = name
+        depth = f" {_depth(line.depth_a)} / {_depth(line.depth_b)}" if depths else ""
         lines.append(f"{shown:<{width}}{line.maps[:10]:>11}{line.wins:>5}{line.draws:>5}"
                      f"{line.losses:>5}{line.wins + line.draws / 2:>7.1f}/{line.games:<4}"
                      f"{100 * line.score:>5.0f}% ±{100 * line.half:>2.0f}"
-                     f"{line.p:>9.2g}  {line.verdict:<8} "
-                     f"{_depth(line.depth_a)} / {_depth(line.depth_b)}")
-    note = NOTE.replace("both seats", "every seat") if multiplayer(rows) else NOTE
+                     f"{line.p:>9.2g}  {line.verdict:<8}{depth}".rstrip())
+    note = NOTE[:-1] + DEPTH_NOTE + ")" if depths else NOTE
+    note = note.replace("both seats", "every seat") if multiplayer(rows) else note
     return "\n".join(lines + [note])
 
 

@@ -256,3 +256,39 @@ def gauntlet(hero, others, maps=None, *, game="google2010", players=2, seeds=1, 
     check_plan_size(len(others) * len(_seatings(range(players), players)), len(maps), seeds)
     seatings = [s for o in others for s in _seatings([hero] + [o] * (players - 1), players)]
     return _specs(game, seatings, maps, seeds, (time, depth, bank), tag)
+
+
+#: games to play above which ``tronlab arena run`` says how its plan is made
+LARGE_PLAN = 100
+
+
+def plan_note(plan, schedule: str = "round-robin", to_play: int | None = None) -> str:
+    """For a plan with more than :data:`LARGE_PLAN` games ``to_play`` (default: all of
+    it), two indented lines (each after a newline): how the plan is made (groups x
+    seatings x maps x seeds) and the options of ``tronlab arena run`` that make it
+    smaller, with the games each gives; '' for a smaller plan."""
+    if not plan or (len(plan) if to_play is None else to_play) <= LARGE_PLAN:
+        return ""
+    players = len(plan[0].bots)
+    bots = len({b for g in plan for b in g.bots})
+    maps = len({g.map for g in plan})
+    seeds = len(plan) // len({(g.bots, g.map) for g in plan})
+    seatings = len(_seatings(range(players), players))
+    if schedule == "gauntlet":
+        groups = f"{bots - 1} opponents of the first bot"
+    else:
+        groups = (f"{math.comb(bots, players)} "
+                  f"{'pairs' if players == 2 else f'groups of {players}'} of the {bots} bots")
+    each = maps * seeds
+    smaller = []
+    if players > 2:
+        two = math.comb(bots, 2) if schedule != "gauntlet" else bots - 1
+        smaller.append(f"--players 2 ({two * 2 * each} games)")
+    if schedule != "gauntlet":
+        smaller.append(f"--schedule gauntlet ({(bots - 1) * seatings * each} games: the first "
+                       f"bot v the others)")
+    fewer = [option for option, n in (("--maps", maps), ("--seeds", seeds)) if n > 1]
+    smaller += [f"fewer {' or '.join(fewer)}"] if fewer else []
+    return (f"\n  the plan: {groups} x {seatings} seatings x {maps} map{'s' * (maps != 1)} x "
+            f"{seeds} seed{'s' * (seeds != 1)}"
+            + (f"\n  smaller plans: {', '.join(smaller)}" if smaller else ""))

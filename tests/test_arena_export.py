@@ -1,0 +1,163 @@
+"""What a teacher does after a class contest: grade from a spreadsheet, and understand
+the size of a plan before it is played.
+
+``tronlab arena export`` writes the standings and the games of a results database
+as CSV; the tests read the files back with :mod:`csv` and check them against the
+tables computed from the same database, and against wins counted from the games'
+rows by hand.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+
+import pytest
+
+from tronlab.arena import Store, round_robin, run
+from tronlab.arena import schedule
+from tronlab.arena.ratings import places, ratings
+from tronlab.arena.schedule import gauntlet, plan_note
+from tronlab.cli import main as tronlab_main
+
+EIGHT = ["random", "hugger", "filler", "chamber", "minimax", "voronoi", "nash", "quick"]
+
+
+# ---- the plan's size ------------------------------------------------------------------------
+
+def test_a_large_plan_says_how_it_is_made_and_how_to_make_it_smaller():
+    # before: 8 bots of a 4-player CodinGame run planned 280 games with no word why
+    plan = round_robin(EIGHT, "random:1", game="codingame", players=4)
+    note = plan_note(plan)
+    assert len(plan) == 280 and note.count("\n") == 2, note
+    assert "70 groups of 4 of the 8 bots x 4 seatings x 1 map x 1 seed" in note
+    # the counts it offers are those of the plans the options make
+    two = len(round_robin(EIGHT, "random:1", game="codingame", players=2))
+    short = len(gauntlet(EIGHT[0], EIGHT[1:], "random:1", game="codingame", players=4))
+    assert (two, short) == (56, 28)
+    assert f"--players 2 ({two} games)" in note and f"--schedule gauntlet ({short} games" in note
+    pairs = round_robin(EIGHT, "random:4", game="codingame", seeds=2)
+    note = plan_note(pairs)
+    assert len(pairs) == 28 * 2 * 4 * 2 and "28 pairs of the 8 bots x 2 seatings x 4 maps x 2 " \
+        "seeds" in note and "fewer --maps or --seeds" in note and "--players" not in note
+    assert plan_note(pairs, to_play=schedule.LARGE_PLAN) == ""       # nearly finished
+    assert plan_note(round_robin(EIGHT, "arena")) == ""              # 56 games: nothing to say
+
+
+def test_arena_run_prints_the_plans_making_under_its_size(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(schedule, "LARGE_PLAN", 5)
+    db = str(tmp_path / "p.sqlite")
+    args = ["arena", "run", "--no-progress", "--bots", "random", "hugger", "filler",
+            "--maps", "arena", "--db", db]
+    assert tronlab_main(args) == 0
+    out = capsys.readouterr().out
+    head = out.splitlines()[:3]
+    assert head[0] == f"6 games planned, 0 already in {db}, 6 to play", out
+    assert head[1] == "  the plan: 3 pairs of the 3 bots x 2 seatings x 1 map x 1 seed"
+    assert head[2].startswith("  smaller plans: --schedule gauntlet (4 games")
+    assert tronlab_main(args) == 0                              # nothing left to play
+    assert "the plan:" not in capsys.readouterr().out
+
+
+# ---- the export ---------------------------------------------------------------------------
+
+CY = "def move(board, player):\n    return board.lega_moves(player)[0]   # a typo\n"
+
+
+@pytest.fixture(scope="module")
+def contest(tmp_path_factory):
+    """A database of two contests: google2010 with a student bot that always crashes,
+    and 3-player codingame games (a file of three seats, two of them for google2010)."""
+    folder = tmp_path_factory.mktemp("contest")
+    (folder / "cy.py").write_text(CY)
+    db = str(folder / "class.sqlite")
+    with Store(db) as store:
+        run(round_robin(["random", "hugger", f"py:{folder / 'cy.py'}"], "arena", time=0.5),
+            store, progress=False)
+        run(round_robin(["random", "hugger", "filler"], "random:1", game="codingame",
+                        players=3), store, progress=False)
+    return folder, db
+
+
+def _read(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def test_the_export_is_the_table_of_the_same_database(contest, capsys):
+    # before: the results were only in SQLite; a teacher grading had no file to open
+    folder, db = contest
+    table, games = str(folder / "standings.csv"), str(folder / "games.csv")
+    assert tronlab_main(["arena", "export", db, "--table", table, "--games", games]) == 0
+    out = capsys.readouterr().out
+    assert f"9 games written to {games}" in out and f"written to {table}" in out
+    standing, played = _read(table), _read(games)
+    with Store(db, read_only=True) as store:
+        rows = store.rows()
+    assert [int(g["game"]) for g in played] == [r["id"] for r in rows]
+    for rules in ("google2010", "codingame"):
+        subset = [r for r in rows if r["game"] == rules]
+        mine = [s for s in standing if s["rules"] == rules]
+        table_ = ratings(subset)
+        assert [(int(s["rank"]), s["bot"]) for s in mine] == list(
+            zip(places(table_), [r.name for r in table_]))
+        for s, r in zip(mine, table_):
+            assert (int(s["rating"]), int(s["interval"]), int(s["results"])) == (
+                round(r.elo), round(r.half), r.games)
+            assert float(s["points"]) == r.points
+    # by hand from the games' lines: points of a 2-player game are wins + draws / 2
+    two = [g for g in played if g["rules"] == "google2010"]
+    assert len(two) == 6 and all(g["seat2_bot"] == g["seat2_place"] == "" for g in two)
+    for s in [s for s in standing if s["rules"] == "google2010"]:
+        bot = s["bot"]
+        mine = [g for g in two if bot in (g["seat0_bot"], g["seat1_bot"])]
+        wins = sum(g["winner"] == bot for g in mine)
+        draws = sum(g["winner"] == "" for g in mine)
+        assert float(s["points"]) == wins + draws / 2 and int(s["games"]) == len(mine) == 4
+    # cy lost every game to its typo: the fault, and what it did, seat by seat
+    cy = [(g[f"seat{k}_fault"], g[f"seat{k}_reason"]) for g in two for k in (0, 1)
+          if g[f"seat{k}_bot"] == "cy"]
+    assert len(cy) == 4 and {f for f, _ in cy} == {"exited"}
+    assert all("lega_moves" in why for _, why in cy), cy
+    assert all(g["winner"] != "cy" and g["seat0_fault"] + g["seat1_fault"] in ("", "exited")
+               for g in two)
+    row = next(s for s in standing if s["bot"] == "cy")
+    assert (row["faults"], row["exited"], row["timeout"]) == ("4", "4", "0")
+    for g, r in zip(played, rows):               # seat by seat, as stored
+        seats = range(len(r["names"]))
+        assert [g[f"seat{k}_bot"] for k in seats] == r["names"]
+        assert [int(g[f"seat{k}_place"]) for k in seats] == [x + 1 for x in r["ranks"]]
+        assert (g["map"], int(g["turns"])) == (r["map"], r["turns"])
+    assert math.isclose(sum(float(s["points"]) for s in standing if s["rules"] == "codingame"),
+                        3 * 3)          # 3 games of 3 players: 3 results each, 1 point each
+
+
+def test_the_export_writes_to_standard_output_and_refuses_a_slip(contest, capsys, tmp_path):
+    folder, db = contest
+    assert tronlab_main(["arena", "export", db, "--games", "-", "--game", "codingame"]) == 0
+    captured = capsys.readouterr()
+    lines = list(csv.DictReader(io.StringIO(captured.out)))
+    assert len(lines) == 3 and {g["rules"] for g in lines} == {"codingame"}
+    assert captured.err == ""
+    for args, message in [([], "say what to export: --table FILE"),
+                          (["--table", "-", "--games", "-"], "give two files"),
+                          (["--table", "-", "--game", "lightriders"], "no games of game"),
+                          (["--table", str(tmp_path / "no" / "t.csv")], "--table ")]:
+        assert tronlab_main(["arena", "export", db, *args]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and message in err, err
+    assert tronlab_main(["arena", "export", str(tmp_path / "x.sqlite"), "--table", "-"]) == 2
+    assert "no results database" in capsys.readouterr().err
+
+
+def test_a_stopped_run_exports_the_games_it_finished(tmp_path, capsys):
+    db = str(tmp_path / "half.sqlite")
+    plan = round_robin(["random", "hugger", "filler"], "arena,random:1")
+    with Store(db) as store:
+        run(plan[:5], store, progress=False)                # 5 of the plan's 12 games
+    assert tronlab_main(["arena", "export", db, "--table", "-"]) == 0
+    standing = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert sum(int(s["games"]) for s in standing) == 2 * 5
+    assert tronlab_main(["arena", "table", db]) == 0
+    assert capsys.readouterr().out.startswith("5 games (google2010)")
