@@ -118,12 +118,12 @@ def test_the_export_is_the_table_of_the_same_database(contest, capsys):
     # cy lost every game to its typo: the fault, and what it did, seat by seat
     cy = [(g[f"seat{k}_fault"], g[f"seat{k}_reason"]) for g in two for k in (0, 1)
           if g[f"seat{k}_bot"] == "cy"]
-    assert len(cy) == 4 and {f for f, _ in cy} == {"exited"}
+    assert len(cy) == 4 and {f for f, _ in cy} == {"error"}
     assert all("lega_moves" in why for _, why in cy), cy
-    assert all(g["winner"] != "cy" and g["seat0_fault"] + g["seat1_fault"] in ("", "exited")
+    assert all(g["winner"] != "cy" and g["seat0_fault"] + g["seat1_fault"] in ("", "error")
                for g in two)
     row = next(s for s in standing if s["bot"] == "cy")
-    assert (row["faults"], row["exited"], row["timeout"]) == ("4", "4", "0")
+    assert (row["faults"], row["error"], row["exited"], row["timeout"]) == ("4", "4", "0", "0")
     for g, r in zip(played, rows):               # seat by seat, as stored
         seats = range(len(r["names"]))
         assert [g[f"seat{k}_bot"] for k in seats] == r["names"]

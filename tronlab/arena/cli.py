@@ -323,12 +323,12 @@ def _write_html(store, rows, path, replays=500, left_out=None):
 
 def cmd_table(args) -> int:
     from .report import table_text
-    from .store import latest_versions
+    from .store import latest_versions, none_stored
     _check_html_path(args.html)
     store = _open(args.db, read_only=True)
     rows = store.rows(tag=args.tag, game=args.game)
     if not rows and (args.tag is not None or args.game is not None):
-        raise ArenaError(_none_stored(store, args.db, args.game, args.tag))
+        raise ArenaError(none_stored(store, args.db, args.game, args.tag))
     rows, replaced = latest_versions(rows)
     games = sorted({r["game"] for r in rows})
     if len(games) > 1 and args.html:
@@ -342,17 +342,6 @@ def cmd_table(args) -> int:
     if args.html:
         _write_html(store, rows, args.html, args.replays)
     return 0
-
-
-def _none_stored(store, db, game, tag) -> str:
-    """Why ``table --game/--tag`` has nothing to show: what is stored instead."""
-    what = " ".join(filter(None, [f"of game {game!r}" if game is not None else "",
-                                  f"with tag {tag!r}" if tag is not None else ""]))
-    games, tags = store.games(), store.tags()
-    if not games:
-        return f"no games {what} are stored in {db}: it holds no games yet"
-    return (f"no games {what} are stored in {db}; it holds games of "
-            f"{', '.join(map(repr, games))} with tags {', '.join(map(repr, tags))}")
 
 
 def cmd_replay(args) -> int:

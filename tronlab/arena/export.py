@@ -137,7 +137,8 @@ def add_parser(sub) -> None:
 def cmd_export(args) -> int:
     """``tronlab arena export``: the CSV files, each written only once all is read."""
     from ..cli.parser import file_problem
-    from .cli import ArenaError, _none_stored, _open
+    from .cli import ArenaError, _open
+    from .store import none_stored
     from .store import latest_versions
 
     targets = [(option, path) for option, path in (("--table", args.table),
@@ -156,7 +157,7 @@ def cmd_export(args) -> int:
     try:
         rows = store.rows(tag=args.tag, game=args.game)
         if not rows and (args.tag is not None or args.game is not None):
-            raise ArenaError(_none_stored(store, args.db, args.game, args.tag))
+            raise ArenaError(none_stored(store, args.db, args.game, args.tag))
         rows, replaced = latest_versions(rows)
         lines = {"--table": standings(rows) if args.table else None,
                  "--games": game_lines(store, rows) if args.games else None}

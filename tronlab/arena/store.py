@@ -285,3 +285,14 @@ def record_of(text: str):
         return CaptureRecord.from_dict(data)
     from ..runner.records import GameRecord
     return GameRecord.from_dict(data)
+
+
+def none_stored(store, db, game, tag) -> str:
+    """Why ``table --game/--tag`` has nothing to show: what is stored instead."""
+    what = " ".join(filter(None, [f"of game {game!r}" if game is not None else "",
+                                  f"with tag {tag!r}" if tag is not None else ""]))
+    games, tags = store.games(), store.tags()
+    if not games:
+        return f"no games {what} are stored in {db}: it holds no games yet"
+    return (f"no games {what} are stored in {db}; it holds games of "
+            f"{', '.join(map(repr, games))} with tags {', '.join(map(repr, tags))}")
