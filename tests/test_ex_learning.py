@@ -316,3 +316,21 @@ def test_separation_sample_messages_count_games_not_boards():
     assert r.message.startswith("separation_sample: FAILED on game 1 (hand: "), r.message
     r = check_separation_sample(solution_sample)
     assert f"all {r.checked} games passed" in r.message, r.message
+
+
+@pytest.mark.parametrize("helper, words", [
+    ("separation_sample", "separation_sample= takes your separation_sample function"),
+    (3, "but got int 3"),
+    (lambda: None, "the checker calls separation_sample(record), but your function takes ()"),
+])
+def test_a_wrong_separation_sample_helper_is_a_bad_argument(helper, words):
+    """Before: it was called only once the fit was wrong, and then reported as the learner's
+    separation_sample crashing ('str' object is not callable)."""
+    r = check_fit_weights(lambda records: (0.1, 0.2), separation_sample=helper)
+    assert r.status == "bad argument" and words in r.message, r.message
+
+
+def test_a_checker_given_a_value_shows_the_call_with_the_functions_own_argument():
+    r = check_separation_sample((1, 2, 3, 4))
+    assert r.status == "bad argument", r.message
+    assert "not check_separation_sample(separation_sample(record))" in r.message, r.message

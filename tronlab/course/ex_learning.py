@@ -29,8 +29,9 @@ from ..tron.values import is_whole
 from .answers import reject_text, reject_unordered
 from .ex_learning_hints import fit_hint, sample_hint, sample_steps
 from .progress import recorded
-from .checker import Case, Exercise, Failure, WrongType, draw, is_stub, run_check
-from .learner import crash_phrase, short_repr, where
+from .checker import (BAD_ARGUMENT, Case, CheckResult, Exercise, Failure, WrongType, draw,
+                      is_stub, run_check)
+from .learner import crash_phrase, describe_value, short_repr, signature_problem, where
 from .timelimit import call_each, call_with_time_limit, check_time_limit
 
 __all__ = ["check_separation_sample", "check_fit_weights", "scripted", "sample_games",
@@ -335,8 +336,23 @@ def check_separation_sample(separation_sample, *, time_limit=None):
 def check_fit_weights(fit_weights, *, separation_sample=None, time_limit=None):
     """Check ``fit_weights(records) -> (k1, k2)`` (A9); given the learner's
     ``separation_sample`` too, a wrong fit names the first record whose features differ."""
+    problem = _helper_problem(separation_sample)
+    if problem:
+        return CheckResult("fit_weights", False, BAD_ARGUMENT,
+                           f"fit_weights: cannot check this. {problem}", hint=problem)
     return run_check(FitWeights(separation_sample, time_limit), fit_weights,
                      time_limit=time_limit)
+
+
+def _helper_problem(sample) -> str | None:
+    """A sentence if ``separation_sample=`` of check_fit_weights is not the learner's function."""
+    if sample is None:
+        return None
+    if not callable(sample) or isinstance(sample, type):
+        return (f"separation_sample= takes your separation_sample function (or leave it out), "
+                f"but got {describe_value(sample)}: check_fit_weights(fit_weights, "
+                f"separation_sample=separation_sample)")
+    return signature_problem("separation_sample", ("record",), sample)
 
 
 def your_weights(fit_weights, records, *, time_limit=60.0):
