@@ -290,6 +290,8 @@ MISTAKES = [
     ("articulation_points", wrong.cuts_how_many, WRONG_TYPE, "not how many there are"),
     ("articulation_points", wrong.cuts_one_region, WRONG, "Start a new search from every free"),
     ("articulation_points", wrong.cuts_and_dead_ends, WRONG, "it is a dead end of its region"),
+    ("fill_bound", wrong.bound_width_divmod, WRONG, "divmod by board.width does not"),
+    ("articulation_points", wrong.cuts_low_not_passed_up, WRONG, "pass its low up"),
 ]
 
 

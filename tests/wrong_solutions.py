@@ -917,3 +917,47 @@ def cuts_back_edge_low(board):
         if children > 1:
             cuts.add(root)
     return {(int(x) - 1, int(y) - 1) for y, x in cuts}
+
+
+def bound_width_divmod(board, player):
+    """Rows and columns from divmod by board.width, not board.stride."""
+    region = [y * board.stride + x for y, x in _region(board, player)]
+
+    def colour(i):
+        return sum(divmod(i, board.width)) % 2
+    head = int(board.heads[player])
+    same = sum(1 for i in region if colour(i) == colour(head))
+    return _bound(len(region) - same, same)
+
+
+def cuts_low_not_passed_up(board):
+    """Hopcroft-Tarjan updating the parent's low when a child is pushed (when the child's
+    low is still its disc) instead of when the child's search is done."""
+    free = board.cells == FREE
+    disc, low, cuts = {}, {}, set()
+    for root in zip(*np.nonzero(free)):
+        if root in disc:
+            continue
+        disc[root] = low[root] = len(disc)
+        children, stack = 0, [(root, None, iter(STRAIGHT))]
+        while stack:
+            sq, parent, steps = stack[-1]
+            for dx, dy in steps:
+                nb = (sq[0] + dy, sq[1] + dx)
+                if not free[nb]:
+                    continue
+                if nb not in disc:
+                    disc[nb] = low[nb] = len(disc)
+                    low[sq] = min(low[sq], low[nb])
+                    stack.append((nb, sq, iter(STRAIGHT)))
+                    children += sq == root
+                    break
+                if nb != parent:
+                    low[sq] = min(low[sq], disc[nb])
+            else:
+                stack.pop()
+                if stack and low[sq] >= disc[stack[-1][0]] and stack[-1][0] != root:
+                    cuts.add(stack[-1][0])
+        if children > 1:
+            cuts.add(root)
+    return {(int(x) - 1, int(y) - 1) for y, x in cuts}

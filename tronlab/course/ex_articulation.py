@@ -69,11 +69,12 @@ def open_room(side: int) -> Board:
 
 
 def tarjan_variant(board, *, strict=False, root_rule=True, diagonal=False, back_low=False,
-                   nodes="free") -> set:
+                   nodes="free", pass_up=True) -> set:
     """Cut vertices as ``(x, y)`` computed with a switchable mistake: ``strict`` uses
     ``low > disc`` (the bridge test) instead of ``>=``; ``root_rule=False`` treats the DFS
     root like any other square; ``diagonal`` also joins squares that touch at a corner;
     ``back_low`` lowers ``low`` by a back edge's ``low[w]`` instead of ``disc[w]``;
+    ``pass_up=False`` never passes a finished child's ``low`` up to its parent;
     ``nodes="heads"`` puts the heads in the graph too, ``"not walls"`` heads and trails."""
     free = board.cells != WALL if nodes == "not walls" else board.cells == FREE
     if nodes == "heads":
@@ -106,7 +107,8 @@ def tarjan_variant(board, *, strict=False, root_rule=True, diagonal=False, back_
                 stack.pop()
                 if stack:
                     up = stack[-1][0]
-                    low[up] = min(low[up], low[sq])
+                    if pass_up:
+                        low[up] = min(low[up], low[sq])
                     beyond = low[sq] > disc[up] if strict else low[sq] >= disc[up]
                     if beyond and (up != root or not root_rule):
                         cuts.add(up)
@@ -182,6 +184,9 @@ _SEARCH_MISTAKES = [
     ({"root_rule": False}, "the square where a search starts (the DFS root) has no parent, so "
      "the low-number test does not apply to it: it is a cut vertex only when it has two or "
      "more DFS children"),
+    ({"pass_up": False}, "when a child's search is done, pass its low up: low[parent] = "
+     "min(low[parent], low[child]); a back edge from deep below reaches the squares above "
+     "only that way"),
     ({"back_low": True}, "a back edge to an earlier square w lowers low by disc[w], not low[w]: "
      "low[w] may come from a way round through w itself, which is gone once w is removed"),
     ({"strict": True}, "compare with >=, not >: a child whose low number equals the parent's "

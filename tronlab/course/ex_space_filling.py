@@ -246,8 +246,8 @@ class FillBound(Exercise):
                   f"{'' if other + same == 1 else 's'}: {other} of the other colour than its own "
                   f"square and {same} of its colour") if other + same else (
                   f"player {p} is boxed in: its head reaches no free square")
-        why = _bound_player_0(b, p, got) or _bound_formula(b, p, got, other, same) or \
-            _bound_counting(b, p, got)
+        why = (_bound_player_0(b, p, got) or _bound_counting(b, p, got, _COLOURING)
+               or _bound_formula(b, p, got, other, same) or _bound_counting(b, p, got))
         return f"{counts}. {why or self.hint}"
 
 
@@ -259,9 +259,16 @@ _COUNTING = [
                            "the path, so the flood fill must stop at trails too"),
     ({"everywhere": True}, "that counts every free square of the board: count only the ones "
                            "the head can reach (a flood fill from the head)"),
+]
+#: mistakes in colouring the squares, tried before the formula's (their numbers are not the
+#: formula's own, so a coincidence would be one of a colouring gone wrong)
+_COLOURING = [
     ({"colour_of": "flat"}, "the parity of a flat index is not the square's colour: when "
                             "board.stride is even, index % 2 ignores the row. Use (x + y) % 2, "
                             "or sum(divmod(index, board.stride)) % 2"),
+    ({"colour_of": "width"}, "a flat index is row * board.stride + column: divmod(index, "
+                             "board.stride) gives (row, column), divmod by board.width does "
+                             "not (the stride is the width plus the two border columns)"),
 ]
 
 
@@ -298,9 +305,9 @@ def _bound_player_0(board, player, got) -> str | None:
     return None
 
 
-def _bound_counting(board, player, got) -> str | None:
+def _bound_counting(board, player, got, mistakes=None) -> str | None:
     """The hint when ``got`` is the bound from colour counts made the wrong way."""
-    for options, text in _COUNTING:
+    for options, text in _COUNTING if mistakes is None else mistakes:
         if got == variants.path_bound(*variants.colour_counts(board, player, **options)):
             return text
     return None

@@ -157,7 +157,8 @@ def colour_counts(board: Board, player: int, *, diagonal: bool = False,
     other colour than the head's and of the head's colour.  Mistakes: ``diagonal``,
     ``walls_only`` (through trails and heads), ``everywhere`` (every free square of the
     board, reachable or not), ``colour_of="flat"`` (the colour as the parity of the flat
-    index) or ``"even"`` (even squares counted as the head's colour, whatever the head's)."""
+    index), ``"width"`` (rows and columns from divmod by the width, not the stride) or
+    ``"even"`` (even squares counted as the head's colour, whatever the head's)."""
     head = int(board.heads[player])
     if everywhere:
         squares = [int(i) for i in np.flatnonzero(board.flat == FREE)]
@@ -166,6 +167,8 @@ def colour_counts(board: Board, player: int, *, diagonal: bool = False,
         squares = [int(i) for i in np.flatnonzero(reach > 0)]
 
     def shade(square):
+        if colour_of == "width":           # divmod by the width, not the stride
+            return sum(divmod(square, board.width)) % 2
         return square % 2 if colour_of == "flat" else colour(board, square)
     start = 0 if colour_of == "even" else shade(head)
     same = sum(1 for square in squares if shade(square) == start)
