@@ -961,3 +961,44 @@ def cuts_low_not_passed_up(board):
         if children > 1:
             cuts.add(root)
     return {(int(x) - 1, int(y) - 1) for y, x in cuts}
+
+
+def greedy_sides_through_corners(board, player):
+    """Floods each side through corners too: two sides that touch diagonally run together."""
+    s = board.stride
+    steps = [int(o) for o in board.offsets] + [-s - 1, -s + 1, s - 1, s + 1]
+
+    def pieces_of(target):
+        seen, pieces = {target}, []
+        for off in board.offsets:
+            start = target + int(off)
+            if board.flat[start] != FREE or start in seen:
+                continue
+            piece, todo = {start}, [start]
+            seen.add(start)
+            while todo:
+                sq = todo.pop()
+                for step in steps:
+                    if board.flat[sq + step] == FREE and sq + step not in seen:
+                        seen.add(sq + step)
+                        piece.add(sq + step)
+                        todo.append(sq + step)
+            pieces.append(piece)
+        return pieces
+    head = int(board.heads[player])
+    best_key, best_move = None, 0
+    for move in board.legal_moves(player):
+        target = head + int(board.offsets[move])
+        pieces = pieces_of(target)
+        open_sides = sum(1 for off in board.offsets if board.flat[target + int(off)] == FREE)
+        key = (max((_piece_bound(board, p, target) for p in pieces), default=0),
+               len(pieces) <= 1, -open_sides)
+        if best_key is None or key > best_key:
+            best_key, best_move = key, move
+    return best_move
+
+
+def greedy_counts_the_target(board, player):
+    """Counts the target square in each side before taking its bound."""
+    return _greedy_by(board, player, lambda t, pieces: max(
+        (_piece_bound(board, p | {t}, t) for p in pieces), default=0))

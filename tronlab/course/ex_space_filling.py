@@ -51,6 +51,10 @@ TINY_FILL = {
         .1.
         .2.
     """,
+    "count from the target": """
+        .#2.
+        ..1.
+    """,
     "against a trail": """
         aaaa.
         ...1.
@@ -162,6 +166,15 @@ class GreedyMove(Exercise):
             relative = ("count each side's colours relative to the target square t, where "
                         "the path into the side starts (its first square there is of the "
                         "other colour than t), not relative to your head")
+            if got in variants.greedy_choices(b, p, diagonal=True):
+                return (f"by the parity bound {name_g} allows at most {space_g} moves and "
+                        f"{name_b} {space_b}: squares that touch only at a corner are not "
+                        f"neighbours, so flood each side up, right, down and left only (through "
+                        f"corners, two sides run together and a cut goes unseen)")
+            if got in variants.greedy_choices(b, p, count_target=True):
+                return (f"by the parity bound {name_g} allows at most {space_g} moves and "
+                        f"{name_b} {space_b}: measure each side as fill_bound does from a head, "
+                        f"with the target square t as the start and t itself not counted")
             by_head = got in variants.greedy_choices(b, p, head_colour=True)
             if got in variants.greedy_choices(b, p, parity=False):
                 return (f"counted in squares {name_g} looks at least as good, but a path "

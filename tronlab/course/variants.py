@@ -175,10 +175,13 @@ def colour_counts(board: Board, player: int, *, diagonal: bool = False,
     return len(squares) - same, same
 
 
-def sides(board: Board, square: int) -> list[set]:
+def sides(board: Board, square: int, *, diagonal: bool = False) -> list[set]:
     """The pieces the free squares next to ``square`` fall into when ``square`` is blocked:
-    a list of sets of flat indices, one per piece (more than one: ``square`` is a cut vertex)."""
+    a list of sets of flat indices, one per piece (more than one: ``square`` is a cut vertex).
+    ``diagonal``: the mistake of flooding a piece through corners too."""
     flat = board.flat
+    s = board.stride
+    flood = [int(o) for o in board.offsets] + ([-s - 1, -s + 1, s - 1, s + 1] if diagonal else [])
     seen = {int(square)}
     pieces = []
     for off in board.offsets:
@@ -190,8 +193,8 @@ def sides(board: Board, square: int) -> list[set]:
         todo = [start]
         while todo:
             sq = todo.pop()
-            for step in board.offsets:
-                nxt = int(sq + step)
+            for step in flood:
+                nxt = sq + step
                 if flat[nxt] == FREE and nxt not in seen:
                     seen.add(nxt)
                     piece.add(nxt)
@@ -210,30 +213,32 @@ def free_neighbours(board: Board, square: int) -> int:
 
 
 def move_key(board: Board, player: int, move: int, *, parity: bool = True,
-             head_colour: bool = False):
+             head_colour: bool = False, diagonal: bool = False, count_target: bool = False):
     """How the greedy filler ranks ``move`` (bigger is better), or None if it is not legal:
     ``(space, not cut, -free neighbours)`` of the target square, where ``space`` is one plus
     the longest path the parity bound allows into the best side behind the target.  With
     ``parity=False`` the mistake of measuring a side by its number of squares, with
-    ``head_colour`` that of counting its colours relative to the head, not the target."""
+    ``head_colour`` that of counting its colours relative to the head, not the target,
+    ``diagonal`` that of flooding the sides through corners, ``count_target`` that of
+    counting the target square in each side."""
     target = int(board.heads[player] + board.offsets[move])
     if board.flat[target] != FREE:
         return None
-    pieces = sides(board, target)
+    pieces = sides(board, target, diagonal=diagonal)
     start = colour(board, int(board.heads[player]) if head_colour else target)
     best = 0
     for piece in pieces:
-        same = sum(1 for sq in piece if colour(board, sq) == start)
-        best = max(best, path_bound(len(piece) - same, same) if parity else len(piece))
+        same = sum(1 for sq in piece if colour(board, sq) == start) + int(count_target)
+        piece = len(piece) + int(count_target)
+        best = max(best, path_bound(piece - same, same) if parity else piece)
     return 1 + best, len(pieces) < 2, -free_neighbours(board, target)
 
 
-def greedy_choices(board: Board, player: int, *, parity: bool = True,
-                   head_colour: bool = False) -> list[int]:
+def greedy_choices(board: Board, player: int, **mistakes) -> list[int]:
     """Every move the greedy filler (A1, as :mod:`tronlab.tron.spacefill` ranks moves) may play: the
-    moves with the best :func:`move_key`.  Empty if no move is legal."""
-    keys = {m: move_key(board, player, m, parity=parity, head_colour=head_colour)
-            for m in board.legal_moves(player)}
+    moves with the best :func:`move_key` (with the ``mistakes`` it takes).  Empty if no move
+    is legal."""
+    keys = {m: move_key(board, player, m, **mistakes) for m in board.legal_moves(player)}
     if not keys:
         return []
     top = max(keys.values())
