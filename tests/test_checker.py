@@ -268,6 +268,34 @@ MISTAKES = [
     ("negamax", wrong.negamax_negates_the_pair, CRASH, "-negamax(game, depth - 1, -beta, "
                                                        "-alpha)[0]"),
     ("negamax", wrong.negamax_best_from_loss, WRONG, "start the best value from None"),
+    # exercise 01, a second round. Before: the first three passed; the rest got the general
+    # hint or another mistake's ("you counted the head", "Measure each side with the bound",
+    # "compare with >=", "a back edge from below it", "is not a square of this board")
+    ("greedy_move", wrong.greedy_all_sides, WRONG, "best side alone"),
+    ("greedy_move", wrong.greedy_smallest_side, WRONG, "best side alone"),
+    ("articulation_points", wrong.cuts_back_edge_low, WRONG, "by disc[w], not low[w]"),
+    ("greedy_move", wrong.greedy_head_colour, WRONG, "relative to the target square t"),
+    ("greedy_move", wrong.greedy_into_trails, WRONG, "(player 1's head)"),
+    ("fill_bound", wrong.bound_flat_parity, WRONG, "index % 2 ignores the row"),
+    ("fill_bound", wrong.bound_absolute_colour, WRONG, "not as even or odd"),
+    ("fill_bound", wrong.bound_diagonal, WRONG, "touch only at a corner"),
+    ("fill_bound", wrong.bound_over_trails, WRONG, "stop at trails too"),
+    ("fill_bound", wrong.bound_every_free_square, WRONG, "every free square of the board"),
+    ("fill_bound", wrong.bound_player_0, WRONG, "that is player 0's bound"),
+    ("fill_bound", wrong.bound_larger_formula, WRONG, "never the larger of the two"),
+    ("fill_bound", wrong.bound_no_extra_square, WRONG, "2 * 1 + 1 = 3"),
+    ("articulation_points", wrong.cuts_with_heads, WRONG, "heads and trails are not in the graph"),
+    ("articulation_points", wrong.cuts_flat_indices, WRONG_TYPE, "board.xy(12) gives its (x, y)"),
+    ("articulation_points", wrong.cuts_padded, WRONG_TYPE, "the index into board.cells"),
+    ("articulation_points", wrong.cuts_how_many, WRONG_TYPE, "not how many there are"),
+    ("articulation_points", wrong.cuts_one_region, WRONG, "Start a new search from every free"),
+    ("articulation_points", wrong.cuts_and_dead_ends, WRONG, "it is a dead end of its region"),
+    ("fill_bound", wrong.bound_width_divmod, WRONG, "divmod by board.width does not"),
+    ("articulation_points", wrong.cuts_low_not_passed_up, WRONG, "pass its low up"),
+    # before: the first passed every board, the second got the hint for a cut
+    ("greedy_move", wrong.greedy_counts_the_target, WRONG, "t itself not counted"),
+    ("greedy_move", wrong.greedy_sides_through_corners, WRONG, "flood each side up, right, "
+                                                                "down and left only"),
 ]
 
 
@@ -302,6 +330,10 @@ def test_a_greedy_move_off_a_tie_is_still_wrong():
 
 def test_right_answer_with_other_labels_passes():
     assert check("components", wrong.components_right_but_renamed).passed
+
+
+def test_cut_vertices_found_another_way_pass():
+    assert check("articulation_points", wrong.cuts_right_by_removal).passed
 
 
 def test_reference_negamax_from_the_tests_passes():

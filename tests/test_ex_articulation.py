@@ -88,7 +88,7 @@ def test_wrong_kinds_of_answer():
     r = check_articulation_points(lambda board: board.cells == 0)
     assert r.status == WRONG_TYPE and "not a mask" in r.hint
     r = check_articulation_points(lambda board: 3)
-    assert r.status == WRONG_TYPE and "(x, y) pairs" in r.hint
+    assert r.status == WRONG_TYPE and "not how many there are (3)" in r.hint
     r = check_articulation_points(lambda board: {(99, 0)})
     assert r.status == WRONG_TYPE and "is not a square" in r.hint
 

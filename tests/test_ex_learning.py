@@ -13,7 +13,9 @@ from tronlab.tron.evaluate import is_separated
 from tronlab.tron.spacefill import fill_length
 
 
-def solution_sample(record, *, board_shift=0, fatal_counted=False, no_fill=False, swap=False):
+def solution_sample(record, *, board_shift=0, fatal_counted=False, no_fill=False, swap=False,
+                    final_features=False, order_ed=False, dead_short=False, len_boards=False,
+                    fill_board=-1, fill_other=False, from_start=False):
     """The learner's function written out plainly, with switchable mistakes."""
     boards = record.boards()
     turn = None
@@ -25,32 +27,48 @@ def solution_sample(record, *, board_shift=0, fatal_counted=False, no_fill=False
             break
     if turn is None:
         return None
-    t = territory(boards[min(max(turn + board_shift, 0), len(boards) - 1)])
+    t = territory(boards[-1 if final_features else
+                         min(max(turn + board_shift, 0), len(boards) - 1)])
     dn, de = t.n0 - t.n1, t.e0 - t.e1
     if swap:
         dn, de = -dn, -de
+    if order_ed:
+        dn, de = de, dn
     out = record.outcome
     moves = []
+    since = 0 if from_start else turn
     for p in (0, 1):
         died = out.death_turns[p]
         if died is not None:
-            moves.append(died - turn - (0 if fatal_counted else 1))
+            moves.append(died - since - (0 if fatal_counted else 2 if dead_short else 1))
         else:
-            moves.append(out.turns - turn + (0 if no_fill else fill_length(boards[-1], p)))
+            turns = len(boards) if len_boards else out.turns
+            fill = fill_length(boards[turn if fill_board == "separation" else -1],
+                               1 - p if fill_other else p)
+            moves.append(turns - since + (0 if no_fill else fill))
     return dn, de, moves[0], moves[1]
 
 
-def solution_fit(records, *, intercept=False):
+def solution_fit(records, *, intercept=False, target="difference", one_at_a_time=False,
+                 polyfit=False, rounded=False, column=False):
     rows, ys = [], []
     for r in records:
         s = solution_sample(r)
         if s is not None:
             rows.append([s[0], s[1], 1.0] if intercept else [s[0], s[1]])
-            ys.append(s[2] - s[3])
+            ys.append({"difference": s[2] - s[3], "moves0": s[2], "sum": s[2] + s[3]}[target])
     if not rows:
         return None
-    k = np.linalg.lstsq(np.array(rows, float), np.array(ys, float), rcond=None)[0]
-    return float(k[0]), float(k[1])
+    x, y = np.array(rows, float), np.array(ys, float)
+    if one_at_a_time:
+        return tuple(float(np.linalg.lstsq(x[:, [c]], y, rcond=None)[0][0]) for c in (0, 1))
+    if polyfit:
+        return tuple(float(v) for v in np.polyfit(x[:, 0], y, 1))
+    if column:
+        return tuple(np.linalg.lstsq(x, y.reshape(-1, 1), rcond=None)[0])
+    k = np.linalg.lstsq(x, y, rcond=None)[0]
+    return (round(float(k[0]), 3), round(float(k[1]), 3)) if rounded else (float(k[0]),
+                                                                            float(k[1]))
 
 
 def test_the_solutions_pass():
@@ -74,10 +92,44 @@ def test_stubs_are_not_implemented():
     ({"fatal_counted": True}, "fatal move"),
     ({"no_fill": True}, "fill_length"),
     ({"swap": True}, "player 0's count minus player 1's"),
+    # before: the general hint for each of these
+    ({"final_features": True}, "(the final board), but the players separate on board 0"),
+    ({"order_ed": True}, "the difference of n first, then of e"),
+    ({"dead_short": True}, "10 - 1 - 5 = 4 moves"),
+    ({"from_start": True}, "10 - 1 - 5, not 10 - 1 from the start"),
+    ({"len_boards": True}, "len(record.boards()) is one more"),
+    ({"fill_board": "separation"}, "from the final board, record.boards()[-1]"),
+    ({"fill_other": True}, "player 0's own estimate, not the other player's"),
 ])
 def test_planted_mistakes_get_their_hint(mistake, words):
     r = check_separation_sample(lambda record: solution_sample(record, **mistake))
     assert r.status == WRONG and words in r.hint, r.message
+    # the expected sample is worked out under it, line by line
+    assert "the players are first apart on board" in r.expected, r.message
+
+
+@pytest.mark.parametrize("mistake, words", [
+    ({"one_at_a_time": True}, "one at a time"),
+    ({"polyfit": True}, "numpy.polyfit(..., 1) fits one feature (dn) and an intercept"),
+    ({"target": "moves0"}, "your target is moves0;"),
+    ({"target": "sum"}, "your target is moves0 + moves1;"),
+    ({"rounded": True}, "without rounding"),
+])
+def test_fits_made_the_wrong_way_are_named(mistake, words):
+    """Before: the general hint for each."""
+    r = check_fit_weights(lambda records: solution_fit(records, **mistake))
+    assert r.status == WRONG and words in r.hint, r.message
+
+
+def test_weights_in_a_column_or_three_of_them_are_explained():
+    """Before: 'return the weights, a sequence of 2 floats' for both, which they looked like."""
+    r = check_fit_weights(lambda records: solution_fit(records, column=True))
+    assert r.status == WRONG_TYPE and "y.ravel()" in r.hint and "shape (1,)" in r.hint, r.message
+    r = check_fit_weights(lambda records: np.linalg.lstsq(
+        np.eye(2), np.ones((2, 1)), rcond=None)[0])
+    assert r.status == WRONG_TYPE and "an array of shape (2, 1)" in r.hint, r.message
+    r = check_fit_weights(lambda records: [0.05, 0.2, 0.0])
+    assert r.status == WRONG_TYPE and "not 3 values" in r.hint, r.message
 
 
 def test_never_separating_and_always_none():
@@ -264,3 +316,21 @@ def test_separation_sample_messages_count_games_not_boards():
     assert r.message.startswith("separation_sample: FAILED on game 1 (hand: "), r.message
     r = check_separation_sample(solution_sample)
     assert f"all {r.checked} games passed" in r.message, r.message
+
+
+@pytest.mark.parametrize("helper, words", [
+    ("separation_sample", "separation_sample= takes your separation_sample function"),
+    (3, "but got int 3"),
+    (lambda: None, "the checker calls separation_sample(record), but your function takes ()"),
+])
+def test_a_wrong_separation_sample_helper_is_a_bad_argument(helper, words):
+    """Before: it was called only once the fit was wrong, and then reported as the learner's
+    separation_sample crashing ('str' object is not callable)."""
+    r = check_fit_weights(lambda records: (0.1, 0.2), separation_sample=helper)
+    assert r.status == "bad argument" and words in r.message, r.message
+
+
+def test_a_checker_given_a_value_shows_the_call_with_the_functions_own_argument():
+    r = check_separation_sample((1, 2, 3, 4))
+    assert r.status == "bad argument", r.message
+    assert "not check_separation_sample(separation_sample(record))" in r.message, r.message

@@ -687,3 +687,318 @@ def negamax_best_from_loss(game, depth, alpha, beta):
         if alpha >= beta:
             break
     return best, best_move
+
+
+# ---- exercise 01, a second round: more of the mistakes a learner makes -------------------------
+def _bound(other, same):
+    return 2 * same + 1 if other > same else 2 * other
+
+
+def _region(board, player, steps=STRAIGHT, ok=lambda code: code == FREE):
+    """The (y, x) squares of board.cells the player's head reaches, the head left out."""
+    region = _reach(board, board.heads[player], steps, ok)
+    region.discard(divmod(int(board.heads[player]), board.stride))
+    return region
+
+
+def bound_flat_parity(board, player):
+    """Colours squares by the parity of their flat index: wrong when the stride is even."""
+    head = int(board.heads[player])
+    region = [y * board.stride + x for y, x in _region(board, player)]
+    same = sum(1 for i in region if i % 2 == head % 2)
+    return _bound(len(region) - same, same)
+
+
+def bound_absolute_colour(board, player):
+    """Counts the even squares as the head's colour, whatever the head's colour."""
+    region = _region(board, player)
+    even = sum(1 for y, x in region if (x + y) % 2 == 0)
+    return _bound(len(region) - even, even)
+
+
+def bound_diagonal(board, player):
+    region = _region(board, player, DIAGONAL)
+    hy, hx = divmod(int(board.heads[player]), board.stride)
+    same = sum(1 for y, x in region if (y + x) % 2 == (hy + hx) % 2)
+    return _bound(len(region) - same, same)
+
+
+def bound_over_trails(board, player):
+    region = _region(board, player, ok=lambda code: code != WALL)
+    hy, hx = divmod(int(board.heads[player]), board.stride)
+    same = sum(1 for y, x in region if (y + x) % 2 == (hy + hx) % 2)
+    return _bound(len(region) - same, same)
+
+
+def bound_every_free_square(board, player):
+    """No flood fill: every free square of the board, reachable or not."""
+    hy, hx = divmod(int(board.heads[player]), board.stride)
+    squares = list(zip(*np.nonzero(board.cells == FREE)))
+    same = sum(1 for y, x in squares if (y + x) % 2 == (hy + hx) % 2)
+    return _bound(len(squares) - same, same)
+
+
+def bound_player_0(board, player):
+    return _bound(*_colours(board, 0))
+
+
+def bound_larger_formula(board, player):
+    other, same = _colours(board, player)
+    return max(2 * same + 1, 2 * other)
+
+
+def bound_no_extra_square(board, player):
+    other, same = _colours(board, player)
+    return 2 * min(other, same)
+
+
+def _sides(board, target):
+    """The pieces around ``target`` with it blocked, as sets of flat indices."""
+    blocked = board.copy()
+    blocked.flat[target] = WALL
+    pieces, seen = [], set()
+    for off in board.offsets:
+        start = target + int(off)
+        if board.flat[start] == FREE and start not in seen:
+            piece = {y * board.stride + x for y, x in _reach(blocked, start)}
+            seen |= piece
+            pieces.append(piece)
+    return pieces
+
+
+def _greedy_by(board, player, room):
+    """The greedy ranking with ``room(target, pieces)`` for the first key."""
+    head = int(board.heads[player])
+    best_key, best_move = None, 0
+    for move in board.legal_moves(player):
+        target = head + int(board.offsets[move])
+        pieces = _sides(board, target)
+        open_sides = sum(1 for off in board.offsets if board.flat[target + int(off)] == FREE)
+        key = (room(target, pieces), len(pieces) <= 1, -open_sides)
+        if best_key is None or key > best_key:
+            best_key, best_move = key, move
+    return best_move
+
+
+def _piece_bound(board, piece, start):
+    colour = sum(divmod(int(start), board.stride)) % 2
+    same = sum(1 for sq in piece if sum(divmod(sq, board.stride)) % 2 == colour)
+    return _bound(len(piece) - same, same)
+
+
+def greedy_all_sides(board, player):
+    """Measures a cutting move by all its sides together, as if it could visit every one."""
+    return _greedy_by(board, player, lambda t, pieces: _piece_bound(
+        board, set().union(*pieces), t))
+
+
+def greedy_smallest_side(board, player):
+    return _greedy_by(board, player, lambda t, pieces: min(
+        (_piece_bound(board, p, t) for p in pieces), default=0))
+
+
+def greedy_head_colour(board, player):
+    """Counts each side's colours relative to the head instead of the target square."""
+    head = int(board.heads[player])
+    return _greedy_by(board, player, lambda t, pieces: max(
+        (_piece_bound(board, p, head) for p in pieces), default=0))
+
+
+def greedy_into_trails(board, player):
+    """The right ranking over its own list of moves: any square that is not a wall (trails
+    and heads too)."""
+    head = int(board.heads[player])
+    best_key, best_move = None, 0
+    for move in range(4):
+        target = head + int(board.offsets[move])
+        if board.flat[target] == WALL:
+            continue
+        pieces = _sides(board, target)
+        open_sides = sum(1 for off in board.offsets if board.flat[target + int(off)] == FREE)
+        key = (max((_piece_bound(board, p, target) for p in pieces), default=0),
+               len(pieces) <= 1, -open_sides)
+        if best_key is None or key > best_key:
+            best_key, best_move = key, move
+    return best_move
+
+
+def _cuts_by_removal(board, nodes):
+    """Cut vertices as (x, y) by brute force: remove each node, count the pieces."""
+    def pieces(left):
+        left, n = set(left), 0
+        while left:
+            n += 1
+            todo = [left.pop()]
+            while todo:
+                y, x = todo.pop()
+                for dx, dy in STRAIGHT:
+                    if (y + dy, x + dx) in left:
+                        left.remove((y + dy, x + dx))
+                        todo.append((y + dy, x + dx))
+        return n
+    base = pieces(nodes)
+    return {(int(x) - 1, int(y) - 1) for y, x in nodes if pieces(nodes - {(y, x)}) > base
+            and board.cells[y, x] == FREE}
+
+
+def _free_nodes(board):
+    return {(int(y), int(x)) for y, x in zip(*np.nonzero(board.cells == FREE))}
+
+
+def cuts_right_by_removal(board):
+    """Right, written another way: one flood fill per square."""
+    return _cuts_by_removal(board, _free_nodes(board))
+
+
+def cuts_with_heads(board):
+    """Puts the heads in the graph as if they were free squares."""
+    heads = {divmod(int(h), board.stride) for h in board.heads}
+    return _cuts_by_removal(board, _free_nodes(board) | heads)
+
+
+def cuts_flat_indices(board):
+    return {(y + 1) * board.stride + x + 1 for x, y in cuts_right_by_removal(board)}
+
+
+def cuts_padded(board):
+    """The board.cells indices of the squares, (x + 1, y + 1)."""
+    return {(x + 1, y + 1) for x, y in cuts_right_by_removal(board)}
+
+
+def cuts_how_many(board):
+    return len(cuts_right_by_removal(board))
+
+
+def cuts_one_region(board):
+    """Searches from the first free square only: the other regions are never looked at."""
+    nodes = _free_nodes(board)
+    first = min(nodes)
+    region = {(y - 1, x - 1) for y, x in _reach(board, first[0] * board.stride + first[1])}
+    return {(x, y) for x, y in cuts_right_by_removal(board) if (y, x) in region}
+
+
+def cuts_and_dead_ends(board):
+    """Adds the squares with one free neighbour, as if a dead end cut something off."""
+    nodes = _free_nodes(board)
+    ends = {(x - 1, y - 1) for y, x in nodes
+            if sum((y + dy, x + dx) in nodes for dx, dy in STRAIGHT) == 1}
+    return cuts_right_by_removal(board) | ends
+
+
+def cuts_back_edge_low(board):
+    """Hopcroft-Tarjan with low[w] for a back edge to w, not disc[w]."""
+    free = board.cells == FREE
+    disc, low, cuts = {}, {}, set()
+    for root in zip(*np.nonzero(free)):
+        if root in disc:
+            continue
+        disc[root] = low[root] = len(disc)
+        children, stack = 0, [(root, None, iter(STRAIGHT))]
+        while stack:
+            sq, parent, steps = stack[-1]
+            for dx, dy in steps:
+                nb = (sq[0] + dy, sq[1] + dx)
+                if not free[nb]:
+                    continue
+                if nb not in disc:
+                    disc[nb] = low[nb] = len(disc)
+                    stack.append((nb, sq, iter(STRAIGHT)))
+                    children += sq == root
+                    break
+                if nb != parent:
+                    low[sq] = min(low[sq], low[nb])
+            else:
+                stack.pop()
+                if stack:
+                    up = stack[-1][0]
+                    low[up] = min(low[up], low[sq])
+                    if low[sq] >= disc[up] and up != root:
+                        cuts.add(up)
+        if children > 1:
+            cuts.add(root)
+    return {(int(x) - 1, int(y) - 1) for y, x in cuts}
+
+
+def bound_width_divmod(board, player):
+    """Rows and columns from divmod by board.width, not board.stride."""
+    region = [y * board.stride + x for y, x in _region(board, player)]
+
+    def colour(i):
+        return sum(divmod(i, board.width)) % 2
+    head = int(board.heads[player])
+    same = sum(1 for i in region if colour(i) == colour(head))
+    return _bound(len(region) - same, same)
+
+
+def cuts_low_not_passed_up(board):
+    """Hopcroft-Tarjan updating the parent's low when a child is pushed (when the child's
+    low is still its disc) instead of when the child's search is done."""
+    free = board.cells == FREE
+    disc, low, cuts = {}, {}, set()
+    for root in zip(*np.nonzero(free)):
+        if root in disc:
+            continue
+        disc[root] = low[root] = len(disc)
+        children, stack = 0, [(root, None, iter(STRAIGHT))]
+        while stack:
+            sq, parent, steps = stack[-1]
+            for dx, dy in steps:
+                nb = (sq[0] + dy, sq[1] + dx)
+                if not free[nb]:
+                    continue
+                if nb not in disc:
+                    disc[nb] = low[nb] = len(disc)
+                    low[sq] = min(low[sq], low[nb])
+                    stack.append((nb, sq, iter(STRAIGHT)))
+                    children += sq == root
+                    break
+                if nb != parent:
+                    low[sq] = min(low[sq], disc[nb])
+            else:
+                stack.pop()
+                if stack and low[sq] >= disc[stack[-1][0]] and stack[-1][0] != root:
+                    cuts.add(stack[-1][0])
+        if children > 1:
+            cuts.add(root)
+    return {(int(x) - 1, int(y) - 1) for y, x in cuts}
+
+
+def greedy_sides_through_corners(board, player):
+    """Floods each side through corners too: two sides that touch diagonally run together."""
+    s = board.stride
+    steps = [int(o) for o in board.offsets] + [-s - 1, -s + 1, s - 1, s + 1]
+
+    def pieces_of(target):
+        seen, pieces = {target}, []
+        for off in board.offsets:
+            start = target + int(off)
+            if board.flat[start] != FREE or start in seen:
+                continue
+            piece, todo = {start}, [start]
+            seen.add(start)
+            while todo:
+                sq = todo.pop()
+                for step in steps:
+                    if board.flat[sq + step] == FREE and sq + step not in seen:
+                        seen.add(sq + step)
+                        piece.add(sq + step)
+                        todo.append(sq + step)
+            pieces.append(piece)
+        return pieces
+    head = int(board.heads[player])
+    best_key, best_move = None, 0
+    for move in board.legal_moves(player):
+        target = head + int(board.offsets[move])
+        pieces = pieces_of(target)
+        open_sides = sum(1 for off in board.offsets if board.flat[target + int(off)] == FREE)
+        key = (max((_piece_bound(board, p, target) for p in pieces), default=0),
+               len(pieces) <= 1, -open_sides)
+        if best_key is None or key > best_key:
+            best_key, best_move = key, move
+    return best_move
+
+
+def greedy_counts_the_target(board, player):
+    """Counts the target square in each side before taking its bound."""
+    return _greedy_by(board, player, lambda t, pieces: max(
+        (_piece_bound(board, p | {t}, t) for p in pieces), default=0))

@@ -129,6 +129,19 @@ PLANTED = [
      "CONSTANT[view.n_players]"),
     ("+ 1 > SIZE_LIMIT[n]", "+ 1 > SIZE_LIMIT[len(active)]", "still counts in the size limit",
      "SIZE_LIMIT[view.n_players]"),
+    # before: the first two passed every grid (the middle-column grid was square, no grid had
+    # three opponents near); the rest got the general hint or another mistake's
+    ("col = view.width // 2", "col = view.height // 2", "the middle column is width // 2",
+     "not view.height // 2"),
+    ("return score / 2 ** near", "return score / (2 * near if near else 1)",
+     "three opponents near", "not by 2 * near"),
+    ("score = points / turns", "score = points // turns", "points over turns", "divide with /"),
+    ("box = owner[y0:y1 + 1, x0:x1 + 1]", "box = owner[x0:x1 + 1, y0:y1 + 1]", "a long side",
+     "rows (y) first"),
+    ("if x1 - x0 < 2 or y1 - y0 < 2:", "if x1 - x0 < 3 or y1 - y0 < 3:", "points over turns",
+     "3 squares wide is not thin"),
+    ("if q != player and pos is not None:", "if pos is not None:", "points over turns",
+     "count the other players only"),
 ]
 
 
@@ -150,6 +163,15 @@ def test_a_rectangle_read_as_y_x_is_named(solution_source):
     result = check_score_rectangle(wrong)
     assert not result.passed and result.status == WRONG, result.message
     assert "x and y swapped" in result.hint, result.message
+
+
+def test_player_0s_position_for_another_player_is_named(solution_source):
+    # before: the general hint, on a game position where player 1 scores
+    wrong = learner(solution_source.replace("px, py = view.positions[player]",
+                                            "px, py = view.positions[0]"))
+    result = check_score_rectangle(wrong)
+    assert not result.passed and result.status == WRONG, result.message
+    assert "player 1" in result.case and "player 0's position" in result.hint, result.message
 
 
 def test_the_random_cases_have_eliminated_players_and_check_their_rule():

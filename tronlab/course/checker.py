@@ -221,7 +221,7 @@ def run_check(exercise: Exercise, student, *, cases: list[Case] | None = None,
     limit = (exercise.time_limit if time_limit is None
              else check_time_limit(time_limit, "time_limit"))
     name = exercise.function
-    problem = (bad_function_message(name, student)
+    problem = (bad_function_message(name, student, exercise.parameters[0])
                or signature_problem(name, exercise.parameters, student))
     if problem:
         return CheckResult(name, False, BAD_ARGUMENT, f"{name}: cannot check this. {problem}",

@@ -14,7 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..grid import reference
-from ..tron.board import FREE, Board
+from ..tron.board import FREE, WALL, Board
+from ..tron.values import is_whole
+from . import variants
 from .answers import CELLS_INDEX, reject_text
 from .boards import TINY, random_cases, tiny_cases
 from .progress import recorded
@@ -66,11 +68,18 @@ def open_room(side: int) -> Board:
     return Board.from_ascii("\n".join(rows))
 
 
-def tarjan_variant(board, *, strict=False, root_rule=True, diagonal=False) -> set:
+def tarjan_variant(board, *, strict=False, root_rule=True, diagonal=False, back_low=False,
+                   nodes="free", pass_up=True) -> set:
     """Cut vertices as ``(x, y)`` computed with a switchable mistake: ``strict`` uses
     ``low > disc`` (the bridge test) instead of ``>=``; ``root_rule=False`` treats the DFS
-    root like any other square; ``diagonal`` also joins squares that touch at a corner."""
-    free = board.cells == FREE
+    root like any other square; ``diagonal`` also joins squares that touch at a corner;
+    ``back_low`` lowers ``low`` by a back edge's ``low[w]`` instead of ``disc[w]``;
+    ``pass_up=False`` never passes a finished child's ``low`` up to its parent;
+    ``nodes="heads"`` puts the heads in the graph too, ``"not walls"`` heads and trails."""
+    free = board.cells != WALL if nodes == "not walls" else board.cells == FREE
+    if nodes == "heads":
+        free = free.copy()
+        free.flat[board.heads] = True
     h, w = free.shape
     steps = [(0, -1), (1, 0), (0, 1), (-1, 0)]
     if diagonal:
@@ -93,12 +102,13 @@ def tarjan_variant(board, *, strict=False, root_rule=True, diagonal=False) -> se
                     children += sq == root
                     break
                 if nb != parent:
-                    low[sq] = min(low[sq], disc[nb])
+                    low[sq] = min(low[sq], low[nb] if back_low else disc[nb])
             else:
                 stack.pop()
                 if stack:
                     up = stack[-1][0]
-                    low[up] = min(low[up], low[sq])
+                    if pass_up:
+                        low[up] = min(low[up], low[sq])
                     beyond = low[sq] > disc[up] if strict else low[sq] >= disc[up]
                     if beyond and (up != root or not root_rule):
                         cuts.add(up)
@@ -112,17 +122,42 @@ SWAPPED = ("a square is (x, y), column first, while board.cells is indexed [y, x
            "did you return (y, x)? (board.xy(i) gives a flat index's (x, y))")
 
 
+#: the hint for squares given as board.cells indices (x + 1, y + 1)
+PADDED = ("did you return the index into board.cells, (x + 1, y + 1)? The padded array has "
+          "square (x, y) at [y + 1, x + 1]: return (x, y) itself")
+
+
+def _pairs(items):
+    """The items that are pairs of whole numbers, as pairs."""
+    out = []
+    for item in items:
+        try:
+            a, b = item
+        except (TypeError, ValueError):
+            continue
+        if is_whole(a) and is_whole(b):
+            out.append((int(a), int(b)))
+    return out
+
+
 def _as_squares(value, board) -> frozenset:
     if isinstance(value, np.ndarray) and value.dtype == np.bool_:
         raise WrongType("return a set of (x, y) squares, not a mask (hint: "
                         "{board.xy(i) for i in np.flatnonzero(mask)})")
     reject_text(value, "a set of (x, y) squares")
+    if is_whole(value):
+        raise WrongType(f"return the squares themselves, a set of (x, y), not how many there "
+                        f"are ({int(value)})")
     try:
         items = list(value)
     except TypeError:
         raise WrongType("return a set of (x, y) pairs") from None
     out = set()
     for item in items:
+        if is_whole(item):
+            raise WrongType(f"every element must be an (x, y) pair of ints, got the single "
+                            f"number {int(item)}: if it is a flat index, board.xy({int(item)}) "
+                            f"gives its (x, y)")
         try:
             x, y = item
             if isinstance(x, (str, bytes)) or isinstance(y, (str, bytes)):
@@ -130,6 +165,10 @@ def _as_squares(value, board) -> frozenset:
             x, y = int(x), int(y)
         except (TypeError, ValueError):
             raise WrongType(f"every element must be an (x, y) pair of ints, got {item!r}") from None
+        if not board.inside(x, y) and board.inside(x - 1, y - 1) and all(
+                board.inside(a - 1, b - 1) for a, b in _pairs(items)):
+            raise WrongType(f"({x}, {y}) is not a square of this {board.width}x{board.height} "
+                            f"board: {PADDED}")
         if not board.inside(x, y):
             if board.inside(y, x):
                 raise WrongType(f"({x}, {y}) is not a square of this {board.width}x"
@@ -138,6 +177,31 @@ def _as_squares(value, board) -> frozenset:
                             f"board: squares are (x, y) with 0 <= x < width, 0 <= y < height")
         out.add((x, y))
     return frozenset(out)
+
+
+#: (tarjan_variant options, hint): mistakes in the search, tried in order
+_SEARCH_MISTAKES = [
+    ({"root_rule": False}, "the square where a search starts (the DFS root) has no parent, so "
+     "the low-number test does not apply to it: it is a cut vertex only when it has two or "
+     "more DFS children"),
+    ({"pass_up": False}, "when a child's search is done, pass its low up: low[parent] = "
+     "min(low[parent], low[child]); a back edge from deep below reaches the squares above "
+     "only that way"),
+    ({"back_low": True}, "a back edge to an earlier square w lowers low by disc[w], not low[w]: "
+     "low[w] may come from a way round through w itself, which is gone once w is removed"),
+    ({"strict": True}, "compare with >=, not >: a child whose low number equals the parent's "
+     "discovery number can only get back up *to* the parent, not past it, so removing the "
+     "parent still cuts it off (low > disc finds bridges, not cut vertices)"),
+]
+#: mistakes in the graph, tried after a dead end taken for a cut (which they often look like)
+_GRAPH_MISTAKES = [
+    ({"diagonal": True}, "squares that touch only at a corner are not neighbours: a player "
+     "moves up, right, down or left"),
+    ({"nodes": "heads"}, "the heads are not in the graph: a head is blocked (a player stands on "
+     "it), so only squares holding 0 are nodes"),
+    ({"nodes": "not walls"}, "trails and heads are not in the graph: only squares holding 0 are "
+     "nodes, not everything that is not a wall"),
+]
 
 
 class ArticulationPoints(Exercise):
@@ -204,26 +268,57 @@ class ArticulationPoints(Exercise):
             x, y = blocked[0]
             return (f"({x}, {y}) is not free (a wall, trail or head): only free squares are in "
                     f"the graph, so only they can be cut vertices")
-        for kw, text in (
-            ({"root_rule": False}, "the square where a search starts (the DFS root) has no "
-             "parent, so the low-number test does not apply to it: it is a cut vertex only when "
-             "it has two or more DFS children"),
-            ({"strict": True}, "compare with >=, not >: a child whose low number equals the "
-             "parent's discovery number can only get back up *to* the parent, not past it, so "
-             "removing the parent still cuts it off (low > disc finds bridges, not cut vertices)"),
-            ({"diagonal": True}, "squares that touch only at a corner are not neighbours: a "
-             "player moves up, right, down or left"),
-        ):
+        if got == frozenset((x + 1, y + 1) for x, y in want):
+            return f"every square is one off in x and in y: {PADDED}"
+        for kw, text in _SEARCH_MISTAKES:
             if got == frozenset(tarjan_variant(board, **kw)):
                 return text
-        missed = sorted(want - got)
-        if missed:
+        invented = sorted(got - want)
+        if invented and want <= got and all(_dead_end(board, sq) for sq in invented):
+            return _dead_end_hint(board, invented[0])
+        for kw, text in _GRAPH_MISTAKES:
+            if got == frozenset(tarjan_variant(board, **kw)):
+                return text
+        return _why_missed_or_invented(board, want, got)
+
+
+def _dead_end(board, square) -> bool:
+    x, y = square
+    return variants.free_neighbours(board, (y + 1) * board.stride + x + 1) <= 1
+
+
+def _dead_end_hint(board, square) -> str:
+    x, y = square
+    index = (y + 1) * board.stride + x + 1
+    beside = [int(board.flat[index + int(step)]) for step in board.offsets]
+    players = " (heads and trails are not in the graph)" if any(c >= 2 for c in beside) else ""
+    return (f"({x}, {y}) is not a cut vertex: it has at most one free neighbour{players}, so "
+            f"it is a dead end of its region, and removing a dead end leaves the rest in one "
+            f"piece")
+
+
+def _why_missed_or_invented(board, want, got) -> str:
+    """The hint naming the first square missed or invented, and why when it is plain."""
+    missed = sorted(want - got)
+    regions = variants.labels(board)
+    if missed and got:
+        searched = {int(regions[y + 1, x + 1]) for x, y in got}
+        if got == {s for s in want if regions[s[1] + 1, s[0] + 1] in searched} and all(
+                regions[y + 1, x + 1] not in searched for x, y in missed):
             x, y = missed[0]
-            return (f"({x}, {y}) was missed: removing it splits its region in two. Check the "
-                    f"low numbers around it: is some child's low >= the square's disc?")
-        x, y = sorted(got - want)[0]
-        return (f"({x}, {y}) is not a cut vertex: its region stays in one piece without it. A "
-                f"back edge from below it (low < disc) means its children have another way up")
+            return (f"({x}, {y}) was missed, and every cut vertex you found lies in another "
+                    f"region: the free squares fall into regions that do not touch, and a "
+                    f"search from one square numbers only its own. Start a new search from "
+                    f"every free square not yet numbered")
+    if missed:
+        x, y = missed[0]
+        return (f"({x}, {y}) was missed: removing it splits its region in two. Check the "
+                f"low numbers around it: is some child's low >= the square's disc?")
+    x, y = sorted(got - want)[0]
+    if _dead_end(board, (x, y)):
+        return _dead_end_hint(board, (x, y))
+    return (f"({x}, {y}) is not a cut vertex: its region stays in one piece without it. A "
+            f"back edge from below it (low < disc) means its children have another way up")
 
 
 @recorded

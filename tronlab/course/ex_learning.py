@@ -10,7 +10,9 @@
 Both are checked against :mod:`tronlab.tron.learn`: the first on hand-made games and on
 seeded games between the package's bots, the second on seeded games, last on games that
 never separate.  When a fit is wrong and the learner's ``separation_sample`` is given too,
-the checker names the first record where the learner's features differ.
+the checker names the first record where the learner's features differ.  A wrong sample is
+shown with the expected one worked out line by line; the hints that name the usual mistakes
+are in :mod:`tronlab.course.ex_learning_hints`.
 """
 
 from __future__ import annotations
@@ -25,9 +27,11 @@ from ..tron.board import DOWN, LEFT, RIGHT, UP, Board
 from ..tron import learn
 from ..tron.values import is_whole
 from .answers import reject_text, reject_unordered
+from .ex_learning_hints import fit_hint, sample_hint, sample_steps
 from .progress import recorded
-from .checker import Case, Exercise, Failure, WrongType, draw, is_stub, run_check
-from .learner import crash_phrase, short_repr, where
+from .checker import (BAD_ARGUMENT, Case, CheckResult, Exercise, Failure, WrongType, draw,
+                      is_stub, run_check)
+from .learner import crash_phrase, describe_value, short_repr, signature_problem, where
 from .timelimit import call_each, call_with_time_limit, check_time_limit
 
 __all__ = ["check_separation_sample", "check_fit_weights", "scripted", "sample_games",
@@ -115,6 +119,35 @@ def _as_sample(value):
     return tuple(out)
 
 
+def _as_weights(value) -> tuple[float, float]:
+    """``(k1, k2)`` as floats from a sequence of two numbers, else :class:`WrongType`."""
+    if isinstance(value, np.ndarray) and value.shape in ((2, 1), (1, 2)):
+        raise WrongType(f"return 2 numbers (k1, k2), not an array of shape {value.shape}: "
+                        f"lstsq gives a solution shaped like its y, so with y as a column "
+                        f"(shape (n, 1)) the weights come as a column too; pass y as a 1-d "
+                        f"array (y.ravel()) or return float(k[0, 0]), float(k[1, 0])")
+    try:
+        items = list(value)
+    except TypeError:
+        raise WrongType(f"return the weights, a sequence of 2 floats (k1, k2), not "
+                        f"{short_repr(value)}") from None
+    if len(items) != 2:
+        raise WrongType(f"return the weights, a sequence of 2 floats (k1, k2), not "
+                        f"{len(items)} values")
+    if any(isinstance(k, (str, bytes)) for k in items):
+        raise WrongType(f"k1 and k2 must be numbers, not strings: got {short_repr(value)}")
+    for name, k in zip(("k1", "k2"), items):
+        if isinstance(k, np.ndarray) and k.size == 1 and k.ndim > 0:
+            raise WrongType(f"{name} is a numpy array of shape {k.shape}, not a number: with y "
+                            f"as a column (shape (n, 1)) lstsq gives the weights as a column "
+                            f"too; pass y as a 1-d array (y.ravel()), or take float(k[0, 0])")
+    try:
+        return float(items[0]), float(items[1])
+    except (TypeError, ValueError):
+        raise WrongType(f"return the weights, a sequence of 2 floats (k1, k2), not "
+                        f"{short_repr(value)}") from None
+
+
 def _is_lstsq_result(value) -> bool:
     """True for what ``numpy.linalg.lstsq`` returns: (solution, residuals, rank, s)."""
     return (isinstance(value, tuple) and len(value) == 4
@@ -154,42 +187,14 @@ class SeparationSample(Exercise):
         return _expected(case.args[0])
 
     def diagnose(self, case, got, want):
-        return _diagnose_sample(case.args[0], got, want)
+        return sample_hint(case.args[0], got, want)
 
-
-def _diagnose_sample(record, got, want) -> str | None:
-    from ..grid.voronoi import territory
-
-    if want is None:
-        return ("these players never separate (the game ends first): return None for such "
-                "games")
-    if got is None:
-        return "the players do separate in this game: look at every board, the start included"
-    boards = record.boards()
-    turn = learn.separation_turn(boards)
-    for other in (turn - 1, turn + 1):
-        if 0 <= other < len(boards):
-            t = territory(boards[other])
-            if got[:2] == (t.n0 - t.n1, t.e0 - t.e1) and got[:2] != want[:2]:
-                return (f"your features come from board {other}, but the players separate on "
-                        f"board {turn}: use the first board on which they cannot meet")
-    if got[:2] != want[:2] and got[:2] == (-want[0], -want[1]):
-        return "the differences are player 0's count minus player 1's, not the other way round"
-    if got[2:] == (want[3], want[2]) and want[2] != want[3]:
-        return ("moves0 is player 0's number of moves and moves1 player 1's: yours are the "
-                "other way round")
-    if got[:2] == want[:2]:
-        deaths = record.outcome.death_turns
-        for p in (0, 1):
-            if got[2 + p] != want[2 + p]:
-                if deaths[p] is not None and got[2 + p] == want[2 + p] + 1:
-                    return (f"player {p} died on turn {deaths[p]}: its fatal move is not a move "
-                            f"it made, so count only the turns before it")
-                if deaths[p] is None and got[2 + p] < want[2 + p]:
-                    return (f"player {p} survived: the record stops with the game, so add the "
-                            f"greedy filler's length from the final board (fill_length) to the "
-                            f"moves it made")
-    return None
+    def judge(self, case, got, context):
+        failure = super().judge(case, got, context)
+        steps = sample_steps(case.args[0]) if failure is not None else []
+        if steps:
+            failure = failure._replace(expected="\n".join([failure.expected, *steps]))
+        return failure
 
 
 class FitWeights(Exercise):
@@ -245,14 +250,7 @@ class FitWeights(Exercise):
                             "numpy.linalg.lstsq returns a tuple (solution, residuals, rank, "
                             "singular values) whose first item is the solution: "
                             "k1, k2 = np.linalg.lstsq(x, y, rcond=None)[0]")
-        try:
-            k1, k2 = value
-            if isinstance(k1, (str, bytes)) or isinstance(k2, (str, bytes)):
-                raise WrongType(f"k1 and k2 must be numbers, not strings: got "
-                                f"{short_repr(value)}")
-            return float(k1), float(k2)
-        except (TypeError, ValueError):
-            raise WrongType("return the weights, a sequence of 2 floats (k1, k2)") from None
+        return _as_weights(value)
 
     def expected(self, case):
         if self.no_fit(case):
@@ -277,20 +275,7 @@ class FitWeights(Exercise):
             why = self._learner_features_differ(case.options["labels"], records)
             if why is not None:
                 return why
-        samples = learn.samples_from_records(records)
-        x, y = learn.design_matrix(samples)
-        with_icept = np.linalg.lstsq(np.column_stack([x, np.ones(len(y))]), y, rcond=None)[0]
-        if np.allclose(got, with_icept[:2], rtol=1e-6):
-            return ("you fitted an intercept too: swapping the players negates features and "
-                    "target, so the line goes through the origin - fit k1, k2 alone")
-        want = self.expected(case)
-        if np.allclose(got, want[::-1], rtol=1e-6, atol=1e-9):
-            return "you returned (k2, k1): k1 is the weight of dn, k2 the weight of de"
-        if np.allclose(got, [-want[0], -want[1]], rtol=1e-6, atol=1e-9):
-            return ("your weights have the wrong sign: the target is moves0 - moves1 (player 0's "
-                    "moves minus player 1's), the features n0 - n1 and e0 - e1")
-        return self.hint
-
+        return fit_hint(records, got, self.expected(case)) or self.hint
 
     def _learner_features_differ(self, labels, records) -> str | None:
         """The first record where the learner's ``separation_sample`` disagrees with the
@@ -351,8 +336,23 @@ def check_separation_sample(separation_sample, *, time_limit=None):
 def check_fit_weights(fit_weights, *, separation_sample=None, time_limit=None):
     """Check ``fit_weights(records) -> (k1, k2)`` (A9); given the learner's
     ``separation_sample`` too, a wrong fit names the first record whose features differ."""
+    problem = _helper_problem(separation_sample)
+    if problem:
+        return CheckResult("fit_weights", False, BAD_ARGUMENT,
+                           f"fit_weights: cannot check this. {problem}", hint=problem)
     return run_check(FitWeights(separation_sample, time_limit), fit_weights,
                      time_limit=time_limit)
+
+
+def _helper_problem(sample) -> str | None:
+    """A sentence if ``separation_sample=`` of check_fit_weights is not the learner's function."""
+    if sample is None:
+        return None
+    if not callable(sample) or isinstance(sample, type):
+        return (f"separation_sample= takes your separation_sample function (or leave it out), "
+                f"but got {describe_value(sample)}: check_fit_weights(fit_weights, "
+                f"separation_sample=separation_sample)")
+    return signature_problem("separation_sample", ("record",), sample)
 
 
 def your_weights(fit_weights, records, *, time_limit=60.0):

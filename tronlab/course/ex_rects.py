@@ -66,8 +66,14 @@ class Mistakes(NamedTuple):
     border: str = "two"         # "all": the border bonus with 3-4 players too
     border_free: str = ">"      # ">=": 10 free squares are enough
     edge: str = "more"          # "all": the edge bonus with 2 players too
-    prox: str = "manhattan"     # "chebyshev", "once" (one division at most), "<=" (gap 2 counts)
+    prox: str = "manhattan"     # "chebyshev", "once" (one division at most), "<=" (gap 2 counts),
+    #                             "times" (/ (2 * near), not / 2 ** near), "self" (the scorer too)
     thin: str = "corner"        # "turns": 1 / (1 + d) without dividing by the turns
+    thin_side: str = "<2"       # "<3": x1 - x0 < 3, a side of 3 squares taken for thin
+    column: str = "width"       # "height": the middle column as view.height // 2
+    divide: str = "true"        # "floor": points // turns
+    box: str = "yx"             # "xy": the rectangle's squares read as owner[x0:x1 + 1, y0:y1 + 1]
+    me: str = "player"          # "0": player 0's position, whoever scores
     needed: str = "active"      # "all": needed_to_win counting eliminated players' squares
     constant: str = "players"   # "active": CONSTANT by the players still in the game
     limit: str = "players"      # "active": SIZE_LIMIT by the players still in the game
@@ -119,25 +125,18 @@ def explain(view, player, rect, **mistakes) -> tuple[float, list[str]]:
     terms = RectTerms().without(*m.off) if m.off else RectTerms()
     n_players = view.n_players
     owner = np.asarray(view.owner)
-    position = view.positions[player]
+    position = view.positions[0 if m.me == "0" else player]
     opponents, needed = scan_inputs(view, player)
     needed = needed_to_win(owner, player) if m.needed == "all" else needed
     x0, y0, x1, y1 = rect
-    box = owner[y0:y1 + 1, x0:x1 + 1]
+    box = owner[x0:x1 + 1, y0:y1 + 1] if m.box == "xy" else owner[y0:y1 + 1, x0:x1 + 1]
     neutral = int(np.count_nonzero(box == -1))
     enemy = int(np.count_nonzero((box >= 0) & (box != player)))
     lines = []
     if (enemy and m.enemy) or neutral == 0:
         why = f"{enemy} opponent square(s) inside" if enemy and m.enemy else "no neutral square"
         return 0.0, [f"score 0: {why}"]
-    points = neutral
-    if m.points == "inside":
-        points = int(np.count_nonzero(owner[y0 + 1:y1, x0 + 1:x1] == -1))
-    line = f"points: {points} neutral squares"
-    if terms.cap_to_win and points > needed:
-        line += f", capped at the {needed} still needed to win"
-        points = needed
-    lines.append(line)
+    points = _points(owner, rect, neutral, needed, lines, terms, m)
     cycle = border_cycle(x0, y0, x1, y1)
     cost, i, step, d, walk = _walk(owner, player, position, cycle, terms.approach, m)
     constant, limit = _by_player_count(view, terms, m)
@@ -146,15 +145,32 @@ def explain(view, player, rect, **mistakes) -> tuple[float, list[str]]:
     lines.append(f"turns: {terms.approach:g} x {d} to {cycle[i]} + {walk} along the border "
                  f"({'clockwise' if step == 1 else 'anticlockwise'}) + {closing} to close + "
                  f"{constant:g} ({n_players} players) = {turns:g}")
-    score = points / turns
+    score = points // turns if m.divide == "floor" else points / turns
     lines.append(f"{points} / {turns:g} = {score:.6g}")
-    if terms.thin_corner and (x1 - x0 < 2 or y1 - y0 < 2):
+    thin = 3 if m.thin_side == "<3" else 2
+    if terms.thin_corner and (x1 - x0 < thin or y1 - y0 < thin):
         corner = 1 + abs(position[0] - x0) + abs(position[1] - y0)
         score = 1 / corner if m.thin == "turns" else 1 / corner / turns
         lines.append(f"thin (a side under 3): 1 / {corner} (the path to the corner "
                      f"({x0}, {y0})) / {turns:g} turns = {score:.6g}")
+    if m.prox == "self":
+        opponents = [*opponents, position]
     return _factors(score, lines, owner, rect, (n_players, limit), needed, neutral, opponents,
                     terms, m)
+
+
+def _points(owner, rect, neutral, needed, lines, terms, m) -> int:
+    """The rectangle's points (its neutral squares, capped at ``needed``), with their line."""
+    x0, y0, x1, y1 = rect
+    points = neutral
+    if m.points == "inside":
+        points = int(np.count_nonzero(owner[y0 + 1:y1, x0 + 1:x1] == -1))
+    line = f"points: {points} neutral squares"
+    if terms.cap_to_win and points > needed:
+        line += f", capped at the {needed} still needed to win"
+        points = needed
+    lines.append(line)
+    return points
 
 
 def _by_player_count(view, terms, m):
@@ -182,7 +198,7 @@ def _factors(score, lines, owner, rect, players, needed, neutral, opponents, ter
     long_side = max(x1 - x0 + 1, y1 - y0 + 1)
     if (long_side > limit or (m.size == ">=" and long_side == limit)) and terms.size_divisor != 1:
         factor("size", 1 / terms.size_divisor, f"a side of {long_side} > {limit}")
-    col = w // 2
+    col = h // 2 if m.column == "height" else w // 2
     if (n_players == 2 or m.border == "all") and col in (x0, x1) and terms.border_bonus != 1:
         free = int(np.count_nonzero(owner[y0:y1 + 1, col] == -1))
         if free > terms.border_free or (m.border_free == ">=" and free == terms.border_free):
@@ -201,7 +217,9 @@ def _factors(score, lines, owner, rect, players, needed, neutral, opponents, ter
         if m.prox == "once":
             near = min(near, 1)
         if near:
-            factor("opponents near", terms.proximity_divisor ** -near,
+            f = 1 / (terms.proximity_divisor * near) if m.prox == "times" else \
+                terms.proximity_divisor ** -near
+            factor("opponents near", f,
                    f"{near} opponent(s) less than {terms.proximity} squares away")
     return float(score), lines
 
@@ -316,6 +334,13 @@ class ScoreRectangle(Exercise):
             if self.same(variant(case.board.view, *case.args, **options), got, case):
                 return text
         view, (player, (x0, y0, x1, y1)) = case.board.view, case.args
+        if player != 0 and view.positions[0] is not None and any(
+                self.same(score, got, case) for score in (
+                    reference(view, 0, (x0, y0, x1, y1)),
+                    variant(view, player, (x0, y0, x1, y1), me="0"))):
+            return (f"that is the score with player 0's position: here player {player} scores, "
+                    f"so measure from view.positions[player] = {view.positions[player]} (and "
+                    f"count the squares of `player` as yours)")
         if ((x0, x1) != (y0, y1) and y1 < view.width and x1 < view.height
                 and self.same(reference(view, player, (y0, x0, y1, x1)), got, case)):
             return SWAPPED

@@ -24,7 +24,7 @@ _TERM_HINTS = {
     "win_bonus": "the win bonus: x 2 when the rectangle's neutral squares reach the number "
                  "needed to win",
     "size_divisor": "the size penalty: / 2 when a side is longer than 14, 13 or 12 squares "
-                    "(2, 3, 4 players)",
+                    "(2, 3, 4 players; the side from x0 to x1 is x1 - x0 + 1 squares long)",
     "border_bonus": "the border bonus (2 players only): x 2 when a vertical side runs along "
                     "the middle column (width // 2) and more than 10 of its squares are neutral",
     "edge_bonus": "the edge bonus (3-4 players only): x 1.1 when the rectangle touches the "
@@ -75,6 +75,20 @@ MISTAKES = ELIMINATED + [({"off": (t,)}, f"a term is missing - {_TERM_HINTS[t]}"
                             "outside the rectangle), not the larger of dx and dy"),
     ({"prox": "once"}, "opponents near: divide by 2 once *for each* opponent that is near"),
     ({"prox": "<="}, "opponents near: only a gap *less than* 2 counts"),
+    ({"prox": "times"}, "opponents near: divide by 2 once for each opponent near, that is by "
+                        "2 ** near (4 for two, 8 for three), not by 2 * near"),
+    ({"prox": "self"}, "opponents near: count the other players only (q != player): you stand "
+                       "on or next to most rectangles you score, and that costs nothing"),
+    ({"thin_side": "<3"}, "thin areas: a side *shorter than 3 squares* is 1 or 2 squares long, "
+                          "x1 - x0 < 2 (the side from x0 to x1 is x1 - x0 + 1 squares): a "
+                          "rectangle 3 squares wide is not thin"),
+    ({"column": "height"}, "the border bonus: the middle column is view.width // 2 (x runs "
+                           "along the width), not view.height // 2"),
+    ({"divide": "floor"}, "points // turns rounds down, to 0 when the turns outnumber the points: "
+                          "divide with /"),
+    ({"box": "xy"}, "the rectangle's squares are owner[y0:y1 + 1, x0:x1 + 1], rows (y) first: "
+                    "owner[x0:x1 + 1, y0:y1 + 1] reads another patch of the grid (numpy cuts "
+                    "a slice off at the edge without a word)"),
     ({"thin": "turns"}, "thin areas: 1 / (1 + distance to the corner) is the points; divide "
                         "it by the turns as usual"),
 ]

@@ -46,6 +46,15 @@ TINY_FILL = {
         #.##..
         ##...2
     """,
+    "every move cuts": """
+        ...
+        .1.
+        .2.
+    """,
+    "count from the target": """
+        .#2.
+        ..1.
+    """,
     "against a trail": """
         aaaa.
         ...1.
@@ -146,21 +155,41 @@ class GreedyMove(Exercise):
                     f"board.heads[player], the head of the player you were given ({p})")
         target = int(b.heads[p] + b.offsets[got])
         if b.flat[target] != FREE:
-            return f"{MOVE_NAMES[got]} runs into {square_name(b, target)}, which is not free"
+            return (f"{MOVE_NAMES[got]} runs into {square_name(b, target)}, which is not free "
+                    f"({_blocked_by(b, target)}): only squares holding 0 can be entered "
+                    f"(board.legal_moves(player) lists the moves that stay on them)")
         best = want[0]
         space_g, whole_g, _ = variants.move_key(b, p, got)
         space_b, whole_b, _ = variants.move_key(b, p, best)
         name_g, name_b = MOVE_NAMES[got], MOVE_NAMES[best]
         if space_g < space_b:
+            relative = ("count each side's colours relative to the target square t, where "
+                        "the path into the side starts (its first square there is of the "
+                        "other colour than t), not relative to your head")
+            if got in variants.greedy_choices(b, p, diagonal=True):
+                return (f"by the parity bound {name_g} allows at most {space_g} moves and "
+                        f"{name_b} {space_b}: squares that touch only at a corner are not "
+                        f"neighbours, so flood each side up, right, down and left only (through "
+                        f"corners, two sides run together and a cut goes unseen)")
+            if got in variants.greedy_choices(b, p, count_target=True):
+                return (f"by the parity bound {name_g} allows at most {space_g} moves and "
+                        f"{name_b} {space_b}: measure each side as fill_bound does from a head, "
+                        f"with the target square t as the start and t itself not counted")
+            by_head = got in variants.greedy_choices(b, p, head_colour=True)
             if got in variants.greedy_choices(b, p, parity=False):
                 return (f"counted in squares {name_g} looks at least as good, but a path "
                         f"alternates colours: by the parity bound {name_g} allows at most "
                         f"{space_g} moves and {name_b} {space_b}. Measure each side with the "
-                        f"bound, as fill_bound does")
+                        f"bound, as fill_bound does" + (f" ({relative})" if by_head else ""))
+            if by_head:
+                return (f"by the parity bound {name_g} allows at most {space_g} moves and "
+                        f"{name_b} {space_b}: {relative}")
             if not whole_g:
                 return (f"{name_g} enters {square_name(b, target)}, which cuts your region in "
-                        f"pieces; the best piece allows {space_g} moves, while {name_b} allows "
-                        f"{space_b}. When you must cut, go to the side with more room")
+                        f"pieces, and from there you can go into one of them only: its room is "
+                        f"the best piece's, {space_g} moves, while {name_b} allows {space_b}. "
+                        f"Measure a cutting move by its best side alone (not all sides together, "
+                        f"not the smallest)")
             return (f"{name_b} allows up to {space_b} moves, {name_g} only {space_g}: most "
                     f"space first")
         if whole_b and not whole_g:
@@ -174,8 +203,29 @@ class GreedyMove(Exercise):
                 f"neighbours)")
 
 
+def _blocked_by(board: Board, index: int) -> str:
+    """What stands on a square that is not free, in words."""
+    code = int(board.flat[index])
+    if code < 2:
+        return "a wall" if board.inside(*board.xy(index)) else "the wall round the board"
+    p = code - 2
+    return f"player {p}'s head" if int(board.heads[p]) == index else f"player {p}'s trail"
+
+
 def _free(n: int) -> str:
     return f"{n} free neighbour" + ("" if n == 1 else "s")
+
+
+#: fill_bound's first board: player 0 reaches more squares of its head's colour than of the
+#: other, where each mistake in the formula (and walking over trails) gives a number of its own;
+#: player 1 is boxed in (bound 0), so an answer with player 0's bound is named as one there
+TINY_BOUND = {
+    "more of the head's colour": """
+        ##.a#
+        #..12
+        .#.##
+    """,
+}
 
 
 class FillBound(Exercise):
@@ -188,7 +238,7 @@ class FillBound(Exercise):
             "head can reach (head not included)")
 
     def cases(self):
-        return player_cases(tiny_cases(TINY)) + player_cases(
+        return player_cases(tiny_cases(TINY_BOUND) + tiny_cases(TINY)) + player_cases(
             random_cases(101, 40, sizes=((2, 2), (12, 9)), players=(2, 3), density=(0.0, 0.4)),
             every=False)
 
@@ -204,17 +254,73 @@ class FillBound(Exercise):
 
     def diagnose(self, case, got, want):
         b, p = case.board, case.args[0]
-        _, other, same = reference.fill_bound(b.flat, int(b.heads[p]), b.stride)
-        if got == other + same and got != want:
-            return ("that is the whole region; a path must alternate colours, so it uses at most "
-                    "one more square of the head's other colour than of its own")
-        if got == 2 * min(other, same) + (1 if other != same else 0) and got != want:
-            return ("the extra square exists only if there are more squares of the *other* colour "
-                    "than the head's: the first move always goes to the other colour")
-        if got == 2 * min(other, same + 1) + (1 if other > same + 1 else 0):
-            return ("you counted the head square: it is already used, count only the squares "
-                    "after it")
-        if got == 2 * min(other, same) + (1 if same > other else 0):
-            return ("the first step goes to a square of the other colour than the head (x + y "
-                    "changes by one each move)")
-        return None
+        other, same = variants.colour_counts(b, p)
+        counts = (f"player {p}'s head reaches {other + same} free square"
+                  f"{'' if other + same == 1 else 's'}: {other} of the other colour than its own "
+                  f"square and {same} of its colour") if other + same else (
+                  f"player {p} is boxed in: its head reaches no free square")
+        why = (_bound_player_0(b, p, got) or _bound_counting(b, p, got, _COLOURING)
+               or _bound_formula(b, p, got, other, same) or _bound_counting(b, p, got))
+        return f"{counts}. {why or self.hint}"
+
+
+#: mistakes in counting the squares before the bound: (options of variants.colour_counts, hint)
+_COUNTING = [
+    ({"diagonal": True}, "squares that touch only at a corner are not neighbours: a player "
+                         "moves up, right, down or left"),
+    ({"walls_only": True}, "trails and heads are not free: only squares holding 0 can be on "
+                           "the path, so the flood fill must stop at trails too"),
+    ({"everywhere": True}, "that counts every free square of the board: count only the ones "
+                           "the head can reach (a flood fill from the head)"),
+]
+#: mistakes in colouring the squares, tried before the formula's (their numbers are not the
+#: formula's own, so a coincidence would be one of a colouring gone wrong)
+_COLOURING = [
+    ({"colour_of": "flat"}, "the parity of a flat index is not the square's colour: when "
+                            "board.stride is even, index % 2 ignores the row. Use (x + y) % 2, "
+                            "or sum(divmod(index, board.stride)) % 2"),
+    ({"colour_of": "width"}, "a flat index is row * board.stride + column: divmod(index, "
+                             "board.stride) gives (row, column), divmod by board.width does "
+                             "not (the stride is the width plus the two border columns)"),
+]
+
+
+def _bound_formula(board, player, got, other, same) -> str | None:
+    """The hint when ``got`` is the bound worked out wrong from the right colour counts."""
+    want = variants.path_bound(other, same)
+    if got == other + same:
+        return ("that is the whole region; a path must alternate colours, so it uses at most "
+                "one more square of the head's other colour than of its own")
+    if got == variants.path_bound(other, same + 1):
+        return "you counted the head square: it is already used, count only the squares after it"
+    if got == max(2 * same + 1, 2 * other):
+        return ("the bound is 2 * same + 1 when other > same, else 2 * other: the colour that "
+                "runs out first ends the path, so it is never the larger of the two")
+    odd = variants.colour(board, int(board.heads[player]))
+    relative = (" (and count the colours relative to the head's square, which is odd here, not "
+                "as even or odd)" if odd else "")
+    if other > same and got == 2 * same:
+        return (f"with more squares of the other colour, a path can use all {same} of the "
+                f"head's colour and one more of the other: 2 * {same} + 1 = {want}{relative}")
+    if got == 2 * other + 1 and same >= other:
+        return ("the extra square exists only if there are more squares of the *other* colour "
+                "than the head's: the first move always goes to the other colour")
+    if got == variants.path_bound(same, other):
+        return ("the first step goes to a square of the other colour than the head (x + y "
+                "changes by one each move)" + relative)
+    return None
+
+
+def _bound_player_0(board, player, got) -> str | None:
+    if player != 0 and got == variants.path_bound(*variants.colour_counts(board, 0)):
+        return (f"that is player 0's bound: start from board.heads[player], the head of the "
+                f"player you were given ({player})")
+    return None
+
+
+def _bound_counting(board, player, got, mistakes=None) -> str | None:
+    """The hint when ``got`` is the bound from colour counts made the wrong way."""
+    for options, text in _COUNTING if mistakes is None else mistakes:
+        if got == variants.path_bound(*variants.colour_counts(board, player, **options)):
+            return text
+    return None

@@ -126,8 +126,9 @@ def describe_value(value) -> str:
     return f"{type(value).__name__} of {size} items: {short_repr(value)}"
 
 
-def bad_function_message(name: str, student) -> str | None:
-    """A sentence if ``student`` is not something ``check_<name>`` can call, else None."""
+def bad_function_message(name: str, student, given: str = "board") -> str | None:
+    """A sentence if ``student`` is not something ``check_<name>`` can call, else None
+    (``given``: what the function is given first, for the example of a call too many)."""
     if callable(student) and not isinstance(student, type):
         return None
     if isinstance(student, type):
@@ -138,7 +139,7 @@ def bad_function_message(name: str, student) -> str | None:
                 f"check_{name}({name}) (no parentheses after {name}).")
     return (f"check_{name} expects your function, but got {describe_value(student)}. Pass the "
             f"function itself, without calling it: check_{name}({name}), not "
-            f"check_{name}({name}(board)).")
+            f"check_{name}({name}({given})).")
 
 
 def signature_problem(name: str, wanted, student) -> str | None:

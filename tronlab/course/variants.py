@@ -150,10 +150,38 @@ def path_bound(other: int, same: int) -> int:
     return 2 * same + 1 if other > same else 2 * other
 
 
-def sides(board: Board, square: int) -> list[set]:
+def colour_counts(board: Board, player: int, *, diagonal: bool = False,
+                  walls_only: bool = False, everywhere: bool = False,
+                  colour_of: str = "head") -> tuple[int, int]:
+    """A10: ``(other, same)``, the squares the player's head reaches (itself left out) of the
+    other colour than the head's and of the head's colour.  Mistakes: ``diagonal``,
+    ``walls_only`` (through trails and heads), ``everywhere`` (every free square of the
+    board, reachable or not), ``colour_of="flat"`` (the colour as the parity of the flat
+    index), ``"width"`` (rows and columns from divmod by the width, not the stride) or
+    ``"even"`` (even squares counted as the head's colour, whatever the head's)."""
+    head = int(board.heads[player])
+    if everywhere:
+        squares = [int(i) for i in np.flatnonzero(board.flat == FREE)]
+    else:
+        reach = distances(board, player, diagonal=diagonal, walls_only=walls_only).ravel()
+        squares = [int(i) for i in np.flatnonzero(reach > 0)]
+
+    def shade(square):
+        if colour_of == "width":           # divmod by the width, not the stride
+            return sum(divmod(square, board.width)) % 2
+        return square % 2 if colour_of == "flat" else colour(board, square)
+    start = 0 if colour_of == "even" else shade(head)
+    same = sum(1 for square in squares if shade(square) == start)
+    return len(squares) - same, same
+
+
+def sides(board: Board, square: int, *, diagonal: bool = False) -> list[set]:
     """The pieces the free squares next to ``square`` fall into when ``square`` is blocked:
-    a list of sets of flat indices, one per piece (more than one: ``square`` is a cut vertex)."""
+    a list of sets of flat indices, one per piece (more than one: ``square`` is a cut vertex).
+    ``diagonal``: the mistake of flooding a piece through corners too."""
     flat = board.flat
+    s = board.stride
+    flood = [int(o) for o in board.offsets] + ([-s - 1, -s + 1, s - 1, s + 1] if diagonal else [])
     seen = {int(square)}
     pieces = []
     for off in board.offsets:
@@ -165,8 +193,8 @@ def sides(board: Board, square: int) -> list[set]:
         todo = [start]
         while todo:
             sq = todo.pop()
-            for step in board.offsets:
-                nxt = int(sq + step)
+            for step in flood:
+                nxt = sq + step
                 if flat[nxt] == FREE and nxt not in seen:
                     seen.add(nxt)
                     piece.add(nxt)
@@ -184,26 +212,33 @@ def free_neighbours(board: Board, square: int) -> int:
     return sum(1 for off in board.offsets if board.flat[square + off] == FREE)
 
 
-def move_key(board: Board, player: int, move: int, *, parity: bool = True):
+def move_key(board: Board, player: int, move: int, *, parity: bool = True,
+             head_colour: bool = False, diagonal: bool = False, count_target: bool = False):
     """How the greedy filler ranks ``move`` (bigger is better), or None if it is not legal:
     ``(space, not cut, -free neighbours)`` of the target square, where ``space`` is one plus
     the longest path the parity bound allows into the best side behind the target.  With
-    ``parity=False`` the mistake of measuring a side by its number of squares."""
+    ``parity=False`` the mistake of measuring a side by its number of squares, with
+    ``head_colour`` that of counting its colours relative to the head, not the target,
+    ``diagonal`` that of flooding the sides through corners, ``count_target`` that of
+    counting the target square in each side."""
     target = int(board.heads[player] + board.offsets[move])
     if board.flat[target] != FREE:
         return None
-    pieces = sides(board, target)
+    pieces = sides(board, target, diagonal=diagonal)
+    start = colour(board, int(board.heads[player]) if head_colour else target)
     best = 0
     for piece in pieces:
-        same = sum(1 for sq in piece if colour(board, sq) == colour(board, target))
-        best = max(best, path_bound(len(piece) - same, same) if parity else len(piece))
+        same = sum(1 for sq in piece if colour(board, sq) == start) + int(count_target)
+        piece = len(piece) + int(count_target)
+        best = max(best, path_bound(piece - same, same) if parity else piece)
     return 1 + best, len(pieces) < 2, -free_neighbours(board, target)
 
 
-def greedy_choices(board: Board, player: int, *, parity: bool = True) -> list[int]:
+def greedy_choices(board: Board, player: int, **mistakes) -> list[int]:
     """Every move the greedy filler (A1, as :mod:`tronlab.tron.spacefill` ranks moves) may play: the
-    moves with the best :func:`move_key`.  Empty if no move is legal."""
-    keys = {m: move_key(board, player, m, parity=parity) for m in board.legal_moves(player)}
+    moves with the best :func:`move_key` (with the ``mistakes`` it takes).  Empty if no move
+    is legal."""
+    keys = {m: move_key(board, player, m, **mistakes) for m in board.legal_moves(player)}
     if not keys:
         return []
     top = max(keys.values())
