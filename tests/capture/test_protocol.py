@@ -14,6 +14,7 @@ from strategies import EXAMPLES
 import tronlab
 from tronlab.capture import reset, state_from_ascii, step
 from tronlab.capture.bots import NearestBot
+from tronlab.capture import program
 from tronlab.capture.program import main
 from tronlab.capture.protocol import (
     CaptureClient, format_answer, format_start, format_turn, parse_answer, parse_turn, seen_ids,
@@ -200,6 +201,26 @@ def test_the_contest_program_runs_in_its_own_process():
                           timeout=60)
     assert done.returncode == 0, done.stderr
     assert parse_answer(done.stdout).reason is None and done.stdout.count("\n") == 1
+
+
+def test_the_contest_program_names_bad_input_in_one_line(capsys):
+    # python -m tronlab.capture.program used to end in a ValueError traceback here
+    assert main(["nearest"], io.StringIO("hello\n"), io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert err == ("python -m tronlab.capture.program: error: the first line must be the "
+                   "number of opponents, 1 to 3, got 'hello'\n")
+
+
+def test_the_contest_program_answers_for_a_bot_that_raises(capsys, monkeypatch):
+    def broken(view, player):
+        raise RuntimeError("oops")
+    monkeypatch.setattr(program, "get_bot", lambda name, seed: broken)
+    s = reset(2, rng=9)
+    out = io.StringIO()
+    assert main(["nearest"], io.StringIO(format_start(2) + format_turn(s, 0)), out) == 0
+    assert out.getvalue() == "%d %d\n" % s.positions[0]
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "the bot failed (RuntimeError: oops)" in err[0]
 
 
 @settings(max_examples=EXAMPLES, deadline=None)

@@ -117,15 +117,16 @@ def match_text(record: CaptureRecord) -> str:
     return "\n".join(lines)
 
 
-def run_program(bot, *, stdin=None, stdout=None, stderr=None, verbose=False) -> int:
-    """Play one game as a contest program on the 35x20 grid; return the answers
-    given.  A bot that raises is logged on stderr in one line (with its traceback
+def run_program(bot, *, stdin=None, stdout=None, stderr=None, verbose=False,
+                width=35, height=20) -> int:
+    """Play one game as a contest program (on the 35x20 grid by default); return
+    the answers given.  A bot that raises is logged on stderr in one line (with its traceback
     when ``verbose``) and answered for: it stays where it is, so a bug never loses
     the game by silence.  A turn that breaks the protocol is reported in one line
     and answered with a square on the grid (:meth:`CaptureClient.turns`)."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     stderr = stderr or sys.stderr
-    client = CaptureClient(stdin, stdout)
+    client = CaptureClient(stdin, stdout, width=width, height=height)
     if hasattr(bot, "prepare_for_protocol"):    # e.g. load numba kernels in the background
         bot.prepare_for_protocol()
     def log(message):
