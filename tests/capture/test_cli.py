@@ -78,7 +78,8 @@ def test_match_text_says_what_an_eliminated_program_did():
     lines = r.stdout.splitlines()
     bad = next(line for line in lines if "player 1 " in line)
     assert bad.endswith("eliminated in round 1 (bad-output: cannot read 'hello world': "
-                        "expected 'x y [message]' or 'BACK n')"), bad
+                        "expected 'x y [message]' or 'BACK n' (stdout carries the answers "
+                        "only, one line a turn: write anything else to stderr))"), bad
     gone = next(line for line in lines if "player 2 " in line)
     assert gone.endswith("eliminated in round 1 (exited: the program exited with code 1 "
                          "(last stderr line: 'no map for you'))"), gone
