@@ -211,6 +211,18 @@ def test_the_contest_program_names_bad_input_in_one_line(capsys):
                    "number of opponents, 1 to 3, got 'hello'\n")
 
 
+def test_the_contest_program_exits_with_code_2_on_input_ending_on_a_broken_turn(capsys):
+    s = reset(2, rng=9)
+    lines = format_turn(s, 0).splitlines(True)
+    out = io.StringIO()
+    text = format_start(2) + lines[0] + "50 5 1\n" + "".join(lines[2:])
+    assert main(["nearest"], io.StringIO(text), out) == 2 and out.getvalue() == "34 5\n"
+    assert capsys.readouterr().err.splitlines()[1] == (
+        "python -m tronlab.capture.program: error: bad input: turn line 2 of 23: your own "
+        "position (50, 5) is off the 35x20 grid")
+    assert main(["nearest"], io.StringIO(text + format_turn(s, 0)), io.StringIO()) == 0
+
+
 def test_the_contest_program_answers_for_a_bot_that_raises(capsys, monkeypatch):
     def broken(view, player):
         raise RuntimeError("oops")

@@ -8,7 +8,7 @@ answers one line a turn until its input ends, as ``tronlab bot NAME --protocol
 backtothecode`` does (:func:`tronlab.capture.cli.run_program`): a broken turn is
 named in one line on stderr and answered on the grid, a bot that raises is
 answered for, and input it cannot go on from (a wrong opponent count, a turn cut
-short) ends it with one line and exit code 2.
+short) ends it with one line and exit code 2, as does input that ends on a broken turn.
 """
 
 from __future__ import annotations
@@ -29,11 +29,14 @@ def main(argv=None, stdin=None, stdout=None) -> int:
     args = parser.parse_args(argv)
     from .cli import run_program
 
+    problems = []
     try:
         run_program(get_bot(args.bot, args.seed), stdin=stdin, stdout=stdout,
-                    width=args.width, height=args.height)
+                    width=args.width, height=args.height, problems=problems)
     except ValueError as err:
-        sys.stderr.write(f"{parser.prog}: error: {' '.join(str(err).split())}\n")
+        problems = [" ".join(str(err).split())]
+    if problems:
+        sys.stderr.write(f"{parser.prog}: error: {problems[0]}\n")
         return 2
     return 0
 

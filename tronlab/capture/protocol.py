@@ -230,6 +230,7 @@ class CaptureClient:
         self.n_players = None
         self.position = None        # the reader's square in the last turn read
         self.answers = 0            # answer lines written, fallbacks for broken turns included
+        self.broken = None          # why the last turn read was broken, None if it was good
 
     def _line(self) -> str | None:
         """The next line that is not blank (blank lines carry nothing), or None at the end."""
@@ -292,13 +293,15 @@ class CaptureClient:
     def turns(self, log=None):
         """The turns' views until the input ends.  A broken turn is reported in one
         line to ``log`` (default: stderr), its remaining lines are skipped and it is
-        answered with :attr:`TurnError.fallback`, so the game goes on in step."""
+        answered with :attr:`TurnError.fallback`, so the game goes on in step;
+        :attr:`broken` says why when the input ends on such a turn."""
         log = log or _stderr_line
         while True:
             try:
                 view = self.read_turn()
             except TurnError as err:
-                log(f"tronlab bot: bad input: {err}; skipping the rest of the turn, then "
+                self.broken = f"bad input: {err}"
+                log(f"tronlab bot: {self.broken}; skipping the rest of the turn, then "
                     f"answering {format_answer(err.fallback)}")
                 if not self.skip(err.remaining):
                     return
@@ -306,6 +309,7 @@ class CaptureClient:
                 continue
             if view is None:
                 return
+            self.broken = None
             yield view
 
     def answer(self, action, message: str | None = None) -> None:
