@@ -223,6 +223,37 @@ def test_the_contest_program_exits_with_code_2_on_input_ending_on_a_broken_turn(
     assert main(["nearest"], io.StringIO(text + format_turn(s, 0)), io.StringIO()) == 0
 
 
+@pytest.mark.parametrize("action", [(1.7, 2), (3, 4.0), ("BACK", 2.0), (1,), (1, 2, 3), "3 4",
+                                    ("GO", 3), (True, 2), None])
+def test_format_answer_writes_only_what_the_rules_take(action):
+    # it wrote int() of floats ("1 2" for (1.7, 2)): a program passed what the same bot
+    # in process loses for ("bad-output"); a short tuple was an unpacking error
+    with pytest.raises(ValueError, match="^not an action: "):
+        format_answer(action)
+
+
+def test_format_answer_takes_numpy_integers():
+    assert format_answer((np.int64(3), np.uint8(4))) == "3 4"
+    assert format_answer(np.array([3, 4])) == "3 4"
+    assert format_answer(("back", np.int32(2))) == "BACK 2"
+
+
+def test_a_bot_answering_floats_is_answered_for(capsys, monkeypatch):
+    monkeypatch.setattr(program, "get_bot", lambda name, seed: lambda view, p: (1.5, 2))
+    s = reset(2, rng=9)
+    out = io.StringIO()
+    assert main(["nearest"], io.StringIO(format_start(2) + format_turn(s, 0)), out) == 0
+    assert out.getvalue() == "%d %d\n" % s.positions[0]
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "(ValueError: not an action: (1.5, 2)" in err[0], err
+
+
+@pytest.mark.parametrize("player", [2, -1, 1.0, "0"])
+def test_format_turn_names_a_player_not_in_the_game(player):
+    with pytest.raises((ValueError, TypeError), match="player"):
+        format_turn(reset(2, rng=9), player)
+
+
 def test_the_contest_program_answers_for_a_bot_that_raises(capsys, monkeypatch):
     def broken(view, player):
         raise RuntimeError("oops")

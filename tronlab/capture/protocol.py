@@ -29,6 +29,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..runner.reprs import safe_repr
+from ..tron.values import is_whole
+from .checks import check_view
 from .state import NEUTRAL, ROUND_LIMITS, Config, State, View
 
 MESSAGE_LIMIT = 100
@@ -80,6 +83,7 @@ def format_turn(state: State, player: int) -> str:
     1.0
     .10
     """
+    player = check_view(state, player, "state")
     if state.eliminated[player]:
         raise ValueError(f"player {player} is eliminated and reads nothing")
     seen = seen_ids(state.n_players, player)
@@ -124,17 +128,22 @@ def parse_answer(line: str | None) -> Answer:
 
 
 def format_answer(action, message: str | None = None) -> str:
-    """The answer line (no newline) for a target ``(x, y)`` or ``("BACK", n)``;
-    a message (targets only) has its whitespace runs made single spaces and is
-    cut to 100 characters.
+    """The answer line (no newline) for a target ``(x, y)`` or ``("BACK", n)``
+    of whole numbers, as :func:`tronlab.capture.rules.step` takes them (anything
+    else is a ValueError); a message (targets only) has its whitespace runs made
+    single spaces and is cut to 100 characters.
 
     >>> format_answer((3, 4), "hi"), format_answer(("back", 2))
     ('3 4 hi', 'BACK 2')
     """
-    a, b = action
+    try:
+        a, b = action
+    except (TypeError, ValueError):
+        a = b = None
+    if not is_whole(b) or not (is_whole(a) or (isinstance(a, str) and a.upper() == "BACK")):
+        raise ValueError(f"not an action: {safe_repr(action, 60)}: a target (x, y) or "
+                         f"(\"BACK\", n) of ints")
     if isinstance(a, str):
-        if a.upper() != "BACK":
-            raise ValueError(f"not an action: {action!r}")
         return f"BACK {int(b)}"
     text = f"{int(a)} {int(b)}"
     if message:
