@@ -78,7 +78,8 @@ def test_match_text_says_what_an_eliminated_program_did():
     lines = r.stdout.splitlines()
     bad = next(line for line in lines if "player 1 " in line)
     assert bad.endswith("eliminated in round 1 (bad-output: cannot read 'hello world': "
-                        "expected 'x y [message]' or 'BACK n')"), bad
+                        "expected 'x y [message]' or 'BACK n' (stdout carries the answers "
+                        "only, one line a turn: write anything else to stderr))"), bad
     gone = next(line for line in lines if "player 2 " in line)
     assert gone.endswith("eliminated in round 1 (exited: the program exited with code 1 "
                          "(last stderr line: 'no map for you'))"), gone
@@ -151,6 +152,18 @@ def test_bot_reports_a_broken_turn_in_one_line_and_answers_on_the_grid():
                                      "rest of the turn, then answering 34 5"]
     answers = r.stdout.splitlines()
     assert len(answers) == 2 and answers[0] == "34 5"
+
+
+def test_bot_input_that_ends_on_a_broken_turn_exits_with_code_2():
+    # as the Tron protocols' contest programs do; it used to exit with 0
+    state = reset(2, rng=9)
+    lines = format_turn(state, 0).splitlines(True)
+    text = format_start(2) + lines[0] + "50 5 1\n" + "".join(lines[2:])
+    r = tronlab("bot", "nearest", "--protocol", "backtothecode", stdin=text)
+    assert r.returncode == 2 and r.stdout == "34 5\n"
+    assert r.stderr.splitlines()[1:] == ["tronlab: error: the backtothecode input ended on a "
+                                         "broken turn (see the line above); 1 turns were "
+                                         "answered"]
 
 
 def test_bot_refuses_a_thinking_time_it_would_not_use():

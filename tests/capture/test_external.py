@@ -15,6 +15,7 @@ from tronlab.capture.ascii import parse_grid
 from tronlab.capture.bots import NearestBot
 from tronlab.capture.external import CaptureProgram, ProgramFault
 from tronlab.capture.game import play_capture
+from tronlab.runner.external import ANSWERS_ONLY
 
 PY = sys.executable
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -43,6 +44,9 @@ PROGRAM = textwrap.dedent("""
                 continue
             if mode == "back":
                 print("back 2", flush=True)
+                continue
+            if mode == "chatty" and rnd == after:   # the answer, then a debug line
+                print(f"34 {y}\\ndebug: I am at {x} {y}", flush=True)
                 continue
             if mode == "child":
                 os.system("sleep 60 &")
@@ -149,9 +153,26 @@ def test_a_misbehaving_program_is_eliminated_and_keeps_its_squares(tmp_path, mod
 
 def test_the_note_says_why(tmp_path):
     rec = play_capture([program(tmp_path, "garbage", 2), "nearest"], rng=8)
-    assert rec.notes == [[2, 0, "cannot read 'go left!': expected 'x y [message]' or 'BACK n'"]]
+    assert rec.notes == [[2, 0, "cannot read 'go left!': expected 'x y [message]' or 'BACK n' "
+                                "(stdout carries the answers only, one line a turn: write "
+                                "anything else to stderr)"]]
     rec = play_capture([program(tmp_path, "crash", 3), "nearest"], rng=8)
     assert rec.notes[0][:2] == [3, 0] and "exited with code 3" in rec.notes[0][2]
+
+
+def test_a_line_printed_after_the_answer_is_bad_output_at_the_next_turn(tmp_path):
+    """The contest's referee read such a line as the next turn's answer.  tronlab threw
+    it away when it was queued by the next turn (else read it as that answer), so the
+    program played on or not by chance."""
+    rec = play_capture([program(tmp_path, "chatty", 4), "nearest"], rng=8)
+    assert [e[1:4] for e in rec.events if e[2] == 0] == [[5, 0, "bad-output"]]
+    x, y = rec.replay()[3].positions[0]      # where it stood when it printed the line
+    [[turn, player, note]] = rec.notes
+    # the line is found when the next turn is asked, or read as its answer (a race)
+    assert note in (f"'debug: I am at {x} {y}' printed without being asked: one answer line "
+                    f"a turn ({ANSWERS_ONLY})",
+                    f"cannot read 'debug: I am at {x} {y}': expected 'x y [message]' or "
+                    f"'BACK n' ({ANSWERS_ONLY})")
 
 
 def test_the_first_turn_has_its_own_limit(tmp_path):

@@ -14,6 +14,7 @@ from strategies import EXAMPLES
 import tronlab
 from tronlab.capture import reset, state_from_ascii, step
 from tronlab.capture.bots import NearestBot
+from tronlab.capture import program
 from tronlab.capture.program import main
 from tronlab.capture.protocol import (
     CaptureClient, format_answer, format_start, format_turn, parse_answer, parse_turn, seen_ids,
@@ -200,6 +201,69 @@ def test_the_contest_program_runs_in_its_own_process():
                           timeout=60)
     assert done.returncode == 0, done.stderr
     assert parse_answer(done.stdout).reason is None and done.stdout.count("\n") == 1
+
+
+def test_the_contest_program_names_bad_input_in_one_line(capsys):
+    # python -m tronlab.capture.program used to end in a ValueError traceback here
+    assert main(["nearest"], io.StringIO("hello\n"), io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert err == ("python -m tronlab.capture.program: error: the first line must be the "
+                   "number of opponents, 1 to 3, got 'hello'\n")
+
+
+def test_the_contest_program_exits_with_code_2_on_input_ending_on_a_broken_turn(capsys):
+    s = reset(2, rng=9)
+    lines = format_turn(s, 0).splitlines(True)
+    out = io.StringIO()
+    text = format_start(2) + lines[0] + "50 5 1\n" + "".join(lines[2:])
+    assert main(["nearest"], io.StringIO(text), out) == 2 and out.getvalue() == "34 5\n"
+    assert capsys.readouterr().err.splitlines()[1] == (
+        "python -m tronlab.capture.program: error: bad input: turn line 2 of 23: your own "
+        "position (50, 5) is off the 35x20 grid")
+    assert main(["nearest"], io.StringIO(text + format_turn(s, 0)), io.StringIO()) == 0
+
+
+@pytest.mark.parametrize("action", [(1.7, 2), (3, 4.0), ("BACK", 2.0), (1,), (1, 2, 3), "3 4",
+                                    ("GO", 3), (True, 2), None])
+def test_format_answer_writes_only_what_the_rules_take(action):
+    # it wrote int() of floats ("1 2" for (1.7, 2)): a program passed what the same bot
+    # in process loses for ("bad-output"); a short tuple was an unpacking error
+    with pytest.raises(ValueError, match="^not an action: "):
+        format_answer(action)
+
+
+def test_format_answer_takes_numpy_integers():
+    assert format_answer((np.int64(3), np.uint8(4))) == "3 4"
+    assert format_answer(np.array([3, 4])) == "3 4"
+    assert format_answer(("back", np.int32(2))) == "BACK 2"
+
+
+def test_a_bot_answering_floats_is_answered_for(capsys, monkeypatch):
+    monkeypatch.setattr(program, "get_bot", lambda name, seed: lambda view, p: (1.5, 2))
+    s = reset(2, rng=9)
+    out = io.StringIO()
+    assert main(["nearest"], io.StringIO(format_start(2) + format_turn(s, 0)), out) == 0
+    assert out.getvalue() == "%d %d\n" % s.positions[0]
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "(ValueError: not an action: (1.5, 2)" in err[0], err
+
+
+@pytest.mark.parametrize("player", [2, -1, 1.0, "0"])
+def test_format_turn_names_a_player_not_in_the_game(player):
+    with pytest.raises((ValueError, TypeError), match="player"):
+        format_turn(reset(2, rng=9), player)
+
+
+def test_the_contest_program_answers_for_a_bot_that_raises(capsys, monkeypatch):
+    def broken(view, player):
+        raise RuntimeError("oops")
+    monkeypatch.setattr(program, "get_bot", lambda name, seed: broken)
+    s = reset(2, rng=9)
+    out = io.StringIO()
+    assert main(["nearest"], io.StringIO(format_start(2) + format_turn(s, 0)), out) == 0
+    assert out.getvalue() == "%d %d\n" % s.positions[0]
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "the bot failed (RuntimeError: oops)" in err[0]
 
 
 @settings(max_examples=EXAMPLES, deadline=None)

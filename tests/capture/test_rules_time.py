@@ -105,6 +105,12 @@ def test_faults_and_bad_actions_eliminate(action, kind):
     assert r.state.positions[1] == (2, 2) and r.outcome is None   # a lone survivor plays on
 
 
+def test_an_off_grid_target_names_the_grid():
+    # it said only "off the grid": with x and y swapped, (3, 30), the size tells why
+    r = step(reset(2, rng=1), [(3, 30), (0, 0)])
+    assert r.events[0].detail == "target (3, 30) is off the 35x20 grid (x 0 to 34, y 0 to 19)"
+
+
 def test_actions_may_be_lists_or_numpy_integers():
     s = walked(1)[1]
     r = step(s, [[np.int64(5), np.int32(0)], (np.uint8(0), 2)])

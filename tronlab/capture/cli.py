@@ -117,15 +117,17 @@ def match_text(record: CaptureRecord) -> str:
     return "\n".join(lines)
 
 
-def run_program(bot, *, stdin=None, stdout=None, stderr=None, verbose=False) -> int:
-    """Play one game as a contest program on the 35x20 grid; return the answers
-    given.  A bot that raises is logged on stderr in one line (with its traceback
+def run_program(bot, *, stdin=None, stdout=None, stderr=None, verbose=False,
+                width=35, height=20, problems=None) -> int:
+    """Play one game as a contest program (on the 35x20 grid by default); return
+    the answers given.  A bot that raises is logged on stderr in one line (with its traceback
     when ``verbose``) and answered for: it stays where it is, so a bug never loses
     the game by silence.  A turn that breaks the protocol is reported in one line
-    and answered with a square on the grid (:meth:`CaptureClient.turns`)."""
+    and answered with a square on the grid (:meth:`CaptureClient.turns`); when the
+    input ends on such a turn, ``problems`` (a list) receives why."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     stderr = stderr or sys.stderr
-    client = CaptureClient(stdin, stdout)
+    client = CaptureClient(stdin, stdout, width=width, height=height)
     if hasattr(bot, "prepare_for_protocol"):    # e.g. load numba kernels in the background
         bot.prepare_for_protocol()
     def log(message):
@@ -150,6 +152,8 @@ def run_program(bot, *, stdin=None, stdout=None, stderr=None, verbose=False) -> 
                              + format_grid(view.owner) + "\n")
     except BrokenPipeError:
         pass
+    if client.broken is not None and problems is not None:
+        problems.append(client.broken)
     return client.answers
 
 
@@ -160,6 +164,10 @@ def cmd_bot(args) -> int:
     if args.time is not None:
         raise _error("--time: the backtothecode bots keep to the contest's clock (1000 ms "
                        "for the first turn, 100 ms after) and take no thinking time")
-    run_program(make_spec_bot(args.name, game="backtothecode", rng=args.seed),
-                verbose=args.verbose)
+    problems = []
+    answers = run_program(make_spec_bot(args.name, game="backtothecode", rng=args.seed),
+                          verbose=args.verbose, problems=problems)
+    if problems:        # garbage in: say so by the exit code, as the Tron protocols do
+        raise _error(f"the backtothecode input ended on a broken turn (see the line above); "
+                     f"{answers} turns were answered")
     return 0

@@ -12,7 +12,9 @@ process group killed at the end), and the fault rules of the other games:
 
 ``"timeout"``     no answer within the turn's limit (saying what the program wrote of a
                   line without its newline, or that stdout got nothing all game);
-``"bad-output"``  an answer that is neither ``x y [message]`` nor ``BACK n``;
+``"bad-output"``  an answer that is neither ``x y [message]`` nor ``BACK n``, or a
+                  line more than one a turn (found unread when the next turn is asked:
+                  the contest's referee read it as that turn's answer);
 ``"exited"``      the program ended or could not start.
 
 A fault is raised as an exception with ``reason`` set to the code, which
@@ -35,7 +37,9 @@ import os
 import shlex
 import time
 
+from ..runner.external import ANSWERS_ONLY
 from ..runner.program import Program, StderrSink, check_seconds, parse_command
+from ..tron.protocol import quote
 from .protocol import FIRST_TURN_SECONDS, TURN_SECONDS, format_start, format_turn, parse_answer
 
 GRACE = 0.05
@@ -115,14 +119,18 @@ class CaptureProgram:
         self.answer_seconds.append(time.monotonic() - asked)
         answer = parse_answer(line)
         if answer.reason is not None:
-            raise ProgramFault("bad-output", answer.reason)
+            raise ProgramFault("bad-output", f"{answer.reason} ({ANSWERS_ONLY})")
         self.message = answer.message
         return answer.action
 
     def _drain(self) -> None:
-        """Throw away lines printed late or in excess before asking again."""
-        for _ in self._program.unread_lines():
-            pass
+        """Before asking again: a line still unread was printed without being asked
+        (a late answer cannot be, a timeout eliminates), bad output."""
+        for line in self._program.unread_lines():
+            if line.strip():
+                raise ProgramFault("bad-output", f"{quote(line.strip())} printed without "
+                                                 f"being asked: one answer line a turn "
+                                                 f"({ANSWERS_ONLY})")
 
     def _next_line(self, deadline: float, limit: float) -> str:
         while True:

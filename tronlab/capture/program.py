@@ -4,7 +4,11 @@
     python -m tronlab.capture.program random --seed 7
 
 The program reads the referee's lines (:mod:`tronlab.capture.protocol`) and
-answers one line a turn until its input ends.
+answers one line a turn until its input ends, as ``tronlab bot NAME --protocol
+backtothecode`` does (:func:`tronlab.capture.cli.run_program`): a broken turn is
+named in one line on stderr and answered on the grid, a bot that raises is
+answered for, and input it cannot go on from (a wrong opponent count, a turn cut
+short) ends it with one line and exit code 2, as does input that ends on a broken turn.
 """
 
 from __future__ import annotations
@@ -13,7 +17,6 @@ import argparse
 import sys
 
 from .bots import BOTS, get_bot
-from .protocol import CaptureClient
 
 
 def main(argv=None, stdin=None, stdout=None) -> int:
@@ -24,9 +27,17 @@ def main(argv=None, stdin=None, stdout=None) -> int:
     parser.add_argument("--width", type=int, default=35)
     parser.add_argument("--height", type=int, default=20)
     args = parser.parse_args(argv)
-    client = CaptureClient(stdin or sys.stdin, stdout or sys.stdout,
-                           width=args.width, height=args.height)
-    client.run(get_bot(args.bot, args.seed))
+    from .cli import run_program
+
+    problems = []
+    try:
+        run_program(get_bot(args.bot, args.seed), stdin=stdin, stdout=stdout,
+                    width=args.width, height=args.height, problems=problems)
+    except ValueError as err:
+        problems = [" ".join(str(err).split())]
+    if problems:
+        sys.stderr.write(f"{parser.prog}: error: {problems[0]}\n")
+        return 2
     return 0
 
 

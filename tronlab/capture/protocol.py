@@ -29,6 +29,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..runner.reprs import safe_repr
+from ..tron.values import is_whole
+from .checks import check_view
 from .state import NEUTRAL, ROUND_LIMITS, Config, State, View
 
 MESSAGE_LIMIT = 100
@@ -80,6 +83,7 @@ def format_turn(state: State, player: int) -> str:
     1.0
     .10
     """
+    player = check_view(state, player, "state")
     if state.eliminated[player]:
         raise ValueError(f"player {player} is eliminated and reads nothing")
     seen = seen_ids(state.n_players, player)
@@ -124,17 +128,22 @@ def parse_answer(line: str | None) -> Answer:
 
 
 def format_answer(action, message: str | None = None) -> str:
-    """The answer line (no newline) for a target ``(x, y)`` or ``("BACK", n)``;
-    a message (targets only) has its whitespace runs made single spaces and is
-    cut to 100 characters.
+    """The answer line (no newline) for a target ``(x, y)`` or ``("BACK", n)``
+    of whole numbers, as :func:`tronlab.capture.rules.step` takes them (anything
+    else is a ValueError); a message (targets only) has its whitespace runs made
+    single spaces and is cut to 100 characters.
 
     >>> format_answer((3, 4), "hi"), format_answer(("back", 2))
     ('3 4 hi', 'BACK 2')
     """
-    a, b = action
+    try:
+        a, b = action
+    except (TypeError, ValueError):
+        a = b = None
+    if not is_whole(b) or not (is_whole(a) or (isinstance(a, str) and a.upper() == "BACK")):
+        raise ValueError(f"not an action: {safe_repr(action, 60)}: a target (x, y) or "
+                         f"(\"BACK\", n) of ints")
     if isinstance(a, str):
-        if a.upper() != "BACK":
-            raise ValueError(f"not an action: {action!r}")
         return f"BACK {int(b)}"
     text = f"{int(a)} {int(b)}"
     if message:
@@ -230,6 +239,7 @@ class CaptureClient:
         self.n_players = None
         self.position = None        # the reader's square in the last turn read
         self.answers = 0            # answer lines written, fallbacks for broken turns included
+        self.broken = None          # why the last turn read was broken, None if it was good
 
     def _line(self) -> str | None:
         """The next line that is not blank (blank lines carry nothing), or None at the end."""
@@ -292,13 +302,15 @@ class CaptureClient:
     def turns(self, log=None):
         """The turns' views until the input ends.  A broken turn is reported in one
         line to ``log`` (default: stderr), its remaining lines are skipped and it is
-        answered with :attr:`TurnError.fallback`, so the game goes on in step."""
+        answered with :attr:`TurnError.fallback`, so the game goes on in step;
+        :attr:`broken` says why when the input ends on such a turn."""
         log = log or _stderr_line
         while True:
             try:
                 view = self.read_turn()
             except TurnError as err:
-                log(f"tronlab bot: bad input: {err}; skipping the rest of the turn, then "
+                self.broken = f"bad input: {err}"
+                log(f"tronlab bot: {self.broken}; skipping the rest of the turn, then "
                     f"answering {format_answer(err.fallback)}")
                 if not self.skip(err.remaining):
                     return
@@ -306,6 +318,7 @@ class CaptureClient:
                 continue
             if view is None:
                 return
+            self.broken = None
             yield view
 
     def answer(self, action, message: str | None = None) -> None:

@@ -156,7 +156,8 @@ def read_action(action, state: State, player: int):
     if not is_whole(a):
         return "bad-output", f"not an action: {safe_repr(action, SHOWN)}"
     if not (0 <= a < state.width and 0 <= b < state.height):
-        return "off-grid", f"target ({a}, {b}) is off the grid"
+        return "off-grid", (f"target ({a}, {b}) is off the {state.width}x{state.height} grid "
+                            f"(x 0 to {state.width - 1}, y 0 to {state.height - 1})")
     return "move", (int(a), int(b))
 
 
