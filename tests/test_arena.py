@@ -64,6 +64,18 @@ def test_a_bot_named_twice_is_planned_once_and_never_meets_itself():
     assert [g.bots for g in hero] == [("filler", "random"), ("random", "filler")]
 
 
+def test_one_program_run_two_ways_is_two_bots(tmp_path):
+    # before: both were named 'mine' and the plan was refused (two bots, one name), so a
+    # contest programmer had to copy the file to compare two settings of it
+    prog = tmp_path / "mine.py"
+    prog.write_text("print('up')\n")
+    specs = [f"cmd:{sys.executable} {prog}", f"cmd:{sys.executable} {prog} --depth 3",
+             f"cmd:{sys.executable} {prog} --note 'two words'"]
+    plan = round_robin(specs, "random:1")
+    assert {n for g in plan for n in g.names} == {"mine", "mine --depth 3",
+                                                  "mine --note 'two words'"}
+
+
 def test_tronlabs_own_bots_run_as_programs_are_named_by_bot_not_all_tronlab():
     # before: both were named 'tronlab' and the plan was refused (two bots, one name)
     own = [f"cmd:{sys.executable} -m tronlab bot {b} --protocol lightriders"

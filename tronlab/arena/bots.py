@@ -20,6 +20,8 @@ when the game ends.  :func:`bots_in_folder` turns a classroom folder into specs.
 ('ann', 'bob', 'carl')
 >>> bot_name("cmd:tronlab bot nash --protocol lightriders")
 'tronlab bot nash'
+>>> bot_name("cmd:python3 bob.py --greedy"), bot_name("cmd:./carl -d 3")
+('bob --greedy', 'carl -d 3')
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ DEPTH_BOTS = {"minimax", "chamber", "nash"}
 
 def bot_name(spec: str) -> str:
     """The name a bot has in tables: a Python file's stem, a program's file name
-    (its ``.py`` script's stem), else the spec itself."""
+    (its ``.py`` script's stem) with the arguments after it, else the spec itself."""
     if spec.startswith("py:"):
         return os.path.splitext(os.path.basename(spec[3:]))[0]
     if spec.startswith("cmd:"):
@@ -49,16 +51,23 @@ def bot_name(spec: str) -> str:
             args = _command(spec)
         except ValueError:                # no command line in it: the spec is the name
             return spec
-        scripts = [a for a in args if a.endswith(".py")]
+        scripts = [k for k, a in enumerate(args) if a.endswith(".py")]
         if scripts:
-            return os.path.splitext(os.path.basename(scripts[0]))[0]
+            k = scripts[0]
+            return _with_args(os.path.splitext(os.path.basename(args[k]))[0], args[k + 1:])
         own = _own_bot(args)
         if own:
             return f"tronlab bot {own}"
         if os.path.basename(args[0]).startswith("python"):
             return spec                   # python -m ...: only the whole line says who it is
-        return os.path.basename(args[0])
+        return _with_args(os.path.basename(args[0]), args[1:])
     return spec
+
+
+def _with_args(name: str, args: list[str]) -> str:
+    """A program's name with the arguments it is given, so that one program run two ways
+    (``./bot --aggressive`` beside ``./bot``) is two bots in the tables."""
+    return shlex.join([name, *args]) if args else name
 
 
 def _own_bot(args: list[str]) -> str:
