@@ -450,6 +450,28 @@ def test_the_saved_picture_is_the_board():
     assert "BoardWidget (replay)" in data["text/plain"]
 
 
+def test_the_saved_picture_crosses_out_no_removed_trail():
+    # CodinGame removes a dead player's trail; the canvas (board.js drawHeads) then draws
+    # nothing there, but the saved picture crossed out the empty square
+    from tronlab.tron.rules import get_rules
+    from tronlab.widget_views import board_png
+
+    b = Board.from_ascii("""
+        .....
+        .1.2.
+        .....
+    """)
+    cg = get_rules("codingame")
+    cg.apply_one(b, 0, 1, turn=1)
+    assert cg.apply_one(b, 1, 3, turn=1) == "trail" and not b.alive[1]
+    x, y = b.xy(b.heads[1])
+    square = png_pixels(board_png(b, 10))[y * 10 + 1:y * 10 + 10, x * 10 + 1:x * 10 + 10]
+    assert (square == 255).all()
+    b.alive = [False, False]                         # a dead head whose trail stays: crossed
+    x, y = b.xy(b.heads[0])
+    assert (png_pixels(board_png(b, 10))[y * 10 + 5, x * 10 + 5] == 0).all()
+
+
 def picture(widget):
     data = widget._repr_mimebundle_()
     data = data[0] if isinstance(data, tuple) else data

@@ -16,7 +16,7 @@ import zlib
 import numpy as np
 
 from .render import CHAMBER_COLORS, PLAYER_COLORS, _rgb, board_rgb
-from .tron.board import FREE, Board
+from .tron.board import FREE, TRAIL, Board
 
 __all__ = ["board_png", "png_size", "play_status", "replay_status", "color_name", "HEAT_STOPS"]
 
@@ -45,7 +45,7 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 def board_png(board: Board, cell_px: int = 12, overlays: dict | None = None) -> bytes:
     """The board as an RGB PNG, ``cell_px`` pixels a square, thin grid lines, dead heads
-    crossed out.
+    crossed out (where the head's trail is still on the board, as on the canvas).
 
     ``overlays`` (name -> ``{"kind", "data"}``, as :func:`tronlab.widget_wire.overlay_payload`
     makes them) are drawn as the widget's canvas draws them (``tronlab/static/board.js``):
@@ -67,12 +67,13 @@ def board_png(board: Board, cell_px: int = 12, overlays: dict | None = None) -> 
         img[:, ::px, :] = (img[:, ::px, :] * 0.85).astype(np.uint8)
     for ov in shown:
         _mark(img, board, free, px, ov)
+    cells = board.cells[1:-1, 1:-1]
     for p, h in enumerate(board.heads):
         if board.alive[p]:
             continue
         x, y = board.xy(h)
-        if not board.inside(x, y):
-            continue
+        if not board.inside(x, y) or cells[y, x] != TRAIL + p:
+            continue            # a CodinGame trail removed at death: the canvas marks nothing
         k = np.arange(px // 5, px - px // 5)
         img[y * px + k, x * px + k] = 0
         img[y * px + k, x * px + px - 1 - k] = 0
