@@ -438,8 +438,13 @@ def test_the_saved_picture_is_the_board():
     assert px.shape == (20, 30, 3)
     rgb = lambda hx: [int(hx[i:i + 2], 16) for i in (1, 3, 5)]   # noqa: E731
     assert px[5, 25].tolist() == rgb(WALL_COLOR)                   # square (2, 0)
-    assert px[5, 5].tolist() == rgb(PLAYER_COLORS[0])              # head 1 at (0, 0)
-    assert px[15, 25].tolist() == rgb(PLAYER_COLORS[1])            # head 2 at (2, 1)
+    assert px[2, 2].tolist() == rgb(PLAYER_COLORS[0])              # head 1 at (0, 0)
+    assert px[12, 22].tolist() == rgb(PLAYER_COLORS[1])            # head 2 at (2, 1)
+    # as on the canvas, a frame one pixel in and the number in white (the picture had
+    # neither, so a saved notebook's "cycle labelled 1" was not labelled)
+    assert px[1, 5].tolist() == px[8, 5].tolist() == px[5, 1].tolist() == [0, 0, 0]
+    assert px[3, 5].tolist() == px[7, 4].tolist() == [255, 255, 255]          # the 1
+    assert (px[13:18, 24:27] == 255).any(axis=-1).sum() == 11                # the 2's strokes
     assert px[15, 5].tolist() == [255, 255, 255]                   # free square
     rec = play(load_builtin("cross"), [get_bot("hugger"), get_bot("random")], rng=11)
     w = BoardWidget.replay(rec, cell_px=8)
