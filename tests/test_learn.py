@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from tronlab import Board, get_bot, play, random_map
 from tronlab.tron.board import DOWN, LEFT, RIGHT, UP
 from tronlab.course.ex_learning import scripted
-from tronlab.tron.learn import (Sample, fit_weights, moves_after, prediction_error,
+from tronlab.tron.learn import (Sample, draw_fit, fit_weights, moves_after, prediction_error,
                                 sample_from_record, samples_from_records, separation_turn)
 
 from strategies import EXAMPLES
@@ -138,3 +138,20 @@ def test_fit_refuses_too_little_data():
         fit_weights([Sample(0, 1, 2, 3, 0)])
     with pytest.raises(ValueError, match="proportional"):
         fit_weights([Sample(0, 1, 2, 3, 0), Sample(0, 2, 4, 6, 0)])
+
+
+def test_the_regression_picture_centres_its_colours_on_a_level_game():
+    # the colour scale ran from the lowest to the highest outcome, so with more lopsided
+    # wins for one side its white (the middle) was not 0, a level game
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    samples = [Sample(0, dn, 3 * dn, 100 + dn, 100) for dn in (-40, -10, 0, 5, 20, 90, 200)]
+    fig = draw_fit(samples, {"fitted": (0.5, 0.2)})
+    dots = fig.axes[0].collections[0]
+    assert dots.norm.vmin == -dots.norm.vmax == -200
+    assert dots.norm(0) == 0.5                      # white is a level game
+    assert fig.axes[2].get_ylabel() == "moves0 - moves1"          # the colour bar
+    plt.close(fig)

@@ -246,6 +246,48 @@ def test_a_removed_trail_leaves_no_head_mark():
     assert pixel(fig, ax, x + 0.3, y - 0.3) == rgb(FREE_COLOR)
 
 
+
+def _share_of_head_colour(fig, ax, board, p):
+    """The share of player ``p``'s head square, as rendered, that has the player's colour."""
+    fig.canvas.draw()
+    buf = np.asarray(fig.canvas.buffer_rgba())[..., :3].astype(int)
+    x, y = board.xy(board.heads[p])
+    (x0, y0), (x1, y1) = ax.transData.transform([(x - 0.5, y - 0.5), (x + 0.5, y + 0.5)])
+    rows = sorted(int(round(buf.shape[0] - v)) for v in (y0, y1))
+    cols = sorted(int(round(v)) for v in (x0, x1))
+    square = buf[rows[0]:rows[1], cols[0]:cols[1]]
+    return float((np.abs(square - np.array(rgb(PLAYER_COLORS[p]))).sum(-1) < 60).mean())
+
+
+def test_small_pictures_of_a_large_board_still_show_the_heads_colours():
+    # draw_record's panels of a 30x20 CodinGame board: the heads' frames (1.5 pt) and numbers
+    # (6 pt) used to cover all but a quarter of each 6-pt head square, so that every head
+    # looked black; frames and numbers now scale with the square
+    from tronlab.tron.mapgen import codingame_board
+
+    b = codingame_board(4, rng=np.random.default_rng(8))
+    fig, axes = plt.subplots(1, 5, figsize=(13, 2.1), layout="constrained")
+    for ax in axes:
+        draw_board(b, ax=ax)
+    assert min(_share_of_head_colour(fig, axes[0], b, p) for p in range(4)) > 0.4
+    # drawn alone the squares are large, and the numbers grow with them (they were 6 pt)
+    fig, ax = draw_board(b)
+    assert min(t.get_fontsize() for t in ax.texts) >= 9
+    assert min(_share_of_head_colour(fig, ax, b, p) for p in range(4)) > 0.7
+
+
+def test_draw_record_puts_its_default_five_turns_on_one_row():
+    # the default used to be four columns: five pictures left a row with one
+    from tronlab.runner.engine import play
+    from tronlab.runner.registry import get_bot
+    from tronlab.tron.mapgen import load_builtin
+
+    rec = play(load_builtin("arena"), [get_bot("hugger"), get_bot("random")], rng=7)
+    fig = draw_record(rec)
+    assert len(fig.axes) == 5 and all(ax.axison for ax in fig.axes)
+    assert len({round(ax.get_position().y0, 3) for ax in fig.axes}) == 1
+
+
 # Colour-blind reading of the palette: Machado, Oliveira & Fernandes (2009) full-severity
 # matrices on linear RGB, then the CIELAB distance between every two players' colours.
 _CVD = {"normal": np.eye(3),

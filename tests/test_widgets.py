@@ -438,8 +438,13 @@ def test_the_saved_picture_is_the_board():
     assert px.shape == (20, 30, 3)
     rgb = lambda hx: [int(hx[i:i + 2], 16) for i in (1, 3, 5)]   # noqa: E731
     assert px[5, 25].tolist() == rgb(WALL_COLOR)                   # square (2, 0)
-    assert px[5, 5].tolist() == rgb(PLAYER_COLORS[0])              # head 1 at (0, 0)
-    assert px[15, 25].tolist() == rgb(PLAYER_COLORS[1])            # head 2 at (2, 1)
+    assert px[2, 2].tolist() == rgb(PLAYER_COLORS[0])              # head 1 at (0, 0)
+    assert px[12, 22].tolist() == rgb(PLAYER_COLORS[1])            # head 2 at (2, 1)
+    # as on the canvas, a frame one pixel in and the number in white (the picture had
+    # neither, so a saved notebook's "cycle labelled 1" was not labelled)
+    assert px[1, 5].tolist() == px[8, 5].tolist() == px[5, 1].tolist() == [0, 0, 0]
+    assert px[3, 5].tolist() == px[7, 4].tolist() == [255, 255, 255]          # the 1
+    assert (px[13:18, 24:27] == 255).any(axis=-1).sum() == 11                # the 2's strokes
     assert px[15, 5].tolist() == [255, 255, 255]                   # free square
     rec = play(load_builtin("cross"), [get_bot("hugger"), get_bot("random")], rng=11)
     w = BoardWidget.replay(rec, cell_px=8)
@@ -448,6 +453,28 @@ def test_the_saved_picture_is_the_board():
     shown = png_pixels(base64.b64decode(data["image/png"]))
     assert (shown == png_pixels(board_png(rec.final, 8))).all()    # a replay shows its end
     assert "BoardWidget (replay)" in data["text/plain"]
+
+
+def test_the_saved_picture_crosses_out_no_removed_trail():
+    # CodinGame removes a dead player's trail; the canvas (board.js drawHeads) then draws
+    # nothing there, but the saved picture crossed out the empty square
+    from tronlab.tron.rules import get_rules
+    from tronlab.widget_views import board_png
+
+    b = Board.from_ascii("""
+        .....
+        .1.2.
+        .....
+    """)
+    cg = get_rules("codingame")
+    cg.apply_one(b, 0, 1, turn=1)
+    assert cg.apply_one(b, 1, 3, turn=1) == "trail" and not b.alive[1]
+    x, y = b.xy(b.heads[1])
+    square = png_pixels(board_png(b, 10))[y * 10 + 1:y * 10 + 10, x * 10 + 1:x * 10 + 10]
+    assert (square == 255).all()
+    b.alive = [False, False]                         # a dead head whose trail stays: crossed
+    x, y = b.xy(b.heads[0])
+    assert (png_pixels(board_png(b, 10))[y * 10 + 5, x * 10 + 5] == 0).all()
 
 
 def picture(widget):

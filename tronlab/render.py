@@ -134,9 +134,9 @@ def draw_board(board: Board, *, ax=None, overlay=None, owner=None, dist=None, ma
         ax.tick_params(which="minor", length=0)
     if "chambers" in layers:
         _draw_chamber_borders(ax, layers["chambers"])
-    font = max(4.0, min(9.0, 150.0 / max(w, h)))
-    _draw_marks(ax, board, layers, font)
-    _draw_heads(ax, board, font)
+    square = _square_points(ax, w, h)
+    _draw_marks(ax, board, layers, square)
+    _draw_heads(ax, board, square)
     ax.set_xlim(-0.5, w - 0.5)
     ax.set_ylim(h - 0.5, -0.5)
     ax.set_aspect("equal")
@@ -145,6 +145,25 @@ def draw_board(board: Board, *, ax=None, overlay=None, owner=None, dist=None, ma
     if title is not None:
         ax.set_title(str(title), fontsize=10)
     return fig, ax
+
+
+def _square_points(ax, w: int, h: int) -> float:
+    """About how many points a board square gets on ``ax`` once the figure is laid out: the
+    share of the figure its grid cell has (constrained and tight layouts leave little margin),
+    less a title line, over the board's size.  Text and frames are sized from it, so that a
+    30x20 board in a small panel still shows its heads' colours and numbers."""
+    fw, fh = ax.figure.get_size_inches()
+    spec = ax.get_subplotspec() if hasattr(ax, "get_subplotspec") else None
+    if spec is not None and spec.get_topmost_subplotspec() is spec:
+        rows, cols = spec.get_gridspec().get_geometry()
+        wr = spec.get_gridspec().get_width_ratios() or [1] * cols
+        hr = spec.get_gridspec().get_height_ratios() or [1] * rows
+        fw *= sum(wr[i] for i in spec.colspan) / sum(wr)
+        fh *= sum(hr[i] for i in spec.rowspan) / sum(hr)
+    else:
+        box = ax.get_position()
+        fw, fh = fw * box.width, fh * box.height
+    return 72.0 * max(0.05, min(fw / w, (fh - 0.35) / h))
 
 
 def _layers(board, **given) -> dict:
@@ -192,9 +211,10 @@ def _draw_chamber_borders(ax, ch):
         ax.add_collection(LineCollection(segs, colors="black", linewidths=1.6))
 
 
-def _draw_marks(ax, board, layers, font):
-    """Distances written on free squares, dots on masked ones."""
+def _draw_marks(ax, board, layers, square):
+    """Distances written on free squares, dots on masked ones (``square``: points a square)."""
     cells = board.cells[1:-1, 1:-1]
+    font = max(4.0, min(9.0, 0.42 * square))
     if "dist" in layers:
         d = layers["dist"]
         off = _unreachable(d, board.height * board.width)
@@ -204,37 +224,42 @@ def _draw_marks(ax, board, layers, font):
             ax.text(x, y, label, ha="center", va="center", fontsize=font, color="#222222")
     if "mask" in layers:
         ys, xs = np.nonzero(layers["mask"])
-        ax.scatter(xs, ys, s=(font * 2.2) ** 2 * 0.35, c="black", marker="o", zorder=4)
+        ax.scatter(xs, ys, s=(0.42 * square) ** 2, c="black", marker="o", zorder=4)
 
 
-def _draw_heads(ax, board, font):
-    """A frame round each head, its number when alive, a cross when dead."""
+def _draw_heads(ax, board, square):
+    """A frame round each head, its number when alive, a cross when dead; sized to the
+    square (``square`` points) so that the head's colour still shows in small pictures."""
     from matplotlib.colors import to_rgba
     from matplotlib.patches import Rectangle
 
     cells = board.cells[1:-1, 1:-1]
+    font = max(4.0, min(10.0, 0.8 * square))
+    frame = max(0.5, min(1.5, square / 14.0))
+    cross = max(0.8, min(2.0, square / 10.0))
     for p in range(board.n_players):
         x, y = board.xy(board.heads[p])
         if not board.inside(x, y) or cells[y, x] != TRAIL + p:
             continue        # e.g. a CodinGame player whose trail was removed when it died
-        ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, lw=1.5,
+        ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, lw=frame,
                                edgecolor=to_rgba("black", 0.8), zorder=5))
         if board.alive[p]:
-            ax.text(x, y, str(p + 1), ha="center", va="center", fontsize=font + 1,
+            ax.text(x, y, str(p + 1), ha="center", va="center", fontsize=font,
                     color="white", fontweight="bold", zorder=6)
         else:
-            ax.plot([x - 0.35, x + 0.35], [y - 0.35, y + 0.35], color="black", lw=2, zorder=6)
-            ax.plot([x - 0.35, x + 0.35], [y + 0.35, y - 0.35], color="black", lw=2, zorder=6)
+            ax.plot([x - 0.35, x + 0.35], [y - 0.35, y + 0.35], color="black", lw=cross, zorder=6)
+            ax.plot([x - 0.35, x + 0.35], [y + 0.35, y - 0.35], color="black", lw=cross, zorder=6)
 
 
-def draw_record(record, *, turns=None, ncols: int = 4, size: float = 2.6, titles: bool = True):
+def draw_record(record, *, turns=None, ncols: int = 5, size: float = 2.6, titles: bool = True):
     """Small multiples of a recorded game: the board after each of ``turns``.
 
     ``record`` is a :class:`tronlab.runner.records.GameRecord` (anything with a
     ``boards()`` method returning the start board and one board per turn).
     ``turns`` is a list of turn numbers (0 the start board) or one turn; it defaults to
     five evenly spaced turns from the start to the end; negative turns count from the
-    end.  Returns the Figure.
+    end.  The pictures go ``ncols`` to a row (the default five puts the default turns on
+    one row; ``size`` is each picture's width in inches).  Returns the Figure.
     """
     import matplotlib.pyplot as plt
 

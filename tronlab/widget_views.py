@@ -16,7 +16,7 @@ import zlib
 import numpy as np
 
 from .render import CHAMBER_COLORS, PLAYER_COLORS, _rgb, board_rgb
-from .tron.board import FREE, Board
+from .tron.board import FREE, TRAIL, Board
 
 __all__ = ["board_png", "png_size", "play_status", "replay_status", "color_name", "HEAT_STOPS"]
 
@@ -44,8 +44,8 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 
 def board_png(board: Board, cell_px: int = 12, overlays: dict | None = None) -> bytes:
-    """The board as an RGB PNG, ``cell_px`` pixels a square, thin grid lines, dead heads
-    crossed out.
+    """The board as an RGB PNG, ``cell_px`` pixels a square, thin grid lines, each head
+    framed with its number (crossed out once dead), as the widget's canvas draws it.
 
     ``overlays`` (name -> ``{"kind", "data"}``, as :func:`tronlab.widget_wire.overlay_payload`
     makes them) are drawn as the widget's canvas draws them (``tronlab/static/board.js``):
@@ -67,20 +67,33 @@ def board_png(board: Board, cell_px: int = 12, overlays: dict | None = None) -> 
         img[:, ::px, :] = (img[:, ::px, :] * 0.85).astype(np.uint8)
     for ov in shown:
         _mark(img, board, free, px, ov)
-    for p, h in enumerate(board.heads):
-        if board.alive[p]:
-            continue
-        x, y = board.xy(h)
-        if not board.inside(x, y):
-            continue
-        k = np.arange(px // 5, px - px // 5)
-        img[y * px + k, x * px + k] = 0
-        img[y * px + k, x * px + px - 1 - k] = 0
+    _heads(img, board, px)
     h, w, _ = img.shape
     raw = b"".join(b"\x00" + img[r].tobytes() for r in range(h))
     return (b"\x89PNG\r\n\x1a\n"
             + _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
             + _chunk(b"IDAT", zlib.compress(raw, 6)) + _chunk(b"IEND", b""))
+
+
+def _heads(img: np.ndarray, board: Board, px: int) -> None:
+    """Each head as the canvas draws it (board.js ``drawHeads``): a black frame one pixel in,
+    the player's number in white while alive (squares of 10 pixels or more), a cross once
+    dead; nothing where a CodinGame trail was removed at death."""
+    cells = board.cells[1:-1, 1:-1]
+    for p, h in enumerate(board.heads):
+        x, y = board.xy(h)
+        if not board.inside(x, y) or cells[y, x] != TRAIL + p:
+            continue
+        sq = img[y * px:(y + 1) * px, x * px:(x + 1) * px]
+        if px >= 6:
+            sq[1, 1:-1] = sq[-2, 1:-1] = sq[1:-1, 1] = sq[1:-1, -2] = 0
+        if not board.alive[p]:
+            k = np.arange(px // 5, px - px // 5)
+            sq[k, k] = 0
+            sq[k, px - 1 - k] = 0
+        elif px >= 10:
+            label = str(p + 1)
+            _write(img, label, x * px, y * px, px, _text_scale([label], px), colour=255)
 
 
 def _tint(rgb: np.ndarray, free: np.ndarray, ov: dict) -> None:
@@ -169,9 +182,10 @@ def _text_scale(labels, px: int) -> int:
     return 0
 
 
-def _write(img: np.ndarray, text: str, x0: int, y0: int, px: int, s: int) -> None:
+def _write(img: np.ndarray, text: str, x0: int, y0: int, px: int, s: int,
+           colour: int = _TEXT) -> None:
     """``text`` (digits and a point) ``s`` times the 3x5 font, centred in the square at
-    (x0, y0)."""
+    (x0, y0), in grey level ``colour``."""
     x = x0 + (px - s * _text_width(text) + 1) // 2
     y = y0 + (px - s * 5 + 1) // 2
     for ch in text:
@@ -179,7 +193,7 @@ def _write(img: np.ndarray, text: str, x0: int, y0: int, px: int, s: int) -> Non
             continue
         glyph = np.array([[c == "#" for c in row] for row in _FONT[ch]])
         on = np.kron(glyph, np.ones((s, s), bool))
-        img[y:y + on.shape[0], x:x + on.shape[1]][on] = _TEXT
+        img[y:y + on.shape[0], x:x + on.shape[1]][on] = colour
         x += on.shape[1] + s
 
 

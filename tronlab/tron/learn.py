@@ -162,10 +162,12 @@ def draw_fit(samples, weights: dict, *, size: float = 4.0):
     each weight pair's prediction against what happened.  ``weights`` maps a label to
     ``(k1, k2)``.  Returns the matplotlib Figure."""
     import matplotlib.pyplot as plt
+    from matplotlib.colors import CenteredNorm
 
     x, y = design_matrix(samples)
     fig, (left, right) = plt.subplots(1, 2, figsize=(2.2 * size, size))
-    dots = left.scatter(x[:, 0], x[:, 1], c=y, cmap="coolwarm", s=10)
+    # a diverging map: white must be a level game (0), not the middle of the data's range
+    dots = left.scatter(x[:, 0], x[:, 1], c=y, cmap="coolwarm", norm=CenteredNorm(0), s=10)
     fig.colorbar(dots, ax=left, label="moves0 - moves1")
     left.set_xlabel("N0 - N1 (squares)")
     left.set_ylabel("E0 - E1 (edges)")
