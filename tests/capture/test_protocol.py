@@ -94,6 +94,10 @@ def test_parse_turn_rebuilds_the_renumbered_view():
     (["1", "0 0", "2 2 1", "...", "...", "..."], "three numbers"),
     (["1", "0 0 1", "2 2 1", "...", "....", "..."], "row 1 has 4"),
     (["1", "0 0 1", "2 2 1", "...", ".2.", "..."], "unexpected grid character '2'"),
+    # read without a word before: a round before the first, a negative count of BACKs
+    (["0", "0 0 1", "2 2 1", "...", "...", "..."], "gameRound starts at 1"),
+    (["-3", "0 0 1", "2 2 1", "...", "...", "..."], "gameRound starts at 1"),
+    (["1", "0 0 -4", "2 2 1", "...", "...", "..."], "backInTimeLeft is 0 or more"),
 ])
 def test_parse_turn_refuses_malformed_input(lines, match):
     with pytest.raises(ValueError, match=match):

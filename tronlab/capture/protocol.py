@@ -173,6 +173,9 @@ def parse_turn_line(k: int, line: str, n_players: int, *, width: int = 35, heigh
         if not _whole(text.strip()):
             raise ValueError(f"bad number in the turn's header: gameRound must be a whole "
                              f"number, got {text[:40]!r}")
+        if int(text) < 1:
+            raise ValueError(f"gameRound starts at 1 (a BACK never goes before it), got "
+                             f"{int(text)}")
         return int(text)
     if k <= n_players:
         parts = text.split()
@@ -183,6 +186,9 @@ def parse_turn_line(k: int, line: str, n_players: int, *, width: int = 35, heigh
             raise ValueError(f"bad number in the turn's header: {text[:40]!r} is not three "
                              f"whole numbers x y backInTimeLeft")
         x, y, backs = (int(v) for v in parts)
+        if backs < 0:
+            raise ValueError(f"backInTimeLeft is 0 or more (1 while the BACK is unused), got "
+                             f"{backs} in {text[:40]!r}")
         if (x, y) != (-1, -1) and not (0 <= x < width and 0 <= y < height):
             who = "your own position" if k == 1 else f"the position of opponent {k - 1}"
             raise ValueError(f"{who} ({x}, {y}) is off the {width}x{height} grid")
