@@ -292,6 +292,10 @@ MISTAKES = [
     ("articulation_points", wrong.cuts_and_dead_ends, WRONG, "it is a dead end of its region"),
     ("fill_bound", wrong.bound_width_divmod, WRONG, "divmod by board.width does not"),
     ("articulation_points", wrong.cuts_low_not_passed_up, WRONG, "pass its low up"),
+    # before: the general hint ("(3, 0) is not a cut vertex ... another way up") on the
+    # diagonal-touch board, the first with two regions whose roots have one child each
+    ("articulation_points", wrong.cuts_root_children_shared, WRONG, "count the root's DFS "
+                                                                    "children afresh"),
     # before: the first passed every board, the second got the hint for a cut
     ("greedy_move", wrong.greedy_counts_the_target, WRONG, "t itself not counted"),
     ("greedy_move", wrong.greedy_sides_through_corners, WRONG, "flood each side up, right, "

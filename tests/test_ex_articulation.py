@@ -57,6 +57,7 @@ def test_the_solution_passes_and_a_stub_is_not_implemented():
     ({"root_rule": False}, "DFS root"),
     ({"strict": True}, ">=, not >"),
     ({"diagonal": True}, "corner"),
+    ({"shared_children": True}, "afresh for each search"),
 ])
 def test_planted_mistakes_get_their_hint(mistake, words):
     r = check_articulation_points(lambda board: tarjan_variant(board, **mistake))

@@ -1002,3 +1002,39 @@ def greedy_counts_the_target(board, player):
     """Counts the target square in each side before taking its bound."""
     return _greedy_by(board, player, lambda t, pieces: max(
         (_piece_bound(board, p | {t}, t) for p in pieces), default=0))
+
+
+def cuts_root_children_shared(board):
+    """Hopcroft-Tarjan with one count of the root's children for every search: it is not
+    reset when a new region's search starts, so a later root with one child is a cut."""
+    free = board.cells == FREE
+    disc, low, cuts = {}, {}, set()
+    children = 0
+    for root in zip(*np.nonzero(free)):
+        if root in disc:
+            continue
+        disc[root] = low[root] = len(disc)
+        stack = [(root, None, iter(STRAIGHT))]
+        while stack:
+            sq, parent, steps = stack[-1]
+            for dx, dy in steps:
+                nb = (sq[0] + dy, sq[1] + dx)
+                if not free[nb]:
+                    continue
+                if nb not in disc:
+                    disc[nb] = low[nb] = len(disc)
+                    stack.append((nb, sq, iter(STRAIGHT)))
+                    children += sq == root
+                    break
+                if nb != parent:
+                    low[sq] = min(low[sq], disc[nb])
+            else:
+                stack.pop()
+                if stack:
+                    up = stack[-1][0]
+                    low[up] = min(low[up], low[sq])
+                    if low[sq] >= disc[up] and up != root:
+                        cuts.add(up)
+        if children > 1:
+            cuts.add(root)
+    return {(int(x) - 1, int(y) - 1) for y, x in cuts}

@@ -119,6 +119,12 @@ PLANTED = [
     ("2 ** near", "2 ** min(near, 1)", "two opponents near", "*for each*"),
     ("for k in todo], default=0)", "for k in todo], default=0) + 1", "points over turns",
      "not the squares"),
+    # before: both got 19 turns on the first grid (A two squares from (x0, y0)), as the
+    # start square counted as a step does, and so that mistake's hint
+    ("for i, (x, y) in enumerate(border):", "for i, (x, y) in enumerate(border[:1]):",
+     "points over turns", "need not start at the corner (x0, y0)"),
+    ("t = 2 * (abs(px - x) + abs(py - y)) + walk", "t = 2 * (abs(px - x0) + abs(py - y0)) + walk",
+     "points over turns", "not to the corner (x0, y0)"),
     # an eliminated player (before: no case had one, and all four passed every grid)
     ("needed_to_win(owner, player, active)", "needed_to_win(owner, player)",
      "not a rival to beat", "active players only"),

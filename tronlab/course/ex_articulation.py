@@ -34,6 +34,11 @@ TINY_CUTS = {
         ....
         ...2
     """,
+    "two regions, a root with one child in each": """
+        1..#...
+        ...#...
+        ...#..2
+    """,
     "two rooms and a door": """
         1..#...
         ...#...
@@ -69,12 +74,14 @@ def open_room(side: int) -> Board:
 
 
 def tarjan_variant(board, *, strict=False, root_rule=True, diagonal=False, back_low=False,
-                   nodes="free", pass_up=True) -> set:
+                   nodes="free", pass_up=True, shared_children=False) -> set:
     """Cut vertices as ``(x, y)`` computed with a switchable mistake: ``strict`` uses
     ``low > disc`` (the bridge test) instead of ``>=``; ``root_rule=False`` treats the DFS
     root like any other square; ``diagonal`` also joins squares that touch at a corner;
     ``back_low`` lowers ``low`` by a back edge's ``low[w]`` instead of ``disc[w]``;
     ``pass_up=False`` never passes a finished child's ``low`` up to its parent;
+    ``shared_children`` keeps one count of the root's children for every search, not one
+    per root (region);
     ``nodes="heads"`` puts the heads in the graph too, ``"not walls"`` heads and trails."""
     free = board.cells != WALL if nodes == "not walls" else board.cells == FREE
     if nodes == "heads":
@@ -84,12 +91,12 @@ def tarjan_variant(board, *, strict=False, root_rule=True, diagonal=False, back_
     steps = [(0, -1), (1, 0), (0, 1), (-1, 0)]
     if diagonal:
         steps += [(1, -1), (1, 1), (-1, 1), (-1, -1)]
-    disc, low, cuts = {}, {}, set()
+    disc, low, cuts, children = {}, {}, set(), 0
     for root in zip(*np.nonzero(free)):
         if root in disc:
             continue
         disc[root] = low[root] = len(disc)
-        children, stack = 0, [(root, None, iter(steps))]
+        children, stack = children if shared_children else 0, [(root, None, iter(steps))]
         while stack:
             sq, parent, nbs = stack[-1]
             for dx, dy in nbs:
@@ -192,6 +199,9 @@ _SEARCH_MISTAKES = [
     ({"strict": True}, "compare with >=, not >: a child whose low number equals the parent's "
      "discovery number can only get back up *to* the parent, not past it, so removing the "
      "parent still cuts it off (low > disc finds bridges, not cut vertices)"),
+    ({"shared_children": True}, "count the root's DFS children afresh for each search (set "
+     "the count to 0 where a new search starts): left over from another region's search, "
+     "they make a root with one child look like a cut vertex"),
 ]
 #: mistakes in the graph, tried after a dead end taken for a cut (which they often look like)
 _GRAPH_MISTAKES = [

@@ -59,8 +59,10 @@ class Mistakes(NamedTuple):
     enemy: bool = True          # an opponent square zeroes the score
     points: str = "all"         # "inside": only the squares inside the border
     walk: str = "fewest"        # "all": every border square walked; "clockwise": one way only;
-    #                             "nearest": start at the nearest border square; "squares":
-    #                             the start square counted as a step too (one more)
+    #                             "nearest": start at the nearest border square; "corner":
+    #                             start at the corner (x0, y0); "to corner": the approach
+    #                             measured to (x0, y0) whatever the start; "squares": the
+    #                             start square counted as a step too (one more)
     closing: bool = True        # the closing turn
     size: str = ">"             # ">=": a side of exactly the limit is penalised
     border: str = "two"         # "all": the border bonus with 3-4 players too
@@ -92,8 +94,11 @@ def _walk(owner, player, position, cycle, approach, m: Mistakes):
         near = min(abs(position[0] - x) + abs(position[1] - y) for x, y in cycle)
         starts = [i for i, (x, y) in enumerate(cycle)
                   if abs(position[0] - x) + abs(position[1] - y) == near]
+    elif m.walk == "corner":
+        starts = [0]                        # border_cycle starts at (x0, y0)
     for i in starts:
-        d = abs(position[0] - cycle[i][0]) + abs(position[1] - cycle[i][1])
+        x, y = cycle[0 if m.walk == "to corner" else i]
+        d = abs(position[0] - x) + abs(position[1] - y)
         for step in dirs:
             walk = max(((j - i) * step % n for j in todo), default=0)
             walk += 1 if m.walk == "squares" else 0

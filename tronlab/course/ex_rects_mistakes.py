@@ -60,6 +60,12 @@ MISTAKES = ELIMINATED + [({"off": (t,)}, f"a term is missing - {_TERM_HINTS[t]}"
                             "anticlockwise, and keep the cheaper"),
     ({"walk": "nearest"}, "turns: the nearest border square is not always the best start; try "
                           "every start square and keep the fewest turns in total"),
+    ({"walk": "corner"}, "turns: the walk need not start at the corner (x0, y0); try every "
+                         "border square as the start (the walk to it, counted twice, plus the "
+                         "steps along the border) and keep the fewest turns in total"),
+    ({"walk": "to corner"}, "turns: the approach is the walk to the start square of the "
+                            "border walk, wherever on the border that is: 2 x the distance "
+                            "from you to that square, not to the corner (x0, y0)"),
     ({"walk": "squares"}, "turns: count the steps along the border, not the squares: the start "
                           "square is already under your feet, so passing k more border squares "
                           "takes k steps"),
