@@ -89,6 +89,17 @@ def test_tronlabs_own_bots_run_as_programs_are_named_by_bot_not_all_tronlab():
     assert set(plan[0].names) == {"tronlab bot nash", "tronlab bot quick"}
 
 
+
+def test_tronlabs_own_bot_run_two_ways_as_programs_is_told_how_to_tell_them_apart():
+    # before: 'a py: or cmd: bot is named after its file: rename one of the files', where
+    # there is no file to rename: 'tronlab bot NAME' is the name whatever its options
+    own = [f"cmd:{sys.executable} -m tronlab bot chamber --protocol lightriders --time {t}"
+           for t in (0.1, 0.5)]
+    with pytest.raises(ValueError, match=r"two bots have the name 'tronlab bot chamber': .*"
+                                         r"put the options in NAME \(chamber\+time=0.5\)") as err:
+        round_robin(own, "random:1", game="lightriders")
+    assert "rename" not in str(err.value)
+
 def test_plan_size_limits_are_inclusive():
     from tronlab.arena.schedule import MAX_GAMES, MAX_SEEDS, check_plan_size
     check_plan_size(1, 1, MAX_SEEDS)

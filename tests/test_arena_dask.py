@@ -269,3 +269,25 @@ def test_a_checkout_that_only_touches_the_files_needs_no_worker_restart(monkeypa
         with pytest.raises(ValueError, match=r"but \S+ runs code of tronlab that its files no "
                                              r"longer hold \(restart it\)$"):
             check_dask_workers(client)
+
+
+def test_a_game_cancelled_as_it_finished_is_still_told_cancelled():
+    # before: the run cancelled a game whose Dask task had just finished (so the task was
+    # not cancelled) and the outcome could not be handed over: the future stayed
+    # 'cancelled' without notifying its waiters, and concurrent.futures.wait() on it
+    # waited for ever
+    import concurrent.futures as cf
+
+    from tronlab.arena.cluster import _hand_over
+
+    class Finished:
+        status = "finished"
+
+        def result(self):
+            return {"key": "k"}
+
+    future = cf.Future()
+    assert future.cancel()
+    _hand_over(Finished(), future)
+    done, _ = cf.wait([future], timeout=0)
+    assert done == {future} and future.cancelled()

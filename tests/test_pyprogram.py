@@ -105,6 +105,9 @@ def test_start_game_run_by_hand_hears_the_light_riders_settings():
     ("board, player, rules, time_limit, rng, max_turns=None", True),
     ("*args, **kwargs", True),
     ("board, player, *, rules, time_limit, rng, time_bank=None", True),
+    # named, these are always told (pyprogram.call_start_game), so they need no default
+    ("board, player, *, rules, time_limit, rng, max_turns", True),
+    ("board, player, rules, time_limit, rng, first_time_limit, time_bank", True),
     ("board, player", False),
     ("board, player, *, rules, rng", False),
     ("board", False),

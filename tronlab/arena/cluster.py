@@ -14,6 +14,7 @@ game and says on stderr when no worker is left.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import sys
 import threading
 import time
@@ -276,7 +277,9 @@ def _hand_over(task, future) -> None:
         else:
             future.set_exception(task.exception().with_traceback(task.traceback()))
     except (cf.InvalidStateError, RuntimeError):    # the run cancelled it meanwhile
-        pass
+        if future.cancelled():      # (its task finished first): tell its waiters
+            with contextlib.suppress(RuntimeError):
+                future.set_running_or_notify_cancel()
 
 
 def _checked_game(probe, judge, expected):

@@ -173,14 +173,15 @@ def _start_game_problem(hooks):
     if len(hooks) != 1 or not isinstance(hooks[0], ast.FunctionDef) or hooks[0].decorator_list:
         return None
     told = {"rules", "time_limit", "rng"}
+    named = told | {"max_turns", "first_time_limit", "time_bank"}   # told when named
     a = hooks[0].args
     params = a.posonlyargs + a.args
     required = params[:len(params) - len(a.defaults)]
     keywords = {x.arg for x in a.args + a.kwonlyargs}
     fits = ((len(params) >= 2 or a.vararg)
-            and all(x.arg in told and x not in a.posonlyargs for x in required[2:])
+            and all(x.arg in named and x not in a.posonlyargs for x in required[2:])
             and (a.kwarg is not None or told <= keywords)
-            and all(d is not None or k.arg in told for k, d in zip(a.kwonlyargs, a.kw_defaults)))
+            and all(d is not None or k.arg in named for k, d in zip(a.kwonlyargs, a.kw_defaults)))
     if fits:
         return None
     return (f"start_game({ast.unparse(a)}) cannot be called as start_game(board, player, *, "

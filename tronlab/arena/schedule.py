@@ -193,6 +193,15 @@ def check_bank(bank, game, time=0.1, name="bank", time_name="time") -> float | N
     return float(bank)
 
 
+def _renaming(name: str) -> str:
+    """How to give two bots that share ``name`` names of their own."""
+    if name.startswith("tronlab bot "):
+        return (f"and tronlab's own bot run as a program is named {name!r} whatever its "
+                f"other options: put the options in NAME (chamber+time=0.5), or play it in "
+                f"process (--bots chamber+time=0.5)")
+    return ("and a py: bot is named after its file, a cmd: bot after its program or script "
+            "and the arguments after it: rename one of the files")
+
 def _specs(game, seatings, maps, seeds, clock, tag):
     time, depth, bank = clock
     info = get_game(game)
@@ -201,8 +210,8 @@ def _specs(game, seatings, maps, seeds, clock, tag):
         other = names.setdefault(bot_name(spec), spec)
         if other != spec:
             raise ValueError(f"two bots have the name {bot_name(spec)!r}: {other!r} and "
-                             f"{spec!r}; the tables tell bots apart by name, and a py: or "
-                             f"cmd: bot is named after its file: rename one of the files")
+                             f"{spec!r}; the tables tell bots apart by name, "
+                             f"{_renaming(bot_name(spec))}")
     check_maps(game, maps, len(seatings[0]) if seatings else 2)
     plan = []
     hashes = {}
