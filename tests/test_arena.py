@@ -535,6 +535,18 @@ def test_bots_with_the_same_results_share_their_place_in_the_tables():
     assert cells == [["1", "a"], ["2", "b"], ["2", "c"]]
 
 
+def test_a_rating_near_zero_is_never_printed_as_minus_zero():
+    # a's rating is -0.04 here, which printed as '-0' in the text table and on the page
+    from tronlab.arena.html import _rating_rows
+    from tronlab.arena.report import ratings_text
+    rows = [{"names": ["b", "a"], "ranks": [1, 0]}, {"names": ["b", "a"], "ranks": [0, 1]},
+            {"names": ["a", "d"], "ranks": [0, 0]}, {"names": ["b", "c"], "ranks": [0, 1]}]
+    table = ratings(rows)
+    assert [r.name for r in table][1] == "a" and -0.5 < table[1].elo < 0
+    assert ratings_text(rows).splitlines()[2].split()[1:3] == ["a", "0"]
+    assert _rating_rows(table)[1][1:3] == ["a", "0"]
+
+
 def test_two_bots_rating_gap_is_the_log_odds_of_the_score():
     rows = ([{"names": ["a", "b"], "ranks": [0, 1]}] * 30 + [{"names": ["b", "a"], "ranks": [0, 1]}]
             * 10 + [{"names": ["a", "b"], "ranks": [0, 0]}] * 20)

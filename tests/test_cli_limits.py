@@ -166,6 +166,14 @@ def test_a_table_of_a_game_or_tag_not_stored_names_what_is(capsys, played, filte
     assert tronlab_main(["arena", "table", played, "--tag", "week1"]) == 0
 
 
+def test_games_without_a_tag_are_named_so_not_as_empty_quotes(capsys, tmp_path):
+    # before: "... it holds games of 'google2010' with tags ''"
+    db = str(tmp_path / "u.sqlite")
+    assert tronlab_main(RUN + ["--maps", "random:1", "--db", db]) == 0
+    capsys.readouterr()
+    one_error(capsys, ["arena", "table", db, "--tag", "nosuch"], "with tags (no tag)")
+
+
 def test_a_filtered_table_of_an_empty_database_says_it_is_empty(capsys, db):
     one_error(capsys, ["arena", "table", db, "--tag", "x"], "holds no games yet")
     assert tronlab_main(["arena", "table", db]) == 0       # no filter: an empty table

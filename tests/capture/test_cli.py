@@ -162,7 +162,7 @@ def test_bot_input_that_ends_on_a_broken_turn_exits_with_code_2():
     r = tronlab("bot", "nearest", "--protocol", "backtothecode", stdin=text)
     assert r.returncode == 2 and r.stdout == "34 5\n"
     assert r.stderr.splitlines()[1:] == ["tronlab: error: the backtothecode input ended on a "
-                                         "broken turn (see the line above); 1 turns were "
+                                         "broken turn (see the line above); 1 turn was "
                                          "answered"]
 
 

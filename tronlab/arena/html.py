@@ -260,7 +260,7 @@ def _reference_note(table) -> str:
 def _rating_rows(table) -> list:
     """The cells of the ratings table: place (a tie shares it), bot, rating, interval,
     points, results."""
-    return [[str(k), html.escape(r.name), f"{r.elo:.0f}", f"±{r.half:.0f}", f"{r.points:.1f}",
+    return [[str(k), html.escape(r.name), str(round(r.elo)), f"±{r.half:.0f}", f"{r.points:.1f}",
              str(r.games)] for k, r in zip(places(table), table)]
 
 

@@ -71,7 +71,7 @@ def ratings_text(rows) -> str:
     width = max([22] + [len(r.name) + 1 for r in table])
     lines = [f"{'rank':<5}{'bot':<{width}}{'rating':>8}{'95%':>7}{'points':>10}{'results':>9}"]
     for k, r in zip(places(table), table):
-        lines.append(f"{k:<5}{r.name:<{width}}{r.elo:>8.0f}{'±' + format(r.half, '.0f'):>7}"
+        lines.append(f"{k:<5}{r.name:<{width}}{round(r.elo):>8d}{'±' + format(r.half, '.0f'):>7}"
                      f"{r.points:>10.1f}{r.games:>9}")
     outside = [r.name for r in table if not r.in_reference]
     if outside:

@@ -295,4 +295,5 @@ def none_stored(store, db, game, tag) -> str:
     if not games:
         return f"no games {what} are stored in {db}: it holds no games yet"
     return (f"no games {what} are stored in {db}; it holds games of "
-            f"{', '.join(map(repr, games))} with tags {', '.join(map(repr, tags))}")
+            f"{', '.join(map(repr, games))} with tags "
+            f"{', '.join(repr(t) if t else '(no tag)' for t in tags)}")

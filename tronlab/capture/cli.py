@@ -169,5 +169,5 @@ def cmd_bot(args) -> int:
                           verbose=args.verbose, problems=problems)
     if problems:        # garbage in: say so by the exit code, as the Tron protocols do
         raise _error(f"the backtothecode input ended on a broken turn (see the line above); "
-                     f"{answers} turns were answered")
+                     f"{answers} turn{'s were' if answers != 1 else ' was'} answered")
     return 0

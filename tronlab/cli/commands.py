@@ -44,7 +44,7 @@ def cmd_bot(args) -> int:
     if problems:        # garbage in: a contest program says so by its exit code
         from .parser import CLIError
         raise CLIError(f"the {args.protocol} input ended on a broken turn (see the line "
-                       f"above); {answers} turns were answered")
+                       f"above); {answers} turn{'s were' if answers != 1 else ' was'} answered")
     return 0
 
 
