@@ -202,6 +202,7 @@ def _renaming(name: str) -> str:
     return ("and a py: bot is named after its file, a cmd: bot after its program or script "
             "and the arguments after it: rename one of the files")
 
+
 def _specs(game, seatings, maps, seeds, clock, tag):
     time, depth, bank = clock
     info = get_game(game)
