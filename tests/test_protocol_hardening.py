@@ -129,6 +129,17 @@ def test_every_contest_program_fed_garbage_exits_2_with_one_error_line(protocol,
     assert err.splitlines()[-1].startswith("tronlab: error: ") and "Traceback" not in err
 
 
+@pytest.mark.parametrize("turns, said", [(1, "1 turn was answered"),
+                                          (2, "2 turns were answered")])
+def test_the_exit_line_counts_the_answers_in_words(capsys, monkeypatch, turns, said):
+    # it said '1 turns were answered'
+    from tronlab.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(TURN * turns + ["5 x"]) + "\n"))
+    assert main(["bot", "random", "--protocol", "google2010", "--seed", "1"]) == 2
+    assert capsys.readouterr().err.rstrip().endswith(said)
+
+
 def test_a_good_game_after_a_bad_line_still_exits_0(capsys, monkeypatch):
     from tronlab.cli import main
 
