@@ -161,3 +161,16 @@ def test_a_stopped_run_exports_the_games_it_finished(tmp_path, capsys):
     assert sum(int(s["games"]) for s in standing) == 2 * 5
     assert tronlab_main(["arena", "table", db]) == 0
     assert capsys.readouterr().out.startswith("5 games (google2010)")
+
+
+def test_an_empty_database_exports_headers_and_says_why(tmp_path, capsys):
+    # before: the header line alone, without a word about the database being empty
+    db = str(tmp_path / "empty.sqlite")
+    Store(db).close()
+    assert tronlab_main(["arena", "export", db, "--table", "-"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == [",".join(["rules", "rank", "bot", "rating", "interval",
+                                                   "points", "results", "games", "faults",
+                                                   "timeout", "error", "illegal", "bad-output",
+                                                   "exited"])]
+    assert captured.err == f"{db} holds no games yet: each file gets its header line only\n"

@@ -138,8 +138,7 @@ def cmd_export(args) -> int:
     """``tronlab arena export``: the CSV files, each written only once all is read."""
     from ..cli.parser import file_problem
     from .cli import ArenaError, _open
-    from .store import none_stored
-    from .store import latest_versions
+    from .store import latest_versions, none_stored
 
     targets = [(option, path) for option, path in (("--table", args.table),
                                                     ("--games", args.games)) if path]
@@ -164,6 +163,8 @@ def cmd_export(args) -> int:
     finally:
         store.close()
     say = sys.stderr if "-" in (args.table, args.games) else sys.stdout
+    if not rows:
+        print(f"{args.db} holds no games yet: each file gets its header line only", file=say)
     for option, path in targets:
         write_csv(lines[option], path)
         if path != "-":
