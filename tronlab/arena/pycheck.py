@@ -172,8 +172,10 @@ def _start_game_problem(hooks):
     time_limit, rng)``, the call :mod:`tronlab.arena.pyprogram` makes."""
     if len(hooks) != 1 or not isinstance(hooks[0], ast.FunctionDef) or hooks[0].decorator_list:
         return None
+    from ..runner.engine import START_KEYWORDS
+
     told = {"rules", "time_limit", "rng"}
-    named = told | {"max_turns", "first_time_limit", "time_bank"}   # told when named
+    named = told | set(START_KEYWORDS)      # told when named
     a = hooks[0].args
     params = a.posonlyargs + a.args
     required = params[:len(params) - len(a.defaults)]

@@ -228,9 +228,9 @@ def call_start_game(hook, request, client, game: dict) -> None:
     ``first_time_limit`` and ``time_bank`` to a hook that takes them.  ``game`` holds
     what the referee said of the game (``--game``); under Light Riders the settings
     fill in the bank and the turn limit it did not give."""
-    import inspect
-
     import numpy as np
+
+    from ..runner.engine import takes_keyword
 
     options = {"time_limit": game.get("time_limit"),
                "first_time_limit": game.get("first_time_limit"),
@@ -242,16 +242,9 @@ def call_start_game(hook, request, client, game: dict) -> None:
         options["max_turns"] = None if rounds is None else int(rounds)
     if options["time_bank"] is not None:
         options["time_bank"] = tuple(options["time_bank"])
-    try:
-        params = inspect.signature(hook).parameters.values()
-    except (TypeError, ValueError):
-        params = []
-    takes = {p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)}
-    if any(p.kind == p.VAR_KEYWORD for p in params):
-        takes = set(options)        # **kwargs: all of them, as the engine tells a bot
     kwargs = {"rules": client.protocol, "time_limit": options.pop("time_limit"),
               "rng": np.random.default_rng(game.get("seed"))}
-    kwargs.update((k, v) for k, v in options.items() if k in takes)
+    kwargs.update((k, v) for k, v in options.items() if takes_keyword(hook, k))
     hook(request.board.copy(), request.player, **kwargs)
 
 

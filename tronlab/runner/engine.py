@@ -73,6 +73,8 @@ from .reprs import safe_repr
 from .timebank import GRACE, TimeBank, check_time_bank, overdrawn
 
 SHOWN = 197     # characters of a value shown in a message (at most 200 with the "...")
+#: what a bot's start_game is told besides rules, time_limit and rng, when it takes them
+START_KEYWORDS = ("max_turns", "first_time_limit", "time_bank")
 
 
 class BotFault(Exception):
@@ -266,18 +268,14 @@ def _start_seats(seats, board, rules, clock, max_turns, limit):
         hook = getattr(seat.bot, "start_game", None)
         if callable(hook):
             options = {"rules": rules.name, "time_limit": time_limit, "rng": seat.rng}
-            if _takes_keyword(hook, "max_turns"):
-                options["max_turns"] = max_turns
-            if _takes_keyword(hook, "first_time_limit"):
-                options["first_time_limit"] = first_time_limit
-            if _takes_keyword(hook, "time_bank"):
-                options["time_bank"] = bank
+            told = dict(zip(START_KEYWORDS, (max_turns, first_time_limit, bank)))
+            options.update((k, v) for k, v in told.items() if takes_keyword(hook, k))
             _, fault, text = seat.call(hook, (board.copy(), seat.player), options, limit)
             if fault is not None:
                 seat.pending = (fault, f"in start_game: {text}")
 
 
-def _takes_keyword(function, name: str) -> bool:
+def takes_keyword(function, name: str) -> bool:
     """Whether ``function`` accepts the keyword argument ``name``."""
     try:
         parameters = inspect.signature(function).parameters.values()
