@@ -34,7 +34,7 @@ import sys
 
 from ..runner.games import family_of
 from .ratings import places, ratings
-from .report import clock_text, fault_lines
+from .report import clock_text, seat_faults
 from .stats import fault_codes, fault_counts
 from .store import Store, record_of  # noqa: F401  (Store: the doctest's)
 
@@ -73,13 +73,10 @@ def _reasons(store, row) -> list[str]:
     codes = fault_codes()
     if not any(f in codes for f in row["faults"]):
         return [""] * len(row["names"])
-    lines = fault_lines(row["names"], record_of(store.record_json(row["id"])))
-    out = []
-    for k, name in enumerate(row["names"]):
-        head = f"{name} (seat {k}): "
-        out.append(next((line[len(head):] for line in lines if line.startswith(head)), "")
-                   if row["faults"][k] in codes else "")
-    return out
+    said = {}
+    for k, text in seat_faults(row["names"], record_of(store.record_json(row["id"]))):
+        said.setdefault(k, text)                    # a seat's first line
+    return [said.get(k, "") if fault in codes else "" for k, fault in enumerate(row["faults"])]
 
 
 def game_lines(store, rows) -> list[list]:

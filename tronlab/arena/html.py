@@ -24,7 +24,7 @@ import os
 
 from .ratings import places, ratings
 from .report import (RESULTS_NOTE, clocks_phrase, default_pairs, fault_lines, first_faults,
-                     maps_phrase, multiplayer, reference_note)
+                     maps_phrase, multiplayer, reference_note, seat_faults)
 from .stats import fault_codes, fault_counts, head_to_head, pair_table
 from .store import record_of
 
@@ -217,10 +217,8 @@ def _first_fault(store, row, name, code, games) -> str:
     (a link when it carries a replay) and the record's line for it (``illegal on
     turn 1: ... move() returned None ...``)."""
     record = record_of(store.record_json(row["id"]))
-    seats = [k for k, n in enumerate(row["names"]) if n == name]
-    heads = tuple(f"{name} (seat {k}): " for k in seats)
-    said = next((line[len(h):] for line in fault_lines(row["names"], record) for h in heads
-                 if line.startswith(h)), code)
+    said = next((text for k, text in seat_faults(row["names"], record)
+                 if row["names"][k] == name), code)
     game = (f'<a href="#game-{row["id"]}">game {row["id"]}</a>' if str(row["id"]) in games
             else f"game {row['id']}")
     return f"{game}: {html.escape(said)}"
@@ -254,7 +252,7 @@ def _left_out(left_out) -> str:
 def _reference_note(table) -> str:
     """The bots left out of the ratings' 0, when there are any (report.reference_note)."""
     outside = [r.name for r in table if not r.in_reference]
-    return f"<p>{html.escape(reference_note(outside)[1:-1])}.</p>" if outside else ""
+    return f"<p>{html.escape(reference_note(outside))}.</p>" if outside else ""
 
 
 def _rating_rows(table) -> list:

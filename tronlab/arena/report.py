@@ -75,7 +75,7 @@ def ratings_text(rows) -> str:
                      f"{r.points:>10.1f}{r.games:>9}")
     outside = [r.name for r in table if not r.in_reference]
     if outside:
-        lines.append(reference_note(outside))
+        lines.append(f"({reference_note(outside)})")
     if multiplayer(rows):
         lines.append(RESULTS_NOTE)
     return "\n".join(lines)
@@ -83,9 +83,9 @@ def ratings_text(rows) -> str:
 
 def reference_note(outside) -> str:
     """Why the ratings' 0 is not the whole field's mean: the bots left out of it."""
-    return (f"(0 is the mean of the other bots: {', '.join(outside)} won every game against "
+    return (f"0 is the mean of the other bots: {', '.join(outside)} won every game against "
             f"them or lost every one, so their ratings and intervals rest on the prior, not "
-            f"on results)")
+            f"on results")
 
 
 def default_pairs(rows):
@@ -178,13 +178,18 @@ def replay_text(row, record) -> str:
 def fault_lines(names, record) -> list[str]:
     """A line for each bot's first fault in ``record`` (a Tron or capture game): who, what,
     on which turn and what it did (``slow (seat 1): timeout on turn 8: ...``)."""
+    return [f"{names[p]} (seat {p}): {text}" for p, text in seat_faults(names, record)]
+
+
+def seat_faults(names, record) -> list[tuple[int, str]]:
+    """``(seat, what)`` for each fault of :func:`fault_lines`, in its order, ``what`` the
+    line after the seat (``timeout on turn 8: ...``)."""
     if hasattr(record, "moves"):                    # Tron: the events are dicts
         from ..cli.match import first_fault
         first = [(p, first_fault(record, p)) for p in range(len(names))]
-        return [f"{names[p]} (seat {p}): {e['kind']} on turn {e['turn']}: "
-                f"{e.get('detail') or ''}".rstrip(": ") for p, e in first if e is not None]
+        return [(p, f"{e['kind']} on turn {e['turn']}: {e.get('detail') or ''}".rstrip(": "))
+                for p, e in first if e is not None]
     notes = {(turn, player): text for turn, player, text in record.notes}
-    return [f"{names[player]} (seat {player}): {kind} on turn {turn}: "
-            f"{notes.get((turn, player), detail)}"
+    return [(player, f"{kind} on turn {turn}: {notes.get((turn, player), detail)}")
             for turn, _round, player, kind, detail in record.events if kind in ELIMINATIONS]
 
