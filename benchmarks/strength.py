@@ -103,7 +103,15 @@ neutral ones (9-38-7, and 19-28-14 on 61 random-map games); an evaluation
 halfway between the chamber and the Voronoi linear form (8-38-8); at depth
 3, stepping aside when the search of the opponent's seat predicts it enters
 my chosen square and another move is within m of it (m = 0: 16-35-3, the
-crash only comes later; m = 1 move: 16-33-5; 3 moves: 16-28-10).
+crash only comes later; m = 1 move: 16-33-5; 3 moves: 16-28-10).  Session 46, on
+random maps, where most draws are early head-on crashes: a draw worth -2 moves
+(``chamber+draw=-2000``) against ``chamber`` at fixed depth 6, fresh maps
+``rand3000-3099``, both seats, 200 games fixed in advance, 57-75-68 (sign p 0.37).
+It does turn crashes into decided games (75 draws in 200, where ``chamber``
+against itself with more time drew 68 and 70 of 120 on such maps,
+``benchmarks/hybrid_strength.py``), but giving way hands over the contested
+square, and the decided games go the other way: more decisions are no route to a
+clear verdict unless the bot that avoids the draw is also the better player.
 
 All ten Tron bots, one round robin through the arena (45 pairs, both seats, 6 maps of the
 2010 set - apoc_small, toronto, trix, u, ring, joust - and 2 random 20x20 maps: 720 games,
