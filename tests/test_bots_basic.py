@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tronlab.arena.bots import check_spec
 import tronlab.runner.registry as registry
 from strategies import EXAMPLES, boards
 from tronlab.tron.board import Board
@@ -40,6 +41,20 @@ def test_unknown_bot_lists_known_names():
         get_bot("nobody")
     with pytest.raises(ValueError, match="unknown bot"):
         describe("nobody")
+
+
+@pytest.mark.parametrize("call", [
+    lambda: get_bot("paths"),
+    lambda: check_spec("paths", "google2010"),
+])
+def test_a_bot_of_the_other_game_is_named_so(call):
+    # `tronlab bot paths --protocol google2010` said only "unknown bot 'paths'; known
+    # tron bots: ...", leaving the reader to guess that paths plays backtothecode
+    with pytest.raises(ValueError, match=r"\(paths is a capture bot, for backtothecode\)$"):
+        call()
+    with pytest.raises(ValueError, match=r"known capture bots: .*\(chamber is a tron bot, "
+                                         r"for google2010, codingame, lightriders\)"):
+        get_bot("chamber", game="backtothecode")
 
 
 def test_register_as_decorator_and_call(scratch_registry):

@@ -309,3 +309,18 @@ def test_match_says_the_clock_it_played_under():
                 "--bank", "2", "--json")
     clock = json.loads(r.stdout)["clock"]
     assert clock == {"time_limit": None, "first_time_limit": None, "time_bank": [2.0, 0.2]}
+
+
+def test_match_text_counts_one_turn_in_words():
+    # a program that crashed at once read "after 1 turns: player 1 (hugger) wins"
+    from tronlab import Board
+    from tronlab.cli.match import match_text
+
+    boxed = Board.from_ascii("""
+        #####
+        #1#2#
+        #####
+    """)
+    record = play(boxed, [get_bot("hugger"), get_bot("hugger")], rng=1)
+    assert record.outcome.turns == 1
+    assert "\nafter 1 turn: draw between players 0, 1\n" in match_text(record, "box")

@@ -167,3 +167,24 @@ def test_arena_run_help_gives_the_backtothecode_program_limits():
     prog = make_bot("cmd:true", "backtothecode", limits=(2 * 0.1, PROGRAM_START))
     assert prog.time_limit + prog.grace == pytest.approx(0.25)
     assert prog.first_time_limit == PROGRAM_START
+
+
+def test_bot_help_says_what_protocol_is_and_that_lightriders_plans_from_the_bank():
+    # --protocol had no help at all, and --time promised "0.2 s lightriders" while the
+    # search bots plan from the bank of each 'action move' line there, whatever --time says
+    from tronlab.runner.registry import get_bot, no_warm_up
+    from tronlab.tron.mapgen import lightriders_board
+
+    text = " ".join(tronlab("bot", "--help").stdout.split())
+    assert "the contest whose input the program reads on stdin" in text
+    assert "0.2 s lightriders" not in text
+    assert "under lightriders the search bots plan from the time bank" in text
+    budgets = []
+    with no_warm_up():
+        for seconds in (0.05, 2.0):
+            bot = get_bot("chamber", time=seconds)
+            bot.start_game(lightriders_board(x=2, y=3), 0, rules="lightriders", time_limit=seconds)
+            bot._first, bot._rounds_left = False, 40
+            bot.set_clock(3.0, 0.2)
+            budgets.append(bot.budget())
+    assert budgets[0] == budgets[1]

@@ -130,3 +130,38 @@ def test_no_warm_up_makes_a_search_bot_without_its_warm_up(name, monkeypatch):
         cold = registry.get_bot(name, time=0.1)
     assert warmed == [] and registry.warm_up_wanted()
     assert registry.get_bot(name, time=0.1) is warmed[0] is not cold
+
+
+class Listening(Downward):
+    """Downward, whose start_game keeps the keywords it was told."""
+
+    def start_game(self, board, player, *, rules=None, time_limit=None, rng=None,
+                   max_turns=None, first_time_limit=None, time_bank=None):
+        self.heard = {"rules": rules, "time_limit": time_limit, "max_turns": max_turns,
+                      "first_time_limit": first_time_limit, "time_bank": time_bank}
+
+
+@pytest.mark.parametrize("protocol", ["lightriders", "google2010"])
+def test_tronlab_bot_tells_start_game_what_the_input_says(mine, monkeypatch, protocol):
+    # tronlab bot called start_game with rules, time_limit and rng only: a bot whose hook
+    # takes time_bank or max_turns (as the engine tells them) heard nothing of the
+    # Light Riders settings lines, the bank and the turn limit of the game
+    from tronlab.tron.lightriders import lightriders_settings, lightriders_state
+    from tronlab.tron.mapgen import lightriders_board
+
+    registry.register("listening", lambda *, rng=None, time=None: mine.append(Listening())
+                      or mine[-1])
+    if protocol == "lightriders":
+        board = lightriders_board(x=2, y=5)
+        text = (lightriders_settings(board, 1, timebank_ms=5000, time_per_move_ms=100,
+                                     max_rounds=40)
+                + lightriders_state(board, 1, round=0, time_ms=5000))
+    else:
+        text = encode_state("google2010", BOARD, 0)
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    monkeypatch.setattr("sys.stdout", io.StringIO())
+    assert main(["bot", "listening", "--protocol", protocol, "--time", "0.5"]) == 0
+    told = {"rules": protocol, "time_limit": 0.5, "first_time_limit": None,
+            "time_bank": (5.0, 0.1) if protocol == "lightriders" else None,
+            "max_turns": 40 if protocol == "lightriders" else None}
+    assert mine[-1].calls == 1 and mine[-1].heard == told

@@ -123,11 +123,10 @@ def check_spec(spec: str, game: str) -> None:
     elif spec.startswith("cmd:"):
         check_program(spec)
     else:
-        from ..runner.registry import bot_names
+        from ..runner.registry import bot_names, unknown_bot
         name, opts = _options(spec)
         if name not in bot_names(family):
-            raise ValueError(f"unknown bot {name!r}; known {family} bots: "
-                             f"{', '.join(bot_names(family))}")
+            raise ValueError(unknown_bot(name, family))
         if opts:
             _check_bot_options(spec, name, family, opts)
 

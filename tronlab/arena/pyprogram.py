@@ -236,10 +236,9 @@ def call_start_game(hook, request, client, game: dict) -> None:
                "first_time_limit": game.get("first_time_limit"),
                "time_bank": game.get("time_bank"), "max_turns": game.get("max_turns")}
     if client.protocol == "lightriders" and "time_bank" not in game:
-        options["time_bank"] = (int(client.settings["timebank"]) / 1000, client.time_per_move)
+        options["time_bank"] = client.time_bank
     if client.protocol == "lightriders" and "max_turns" not in game:
-        rounds = client.settings.get("max_rounds")
-        options["max_turns"] = None if rounds is None else int(rounds)
+        options["max_turns"] = client.max_turns
     if options["time_bank"] is not None:
         options["time_bank"] = tuple(options["time_bank"])
     kwargs = {"rules": client.protocol, "time_limit": options.pop("time_limit"),

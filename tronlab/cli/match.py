@@ -179,7 +179,7 @@ def match_text(record, map_name: str, *, clock: bool = True) -> str:
         verdict = "draw between players " + ", ".join(map(str, out.ranking[0]))
     else:
         verdict = "no winner"
-    lines.append(f"after {out.turns} turns: {verdict}")
+    lines.append(f"after {out.turns} turn{'' if out.turns == 1 else 's'}: {verdict}")
     for p, name in enumerate(names):
         if out.deaths[p] is None:
             fate = "still riding"

@@ -150,11 +150,14 @@ def build_parser() -> argparse.ArgumentParser:
                         "thinking time and wins over --time, as in match); a bot your own code "
                         "registers runs from a script that imports it and calls "
                         "tronlab.cli.main(['bot', NAME, ...])")
-    b.add_argument("--protocol", choices=PROTOCOLS + ("backtothecode",), required=True)
+    b.add_argument("--protocol", choices=PROTOCOLS + ("backtothecode",), required=True,
+                   help="the contest whose input the program reads on stdin and whose "
+                        "answers it writes on stdout")
     b.add_argument("--time", type=seconds, metavar="S",
                    help="thinking time per move, unless NAME has a time= option (default: the "
-                        "protocol's: 1 s google2010, "
-                        "0.2 s lightriders, 0.1 s codingame; the backtothecode bots keep to "
+                        "protocol's: 1 s google2010, 0.1 s codingame; under lightriders the "
+                        "search bots plan from the time bank each 'action move' line gives, not "
+                        "from --time; the backtothecode bots keep to "
                         "the contest's 100 ms and take no --time)")
     b.add_argument("--seed", type=whole_count, metavar="N",
                    help="seed for the bot (default: a fresh random seed)")

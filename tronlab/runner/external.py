@@ -58,7 +58,8 @@ and each move's deadline is the bank the engine tells (``set_clock``).
 
 Under a time bank :meth:`ExternalBot.start_game` returns once the program has read
 its settings (it started up and reads its input; at most nine tenths of the bank, or of
-the engine's ``first_time_limit``, this hook's limit):
+the engine's ``first_time_limit``, this hook's limit), or once it wrote on stdout
+without reading them (it is up: waiting on would only hold the game up):
 the bank pays for its thinking, not for starting Python and its imports, as an
 in-process bot's ``start_game`` is off the bank.  Without this the seats, asked in
 turn, paid unequally: the second seat's program started up while the first seat's

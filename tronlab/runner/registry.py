@@ -94,9 +94,22 @@ def _entry(name, game="tron"):
     if name not in table:
         _load_builtins()
     if name not in table:
-        known = ", ".join(bot_names(family)) or "none"
-        raise ValueError(f"unknown bot {name!r}; known {family} bots: {known}")
+        raise ValueError(unknown_bot(name, family))
     return table[name]
+
+
+def unknown_bot(name: str, game="tron") -> str:
+    """The message for a bot ``name`` that ``game`` (or family) has not: the known ones,
+    and ``(paths is a capture bot, for backtothecode)`` when another family has a bot
+    of that name (the wrong game was chosen)."""
+    family = _family(game)
+    known = ", ".join(bot_names(family)) or "none"
+    text = f"unknown bot {name!r}; known {family} bots: {known}"
+    for other, table in _REGISTRY.items():
+        if other != family and name in table:
+            from .games import game_names
+            return text + f" ({name} is a {other} bot, for {', '.join(game_names(other))})"
+    return text
 
 
 def describe(name: str, *, game: str = "tron") -> str:

@@ -36,7 +36,6 @@ from ..jit.clock import now_ns
 from ..tron.board import opposite, parse_move
 from ..tron.protocol import ProtocolError, check_protocol, make_client
 from .registry import check_time
-from ..tron.rules import get_rules
 
 
 def fallback_move(board, player: int, protocol: str):
@@ -58,7 +57,10 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
     """Play one game of ``protocol`` as a contest program; return the number of answers.
 
     ``bot`` is a callable ``bot(board, player) -> move`` with the optional
-    ``start_game``/``close`` hooks of :func:`tronlab.runner.engine.play`.  When
+    ``start_game``/``close`` hooks of :func:`tronlab.runner.engine.play`; a ``start_game``
+    that takes ``time_bank`` or ``max_turns`` hears what the Light Riders settings lines
+    say of them (None under the other protocols, which never say), and one that takes
+    ``first_time_limit`` hears None (no protocol tells it).  When
     the server says how long the bot has (the Light Riders time bank), a bot
     with a ``set_clock(time_left, time_per_move)`` method hears it before the
     move (seconds until the answer's deadline; seconds added a move, or None).  A bot
@@ -74,7 +76,6 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
     stdout = sys.stdout if stdout is None else stdout
     log = _logger(sys.stderr if stderr is None else stderr)
     client = make_client(protocol)
-    rules = get_rules(protocol)
     started = False
     answers = 0
     turn_start = None       # now_ns() when the turn's first line was read: its clock's start
@@ -99,7 +100,7 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
             turn_start = broken = None
             if not started:
                 started = True
-                _start_game(bot, request, rules, time_limit, rng, log, verbose)
+                _start_game(bot, request, client, time_limit, rng, log, verbose)
             stdout.write(_answer(bot, client, request, protocol, verbose, log, answers + 1)
                          + "\n")
             stdout.flush()
@@ -174,13 +175,21 @@ def _logger(stderr):
     return log
 
 
-def _start_game(bot, request, rules, time_limit, rng, log, verbose=False):
-    """The bot's ``start_game`` hook on the first request (a failure is logged)."""
+def _start_game(bot, request, client, time_limit, rng, log, verbose=False):
+    """The bot's ``start_game`` hook on the first request (a failure is logged).  As the
+    engine does, a hook that takes ``max_turns``, ``first_time_limit`` or ``time_bank`` is
+    told what the input said of them: under Light Riders the bank and the turn limit of
+    the settings lines; the first move's limit no protocol tells (None)."""
+    from .engine import START_KEYWORDS, takes_keyword
+
     hook = getattr(bot, "start_game", None)
     if hook is not None:
+        told = dict(zip(START_KEYWORDS, (getattr(client, "max_turns", None), None,
+                                         getattr(client, "time_bank", None))))
+        options = {k: v for k, v in told.items() if takes_keyword(hook, k)}
         try:
-            hook(request.board.copy(), request.player, rules=rules.name,
-                 time_limit=time_limit, rng=rng)
+            hook(request.board.copy(), request.player, rules=client.protocol,
+                 time_limit=time_limit, rng=rng, **options)
         except Exception:
             _failure(log, verbose, "tronlab bot: start_game raised")
 

@@ -210,6 +210,18 @@ class LightRidersClient:
         """Seconds added to the bank after each move (``settings time_per_move``)."""
         return int(self.settings["time_per_move"]) / 1000.0
 
+    @property
+    def time_bank(self) -> tuple[float, float]:
+        """``(bank, per_move)`` in seconds, as the settings told them (else the contest's),
+        what the engine tells a ``start_game`` that takes ``time_bank``."""
+        return int(self.settings["timebank"]) / 1000.0, self.time_per_move
+
+    @property
+    def max_turns(self) -> int | None:
+        """The turn limit (``settings max_rounds``), None when the server sent none."""
+        rounds = self.settings.get("max_rounds")
+        return None if rounds is None else int(rounds)
+
     def decode(self, field: str) -> Board:
         """A Board from the field tokens; facings carried over from the last round."""
         pr = _protocol()
