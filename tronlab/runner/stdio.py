@@ -184,9 +184,9 @@ def _start_game(bot, request, client, time_limit, rng, log, verbose=False):
 
     hook = getattr(bot, "start_game", None)
     if hook is not None:
-        told = dict(zip(START_KEYWORDS, (getattr(client, "max_turns", None), None,
-                                         getattr(client, "time_bank", None))))
-        options = {k: v for k, v in told.items() if takes_keyword(hook, k)}
+        told = {"max_turns": getattr(client, "max_turns", None), "first_time_limit": None,
+                "time_bank": getattr(client, "time_bank", None)}
+        options = {k: told[k] for k in START_KEYWORDS if takes_keyword(hook, k)}
         try:
             hook(request.board.copy(), request.player, rules=client.protocol,
                  time_limit=time_limit, rng=rng, **options)
