@@ -47,6 +47,6 @@ def test_light_riders_answers_are_held_against_the_contests_bank():
 def test_the_clocks_in_words():
     assert contest_clock_text("codingame") == "100 ms a move"
     assert contest_clock_text("google2010") == "1000 ms a move"
-    assert contest_clock_text("backtothecode") == ("150 ms a turn (100 ms and the referee's "
-                                                   "50 ms of grace)")
+    assert contest_clock_text("backtothecode") == ("150 ms a turn, 100 ms and the referee's "
+                                                   "50 ms of grace")
     assert contest_clock_text("lightriders") == "its 10 s time bank, 200 ms added a move"

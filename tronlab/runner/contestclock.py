@@ -21,7 +21,7 @@ not count (CodinGame starts the program before the first turn's clock).
 >>> late_answers("lightriders", [0.0, 9.0, 1.5])     # the 10 s bank: 10, then 1.2 left
 [(3, 1.5)]
 >>> contest_clock_text("backtothecode")
-"150 ms a turn (100 ms and the referee's 50 ms of grace)"
+"150 ms a turn, 100 ms and the referee's 50 ms of grace"
 """
 
 from __future__ import annotations
@@ -82,6 +82,15 @@ def contest_clock_text(game) -> str:
                 f"added a move")
     limit = f"{later_limit(info) * 1000:.0f} ms a {'move' if info.family == 'tron' else 'turn'}"
     if info.grace:
-        limit += (f" ({info.move_time * 1000:.0f} ms and the referee's "
-                  f"{info.grace * 1000:.0f} ms of grace)")
+        limit += (f", {info.move_time * 1000:.0f} ms and the referee's "
+                  f"{info.grace * 1000:.0f} ms of grace")
     return limit
+
+
+def over_words(game) -> str:
+    """What a late answer of ``game`` was: 'slower than the contest's 150 ms', 'over the
+    contest's time bank'."""
+    info = get_game(game)
+    if info.banked:
+        return "over the contest's time bank"
+    return f"slower than the contest's {later_limit(info) * 1000:.0f} ms"
