@@ -157,8 +157,7 @@ def test_a_python_file_plays_under_the_bank(tmp_path, capsys):
 def test_an_older_database_gets_the_bank_column(tmp_path):
     old = tmp_path / "old.sqlite"
     conn = sqlite3.connect(old)
-    conn.execute(SCHEMA[0].replace("record   TEXT NOT NULL,", "record   TEXT NOT NULL")
-                 .replace("bank     REAL", ""))
+    conn.execute(SCHEMA[0].split("record   TEXT NOT NULL,")[0] + "record TEXT NOT NULL)")
     conn.execute("INSERT INTO games (key, game, bots, names, map, map_set, seed, time, ranks, "
                  "turns, faults, created, record) VALUES ('k', 'lightriders', '[\"a\", \"b\"]', "
                  "'[\"a\", \"b\"]', 'm', 's', 1, 0.1, '[0, 1]', 3, '[null, null]', 'now', '{}')")

@@ -172,5 +172,6 @@ def test_an_empty_database_exports_headers_and_says_why(tmp_path, capsys):
     assert captured.out.splitlines() == [",".join(["rules", "rank", "bot", "rating", "interval",
                                                    "points", "results", "games", "faults",
                                                    "timeout", "error", "illegal", "bad-output",
-                                                   "exited"])]
+                                                   "exited", "contest_late",
+                                                   "contest_worst_ms"])]
     assert captured.err == f"{db} holds no games yet: each file gets its header line only\n"

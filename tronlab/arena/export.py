@@ -7,13 +7,16 @@
 
 :func:`standings` is the ratings table that ``tronlab arena table`` prints, a
 line a bot (for each contest of the database: google2010, ...): place, bot,
-rating, the half-width of its 95% interval, points, results, games and the
-faults by kind.  :func:`game_lines` is a line a stored game: its number (the
-one ``tronlab arena replay`` takes), rules, tag, map, seed, clock, turns, the
-winner and, seat by seat, the bot, its place (1 = first, shared on a tie), its
-fault and what it did (the replay's line for it).  Both read what the database
-holds, so an interrupted run exports the games it finished; like ``arena
-table``, the games of a changed bot file replace its older ones.
+rating, the half-width of its 95% interval, points, results, games, the faults
+by kind and, for a program (py:, cmd:), how many of its answers the contest's
+own clock would have timed out and its worst answer in ms
+(:mod:`tronlab.arena.slow`; blank for a registered bot). :func:`game_lines` is a
+line a stored game: its number (the one ``tronlab arena replay`` takes), rules,
+tag, map, seed, clock, turns, the winner and, seat by seat, the bot, its place
+(1 = first, shared on a tie), its fault and what it did (the replay's line for
+it). Both read what the database holds, so an interrupted run exports the games
+it finished; like ``arena table``, the games of a changed bot file replace its
+older ones.
 
 >>> import os, tempfile
 >>> db = Store(os.path.join(tempfile.mkdtemp(), "t.sqlite"))
@@ -35,6 +38,7 @@ import sys
 from ..runner.games import family_of
 from .ratings import places, ratings
 from .report import clock_text, seat_faults
+from .slow import slow_by_bot
 from .stats import fault_codes, fault_counts
 from .store import Store, record_of  # noqa: F401  (Store: the doctest's)
 
@@ -49,21 +53,25 @@ def fault_kinds(rows) -> tuple:
 
 def standings(rows) -> list[list]:
     """The header and a line a bot of the ratings table of ``rows``, contest by
-    contest: ``rules, rank, bot, rating, interval, points, results, games, faults``
-    and a count for each kind of fault.  ``rating`` and ``interval`` (the 95%
+    contest: ``rules, rank, bot, rating, interval, points, results, games, faults``,
+    a count for each kind of fault, and ``contest_late, contest_worst_ms`` (how many of
+    a program's answers the contest's own clock would have timed out, and its worst
+    answer; blank for a registered bot).  ``rating`` and ``interval`` (the 95%
     interval is rating +- interval) are rounded as the printed table shows them."""
     kinds = fault_kinds(rows)
     out = [["rules", "rank", "bot", "rating", "interval", "points", "results", "games",
-            "faults", *kinds]]
+            "faults", *kinds, "contest_late", "contest_worst_ms"]]
     for rules in sorted({r["game"] for r in rows}):
         subset = [r for r in rows if r["game"] == rules]
         table = ratings(subset)
-        faults = fault_counts(subset)
+        faults, slow = fault_counts(subset), slow_by_bot(subset)
         for place, r in zip(places(table), table):
             mine = faults.get(r.name, {})
             games = sum(r.name in row["names"] for row in subset)
+            late = slow.get(r.name)
             out.append([rules, place, r.name, round(r.elo), round(r.half), r.points, r.games,
-                        games, sum(mine.values()), *(mine.get(k, 0) for k in kinds)])
+                        games, sum(mine.values()), *(mine.get(k, 0) for k in kinds),
+                        *(("", "") if late is None else (late.late, round(late.worst * 1000)))])
     return out
 
 
@@ -120,8 +128,10 @@ def add_parser(sub) -> None:
     e.add_argument("db", help="the results database (arena run --db)")
     e.add_argument("--table", metavar="FILE",
                    help="the standings: rules, rank, bot, rating, interval (the 95%% interval "
-                        "is rating +- interval), points, results, games, faults and a column "
-                        "for each kind of fault; - for standard output")
+                        "is rating +- interval), points, results, games, faults, a column "
+                        "for each kind of fault, and for a program (py:, cmd:) how many of "
+                        "its answers the contest's own clock would have timed out "
+                        "(contest_late) and its worst in ms; - for standard output")
     e.add_argument("--games", metavar="FILE",
                    help="the games: their number (arena replay takes it), rules, tag, map, "
                         "seed, clock, turns, winner, and for each seat K from 0 the bot, its "

@@ -35,6 +35,14 @@ def bank_move_time() -> float:
     return get_game("lightriders").move_time
 
 
+def contest_limits() -> str:
+    """The contests' own limit a later move, from the registry: 'google2010 1000 ms, ...'."""
+    from ..runner.contestclock import later_limit
+    from ..runner.games import games
+    return ", ".join(f"{g.name} its {g.first_move_time:g} s bank" if g.banked else
+                     f"{g.name} {later_limit(g) * 1000:.0f} ms" for g in games())
+
+
 def time_help() -> str:
     from ..capture.external import GRACE
     from .bots import MARGIN
@@ -44,8 +52,11 @@ def time_help() -> str:
             f"(TRONLAB_PROGRAM_START); a program of the Tron games (py:, cmd:) is stopped at "
             f"{MARGIN:g} of these ({2 * MARGIN:g} S, {PROGRAM_START * MARGIN:g} s), so its own "
             f"clock names the fault; a backtothecode program (cmd:) is stopped at 2 S + "
-            f"{GRACE * 1000:g} ms (the contest's grace) and at the full first-move limit; "
-            f"with --bank: the seconds added to the bank before each move (default "
+            f"{GRACE * 1000:g} ms (the contest's grace) and at the full first-move limit. "
+            f"So a program may answer slower than its contest allows ({contest_limits()}) "
+            f"and play on: the table, the page and the export count, per program, the answers "
+            f"after its first that the contest's own clock would have timed out. "
+            f"With --bank: the seconds added to the bank before each move (default "
             f"{bank_move_time():g}, the contest's)")
 
 

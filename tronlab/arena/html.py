@@ -3,12 +3,13 @@
 :func:`leaderboard_html` writes the ratings (table and a plot with the 95%
 intervals, as inline SVG), the head-to-head scores, the per-pair table, each
 bot's faults (timeouts, crashes, bad answers, broken rules) with what it did the
-first time, the bots of a class folder that could not play (``left_out``) and a
-list of the games; each game's link opens its replay in the page (board as text,
-a key to which characters are which bot, a slider, play and step buttons, arrow
-keys).  Everything - data, style and script
-- is inside the file: it opens offline, from a USB stick or an e-mail, with no
-server and no network.
+first time, the programs' answers held against the contest's own clock
+(:mod:`tronlab.arena.slow`), the bots of a class folder that could not play
+(``left_out``) and a list of the games; each game's link opens its replay in the
+page (board as text, a key to which characters are which bot, a slider, play and
+step buttons, arrow keys). Everything - data, style and script - is inside the
+file: it opens offline, from a USB stick or an e-mail, with no server and no
+network.
 
 A replay is stored as the start board's rows and, for each turn, the squares
 that changed (``[x, y, character]``), so a long tournament's page stays small;
@@ -22,9 +23,11 @@ import json
 import math
 import os
 
+from ..runner.contestclock import contest_clock_text
 from .ratings import places, ratings
 from .report import (RESULTS_NOTE, clocks_phrase, default_pairs, fault_lines, first_faults,
                      maps_phrase, multiplayer, reference_note, seat_faults)
+from .slow import slow_by_bot, slow_line
 from .stats import fault_codes, fault_counts, head_to_head, pair_table
 from .store import record_of
 
@@ -240,6 +243,31 @@ def _faults(store, rows, games) -> str:
             + _table(["bot", "faults", "the first time"], lines, "faults"))
 
 
+def _slow(rows, games) -> str:
+    """The programs' answers against the contest's own clock (report.slow_lines), a line a
+    program, the game of its worst answer a link when it carries a replay; '' when no
+    program played."""
+    found = {}
+    for game in sorted({r["game"] for r in rows}):
+        found.update(slow_by_bot([r for r in rows if r["game"] == game]))
+    if not found:
+        return ""
+    game_of = {str(r["id"]): r["game"] for r in rows}
+    lines = []
+    for name, bot in sorted(found.items(), key=lambda item: (-item[1].late, item[0])):
+        text = html.escape(slow_line(bot, game_of.get(str(bot.game), rows[0]["game"])))
+        if str(bot.game) in games:
+            text = text.replace(f"game {bot.game},", f'<a href="#game-{bot.game}">game '
+                                                      f'{bot.game}</a>,', 1)
+        lines.append([html.escape(name), text])
+    clocks = "; ".join(f"{g}: {contest_clock_text(g)}" for g in sorted({r["game"] for r in rows}))
+    return ("<h2>The contest's clock</h2><p>The arena allows a program more time than the "
+            "contest does, so that machine noise does not decide games. Here its answers "
+            f"after the first (which includes starting the program) are held against the "
+            f"contest's own clock ({html.escape(clocks)}).</p>"
+            + _table(["program", "answers"], lines, "faults"))
+
+
 def _left_out(left_out) -> str:
     """The bots of a class folder that could not play, with the reason of each."""
     if not left_out:
@@ -300,7 +328,8 @@ def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
         "test of the decided games gives p &lt; 0.01 and the first bot won more, 'lost' when "
         "p &lt; 0.01 and it lost more.</p>",
         _table(["pair", "maps", "W", "D", "L", "score", "sign p", "verdict"], pair_rows),
-        "<h2>Faults</h2>", _faults(store, rows, games), _left_out(left_out),
+        "<h2>Faults</h2>", _faults(store, rows, games), _slow(rows, games),
+        _left_out(left_out),
         "<h2>Games</h2>", _replays_note(len(rows), len(games), store.path),
         _table(["game", "bots (by seat)", "map", "result", "turns"], game_rows),
         f'<script type="application/json" id="games-data">{data}</script>',

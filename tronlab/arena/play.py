@@ -18,6 +18,13 @@ then timed out before it could crash).  ``TRONLAB_PROGRAM_START`` (seconds) sets
 another floor, for a fast machine or a class whose programs hang often: every
 hanging program costs that long a game.
 
+So a program may take longer than its contest would allow (CodinGame: 100 ms a
+turn, 150 ms with Back to the Code's referee grace) and still play on: each
+row's ``slow`` says, for every program seat, how many of its answers the
+contest's own clock would have timed out and the slowest
+(:func:`slow_answers`, :mod:`tronlab.runner.contestclock`), and the report says
+it (:mod:`tronlab.arena.slow`).
+
 A Light Riders game with ``spec.bank`` is played under the contest's time bank
 instead (``play(..., time_bank=(spec.bank, spec.time))``), for registered bots
 and programs alike, at a fixed depth too: the bank is each bot's whole clock.  A
@@ -80,17 +87,22 @@ def warm_up(specs=DEFAULT_WARM, family="tron") -> list:
 
 
 class _Depths:
-    """Passes moves through and notes the search depth of every searched move."""
+    """Passes moves through and notes the search depth of every searched move and the
+    wall time of every answer (``seconds``, one a call: None for a call that raised)."""
 
     def __init__(self, bot):
-        self.bot, self.depths = bot, []
+        self.bot, self.depths, self.seconds = bot, [], []
         self.name = getattr(bot, "name", "bot")
         for hook in ("start_game", "set_clock", "end_game", "close", "stderr_text"):
             if hasattr(bot, hook):
                 setattr(self, hook, getattr(bot, hook))
 
     def __call__(self, board, player):
+        k = len(self.seconds)
+        self.seconds.append(None)
+        t0 = _time.perf_counter()
         move = self.bot(board, player)
+        self.seconds[k] = _time.perf_counter() - t0
         stats = getattr(self.bot, "last_stats", None) or {}
         if isinstance(stats, dict) and stats.get("mode") in SEARCH_MODES and "depth" in stats:
             self.depths.append(stats["depth"])
@@ -149,7 +161,19 @@ def _play_tron(spec, cwd=None, start=None) -> dict:
     depths = [round(sum(b.depths) / len(b.depths), 2) if b.depths else None for b in bots]
     return {"winner": out.winner, "ranks": ranks, "turns": out.turns,
             "faults": tron_faults(out.deaths, rec.events), "depths": depths,
-            "record": rec.to_json()}
+            "slow": slow_answers(spec, bots), "record": rec.to_json()}
+
+
+def slow_answers(spec, bots) -> list:
+    """By seat: for a program (py:, cmd:), ``[late, worst, turn]`` of its answers against
+    the contest's own clock (:func:`tronlab.runner.contestclock.clock_summary`), else
+    None.  The arena allows more time than the contest (module docstring): the report
+    says what the contest would have timed out.  Registered bots are told their thinking
+    time (``--time``) and are not held against the contest's."""
+    from ..runner.contestclock import clock_summary
+
+    return [clock_summary(spec.game, list(bot.seconds)) if is_program(b) else None
+            for b, bot in zip(spec.bots, bots)]
 
 
 def tron_faults(deaths, events) -> list:
@@ -175,7 +199,7 @@ def _play_capture(spec, cwd=None, start=None) -> dict:
 
     limit, first = _limits(spec, start)
     seeds = np.random.default_rng(spec.seed).integers(2**63, size=len(spec.bots))
-    bots = [make_bot(b, spec.game, rng=int(s), limits=(limit, first), cwd=cwd)
+    bots = [_Depths(make_bot(b, spec.game, rng=int(s), limits=(limit, first), cwd=cwd))
             for b, s in zip(spec.bots, seeds)]
     rec = play_capture(bots, rng=spec.seed, time_limit=limit, first_time_limit=first,
                        metadata={"names": list(spec.names), "map": spec.map_label,
@@ -189,7 +213,7 @@ def _play_capture(spec, cwd=None, start=None) -> dict:
             faults[player] = kind
     return {"winner": firsts[0] if len(firsts) == 1 else None, "ranks": ranks,
             "turns": rec.outcome["turns"], "faults": faults, "depths": [None] * len(ranks),
-            "record": json.dumps(rec.to_dict())}
+            "slow": slow_answers(spec, bots), "record": json.dumps(rec.to_dict())}
 
 
 def play_spec(spec, cwd=None, start=None) -> dict:

@@ -3,14 +3,16 @@
 :func:`table_text` is what ``tronlab arena table`` and the end of a run print:
 the ratings (best first, with 95% intervals), the pairs table from the
 stronger bot's side (per map set and for all maps: W-D-L, points, score with
-interval, sign-test p, verdict, and the mean search depths when a bot searched)
-and the faults.
+interval, sign-test p, verdict, and the mean search depths when a bot searched),
+the faults, and, when programs played, their answers held against the contest's own
+clock (:mod:`tronlab.arena.slow`).
 """
 
 from __future__ import annotations
 
 from ..capture.rules import ELIMINATIONS
 from .ratings import places, ratings
+from .slow import slow_lines
 from .stats import fault_counts, pair_table
 
 NOTE = ("(W-D-L from the first bot's side, both seats; score: points a game with a 95% interval; "
@@ -156,7 +158,9 @@ def table_text(rows, pairs=None) -> str:
     games = sorted({r["game"] for r in rows})
     head = f"{len(rows)} games ({', '.join(games)}), {maps_phrase(rows)}"
     head += "\n" + clocks_phrase(rows)
-    return "\n\n".join([head, ratings_text(rows), pairs_text(rows, pairs), faults_text(rows)])
+    slow = "\n".join(slow_lines(rows))
+    return "\n\n".join(filter(None, [head, ratings_text(rows), pairs_text(rows, pairs),
+                                     faults_text(rows), slow]))
 
 
 def replay_text(row, record) -> str:

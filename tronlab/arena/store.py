@@ -52,14 +52,16 @@ CREATE TABLE IF NOT EXISTS games (
     seconds  REAL,
     created  TEXT NOT NULL,
     record   TEXT NOT NULL,      -- the full game record (JSON)
-    bank     REAL                -- Light Riders time bank (s), time then added a move
+    bank     REAL,               -- Light Riders time bank (s), time then added a move
+    slow     TEXT                -- JSON list by seat: a program's [late, worst s, turn]
+                                 -- against the contest's own clock, or null
 )""",
           "CREATE INDEX IF NOT EXISTS games_tag ON games (tag)")
-_JSON = ("bots", "names", "ranks", "faults", "depths")
+_JSON = ("bots", "names", "ranks", "faults", "depths", "slow")
 _COLUMNS = ("id", "key", "tag", "game", "bots", "names", "map", "map_set", "seed", "time", "depth",
-            "winner", "ranks", "turns", "faults", "depths", "seconds", "created", "bank")
+            "winner", "ranks", "turns", "faults", "depths", "seconds", "created", "bank", "slow")
 #: columns added since the first schema, with their type: added to an older database
-_ADDED = {"bank": "REAL"}
+_ADDED = {"bank": "REAL", "slow": "TEXT"}
 
 
 #: seconds a run waits for another run that holds the database (busy timeout and retries)

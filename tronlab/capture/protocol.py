@@ -29,6 +29,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..runner.games import get_game
 from ..runner.reprs import safe_repr
 from ..tron.values import is_whole
 from .checks import check_view
@@ -37,8 +38,8 @@ from .state import NEUTRAL, ROUND_LIMITS, Config, State, View
 MESSAGE_LIMIT = 100
 #: advertised time per answer: the first turn, then every later turn (the
 #: referee waited up to 150 ms, 50 ms of grace, on the later turns)
-FIRST_TURN_SECONDS = 1.0
-TURN_SECONDS = 0.1
+FIRST_TURN_SECONDS = get_game("backtothecode").first_move_time
+TURN_SECONDS = get_game("backtothecode").move_time
 _XY = re.compile(r"\s*([+-]?\d+) +([+-]?\d+)(?: (.*))?")
 _BACK = re.compile(r"\s*back\s+([+-]?\d+)\s*", re.IGNORECASE)
 

@@ -74,20 +74,17 @@ import time
 
 from . import reaper
 from .engine import BotFault
+from .games import games
 from .program import STDERR_CAP, Program, StderrSink, check_seconds, parse_command  # noqa: F401
-from ..tron.protocol import (LIGHTRIDERS_TIME_PER_MOVE_MS, LIGHTRIDERS_TIMEBANK_MS, ProtocolError,
-                             check_protocol, encode_state, lightriders_settings, parse_answer,
-                             quote)
+from ..tron.protocol import (ProtocolError, check_protocol, encode_state, lightriders_settings,
+                             parse_answer, quote)
 
 _MARGIN = 0.9  # fraction of an engine-imposed limit this bot waits
 #: what a bad-output fault of a program adds: the commonest cause is a debug print
 ANSWERS_ONLY = "stdout carries the answers only, one line a turn: write anything else to stderr"
 
-DEFAULT_TIMES = {  # protocol: (first move, later moves) in seconds
-    "google2010": (3.0, 1.0),
-    "codingame": (1.0, 0.1),
-    "lightriders": (LIGHTRIDERS_TIMEBANK_MS / 1000, LIGHTRIDERS_TIME_PER_MOVE_MS / 1000),
-}
+#: protocol: (first move, later moves) in seconds, the contests' (the registry's)
+DEFAULT_TIMES = {g.protocol: (g.first_move_time, g.move_time) for g in games("tron")}
 
 
 def whole_ms(seconds: float) -> int:

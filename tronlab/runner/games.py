@@ -24,9 +24,12 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class GameInfo:
     """One game.  Times are seconds; ``size`` is ``(width, height)`` or None when
-    the game is played on any map.  A ``banked`` game's clock is a time bank
-    (Light Riders): ``first_move_time`` is the bank's size and ``move_time`` the
-    time added before each move."""
+    the game is played on any map.  ``first_move_time`` and ``move_time`` are the
+    contest's advertised limits (the first move, every later one) and ``grace`` the
+    seconds its referee waited past ``move_time`` before calling a timeout (Back to the
+    Code: 50 ms).  A ``banked`` game's clock is a time bank (Light Riders):
+    ``first_move_time`` is the bank's size and ``move_time`` the time added before
+    each move.  These are the one place the contests' clocks are written down."""
     name: str
     family: str
     title: str
@@ -38,6 +41,7 @@ class GameInfo:
     protocol: str
     package: str
     banked: bool = False
+    grace: float = 0.0
 
     def check_players(self, n: int) -> None:
         """Raise ValueError unless ``n`` players can play this game."""
@@ -90,4 +94,4 @@ register_game(GameInfo("codingame", "tron", "CodinGame Tron Battle", (2, 4), Fal
 register_game(GameInfo("lightriders", "tron", "riddles.io Light Riders", (2, 2), True,
                        (16, 16), 10.0, 0.2, "lightriders", "tronlab.tron", banked=True))
 register_game(GameInfo("backtothecode", "capture", "CodinGame Back to the Code", (2, 4), True,
-                       (35, 20), 1.0, 0.1, "backtothecode", "tronlab.capture"))
+                       (35, 20), 1.0, 0.1, "backtothecode", "tronlab.capture", grace=0.05))

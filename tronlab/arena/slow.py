@@ -1,0 +1,112 @@
+"""The programs' answers held against the contest's own clock, over stored games.
+
+The arena allows a program more time than its contest does (a timeout at
+twice ``--time``, Back to the Code's referee grace on top), so that machine
+noise does not decide games.  Each game row keeps, for every program seat, how
+many of its answers the contest's clock would have timed out and its slowest
+one (:func:`tronlab.arena.play.slow_answers`); :func:`slow_by_bot` adds them
+up by bot and :func:`slow_lines` says it in words, for the printed table, the
+page and the export.  Registered bots are not held against it (they are told
+their thinking time), nor is a program's first answer (it includes starting
+the program: :mod:`tronlab.runner.contestclock`).
+
+>>> rows = [{"id": 7, "game": "backtothecode", "names": ["me", "you"],
+...          "slow": [[3, 0.212, 17], None]},
+...         {"id": 8, "game": "backtothecode", "names": ["you", "me"],
+...          "slow": [None, [0, 0.04, 5]]}]
+>>> for line in slow_lines(rows):
+...     print(line)       # doctest: +NORMALIZE_WHITESPACE
+the contest's own clock (backtothecode: 150 ms a turn, 100 ms and the referee's
+ 50 ms of grace; the arena allows more), against the programs' answers after their first:
+  me: 3 answers slower than the contest's 150 ms, in 1 of 2 games
+ (worst 212 ms: game 7, turn 17): the contest would have timed it out
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..runner.contestclock import contest_clock_text, over_words
+
+
+class SlowBot(NamedTuple):
+    """One program's answers in ``games`` games of one contest: ``late`` of them the
+    contest's clock would have timed out, in ``late_games`` games; ``worst`` seconds
+    (the slowest late answer, else the slowest answer) in game ``game`` on ``turn``."""
+    name: str
+    games: int
+    late: int
+    late_games: int
+    worst: float
+    game: int | None
+    turn: int
+
+
+def slow_by_bot(rows) -> dict:
+    """``{name: SlowBot}`` of the programs of ``rows`` (games of one contest), from the
+    rows' ``slow`` entries; a bot without any (a registered one, games stored by an older
+    tronlab) is not in it."""
+    found: dict = {}
+    for row in sorted(rows, key=lambda r: r.get("id") or 0):
+        for name, entry in zip(row["names"], row.get("slow") or []):
+            if entry is None:
+                continue
+            late, worst, turn = entry
+            old = found.get(name)
+            if old is None:
+                found[name] = SlowBot(name, 1, late, int(late > 0), worst, row.get("id"), turn)
+                continue
+            # the answer shown: the slowest late one, else the slowest
+            better = (late > 0, worst) > (old.late > 0, old.worst)
+            where = (worst, row.get("id"), turn) if better else (old.worst, old.game, old.turn)
+            found[name] = SlowBot(name, old.games + 1, old.late + late,
+                                  old.late_games + int(late > 0), *where)
+    return found
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms" if seconds < 10 else f"{seconds:.1f} s"
+
+
+def _where(bot: SlowBot) -> str:
+    return f"game {bot.game}, turn {bot.turn}" if bot.game is not None else f"turn {bot.turn}"
+
+
+def slow_line(bot: SlowBot, game: str) -> str:
+    """One bot's line (without its name) in games of ``game``: its late answers, or that
+    all were in time."""
+    games = f"{bot.games} game{'s' * (bot.games != 1)}"
+    if not bot.late:
+        return f"every answer in time in {games} (slowest {_ms(bot.worst)}: {_where(bot)})"
+    answers = "1 answer" if bot.late == 1 else f"{bot.late} answers"
+    return (f"{answers} {over_words(game)}, in {bot.late_games} of {games} "
+            f"(worst {_ms(bot.worst)}: {_where(bot)}): the contest would have timed it out")
+
+
+def clock_head(rows) -> str:
+    """The line above the bots' lines: the contest's clock of each game of ``rows``."""
+    games = sorted({r["game"] for r in rows})
+    clocks = "; ".join(f"{g}: {contest_clock_text(g)}" for g in games)
+    return (f"the contest's own clock ({clocks}; the arena allows more), against the "
+            f"programs' answers after their first:")
+
+
+def slow_lines(rows) -> list[str]:
+    """The text of the printed table: a head line, a line for each program with a late
+    answer, and one for the programs without (the slowest of them named); no lines when
+    no program played."""
+    lines = []
+    for game in sorted({r["game"] for r in rows}):
+        found = slow_by_bot([r for r in rows if r["game"] == game])
+        label = f"{game} " if len({r["game"] for r in rows}) > 1 else ""
+        lines += [f"  {label}{name}: {slow_line(bot, game)}" for name, bot in sorted(found.items())
+                  if bot.late]
+        fine = [bot for bot in found.values() if not bot.late]
+        if len(fine) == 1:
+            lines.append(f"  {label}{fine[0].name}: {slow_line(fine[0], game)}")
+        elif fine:
+            top = max(fine, key=lambda bot: bot.worst)
+            who = "all" if len(fine) == len(found) else "the other"
+            lines.append(f"  {label}{who} {len(fine)} programs: every answer in time (slowest "
+                         f"{_ms(top.worst)}, {top.name}: {_where(top)})")
+    return [clock_head(rows)] + lines if lines else []
