@@ -197,3 +197,15 @@ def test_a_python_file_with_set_clock_hears_its_bank(tmp_path):
     heard = [line.split() for line in record.stderr[0].splitlines() if line.startswith("clock")]
     assert len(heard) == 3 and all(per == "0.05" for _, _, per in heard), record.stderr[0]
     assert 2.0 < float(heard[0][1]) <= 3.0 and float(heard[1][1]) <= 3.0, heard
+
+
+def test_a_capture_replay_of_one_turn_says_turn_not_turns():
+    from types import SimpleNamespace
+    row = {"id": 3, "game": "backtothecode", "map": "random:1", "seed": 7,
+           "names": ["a", "b"], "time": 0.1, "bank": None, "depth": None}
+    record = SimpleNamespace(final=["..."], events=[], notes=[],
+                             outcome={"turns": 1, "scores": [1, 0], "ranks": [1, 2],
+                                      "reason": "b exited"})
+    assert "after 1 turn: scores [1, 0]" in report.replay_text(row, record)
+    record.outcome["turns"] = 2
+    assert "after 2 turns: scores" in report.replay_text(row, record)

@@ -174,8 +174,9 @@ def replay_text(row, record) -> str:
         from ..cli import match_text
         return head + "\n" + match_text(record, row["map"], clock=False)
     lines = [head] + list(record.final)
-    lines.append(f"after {record.outcome['turns']} turns: scores {record.outcome['scores']}, "
-                 f"ranks {record.outcome['ranks']} ({record.outcome['reason']})")
+    out = record.outcome
+    lines.append(f"after {out['turns']} turn{'' if out['turns'] == 1 else 's'}: scores "
+                 f"{out['scores']}, ranks {out['ranks']} ({out['reason']})")
     return "\n".join(lines + fault_lines(names, record))
 
 
