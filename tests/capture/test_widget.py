@@ -262,3 +262,24 @@ def test_the_outline_of_a_capture_shows_on_every_owners_colour():
         contrast = (np.maximum(lum, ground) + 0.05) / (np.minimum(lum, ground) + 0.05)
         assert contrast.max() >= 3, f"player {p}'s captured square: {contrast.max():.1f}:1"
     plt.close(fig)
+
+
+def test_the_saved_picture_is_as_sharp_as_the_steppers():
+    # it was saved at 72 dpi, the search stepper's picture at 80
+    import io
+
+    from PIL import Image
+
+    from tronlab import Board
+    from tronlab.course.stepper import SearchStepper
+    from tronlab.widget_views import PICTURE_DPI
+
+    w = small()
+    w.click(3, 1)
+    board = Image.open(io.BytesIO(w.picture_png())).info["dpi"]
+    stepper = SearchStepper(Board.from_ascii("""
+        1...
+        ...2
+    """), depth=1).picture_png()
+    assert board == Image.open(io.BytesIO(stepper)).info["dpi"]
+    assert [round(d) for d in board] == [PICTURE_DPI, PICTURE_DPI]
