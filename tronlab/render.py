@@ -37,7 +37,9 @@ TRAIL_COLORS = ("#a9c8f0", "#f5b8a6", "#9ecfcf", "#cc9efa")
 WALL_COLOR = "#3b3b3b"
 FREE_COLOR = "#ffffff"
 GRID_COLOR = "#d0d0d0"
-CHAMBER_COLORS = ("#ffe08a", "#9ee6e0", "#f7a8d8", "#c7e59a", "#b7b7f7", "#f3c58f")
+# Chamber tints: yellows, greens and a pink, hues no player's trail or head has (a peach, a
+# lavender and a cyan read as red's, blue's and teal's trails); see tests/test_render.py.
+CHAMBER_COLORS = ("#ffe08a", "#85f76e", "#c7e59a", "#f7a8d8", "#e0f76e", "#6ef7a7")
 
 __all__ = ["draw_board", "draw_record", "grid_of", "board_rgb",
            "PLAYER_COLORS", "TRAIL_COLORS", "WALL_COLOR", "FREE_COLOR"]

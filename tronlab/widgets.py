@@ -7,7 +7,8 @@ One canvas widget, :class:`BoardWidget`, does three jobs:
   player 1 (index 0) against registered bots with the arrow keys or WASD
   (click the board first) or the on-screen buttons.  Each key press travels
   to Python, which asks the bots, applies :mod:`tronlab.tron.rules` and sends the
-  new frame back; while the bots think the board says so and ignores keys.
+  new frame back; while the bots think the board says so, and a key pressed
+  meanwhile is kept as the next move (the newest key wins), sent once they answer.
   With several bots (``play(["hugger", "filler", "random"], rules="codingame")``
   builds a four-player board) the game goes on after the person is out, one
   turn per tick at the widget's speed, and a finished game can be replayed.

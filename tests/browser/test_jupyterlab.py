@@ -5,7 +5,8 @@ and settings directories, so nobody's personal settings leak in; a copy of
 ``notebooks/``), each on its own copy of ``00_welcome.ipynb`` in a fresh workspace.  The
 test runs every cell, clicks the play widget's canvas and presses arrow keys.  Then it
 asks the *kernel* (a second client on the kernel's connection file) where the game
-stands, checks the page shows the same turn, and saves a screenshot of the board
+stands, checks the page shows the same turn (and that keys pressed while a slowed bot
+thinks are kept for the next turn, the newest winning), and saves a screenshot of the board
 mid-game in ``test-artifacts/`` (``jupyterlab-board.png``, ``notebook7-board.png``).  It
 also starts a new game, toggles an overlay checkbox and seeks the replay widget with its
 slider, checking each in the kernel; in Notebook 7 the replay first waits at turn 0 and
@@ -100,6 +101,32 @@ def colour_present(png_path: Path, hex_color: str, min_pixels: int) -> bool:
     return int(close.sum()) >= min_pixels
 
 
+SLOW_BOT = ("game._game.bots.__setitem__(1, (lambda bot: lambda board, p: "
+            "__import__('time').sleep(1.5) or bot(board, p))(game._game.bots[1]))")
+
+
+def check_keys_while_thinking(page, conn, status):
+    """Keys pressed while the bot thinks are kept for the next turn, the newest winning.
+
+    From turn 4 (head at (4, 4)) with a bot that takes 1.5 s a turn: right goes to the
+    kernel at once; up then down, pressed while it thinks, leave down as the next move."""
+    assert ask_kernel(conn, {"s": SLOW_BOT})["s"] == "None"
+    for key in ("ArrowRight", "ArrowUp", "ArrowDown"):
+        page.keyboard.press(key)
+    page.wait_for_function("el => el.textContent.includes('thinking... Next move: down.')",
+                           arg=status.element_handle(), timeout=5_000)
+    wait_for_kernel(conn, "game.turn", "6")
+    state = ask_kernel(conn, {"head": "game.board.head_xy(0)",
+                              "mine": "[m[0] for m in game.moves]"})
+    assert state["head"] == "(5, 5)", state
+    assert state["mine"] == "[0, 0, 0, 1, 1, 2]", state           # up up up right, right, down
+    page.wait_for_function("el => el.textContent.startsWith('Turn 6.')"
+                           " && !el.textContent.includes('thinking')",
+                           arg=status.element_handle(), timeout=10_000)
+    page.wait_for_timeout(2000)                                      # longer than a bot's turn
+    assert ask_kernel(conn, {"t": "game.turn"})["t"] == "6"          # the kept key counted once
+
+
 def drive(lab, app: str, prefix: str):
     """Run notebook 00 in ``app``; screenshots go to test-artifacts/<prefix>-*.png."""
     from tronlab.render import PLAYER_COLORS, TRAIL_COLORS
@@ -153,6 +180,8 @@ def drive(lab, app: str, prefix: str):
     assert colour_present(shot, PLAYER_COLORS[0], 50)
     assert colour_present(shot, PLAYER_COLORS[1], 50)
     assert colour_present(shot, TRAIL_COLORS[0], 200)
+
+    check_keys_while_thinking(page, conn, status)
 
     # New game: the kernel starts over
     widget.locator("button.tronlab-new").click()

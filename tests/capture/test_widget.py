@@ -231,3 +231,55 @@ def test_the_legend_names_each_seat():
     assert w.names == ["nearest", "you", "stay", "PathBot"]
     rec = play_capture(["nearest", "nearest"], rng=1, round_limit=5)
     assert CaptureWidget.replay(rec).names == []        # a record does not keep names
+
+
+def _luminance(rgb):
+    """WCAG relative luminance of sRGB values in 0..1 (last axis)."""
+    lin = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    return lin @ np.array([0.2126, 0.7152, 0.0722])
+
+
+def test_the_outline_of_a_capture_shows_on_every_owners_colour():
+    # the amber outline alone was 1.1:1 against the salmon (and blue) squares: the picture
+    # barely showed what player 1's loop took.  Something in the outline must stand out
+    # at the 3:1 contrast asked of graphics (WCAG 1.4.11) on each owner's colour
+    import matplotlib.pyplot as plt
+
+    from tronlab.capture.render import draw_grid
+    from tronlab.render import TRAIL_COLORS
+
+    owner = np.array([[0, 1, 2, 3]])
+    ax = draw_grid(owner, flash=[(x, 0) for x in range(4)])
+    fig = ax.figure
+    fig.canvas.draw()
+    img = np.asarray(fig.canvas.buffer_rgba())[..., :3] / 255
+    for p in range(4):
+        (x0, y0), (x1, y1) = ax.transData.transform([(p - 0.45, 0.45), (p + 0.45, -0.45)])
+        top, bottom = sorted(img.shape[0] - np.array([y0, y1]).round().astype(int))
+        square = img[top:bottom, int(round(x0)):int(round(x1))].reshape(-1, 3)
+        fill = np.array([int(TRAIL_COLORS[p][i:i + 2], 16) for i in (1, 3, 5)]) / 255
+        lum, ground = _luminance(square), _luminance(fill)
+        contrast = (np.maximum(lum, ground) + 0.05) / (np.minimum(lum, ground) + 0.05)
+        assert contrast.max() >= 3, f"player {p}'s captured square: {contrast.max():.1f}:1"
+    plt.close(fig)
+
+
+def test_the_saved_picture_is_as_sharp_as_the_steppers():
+    # it was saved at 72 dpi, the search stepper's picture at 80
+    import io
+
+    from PIL import Image
+
+    from tronlab import Board
+    from tronlab.course.stepper import SearchStepper
+    from tronlab.widget_views import PICTURE_DPI
+
+    w = small()
+    w.click(3, 1)
+    board = Image.open(io.BytesIO(w.picture_png())).info["dpi"]
+    stepper = SearchStepper(Board.from_ascii("""
+        1...
+        ...2
+    """), depth=1).picture_png()
+    assert board == Image.open(io.BytesIO(stepper)).info["dpi"]
+    assert [round(d) for d in board] == [PICTURE_DPI, PICTURE_DPI]

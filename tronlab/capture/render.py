@@ -22,6 +22,9 @@ import numpy as np
 from ..render import FREE_COLOR, GRID_COLOR, PLAYER_COLORS, TRAIL_COLORS
 from .state import NEUTRAL
 
+FLASH_COLOR = "#ffb000"     # the outline of the squares the last enclosure took (capture.js's)
+FLASH_EDGE = "#222222"      # under it, so that it shows on every owner's colour
+
 
 def _rgb(hex_color: str) -> np.ndarray:
     return np.array([int(hex_color[i:i + 2], 16) / 255 for i in (1, 3, 5)])
@@ -82,9 +85,10 @@ def draw_grid(owner, positions=(), *, ax=None, flash=(), title=None, labels=True
     ax.set_yticks(np.arange(-0.5, h, 1), minor=True)
     ax.grid(which="minor", color=GRID_COLOR, linewidth=0.5)
     ax.tick_params(which="both", length=0, labelbottom=False, labelleft=False)
-    for x, y in flash:
-        ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, edgecolor="#ffb000",
-                               linewidth=2.5))
+    for x, y in flash:       # amber lined inside in black: amber alone faded into salmon
+        for colour, side, width in ((FLASH_COLOR, 1.0, 2.5), (FLASH_EDGE, 0.66, 1.2)):
+            ax.add_patch(Rectangle((x - side / 2, y - side / 2), side, side, fill=False,
+                                   edgecolor=colour, linewidth=width))
     for p, (x, y, size) in head_boxes(positions).items():
         ax.add_patch(Rectangle((x - size / 2, y - size / 2), size, size, color=PLAYER_COLORS[p]))
         if labels:

@@ -241,7 +241,7 @@ class CaptureWidget(anywidget.AnyWidget):
                   [None if p is None else tuple(p) for p in f["positions"]],
                   ax=ax, flash=[tuple(sq) for sq in f["flash"]],
                   title="\n".join(textwrap.wrap(f["text"], 90, max_lines=3)))
-        return figure_png(fig, dpi=72)
+        return figure_png(fig)
 
     def _repr_mimebundle_(self, **kwargs):
         return with_picture(super()._repr_mimebundle_(**kwargs), self.picture_png(),

@@ -117,7 +117,7 @@ class SearchStepper(anywidget.AnyWidget):
                                           gridspec_kw={"width_ratios": [1, 2.6]})
         draw_board(self.trace.nodes[0].board, ax=left, title="the root position")
         draw_search_tree(self.trace, ax=right)
-        return figure_png(fig, dpi=80)
+        return figure_png(fig)
 
     def _repr_mimebundle_(self, **kwargs):
         return with_picture(super()._repr_mimebundle_(**kwargs), self.picture_png(),

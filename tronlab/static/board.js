@@ -8,7 +8,7 @@ const KEY_MOVES = {
 };
 const MOVE_ARROWS = ["\u2191", "\u2192", "\u2193", "\u2190"];
 const MOVE_WORDS = ["up", "right", "down", "left"];
-const CHAMBER_TINTS = ["#ffe08a", "#9ee6e0", "#f7a8d8", "#c7e59a", "#b7b7f7", "#f3c58f"];
+const CHAMBER_TINTS = ["#ffe08a", "#85f76e", "#c7e59a", "#f7a8d8", "#e0f76e", "#6ef7a7"];
 const HEAT_STOPS = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
 const FPS_CHOICES = [1, 2, 4, 8, 16, 32];
 const LOST = "This board has lost its kernel (restarted or shut down): run its cell again.";
@@ -109,7 +109,11 @@ function render({ model, el }) {
     return b;
   });
   const newButton = el_("button", "tronlab-new", "New game");
-  newButton.addEventListener("click", () => { send({ type: "new" }); canvas.focus(); });
+  newButton.addEventListener("click", () => {
+    queued = null;             // a key kept for the old game is not the new game's first move
+    send({ type: "new" });
+    canvas.focus();
+  });
   const replayButton = el_("button", "tronlab-replay-game", "Replay");
   replayButton.title = "watch this game again";
   replayButton.addEventListener("click", () => { send({ type: "replay" }); canvas.focus(); });
@@ -146,7 +150,8 @@ function render({ model, el }) {
   let frames = buildFrames(model.get("frames"));
   let pos = 0;
   let timer = null;
-  let waiting = false;     // a move or tick is with the kernel: keys are ignored until it answers
+  let waiting = false;     // a move or tick is with the kernel: a key now waits in `queued`
+  let queued = null;       // the newest move asked for while waiting: sent when the kernel answers
   let watchTimer = null;
   let lost = false;        // the kernel behind this board is gone: nothing will answer
 
@@ -164,8 +169,15 @@ function render({ model, el }) {
     return liveFrame;
   }
 
+  // One move is with the kernel at a time.  A key pressed meanwhile (the bots are thinking)
+  // is kept for the next turn, the newest key winning, and sent once the kernel answers.
   function sendMove(m) {
-    if (mode() !== "play" || model.get("game_over") || model.get("watching") || waiting) return;
+    if (mode() !== "play" || model.get("game_over") || model.get("watching")) return;
+    if (waiting) {
+      queued = m;
+      updateStatus();
+      return;
+    }
     waiting = true;
     updateStatus();
     send({ type: "move", move: m });
@@ -179,14 +191,19 @@ function render({ model, el }) {
     } catch (err) {
       lost = true;
       waiting = false;
+      queued = null;
       applyWatching();
       updateStatus();
     }
   }
 
+  // The kernel finished a message (its `thinking` went back to false): send the kept key.
   function answered() {
     waiting = false;
-    updateStatus();
+    const m = queued;
+    queued = null;
+    if (m === null) updateStatus();
+    else sendMove(m);
   }
 
   // After the person is out the bots play on, one turn per tick, at a watchable speed.
@@ -404,6 +421,7 @@ function render({ model, el }) {
     }
     if (mode() === "play" && (waiting || model.get("thinking")) && !model.get("watching")) {
       text += " thinking...";
+      if (queued !== null) text += ` Next move: ${MOVE_WORDS[queued]}.`;
     }
     status.textContent = lost ? LOST : text;
     root.dataset.thinking = waiting || model.get("thinking") ? "yes" : "no";
@@ -427,6 +445,7 @@ function render({ model, el }) {
     canvas.title = keys;
     root.dataset.gameOver = model.get("game_over") ? "yes" : "no";
     const over = !!model.get("game_over");
+    if (m !== "play" || over || model.get("watching")) queued = null;
     pad.style.display = m === "play" ? "" : "none";
     bar.style.display = m === "replay" ? "" : "none";
     moveButtons.forEach((b) => { b.disabled = over || !!model.get("watching"); });
@@ -515,7 +534,8 @@ function render({ model, el }) {
     "change:result": updateStatus,
     "change:frames": () => { frames = buildFrames(model.get("frames")); pos = 0; updateReplayBar(); draw(); },
     "change:mode": () => { updateMode(); applyPlaying(); draw(); },
-    "change:status": answered,
+    // mid-answer (thinking) the status is news only; a status set from a cell can end a wait
+    "change:status": () => { if (model.get("thinking")) updateStatus(); else answered(); },
     "change:game_over": updateMode,
     "change:names": updateLegend,
     "change:palette": () => { updateLegend(); draw(); },
