@@ -253,6 +253,45 @@ def test_a_worker_with_other_code_that_joins_late_plays_no_game(tmp_path):
         in result.failed and "stop that worker or start it from this tronlab" in result.failed
 
 
+def test_ctrl_c_cancels_the_queued_games_in_one_call_and_the_run_resumes(tmp_path,
+                                                                        monkeypatch):
+    # before: each queued game was cancelled with a round trip to the scheduler of its
+    # own, so stopping a run of thousands of games took minutes
+    import threading
+
+    from tronlab.arena import play
+
+    release, started = threading.Event(), []
+    real = play._play_tron
+
+    def slow(spec, cwd, start):         # the workers run in this process: they see it
+        started.append(spec.key)
+        if len(started) > 1:
+            release.wait(20)            # the worker's one thread is busy until released
+        return real(spec, cwd, start)
+
+    monkeypatch.setattr(play, "_play_tron", slow)
+    plan = round_robin(["random", "hugger", "quick"], "arena", time=0.05)
+
+    def stop(row):
+        raise KeyboardInterrupt
+    with _cluster(1) as cluster, distributed.Client(cluster) as client:
+        executor, _ = dask_executor(client, warm=[])
+        calls = []
+        real_cancel = client.cancel
+        monkeypatch.setattr(client, "cancel",
+                            lambda futures, **kw: calls.append(len(futures))
+                            or real_cancel(futures, **kw))
+        with Store(tmp_path / "r.sqlite") as store:
+            first = run(plan, store, executor=executor, progress=False, on_game=stop)
+            release.set()
+            assert len(store.rows()) == first.played == 1 and first.interrupted, first
+            assert calls == [len(plan) - 1], calls
+            again = run(plan, store, executor=executor, progress=False)
+            assert again.played == len(plan) - 1 and again.failed is None, again
+            assert len(store.rows()) == len(plan)
+
+
 def test_a_checkout_that_only_touches_the_files_needs_no_worker_restart(monkeypatch):
     # before: a module file newer than the worker's import of tronlab was enough to
     # refuse it, so 'git checkout' of the same content asked for a restart

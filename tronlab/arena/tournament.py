@@ -126,8 +126,18 @@ def _results(todo, executor, cancel=True):
             yield row
     finally:
         if cancel:
-            for future in futures:
-                future.cancel()
+            _cancel(executor, futures)
+
+
+def _cancel(executor, futures) -> None:
+    """Cancel the games not finished: in one call where the executor can (a Dask run's
+    :meth:`~tronlab.arena.cluster.DaskGames.cancel_futures`), else one by one."""
+    many = getattr(executor, "cancel_futures", None)
+    if many is not None:
+        many(futures)
+    else:
+        for future in futures:
+            future.cancel()
 
 
 class WorkerDied(RuntimeError):
