@@ -223,7 +223,7 @@ def _wait_for(err, text, seconds=30):
 
 def _left_out(address, why):
     import tronlab
-    from tronlab.arena.cluster import LEFT_OUT
+    from tronlab.arena.daskgames import LEFT_OUT
     root = __import__("os").path.dirname(tronlab.__file__)
     return LEFT_OUT.format(address=address, why=why, version=tronlab.__version__,
                            root=root) + "\n"
@@ -377,7 +377,7 @@ def test_a_game_cancelled_as_it_finished_is_still_told_cancelled():
     # waited for ever
     import concurrent.futures as cf
 
-    from tronlab.arena.cluster import _hand_over
+    from tronlab.arena.daskgames import _hand_over
 
     class Finished:
         status = "finished"

@@ -131,7 +131,7 @@ def _results(todo, executor, cancel=True):
 
 def _cancel(executor, futures) -> None:
     """Cancel the games not finished: in one call where the executor can (a Dask run's
-    :meth:`~tronlab.arena.cluster.DaskGames.cancel_games`), else one by one."""
+    :meth:`~tronlab.arena.daskgames.DaskGames.cancel_games`), else one by one."""
     many = getattr(executor, "cancel_games", None)
     if many is not None:
         many(futures)
