@@ -283,6 +283,7 @@ def test_a_worker_with_other_code_that_joins_late_is_left_out_and_the_run_goes_o
 def test_a_late_worker_without_a_bots_file_plays_none_of_its_games(tmp_path, monkeypatch):
     # before: a worker that joined after the run's check of the files played games whose
     # py: bot it could not read (each scored as the bot's fault)
+    import re
     import threading
 
     from tronlab.arena.cluster import plan_files
@@ -306,11 +307,14 @@ def test_a_late_worker_without_a_bots_file_plays_none_of_its_games(tmp_path, mon
             cluster.scale(2)            # the cluster still counts the retired one
         threading.Thread(target=file_back_and_a_worker_joins, daemon=True).start()
         with Store(tmp_path / "r.sqlite") as store:
-            result = run(plan, store, executor=executor, progress=False, check_load=False)
+            result = run(plan, store, executor=executor, progress=True, check_load=False)
             rows = store.rows()
     assert result.failed is None and result.played == len(rows) == len(plan), result
     assert {f for r in rows for f in r["faults"]} == {None, "wall"}, rows     # it moved
-    assert err.text.startswith(_left_out(first, f"lacks {bot}")), err.text
+    # each note is a line of its own, not glued to the progress bar's (as they were)
+    lines = re.split("[\r\n]", err.text)
+    assert _left_out(first, f"lacks {bot}")[:-1] in lines, err.text
+    assert any(line.startswith("no Dask worker is left") for line in lines), err.text
 
 
 def test_ctrl_c_cancels_the_queued_games_in_one_call_and_the_run_resumes(tmp_path,

@@ -97,8 +97,7 @@ class DaskGames(cf.Executor):
                 return
             self._retired.add(address)
         version, _, root = self._expected
-        print(LEFT_OUT.format(address=address, why=why, version=version, root=root),
-              file=sys.stderr, flush=True)
+        _say(LEFT_OUT.format(address=address, why=why, version=version, root=root))
         with contextlib.suppress(Exception):    # gone already, or the client closed
             self._client.retire_workers([address])
 
@@ -136,8 +135,7 @@ class DaskGames(cf.Executor):
             back, self._empty = self._empty, False
         if back:
             count = workers or len(self._client.nthreads())
-            print(f"{count} Dask worker{'s' if count != 1 else ''} joined: the run goes on",
-                  file=sys.stderr, flush=True)
+            _say(f"{count} Dask worker{'s' if count != 1 else ''} joined: the run goes on")
 
     def _watch(self):
         while True:
@@ -151,11 +149,19 @@ class DaskGames(cf.Executor):
                 workers = None
             if workers == 0 and not self._empty:
                 self._empty = True
-                print(NO_WORKERS.format(address=self._client.scheduler.address),
-                      file=sys.stderr, flush=True)
+                _say(NO_WORKERS.format(address=self._client.scheduler.address))
             elif workers:
                 self._workers_back(workers)
             time.sleep(self._poll)
+
+
+def _say(text) -> None:
+    """Print ``text`` on stderr as a line of its own: a progress bar drawn there is
+    cleared first and drawn again below it."""
+    from tqdm import tqdm
+
+    with tqdm.external_write_mode(file=sys.stderr):
+        print(text, file=sys.stderr, flush=True)
 
 
 def _hand_over(task, future) -> None:
