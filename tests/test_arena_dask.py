@@ -295,9 +295,11 @@ def test_a_late_worker_without_a_bots_file_plays_none_of_its_games(tmp_path, mon
     err = _Stderr()
     with _cluster(1) as cluster, distributed.Client(cluster) as client:
         executor, _ = dask_executor(client, warm=[], files=plan_files(plan))
-        # the workers share this process and its folder: the file goes away and the one
-        # worker stands for a late one that cannot see it
+        # the workers share this process and its folder: the file goes away, this side
+        # of the run is told it is still here, and the one worker stands for a late one
+        # that cannot see it
         bot.rename(tmp_path / "aside")
+        monkeypatch.setattr("tronlab.arena.daskgames._present", tuple)
         monkeypatch.setattr("sys.stderr", err)
         first = next(iter(client.nthreads()))
 
@@ -315,6 +317,36 @@ def test_a_late_worker_without_a_bots_file_plays_none_of_its_games(tmp_path, mon
     lines = re.split("[\r\n]", err.text)
     assert _left_out(first, f"lacks {bot}")[:-1] in lines, err.text
     assert any(line.startswith("no Dask worker is left") for line in lines), err.text
+
+
+def test_a_bots_file_gone_from_this_machine_too_retires_no_worker(tmp_path, monkeypatch):
+    # a file gone everywhere is no fault of the workers: the game is played (the bot
+    # cannot be loaded, as in a run on this machine) and no worker is retired
+    import threading
+
+    from tronlab.arena.cluster import plan_files
+
+    bot = tmp_path / "mine.py"
+    bot.write_text("def move(board, player):\n    return 0\n")
+    monkeypatch.chdir(tmp_path)
+    plan = round_robin(["py:mine.py", "hugger"], "arena", time=0.05)
+    err = _Stderr()
+    with _cluster(1) as cluster, distributed.Client(cluster) as client:
+        executor, _ = dask_executor(client, warm=[], files=plan_files(plan))
+        bot.unlink()
+        monkeypatch.setattr("sys.stderr", err)
+
+        def rescue():                   # (a worker retired: let the run end)
+            _wait_for(err, "no Dask worker is left")
+            bot.write_text("def move(board, player):\n    return 0\n")
+            cluster.scale(2)
+        threading.Thread(target=rescue, daemon=True).start()
+        with Store(tmp_path / "r.sqlite") as store:
+            result = run(plan, store, executor=executor, progress=False, check_load=False)
+            rows = store.rows()
+    assert "the Dask worker" not in err.text, err.text
+    assert result.failed is None and result.played == len(rows) == len(plan), result
+    assert "exited" in {f for r in rows for f in r["faults"]}, rows
 
 
 def test_ctrl_c_cancels_the_queued_games_in_one_call_and_the_run_resumes(tmp_path,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import os
 import sys
 import threading
 import time
@@ -29,7 +30,8 @@ class DaskGames(cf.Executor):
     Each game is sent with a check that runs on its worker first: a worker that joined
     after :func:`~tronlab.arena.cluster.check_dask_workers` (or was restarted since)
     and has another tronlab, code older than its files or lacks one of the run's
-    ``files``, refuses the game.
+    ``files`` that this machine sees (a file gone from here too is no fault of the
+    worker: the game is played, as it would be here), refuses the game.
     The run then says so in one line on stderr (:data:`LEFT_OUT`), retires that worker
     from the cluster (the scheduler moves its games elsewhere and its ``dask worker``
     ends) and sends the game again: it goes on with the other workers.  While games
@@ -42,7 +44,7 @@ class DaskGames(cf.Executor):
 
     def __init__(self, client, expected, probe, judge, files=(), poll=1.0):
         self._client, self._poll, self._expected = client, poll, expected
-        self._game = _checked_game(probe, judge, expected[:2], tuple(files))
+        self._game, self._files = _checked_game(probe, judge, expected[:2]), tuple(files)
         self._pending: set = set()
         self._tasks: dict = {}          # each game's future -> its Dask task now
         self._retired: set = set()      # addresses of the workers that refused a game
@@ -68,7 +70,7 @@ class DaskGames(cf.Executor):
         return future
 
     def _send(self, future, fn, args):
-        task = self._client.submit(self._game, fn, *args, pure=False)
+        task = self._client.submit(self._game, _present(self._files), fn, *args, pure=False)
         with self._lock:
             gone = future.done()        # cancelled while a refused game was sent again
             if not gone:
@@ -189,16 +191,22 @@ def _refusal(task):
     return tuple(exc.args) if type(exc).__name__ == "DaskWorkerRefused" else None
 
 
-def _checked_game(probe, judge, expected, files=()):
+def _present(paths) -> tuple:
+    """Those of ``paths`` that are files here."""
+    return tuple(p for p in paths if os.path.isfile(p))
+
+
+def _checked_game(probe, judge, expected):
     """The function each game runs on its worker, sent by value: it probes the worker's
-    tronlab once a process, looks for ``files`` (each one until it is seen) and plays
-    ``fn(*args)`` only where the tronlab is this run's and every file is there."""
+    tronlab once a process, looks for ``files`` (the run's files that this machine
+    sees, each one until the worker saw it) and plays ``fn(*args)`` only where the
+    tronlab is this run's and every file is there."""
     lacks = _lacks()
 
     class DaskWorkerRefused(RuntimeError):
         """``(address, why)``: a worker that cannot play this run's games."""
 
-    def tronlab_game(fn, *args):
+    def tronlab_game(files, fn, *args):
         import os
 
         import tronlab
