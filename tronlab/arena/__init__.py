@@ -6,7 +6,8 @@
 * :mod:`~tronlab.arena.play` - one game of a plan, played where it lands;
 * :mod:`~tronlab.arena.store` - the SQLite results database (resumable, kill-safe);
 * :mod:`~tronlab.arena.tournament` - run a plan on an executor (processes, Dask);
-* :mod:`~tronlab.arena.cluster` - the Dask executor and its checks of the workers;
+* :mod:`~tronlab.arena.cluster` - a Dask cluster's executor and its checks of the workers;
+* :mod:`~tronlab.arena.daskgames` - that executor: each game checks its worker first;
 * :mod:`~tronlab.arena.stats` - W-D-L, scores, sign tests, verdicts;
 * :mod:`~tronlab.arena.ratings` - Bradley-Terry ratings with 95% intervals;
 * :mod:`~tronlab.arena.report`, :mod:`~tronlab.arena.html` - the tables and the leaderboard page;

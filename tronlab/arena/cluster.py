@@ -7,24 +7,16 @@ version and files: otherwise its games are another program's games, or fail in
 it), and that it sees every file the plan's games read (``py:`` files, programs,
 map files) at the same path as here.  Each game is then sent with this process's
 folder, from which relative bot paths are read (:func:`tronlab.arena.play.play_spec`),
-through :class:`DaskGames`, which checks a worker that joins later before its first
-game and says on stderr when no worker is left.
+through :class:`~tronlab.arena.daskgames.DaskGames`, which checks a worker that joins
+later before its first game (one that fails is left out with a line on stderr and
+retired, and the run goes on) and says on stderr when no worker is left.
 """
 
 from __future__ import annotations
 
-import concurrent.futures as cf
-import contextlib
-import sys
-import threading
-import time
-
+from .daskgames import DaskGames, _lacks
 from .play import DEFAULT_WARM, warm_up
 
-#: what the run says on stderr when the cluster has no worker left
-NO_WORKERS = ("no Dask worker is left on the scheduler at {address}: the run waits for "
-              "workers to join it again (start some with 'dask worker {address}', or press "
-              "Ctrl-C to stop; the games played so far are kept)")
 
 
 def dask_executor(client_or_address, warm=DEFAULT_WARM, wait_for_workers=30.0, files=()):
@@ -34,9 +26,9 @@ def dask_executor(client_or_address, warm=DEFAULT_WARM, wait_for_workers=30.0, f
     import tronlab or has another version or other files of it (its games would not
     be this tronlab's games), or lacks one of ``files`` (:func:`plan_files`):
     :func:`check_dask_workers`.  A client made here from an address is closed on an
-    error.  The executor is a :class:`DaskGames`: a worker
-    that joins later is checked before its first game, and a run left without
-    workers says so on stderr."""
+    error.  The executor is a :class:`~tronlab.arena.daskgames.DaskGames`: a worker
+    that joins later is checked before its first game (and left out if it fails), and
+    a run left without workers says so on stderr."""
     try:
         from distributed import Client
     except ImportError:
@@ -52,7 +44,7 @@ def dask_executor(client_or_address, warm=DEFAULT_WARM, wait_for_workers=30.0, f
         if client is not client_or_address:
             client.close()
         raise
-    return DaskGames(client, expected, _code_probe(), _verdict()), client
+    return DaskGames(client, expected, _code_probe(), _verdict(), sorted(files)), client
 
 
 def check_dask_workers(client, wait=30.0, files=()) -> tuple:
@@ -159,11 +151,10 @@ def _check_files(client, files) -> None:
     lacking = {w: m for w, m in sorted(client.run(missing, files).items()) if m} \
         if files else {}
     if lacking:
+        lacks = _lacks()
         raise ValueError("the Dask workers must see the files of the bots and maps at the "
                          "same paths as here (a shared folder), but "
-                         + "; ".join(f"{w} lacks {', '.join(m[:3])}"
-                                     + (f" and {len(m) - 3} more" if len(m) > 3 else "")
-                                     for w, m in lacking.items()))
+                         + "; ".join(f"{w} {lacks(m)}" for w, m in lacking.items()))
 
 
 def plan_files(plan) -> list[str]:
@@ -192,112 +183,3 @@ def quiet_dask_logs() -> None:
     for name in list(logging.root.manager.loggerDict):
         if name == "distributed" or name.startswith("distributed."):
             logging.getLogger(name).setLevel(logging.CRITICAL)
-
-
-class DaskGames(cf.Executor):
-    """The executor of a run on a Dask cluster (made by :func:`dask_executor`).
-
-    Each game is sent with a check that runs on its worker first: a worker that joined
-    after :func:`check_dask_workers` (or was restarted since) and has another tronlab,
-    or code older than its files, refuses the game with a ``DaskWorkerRefused`` error
-    naming it, instead of playing other code.  While games are out, a thread looks at
-    the cluster every ``poll`` seconds and says on stderr when no worker is left (the
-    games wait for workers to join again; Dask's own executor waited silently) and
-    when workers are back.  A game's outcome is handed over once only: Dask's own
-    executor logged Tornado's ``InvalidStateError`` when a game finished just as the
-    run cancelled it."""
-
-    def __init__(self, client, expected, probe, judge, poll=1.0):
-        self._client, self._poll = client, poll
-        self._game = _checked_game(probe, judge, expected[:2])
-        self._pending: set = set()
-        self._lock = threading.Lock()
-        self._watcher, self._empty = None, False
-
-    def submit(self, fn, /, *args):
-        future = cf.Future()
-        task = self._client.submit(self._game, fn, *args, pure=False)
-
-        def cancel(f):
-            if f.cancelled() and task.status not in ("cancelled", "finished", "error"):
-                task.cancel()
-
-        future.add_done_callback(cancel)
-        future.add_done_callback(self._discard)
-        task.add_done_callback(lambda t: _hand_over(t, future))
-        with self._lock:
-            self._pending.add(future)
-            if self._watcher is None:
-                self._watcher = threading.Thread(target=self._watch, daemon=True,
-                                                 name="tronlab-dask-watch")
-                self._watcher.start()
-        return future
-
-    def _discard(self, future):
-        with self._lock:
-            self._pending.discard(future)
-        if not future.cancelled():
-            self._workers_back()        # a game came back: a worker is there again
-
-    def _workers_back(self, workers=None):
-        with self._lock:
-            back, self._empty = self._empty, False
-        if back:
-            count = workers or len(self._client.nthreads())
-            print(f"{count} Dask worker{'s' if count != 1 else ''} joined: the run goes on",
-                  file=sys.stderr, flush=True)
-
-    def _watch(self):
-        while True:
-            with self._lock:
-                if not self._pending:
-                    self._watcher = None
-                    return
-            try:
-                workers = len(self._client.nthreads())
-            except Exception:           # noqa: BLE001 - the scheduler went away: the run says so
-                workers = None
-            if workers == 0 and not self._empty:
-                self._empty = True
-                print(NO_WORKERS.format(address=self._client.scheduler.address),
-                      file=sys.stderr, flush=True)
-            elif workers:
-                self._workers_back(workers)
-            time.sleep(self._poll)
-
-
-def _hand_over(task, future) -> None:
-    """Give ``future`` the outcome of the Dask ``task``, unless the run cancelled it."""
-    try:
-        if task.status == "finished":
-            future.set_result(task.result())
-        elif task.status == "cancelled":
-            if future.cancel():
-                future.set_running_or_notify_cancel()
-        else:
-            future.set_exception(task.exception().with_traceback(task.traceback()))
-    except (cf.InvalidStateError, RuntimeError):    # the run cancelled it meanwhile
-        if future.cancelled():      # (its task finished first): tell its waiters
-            with contextlib.suppress(RuntimeError):
-                future.set_running_or_notify_cancel()
-
-
-def _checked_game(probe, judge, expected):
-    """The function each game runs on its worker, sent by value: it probes the worker's
-    tronlab once a process and plays ``fn(*args)`` only where it is this run's."""
-
-    class DaskWorkerRefused(RuntimeError):
-        """A worker that joined after the run's check has another tronlab."""
-
-    def tronlab_game(fn, *args):
-        import tronlab
-        from distributed import get_worker
-        found = tronlab.__dict__.get("_dask_probe")
-        if found is None:
-            found = tronlab._dask_probe = probe()
-        why = judge(found, *expected)
-        if why:
-            raise DaskWorkerRefused(f"{get_worker().address} {why}")
-        return fn(*args)
-
-    return tronlab_game

@@ -11,9 +11,9 @@ exception (:func:`tronlab.arena.pycheck.check_bots_load`).  Executors:
 * :func:`process_pool` (``jobs > 1``) - spawned worker processes that ignore
   Ctrl-C (this process handles it), end with this process if it is killed, and
   kill their games' programs when they end;
-* :func:`~tronlab.arena.cluster.dask_executor` - a Dask cluster through
-  ``distributed``'s ``Client.get_executor()``, its workers checked and their
-  numba caches warmed once first;
+* :func:`~tronlab.arena.cluster.dask_executor` - a Dask cluster, its workers
+  checked and their numba caches warmed once first (a worker that joins later is
+  checked before its first game);
 * any other ``concurrent.futures.Executor`` you pass.
 
 Ctrl-C stops the run cleanly: games not yet finished are dropped (a rerun plays
@@ -126,8 +126,18 @@ def _results(todo, executor, cancel=True):
             yield row
     finally:
         if cancel:
-            for future in futures:
-                future.cancel()
+            _cancel(executor, futures)
+
+
+def _cancel(executor, futures) -> None:
+    """Cancel the games not finished: in one call where the executor can (a Dask run's
+    :meth:`~tronlab.arena.daskgames.DaskGames.cancel_games`), else one by one."""
+    many = getattr(executor, "cancel_games", None)
+    if many is not None:
+        many(futures)
+    else:
+        for future in futures:
+            future.cancel()
 
 
 class WorkerDied(RuntimeError):
@@ -147,9 +157,6 @@ def worker_death(exc, spec) -> str | None:
     game = f"the game {' v '.join(spec.names)} on {spec.map_label} (key {spec.key})"
     if type(exc).__name__ == "KilledWorker":
         return f"Dask gave up on {game}: every worker that played it died"
-    if type(exc).__name__ == "DaskWorkerRefused":     # made by tronlab.arena.cluster
-        return (f"a Dask worker that joined (or restarted) after the run's check refused "
-                f"{game}: {exc}; stop that worker or start it from this tronlab")
     if isinstance(exc, cf.CancelledError):
         # this run cancels its futures only once it stops reading them
         return (f"the executor cancelled {game} and every game in progress; on a Dask "
