@@ -2,10 +2,12 @@
 player, clicks on the board play rounds toward the clicked square, a closed loop takes
 the square inside (and flashes), BACK with the round picker rewinds the game, the slider
 shows an earlier round, and the kernel agrees at each point; a screenshot is saved in
-test-artifacts/capture-widget.png."""
+test-artifacts/capture-widget.png.  Four players' loops closing at once show that a captured
+square's mark stands out on every owner's colour (test-artifacts/capture-loops.png)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from .jupyter import ARTIFACTS, run_notebook, wait_for_kernel, write_notebook
@@ -71,3 +73,58 @@ def test_a_capture_game_advances_by_clicks_and_back_rewinds(lab):
     slider.evaluate("(s) => { s.value = 1; s.dispatchEvent(new Event('input')); }")
     _wait_round(page, 2)
     wait_for_kernel(conn, "w.frame", "1")
+
+
+LOOPS = [
+    "from tronlab.capture.game import play_capture\n"
+    "from tronlab.capture.widget import CaptureWidget\n"
+    "PATH = [(1, 0), (2, 0), (2, 1), (2, 2), (1, 2), (0, 2), (0, 1)]\n"
+    "def loop(view, player):      # each player walks around the square below its start\n"
+    "    dx, dy = PATH[min(view.round - 1, len(PATH) - 1)]\n"
+    "    return (3 * player + dx, dy)\n"
+    "rec = play_capture([loop] * 4, width=12, height=3, round_limit=8,\n"
+    "                   starts=[(0, 0), (3, 0), (6, 0), (9, 0)])\n"
+    "w = CaptureWidget.replay(rec)\nw",
+]
+
+PIXELS = """(canvas, [x, y]) => {
+  const px = canvas.width / 12;
+  const d = canvas.getContext("2d").getImageData(x * px, y * px, px, px).data;
+  return Array.from(d);
+}"""
+
+
+def _luminance(rgb):
+    """WCAG relative luminance of sRGB values in 0..1 (last axis)."""
+    lin = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    return lin @ np.array([0.2126, 0.7152, 0.0722])
+
+
+def test_a_captured_square_is_marked_readably_on_every_owners_colour(lab):
+    # the amber outline alone was 1.1:1 on player 1's salmon and player 0's blue squares, and
+    # its blinking amber fill no better: a still frame (or a colour-weak reader) missed what
+    # a loop took.  On each owner's colour something in the square must reach 3:1 (WCAG
+    # 1.4.11, as the static picture), in either phase of the blink and after it
+    from tronlab.render import TRAIL_COLORS
+
+    server, page = lab
+    run_notebook(page, server, write_notebook(server.root / "capture_loops.ipynb", LOOPS))
+    canvas = page.locator("canvas.tronlab-capture-canvas")
+    canvas.wait_for(state="visible", timeout=60_000)
+    _wait_round(page, 9)
+    page.locator("input.tronlab-capture-slider").evaluate(
+        "(s) => { s.value = 7; s.dispatchEvent(new Event('input')); }")
+    _wait_round(page, 8)                  # round 7 closed the four loops
+    assert canvas.get_attribute("data-flash") == "4"
+    worst = {p: np.inf for p in range(4)}
+    for _ in range(10):                   # the blink takes 6 x 220 ms; sample through it
+        for p in range(4):
+            rgba = np.array(canvas.evaluate(PIXELS, [3 * p + 1, 1]), float).reshape(-1, 4)
+            fill = np.array([int(TRAIL_COLORS[p][i:i + 2], 16) for i in (1, 3, 5)]) / 255
+            lum, ground = _luminance(rgba[:, :3] / 255), _luminance(fill)
+            contrast = (np.maximum(lum, ground) + 0.05) / (np.minimum(lum, ground) + 0.05)
+            worst[p] = min(worst[p], contrast.max())
+        page.wait_for_timeout(180)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator(".tronlab-capture").screenshot(path=str(ARTIFACTS / "capture-loops.png"))
+    assert min(worst.values()) >= 3, {p: f"{c:.2f}:1" for p, c in worst.items()}

@@ -51,10 +51,15 @@ function render({ model, el }) {
         ctx.strokeRect(x * px + 0.5, y * px + 0.5, px - 1, px - 1);
       }
     }
-    for (const [x, y] of f.flash || []) {        // what the last enclosure took
+    // what the last enclosure took: amber at the edge and, as in the static picture
+    // (capture/render.py), a dark inner box, since amber alone is 1.1:1 on salmon and blue
+    const inner = Math.round(px * 0.66), off = (px - inner) / 2;
+    for (const [x, y] of f.flash || []) {
       ctx.strokeStyle = "#ffb000"; ctx.lineWidth = 2;
       ctx.strokeRect(x * px + 1.5, y * px + 1.5, px - 3, px - 3);
       if (blink % 2 === 1) { ctx.fillStyle = "rgba(255,176,0,0.65)"; ctx.fillRect(x * px, y * px, px, px); }
+      ctx.strokeStyle = "#222222"; ctx.lineWidth = px >= 16 ? 2 : 1;
+      ctx.strokeRect(x * px + off, y * px + off, inner, inner);
       ctx.lineWidth = 1;
     }
     const shared = {};                           // players on one square split it into quarters
