@@ -322,21 +322,28 @@ def test_four_players_can_be_told_apart_with_red_green_colour_blindness(palette,
             assert gap >= least, f"{vision}: players {i + 1} and {j + 1} are {gap:.0f} apart"
 
 
-def _lab_of_tint(hex_color, alpha):
+def _lab_of_tint(hex_color, alpha, vision="normal"):
     """The CIELAB colour of ``hex_color`` laid at ``alpha`` over a white (free) square."""
     mixed = 255 - alpha * (255 - np.array(rgb(hex_color), dtype=float))
-    return _lab("#%02x%02x%02x" % tuple(int(round(v)) for v in mixed), "normal")
+    return _lab("#%02x%02x%02x" % tuple(int(round(v)) for v in mixed), vision)
 
 
 @pytest.mark.parametrize("alpha", [0.5, 0.6])          # draw_board's tint, the widget's
-def test_chamber_tints_do_not_look_like_a_players_colours(alpha):
+@pytest.mark.parametrize("vision,least", [("normal", 25), ("deuteranopia", 20),
+                                          ("protanopia", 20)])
+def test_chamber_tints_do_not_look_like_a_players_colours(alpha, vision, least):
     # the old peach was 20 from red's trail, the lavender 14 from blue's and the cyan
-    # 14 from teal's: a chamber read as a trail
-    tints = [_lab_of_tint(c, alpha) for c in CHAMBER_COLORS]
+    # 14 from teal's: a chamber read as a trail.  Under deuteranopia (Machado 2009) the next
+    # set's pink was 9 from teal's trail and its greens 10-12 from red's (protanopia: the
+    # pink 9 from teal's)
+    tints = [_lab_of_tint(c, alpha, vision) for c in CHAMBER_COLORS]
     for k, tint in enumerate(tints):
         for p in range(4):
             for what, colour in (("trail", TRAIL_COLORS[p]), ("head", PLAYER_COLORS[p])):
-                gap = np.linalg.norm(tint - _lab(colour, "normal"))
-                assert gap >= 25, f"chamber tint {k} is {gap:.0f} from player {p + 1}'s {what}"
-        for j in range(k):
-            assert np.linalg.norm(tint - tints[j]) >= 10, f"chamber tints {j} and {k} alike"
+                gap = np.linalg.norm(tint - _lab(colour, vision))
+                assert gap >= least, (f"{vision}: chamber tint {k} is {gap:.0f} from player "
+                                      f"{p + 1}'s {what}")
+    if vision == "normal":          # borders part chambers; their tints still differ
+        for k, tint in enumerate(tints):
+            for j in range(k):
+                assert np.linalg.norm(tint - tints[j]) >= 12, f"chamber tints {j} and {k} alike"

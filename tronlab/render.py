@@ -37,9 +37,10 @@ TRAIL_COLORS = ("#a9c8f0", "#f5b8a6", "#9ecfcf", "#cc9efa")
 WALL_COLOR = "#3b3b3b"
 FREE_COLOR = "#ffffff"
 GRID_COLOR = "#d0d0d0"
-# Chamber tints: yellows, greens and a pink, hues no player's trail or head has (a peach, a
-# lavender and a cyan read as red's, blue's and teal's trails); see tests/test_render.py.
-CHAMBER_COLORS = ("#ffe08a", "#85f76e", "#c7e59a", "#f7a8d8", "#e0f76e", "#6ef7a7")
+# Chamber tints: yellows, greens and an amber, hues no player's trail or head has (a peach, a
+# lavender and a cyan read as red's, blue's and teal's trails), and far from them under
+# red-green colour blindness too (a pink read as blue's trail); see tests/test_render.py.
+CHAMBER_COLORS = ("#f5fa05", "#64ff23", "#faff5a", "#00f500", "#afff14", "#ffb400")
 
 __all__ = ["draw_board", "draw_record", "grid_of", "board_rgb",
            "PLAYER_COLORS", "TRAIL_COLORS", "WALL_COLOR", "FREE_COLOR"]

@@ -8,7 +8,7 @@ const KEY_MOVES = {
 };
 const MOVE_ARROWS = ["\u2191", "\u2192", "\u2193", "\u2190"];
 const MOVE_WORDS = ["up", "right", "down", "left"];
-const CHAMBER_TINTS = ["#ffe08a", "#85f76e", "#c7e59a", "#f7a8d8", "#e0f76e", "#6ef7a7"];
+const CHAMBER_TINTS = ["#f5fa05", "#64ff23", "#faff5a", "#00f500", "#afff14", "#ffb400"];
 const HEAT_STOPS = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
 const FPS_CHOICES = [1, 2, 4, 8, 16, 32];
 const LOST = "This board has lost its kernel (restarted or shut down): run its cell again.";
