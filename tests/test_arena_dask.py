@@ -229,15 +229,13 @@ def _left_out(address, why):
                            root=root) + "\n"
 
 
-def test_a_worker_with_other_code_that_joins_late_is_left_out_and_the_run_goes_on(
-        tmp_path, monkeypatch):
-    # before: the late worker's refusal of its first game stopped the whole run; now it
-    # is named in one line and retired, and the run waits for (then plays on) a good one
+def _other_code_worker(tmp_path, address):
+    """``(process, folder)``: a 'dask worker' of ``address`` that imports a copy of
+    this tronlab with one file changed (another commit), from ``folder``."""
     import os
     import shutil
     import subprocess
     import sys
-    import threading
 
     import tronlab
 
@@ -246,17 +244,28 @@ def test_a_worker_with_other_code_that_joins_late_is_left_out_and_the_run_goes_o
                     ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     with open(copy / "tronlab" / "arena" / "report.py", "a") as f:
         f.write("# another commit\n")
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
+                               "--nthreads", "1", "--no-dashboard"], cwd=copy,
+                              env={**os.environ, "PYTHONPATH": str(copy)},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return worker, copy
+
+
+def test_a_worker_with_other_code_that_joins_late_is_left_out_and_the_run_goes_on(
+        tmp_path, monkeypatch):
+    # before: the late worker's refusal of its first game stopped the whole run; now it
+    # is named in one line and retired, and the run waits for (then plays on) a good one
+    import threading
+
+    import tronlab
+
     err = _Stderr()
     plan = round_robin(["random", "hugger"], "arena", time=0.05)
     with _cluster(1, protocol="tcp") as cluster, distributed.Client(cluster) as client:
         executor, _ = dask_executor(client, warm=[])
         cluster.sync(next(iter(cluster.workers.values())).close)
         cluster.scale(0)
-        late = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker",
-                                 cluster.scheduler_address, "--nthreads", "1",
-                                 "--no-dashboard"], cwd=copy,
-                                env={**os.environ, "PYTHONPATH": str(copy)},
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        late, copy = _other_code_worker(tmp_path, cluster.scheduler_address)
         try:
             client.wait_for_workers(1, timeout=60)
             bad = next(iter(client.nthreads()))
@@ -278,6 +287,34 @@ def test_a_worker_with_other_code_that_joins_late_is_left_out_and_the_run_goes_o
                           f"(in {copy / 'tronlab'})")
     assert err.text.count(said) == 1, err.text
     assert "no Dask worker is left" in err.text.split(said)[1]
+
+
+def test_a_worker_with_other_code_there_at_the_start_is_left_out_as_a_late_one(
+        tmp_path, monkeypatch):
+    # before: a bad worker among those connected at the start refused the whole run
+    # (the good ones played nothing), while one that joined later was only left out
+    import tronlab
+
+    err = _Stderr()
+    plan = round_robin(["random", "hugger"], "arena", time=0.05)
+    with _cluster(1, protocol="tcp") as cluster, distributed.Client(cluster) as client:
+        bad, copy = _other_code_worker(tmp_path, cluster.scheduler_address)
+        try:
+            client.wait_for_workers(2, timeout=60)
+            good = {w.address for w in cluster.workers.values()}
+            left = (set(client.nthreads()) - good).pop()
+            monkeypatch.setattr("sys.stderr", err)
+            executor, _ = dask_executor(client, warm=["random"])
+            assert set(client.nthreads()) == good      # retired before the first game
+            with Store(tmp_path / "r.sqlite") as store:
+                result = run(plan, store, executor=executor, progress=False)
+            assert result.failed is None and result.played == len(plan), result
+            bad.wait(30)                    # retired: its 'dask worker' ends
+        finally:
+            bad.terminate()
+            bad.wait(30)
+    assert err.text == _left_out(left, f"has other code of tronlab {tronlab.__version__} "
+                                       f"(in {copy / 'tronlab'})"), err.text
 
 
 def test_a_late_worker_without_a_bots_file_plays_none_of_its_games(tmp_path, monkeypatch):

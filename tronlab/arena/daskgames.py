@@ -17,7 +17,7 @@ import time
 NO_WORKERS = ("no Dask worker is left on the scheduler at {address}: the run waits for "
               "workers to join it again (start some with 'dask worker {address}', or press "
               "Ctrl-C to stop; the games played so far are kept)")
-#: what the run says on stderr when a worker that joined late refuses a game
+#: what the run says on stderr when it leaves a worker out (:func:`leave_out`)
 LEFT_OUT = ("the Dask worker {address} {why}: the run goes on without it, and it is "
             "retired from the cluster (start it again from this tronlab, {version} in "
             "{root}, seeing the bots' and maps' files at the same paths as here)")
@@ -98,10 +98,7 @@ class DaskGames(cf.Executor):
             if address in self._retired:
                 return
             self._retired.add(address)
-        version, _, root = self._expected
-        _say(LEFT_OUT.format(address=address, why=why, version=version, root=root))
-        with contextlib.suppress(Exception):    # gone already, or the client closed
-            self._client.retire_workers([address])
+        leave_out(self._client, address, why, self._expected)
 
     def cancel_games(self, futures) -> None:
         """Cancel those of ``futures`` (this executor's) that are not done, with one
@@ -155,6 +152,17 @@ class DaskGames(cf.Executor):
             elif workers:
                 self._workers_back(workers)
             time.sleep(self._poll)
+
+
+def leave_out(client, address, why, expected) -> None:
+    """Leave the worker at ``address`` out of the run, because of ``why``: one line on
+    stderr (:data:`LEFT_OUT`) names it, and it is retired from the cluster (the
+    scheduler moves its games elsewhere and its ``dask worker`` ends: it is started
+    again from this tronlab, ``expected`` is ``(version, code, folder)``)."""
+    version, _, root = expected
+    _say(LEFT_OUT.format(address=address, why=why, version=version, root=root))
+    with contextlib.suppress(Exception):    # gone already, or the client closed
+        client.retire_workers([address])
 
 
 def _say(text) -> None:
