@@ -204,13 +204,15 @@ def test_a_run_left_without_workers_says_so_and_goes_on_when_one_joins(tmp_path,
         with Store(tmp_path / "r.sqlite") as store:
             result = run(plan, store, executor=executor, progress=False,
                          on_game=kill_the_worker)
+        back = [w.address for w in cluster.workers.values()]
     assert result.failed is None and result.played == len(plan), result
     address = cluster.scheduler_address
     said = (f"no Dask worker is left on the scheduler at {address}: the run waits for workers "
             f"to join it again (start some with 'dask worker {address}', or press Ctrl-C to "
             f"stop; the games played so far are kept)\n")
     assert said in err.text, err.text
-    assert "1 Dask worker joined: the run goes on" in err.text.split(said)[1]
+    assert err.text.split(said)[1] == (f"the Dask worker {back[0]} joined and passed the "
+                                       f"check: the run goes on\n"), err.text
 
 
 def _wait_for(err, text, seconds=30):
@@ -356,6 +358,68 @@ def test_a_late_worker_without_a_bots_file_plays_none_of_its_games(tmp_path, mon
     assert any(line.startswith("no Dask worker is left") for line in lines), err.text
 
 
+def test_only_a_worker_that_passed_the_check_is_said_to_have_joined(tmp_path, monkeypatch):
+    # before: a worker that came to a run left without workers was said to have joined
+    # ('1 Dask worker joined: the run goes on') as soon as the run saw it, and was left
+    # out a moment later; now a worker is said to have joined when a game it played comes
+    # back, and the run says again that it waits when the one that came is left out
+    import re
+    import threading
+    import time
+
+    from tronlab.arena import daskgames
+    from tronlab.arena.cluster import plan_files
+    from tronlab.arena.daskgames import JOINED, NO_WORKERS
+
+    bot = tmp_path / "mine.py"
+    bot.write_text("def move(board, player):\n    return 0\n")
+    monkeypatch.chdir(tmp_path)
+    plan = round_robin(["py:mine.py", "hugger"], "arena", time=0.05)
+    err = _Stderr()
+    real, slowed = daskgames._refusal, []
+
+    def slow_refusal(task):             # the run sees the worker before its refusal
+        refused = real(task)
+        if refused and not slowed:
+            slowed.append(refused)
+            time.sleep(1)
+        return refused
+
+    with _cluster(1) as cluster, distributed.Client(cluster) as client:
+        executor, _ = dask_executor(client, warm=[], files=plan_files(plan))
+        executor._poll = 0.05
+        cluster.sync(next(iter(cluster.workers.values())).close)
+        cluster.scale(0)
+        # the workers share this process and its folder: the file goes away, this side
+        # of the run is told it is still here, and the next worker cannot see it
+        bot.rename(tmp_path / "aside")
+        monkeypatch.setattr(daskgames, "_present", tuple)
+        monkeypatch.setattr(daskgames, "_refusal", slow_refusal)
+        monkeypatch.setattr("sys.stderr", err)
+
+        def a_bad_then_a_good_worker_join():
+            _wait_for(err, "no Dask worker is left")
+            cluster.scale(1)
+            deadline = time.monotonic() + 30
+            while err.text.count("no Dask worker is left") < 2 and time.monotonic() < deadline:
+                err.changed.clear()
+                err.changed.wait(0.2)
+            (tmp_path / "aside").rename(bot)
+            cluster.scale(2)            # the cluster still counts the retired one
+        threading.Thread(target=a_bad_then_a_good_worker_join, daemon=True).start()
+        with Store(tmp_path / "r.sqlite") as store:
+            result = run(plan, store, executor=executor, progress=False, check_load=False)
+        good = list(client.nthreads())  # the retired one is gone
+    assert result.failed is None and result.played == len(plan), result
+    lines = err.text.splitlines()
+    bad = next((m.group(1) for line in lines
+                if (m := re.match(r"the Dask worker (\S+) lacks ", line))), None)
+    none = NO_WORKERS.format(address=cluster.scheduler_address)
+    assert lines == [none, _left_out(bad, f"lacks {bot}")[:-1], none,
+                     JOINED.format(address=good[0])], err.text
+    assert bad not in good
+
+
 def test_a_bots_file_gone_from_this_machine_too_retires_no_worker(tmp_path, monkeypatch):
     # a file gone everywhere is no fault of the workers: the game is played (the bot
     # cannot be loaded, as in a run on this machine) and no worker is retired
@@ -456,7 +520,7 @@ def test_a_game_cancelled_as_it_finished_is_still_told_cancelled():
         status = "finished"
 
         def result(self):
-            return {"key": "k"}
+            return "tcp://10.0.0.2:4000", {"key": "k"}
 
     future = cf.Future()
     assert future.cancel()
