@@ -836,25 +836,40 @@ def test_the_report_says_what_a_result_is_when_games_had_more_players(tmp_path):
 
 class _FakeDaskClient:
     """What check_dask_workers asks of a distributed.Client: each worker imports
-    ``tronlab`` as ``module`` (None: the import fails)."""
+    ``tronlab`` as ``module`` (None: the import fails), or as its entry of a list of
+    modules, one a worker; the worker at address ``w`` does not see the files
+    ``hidden[w]``.  ``retired`` lists the workers retired."""
 
-    def __init__(self, module, workers=1):
+    def __init__(self, module, workers=1, hidden=None):
         import types
-        self.module, self.workers = module, workers
+        self.modules = module if isinstance(module, list) else [module] * workers
+        self.hidden, self.retired = hidden or {}, []
         self.scheduler = types.SimpleNamespace(address="tcp://10.0.0.1:8786")
 
     def wait_for_workers(self, n, timeout):
-        if self.workers < n:
+        if len(self.modules) < n:
             raise TimeoutError("no workers")
 
-    def run(self, fn, *args):
+    def run(self, fn, *args, workers=None):
         import sys
-        saved = sys.modules["tronlab"]
-        sys.modules["tronlab"] = self.module
-        try:
-            return {f"tcp://10.0.0.{k + 2}:4000": fn(*args) for k in range(self.workers)}
-        finally:
-            sys.modules["tronlab"] = saved
+        from unittest import mock
+        saved, out = sys.modules["tronlab"], {}
+        for k, module in enumerate(self.modules):
+            address = f"tcp://10.0.0.{k + 2}:4000"
+            if workers is not None and address not in workers:
+                continue
+            hidden = self.hidden.get(address, ())
+            isfile = os.path.isfile
+            sys.modules["tronlab"] = module
+            try:
+                with mock.patch("os.path.isfile", lambda p: p not in hidden and isfile(p)):
+                    out[address] = fn(*args)
+            finally:
+                sys.modules["tronlab"] = saved
+        return out
+
+    def retire_workers(self, workers):
+        self.retired += workers
 
 
 def test_dask_workers_without_this_tronlab_are_refused_in_a_sentence(tmp_path,
@@ -965,11 +980,46 @@ def test_dask_workers_that_cannot_see_the_plans_files_are_refused(tmp_path, monk
     assert plan_files(plan) == files
     check_dask_workers(_FakeDaskClient(tronlab, workers=2), files=files)
     gone = [str(tmp_path / f"gone{k}.py") for k in range(5)]
-    with pytest.raises(ValueError, match=r"the Dask workers must see the files of the bots and "
+    with pytest.raises(ValueError, match=r"^every Dask worker must see the files of the bots and "
                                          r"maps at the same paths as here \(a shared folder\), "
                                          r"but tcp://10.0.0.2:4000 lacks .*gone0.py, .*gone1.py, "
                                          r".*gone2.py and 2 more$"):
         check_dask_workers(_FakeDaskClient(tronlab), files=files + gone)
+
+
+def test_dask_workers_that_fail_the_first_check_are_left_out_when_one_passes(
+        tmp_path, monkeypatch, capsys):
+    # before: one bad worker among the ones connected at the start refused the whole run,
+    # while one that joined a minute later was only left out; now both are left out the
+    # same way, and the run is refused only when no worker passes (naming each one)
+    import tronlab
+    from tronlab.arena.cluster import check_dask_workers
+    from tronlab.arena.daskgames import LEFT_OUT
+
+    (tmp_path / "ann.py").write_text("def move(board, player):\n    return 0\n")
+    files = [str(tmp_path / "ann.py")]
+    old = types.SimpleNamespace(__version__="0.0.1", __file__=tronlab.__file__)
+    root = os.path.dirname(os.path.abspath(tronlab.__file__))
+    client = _FakeDaskClient([tronlab, old, tronlab],
+                             hidden={"tcp://10.0.0.4:4000": set(files)})
+    expected, good = check_dask_workers(client, files=files)
+    assert expected[0] == tronlab.__version__ and expected[2] == root
+    assert good == ["tcp://10.0.0.2:4000"]
+    assert client.retired == ["tcp://10.0.0.3:4000", "tcp://10.0.0.4:4000"]
+    said = [LEFT_OUT.format(address="tcp://10.0.0.3:4000", why="has tronlab 0.0.1",
+                            version=tronlab.__version__, root=root),
+            LEFT_OUT.format(address="tcp://10.0.0.4:4000", why=f"lacks {files[0]}",
+                            version=tronlab.__version__, root=root)]
+    assert capsys.readouterr().err.splitlines() == said
+    # no worker passes: refused, each one named with its reason, and none retired
+    client = _FakeDaskClient([old, tronlab], hidden={"tcp://10.0.0.3:4000": set(files)})
+    with pytest.raises(ValueError) as refused:
+        check_dask_workers(client, files=files)
+    assert str(refused.value) == (
+        f"every Dask worker needs this tronlab ({tronlab.__version__}, in {root}) and must "
+        f"see the files of the bots and maps at the same paths as here (a shared folder), "
+        f"but tcp://10.0.0.2:4000 has tronlab 0.0.1; tcp://10.0.0.3:4000 lacks {files[0]}")
+    assert client.retired == [] and capsys.readouterr().err == ""
 
 
 def test_a_game_played_elsewhere_keeps_the_runs_program_start(tmp_path, monkeypatch):

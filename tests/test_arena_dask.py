@@ -204,13 +204,15 @@ def test_a_run_left_without_workers_says_so_and_goes_on_when_one_joins(tmp_path,
         with Store(tmp_path / "r.sqlite") as store:
             result = run(plan, store, executor=executor, progress=False,
                          on_game=kill_the_worker)
+        back = [w.address for w in cluster.workers.values()]
     assert result.failed is None and result.played == len(plan), result
     address = cluster.scheduler_address
     said = (f"no Dask worker is left on the scheduler at {address}: the run waits for workers "
             f"to join it again (start some with 'dask worker {address}', or press Ctrl-C to "
             f"stop; the games played so far are kept)\n")
     assert said in err.text, err.text
-    assert "1 Dask worker joined: the run goes on" in err.text.split(said)[1]
+    assert err.text.split(said)[1] == (f"the Dask worker {back[0]} joined and passed the "
+                                       f"check: the run goes on\n"), err.text
 
 
 def _wait_for(err, text, seconds=30):
@@ -229,15 +231,13 @@ def _left_out(address, why):
                            root=root) + "\n"
 
 
-def test_a_worker_with_other_code_that_joins_late_is_left_out_and_the_run_goes_on(
-        tmp_path, monkeypatch):
-    # before: the late worker's refusal of its first game stopped the whole run; now it
-    # is named in one line and retired, and the run waits for (then plays on) a good one
+def _other_code_worker(tmp_path, address):
+    """``(process, folder)``: a 'dask worker' of ``address`` that imports a copy of
+    this tronlab with one file changed (another commit), from ``folder``."""
     import os
     import shutil
     import subprocess
     import sys
-    import threading
 
     import tronlab
 
@@ -246,17 +246,28 @@ def test_a_worker_with_other_code_that_joins_late_is_left_out_and_the_run_goes_o
                     ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     with open(copy / "tronlab" / "arena" / "report.py", "a") as f:
         f.write("# another commit\n")
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
+                               "--nthreads", "1", "--no-dashboard"], cwd=copy,
+                              env={**os.environ, "PYTHONPATH": str(copy)},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return worker, copy
+
+
+def test_a_worker_with_other_code_that_joins_late_is_left_out_and_the_run_goes_on(
+        tmp_path, monkeypatch):
+    # before: the late worker's refusal of its first game stopped the whole run; now it
+    # is named in one line and retired, and the run waits for (then plays on) a good one
+    import threading
+
+    import tronlab
+
     err = _Stderr()
     plan = round_robin(["random", "hugger"], "arena", time=0.05)
     with _cluster(1, protocol="tcp") as cluster, distributed.Client(cluster) as client:
         executor, _ = dask_executor(client, warm=[])
         cluster.sync(next(iter(cluster.workers.values())).close)
         cluster.scale(0)
-        late = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker",
-                                 cluster.scheduler_address, "--nthreads", "1",
-                                 "--no-dashboard"], cwd=copy,
-                                env={**os.environ, "PYTHONPATH": str(copy)},
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        late, copy = _other_code_worker(tmp_path, cluster.scheduler_address)
         try:
             client.wait_for_workers(1, timeout=60)
             bad = next(iter(client.nthreads()))
@@ -278,6 +289,34 @@ def test_a_worker_with_other_code_that_joins_late_is_left_out_and_the_run_goes_o
                           f"(in {copy / 'tronlab'})")
     assert err.text.count(said) == 1, err.text
     assert "no Dask worker is left" in err.text.split(said)[1]
+
+
+def test_a_worker_with_other_code_there_at_the_start_is_left_out_as_a_late_one(
+        tmp_path, monkeypatch):
+    # before: a bad worker among those connected at the start refused the whole run
+    # (the good ones played nothing), while one that joined later was only left out
+    import tronlab
+
+    err = _Stderr()
+    plan = round_robin(["random", "hugger"], "arena", time=0.05)
+    with _cluster(1, protocol="tcp") as cluster, distributed.Client(cluster) as client:
+        bad, copy = _other_code_worker(tmp_path, cluster.scheduler_address)
+        try:
+            client.wait_for_workers(2, timeout=60)
+            good = {w.address for w in cluster.workers.values()}
+            left = (set(client.nthreads()) - good).pop()
+            monkeypatch.setattr("sys.stderr", err)
+            executor, _ = dask_executor(client, warm=["random"])
+            assert set(client.nthreads()) == good      # retired before the first game
+            with Store(tmp_path / "r.sqlite") as store:
+                result = run(plan, store, executor=executor, progress=False)
+            assert result.failed is None and result.played == len(plan), result
+            bad.wait(30)                    # retired: its 'dask worker' ends
+        finally:
+            bad.terminate()
+            bad.wait(30)
+    assert err.text == _left_out(left, f"has other code of tronlab {tronlab.__version__} "
+                                       f"(in {copy / 'tronlab'})"), err.text
 
 
 def test_a_late_worker_without_a_bots_file_plays_none_of_its_games(tmp_path, monkeypatch):
@@ -317,6 +356,68 @@ def test_a_late_worker_without_a_bots_file_plays_none_of_its_games(tmp_path, mon
     lines = re.split("[\r\n]", err.text)
     assert _left_out(first, f"lacks {bot}")[:-1] in lines, err.text
     assert any(line.startswith("no Dask worker is left") for line in lines), err.text
+
+
+def test_only_a_worker_that_passed_the_check_is_said_to_have_joined(tmp_path, monkeypatch):
+    # before: a worker that came to a run left without workers was said to have joined
+    # ('1 Dask worker joined: the run goes on') as soon as the run saw it, and was left
+    # out a moment later; now a worker is said to have joined when a game it played comes
+    # back, and the run says again that it waits when the one that came is left out
+    import re
+    import threading
+    import time
+
+    from tronlab.arena import daskgames
+    from tronlab.arena.cluster import plan_files
+    from tronlab.arena.daskgames import JOINED, NO_WORKERS
+
+    bot = tmp_path / "mine.py"
+    bot.write_text("def move(board, player):\n    return 0\n")
+    monkeypatch.chdir(tmp_path)
+    plan = round_robin(["py:mine.py", "hugger"], "arena", time=0.05)
+    err = _Stderr()
+    real, slowed = daskgames._refusal, []
+
+    def slow_refusal(task):             # the run sees the worker before its refusal
+        refused = real(task)
+        if refused and not slowed:
+            slowed.append(refused)
+            time.sleep(1)
+        return refused
+
+    with _cluster(1) as cluster, distributed.Client(cluster) as client:
+        executor, _ = dask_executor(client, warm=[], files=plan_files(plan))
+        executor._poll = 0.05
+        cluster.sync(next(iter(cluster.workers.values())).close)
+        cluster.scale(0)
+        # the workers share this process and its folder: the file goes away, this side
+        # of the run is told it is still here, and the next worker cannot see it
+        bot.rename(tmp_path / "aside")
+        monkeypatch.setattr(daskgames, "_present", tuple)
+        monkeypatch.setattr(daskgames, "_refusal", slow_refusal)
+        monkeypatch.setattr("sys.stderr", err)
+
+        def a_bad_then_a_good_worker_join():
+            _wait_for(err, "no Dask worker is left")
+            cluster.scale(1)
+            deadline = time.monotonic() + 30
+            while err.text.count("no Dask worker is left") < 2 and time.monotonic() < deadline:
+                err.changed.clear()
+                err.changed.wait(0.2)
+            (tmp_path / "aside").rename(bot)
+            cluster.scale(2)            # the cluster still counts the retired one
+        threading.Thread(target=a_bad_then_a_good_worker_join, daemon=True).start()
+        with Store(tmp_path / "r.sqlite") as store:
+            result = run(plan, store, executor=executor, progress=False, check_load=False)
+        good = list(client.nthreads())  # the retired one is gone
+    assert result.failed is None and result.played == len(plan), result
+    lines = err.text.splitlines()
+    bad = next((m.group(1) for line in lines
+                if (m := re.match(r"the Dask worker (\S+) lacks ", line))), None)
+    none = NO_WORKERS.format(address=cluster.scheduler_address)
+    assert lines == [none, _left_out(bad, f"lacks {bot}")[:-1], none,
+                     JOINED.format(address=good[0])], err.text
+    assert bad not in good
 
 
 def test_a_bots_file_gone_from_this_machine_too_retires_no_worker(tmp_path, monkeypatch):
@@ -419,7 +520,7 @@ def test_a_game_cancelled_as_it_finished_is_still_told_cancelled():
         status = "finished"
 
         def result(self):
-            return {"key": "k"}
+            return "tcp://10.0.0.2:4000", {"key": "k"}
 
     future = cf.Future()
     assert future.cancel()

@@ -87,10 +87,10 @@ def build_parser():
                    help=f"games played at once (processes, 1 to {MAX_JOBS}, default 1)")
     r.add_argument("--dask", metavar="ADDRESS",
                    help="play on the Dask scheduler at ADDRESS (tcp://HOST:PORT) instead of "
-                        "--jobs; its workers need this tronlab and the bot and map files at "
-                        "the same paths (relative ones: from this folder); a worker that joins "
-                        "later is checked too, and with no worker left the run says so and "
-                        "waits for one (Ctrl-C stops it, keeping the games played)")
+                        "--jobs; workers need this tronlab and the bot and map files at the same "
+                        "paths (relative ones: from here): one that fails is named and retired (if "
+                        "none passes at the start, the run is refused); with no worker left the "
+                        "run says so and waits (Ctrl-C stops it, keeping the games played)")
     r.add_argument("--db", default="arena.sqlite", help="results database (default arena.sqlite)")
     r.add_argument("--tag", default="", help="label of this run's games (default: none)")
     r.add_argument("--html", metavar="FILE", help="also write the leaderboard page")

@@ -2,19 +2,21 @@
 
 A Dask worker is another process, maybe on another machine, started from a folder
 of its own: before the first game :func:`check_dask_workers` makes sure that at
-least one worker joined, that every worker imports this very tronlab (the same
-version and files: otherwise its games are another program's games, or fail in
-it), and that it sees every file the plan's games read (``py:`` files, programs,
-map files) at the same path as here.  Each game is then sent with this process's
-folder, from which relative bot paths are read (:func:`tronlab.arena.play.play_spec`),
-through :class:`~tronlab.arena.daskgames.DaskGames`, which checks a worker that joins
-later before its first game (one that fails is left out with a line on stderr and
-retired, and the run goes on) and says on stderr when no worker is left.
+least one worker joined, and looks at whether each one imports this very tronlab
+(the same version and files: otherwise its games are another program's games, or
+fail in it) and sees every file the plan's games read (``py:`` files, programs, map
+files) at the same path as here.  A worker that fails is left out with a line on
+stderr and retired; the run is refused when no worker passes.  Each game is then
+sent with this process's folder, from which relative bot paths are read
+(:func:`tronlab.arena.play.play_spec`), through
+:class:`~tronlab.arena.daskgames.DaskGames`, which checks a worker that joins later
+before its first game in the same way (and leaves it out in the same way) and says
+on stderr when no worker is left.
 """
 
 from __future__ import annotations
 
-from .daskgames import DaskGames, _lacks
+from .daskgames import DaskGames, _lacks, leave_out
 from .play import DEFAULT_WARM, warm_up
 
 
@@ -22,13 +24,15 @@ from .play import DEFAULT_WARM, warm_up
 def dask_executor(client_or_address, warm=DEFAULT_WARM, wait_for_workers=30.0, files=()):
     """``(executor, client)`` for a Dask cluster (an address or a ``distributed.Client``);
     every worker loads the bots ``warm`` once before the first game.  A ValueError
-    when no worker joins within ``wait_for_workers`` seconds, when a worker cannot
-    import tronlab or has another version or other files of it (its games would not
-    be this tronlab's games), or lacks one of ``files`` (:func:`plan_files`):
-    :func:`check_dask_workers`.  A client made here from an address is closed on an
-    error.  The executor is a :class:`~tronlab.arena.daskgames.DaskGames`: a worker
-    that joins later is checked before its first game (and left out if it fails), and
-    a run left without workers says so on stderr."""
+    when no worker joins within ``wait_for_workers`` seconds, or when no worker can
+    play the run's games: each one cannot import tronlab, has another version or other
+    files of it (its games would not be this tronlab's games), or lacks one of
+    ``files`` (:func:`plan_files`).  When some can, the others are left out (named on
+    stderr and retired): :func:`check_dask_workers`.  A client made here from an
+    address is closed on an error.  The executor is a
+    :class:`~tronlab.arena.daskgames.DaskGames`: a worker that joins later is checked
+    before its first game (and left out if it fails), and a run left without workers
+    says so on stderr."""
     try:
         from distributed import Client
     except ImportError:
@@ -38,8 +42,8 @@ def dask_executor(client_or_address, warm=DEFAULT_WARM, wait_for_workers=30.0, f
     if not isinstance(client, Client):
         client = Client(client_or_address)
     try:
-        expected = check_dask_workers(client, wait_for_workers, files)
-        client.run(warm_up, tuple(warm))
+        expected, good = check_dask_workers(client, wait_for_workers, files)
+        client.run(warm_up, tuple(warm), workers=good)
     except BaseException:
         if client is not client_or_address:
             client.close()
@@ -48,11 +52,16 @@ def dask_executor(client_or_address, warm=DEFAULT_WARM, wait_for_workers=30.0, f
 
 
 def check_dask_workers(client, wait=30.0, files=()) -> tuple:
-    """Refuse a cluster without workers (after ``wait`` seconds), workers whose
-    tronlab is missing or not this process's (another version, or the same version
-    with other code: a hash of its files, an install from another commit), workers
-    that run code older than their files and workers that lack one of ``files``
-    (absolute paths).  Returns this process's ``(version, code hash, folder)``."""
+    """Check the workers of the cluster before the first game: ``(expected, good)``,
+    this process's ``(version, code hash, folder)`` and the addresses of the workers
+    that can play the run's games.  A ValueError when no worker joined within ``wait``
+    seconds, or when none of them can: each is named with its reason (its tronlab is
+    missing or not this process's: another version, or the same version with other
+    code, a hash of its files, an install from another commit; it runs code older than
+    its files; it lacks one of ``files``, absolute paths), and the cluster is left as
+    it is.  When some can, the others are left out as a worker that joins later and
+    fails the check is (:func:`~tronlab.arena.daskgames.leave_out`): each is named
+    in one line on stderr and retired from the cluster."""
     import asyncio
 
     address = client.scheduler.address
@@ -64,13 +73,26 @@ def check_dask_workers(client, wait=30.0, files=()) -> tuple:
 
     probe, judge = _code_probe(), _verdict()
     version, code, root, _ = probe()
-    wrong = [f"{worker} {why}" for worker, found in sorted(client.run(probe).items())
-             if (why := judge(found, version, code))]
-    if wrong:
-        raise ValueError(f"every Dask worker needs this tronlab ({version}, in {root}), but "
-                         + "; ".join(wrong))
-    _check_files(client, sorted(files))
-    return version, code, root
+    found = client.run(probe)
+    wrong = {w: why for w, f in found.items() if (why := judge(f, version, code))}
+    lacking = _lacking(client, sorted(set(found) - set(wrong)), sorted(files))
+    good = sorted(set(found) - set(wrong) - set(lacking))
+    if not good:
+        raise ValueError(_refused(version, root, wrong, lacking))
+    for worker, why in sorted({**wrong, **lacking}.items()):
+        leave_out(client, worker, why, (version, code, root))
+    return (version, code, root), good
+
+
+def _refused(version, root, wrong, lacking) -> str:
+    """The words of a run refused because no worker can play its games: what a worker
+    needs, then each worker and why it cannot (``wrong``: its tronlab, ``lacking``:
+    files)."""
+    needs = ([f"needs this tronlab ({version}, in {root})"] if wrong else []) \
+        + (["must see the files of the bots and maps at the same paths as here (a shared "
+            "folder)"] if lacking else [])
+    return (f"every Dask worker {' and '.join(needs)}, but "
+            + "; ".join(f"{w} {why}" for w, why in sorted({**wrong, **lacking}.items())))
 
 
 def _verdict():
@@ -143,18 +165,16 @@ def _code_probe():
     return tronlab_code
 
 
-def _check_files(client, files) -> None:
+def _lacking(client, workers, files) -> dict:
+    """``{worker: why}`` for those of ``workers`` that lack one of ``files``."""
     def missing(paths):     # nested: sent by value
         import os
         return [p for p in paths if not os.path.isfile(p)]
 
-    lacking = {w: m for w, m in sorted(client.run(missing, files).items()) if m} \
-        if files else {}
-    if lacking:
-        lacks = _lacks()
-        raise ValueError("the Dask workers must see the files of the bots and maps at the "
-                         "same paths as here (a shared folder), but "
-                         + "; ".join(f"{w} {lacks(m)}" for w, m in lacking.items()))
+    if not files or not workers:
+        return {}
+    lacks = _lacks()
+    return {w: lacks(m) for w, m in client.run(missing, files, workers=workers).items() if m}
 
 
 def plan_files(plan) -> list[str]:

@@ -17,7 +17,9 @@ import time
 NO_WORKERS = ("no Dask worker is left on the scheduler at {address}: the run waits for "
               "workers to join it again (start some with 'dask worker {address}', or press "
               "Ctrl-C to stop; the games played so far are kept)")
-#: what the run says on stderr when a worker that joined late refuses a game
+#: what the run says on stderr when a worker comes after :data:`NO_WORKERS` and plays
+JOINED = "the Dask worker {address} joined and passed the check: the run goes on"
+#: what the run says on stderr when it leaves a worker out (:func:`leave_out`)
 LEFT_OUT = ("the Dask worker {address} {why}: the run goes on without it, and it is "
             "retired from the cluster (start it again from this tronlab, {version} in "
             "{root}, seeing the bots' and maps' files at the same paths as here)")
@@ -36,11 +38,14 @@ class DaskGames(cf.Executor):
     from the cluster (the scheduler moves its games elsewhere and its ``dask worker``
     ends) and sends the game again: it goes on with the other workers.  While games
     are out, a thread looks at the cluster every ``poll`` seconds and says on stderr
-    when no worker is left (the games wait for workers to join again; Dask's own
-    executor waited silently) and when workers are back.  A game's outcome is handed
-    over once only: Dask's own executor logged Tornado's ``InvalidStateError`` when a
-    game finished just as the run cancelled it.  :meth:`cancel_games` cancels many
-    games in one call to the scheduler."""
+    when no worker is left (:data:`NO_WORKERS`, said again when a worker that joined
+    is left out: the games wait for workers to join; Dask's own executor waited
+    silently).  The first game that comes back after that names the worker that
+    played it (:data:`JOINED`): only a game says that a worker passed the check (the
+    thread, which counts workers, took one about to be left out for one that joined).
+    A game's outcome is handed over once only: Dask's own executor logged Tornado's
+    ``InvalidStateError`` when a game finished just as the run cancelled it.
+    :meth:`cancel_games` cancels many games in one call to the scheduler."""
 
     def __init__(self, client, expected, probe, judge, files=(), poll=1.0):
         self._client, self._poll, self._expected = client, poll, expected
@@ -50,7 +55,8 @@ class DaskGames(cf.Executor):
         self._retired: set = set()      # addresses of the workers that refused a game
         self._batch = None              # the tasks cancel_games cancels together
         self._lock = threading.Lock()
-        self._watcher, self._empty = None, False
+        self._watcher, self._empty = None, False   # empty: NO_WORKERS said, none back since
+        self._again = False                 # a worker was left out: say NO_WORKERS again
 
     def submit(self, fn, /, *args):
         future = cf.Future()
@@ -83,7 +89,7 @@ class DaskGames(cf.Executor):
     def _returned(self, task, future, fn, args):
         refused = _refusal(task)
         if refused is None:
-            _hand_over(task, future)
+            _hand_over(task, future, self._workers_back)
             return
         try:
             self._retire(*refused)
@@ -98,10 +104,9 @@ class DaskGames(cf.Executor):
             if address in self._retired:
                 return
             self._retired.add(address)
-        version, _, root = self._expected
-        _say(LEFT_OUT.format(address=address, why=why, version=version, root=root))
-        with contextlib.suppress(Exception):    # gone already, or the client closed
-            self._client.retire_workers([address])
+        leave_out(self._client, address, why, self._expected)
+        with self._lock:
+            self._again = True
 
     def cancel_games(self, futures) -> None:
         """Cancel those of ``futures`` (this executor's) that are not done, with one
@@ -124,20 +129,19 @@ class DaskGames(cf.Executor):
             self._pending.discard(future)
             task = self._tasks.pop(future, None)
             batch = self._batch
-        if not future.cancelled():
-            self._workers_back()        # a game came back: a worker is there again
-        elif task is not None and task.status not in ("cancelled", "finished", "error"):
+        if future.cancelled() and task is not None \
+                and task.status not in ("cancelled", "finished", "error"):
             if batch is not None:
                 batch.append(task)
             else:
                 task.cancel()
 
-    def _workers_back(self, workers=None):
+    def _workers_back(self, address):
+        """A game played at ``address`` came back (that worker passed the check)."""
         with self._lock:
             back, self._empty = self._empty, False
         if back:
-            count = workers or len(self._client.nthreads())
-            _say(f"{count} Dask worker{'s' if count != 1 else ''} joined: the run goes on")
+            _say(JOINED.format(address=address))
 
     def _watch(self):
         while True:
@@ -149,12 +153,24 @@ class DaskGames(cf.Executor):
                 workers = len(self._client.nthreads())
             except Exception:           # noqa: BLE001 - the scheduler went away: the run says so
                 workers = None
-            if workers == 0 and not self._empty:
-                self._empty = True
-                _say(NO_WORKERS.format(address=self._client.scheduler.address))
-            elif workers:
-                self._workers_back(workers)
+            if workers == 0:
+                with self._lock:
+                    say = not self._empty or self._again
+                    self._empty, self._again = True, False
+                if say:
+                    _say(NO_WORKERS.format(address=self._client.scheduler.address))
             time.sleep(self._poll)
+
+
+def leave_out(client, address, why, expected) -> None:
+    """Leave the worker at ``address`` out of the run, because of ``why``: one line on
+    stderr (:data:`LEFT_OUT`) names it, and it is retired from the cluster (the
+    scheduler moves its games elsewhere and its ``dask worker`` ends: it is started
+    again from this tronlab, ``expected`` is ``(version, code, folder)``)."""
+    version, _, root = expected
+    _say(LEFT_OUT.format(address=address, why=why, version=version, root=root))
+    with contextlib.suppress(Exception):    # gone already, or the client closed
+        client.retire_workers([address])
 
 
 def _say(text) -> None:
@@ -166,11 +182,16 @@ def _say(text) -> None:
         print(text, file=sys.stderr, flush=True)
 
 
-def _hand_over(task, future) -> None:
-    """Give ``future`` the outcome of the Dask ``task``, unless the run cancelled it."""
+def _hand_over(task, future, played=None) -> None:
+    """Give ``future`` the outcome of the Dask ``task``, unless the run cancelled it;
+    first ``played(address)`` with the address of the worker that played a game that
+    finished."""
     try:
         if task.status == "finished":
-            future.set_result(task.result())
+            address, row = task.result()
+            if played is not None:
+                played(address)
+            future.set_result(row)
         elif task.status == "cancelled":
             if future.cancel():
                 future.set_running_or_notify_cancel()
@@ -200,7 +221,7 @@ def _checked_game(probe, judge, expected):
     """The function each game runs on its worker, sent by value: it probes the worker's
     tronlab once a process, looks for ``files`` (the run's files that this machine
     sees, each one until the worker saw it) and plays ``fn(*args)`` only where the
-    tronlab is this run's and every file is there."""
+    tronlab is this run's and every file is there: ``(worker address, its result)``."""
     lacks = _lacks()
 
     class DaskWorkerRefused(RuntimeError):
@@ -222,7 +243,7 @@ def _checked_game(probe, judge, expected):
             why = lacks(lacking) if lacking else None
         if why:
             raise DaskWorkerRefused(get_worker().address, why)
-        return fn(*args)
+        return get_worker().address, fn(*args)
 
     return tronlab_game
 
