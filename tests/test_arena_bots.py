@@ -175,6 +175,29 @@ def test_ctrl_c_stops_cleanly_prints_the_table_and_the_rerun_resumes(tmp_path):
     assert f"40 games planned, {len(keys)} already in" in again.stdout
 
 
+def test_a_killed_pool_has_closed_its_wakeup_pipe_before_the_run_goes_on():
+    """After Ctrl-C the run printed its table and exited while the pool's thread was still
+    closing its wake-up pipe; CPython's exit hook writes to that pipe unlocked, so now and
+    then 'OSError: [Errno 9] Bad file descriptor' was printed after the table."""
+    import time
+
+    from tronlab.arena.tournament import _kill_pool, process_pool
+
+    pool = process_pool(1, warm=())
+    manager = None
+    try:
+        assert pool.submit(os.getpid).result(timeout=120) > 0      # the worker is up
+        pool.submit(time.sleep, 60)
+        time.sleep(0.2)
+        manager = pool._executor_manager_thread
+        _kill_pool(pool)
+        assert not manager.is_alive()
+    finally:
+        pool.shutdown(wait=False)
+        if manager is not None:
+            manager.join(timeout=60)
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs PR_SET_CHILD_SUBREAPER")
 def test_kill_9_of_a_one_job_run_leaves_no_hanging_bot_behind(tmp_path):

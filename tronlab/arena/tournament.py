@@ -91,6 +91,10 @@ def process_pool(jobs: int, warm=DEFAULT_WARM) -> cf.ProcessPoolExecutor:
                                   initializer=_init_worker, initargs=(tuple(warm),))
 
 
+#: seconds a stopped pool's thread gets to wind down before the run goes on without it
+_POOL_GONE = 30.0
+
+
 def _kill_pool(executor) -> None:
     processes = getattr(executor, "_processes", None) or {}
     for proc in list(processes.values()):
@@ -98,9 +102,16 @@ def _kill_pool(executor) -> None:
             proc.terminate()       # SIGTERM: the worker kills its programs (_on_term)
         except (OSError, ValueError):
             pass
+    manager = getattr(executor, "_executor_manager_thread", None)   # shutdown forgets it
     # no cancel_futures: the pool is broken now, and CPython 3.11's pool thread fails with
     # InvalidStateError when it marks a future broken that was cancelled meanwhile
     executor.shutdown(wait=False)
+    # wait for the pool's thread to close its wake-up pipe: at interpreter exit CPython
+    # (3.11, 3.12) writes to that pipe without its lock, and a thread closing it meanwhile
+    # made Ctrl-C print "OSError: [Errno 9] Bad file descriptor" after the table.  The
+    # exit would join the thread anyway (the workers are ending: it ends soon)
+    if manager is not None:
+        manager.join(timeout=_POOL_GONE)
 
 
 def _results(todo, executor, cancel=True):
