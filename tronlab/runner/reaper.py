@@ -95,15 +95,22 @@ def child_env(token: str, env=None) -> dict:
     return out
 
 
-def register(token: str, pid: int) -> None:
-    """Remember a live program so that :func:`kill_all` ends it."""
+def prepare() -> None:
+    """Make ready for a first program, before it starts: :func:`kill_all` at exit and the
+    watchdog.  Then a kill -9 while the program is starting still ends it."""
     global _atexit_done
     with _lock:
-        _live[token] = pid
         if not _atexit_done:
             atexit.register(kill_all)
             _atexit_done = True
         _start_watchdog()
+
+
+def register(token: str, pid: int) -> None:
+    """Remember a live program so that :func:`kill_all` ends it."""
+    prepare()
+    with _lock:
+        _live[token] = pid
 
 
 def _environ_has(pid: int, needle: bytes, prefix: bool = False) -> bool:
@@ -186,6 +193,8 @@ def watch(prefix: str) -> None:
     import sys
     sys.stdin.buffer.read()
     _kill_carriers(prefix + ".", prefix=True)
+    time.sleep(0.2)     # a program forked just before the end gets its token at exec
+    _kill_carriers(prefix + ".", prefix=True)
 
 
 def _stat_fields(pid: int) -> list[str]:
@@ -208,9 +217,12 @@ def _is_group_leader(pid: int) -> bool:
 
 
 def kill_all() -> None:
-    """End every registered program (at exit, on a signal, or when asked)."""
+    """End every registered program (at exit, on a signal, or when asked), then every
+    process carrying a token of this one's: a program another thread was starting when
+    the signal came has its token before :func:`register` knows it."""
     for token, pid in list(_live.items()):
         kill_program(token, pid)
+    _kill_carriers(PREFIX + ".", prefix=True)
 
 
 def live_programs() -> dict[str, int]:
