@@ -127,6 +127,20 @@ def test_kill_all_ends_a_program_still_being_started():
         child.wait()
 
 
+def test_a_normal_exit_ends_the_watchdog_without_a_resource_warning():
+    # the watchdog's Popen was left running at exit: Python shut down with "ResourceWarning:
+    # subprocess NNN is still running" and "unclosed file <_io.BufferedWriter name=15>"
+    code = ("import sys\nfrom tronlab.runner import reaper\n"
+            "from tronlab.runner.program import Program\n"
+            "p = Program([sys.executable, '-c', 'pass'])\np.close()\n"
+            "print(reaper._watchdog.pid, flush=True)\n")
+    out = subprocess.run([PY, "-W", "always::ResourceWarning", "-c", code], env=_env(),
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "ResourceWarning" not in out.stderr, out.stderr
+    assert wait_gone([int(out.stdout)]) == []
+
+
 def test_an_ignored_signal_stays_ignored():
     old = signal.signal(signal.SIGHUP, signal.SIG_IGN)
     try:

@@ -57,6 +57,9 @@ PREFIX = secrets.token_hex(4)
 #: an argument of the watchdog's command line that names it (for ``ps`` and the test census)
 WATCHDOG_MARK = "tronlab-reaper-watchdog"
 _watchdog = None
+_watchdog_owner = None      # the pid that started it (a forked child inherits the object)
+#: what a process that exits normally writes to its watchdog, all its programs killed
+CLEAN = b"clean exit\n"
 
 # the watchdog's command: this module from the same package as this process (its folder
 # first on the path; the working directory left out, where a student's random.py may lie)
@@ -71,7 +74,7 @@ def new_token() -> str:
 
 def _start_watchdog() -> None:
     """Start this process's watchdog once (Linux only: it reads ``/proc``)."""
-    global _watchdog
+    global _watchdog, _watchdog_owner
     if _watchdog is not None or not os.path.isdir("/proc"):
         return
     import subprocess
@@ -84,6 +87,7 @@ def _start_watchdog() -> None:
                                       WATCHDOG_MARK], stdin=subprocess.PIPE,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                      env=env, start_new_session=True)
+        _watchdog_owner = os.getpid()
     except OSError:
         _watchdog = False            # no watchdog: the other clean-ups still run
 
@@ -101,9 +105,26 @@ def prepare() -> None:
     global _atexit_done
     with _lock:
         if not _atexit_done:
-            atexit.register(kill_all)
+            atexit.register(_at_exit)
             _atexit_done = True
         _start_watchdog()
+
+
+def _at_exit() -> None:
+    """Interpreter exit: :func:`kill_all`, then end the watchdog (nothing is left for it
+    to kill, :data:`CLEAN` tells it so) and reap it: a watchdog left running made Python
+    warn "subprocess ... is still running" and "unclosed file" as it shut down."""
+    kill_all()
+    watchdog = _watchdog
+    if not watchdog or _watchdog_owner != os.getpid():   # a forked child's copy: not ours
+        return
+    import subprocess
+    try:
+        watchdog.stdin.write(CLEAN)
+        watchdog.stdin.close()
+        watchdog.wait(timeout=2)
+    except (OSError, ValueError, subprocess.TimeoutExpired):
+        pass        # it exits when this process does (its pipe closes)
 
 
 def register(token: str, pid: int) -> None:
@@ -191,7 +212,8 @@ def watch(prefix: str) -> None:
     it closes the pipe on stdin - it ended, however it ended - then kill the programs
     whose tokens start with ``prefix``."""
     import sys
-    sys.stdin.buffer.read()
+    if sys.stdin.buffer.read() == CLEAN:
+        return      # the process ended normally and killed its programs itself
     _kill_carriers(prefix + ".", prefix=True)
     time.sleep(0.2)     # a program forked just before the end gets its token at exec
     _kill_carriers(prefix + ".", prefix=True)
