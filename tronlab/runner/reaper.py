@@ -17,10 +17,11 @@ before it could kill anything.  This module closes both holes:
   previous Python handler, or the default: the process ends by that signal).
 
 * **a kill -9 of tronlab itself.**  Then nothing of this process runs any more,
-  so the first program it starts also starts a *watchdog*: a tiny Python
+  so before its first program it starts a *watchdog*: a tiny Python
   process that blocks reading a pipe from this one.  When the pipe closes - this
   process ended, however it ended - the watchdog kills every process whose token
-  starts with this process's prefix (:data:`PREFIX`), then exits.
+  starts with this process's prefix (:data:`PREFIX`), then exits (at once after a
+  normal exit, whose hook killed them already and says so on the pipe).
 
 * **a process that clears its environment and leaves the group.**  It carries
   neither the token nor the group, so only its parentage gives it away.  The
