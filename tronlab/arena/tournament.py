@@ -76,6 +76,8 @@ def _init_worker(warm) -> None:
     # run it again on a half-initialised module
     from ..runner import reaper  # noqa: F401
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):     # blocked at spawn (_results): a Ctrl-C that
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # came is dropped now
     signal.signal(signal.SIGTERM, _on_term)
     _die_with_parent()
     warm_up(warm)
@@ -126,7 +128,16 @@ def _results(todo, executor, cancel=True):
     # a Dask worker has a folder and an environment of its own: relative bot paths are
     # read from our folder, and programs get our TRONLAB_PROGRAM_START
     where = (os.getcwd(), program_start())
-    futures = {executor.submit(play_spec, spec, *where): spec for spec in todo}
+    # a pool spawns its workers in submit(): they start with SIGINT blocked (the mask is
+    # inherited), so a Ctrl-C while one still imports does not print its traceback; this
+    # process still gets the Ctrl-C (another thread takes it, or it waits for the unblock)
+    mask = hasattr(signal, "pthread_sigmask")
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if mask else None
+    try:
+        futures = {executor.submit(play_spec, spec, *where): spec for spec in todo}
+    finally:
+        if mask:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
     try:
         for future in cf.as_completed(futures):
             try:
