@@ -175,6 +175,56 @@ def test_ctrl_c_stops_cleanly_prints_the_table_and_the_rerun_resumes(tmp_path):
     assert f"40 games planned, {len(keys)} already in" in again.stdout
 
 
+def _sigint_bits(pid):
+    with open(f"/proc/{pid}/status") as f:
+        fields = dict(line.split(":\t") for line in f.read().splitlines() if ":\t" in line)
+    return {k: bool(int(fields[k], 16) & 2) for k in ("SigBlk", "SigIgn")}   # bit 2: SIGINT
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_pool_workers_start_deaf_to_ctrl_c_and_end_up_ignoring_it():
+    """A worker still importing when Ctrl-C came printed 'KeyboardInterrupt' with its
+    traceback: workers are spawned with SIGINT blocked, and their initializer ignores it
+    and unblocks it (a Ctrl-C pending meanwhile is dropped)."""
+    import signal
+
+    from tronlab.arena.tournament import process_pool
+
+    pool = process_pool(1, warm=())
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})     # as _results does
+    try:
+        future = pool.submit(os.getpid)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    try:
+        assert _sigint_bits(future.result(timeout=120)) == {"SigBlk": False, "SigIgn": True}
+    finally:
+        pool.shutdown(wait=True)
+
+
+def test_a_killed_pool_has_closed_its_wakeup_pipe_before_the_run_goes_on():
+    """After Ctrl-C the run printed its table and exited while the pool's thread was still
+    closing its wake-up pipe; CPython's exit hook writes to that pipe unlocked, so now and
+    then 'OSError: [Errno 9] Bad file descriptor' was printed after the table."""
+    import time
+
+    from tronlab.arena.tournament import _kill_pool, process_pool
+
+    pool = process_pool(1, warm=())
+    manager = None
+    try:
+        assert pool.submit(os.getpid).result(timeout=120) > 0      # the worker is up
+        pool.submit(time.sleep, 60)
+        time.sleep(0.2)
+        manager = pool._executor_manager_thread
+        _kill_pool(pool)
+        assert not manager.is_alive()
+    finally:
+        pool.shutdown(wait=False)
+        if manager is not None:
+            manager.join(timeout=60)
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs PR_SET_CHILD_SUBREAPER")
 def test_kill_9_of_a_one_job_run_leaves_no_hanging_bot_behind(tmp_path):

@@ -136,6 +136,22 @@ def test_sleeper_times_out_under_the_engine_limit_too():
     assert rec.outcome.turns == 1
 
 
+@pytest.mark.parametrize("maker", ["ExternalBot", "arena"])
+def test_a_timeout_under_the_engine_limit_names_that_limit(maker):
+    # 'tronlab match --time 0.2' said "no answer within 0.18 s": a number the user never gave
+    from tronlab.arena.bots import make_bot
+
+    args = fixture("slowpoke.py", "google2010", 60, 1)
+    bot = (ExternalBot(args) if maker == "ExternalBot" else
+           make_bot("cmd:" + " ".join(args), "google2010", limits=(0.2, 20.0)))
+    board = Board.from_ascii(DUEL.replace("1", "x").replace("2", "1").replace("x", "2"))
+    rec = play(board, [bot, get_bot("hugger")], rng=0, time_limit=0.2, first_time_limit=20.0)
+    assert rec.outcome.deaths[0] == "timeout"
+    assert rec.outcome.details[0] == (
+        "turn 2: ran out of time: no answer within 0.18 s (nine tenths of the game's 0.2 s "
+        "limit, so the program's clock runs out first and can say what it wrote)")
+
+
 def test_crasher_exits_with_its_code_and_stderr():
     rec, _ = duel(fixture("crasher.py"))
     assert rec.outcome.deaths[0] == "exited"

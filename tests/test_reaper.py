@@ -108,6 +108,39 @@ def test_kill_program_finds_processes_by_token_alone():
         child.wait()
 
 
+def test_kill_all_ends_a_program_still_being_started():
+    """A pool worker told to stop (SIGTERM) runs kill_all in its main thread while a game's
+    thread may be starting a program: Popen has returned, register() not yet.  After
+    Ctrl-C such a student's program outlived 'tronlab arena run' now and then."""
+    token = reaper.new_token()
+    child = subprocess.Popen([PY, "-c", "import time; time.sleep(60)"],
+                             env=reaper.child_env(token), start_new_session=True)
+    try:
+        end = time.monotonic() + 10         # wait for the exec: then the token is there
+        while reaper.pids_with_token(token) != [child.pid] and time.monotonic() < end:
+            time.sleep(0.02)
+        assert token not in reaper.live_programs()      # not registered yet
+        reaper.kill_all()
+        assert child.wait(timeout=5) == -signal.SIGKILL
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_a_normal_exit_ends_the_watchdog_without_a_resource_warning():
+    # the watchdog's Popen was left running at exit: Python shut down with "ResourceWarning:
+    # subprocess NNN is still running" and "unclosed file <_io.BufferedWriter name=15>"
+    code = ("import sys\nfrom tronlab.runner import reaper\n"
+            "from tronlab.runner.program import Program\n"
+            "p = Program([sys.executable, '-c', 'pass'])\np.close()\n"
+            "print(reaper._watchdog.pid, flush=True)\n")
+    out = subprocess.run([PY, "-W", "always::ResourceWarning", "-c", code], env=_env(),
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "ResourceWarning" not in out.stderr, out.stderr
+    assert wait_gone([int(out.stdout)]) == []
+
+
 def test_an_ignored_signal_stays_ignored():
     old = signal.signal(signal.SIGHUP, signal.SIG_IGN)
     try:

@@ -83,6 +83,7 @@ def load_problems(paths, timeout: float) -> dict:
     try:
         for path in dict.fromkeys(os.path.abspath(p) for p in paths):
             token = reaper.new_token()
+            reaper.prepare()
             proc = subprocess.Popen([sys.executable, "-m", "tronlab.arena.pyprogram", path,
                                      "--check"], stdin=subprocess.DEVNULL,
                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,

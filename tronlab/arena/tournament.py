@@ -76,6 +76,8 @@ def _init_worker(warm) -> None:
     # run it again on a half-initialised module
     from ..runner import reaper  # noqa: F401
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):     # blocked at spawn (_results): a Ctrl-C that
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # came is dropped now
     signal.signal(signal.SIGTERM, _on_term)
     _die_with_parent()
     warm_up(warm)
@@ -91,6 +93,10 @@ def process_pool(jobs: int, warm=DEFAULT_WARM) -> cf.ProcessPoolExecutor:
                                   initializer=_init_worker, initargs=(tuple(warm),))
 
 
+#: seconds a stopped pool's thread gets to wind down before the run goes on without it
+_POOL_GONE = 30.0
+
+
 def _kill_pool(executor) -> None:
     processes = getattr(executor, "_processes", None) or {}
     for proc in list(processes.values()):
@@ -98,9 +104,16 @@ def _kill_pool(executor) -> None:
             proc.terminate()       # SIGTERM: the worker kills its programs (_on_term)
         except (OSError, ValueError):
             pass
+    manager = getattr(executor, "_executor_manager_thread", None)   # shutdown forgets it
     # no cancel_futures: the pool is broken now, and CPython 3.11's pool thread fails with
     # InvalidStateError when it marks a future broken that was cancelled meanwhile
     executor.shutdown(wait=False)
+    # wait for the pool's thread to close its wake-up pipe: at interpreter exit CPython
+    # (3.11, 3.12) writes to that pipe without its lock, and a thread closing it meanwhile
+    # made Ctrl-C print "OSError: [Errno 9] Bad file descriptor" after the table.  The
+    # exit would join the thread anyway (the workers are ending: it ends soon)
+    if manager is not None:
+        manager.join(timeout=_POOL_GONE)
 
 
 def _results(todo, executor, cancel=True):
@@ -115,7 +128,16 @@ def _results(todo, executor, cancel=True):
     # a Dask worker has a folder and an environment of its own: relative bot paths are
     # read from our folder, and programs get our TRONLAB_PROGRAM_START
     where = (os.getcwd(), program_start())
-    futures = {executor.submit(play_spec, spec, *where): spec for spec in todo}
+    # a pool spawns its workers in submit(): they start with SIGINT blocked (the mask is
+    # inherited), so a Ctrl-C while one still imports does not print its traceback; this
+    # process still gets the Ctrl-C (another thread takes it, or it waits for the unblock)
+    mask = hasattr(signal, "pthread_sigmask")
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if mask else None
+    try:
+        futures = {executor.submit(play_spec, spec, *where): spec for spec in todo}
+    finally:
+        if mask:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
     try:
         for future in cf.as_completed(futures):
             try:

@@ -51,10 +51,11 @@ For Light Riders ``first_time_limit`` is the starting (and maximum) time bank
 and ``time_limit`` the time added each move.  When the engine runs the game with
 its own ``time_limit`` and none was given here, that limit is used per move
 (and the engine's first-move limit for the first move, three times the limit
-unless the engine was given another), a little shortened so this bot's own
-clock always answers first.  When the engine keeps a time bank itself
-(``play(..., time_bank=(bank, per_move))``) the program's settings say that bank,
-and each move's deadline is the bank the engine tells (``set_clock``).
+unless the engine was given another), cut to nine tenths so this bot's own
+clock always answers first (its timeout names the game's limit and says so).
+When the engine keeps a time bank itself (``play(..., time_bank=(bank, per_move))``)
+the program's settings say that bank, and each move's deadline is the bank the engine
+tells (``set_clock``).
 
 Under a time bank :meth:`ExternalBot.start_game` returns once the program has read
 its settings (it started up and reads its input; at most nine tenths of the bank, or of
@@ -68,6 +69,7 @@ was asked (and timed) for its first move.
 
 from __future__ import annotations
 
+import math
 import os
 import shlex
 import time
@@ -118,6 +120,7 @@ class ExternalBot:
         self._sink = StderrSink()   # this game's stderr (kept after the program closed)
         self._failure: BotFault | None = None
         self._told: float | None = None     # the bank the engine told for the next move
+        self._game = (None, None)   # the game's (first, later) limits (see _set_clock)
         reaper.install_signal_handlers()   # main thread only; handlers others set are kept
 
     def __repr__(self) -> str:
@@ -181,6 +184,9 @@ class ExternalBot:
         later = later_default if later is None else later
         first = first_default if first is None else first
         self._first, self._later = first, later
+        # the game's own (first, later) limits, whose nine tenths this clock may keep
+        self._game = (None, None) if engine_bank is not None or engine_limit is None else (
+            3 * engine_limit if engine_first is None else engine_first, engine_limit)
         self._bank = first      # seconds (a float: whole ms would round a move's cost away)
 
     def set_clock(self, time_left, time_per_move=None) -> None:
@@ -198,6 +204,7 @@ class ExternalBot:
         if self._failure is not None:
             raise self._failure
         told, self._told = self._told, None
+        game = None     # the game's limit of this move, when this clock keeps a share of it
         if told is not None:
             limit = told
         elif self._banked:
@@ -205,13 +212,14 @@ class ExternalBot:
             limit = self._bank
         else:
             limit = self._first if self._moves == 0 else self._later
+            game = self._game[0] if self._moves == 0 else self._game[1]
         t0 = time.monotonic()
         self._drain(limit)
         turn = self._moves
         self._moves += 1
         self._program.send(encode_state(self.protocol, board, player, turn=turn,
                                        time_ms=whole_ms(limit)))
-        line = self._next_line(t0 + limit, limit)
+        line = self._next_line(t0 + limit, limit, game)
         if self._banked:
             self._bank = max(self._bank - (time.monotonic() - t0), 0.0)
         line = line.rstrip("\r\n")
@@ -245,12 +253,15 @@ class ExternalBot:
                     raise BotFault("bad-output", f"{quote(line.strip())} printed without being "
                                                  f"asked{why} ({ANSWERS_ONLY})")
 
-    def _next_line(self, deadline: float, limit: float) -> str:
+    def _next_line(self, deadline: float, limit: float, game: float | None = None) -> str:
         while True:
             try:
                 line = self._program.next_line(deadline)
             except TimeoutError:
                 within = f"{limit:g} s"
+                if game and math.isclose(limit, _MARGIN * game):    # not the user's number
+                    within += (f" (nine tenths of the game's {game:g} s limit, so the "
+                               f"program's clock runs out first and can say what it wrote)")
                 if self._banked:        # said as the engine says it of an in-process bot
                     self._bank = 0.0
                     within = f"its time bank of {limit:.3f} s"

@@ -232,6 +232,7 @@ class Program:
     def __init__(self, args, *, cwd=None, env=None):
         self.sink = StderrSink()
         token = reaper.new_token()
+        reaper.prepare()    # the watchdog first: a kill -9 while this starts still ends it
         self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, cwd=cwd,
                                      env=reaper.child_env(token, env), start_new_session=True)

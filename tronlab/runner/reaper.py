@@ -17,10 +17,11 @@ before it could kill anything.  This module closes both holes:
   previous Python handler, or the default: the process ends by that signal).
 
 * **a kill -9 of tronlab itself.**  Then nothing of this process runs any more,
-  so the first program it starts also starts a *watchdog*: a tiny Python
+  so before its first program it starts a *watchdog*: a tiny Python
   process that blocks reading a pipe from this one.  When the pipe closes - this
   process ended, however it ended - the watchdog kills every process whose token
-  starts with this process's prefix (:data:`PREFIX`), then exits.
+  starts with this process's prefix (:data:`PREFIX`), then exits (at once after a
+  normal exit, whose hook killed them already and says so on the pipe).
 
 * **a process that clears its environment and leaves the group.**  It carries
   neither the token nor the group, so only its parentage gives it away.  The
@@ -57,6 +58,9 @@ PREFIX = secrets.token_hex(4)
 #: an argument of the watchdog's command line that names it (for ``ps`` and the test census)
 WATCHDOG_MARK = "tronlab-reaper-watchdog"
 _watchdog = None
+_watchdog_owner = None      # the pid that started it (a forked child inherits the object)
+#: what a process that exits normally writes to its watchdog, all its programs killed
+CLEAN = b"clean exit\n"
 
 # the watchdog's command: this module from the same package as this process (its folder
 # first on the path; the working directory left out, where a student's random.py may lie)
@@ -71,7 +75,7 @@ def new_token() -> str:
 
 def _start_watchdog() -> None:
     """Start this process's watchdog once (Linux only: it reads ``/proc``)."""
-    global _watchdog
+    global _watchdog, _watchdog_owner
     if _watchdog is not None or not os.path.isdir("/proc"):
         return
     import subprocess
@@ -84,6 +88,7 @@ def _start_watchdog() -> None:
                                       WATCHDOG_MARK], stdin=subprocess.PIPE,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                      env=env, start_new_session=True)
+        _watchdog_owner = os.getpid()
     except OSError:
         _watchdog = False            # no watchdog: the other clean-ups still run
 
@@ -95,15 +100,39 @@ def child_env(token: str, env=None) -> dict:
     return out
 
 
-def register(token: str, pid: int) -> None:
-    """Remember a live program so that :func:`kill_all` ends it."""
+def prepare() -> None:
+    """Make ready for a first program, before it starts: :func:`kill_all` at exit and the
+    watchdog.  Then a kill -9 while the program is starting still ends it."""
     global _atexit_done
     with _lock:
-        _live[token] = pid
         if not _atexit_done:
-            atexit.register(kill_all)
+            atexit.register(_at_exit)
             _atexit_done = True
         _start_watchdog()
+
+
+def _at_exit() -> None:
+    """Interpreter exit: :func:`kill_all`, then end the watchdog (nothing is left for it
+    to kill, :data:`CLEAN` tells it so) and reap it: a watchdog left running made Python
+    warn "subprocess ... is still running" and "unclosed file" as it shut down."""
+    kill_all()
+    watchdog = _watchdog
+    if not watchdog or _watchdog_owner != os.getpid():   # a forked child's copy: not ours
+        return
+    import subprocess
+    try:
+        watchdog.stdin.write(CLEAN)
+        watchdog.stdin.close()
+        watchdog.wait(timeout=2)
+    except (OSError, ValueError, subprocess.TimeoutExpired):
+        pass        # it exits when this process does (its pipe closes)
+
+
+def register(token: str, pid: int) -> None:
+    """Remember a live program so that :func:`kill_all` ends it."""
+    prepare()
+    with _lock:
+        _live[token] = pid
 
 
 def _environ_has(pid: int, needle: bytes, prefix: bool = False) -> bool:
@@ -184,7 +213,10 @@ def watch(prefix: str) -> None:
     it closes the pipe on stdin - it ended, however it ended - then kill the programs
     whose tokens start with ``prefix``."""
     import sys
-    sys.stdin.buffer.read()
+    if sys.stdin.buffer.read() == CLEAN:
+        return      # the process ended normally and killed its programs itself
+    _kill_carriers(prefix + ".", prefix=True)
+    time.sleep(0.2)     # a program forked just before the end gets its token at exec
     _kill_carriers(prefix + ".", prefix=True)
 
 
@@ -208,9 +240,12 @@ def _is_group_leader(pid: int) -> bool:
 
 
 def kill_all() -> None:
-    """End every registered program (at exit, on a signal, or when asked)."""
+    """End every registered program (at exit, on a signal, or when asked), then every
+    process carrying a token of this one's: a program another thread was starting when
+    the signal came has its token before :func:`register` knows it."""
     for token, pid in list(_live.items()):
         kill_program(token, pid)
+    _kill_carriers(PREFIX + ".", prefix=True)
 
 
 def live_programs() -> dict[str, int]:
