@@ -241,8 +241,9 @@ def test_late_answers_are_not_taken_for_the_next_turn():
 
 def test_what_a_lightriders_program_is_told_under_an_engine_limit():
     # the program echoes its input on stderr: the settings (with the turn limit), the rounds
-    # counted from 0 and, with no clock of its own, the engine's limit less 10% a move
-    # (three times it on the first move, as the engine gives) instead of a time bank
+    # counted from 0 and, with no clock of its own, the engine's limit less 10% a move as
+    # its bank, each move, the first too (its clock allows three times that, as the engine
+    # does, for starting up: told as a bank it planned from it; tests/test_lightriders_limit)
     board = lightriders_board(x=3, y=3)
     bot = ExternalBot([PY, str(FIXTURES / "lr_echo.py")], protocol="lightriders")
     bot.start_game(board, 0, rules="lightriders", time_limit=2.0, max_turns=7)
@@ -251,11 +252,11 @@ def test_what_a_lightriders_program_is_told_under_an_engine_limit():
     finally:
         bot.close()
     lines = bot.stderr_text().splitlines()
-    assert "settings max_rounds 7" in lines and "settings timebank 5400" in lines
+    assert "settings max_rounds 7" in lines and "settings timebank 1800" in lines
+    assert "settings time_per_move 1800" in lines
     assert [x for x in lines if x.startswith("update game round")] == [
         "update game round 0", "update game round 1", "update game round 2"]
-    assert [x for x in lines if x.startswith("action move")] == [
-        "action move 5400", "action move 1800", "action move 1800"]
+    assert [x for x in lines if x.startswith("action move")] == ["action move 1800"] * 3
 
 
 @contextlib.contextmanager

@@ -10,7 +10,8 @@ the game and never the tournament.  ``board`` is a :class:`tronlab.tron.board.Bo
 answer is 0-3 or a name such as ``"up"`` (under Light Riders also ``"pass"``).
 Under Light Riders a file that also defines ``set_clock(time_left,
 time_per_move)`` hears its time bank (seconds) before each ``move``, as the
-search bots do.  A file that defines ``start_game(board, player, *, rules,
+search bots do (under a limit a move instead of a bank: that limit, as both).  A
+file that defines ``start_game(board, player, *, rules,
 time_limit, rng)`` has it called once, just before its first ``move``, as an
 in-process bot's hook is (:mod:`tronlab.runner.engine`), and on the first move's
 clock, where its precomputing is paid for: ``rules`` is the game's name,

@@ -48,11 +48,17 @@ lightriders  time bank 10   +0.2 a move, bank capped at 10 s
 ===========  =============  ============================================
 
 For Light Riders ``first_time_limit`` is the starting (and maximum) time bank
-and ``time_limit`` the time added each move.  When the engine runs the game with
-its own ``time_limit`` and none was given here, that limit is used per move
-(and the engine's first-move limit for the first move, three times the limit
-unless the engine was given another), cut to nine tenths so this bot's own
-clock always answers first (its timeout names the game's limit and says so).
+and ``time_limit`` the time added each move, when the engine sets no clock.  When
+the engine runs the game with its own ``time_limit`` and none was given here, that
+limit is used per move (and the engine's first-move limit for the first move, three
+times the limit unless the engine was given another), cut to nine tenths so this
+bot's own clock always answers first (its timeout names the game's limit and says
+so).  Under the engine's ``time_limit`` a Light Riders program keeps no bank (the
+engine would time out a move that spent one): its ``time_limit`` is a move's limit
+and ``first_time_limit`` the first move's, and it is told the move's limit as its
+bank (``settings timebank`` and ``time_per_move``, and every ``action move``, the
+first too: the first move's longer limit is for starting up), so a program that
+plans from its bank keeps to the game's limit.
 When the engine keeps a time bank itself (``play(..., time_bank=(bank, per_move))``)
 the program's settings say that bank, and each move's deadline is the bank the engine
 tells (``set_clock``).
@@ -157,9 +163,12 @@ class ExternalBot:
             return
         self._sink = self._program.sink
         if self.protocol == "lightriders":
+            # without a bank the told bank is the limit of a move: planning from it fits
+            bank_ms = round(self._first * 1000) if self._banked else whole_ms(self._later)
             self._program.send(lightriders_settings(
-                board, player, timebank_ms=round(self._first * 1000),
-                time_per_move_ms=round(self._later * 1000), max_rounds=max_turns))
+                board, player, timebank_ms=bank_ms,
+                time_per_move_ms=round(self._later * 1000) if self._banked else bank_ms,
+                max_rounds=max_turns))
             if self._banked:    # the bank starts once it is up: start-up is not thinking
                 hook = self._first if first_time_limit is None else min(self._first,
                                                                         first_time_limit)
@@ -172,7 +181,9 @@ class ExternalBot:
     def _set_clock(self, engine_limit, engine_first=None, engine_bank=None) -> None:
         first_default, later_default = DEFAULT_TIMES[self.protocol]
         later, first = self.time_limit, self.first_time_limit
-        self._banked = self.protocol == "lightriders"
+        # Light Riders' clock is a bank, unless the engine times each move on its own
+        self._banked = self.protocol == "lightriders" and (engine_bank is not None
+                                                           or engine_limit is None)
         self._told = None
         if engine_bank is not None:
             first, later = engine_bank
@@ -180,7 +191,6 @@ class ExternalBot:
             later = engine_limit * _MARGIN
             if first is None:
                 first = (3 * engine_limit if engine_first is None else engine_first) * _MARGIN
-            self._banked = False
         later = later_default if later is None else later
         first = first_default if first is None else first
         self._first, self._later = first, later
@@ -217,8 +227,10 @@ class ExternalBot:
         self._drain(limit)
         turn = self._moves
         self._moves += 1
+        # without a bank each move is told a move's limit (the first one's more is for starting up)
+        told_ms = whole_ms(limit if self._banked else self._later)
         self._program.send(encode_state(self.protocol, board, player, turn=turn,
-                                       time_ms=whole_ms(limit)))
+                                       time_ms=told_ms))
         line = self._next_line(t0 + limit, limit, game)
         if self._banked:
             self._bank = max(self._bank - (time.monotonic() - t0), 0.0)

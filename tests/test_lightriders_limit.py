@@ -1,0 +1,42 @@
+"""Light Riders programs under a limit per move (``arena run`` and ``match`` without a
+bank): what they are told fits the limit the game enforces (:mod:`tronlab.runner.external`)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from tronlab.arena.bots import make_bot
+from tronlab.runner.engine import play
+from tronlab.runner.registry import get_bot
+from tronlab.tron.mapgen import lightriders_board
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _arena_game(spec, limit, first, turns):
+    """One game of ``spec`` as ``tronlab arena run --game lightriders`` without --bank plays
+    it (tronlab.arena.play._play_tron): the program made with the engine's limits."""
+    bot = make_bot(spec, "lightriders", limits=(limit, first))
+    try:
+        return play(lightriders_board(x=3, y=3), [bot, get_bot("hugger")], rules="lightriders",
+                    rng=1, time_limit=limit, first_time_limit=first, max_turns=turns)
+    finally:
+        bot.close()
+
+
+def test_an_arena_program_is_told_the_limit_of_a_move_not_a_bank():
+    """Before: 'settings timebank 4500' and 'action move 4500' each move (a bank of nine
+    tenths of the first move's 5 s), while the game timed each move out at 0.4 s."""
+    rec = _arena_game(f"cmd:{sys.executable} {FIXTURES / 'lr_echo.py'}", 0.4, 5.0, 3)
+    lines = rec.stderr[0].splitlines()
+    assert "settings timebank 360" in lines and "settings time_per_move 360" in lines
+    assert [x for x in lines if x.startswith("action move")] == ["action move 360"] * 3
+
+
+def test_a_program_planning_from_its_bank_keeps_to_the_limit_of_a_move():
+    """Before: told a bank of 900 ms under a 0.2 s limit a move, it planned 0.45 s and more
+    and was timed out (which shuts a Light Riders bot down)."""
+    rec = _arena_game(f"cmd:{sys.executable} {FIXTURES / 'lr_planner.py'}", 0.2, 1.0, 4)
+    assert [e for e in rec.events if e["player"] == 0 and e["kind"] == "timeout"] == []
+
