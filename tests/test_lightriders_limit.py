@@ -3,6 +3,7 @@ bank): what they are told fits the limit the game enforces (:mod:`tronlab.runner
 
 from __future__ import annotations
 
+import ast
 import sys
 from pathlib import Path
 
@@ -40,3 +41,23 @@ def test_a_program_planning_from_its_bank_keeps_to_the_limit_of_a_move():
     rec = _arena_game(f"cmd:{sys.executable} {FIXTURES / 'lr_planner.py'}", 0.2, 1.0, 4)
     assert [e for e in rec.events if e["player"] == 0 and e["kind"] == "timeout"] == []
 
+
+def test_a_py_file_hears_the_limit_of_a_move_in_round_seconds(tmp_path):
+    """Before: its start_game heard a bank of (4.5, 0.18000000000000002), and set_clock the
+    bank; now the limits its own clock keeps, as an in-process bot hears them."""
+    path = tmp_path / "ann.py"
+    path.write_text(
+        "import sys\n\n"
+        "def start_game(board, player, *, rules, time_limit, rng, first_time_limit=None,\n"
+        "               time_bank=None):\n"
+        "    print('start', repr((time_limit, first_time_limit, time_bank)), file=sys.stderr)\n\n"
+        "def set_clock(time_left, time_per_move):\n"
+        "    print('clock', repr((time_left, time_per_move)), file=sys.stderr)\n\n"
+        "def move(board, player):\n"
+        "    return 'pass'\n")
+    rec = _arena_game(f"py:{path}", 0.2, 5.0, 2)
+    heard = [ln.split(" ", 1) for ln in rec.stderr[0].splitlines()]
+    assert [ast.literal_eval(text) for kind, text in heard if kind == "start"] == [
+        (0.18, 4.5, None)], rec.stderr[0]
+    assert [ast.literal_eval(text) for kind, text in heard if kind == "clock"] == [
+        (0.18, 0.18)] * 2, rec.stderr[0]

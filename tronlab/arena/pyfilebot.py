@@ -39,12 +39,11 @@ class PythonFileBot(ExternalBot):
     def _command(self):
         """The program, told what the file's ``start_game`` hears: the limits this bot's
         own clock keeps (a bank, or seconds a move), the turn limit and a seed."""
+        first, later = (round(t, 6) for t in (self._first, self._later))  # 0.09, not 0.0900..01
         if self._banked:
-            clock = {"time_limit": None, "first_time_limit": None,
-                     "time_bank": [self._first, self._later]}
+            clock = {"time_limit": None, "first_time_limit": None, "time_bank": [first, later]}
         else:
-            clock = {"time_limit": self._later, "first_time_limit": self._first,
-                     "time_bank": None}
+            clock = {"time_limit": later, "first_time_limit": first, "time_bank": None}
         game = {**clock, "max_turns": getattr(self, "_max_turns", None),
                 "seed": getattr(self, "_seed", None)}
         return [*self.args, "--game", json.dumps(game)]
