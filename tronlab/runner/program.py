@@ -350,6 +350,8 @@ class Program:
             code = self.proc.wait(timeout=1)
         except subprocess.TimeoutExpired:
             code = None
+        if code is not None:  # its last stderr line may still wait in the pipe: read to the end
+            self._threads[2].join(timeout=1)
         if code is None:
             what = "closed its output"
         elif code < 0:
