@@ -176,6 +176,36 @@ def test_a_crash_names_its_last_stderr_line_even_when_stderr_is_read_late(monkey
         "program exited with code 3 (last stderr line: 'crasher: giving up on purpose')")
 
 
+def test_waiting_for_the_end_of_stderr_keeps_to_the_moves_clock(tmp_path):
+    """A child the program left behind holds its stderr open, so stderr never ends: the
+    fault is still "exited" with the last line, told within the move's 0.5 s (not after a
+    whole second of waiting, which the engine's clock would call a timeout)."""
+    quits = tmp_path / "quits.py"
+    quits.write_text(textwrap.dedent("""\
+        import subprocess, sys
+        w, h = map(int, sys.stdin.readline().split())
+        for _ in range(h):
+            sys.stdin.readline()
+        print(1, flush=True)
+        sys.stdin.readline()
+        subprocess.Popen(["sleep", "30"])       # inherits stdout and stderr
+        sys.exit("bye")
+        """))
+    bot = ExternalBot([PY, str(quits)], time_limit=0.5, first_time_limit=30)
+    board = Board.from_ascii(DUEL)
+    try:
+        bot(board, 0)
+        t0 = time.monotonic()
+        with pytest.raises(BotFault) as fault:
+            bot(board, 0)
+        seconds = time.monotonic() - t0
+    finally:
+        bot.close()
+    assert fault.value.reason == "exited"
+    assert str(fault.value) == "program exited with code 1 (last stderr line: 'bye')"
+    assert seconds < 0.9
+
+
 def test_garbage_is_bad_output_quoted_and_cut_short():
     rec, _ = duel(fixture("garbage.py"))
     assert rec.outcome.deaths[0] == "bad-output"
