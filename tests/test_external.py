@@ -160,6 +160,52 @@ def test_crasher_exits_with_its_code_and_stderr():
     assert "giving up on purpose" in rec.stderr[0]
 
 
+def test_a_crash_names_its_last_stderr_line_even_when_stderr_is_read_late(monkeypatch):
+    """The program can end before the thread keeping its stderr has read its last line
+    (a busy machine: 23 of 300 crashes under load said no stderr line): the fault waits
+    for stderr to end, as it waits for the exit code."""
+    from tronlab.runner import program
+    read = program.StderrSink.run
+
+    def late(self, stream):
+        time.sleep(0.3)
+        read(self, stream)
+    monkeypatch.setattr(program.StderrSink, "run", late)
+    rec, _ = duel(fixture("crasher.py"))
+    assert rec.outcome.details[0].endswith(
+        "program exited with code 3 (last stderr line: 'crasher: giving up on purpose')")
+
+
+def test_waiting_for_the_end_of_stderr_keeps_to_the_moves_clock(tmp_path):
+    """A child the program left behind holds its stderr open, so stderr never ends: the
+    fault is still "exited" with the last line, told within the move's 0.5 s (not after a
+    whole second of waiting, which the engine's clock would call a timeout)."""
+    quits = tmp_path / "quits.py"
+    quits.write_text(textwrap.dedent("""\
+        import subprocess, sys
+        w, h = map(int, sys.stdin.readline().split())
+        for _ in range(h):
+            sys.stdin.readline()
+        print(1, flush=True)
+        sys.stdin.readline()
+        subprocess.Popen(["sleep", "30"])       # inherits stdout and stderr
+        sys.exit("bye")
+        """))
+    bot = ExternalBot([PY, str(quits)], time_limit=0.5, first_time_limit=30)
+    board = Board.from_ascii(DUEL)
+    try:
+        bot(board, 0)
+        t0 = time.monotonic()
+        with pytest.raises(BotFault) as fault:
+            bot(board, 0)
+        seconds = time.monotonic() - t0
+    finally:
+        bot.close()
+    assert fault.value.reason == "exited"
+    assert str(fault.value) == "program exited with code 1 (last stderr line: 'bye')"
+    assert seconds < 0.9
+
+
 def test_garbage_is_bad_output_quoted_and_cut_short():
     rec, _ = duel(fixture("garbage.py"))
     assert rec.outcome.deaths[0] == "bad-output"

@@ -142,7 +142,7 @@ class CaptureProgram:
                 raise ProgramFault("timeout", self._program.timeout_detail(
                     f"{limit * 1000:.0f} ms")) from None
             if line is None:
-                raise ProgramFault("exited", "the " + self._program.exit_detail())
+                raise ProgramFault("exited", "the " + self._program.exit_detail(deadline))
             if line.strip():
                 return line
 

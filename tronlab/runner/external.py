@@ -279,7 +279,7 @@ class ExternalBot:
                     within = f"its time bank of {limit:.3f} s"
                 raise BotFault("timeout", self._program.timeout_detail(within)) from None
             if line is None:
-                self._failure = BotFault("exited", self._program.exit_detail())
+                self._failure = BotFault("exited", self._program.exit_detail(deadline))
                 raise self._failure
             if line.strip():
                 self._answers += 1

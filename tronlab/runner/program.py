@@ -340,16 +340,20 @@ class Program:
                     f"print without flushing?)")
         return f"no answer within {within}"
 
-    def exit_detail(self) -> str:
+    def exit_detail(self, deadline: float | None = None) -> str:
         """How the program ended, for a fault: ``program exited with code 3
         (last stderr line: ...)``, ``... was killed by signal SIGKILL``, or
         ``... closed its output`` while it still runs.  The stderr line is cut
         at :data:`STDERR_SHOWN` characters: long enough for a Python error's
-        last line, which is what a student needs to read."""
+        last line, which is what a student needs to read.  Its stderr is read to
+        the end first (a second at most, and not past ``deadline``, the move's)."""
         try:
             code = self.proc.wait(timeout=1)
         except subprocess.TimeoutExpired:
             code = None
+        if code is not None:  # its last line may still be in the pipe (a child can hold it)
+            left = 1.0 if deadline is None else deadline - time.monotonic()
+            self._threads[2].join(timeout=min(max(left, 0.0), 1.0))
         if code is None:
             what = "closed its output"
         elif code < 0:
