@@ -208,3 +208,15 @@ def test_the_export_of_hand_made_rows(tmp_path, capsys):
     played = _read(games)
     assert [(g["game"], g["winner"], g["seat0_fault"], g["seat0_reason"]) for g in played] == [
         ("2", "", "", ""), ("3", "b", "", ""), ("4", "a", "", "")]
+
+
+def test_a_large_gauntlet_and_a_three_player_plan_say_how_they_are_made():
+    plan = gauntlet(EIGHT[0], EIGHT[1:], "random:4", game="codingame", players=4)
+    note = plan_note(plan, "gauntlet")
+    two = len(gauntlet(EIGHT[0], EIGHT[1:], "random:4", game="codingame", players=2))
+    assert len(plan) == 7 * 4 * 4 and two == 7 * 2 * 4
+    assert note == ("\n  the plan: 7 opponents of the first bot x 4 seatings x 4 maps x 1 seed"
+                    f"\n  smaller plans: --players 2 ({two} games), fewer --maps")
+    three = round_robin(EIGHT[:6], "random:2", game="codingame", players=3)
+    pairs = len(round_robin(EIGHT[:6], "random:2", game="codingame", players=2))
+    assert len(three) > schedule.LARGE_PLAN and f"--players 2 ({pairs} games)" in plan_note(three)
