@@ -1043,3 +1043,41 @@ def test_a_game_played_elsewhere_keeps_the_runs_program_start(tmp_path, monkeypa
         limits = {record_of(store.record_json(r["id"])).metadata["first_time_limit"]
                   for r in store.rows()}
     assert limits == {2.0}
+
+
+def test_of_two_groups_of_the_same_size_the_reference_is_the_one_that_traded_more():
+    # a-b played once (a draw), c-d four games; c beat a once: two groups of two linked
+    # one way only, so only one of them can be the reference; by hand: c and d's
+    from tronlab.arena.ratings import reference
+    rows = ([_game(["a", "b"], [0, 0]), _game(["c", "a"], [0, 1])]
+            + [_game(["c", "d"], [0, 1]), _game(["d", "c"], [0, 1])] * 2)
+    assert [r.in_reference for r in sorted(ratings(rows))] == [False, False, True, True]
+    S, _ = tallies(rows, ["c", "d", "a", "b"])                  # the same, in another order
+    assert reference(S).tolist() == [True, True, False, False]
+
+
+def test_places_skip_the_places_a_tie_took_and_need_the_same_points_too():
+    from tronlab.arena.ratings import Rating, places
+    table = [Rating("a", 50.2, 9, 4, 3.0), Rating("b", 0.4, 9, 4, 2.0),
+             Rating("c", -0.3, 9, 4, 2.0), Rating("d", -0.4, 9, 6, 2.5),
+             Rating("e", -70, 9, 4, 1.0)]
+    # b and c: 0 to the point, 2 points each; d: 0 too, but 2.5 points
+    assert places(table) == [1, 2, 2, 4, 5]
+
+
+def test_ratings_break_a_tie_by_name_whatever_order_the_names_come_in():
+    rows = [_game(["a", "b"], [0, 0])] * 2
+    assert [r.name for r in ratings(rows, names=["b", "a"])] == ["a", "b"]
+
+
+def test_the_fit_backs_off_a_newton_step_that_would_overshoot():
+    # a tally (quarter points keep it small) on which plain Newton steps from 0 run away
+    # to thetas in the hundreds; the backtracking fit still finds scipy's maximum
+    S = np.zeros((6, 6))
+    S[0, 2], S[2, 3], S[3, 5], S[4, 0], S[4, 1], S[5, 1] = 16, 10, 3, 34.25, 52, 0.75
+    N = S + S.T
+    theta, _ = fit(S, N)
+    res = scipy_optimize.minimize(lambda t: -log_likelihood(t, S, N), np.zeros(6), method="BFGS",
+                                  options={"gtol": 1e-9})
+    assert theta == pytest.approx(res.x, abs=1e-3)
+    assert np.abs(theta).max() < 20

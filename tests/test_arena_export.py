@@ -175,3 +175,48 @@ def test_an_empty_database_exports_headers_and_says_why(tmp_path, capsys):
                                                    "exited", "contest_late",
                                                    "contest_worst_ms"])]
     assert captured.err == f"{db} holds no games yet: each file gets its header line only\n"
+
+
+def _stored(key, seed, winner, ranks, slow, game="google2010", names=("a", "b"), faults=None):
+    return {"key": key, "game": game, "bots": list(names), "names": list(names), "map": "m",
+            "map_set": "s", "seed": seed, "winner": winner, "ranks": ranks, "turns": 5,
+            "faults": faults or [None] * len(names), "time": 0.1, "slow": slow, "record": "{}"}
+
+
+def test_the_export_of_hand_made_rows(tmp_path, capsys):
+    # game 1 is played again as game 2 (a changed bot file): game 1 is left out; a's
+    # answers: 3 late in game 2, none in game 3 (worst 200 ms); b and b in game 4 are
+    # two seats of one bot in one game
+    db = str(tmp_path / "h.sqlite")
+    with Store(db) as store:
+        for row in [_stored("k1", 1, 0, [0, 1], [[9, 1.0, 3], None]),
+                    _stored("k2", 1, None, [0, 0], [[3, 0.2, 4], None]),
+                    _stored("k3", 2, 1, [1, 0], [[0, 0.05, 2], None], faults=["trail", None]),
+                    _stored("k4", 1, 0, [0, 1, 2], None, game="codingame",
+                            names=("a", "b", "b"))]:
+            store.add(row)
+    table, games = str(tmp_path / "t.csv"), str(tmp_path / "g.csv")
+    assert tronlab_main(["arena", "export", db, "--table", table, "--games", games]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"standings (4 lines, a bot each) written to {table}", f"3 games written to {games}",
+        "1 older game left out: replaced by games of a changed bot file"]
+    cells = [(s["rules"], s["bot"], s["results"], s["games"], s["contest_late"],
+              s["contest_worst_ms"]) for s in _read(table)]
+    assert cells == [("codingame", "a", "2", "1", "", ""), ("codingame", "b", "2", "1", "", ""),
+                     ("google2010", "b", "2", "2", "", ""),        # b won game 3
+                     ("google2010", "a", "2", "2", "3", "200")]
+    played = _read(games)
+    assert [(g["game"], g["winner"], g["seat0_fault"], g["seat0_reason"]) for g in played] == [
+        ("2", "", "", ""), ("3", "b", "", ""), ("4", "a", "", "")]
+
+
+def test_a_large_gauntlet_and_a_three_player_plan_say_how_they_are_made():
+    plan = gauntlet(EIGHT[0], EIGHT[1:], "random:4", game="codingame", players=4)
+    note = plan_note(plan, "gauntlet")
+    two = len(gauntlet(EIGHT[0], EIGHT[1:], "random:4", game="codingame", players=2))
+    assert len(plan) == 7 * 4 * 4 and two == 7 * 2 * 4
+    assert note == ("\n  the plan: 7 opponents of the first bot x 4 seatings x 4 maps x 1 seed"
+                    f"\n  smaller plans: --players 2 ({two} games), fewer --maps")
+    three = round_robin(EIGHT[:6], "random:2", game="codingame", players=3)
+    pairs = len(round_robin(EIGHT[:6], "random:2", game="codingame", players=2))
+    assert len(three) > schedule.LARGE_PLAN and f"--players 2 ({pairs} games)" in plan_note(three)

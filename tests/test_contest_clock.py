@@ -50,3 +50,26 @@ def test_the_clocks_in_words():
     assert contest_clock_text("backtothecode") == ("150 ms a turn, 100 ms and the referee's "
                                                    "50 ms of grace")
     assert contest_clock_text("lightriders") == "its 10 s time bank, 200 ms added a move"
+
+
+def test_an_answer_of_exactly_the_limit_is_in_time():
+    assert late_answers("codingame", [0.5, 0.1, 0.1000001]) == [(3, 0.1000001)]
+
+
+def test_light_riders_bank_by_hand():
+    # the bank holds 10 s at most, refilled by 0.2 s before every move, the first one and
+    # one without an answer included (neither is spent)
+    assert late_answers("lightriders", [0.0, 10.0]) == []
+    assert late_answers("lightriders", [0.0, 10.1]) == [(2, 10.1)]       # 10 s, not 10.2
+    assert late_answers("lightriders", [0.0, 9.9, None, 0.35]) == []    # 0.1 + 0.2 + 0.2 left
+    # 10 - 5 = 5; 5.2 - 4.9 = 0.3; 0.5 < 0.6: the late answer is the one shown, though
+    # the 5 s one was slower
+    seconds = [0.0, 5.0, 4.9, 0.6]
+    assert late_answers("lightriders", seconds) == [(4, 0.6)]
+    assert clock_summary("lightriders", seconds) == [1, 0.6, 4]
+
+
+def test_a_late_answer_in_words():
+    from tronlab.runner.contestclock import over_words
+    assert over_words("backtothecode") == "slower than the contest's 150 ms"
+    assert over_words("lightriders") == "over the contest's time bank"

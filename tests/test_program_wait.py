@@ -85,3 +85,43 @@ def test_a_fionread_that_always_says_0_is_not_trusted(monkeypatch, fresh_probe):
     pipe_counter.cache_clear()
     monkeypatch.setattr(program_module, "fstat_held", lambda fd: 1)
     assert pipe_counter() is program_module.fstat_held
+
+
+# reads everything it is sent, never answers
+READS_ALL = [sys.executable, "-c", "import sys, time\nfor _ in sys.stdin: pass\ntime.sleep(30)"]
+# reads 3 bytes of its input, then sleeps
+READS_3 = [sys.executable, "-c", "import os, time; os.read(0, 3); time.sleep(30)"]
+
+
+def _wait(args, text, seconds):
+    prog = Program(args)
+    try:
+        prog.send(text)
+        t0 = time.monotonic()
+        read = prog.wait_read(t0 + seconds)
+        return time.monotonic() - t0, read
+    finally:
+        prog.close()
+
+
+@pytest.mark.skipif(pipe_counter() is None, reason="no way to count what a pipe holds here")
+def test_a_program_that_read_all_it_was_sent_is_waited_for_no_longer():
+    waited, read = _wait(READS_ALL, "settings timebank 10000\n" * 20, 10.0)
+    assert read and waited < 5.0, waited
+    # one byte of 'abc\n' still in the pipe: not read yet, so the whole 0.5 s
+    waited, read = _wait(READS_3, "abc\n", 0.5)
+    assert not read and waited >= 0.5
+
+
+def test_a_program_that_ended_is_not_waited_for():
+    waited, read = _wait([sys.executable, "-c", "pass"], "abc\n", 10.0)
+    assert not read and waited < 5.0, waited
+
+
+def test_a_pipe_count_that_fails_midway_ends_the_wait_as_not_read(monkeypatch):
+    def broken(fd):
+        raise OSError(5, "I/O error")
+
+    monkeypatch.setattr(program_module, "pipe_counter", lambda: broken)
+    waited, read = _wait(READS_ALL, "abc\n", 5.0)
+    assert not read and waited < 2.5, waited

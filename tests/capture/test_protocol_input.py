@@ -1,0 +1,57 @@
+"""The Back to the Code client's checks of its input, line by line, on a 5x3 grid."""
+
+import io
+
+import pytest
+
+from tronlab.capture.protocol import CaptureClient, parse_answer, parse_turn_line
+
+GRID = ["0....", ".....", "....1"]
+
+
+@pytest.mark.parametrize("line, words", [
+    ("1 2 3 4", "player lines need three numbers"),
+    ("1 2", "player lines need three numbers"),
+    ("1 2 -1", "backInTimeLeft is 0 or more"),
+    ("0 3 1", "your own position (0, 3) is off the 5x3 grid"),
+    ("5 0 1", "your own position (5, 0) is off the 5x3 grid"),
+    ("-1 0 1", "your own position (-1, 0) is off the 5x3 grid")])
+def test_a_player_line_out_of_the_protocol_is_named(line, words):
+    with pytest.raises(ValueError) as err:
+        parse_turn_line(1, line, 2, width=5, height=3)
+    assert words in str(err.value)
+
+
+def test_the_grids_last_cells_and_a_gone_player_are_in_the_protocol():
+    assert parse_turn_line(1, "4 2 0", 2, width=5, height=3) == (4, 2, 0)
+    assert parse_turn_line(2, "-1 -1 0", 2, width=5, height=3) == (-1, -1, 0)
+
+
+def test_a_long_unreadable_answer_is_shown_cut_to_40_characters():
+    reason = parse_answer("x" * 50).reason
+    assert reason == f"cannot read {'x' * 37 + '...'!r}: expected 'x y [message]' or 'BACK n'"
+    assert parse_answer("y" * 40).reason.startswith(f"cannot read {'y' * 40!r}:")
+
+
+def _client(text):
+    return CaptureClient(io.StringIO(text), io.StringIO(), width=5, height=3)
+
+
+def test_a_broken_turn_is_answered_with_the_last_own_square_read():
+    # turn 1 puts the reader on (1, 1); in turn 2 it is gone (-1 -1) and the opponent's
+    # line is off the grid: the answer is (1, 1), not (-1, -1) nor the centre (2, 1)
+    text = "\n".join(["1", "3", "1 1 1", "3 1 1", *GRID,
+                      "4", "-1 -1 0", "9 9 1", *GRID]) + "\n"
+    client, logged = _client(text), []
+    views = list(client.turns(log=logged.append))
+    assert len(views) == 1 and views[0].positions == ((1, 1), (3, 1))
+    assert client.stream_out.getvalue() == "1 1\n"
+    assert len(logged) == 1 and "opponent 1 (9, 9) is off the 5x3 grid" in logged[0]
+
+
+def test_input_that_ends_inside_a_turn_is_an_error_not_the_end_of_the_game():
+    client = _client("1\n3\n1 1 1\n")
+    with pytest.raises(ValueError, match=r"the input ended in the middle of a turn \(2 of its "
+                                         r"6 lines read\)"):
+        client.read_turn()
+    assert _client("1\n").read_turn() is None

@@ -1,0 +1,125 @@
+"""The arena report's text pieces on tiny hand-made rows (tronlab.arena.report,
+tronlab.arena.slow): each expected line worked out by hand."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from tronlab.arena.report import clock_text, faults_text, pairs_text, ratings_text, seat_faults
+
+
+def test_a_games_clock_in_words():
+    row = {"time": 0.1, "bank": None, "depth": None}
+    assert clock_text(row) == "0.1 s a move"
+    assert clock_text(dict(row, depth=4)) == "0.1 s a move, search depth 4"
+    assert clock_text(dict(row, time=None)) == "no time limit"
+    assert clock_text(dict(row, time=0.2, bank=10.0, depth=3)) == (
+        "time bank 10 s, 0.2 s added a move, search depth 3")
+
+
+def test_a_long_name_widens_the_ratings_column_for_every_line():
+    long = "a_bot_with_a_name_of_thirty_ch"
+    rows = [{"names": [long, "b"], "ranks": [0, 1]}, {"names": ["b", long], "ranks": [0, 1]}]
+    lines = ratings_text(rows).splitlines()
+    assert len(lines) == 3 and len({len(line) for line in lines}) == 1, lines
+    assert lines[1].index(long) + len(long) < lines[0].index("rating")
+
+
+def test_a_draw_is_half_a_point_in_the_pairs_table():
+    # a v b: 2 wins, 3 draws, no loss (both seats): 3.5 points of 5, a 70% score
+    rows = ([{"names": ["a", "b"], "ranks": [0, 1], "map_set": "s"}] * 2
+            + [{"names": ["b", "a"], "ranks": [0, 0], "map_set": "s"}] * 3)
+    line = pairs_text(rows).splitlines()[1].split()
+    assert line[:9] == ["a", "v", "b", "all", "2", "3", "0", "3.5/5", "70%"], line
+
+
+def test_the_faults_count_only_a_bots_own_mistakes_and_name_its_first_game():
+    # ids out of order: a's first timeout is game 2, though game 5 comes first;
+    # 'trail' (ran into a wall) is a loss, not a fault
+    rows = [{"id": 5, "names": ["a", "b"], "faults": ["timeout", None]},
+            {"id": 2, "names": ["b", "a"], "faults": ["trail", "timeout"]},
+            {"id": 9, "names": ["a", "b"], "faults": ["error", "trail"]}]
+    assert faults_text(rows).splitlines()[1:] == [
+        "  a: 1 error (first in game 9), 2 timeout (first in game 2)"]
+    unnumbered = [dict(r, id=None) for r in rows]
+    assert faults_text(unnumbered).splitlines()[1:] == ["  a: 1 error, 2 timeout"]
+    clean = [dict(r, faults=[None, "trail"]) for r in rows]
+    assert faults_text(clean) == "faults (timeouts, crashes, bad output): none in 3 games"
+
+
+def test_a_capture_games_faults_are_its_eliminations_with_the_referees_words():
+    record = SimpleNamespace(
+        events=[(2, 0, 0, "back", "BACK 1"), (3, 1, 1, "timeout", "no answer in 150 ms"),
+                (5, 2, 0, "second-back", "BACK 2")],
+        notes=[(5, 0, "a second BACK: BACK 2 after BACK 1"), (3, 0, "not player 1's")])
+    assert seat_faults(["ann", "bob"], record) == [
+        (1, "timeout on turn 3: no answer in 150 ms"),
+        (0, "second-back on turn 5: a second BACK: BACK 2 after BACK 1")]
+
+
+# ---- the contest's own clock over stored games (tronlab.arena.slow) --------------------------
+
+def _row(id_, names, slow, game="lightriders"):
+    return {"id": id_, "game": game, "names": names, "slow": slow}
+
+
+#: five Light Riders games given out of order (under the contest's time bank a drained
+#: bank makes a quick answer late, a full one lets a slow one pass); r is a registered
+#: bot (no entry)
+SLOW_ROWS = [_row(3, ["p", "q"], [[0, 0.09, 4], [0, 0.3, 7]]),
+             _row(1, ["q", "p"], [[1, 0.16, 2], [0, 0.12, 9]]),
+             _row(5, ["q", "s"], [[2, 0.18, 4], [0, 0.16, 8]]),
+             _row(4, ["s", "p"], [[0, 0.05, 3], [0, 0.14, 6]]),
+             _row(2, ["p", "r"], [[0, 0.14, 5], None])]
+
+
+def test_slow_answers_add_up_by_bot_showing_the_slowest_late_one():
+    from tronlab.arena.slow import SlowBot, slow_by_bot
+    # q's slowest answer (0.3 s in game 3) was in time: the one shown is its slowest
+    # late one, 0.18 s in game 5; p's 0.14 s twice: the first game's, game 2
+    assert slow_by_bot(SLOW_ROWS) == {
+        "p": SlowBot("p", 4, 0, 0, 0.14, 2, 5),
+        "q": SlowBot("q", 3, 3, 2, 0.18, 5, 4),
+        "s": SlowBot("s", 2, 0, 0, 0.16, 5, 8)}
+
+
+def test_the_slow_lines_name_the_late_programs_and_sum_up_the_others():
+    from tronlab.arena.slow import slow_lines
+    lines = slow_lines(SLOW_ROWS)
+    assert lines[1:] == [
+        "  q: 3 answers over the contest's time bank, in 2 of 3 games (worst 180 ms: "
+        "game 5, turn 4): the contest would have timed it out",
+        "  the other 2 programs: every answer in time (slowest 160 ms, s: game 5, turn 8)"]
+    in_time = [r for r in SLOW_ROWS if "q" not in r["names"]]
+    assert slow_lines(in_time)[1:] == [
+        "  all 2 programs: every answer in time (slowest 140 ms, p: game 2, turn 5)"]
+    alone = [_row(4, ["s", "r"], [[0, 0.05, 3], None])]
+    assert slow_lines(alone)[1:] == ["  s: every answer in time in 1 game (slowest 50 ms: "
+                                     "game 4, turn 3)"]
+    assert slow_lines([dict(alone[0], id=None)])[1:] == [
+        "  s: every answer in time in 1 game (slowest 50 ms: turn 3)"]
+    assert slow_lines([dict(r, slow=None) for r in SLOW_ROWS]) == []
+
+
+def test_the_slow_lines_of_two_contests_say_which_and_seconds_from_10():
+    from tronlab.arena.slow import slow_lines
+    rows = [_row(1, ["q", "p"], [[1, 0.16, 2], None], game="backtothecode"),
+            _row(6, ["q", "p"], [[1, 10.0, 3], None])]
+    assert slow_lines(rows) == [
+        "the contest's own clock (backtothecode: 150 ms a turn, 100 ms and the referee's "
+        "50 ms of grace; lightriders: its 10 s time bank, 200 ms added a move; the arena "
+        "allows more), against the programs' answers after their first:",
+        "  backtothecode q: 1 answer slower than the contest's 150 ms, in 1 of 1 game (worst "
+        "160 ms: game 1, turn 2): the contest would have timed it out",
+        "  lightriders q: 1 answer over the contest's time bank, in 1 of 1 game (worst "
+        "10.0 s: game 6, turn 3): the contest would have timed it out"]
+
+
+def test_a_tron_games_faults_are_each_seats_first_with_what_it_did():
+    record = SimpleNamespace(moves=[], events=[
+        {"player": 1, "kind": "trail", "turn": 2},
+        {"player": 1, "kind": "timeout", "turn": 4, "detail": "no move in 0.2 s"},
+        {"player": 1, "kind": "error", "turn": 5, "detail": "ValueError"},
+        {"player": 0, "kind": "exited", "turn": 6}])
+    assert seat_faults(["ann", "bob"], record) == [
+        (0, "exited on turn 6"), (1, "timeout on turn 4: no move in 0.2 s")]

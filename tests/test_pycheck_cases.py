@@ -1,0 +1,51 @@
+"""check_python_bot on small files: which a py: bot can be, and what a refused one is told.
+Each case is read by Python's own rules: what binds ``move`` at the top level, and which
+calls ``move(board, player)`` and ``start_game(board, player, *, rules, time_limit, rng)``
+a signature takes."""
+
+import pytest
+
+from tronlab.arena.pycheck import check_python_bot
+
+RET = "    return 0\n"
+
+
+@pytest.mark.parametrize("source", [
+    "def setup():\n    global move\n    move = lambda board, player: 0\nsetup()\n",
+    "def move(*args):\n" + RET,
+    "def move(board, player, /):\n" + RET,
+    "def deco(f):\n    return f\n@deco\ndef move(board):\n" + RET,          # decorated: trusted
+    "from helper_zz import *\n",                                             # move from there
+    "try:\n    def move(board, player):\n        return 0\nexcept Exception:\n    pass\n",
+    "try:\n    import ujson_zz\nexcept ImportError:\n    def move(board, player):\n"
+    "        return 0\n",
+    "match 1:\n    case 1:\n        def move(board, player):\n            return 0\n",
+    "move, other = (lambda board, player: 0), 1\n",
+    "from .not_here_zz import x\ndef move(board, player):\n" + RET,           # a package's
+], ids=["global", "varargs", "posonly", "decorated", "star", "try", "except", "match",
+        "tuple", "relative"])
+def test_files_that_can_be_py_bots(tmp_path, source):
+    (tmp_path / "helper_zz.py").write_text("def move(board, player):\n    return 0\n")
+    path = tmp_path / "ann.py"
+    path.write_text(source)
+    check_python_bot(str(path))
+
+
+@pytest.mark.parametrize("source, words", [
+    ("def move(board, player, *, depth):\n" + RET, "ann.py:1: move(board, player, *, depth) "
+                                                   "cannot be called as move(board, player)"),
+    ("def move(board, player, extra):\n" + RET, "cannot be called as move(board, player)"),
+    ("def move(board, player):\n" + RET + "return 1\n", "ann.py:3: SyntaxError: 'return' "
+                                                        "outside function"),
+    ("import helper_zz\ndef move(board, player):\n" + RET, "ann.py:1: imports 'helper_zz'"),
+    ("def move(board, player):\n" + RET + "def start_game(board, player, rules, /, **o):\n"
+     "    pass\n", "ann.py:3: start_game(board, player, rules, /, **o) cannot be called"),
+], ids=["keyword-only", "three", "return", "prefix", "posonly-rules"])
+def test_files_that_cannot_be_py_bots_are_told_why(tmp_path, source, words):
+    # helper_zz_old.py is not helper_zz: only 'helper_zz.' starts the module's file name
+    (tmp_path / "helper_zz_old.py").write_text("x = 1\n")
+    path = tmp_path / "ann.py"
+    path.write_text(source)
+    with pytest.raises(ValueError) as err:
+        check_python_bot(str(path))
+    assert words in str(err.value)
