@@ -22,8 +22,10 @@ RET = "    return 0\n"
     "match 1:\n    case 1:\n        def move(board, player):\n            return 0\n",
     "move, other = (lambda board, player: 0), 1\n",
     "from .not_here_zz import x\ndef move(board, player):\n" + RET,           # a package's
+    # a walrus in a comprehension binds in the module: the lambda is the move played
+    "def move(board):\n" + RET + "[move := (lambda b, p: 0) for _ in (1,)]\n",
 ], ids=["global", "varargs", "posonly", "decorated", "star", "try", "except", "match",
-        "tuple", "relative"])
+        "tuple", "relative", "walrus-comprehension"])
 def test_files_that_can_be_py_bots(tmp_path, source):
     (tmp_path / "helper_zz.py").write_text("def move(board, player):\n    return 0\n")
     path = tmp_path / "ann.py"
@@ -40,7 +42,10 @@ def test_files_that_can_be_py_bots(tmp_path, source):
     ("import helper_zz\ndef move(board, player):\n" + RET, "ann.py:1: imports 'helper_zz'"),
     ("def move(board, player):\n" + RET + "def start_game(board, player, rules, /, **o):\n"
      "    pass\n", "ann.py:3: start_game(board, player, rules, /, **o) cannot be called"),
-], ids=["keyword-only", "three", "return", "prefix", "posonly-rules"])
+    # a walrus inside a lambda binds in the lambda, not the module: one move, checked
+    ("def move(board):\n" + RET + "hooks = []\nhooks.append(lambda: (move := 0))\n",
+     "ann.py:1: move(board) cannot be called as move(board, player)"),
+], ids=["keyword-only", "three", "return", "prefix", "posonly-rules", "walrus-in-lambda"])
 def test_files_that_cannot_be_py_bots_are_told_why(tmp_path, source, words):
     # helper_zz_old.py is not helper_zz: only 'helper_zz.' starts the module's file name
     (tmp_path / "helper_zz_old.py").write_text("x = 1\n")

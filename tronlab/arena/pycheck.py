@@ -146,10 +146,21 @@ def _top_level_bindings(tree, name):
                       for t in targets if t is not None for n in ast.walk(t))
         else:
             hit = any(isinstance(n, ast.NamedExpr) and n.target.id == name
-                      for n in ast.walk(node) if not isinstance(n, ast.Lambda))
+                      for n in _walk_outside_lambdas(node))
         if hit:
             found.append(node)
     return found
+
+
+def _walk_outside_lambdas(node):
+    """The nodes under ``node`` (itself too) that are not inside a lambda: a walrus in a
+    lambda binds in the lambda, one elsewhere in a statement (a comprehension too) binds
+    in the module."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(c for c in ast.iter_child_nodes(n) if not isinstance(c, ast.Lambda))
 
 
 def _move_signature_problem(moves):
