@@ -115,6 +115,21 @@ def test_the_slow_lines_of_two_contests_say_which_and_seconds_from_10():
         "10.0 s: game 6, turn 3): the contest would have timed it out"]
 
 
+
+def test_the_page_shows_a_program_of_two_contests_in_each():
+    # the page kept one entry a bot name, so p's late answers in backtothecode were
+    # replaced by its in-time lightriders games; the text table says both
+    from tronlab.arena.html import _slow
+    rows = [_row(1, ["p", "r"], [[2, 0.16, 2], None], game="backtothecode"),
+            _row(6, ["p", "r"], [[0, 0.3, 3], None])]
+    page = _slow(rows, {"1": {}})
+    assert ('<td>backtothecode p</td><td>2 answers slower than the contest&#x27;s 150 ms, in 1 '
+            'of 1 game (worst 160 ms: <a href="#game-1">game 1</a>, turn 2)') in page
+    assert "<td>lightriders p</td><td>every answer in time in 1 game (slowest 300 ms: game 6, " \
+           "turn 3)</td>" in page
+    # one contest: the bot's name alone
+    assert "<td>p</td><td>2 answers" in _slow(rows[:1], {})
+
 def test_a_tron_games_faults_are_each_seats_first_with_what_it_did():
     record = SimpleNamespace(moves=[], events=[
         {"player": 1, "kind": "trail", "turn": 2},

@@ -244,23 +244,23 @@ def _faults(store, rows, games) -> str:
 
 
 def _slow(rows, games) -> str:
-    """The programs' answers against the contest's own clock (report.slow_lines), a line a
-    program, the game of its worst answer a link when it carries a replay; '' when no
-    program played."""
-    found = {}
-    for game in sorted({r["game"] for r in rows}):
-        found.update(slow_by_bot([r for r in rows if r["game"] == game]))
+    """The programs' answers against the contest's own clock (as slow.slow_lines), a line a
+    program and contest, the game of its worst answer a link when it carries a replay; ''
+    when no program played."""
+    contests = sorted({r["game"] for r in rows})
+    found = [(game, bot) for game in contests      # a bot of two contests: a line in each
+             for bot in slow_by_bot([r for r in rows if r["game"] == game]).values()]
     if not found:
         return ""
-    game_of = {str(r["id"]): r["game"] for r in rows}
     lines = []
-    for name, bot in sorted(found.items(), key=lambda item: (-item[1].late, item[0])):
-        text = html.escape(slow_line(bot, game_of.get(str(bot.game), rows[0]["game"])))
+    for game, bot in sorted(found, key=lambda item: (-item[1].late, item[1].name, item[0])):
+        text = html.escape(slow_line(bot, game))
         if str(bot.game) in games:
             text = text.replace(f"game {bot.game},", f'<a href="#game-{bot.game}">game '
                                                       f'{bot.game}</a>,', 1)
-        lines.append([html.escape(name), text])
-    clocks = "; ".join(f"{g}: {contest_clock_text(g)}" for g in sorted({r["game"] for r in rows}))
+        label = f"{game} {bot.name}" if len(contests) > 1 else bot.name
+        lines.append([html.escape(label), text])
+    clocks = "; ".join(f"{g}: {contest_clock_text(g)}" for g in contests)
     return ("<h2>The contest's clock</h2><p>The arena allows a program more time than the "
             "contest does, so that machine noise does not decide games. Here its answers "
             f"after the first (which includes starting the program) are held against the "
