@@ -206,6 +206,32 @@ def test_waiting_for_the_end_of_stderr_keeps_to_the_moves_clock(tmp_path):
     assert seconds < 0.9
 
 
+def test_a_program_that_closes_its_output_is_told_so_within_the_moves_clock(tmp_path):
+    """A program that closes stdout and runs on: exit_detail waited a whole second for its
+    exit code, past the move's limit, so the engine called it a timeout ('no answer within
+    0.3 s') rather than 'program closed its output'."""
+    closes = tmp_path / "closes.py"
+    closes.write_text(textwrap.dedent("""\
+        import os, sys, time
+        w, h = map(int, sys.stdin.readline().split())
+        for _ in range(h):
+            sys.stdin.readline()
+        print(2, flush=True)
+        sys.stdin.readline()
+        os.close(1)
+        time.sleep(30)
+        """))
+    bot = ExternalBot([PY, str(closes)])
+    try:
+        rec = play(Board.from_ascii(DUEL), [bot, get_bot("hugger")], rng=0, time_limit=0.3,
+                   first_time_limit=20.0)
+    finally:
+        bot.close()
+    assert rec.outcome.deaths[0] == "exited", rec.outcome.details
+    assert rec.outcome.details[0] == ("turn 2: the external program stopped: program closed "
+                                      "its output")
+
+
 def test_garbage_is_bad_output_quoted_and_cut_short():
     rec, _ = duel(fixture("garbage.py"))
     assert rec.outcome.deaths[0] == "bad-output"

@@ -345,15 +345,18 @@ class Program:
         (last stderr line: ...)``, ``... was killed by signal SIGKILL``, or
         ``... closed its output`` while it still runs.  The stderr line is cut
         at :data:`STDERR_SHOWN` characters: long enough for a Python error's
-        last line, which is what a student needs to read.  Its stderr is read to
-        the end first (a second at most, and not past ``deadline``, the move's)."""
+        last line, which is what a student needs to read.  Its stderr is read to the end
+        first.  No wait passes a second or ``deadline``, the move's (the engine's clock
+        would call a program that closed its output a timeout)."""
+        def wait(least):
+            left = 1.0 if deadline is None else deadline - time.monotonic()
+            return min(max(left, least), 1.0)
         try:
-            code = self.proc.wait(timeout=1)
+            code = self.proc.wait(timeout=wait(0.01))   # 0.01 s: an exiting program's code
         except subprocess.TimeoutExpired:
             code = None
         if code is not None:  # its last line may still be in the pipe (a child can hold it)
-            left = 1.0 if deadline is None else deadline - time.monotonic()
-            self._threads[2].join(timeout=min(max(left, 0.0), 1.0))
+            self._threads[2].join(timeout=wait(0.0))
         if code is None:
             what = "closed its output"
         elif code < 0:
