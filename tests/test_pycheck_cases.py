@@ -45,7 +45,11 @@ def test_files_that_can_be_py_bots(tmp_path, source):
     # a walrus inside a lambda binds in the lambda, not the module: one move, checked
     ("def move(board):\n" + RET + "hooks = []\nhooks.append(lambda: (move := 0))\n",
      "ann.py:1: move(board) cannot be called as move(board, player)"),
-], ids=["keyword-only", "three", "return", "prefix", "posonly-rules", "walrus-in-lambda"])
+    # nor one in a function defined in an if block (the block was walked into the def)
+    ("def move(board):\n" + RET + "if True:\n    def helper():\n        return (move := 3)\n",
+     "ann.py:1: move(board) cannot be called as move(board, player)"),
+], ids=["keyword-only", "three", "return", "prefix", "posonly-rules", "walrus-in-lambda",
+        "walrus-in-nested-def"])
 def test_files_that_cannot_be_py_bots_are_told_why(tmp_path, source, words):
     # helper_zz_old.py is not helper_zz: only 'helper_zz.' starts the module's file name
     (tmp_path / "helper_zz_old.py").write_text("x = 1\n")

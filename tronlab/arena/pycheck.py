@@ -146,21 +146,25 @@ def _top_level_bindings(tree, name):
                       for t in targets if t is not None for n in ast.walk(t))
         else:
             hit = any(isinstance(n, ast.NamedExpr) and n.target.id == name
-                      for n in _walk_outside_lambdas(node))
+                      for n in _walk_this_scope(node))
         if hit:
             found.append(node)
     return found
 
 
-def _walk_outside_lambdas(node):
-    """The nodes under ``node`` (itself too) that are not inside a lambda: a walrus in a
-    lambda binds in the lambda, one elsewhere in a statement (a comprehension too) binds
-    in the module."""
+#: the nodes whose body is a scope of its own: a walrus in it does not bind in the module
+_SCOPES = (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _walk_this_scope(node):
+    """The nodes under ``node`` (itself too) that are not inside a lambda, function or
+    class (a def in an if block, say): a walrus there binds there, one elsewhere in a
+    statement (a comprehension too) binds in the module."""
     stack = [node]
     while stack:
         n = stack.pop()
         yield n
-        stack.extend(c for c in ast.iter_child_nodes(n) if not isinstance(c, ast.Lambda))
+        stack.extend(c for c in ast.iter_child_nodes(n) if not isinstance(c, _SCOPES))
 
 
 def _move_signature_problem(moves):
