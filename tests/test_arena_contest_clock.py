@@ -138,3 +138,23 @@ def test_an_older_database_reads_without_the_slow_column(tmp_path):
     assert [r["slow"] for r in rows] == [None, [[2, 0.25, 4], None]]
     text = report.table_text(rows)
     assert "  a: 2 answers slower than the contest's 100 ms, in 1 of 1 game" in text
+
+
+def test_a_bank_no_looser_than_the_contests_is_not_held_against_it_again(tmp_path, capsys):
+    """Under --bank at the contest's own clock the arena times out what the contest would:
+    nothing to report (and timing from outside, a little longer than the bank's own, could
+    call an answer that nearly emptied the bank late).  A looser bank is reported."""
+    bot = tmp_path / "sleepy.py"
+    bot.write_text(SLEEPY_PY)
+    seats = {}
+    for bank in (10, 20):
+        db = str(tmp_path / f"b{bank}.sqlite")
+        code, out, err = _arena(capsys, "run", "--game", "lightriders", "--bots", f"py:{bot}",
+                                "hugger", "--maps", "random:1", "--bank", str(bank), "--time",
+                                "0.2", "--seeds", "1", "--no-progress", "--db", db)
+        assert code == 0, err
+        with Store(db, read_only=True) as store:
+            seats[bank] = [_slow_seat(row, "sleepy") for row in store.rows()]
+        assert ("the contest's own clock" in out) == (bank == 20), out
+    assert seats[10] and all(seat is None for seat in seats[10])
+    assert seats[20] and all(seat is not None and seat[0] == 0 for seat in seats[20])

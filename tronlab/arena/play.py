@@ -169,9 +169,16 @@ def slow_answers(spec, bots) -> list:
     the contest's own clock (:func:`tronlab.runner.contestclock.clock_summary`), else
     None.  The arena allows more time than the contest (module docstring): the report
     says what the contest would have timed out.  Registered bots are told their thinking
-    time (``--time``) and are not held against the contest's."""
+    time (``--time``) and are not held against the contest's.  Nor is a game played under
+    a bank (``--bank``) no looser than the contest's: there the arena's own clock timed out
+    every answer the contest would have (None for every seat)."""
     from ..runner.contestclock import clock_summary
+    from ..runner.games import get_game
 
+    info = get_game(spec.game)
+    if spec.bank is not None and spec.bank <= info.first_move_time and (
+            spec.time is None or spec.time <= info.move_time):
+        return [None] * len(spec.bots)
     return [clock_summary(spec.game, list(bot.seconds)) if is_program(b) else None
             for b, bot in zip(spec.bots, bots)]
 
