@@ -24,8 +24,10 @@ RET = "    return 0\n"
     "from .not_here_zz import x\ndef move(board, player):\n" + RET,           # a package's
     # a walrus in a comprehension binds in the module: the lambda is the move played
     "def move(board):\n" + RET + "[move := (lambda b, p: 0) for _ in (1,)]\n",
+    # and so does one in an assignment's value
+    "def move(board):\n" + RET + "x = (move := (lambda b, p: 0))\n",
 ], ids=["global", "varargs", "posonly", "decorated", "star", "try", "except", "match",
-        "tuple", "relative", "walrus-comprehension"])
+        "tuple", "relative", "walrus-comprehension", "walrus-in-assignment"])
 def test_files_that_can_be_py_bots(tmp_path, source):
     (tmp_path / "helper_zz.py").write_text("def move(board, player):\n    return 0\n")
     path = tmp_path / "ann.py"

@@ -145,7 +145,9 @@ def _top_level_bindings(tree, name):
             hit = any(isinstance(n, ast.Name) and n.id == name
                       for t in targets if t is not None for n in ast.walk(t))
         else:
-            hit = any(isinstance(n, ast.NamedExpr) and n.target.id == name
+            hit = False
+        if not hit and not isinstance(node, _SCOPES + (ast.Import, ast.ImportFrom)):
+            hit = any(isinstance(n, ast.NamedExpr) and n.target.id == name   # x = (move := f)
                       for n in _walk_this_scope(node))
         if hit:
             found.append(node)
