@@ -131,7 +131,7 @@ def add_parser(sub) -> None:
                         "is rating +- interval), points, results, games, faults, a column "
                         "for each kind of fault, and for a program (py:, cmd:) how many of "
                         "its answers the contest's own clock would have timed out "
-                        "(contest_late) and its worst in ms; - for standard output")
+                        "(contest_late) and its worst (contest_worst_ms); - for standard output")
     e.add_argument("--games", metavar="FILE",
                    help="the games: their number (arena replay takes it), rules, tag, map, "
                         "seed, clock, turns, winner, and for each seat K from 0 the bot, its "
