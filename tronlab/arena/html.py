@@ -23,11 +23,10 @@ import json
 import math
 import os
 
-from ..runner.contestclock import contest_clock_text
 from .ratings import places, ratings
 from .report import (RESULTS_NOTE, clocks_phrase, default_pairs, fault_lines, first_faults,
                      maps_phrase, multiplayer, reference_note, seat_faults)
-from .slow import slow_by_bot, slow_line
+from .slow import by_contest, clocks_text, slow_line
 from .stats import fault_codes, fault_counts, head_to_head, pair_table
 from .store import record_of
 
@@ -247,9 +246,8 @@ def _slow(rows, games) -> str:
     """The programs' answers against the contest's own clock (as slow.slow_lines), a line a
     program and contest, the game of its worst answer a link when it carries a replay; ''
     when no program played."""
-    contests = sorted({r["game"] for r in rows})
-    found = [(game, bot) for game in contests      # a bot of two contests: a line in each
-             for bot in slow_by_bot([r for r in rows if r["game"] == game]).values()]
+    contests = by_contest(rows)
+    found = [(game, bot) for game, bots in contests for bot in bots.values()]
     if not found:
         return ""
     lines = []
@@ -260,11 +258,10 @@ def _slow(rows, games) -> str:
                                                       f'{bot.game}</a>,', 1)
         label = f"{game} {bot.name}" if len(contests) > 1 else bot.name
         lines.append([html.escape(label), text])
-    clocks = "; ".join(f"{g}: {contest_clock_text(g)}" for g in contests)
     return ("<h2>The contest's clock</h2><p>The arena allows a program more time than the "
             "contest does, so that machine noise does not decide games. Here its answers "
             f"after the first (which includes starting the program) are held against the "
-            f"contest's own clock ({html.escape(clocks)}).</p>"
+            f"contest's own clock ({html.escape(clocks_text(rows))}).</p>"
             + _table(["program", "answers"], lines, "faults"))
 
 

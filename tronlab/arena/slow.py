@@ -83,12 +83,22 @@ def slow_line(bot: SlowBot, game: str) -> str:
             f"(worst {_ms(bot.worst)}: {_where(bot)}): the contest would have timed it out")
 
 
+def by_contest(rows) -> list[tuple[str, dict]]:
+    """``(game, {name: SlowBot})`` for each contest of ``rows``, in name order: a program
+    that played two contests has a SlowBot in each."""
+    return [(game, slow_by_bot([r for r in rows if r["game"] == game]))
+            for game in sorted({r["game"] for r in rows})]
+
+
+def clocks_text(rows) -> str:
+    """The contest's clock of each game of ``rows``: 'codingame: 100 ms a move; ...'."""
+    return "; ".join(f"{g}: {contest_clock_text(g)}" for g in sorted({r["game"] for r in rows}))
+
+
 def clock_head(rows) -> str:
     """The line above the bots' lines: the contest's clock of each game of ``rows``."""
-    games = sorted({r["game"] for r in rows})
-    clocks = "; ".join(f"{g}: {contest_clock_text(g)}" for g in games)
-    return (f"the contest's own clock ({clocks}; the arena allows more), against the "
-            f"programs' answers after their first:")
+    return (f"the contest's own clock ({clocks_text(rows)}; the arena allows more), against "
+            f"the programs' answers after their first:")
 
 
 def slow_lines(rows) -> list[str]:
@@ -96,9 +106,9 @@ def slow_lines(rows) -> list[str]:
     answer, and one for the programs without (the slowest of them named); no lines when
     no program played."""
     lines = []
-    for game in sorted({r["game"] for r in rows}):
-        found = slow_by_bot([r for r in rows if r["game"] == game])
-        label = f"{game} " if len({r["game"] for r in rows}) > 1 else ""
+    contests = by_contest(rows)
+    for game, found in contests:
+        label = f"{game} " if len(contests) > 1 else ""
         lines += [f"  {label}{name}: {slow_line(bot, game)}" for name, bot in sorted(found.items())
                   if bot.late]
         fine = [bot for bot in found.values() if not bot.late]
