@@ -231,7 +231,7 @@ def call_start_game(hook, request, client, game: dict) -> None:
     fill in the bank and the turn limit it did not give."""
     import numpy as np
 
-    from ..runner.engine import takes_keyword
+    from ..runner.engine import start_keywords
 
     options = {"time_limit": game.get("time_limit"),
                "first_time_limit": game.get("first_time_limit"),
@@ -244,7 +244,7 @@ def call_start_game(hook, request, client, game: dict) -> None:
         options["time_bank"] = tuple(options["time_bank"])
     kwargs = {"rules": client.protocol, "time_limit": options.pop("time_limit"),
               "rng": np.random.default_rng(game.get("seed"))}
-    kwargs.update((k, v) for k, v in options.items() if takes_keyword(hook, k))
+    kwargs.update(start_keywords(hook, **options))
     hook(request.board.copy(), request.player, **kwargs)
 
 

@@ -268,11 +268,17 @@ def _start_seats(seats, board, rules, clock, max_turns, limit):
         hook = getattr(seat.bot, "start_game", None)
         if callable(hook):
             options = {"rules": rules.name, "time_limit": time_limit, "rng": seat.rng}
-            told = dict(zip(START_KEYWORDS, (max_turns, first_time_limit, bank)))
-            options.update((k, v) for k, v in told.items() if takes_keyword(hook, k))
+            options.update(start_keywords(hook, max_turns=max_turns,
+                                          first_time_limit=first_time_limit, time_bank=bank))
             _, fault, text = seat.call(hook, (board.copy(), seat.player), options, limit)
             if fault is not None:
                 seat.pending = (fault, f"in start_game: {text}")
+
+
+def start_keywords(hook, **told) -> dict:
+    """Of the :data:`START_KEYWORDS` values ``told`` (each of them given), those that
+    ``hook`` takes: what a ``start_game`` hears besides ``rules``, ``time_limit``, ``rng``."""
+    return {k: told[k] for k in START_KEYWORDS if takes_keyword(hook, k)}
 
 
 def takes_keyword(function, name: str) -> bool:

@@ -180,13 +180,13 @@ def _start_game(bot, request, client, time_limit, rng, log, verbose=False):
     engine does, a hook that takes ``max_turns``, ``first_time_limit`` or ``time_bank`` is
     told what the input said of them: under Light Riders the bank and the turn limit of
     the settings lines; the first move's limit no protocol tells (None)."""
-    from .engine import START_KEYWORDS, takes_keyword
+    from .engine import start_keywords
 
     hook = getattr(bot, "start_game", None)
     if hook is not None:
-        told = {"max_turns": getattr(client, "max_turns", None), "first_time_limit": None,
-                "time_bank": getattr(client, "time_bank", None)}
-        options = {k: told[k] for k in START_KEYWORDS if takes_keyword(hook, k)}
+        options = start_keywords(hook, max_turns=getattr(client, "max_turns", None),
+                                 first_time_limit=None,
+                                 time_bank=getattr(client, "time_bank", None))
         try:
             hook(request.board.copy(), request.player, rules=client.protocol,
                  time_limit=time_limit, rng=rng, **options)
