@@ -97,7 +97,8 @@ def test_parse_turn_rebuilds_the_renumbered_view():
     # read without a word before: a round before the first, a negative count of BACKs
     (["0", "0 0 1", "2 2 1", "...", "...", "..."], "gameRound starts at 1"),
     (["-3", "0 0 1", "2 2 1", "...", "...", "..."], "gameRound starts at 1"),
-    (["1", "0 0 -4", "2 2 1", "...", "...", "..."], "backInTimeLeft is 0 or more"),
+    (["1", "0 0 -4", "2 2 1", "...", "...", "..."], "backInTimeLeft is 0 or 1"),
+    (["1", "0 0 1", "2 2 25", "...", "...", "..."], r"backInTimeLeft is 0 or 1 .* got 25"),
 ])
 def test_parse_turn_refuses_malformed_input(lines, match):
     with pytest.raises(ValueError, match=match):

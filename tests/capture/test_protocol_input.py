@@ -12,7 +12,9 @@ GRID = ["0....", ".....", "....1"]
 @pytest.mark.parametrize("line, words", [
     ("1 2 3 4", "player lines need three numbers"),
     ("1 2", "player lines need three numbers"),
-    ("1 2 -1", "backInTimeLeft is 0 or more"),
+    ("1 2 -1", "backInTimeLeft is 0 or 1"),
+    ("1 2 2", "backInTimeLeft is 0 or 1 (1 while the BACK is unused, once a game), got 2 "
+              "in '1 2 2'"),
     ("0 3 1", "your own position (0, 3) is off the 5x3 grid"),
     ("5 0 1", "your own position (5, 0) is off the 5x3 grid"),
     ("-1 0 1", "your own position (-1, 0) is off the 5x3 grid")])

@@ -187,9 +187,9 @@ def parse_turn_line(k: int, line: str, n_players: int, *, width: int = 35, heigh
             raise ValueError(f"bad number in the turn's header: {text[:40]!r} is not three "
                              f"whole numbers x y backInTimeLeft")
         x, y, backs = (int(v) for v in parts)
-        if backs < 0:
-            raise ValueError(f"backInTimeLeft is 0 or more (1 while the BACK is unused), got "
-                             f"{backs} in {text[:40]!r}")
+        if backs not in (0, 1):
+            raise ValueError(f"backInTimeLeft is 0 or 1 (1 while the BACK is unused, once a "
+                             f"game), got {backs} in {text[:40]!r}")
         if (x, y) != (-1, -1) and not (0 <= x < width and 0 <= y < height):
             who = "your own position" if k == 1 else f"the position of opponent {k - 1}"
             raise ValueError(f"{who} ({x}, {y}) is off the {width}x{height} grid")
