@@ -200,8 +200,11 @@ def test_state_from_ascii_checks_positions_trails_and_backs():
         state_from_ascii(GRID_TEXT, positions={1: 3})
     with pytest.raises(ValueError, match=r"trails\[0\]\[1\] \(7, 0\) is off the 5x3 grid"):
         state_from_ascii(GRID_TEXT, trails={0: [(0, 1), (7, 0)]})
-    with pytest.raises(ValueError, match="backs_left must be 2 non-negative ints"):
+    with pytest.raises(ValueError, match="backs_left must be 2 values 0 or 1"):
         state_from_ascii(GRID_TEXT, backs_left=(1,))
+    # one BACK a game: a state with two would print 'x y 2', a line the referee never sends
+    with pytest.raises(ValueError, match=r"backs_left must be 2 values 0 or 1 .* got \(2, 1\)"):
+        state_from_ascii(GRID_TEXT, backs_left=(2, 1))
 
 
 @pytest.mark.parametrize("call, error, said", [

@@ -162,9 +162,9 @@ def state_from_ascii(text: str, *, n_players: int | None = None, positions=None,
         backs = (1,) * n
     else:
         backs = tuple(backs_left)
-        if len(backs) != n or not all(is_whole(b) and b >= 0 for b in backs):
-            raise ValueError(f"backs_left must be {n} non-negative ints, one per player, "
-                             f"got {backs_left!r}")
+        if len(backs) != n or not all(is_whole(b) and b in (0, 1) for b in backs):
+            raise ValueError(f"backs_left must be {n} values 0 or 1 (one BACK a game), one "
+                             f"per player, got {backs_left!r}")
     return State(config, owner, now, tuple(p in out for p in range(n)), backs,
                  len(history), history)
 
