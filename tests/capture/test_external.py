@@ -15,6 +15,7 @@ from tronlab.capture.ascii import parse_grid
 from tronlab.capture.bots import NearestBot
 from tronlab.capture.external import CaptureProgram, ProgramFault
 from tronlab.capture.game import play_capture
+from tronlab.capture.state import initial_state, make_config
 from tronlab.runner.external import ANSWERS_ONLY
 
 PY = sys.executable
@@ -169,10 +170,25 @@ def test_a_line_printed_after_the_answer_is_bad_output_at_the_next_turn(tmp_path
     x, y = rec.replay()[3].positions[0]      # where it stood when it printed the line
     [[turn, player, note]] = rec.notes
     # the line is found when the next turn is asked, or read as its answer (a race)
-    assert note in (f"'debug: I am at {x} {y}' printed without being asked: one answer line "
-                    f"a turn ({ANSWERS_ONLY})",
+    assert note in (f"'debug: I am at {x} {y}' printed without being asked ({ANSWERS_ONLY})",
                     f"cannot read 'debug: I am at {x} {y}': expected 'x y [message]' or "
                     f"'BACK n' ({ANSWERS_ONLY})")
+
+
+def test_a_line_waiting_when_the_next_turn_is_asked_is_named_as_tron_names_it(tmp_path):
+    """Without the race of the game above: the debug line is in the pipe before the
+    next turn, and the fault says so in the words the Tron runner uses."""
+    state = initial_state(make_config(2), [(3, 4), (30, 15)])
+    prog = program(tmp_path, "chatty", 1)
+    try:
+        assert prog(state.view(), 0) == (34, 4)
+        time.sleep(0.5)                      # 'debug: I am at 3 4' is waiting now
+        with pytest.raises(ProgramFault) as err:
+            prog(state.view(), 0)
+    finally:
+        prog.close()
+    assert err.value.reason == "bad-output"
+    assert err.value.detail == f"'debug: I am at 3 4' printed without being asked ({ANSWERS_ONLY})"
 
 
 def test_the_first_turn_has_its_own_limit(tmp_path):

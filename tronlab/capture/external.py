@@ -37,10 +37,9 @@ import os
 import shlex
 import time
 
-from ..runner.external import ANSWERS_ONLY
+from ..runner.external import ANSWERS_ONLY, unasked_detail
 from ..runner.games import get_game
 from ..runner.program import Program, StderrSink, check_seconds, parse_command
-from ..tron.protocol import quote
 from .protocol import FIRST_TURN_SECONDS, TURN_SECONDS, format_start, format_turn, parse_answer
 
 #: the seconds past the later turns' limit CodinGame's referee waited (the registry's)
@@ -130,9 +129,7 @@ class CaptureProgram:
         (a late answer cannot be, a timeout eliminates), bad output."""
         for line in self._program.unread_lines():
             if line.strip():
-                raise ProgramFault("bad-output", f"{quote(line.strip())} printed without "
-                                                 f"being asked: one answer line a turn "
-                                                 f"({ANSWERS_ONLY})")
+                raise ProgramFault("bad-output", unasked_detail(line))
 
     def _next_line(self, deadline: float, limit: float) -> str:
         while True:

@@ -91,6 +91,14 @@ _MARGIN = 0.9  # fraction of an engine-imposed limit this bot waits
 #: what a bad-output fault of a program adds: the commonest cause is a debug print
 ANSWERS_ONLY = "stdout carries the answers only, one line a turn: write anything else to stderr"
 
+
+def unasked_detail(line: str, why: str = "") -> str:
+    """The bad-output detail of a non-blank ``line`` a program printed beyond the
+    turns it was asked (Tron and Back to the Code alike); ``why`` (": ...") says
+    what came before it."""
+    return f"{quote(line.strip())} printed without being asked{why} ({ANSWERS_ONLY})"
+
+
 #: protocol: (first move, later moves) in seconds, the contests' (the registry's)
 DEFAULT_TIMES = {g.protocol: (g.first_move_time, g.move_time) for g in games("tron")}
 
@@ -262,8 +270,7 @@ class ExternalBot:
                         why = (f": {self._stray[0]} was read as turn {self._stray[1]}'s "
                                f"answer, so this line came one too many")
                     self._stray = None
-                    raise BotFault("bad-output", f"{quote(line.strip())} printed without being "
-                                                 f"asked{why} ({ANSWERS_ONLY})")
+                    raise BotFault("bad-output", unasked_detail(line, why))
 
     def _next_line(self, deadline: float, limit: float, game: float | None = None) -> str:
         while True:
