@@ -195,24 +195,41 @@ def test_arguments_are_checked_up_front_like_the_board_widgets():
 def test_players_sharing_a_square_are_all_drawn_and_labelled():
     # the rules let players stand on one square (a 4-player game can end with all
     # four on the last neutral square): every marker and id must stay visible, not
-    # hidden under the next player's
+    # hidden under the next player's.  The board has just captured squares, whose
+    # dark inner boxes are also smaller than a square: a head is told by its fill
+    # in its player's colour, not by its size
     import matplotlib.pyplot as plt
+    from matplotlib.colors import to_hex
     from matplotlib.patches import Rectangle
 
+    from tronlab.capture.ascii import parse_grid
     from tronlab.capture.render import draw_grid
+    from tronlab.render import PLAYER_COLORS
 
+    owner = parse_grid("""
+        1...
+        00.1
+        000.
+    """).owner
     positions = [(0, 2), (2, 0), (2, 0), (2, 0)]
-    ax = draw_grid(np.full((3, 4), -1), positions)
-    boxes = [r.get_bbox() for r in ax.patches if isinstance(r, Rectangle) and r.get_width() < 1]
-    assert len(boxes) == 4
-    shared = [b for b in boxes if 1.5 <= b.x0 and b.x1 <= 2.5 and -0.5 <= b.y0 and b.y1 <= 0.5]
-    assert len(shared) == 3                       # all three inside their square
+    ax = draw_grid(owner, positions, flash=[(1, 1), (1, 2), (3, 1)])
+    rects = [r for r in ax.patches if isinstance(r, Rectangle)]
+    filled = [r for r in rects if r.get_fill()]
+    assert len(rects) - len(filled) == 6          # the two outlines of each captured square
+    heads = {PLAYER_COLORS.index(to_hex(r.get_facecolor())): r.get_bbox() for r in filled}
+    assert len(filled) == 4 and sorted(heads) == [0, 1, 2, 3]
+    for p, b in heads.items():                    # each inside its own square
+        x, y = positions[p]
+        assert x - 0.5 <= b.x0 < b.x1 <= x + 0.5 and y - 0.5 <= b.y0 < b.y1 <= y + 0.5, p
+    shared = [heads[p] for p in (1, 2, 3)]
     for i, a in enumerate(shared):                # and none covering another
         for b in shared[i + 1:]:
             assert a.x1 <= b.x0 or b.x1 <= a.x0 or a.y1 <= b.y0 or b.y1 <= a.y0
-    labels = sorted((t.get_text(), tuple(t.get_position())) for t in ax.texts)
-    assert [text for text, _ in labels] == ["0", "1", "2", "3"]
-    assert len({xy for _, xy in labels}) == 4     # four ids in four places
+    labels = {t.get_text(): tuple(t.get_position()) for t in ax.texts}
+    assert sorted(labels) == ["0", "1", "2", "3"]
+    for p, b in heads.items():                    # each id on its own head
+        x, y = labels[str(p)]
+        assert b.x0 < x < b.x1 and b.y0 < y < b.y1, p
     plt.close(ax.figure)
 
 
