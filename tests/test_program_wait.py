@@ -7,9 +7,11 @@ import time
 
 import pytest
 
+from tronlab.runner import pipecount
 from tronlab.runner import program as program_module
 from tronlab.runner.external import ExternalBot
-from tronlab.runner.program import Program, ioctl_held, pipe_counter
+from tronlab.runner.pipecount import ioctl_held, pipe_counter
+from tronlab.runner.program import Program
 from tronlab.tron.mapgen import lightriders_board
 
 # answers at once and never reads its input
@@ -66,8 +68,8 @@ def test_without_a_pipe_count_the_wait_ends_at_once(monkeypatch, fresh_probe):
     def no_ioctl(fd):
         raise OSError(25, "Inappropriate ioctl for device")
 
-    monkeypatch.setattr(program_module, "ioctl_held", no_ioctl)
-    monkeypatch.setattr(program_module, "fstat_held", lambda fd: 0)
+    monkeypatch.setattr(pipecount, "ioctl_held", no_ioctl)
+    monkeypatch.setattr(pipecount, "fstat_held", lambda fd: 0)
     assert pipe_counter() is None
     waited, read = _unread_wait(NEVER_READS, 5.0)
     assert not read and waited < 0.5, waited
@@ -78,13 +80,13 @@ def test_a_fionread_that_always_says_0_is_not_trusted(monkeypatch, fresh_probe):
     (the bytes wait at the reading end); wait_read took that for 'the program has read
     its settings' and returned True at once for a program that never read.  Its fstat
     tells the count instead (the size), which the probe then picks."""
-    monkeypatch.setattr(program_module, "ioctl_held", lambda fd: 0)
-    monkeypatch.setattr(program_module, "fstat_held", lambda fd: 0)
+    monkeypatch.setattr(pipecount, "ioctl_held", lambda fd: 0)
+    monkeypatch.setattr(pipecount, "fstat_held", lambda fd: 0)
     waited, read = _unread_wait(NEVER_READS, 5.0)
     assert not read and waited < 0.5, waited
     pipe_counter.cache_clear()
-    monkeypatch.setattr(program_module, "fstat_held", lambda fd: 1)
-    assert pipe_counter() is program_module.fstat_held
+    monkeypatch.setattr(pipecount, "fstat_held", lambda fd: 1)
+    assert pipe_counter() is pipecount.fstat_held
 
 
 # reads everything it is sent, never answers

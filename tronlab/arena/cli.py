@@ -55,10 +55,8 @@ def _game_id(text):
     return int(text)
 
 
-def build_parser():
-    p = _Parser(prog="tronlab arena", description="tournaments, ratings, replays and CSV "
-                                                "exports")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+def _add_run_parser(sub) -> None:
+    """``tronlab arena run``'s options, on the subcommands ``sub`` of ``tronlab arena``."""
     r = sub.add_parser("run", help="play a tournament into a results database",
                        description="Play every game of the plan that the database lacks, "
                                    "then print the table.",
@@ -99,6 +97,13 @@ def build_parser():
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.add_argument("--verbose", action="store_true",
                    help="one line per stored game, with its number for 'arena replay'")
+
+
+def build_parser():
+    p = _Parser(prog="tronlab arena", description="tournaments, ratings, replays and CSV "
+                                                "exports")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    _add_run_parser(sub)
     t = sub.add_parser("table", help="print the tables of a results database (one report "
                                      "for each of the games it holds: google2010, ...)")
     t.add_argument("db", help="the results database (arena run --db)")

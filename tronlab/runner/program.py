@@ -18,18 +18,17 @@ the program wrote without its newline.
 
 from __future__ import annotations
 
-import functools
 import os
 import queue
 import shlex
 import signal
 import subprocess
-import sys
 import threading
 import time
 import weakref
 
 from . import reaper
+from .pipecount import pipe_counter
 from ..tron.protocol import quote
 from ..tron.values import is_real
 
@@ -66,45 +65,6 @@ def check_seconds(what: str, value):
 STDERR_SHOWN = 200
 #: characters of an unfinished stdout line that a timeout shows
 PARTIAL_SHOWN = 60
-
-
-def ioctl_held(fd: int) -> int:
-    """The bytes the pipe of ``fd`` holds, by the FIONREAD ioctl (an error where there
-    is none: ImportError, AttributeError, OSError)."""
-    import fcntl
-    import termios
-    return int.from_bytes(fcntl.ioctl(fd, termios.FIONREAD, bytes(4)), sys.byteorder)
-
-
-def fstat_held(fd: int) -> int:
-    """The bytes the pipe of ``fd`` holds, as ``fstat`` tells them (its size)."""
-    return os.fstat(fd).st_size
-
-
-@functools.cache
-def pipe_counter():
-    """A function telling the bytes a pipe holds from its *writing* end, which is all
-    a program's stdin is here, or None where nothing tells it.  Linux counts them for
-    FIONREAD on either end; macOS's FIONREAD on the writing end always says 0 (the
-    bytes wait at the reading end), while its ``fstat`` of that end tells them as the
-    size.  So each way is tried once, on a pipe of our own holding one byte, and the
-    first that says 1 is used."""
-    try:
-        read_end, write_end = os.pipe()
-    except OSError:
-        return None
-    try:
-        os.write(write_end, b"x")
-        for counter in (ioctl_held, fstat_held):
-            try:
-                if counter(write_end) == 1:
-                    return counter
-            except (ImportError, AttributeError, OSError):
-                pass
-        return None
-    finally:
-        os.close(read_end)
-        os.close(write_end)
 
 
 class StderrSink:
@@ -267,7 +227,7 @@ class Program:
         reads its input), or until ``deadline`` (a ``time.monotonic()`` time); whether
         it did.  False as soon as the program wrote on stdout without reading (it is up
         and answering: waiting longer would only hold the game up), and at once where
-        a pipe cannot say what it holds (:func:`pipe_counter`)."""
+        a pipe cannot say what it holds (:func:`~tronlab.runner.pipecount.pipe_counter`)."""
         counter = pipe_counter()
         try:
             fd = self.proc.stdin.fileno()

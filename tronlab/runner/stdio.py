@@ -76,7 +76,6 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
     stdout = sys.stdout if stdout is None else stdout
     log = _logger(sys.stderr if stderr is None else stderr)
     client = make_client(protocol)
-    started = False
     answers = 0
     turn_start = None       # now_ns() when the turn's first line was read: its clock's start
     broken = None           # the last bad input since the last good turn
@@ -88,22 +87,15 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
                 request = client.feed(line)
             except ProtocolError as err:
                 turn_start = None
-                broken = f"bad input: {err}"
-                log(f"tronlab bot: {broken}")
-                if protocol == "lightriders" and line.split()[:1] == ["action"]:
-                    stdout.write("pass\n")  # an answer is due: keep going straight
-                    stdout.flush()
+                broken = _bad_line(err, line, protocol, stdout, log)
                 continue
             if request is None:
                 continue
             _brief(bot, request, client, turn_start)
             turn_start = broken = None
-            if not started:
-                started = True
+            if answers == 0:    # the first turn starts the game
                 _start_game(bot, request, client, time_limit, rng, log, verbose)
-            stdout.write(_answer(bot, client, request, protocol, verbose, log, answers + 1)
-                         + "\n")
-            stdout.flush()
+            _write_line(stdout, _answer(bot, client, request, protocol, verbose, log, answers + 1))
             answers += 1
         _end_of_input(client, broken, log, problems)
     except BrokenPipeError:
@@ -111,6 +103,22 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
     finally:
         _close(bot, log, verbose)
     return answers
+
+
+def _bad_line(err, line, protocol, stdout, log) -> str:
+    """Log an input line that breaks the protocol and return what it broke.  Under
+    Light Riders an ``action`` line still wants an answer: ``pass``, going straight."""
+    broken = f"bad input: {err}"
+    log(f"tronlab bot: {broken}")
+    if protocol == "lightriders" and line.split()[:1] == ["action"]:
+        _write_line(stdout, "pass")
+    return broken
+
+
+def _write_line(stdout, text: str) -> None:
+    """One line to the server, flushed at once (it waits for the whole line)."""
+    stdout.write(text + "\n")
+    stdout.flush()
 
 
 def _end_of_input(client, broken, log, problems) -> None:
