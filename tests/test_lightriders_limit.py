@@ -61,3 +61,36 @@ def test_a_py_file_hears_the_limit_of_a_move_in_round_seconds(tmp_path):
         (0.18, 4.5, None)], rec.stderr[0]
     assert [ast.literal_eval(text) for kind, text in heard if kind == "clock"] == [
         (0.18, 0.18)] * 2, rec.stderr[0]
+
+
+def _planned(settings_ms, told_ms, **options):
+    """The budget ``tronlab bot nash --protocol lightriders`` plans for its second move
+    when the settings say ``settings_ms`` = (timebank, time_per_move) and each ``action
+    move`` a bank of ``told_ms``."""
+    import io
+
+    from tronlab.runner.stdio import run_stdio
+    from tronlab.tron.lightriders import lightriders_settings, lightriders_state
+
+    board = lightriders_board(x=3, y=3)
+    text = lightriders_settings(board, 0, timebank_ms=settings_ms[0],
+                                time_per_move_ms=settings_ms[1])
+    text += "".join(lightriders_state(board, 0, round=r, time_ms=told_ms) for r in (0, 1))
+    bot, planned = get_bot("nash", **options), []
+    budget = bot.budget
+    bot.budget = lambda: planned.append(budget()) or planned[-1]
+    run_stdio(bot, "lightriders", stdin=io.StringIO(text), stdout=io.StringIO(),
+              stderr=io.StringIO())
+    return planned[1]
+
+
+def test_a_search_bot_told_its_limit_as_a_bank_plans_all_of_it():
+    """Before: a bank that cannot grow (timebank no more than time_per_move: how the arena
+    tells a program its limit a move) was planned like the contest's, never more than half
+    of it: 0.85 * (0.09 - 0.02) = 0.06 s of a 0.18 s limit.  Now four fifths of all of it
+    less the margin, 0.105 s; the contest's 10 s bank is planned as before."""
+    assert abs(_planned((180, 180), 180) - 0.85 * (0.8 * 0.18 - 0.02)) < 1e-9
+    assert _planned((180, 180), 180, focus=8) == _planned((180, 180), 180)
+    contest = _planned((10000, 200), 10000)    # 128 rounds left: half the free squares, plus one
+    assert abs(contest - 0.85 * (0.2 + (10 - 0.2) / 128 - 0.02)) < 1e-9, contest
+
