@@ -94,3 +94,45 @@ def test_a_search_bot_told_its_limit_as_a_bank_plans_all_of_it():
     contest = _planned((10000, 200), 10000)    # 128 rounds left: half the free squares, plus one
     assert abs(contest - 0.85 * (0.2 + (10 - 0.2) / 128 - 0.02)) < 1e-9, contest
 
+
+def test_a_starting_bots_worker_hears_the_whole_bank_when_its_bot_takes_it(monkeypatch,
+                                                                           tmp_path):
+    """Before: StartingBot.start_game took no time_bank, so the compiled bot of a program
+    started cold never heard it (it planned a bank that cannot grow as half of it); a bot
+    whose start_game takes no time_bank is not given one."""
+    import io
+
+    from tronlab.jit import cache
+    from tronlab.runner import registry, starting
+
+    class Heard:
+        last_stats = None
+
+        def __call__(self, board, player):
+            return 0
+
+        def start_game(self, board, player, *, rules=None, time_limit=None, rng=None,
+                       time_bank="not told"):
+            self.last_stats = {"time_bank": time_bank}
+
+    class Deaf(Heard):
+        def start_game(self, board, player, *, rules=None, time_limit=None, rng=None):
+            self.last_stats = {"time_bank": "not told"}
+
+    board = lightriders_board(x=3, y=3)
+    for kind, heard in ((Heard, (0.18, 0.18)), (Deaf, "not told")):
+        proxy = starting.StartingBot("heard")
+        proxy.start_game(board, 0, rules="lightriders", time_limit=None, time_bank=(0.18, 0.18))
+        messages = io.BytesIO()
+        starting.send(messages, ("start_game", *proxy._game))
+        starting.send(messages, ("move", board, 0, (0.18, 0.18), None))
+        monkeypatch.setattr(sys, "stdin", type("In", (), {"buffer": io.BytesIO(
+            messages.getvalue())})())
+        monkeypatch.setattr(registry, "make_spec_bot", lambda spec, kind=kind, **kw: kind())
+        monkeypatch.setattr(cache, "mark_warm", lambda name: None)
+        with open(tmp_path / "out", "wb+") as out:
+            monkeypatch.setattr(sys, "stdout", out)
+            assert starting.worker_main(["heard"]) == 0
+            out.seek(0)
+            assert starting.receive(out)[0] == "ready"
+            assert starting.receive(out)[2] == {"time_bank": heard}
