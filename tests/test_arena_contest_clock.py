@@ -158,3 +158,32 @@ def test_a_bank_no_looser_than_the_contests_is_not_held_against_it_again(tmp_pat
         assert ("the contest's own clock" in out) == (bank == 20), out
     assert seats[10] and all(seat is None for seat in seats[10])
     assert seats[20] and all(seat is not None and seat[0] == 0 for seat in seats[20])
+
+
+def _held(game, time, bank=None, id=1):
+    return {"id": id, "game": game, "names": ["me", "you"], "time": time, "bank": bank,
+            "slow": [[0, 0.05, 3], None]}
+
+
+def test_the_head_says_the_arena_allows_more_only_where_it_does():
+    """Before: '; the arena allows more' whatever --time was, though at google2010's default
+    --time 0.1 a program is stopped at 0.18 s of the contest's 1 s (and a Light Riders one
+    at 0.18 s of the 200 ms a move): there the arena's own timeout comes first."""
+    from tronlab.arena.html import _slow
+    from tronlab.arena.slow import allows_more, clock_head
+
+    assert [allows_more(_held(*clock)) for clock in (
+        ("google2010", 0.1), ("google2010", 0.6), ("codingame", 0.1), ("codingame", 0.05),
+        ("lightriders", 0.1), ("lightriders", 0.2), ("lightriders", 0.2, 20.0),
+        ("lightriders", 0.3, 10.0), ("backtothecode", 0.05), ("backtothecode", 0.06),
+        ("google2010", None))] == [False, True, True, False, False, True, True, True, False,
+                                   True, True]
+    tight, loose = _held("google2010", 0.1), _held("google2010", 0.6, id=2)
+    assert clock_head([tight]) == ("the contest's own clock (google2010: 1000 ms a move; the "
+                                   "arena's own limit is no looser), against the programs' "
+                                   "answers after their first:")
+    assert "; the arena allows more)" in clock_head([loose])
+    unheld = dict(loose, slow=[None, None])           # no program's answers: not counted
+    assert "; the arena allows more in 1 of 2 games)" in clock_head([tight, loose, unheld])
+    page = _slow([tight], set())
+    assert "the arena&#x27;s own limit is no looser" in page and "allows more" not in page

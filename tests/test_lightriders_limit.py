@@ -61,3 +61,78 @@ def test_a_py_file_hears_the_limit_of_a_move_in_round_seconds(tmp_path):
         (0.18, 4.5, None)], rec.stderr[0]
     assert [ast.literal_eval(text) for kind, text in heard if kind == "clock"] == [
         (0.18, 0.18)] * 2, rec.stderr[0]
+
+
+def _planned(settings_ms, told_ms, **options):
+    """The budget ``tronlab bot nash --protocol lightriders`` plans for its second move
+    when the settings say ``settings_ms`` = (timebank, time_per_move) and each ``action
+    move`` a bank of ``told_ms``."""
+    import io
+
+    from tronlab.runner.stdio import run_stdio
+    from tronlab.tron.lightriders import lightriders_settings, lightriders_state
+
+    board = lightriders_board(x=3, y=3)
+    text = lightriders_settings(board, 0, timebank_ms=settings_ms[0],
+                                time_per_move_ms=settings_ms[1])
+    text += "".join(lightriders_state(board, 0, round=r, time_ms=told_ms) for r in (0, 1))
+    bot, planned = get_bot("nash", **options), []
+    budget = bot.budget
+    bot.budget = lambda: planned.append(budget()) or planned[-1]
+    run_stdio(bot, "lightriders", stdin=io.StringIO(text), stdout=io.StringIO(),
+              stderr=io.StringIO())
+    return planned[1]
+
+
+def test_a_search_bot_told_its_limit_as_a_bank_plans_all_of_it():
+    """Before: a bank that cannot grow (timebank no more than time_per_move: how the arena
+    tells a program its limit a move) was planned like the contest's, never more than half
+    of it: 0.85 * (0.09 - 0.02) = 0.06 s of a 0.18 s limit.  Now four fifths of all of it
+    less the margin, 0.105 s; the contest's 10 s bank is planned as before."""
+    assert abs(_planned((180, 180), 180) - 0.85 * (0.8 * 0.18 - 0.02)) < 1e-9
+    assert _planned((180, 180), 180, focus=8) == _planned((180, 180), 180)
+    contest = _planned((10000, 200), 10000)    # 128 rounds left: half the free squares, plus one
+    assert abs(contest - 0.85 * (0.2 + (10 - 0.2) / 128 - 0.02)) < 1e-9, contest
+
+
+def test_a_starting_bots_worker_hears_the_whole_bank_when_its_bot_takes_it(monkeypatch,
+                                                                           tmp_path):
+    """Before: StartingBot.start_game took no time_bank, so the compiled bot of a program
+    started cold never heard it (it planned a bank that cannot grow as half of it); a bot
+    whose start_game takes no time_bank is not given one."""
+    import io
+
+    from tronlab.jit import cache
+    from tronlab.runner import registry, starting
+
+    class Heard:
+        last_stats = None
+
+        def __call__(self, board, player):
+            return 0
+
+        def start_game(self, board, player, *, rules=None, time_limit=None, rng=None,
+                       time_bank="not told"):
+            self.last_stats = {"time_bank": time_bank}
+
+    class Deaf(Heard):
+        def start_game(self, board, player, *, rules=None, time_limit=None, rng=None):
+            self.last_stats = {"time_bank": "not told"}
+
+    board = lightriders_board(x=3, y=3)
+    for kind, heard in ((Heard, (0.18, 0.18)), (Deaf, "not told")):
+        proxy = starting.StartingBot("heard")
+        proxy.start_game(board, 0, rules="lightriders", time_limit=None, time_bank=(0.18, 0.18))
+        messages = io.BytesIO()
+        starting.send(messages, ("start_game", *proxy._game))
+        starting.send(messages, ("move", board, 0, (0.18, 0.18), None))
+        monkeypatch.setattr(sys, "stdin", type("In", (), {"buffer": io.BytesIO(
+            messages.getvalue())})())
+        monkeypatch.setattr(registry, "make_spec_bot", lambda spec, kind=kind, **kw: kind())
+        monkeypatch.setattr(cache, "mark_warm", lambda name: None)
+        with open(tmp_path / "out", "wb+") as out:
+            monkeypatch.setattr(sys, "stdout", out)
+            assert starting.worker_main(["heard"]) == 0
+            out.seek(0)
+            assert starting.receive(out)[0] == "ready"
+            assert starting.receive(out)[2] == {"time_bank": heard}

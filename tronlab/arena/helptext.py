@@ -55,8 +55,9 @@ def time_help() -> str:
             f"bank, each move: planning from it keeps to the limit); a backtothecode program "
             f"(cmd:) is stopped at 2 S + "
             f"{GRACE * 1000:g} ms (the contest's grace) and at the full first-move limit. "
-            f"So a program may answer slower than its contest allows ({contest_limits()}) "
-            f"and play on: the table, the page and the export count, per program, the answers "
+            f"So, when these are above its contest's limit, a program may answer slower "
+            f"than the contest allows ({contest_limits()}) and play on: the table, the page "
+            f"and the export count, per program, the answers "
             f"after its first that the contest's own clock would have timed out. "
             f"With --bank: the seconds added to the bank before each move (default "
             f"{bank_move_time():g}, the contest's)")

@@ -26,7 +26,7 @@ import os
 from .ratings import places, ratings
 from .report import (RESULTS_NOTE, clocks_phrase, default_pairs, fault_lines, first_faults,
                      maps_phrase, multiplayer, reference_note, seat_faults)
-from .slow import by_contest, clocks_text, slow_line
+from .slow import allowance, by_contest, clocks_text, slow_line
 from .stats import fault_codes, fault_counts, head_to_head, pair_table
 from .store import record_of
 
@@ -258,10 +258,11 @@ def _slow(rows, games) -> str:
                                                       f'{bot.game}</a>,', 1)
         label = f"{game} {bot.name}" if len(contests) > 1 else bot.name
         lines.append([html.escape(label), text])
-    return ("<h2>The contest's clock</h2><p>The arena allows a program more time than the "
-            "contest does, so that machine noise does not decide games. Here its answers "
-            f"after the first (which includes starting the program) are held against the "
-            f"contest's own clock ({html.escape(clocks_text(rows))}).</p>"
+    return ("<h2>The contest's clock</h2><p>Unless --time (or --bank) is tighter than the "
+            "contest's clock, the arena allows a program more time, so that machine noise "
+            "does not decide games. Here its answers after the first (which includes "
+            f"starting the program) are held against the contest's own clock "
+            f"({html.escape(clocks_text(rows))}; {html.escape(allowance(rows))}).</p>"
             + _table(["program", "answers"], lines, "faults"))
 
 

@@ -19,9 +19,9 @@ another floor, for a fast machine or a class whose programs hang often: every
 hanging program costs that long a game.
 
 So a program may take longer than its contest would allow (CodinGame: 100 ms a
-turn, 150 ms with Back to the Code's referee grace) and still play on: each
-row's ``slow`` says, for every program seat, how many of its answers the
-contest's own clock would have timed out and the slowest
+turn, 150 ms with Back to the Code's referee grace), when ``spec.time`` is large
+enough, and still play on: each row's ``slow`` says, for every program seat, how
+many of its answers the contest's own clock would have timed out and the slowest
 (:func:`slow_answers`, :mod:`tronlab.runner.contestclock`), and the report says
 it (:mod:`tronlab.arena.slow`).
 
@@ -167,8 +167,8 @@ def _play_tron(spec, cwd=None, start=None) -> dict:
 def slow_answers(spec, bots) -> list:
     """By seat: for a program (py:, cmd:), ``[late, worst, turn]`` of its answers against
     the contest's own clock (:func:`tronlab.runner.contestclock.clock_summary`), else
-    None.  The arena allows more time than the contest (module docstring): the report
-    says what the contest would have timed out.  Registered bots are told their thinking
+    None.  The arena usually allows more time than the contest (module docstring): the
+    report says what the contest would have timed out.  Registered bots are told their thinking
     time (``--time``) and are not held against the contest's.  Nor is a game played under
     a bank (``--bank``) no looser than the contest's: there the arena's own clock timed out
     every answer the contest would have (None for every seat)."""

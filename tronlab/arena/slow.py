@@ -1,14 +1,17 @@
 """The programs' answers held against the contest's own clock, over stored games.
 
-The arena allows a program more time than its contest does (a timeout at
-twice ``--time``, Back to the Code's referee grace on top), so that machine
-noise does not decide games.  Each game row keeps, for every program seat, how
-many of its answers the contest's clock would have timed out and its slowest
-one (:func:`tronlab.arena.play.slow_answers`); :func:`slow_by_bot` adds them
-up by bot and :func:`slow_lines` says it in words, for the printed table, the
-page and the export.  Registered bots are not held against it (they are told
-their thinking time), nor is a program's first answer (it includes starting
-the program: :mod:`tronlab.runner.contestclock`).
+The arena usually allows a program more time than its contest does (a timeout at
+twice ``--time``, Back to the Code's referee grace on top), so that machine noise
+does not decide games; a ``--time`` whose limit is below the contest's (the
+default 0.1 s under google2010's 1 s or Light Riders' 200 ms a move) allows less,
+and the arena's own timeout comes first (:func:`allows_more`, :func:`allowance`
+say which, for the head line and the page).  Each game row keeps, for every program
+seat, how many of its answers the contest's clock would have timed out and its
+slowest one (:func:`tronlab.arena.play.slow_answers`); :func:`slow_by_bot` adds
+them up by bot and :func:`slow_lines` says it in words, for the printed table, the
+page and the export.  Registered bots are not held against it (they are told their
+thinking time), nor is a program's first answer (it includes starting the program:
+:mod:`tronlab.runner.contestclock`).
 
 >>> rows = [{"id": 7, "game": "backtothecode", "names": ["me", "you"],
 ...          "slow": [[3, 0.212, 17], None]},
@@ -26,7 +29,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..runner.contestclock import contest_clock_text, over_words
+from ..runner.contestclock import contest_clock_text, later_limit, over_words
+from ..runner.games import get_game
 
 
 class SlowBot(NamedTuple):
@@ -95,9 +99,40 @@ def clocks_text(rows) -> str:
     return "; ".join(f"{g}: {contest_clock_text(g)}" for g in sorted({r["game"] for r in rows}))
 
 
+def allows_more(row) -> bool:
+    """Whether the arena let a program's later answer in the game ``row`` take longer
+    than the contest's clock does: its limit a move (a program is stopped at
+    :data:`~tronlab.arena.bots.MARGIN` of twice ``--time``, a Back to the Code one at
+    twice ``--time`` and the referee's grace) above the contest's, or a bank looser
+    than the contest's; a game without a clock (no ``time``) allows anything."""
+    from .bots import MARGIN
+
+    info, time, bank = get_game(row["game"]), row.get("time"), row.get("bank")
+    if time is None:
+        return True
+    if bank is not None:
+        return bank > info.first_move_time or time > info.move_time
+    limit = 2 * time + info.grace if info.family == "capture" else MARGIN * 2 * time
+    return limit > later_limit(info)
+
+
+def allowance(rows) -> str:
+    """How the arena's limit compared with the contest's clock in the games of ``rows``
+    that hold a program's answers: 'the arena allows more', 'the arena's own limit is no
+    looser' (its timeout comes first), or 'the arena allows more in 2 of 5 games'."""
+    held = [row for row in rows if any(entry is not None for entry in row.get("slow") or [])]
+    more = sum(allows_more(row) for row in held)
+    if more == len(held):
+        return "the arena allows more"
+    if not more:
+        return "the arena's own limit is no looser"
+    return f"the arena allows more in {more} of {len(held)} games"
+
+
 def clock_head(rows) -> str:
-    """The line above the bots' lines: the contest's clock of each game of ``rows``."""
-    return (f"the contest's own clock ({clocks_text(rows)}; the arena allows more), against "
+    """The line above the bots' lines: the contest's clock of each game of ``rows``, and
+    how the arena's limit compared with it (:func:`allowance`)."""
+    return (f"the contest's own clock ({clocks_text(rows)}; {allowance(rows)}), against "
             f"the programs' answers after their first:")
 
 

@@ -1,11 +1,13 @@
 """The contests' own clocks, held against answer times measured elsewhere.
 
-``tronlab arena run`` lets a program think longer than its contest would (a
+``tronlab arena run`` can let a program think longer than its contest would (a
 timeout at twice ``--time``, Back to the Code's referee grace on top), so that
-machine noise does not decide games.  A program that passes there can still
-time out in the contest; :func:`late_answers` says which of its answers the
-contest's own clock (:mod:`tronlab.runner.games`: the one place the limits are
-written) would have timed out, and the arena's report says so.
+machine noise does not decide games (a small ``--time`` allows less: then the
+arena's own timeout comes first, :func:`tronlab.arena.slow.allows_more`).  A
+program that passes there can still time out in the contest; :func:`late_answers`
+says which of its answers the contest's own clock (:mod:`tronlab.runner.games`:
+the one place the limits are written) would have timed out, and the arena's report
+says so.
 
 * a game with a limit a move (google2010: 1 s, codingame: 100 ms, backtothecode:
   100 ms and the referee's 50 ms of grace): an answer slower than the limit;

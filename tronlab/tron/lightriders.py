@@ -96,11 +96,15 @@ def lightriders_state(board: Board, player: int, *, round: int, time_ms: int) ->
 
 
 MOVE_MARGIN = 0.02     # seconds move_time keeps back for reading and writing
+#: the share of a bank that cannot grow (a limit a move) move_time plans, less the margin:
+#: an answer past the bank shuts the bot down, and planning all of it, a loaded machine's
+#: slowest answers came within 30 ms of a 180 ms bank in the arena
+FIXED_SHARE = 0.8
 
 
 def move_time(bank: float, time_per_move: float, rounds_left: int, *,
-              margin: float = MOVE_MARGIN,
-              urgent: float = 1.0) -> float:
+              margin: float = MOVE_MARGIN, urgent: float = 1.0,
+              full: float | None = None) -> float:
     """Seconds to plan for this move with ``bank`` seconds on the clock.
 
     The time added each move, plus the bank's surplus over it shared out over
@@ -108,6 +112,12 @@ def move_time(bank: float, time_per_move: float, rounds_left: int, *,
     however long the game goes), less ``margin`` for reading and writing;
     never more than half the bank.  An important decision (``urgent`` > 1, L6)
     gets ``urgent`` times that, but never more than a third of the bank.
+
+    ``full`` is the game's whole bank (``settings timebank``; None: unknown).
+    When it is no more than ``time_per_move`` nothing can accumulate (the bank
+    is full again before every move, as when the arena tells a program its
+    limit a move as its bank): :data:`FIXED_SHARE` of the whole bank less
+    ``margin`` is planned, however many rounds are left, and ``urgent`` adds nothing.
 
     >>> round(move_time(10.0, 0.2, 98), 3)   # a fresh bank, an empty 16x16 field
     0.28
@@ -117,7 +127,11 @@ def move_time(bank: float, time_per_move: float, rounds_left: int, *,
     0.03
     >>> round(move_time(0.1, 0.2, 50, urgent=2), 3)   # a third of it at most
     0.03
+    >>> round(move_time(0.18, 0.18, 50, full=0.18), 3)   # a bank that cannot grow
+    0.124
     """
+    if full is not None and full <= time_per_move:
+        return max(FIXED_SHARE * bank - margin, min(0.001, bank / 4))
     spare = max(bank - time_per_move, 0.0) / max(int(rounds_left), 1)
     think = min(time_per_move + spare, bank / 2) - margin
     if urgent > 1:

@@ -30,6 +30,10 @@ server's time bank is the deadline: the program hears it before each move
 (``set_clock``) and plans 95% of :func:`tronlab.tron.lightriders.move_time` - the
 time added a move plus the bank's surplus shared over the rounds the game can
 still last - so the bank never runs dry (the other search bots plan 80% of it).
+A bank that cannot grow (the game's whole bank, ``settings timebank`` or
+``start_game``'s ``time_bank``, no more than the time added a move: how the arena
+tells a program its limit a move) is planned as a limit a move: four fifths of it,
+less the margin.
 As a contest program (``tronlab bot nash --protocol P``) it plans at most 85% less
 5 ms, counted from the turn's first input line
 (:data:`~tronlab.tron.bots.search.CONTEST_SHARE`): 95% was often late on a busy machine.
@@ -45,8 +49,8 @@ surplus that the later moves would have shared.  Measured in
 ``benchmarks/nash_time_rule.py`` and, against ``chamber`` at a quarter of the
 contest's clock, in ``benchmarks/nash_strength.py``: 55% of the decided games
 with the rule, 44% without it, on the same 400 starts.  Without a bank (a fixed
-time a move) there is nothing to move between decisions and the rule does
-nothing.
+time a move), or with one that cannot grow, there is nothing to move between
+decisions and the rule does nothing.
 ``focus=K`` (a trial, off by default) spends the bank on important moves
 only: they plan the time added a move plus the bank's surplus shared over K
 moves, every other move just the time added a move (a full bank cannot grow,
@@ -97,8 +101,10 @@ class ClockedBot(_EndgameBot):
         """With ``focus`` K and a bank: an important move plans the time added a
         move plus the bank's surplus shared over K moves (a third of the bank at
         most), any other move only the time added a move, so the bank is spent
-        where the heads race (the first move as in :meth:`_Bot.budget`)."""
-        if not self.focus or self._clock is None:
+        where the heads race (the first move as in :meth:`_Bot.budget`).  A bank that
+        cannot grow (no larger than the time added a move) has nothing to move."""
+        if not self.focus or self._clock is None or (
+                self._full_bank is not None and self._full_bank <= self._clock[1]):
             return super().budget()
         bank, per = self._clock
         if self._important:
@@ -163,8 +169,10 @@ class NashBot(ClockedBot):
             self._rng = src if hasattr(src, "bit_generator") else np.random.default_rng(src)
         return self._rng
 
-    def start_game(self, board, player, *, rules=None, time_limit=None, rng=None):
-        super().start_game(board, player, rules=rules, time_limit=time_limit, rng=rng)
+    def start_game(self, board, player, *, rules=None, time_limit=None, rng=None,
+                   time_bank=None):
+        super().start_game(board, player, rules=rules, time_limit=time_limit, rng=rng,
+                           time_bank=time_bank)
         if rng is not None:
             self._rng_source, self._rng = rng, None
 

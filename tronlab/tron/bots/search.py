@@ -30,16 +30,16 @@ move reductions, see :mod:`tronlab.tron.search`): three turns deeper, and level
 with ``chamber`` over 554 games.
 
 Every bot takes ``time=`` (seconds per move; defaults to the rule set's usual
-budget) and keeps to it: it plans to answer within ``0.8 * time - 5 ms`` to
-leave room for Python and the protocol, and within a quarter of that on the
-first move of a game, whose clock may include the program's start-up.  Under a
-time bank (Light Riders: the server says before each move how long the bot
-has, ``set_clock``) it plans 80% of :func:`tronlab.tron.lightriders.move_time`
-instead - the time added a move plus the bank's surplus shared over the rounds
-the game can still last, less a margin - so the bank is used and never runs dry.  After
-every move ``bot.last_stats`` says what it did (depth, nodes, evaluations per
-second, time used); with ``verbose=True`` it also prints them to stderr, one
-line a move.
+budget) and plans to answer within ``0.8 * time - 5 ms`` (room for Python and
+the protocol), a quarter of that on a game's first move, whose clock may hold
+the program's start-up.  Under a time bank (Light Riders: the server says before
+each move how long the bot has, ``set_clock``) it plans 80% of
+:func:`tronlab.tron.lightriders.move_time`: the time added a move plus the bank's
+surplus shared over the rounds the game can still last, less a margin, so the
+bank never runs dry; a bank that cannot grow (``start_game``'s ``time_bank`` no
+more than the time added a move) is a limit a move: four fifths of it, less the margin.
+``bot.last_stats`` says what each move did (depth, nodes, evaluations per second,
+time used); ``verbose=True`` also prints them to stderr, one line a move.
 
 The two-player bots play 3-4 player games (CodinGame) with the multi-player
 score.  Making a bot compiles (or loads from numba's cache) every kernel it
@@ -87,6 +87,7 @@ class _Bot(ABC):
     _turn_start = None     # now_ns() when the next move's input began (set_turn_start)
     _contest = False       # a contest program (set_turn_start heard): the contest's shares
     _rounds_left = 1       # rounds the game can still last (half the free squares, plus one)
+    _full_bank = None      # the game's whole bank (start_game's time_bank), None: unknown
 
     def __init__(self, *, time=None, verbose=False, rng=None):
         self.time = check_time(time)
@@ -97,8 +98,9 @@ class _Bot(ABC):
         self._first = False
 
     # ---- hooks -------------------------------------------------------------
-    def start_game(self, board, player, *, rules=None, time_limit=None, rng=None):
+    def start_game(self, board, player, *, rules=None, time_limit=None, rng=None, time_bank=None):
         self.rules = getattr(rules, "name", rules)
+        self._full_bank = None if time_bank is None else float(time_bank[0])
         if self.time is None and time_limit is not None:
             self.time = float(time_limit)
         self._first = True
@@ -146,13 +148,11 @@ class _Bot(ABC):
         ``margin`` (5 ms); a quarter of that on the first move of a game, whose
         clock may already include the program's start-up (imports, numba
         loading its cache).  Under a time bank (:meth:`set_clock`) ``share`` of
-        :func:`~tronlab.tron.lightriders.move_time` (which keeps its own margin),
-        times :meth:`urgency`; the first move still thinks a quarter of the
-        per-move rule, however full the bank."""
+        :func:`~tronlab.tron.lightriders.move_time` (which keeps its own margin, and
+        plans most of a bank that cannot grow), times :meth:`urgency`; the first move
+        still thinks a quarter of the per-move rule, however full the bank."""
         t = self.time if self.time is not None else DEFAULT_TIME.get(self.rules, 1.0)
-        bank = None
-        if self._clock is not None:
-            bank, t = self._clock                    # the server's time added a move
+        bank, t = self._clock if self._clock is not None else (None, t)  # t: time added a move
         share, margin = self.shares()
         think = max(self.floor, share * t - margin)
         if self._first:
@@ -160,7 +160,7 @@ class _Bot(ABC):
         if bank is None:
             return think
         plan = max(0.001, share * move_time(bank, t, self._rounds_left,
-                                            urgent=self.urgency()))
+                                            urgent=self.urgency(), full=self._full_bank))
         return min(plan, think) if self._first else plan
 
     def __call__(self, board: Board, player: int) -> int:
