@@ -119,7 +119,7 @@ def move_time(bank: float, time_per_move: float, rounds_left: int, *,
     limit a move as its bank): :data:`FIXED_SHARE` of the whole bank less
     ``margin`` is planned, however many rounds are left, and ``urgent`` adds nothing.
 
-    >>> round(move_time(10.0, 0.2, 98), 3)   # a fresh bank, an empty 16x16 field
+    >>> round(move_time(10.0, 0.2, 98), 3)   # a fresh bank, 98 rounds still to play
     0.28
     >>> round(move_time(10.0, 0.2, 98, urgent=2), 3)   # the heads can meet soon
     0.58
