@@ -115,6 +115,22 @@ def test_a_learner_writing_into_the_grid_is_told_by_the_crash():
     assert check_nearest_target(scratch).status == "wrong answer"
 
 
+def test_an_index_past_the_grid_gets_the_row_first_hint_and_a_tuples_does_not():
+    """owner[x, y] runs off a grid wider than high: the hint says owner is indexed row
+    first.  Before, the same hint came for any IndexError, a positions tuple's too."""
+    def x_first(view, player):
+        x, y = view.positions[player]
+        return (x, y) if view.owner[view.width - 1, 0] else (x, y)
+
+    def past_the_players(view, player):
+        return view.positions[len(view.positions)]
+
+    assert "indexed row first, owner[y, x]" in check_nearest_target(x_first).hint
+    hint = check_nearest_target(past_the_players).hint
+    assert "tuple index out of range" in check_nearest_target(past_the_players).message
+    assert "row first" not in hint and "read the line above" in hint, hint
+
+
 def test_wrong_signature_and_stub():
     assert check_nearest_target(lambda view: (0, 0)).status == "bad argument"
 

@@ -31,6 +31,10 @@ READ_ONLY_VIEW = ("`view.owner` is read-only, as in a real game: for scratch spa
                   "`owner = np.array(view.owner)` or `view.owner.copy()` (`np.asarray` does not "
                   "copy), and write into the copy")
 
+#: the hint for an index past the end of view.owner (x and y swapped, most often)
+OWNER_INDEX = ("an index ran past the end of an array: view.owner is indexed row first, "
+               "owner[y, x], so owner[x, y] runs off any grid that is not square")
+
 
 class CaptureGrid:
     """A capture position in the shape the generic checker handles: ``copy``,
@@ -325,8 +329,7 @@ class NearestTarget(Exercise):
             "cost = distance (+3 for a lone square), then the tie-breaks")
     read_only_hint = READ_ONLY_VIEW
     drawn_as = "with this grid"
-    index_hint = ("an index ran past the end of an array: view.owner is indexed row first, "
-                  "owner[y, x], so owner[x, y] runs off any grid that is not square")
+    index_hint = OWNER_INDEX
 
     def cases(self):
         return _tiny_cases() + _game_cases()

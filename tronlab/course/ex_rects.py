@@ -31,7 +31,7 @@ from ..capture.rects_bot import scan_inputs
 from ..capture.rects_terms import RectTerms, needed_to_win
 from ..tron.values import is_real
 from .checker import Exercise, WrongType, run_check
-from .ex_capture import READ_ONLY_VIEW
+from .ex_capture import OWNER_INDEX, READ_ONLY_VIEW
 from .ex_rects_best import BestRectangle, best_rectangle  # noqa: F401 (re-export)
 from .ex_rects_grids import TINY_GRIDS, RectGrid, _random_cases, _tiny_cases  # noqa: F401
 from .ex_rects_mistakes import MISTAKES, SWAPPED, TERMS  # noqa: F401 (TERMS re-export)
@@ -277,6 +277,7 @@ class ScoreRectangle(Exercise):
     hint = ("take the expected score apart as shown above and recompute each line by hand: "
             "points, turns, then the factors one at a time")
     read_only_hint = READ_ONLY_VIEW
+    index_hint = OWNER_INDEX
 
     def cases(self):
         return _tiny_cases() + list(_random_cases())
