@@ -267,6 +267,12 @@ def _probes(student, view, case, value) -> list:
     return out
 
 
+#: the hint for a score of 0 on every rectangle tried: most often the enemy test zeroes them
+ZERO_EVERYWHERE = ("Something sets every score to 0: is a neutral square (-1) taken for "
+                   "another player's? Only a square owned by someone else, owner >= 0 and "
+                   "owner != player, makes the score 0")
+
+
 class ScoreRectangle(Exercise):
     function = "score_rectangle"
     parameters = ("view", "player", "rect")
@@ -329,8 +335,10 @@ class ScoreRectangle(Exercise):
             return failure._replace(hint=(
                 f"your score_rectangle gives {got:.6g} here and {got:.6g} again for the "
                 f"rectangles {r1} and {r2} of this grid, whose scores are {e1:.6g} and "
-                f"{e2:.6g}: the score does not depend on the rectangle. Work it out from "
-                f"rect: its neutral squares over the turns to close it, then the factors"))
+                f"{e2:.6g}: the score does not depend on the rectangle. "
+                + (ZERO_EVERYWHERE if got == 0 else
+                   "Work it out from rect: its neutral squares over the turns to close it, "
+                   "then the factors")))
         return failure
 
     def diagnose(self, case, got, want):
