@@ -33,6 +33,7 @@ WRONG = [
     ({"tie": "column"}, "reading order", "smallest y first"),
     ({"own": True}, "never the square you stand on", "own square"),
     ({"late": False}, "leave squares nearer the opponent", "strictly nearer to"),
+    ({"around_own": False}, "never the square you stand on", "counts as a neutral neighbour"),
     ({"strict": False}, "as near to both is kept", "*strictly*"),
     ({"late": "always"}, "early in the game", "only matter late"),
 ]
@@ -44,6 +45,21 @@ def test_each_mistake_is_named_on_its_grid(options, grid, hint):
     assert not result.passed and result.status == "wrong answer"
     assert grid in result.case and hint in result.hint
     assert "Expected:" in result.message and "0123" in result.message   # the grid is drawn
+
+
+def test_late_starts_at_exactly_half_the_grid_neutral():
+    """"At most half the grid neutral" is late: a learner testing < instead of <= passed
+    every grid before (none had exactly half neutral); now the grid made for it fails it,
+    and the hint says that exactly half is included."""
+    def strict_half(view, player):
+        owner = np.asarray(view.owner)
+        if np.count_nonzero(owner == -1) == owner.size / 2:
+            return variant(view, player, late=False)
+        return variant(view, player)
+
+    result = check_nearest_target(strict_half)
+    assert not result.passed and "exactly half the grid neutral" in result.case, result.case
+    assert "exactly half included: <=, not <" in result.hint, result.hint
 
 
 def test_every_mistake_has_a_test():
