@@ -381,6 +381,24 @@ def test_writing_into_a_read_only_array_is_named_in_the_hint():
     assert "read the line above" in check("flood_fill", other_value_error).hint
 
 
+def test_the_index_hint_is_for_an_array_index_only():
+    """x and y swapped runs off board.cells with numpy's "out of bounds" message, and the
+    hint says so; before, a list's IndexError (popping an empty stack, say) got the same
+    hint about board.cells being indexed row first, which sent the learner the wrong way."""
+    def cells_x_first(board, player):
+        x, y = board.head_xy(player)
+        return int(board.cells[x + 20, y])                      # runs off the array
+
+    def pops_an_empty_stack(board, player):
+        stack = []
+        return stack.pop()
+
+    hint = check("flood_fill", cells_x_first).hint
+    assert "indexed row first" in hint, hint
+    hint = check("flood_fill", pops_an_empty_stack).hint
+    assert "indexed row first" not in hint and "read the line above" in hint, hint
+
+
 def test_endless_loop_times_out():
     result = check("flood_fill", wrong.flood_loops_forever, time_limit=0.3)
     assert result.status == TIMEOUT

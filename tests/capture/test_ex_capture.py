@@ -33,6 +33,7 @@ WRONG = [
     ({"tie": "column"}, "reading order", "smallest y first"),
     ({"own": True}, "never the square you stand on", "own square"),
     ({"late": False}, "leave squares nearer the opponent", "strictly nearer to"),
+    ({"around_own": False}, "never the square you stand on", "counts as a neutral neighbour"),
     ({"strict": False}, "as near to both is kept", "*strictly*"),
     ({"late": "always"}, "early in the game", "only matter late"),
 ]
@@ -44,6 +45,21 @@ def test_each_mistake_is_named_on_its_grid(options, grid, hint):
     assert not result.passed and result.status == "wrong answer"
     assert grid in result.case and hint in result.hint
     assert "Expected:" in result.message and "0123" in result.message   # the grid is drawn
+
+
+def test_late_starts_at_exactly_half_the_grid_neutral():
+    """"At most half the grid neutral" is late: a learner testing < instead of <= passed
+    every grid before (none had exactly half neutral); now the grid made for it fails it,
+    and the hint says that exactly half is included."""
+    def strict_half(view, player):
+        owner = np.asarray(view.owner)
+        if np.count_nonzero(owner == -1) == owner.size / 2:
+            return variant(view, player, late=False)
+        return variant(view, player)
+
+    result = check_nearest_target(strict_half)
+    assert not result.passed and "exactly half the grid neutral" in result.case, result.case
+    assert "exactly half included: <=, not <" in result.hint, result.hint
 
 
 def test_every_mistake_has_a_test():
@@ -113,6 +129,22 @@ def test_a_learner_writing_into_the_grid_is_told_by_the_crash():
         return (0, 0)
 
     assert check_nearest_target(scratch).status == "wrong answer"
+
+
+def test_an_index_past_the_grid_gets_the_row_first_hint_and_a_tuples_does_not():
+    """owner[x, y] runs off a grid wider than high: the hint says owner is indexed row
+    first.  Before, the same hint came for any IndexError, a positions tuple's too."""
+    def x_first(view, player):
+        x, y = view.positions[player]
+        return (x, y) if view.owner[view.width - 1, 0] else (x, y)
+
+    def past_the_players(view, player):
+        return view.positions[len(view.positions)]
+
+    assert "indexed row first, owner[y, x]" in check_nearest_target(x_first).hint
+    hint = check_nearest_target(past_the_players).hint
+    assert "tuple index out of range" in check_nearest_target(past_the_players).message
+    assert "row first" not in hint and "read the line above" in hint, hint
 
 
 def test_wrong_signature_and_stub():

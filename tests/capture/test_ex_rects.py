@@ -217,6 +217,33 @@ def test_every_mistake_is_caught_first_on_a_tiny_grid_with_its_own_hint():
     assert {m["off"][0] for m, _ in MISTAKES if "off" in m} == set(TERMS)
 
 
+def test_owner_read_x_first_gets_the_row_first_hint():
+    """Before: owner[x, y] running off the grid got only "read the line above", where
+    nearest_target's checker (notebook 10) names owner[y, x]."""
+    def x_first(view, player, rect):
+        x0, y0, x1, y1 = rect
+        return 0.0 * view.owner[x1, y1] + reference(view, player, rect)
+
+    result = check_score_rectangle(x_first)
+    assert result.status == "crash" and "out of bounds" in result.message, result.message
+    assert "indexed row first, owner[y, x]" in result.hint, result.hint
+
+
+def test_a_neutral_square_taken_for_an_enemy_is_named():
+    """(box != player).any() counts neutral squares as another player's and scores every
+    rectangle 0.  Before, the hint told the learner to work the score out from rect, which
+    it did; now it names the enemy test."""
+    def neutral_is_enemy(view, player, rect):
+        x0, y0, x1, y1 = rect
+        box = np.asarray(view.owner)[y0:y1 + 1, x0:x1 + 1]
+        return 0.0 if (box != player).any() else reference(view, player, rect)
+
+    result = check_score_rectangle(neutral_is_enemy)
+    assert result.status == WRONG and "gives 0 here and 0 again" in result.hint, result.hint
+    assert "a neutral square (-1) taken for another player's?" in result.hint, result.hint
+    assert "Work it out from rect" not in result.hint
+
+
 def test_an_unknown_mistake_gets_the_general_hint():
     result = check_score_rectangle(lambda view, player, rect: 1.37 * reference(view, player,
                                                                               rect))

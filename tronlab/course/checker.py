@@ -130,8 +130,9 @@ class Exercise:
     #: is read-only"): say which argument is read-only and how to get a copy to write into
     read_only_hint = ("numpy will not write into a read-only array: copy it first (`a.copy()` or "
                       "`np.array(a)`; `np.asarray(a)` does not copy) and write into the copy")
-    #: hint for an IndexError (an index past the end of an array), where the likely cause
-    #: is x and y swapped; None for the generic crash hint
+    #: hint for an IndexError past the end of a numpy array ("out of bounds"), where the
+    #: likely cause is x and y swapped; None for the generic crash hint (which a list's or
+    #: tuple's IndexError, "pop from empty list" say, always gets)
     index_hint: str | None = None
 
     def cases(self) -> list[Case]:
@@ -364,8 +365,8 @@ def _crash_hint(exercise, case, err, detail) -> str:
             "gets closer to a stopping case (or use an explicit stack)")
     if isinstance(err, ValueError) and "read-only" in detail:
         return exercise.read_only_hint
-    if isinstance(err, IndexError) and exercise.index_hint:
-        return exercise.index_hint
+    if isinstance(err, IndexError) and exercise.index_hint and "out of bounds" in detail:
+        return exercise.index_hint      # numpy's message: an array index, likely x and y swapped
     return (f"read the line above; try the {exercise.noun} by hand and print what the "
             f"variables hold")
 

@@ -21,6 +21,7 @@ from ..capture.ascii import format_grid, state_from_ascii
 from ..capture.bots import nearest_target
 from ..capture.state import NEUTRAL
 from .checker import Case, Exercise, WrongType, run_check
+from .ex_capture_grids import TINY_GRIDS
 from .learner import short_repr
 from .progress import recorded
 
@@ -30,6 +31,10 @@ __all__ = ["check_nearest_target", "as_target", "variant", "CaptureGrid", "TINY_
 READ_ONLY_VIEW = ("`view.owner` is read-only, as in a real game: for scratch space copy it, "
                   "`owner = np.array(view.owner)` or `view.owner.copy()` (`np.asarray` does not "
                   "copy), and write into the copy")
+
+#: the hint for an index past the end of view.owner (x and y swapped, most often)
+OWNER_INDEX = ("an index ran past the end of an array: view.owner is indexed row first, "
+               "owner[y, x], so owner[x, y] runs off any grid that is not square")
 
 
 class CaptureGrid:
@@ -63,99 +68,6 @@ class CaptureGrid:
 
     def to_ascii(self):
         return format_grid(self.view.owner, self.view.positions)
-
-
-#: tiny grids, each isolating one part of the rule: (label, grid, player, options)
-TINY_GRIDS = [
-    ("the nearest square", """
-        0000000
-        00A0...
-        0000000
-        .000000
-     """, 0, {"positions": {1: (6, 3)}}),
-    ("Manhattan distance: steps along x and y", """
-        000000
-        0A00..
-        000000
-        000..0
-        000000
-     """, 0, {"positions": {1: (0, 4)}}),
-    ("a cluster is worth a longer walk", """
-        0000000
-        0A.0...
-        0000000
-        0000000
-     """, 0, {"positions": {1: (0, 3)}}),
-    ("a lone square close by beats a cluster far away", """
-        00000000
-        A.000000
-        00000000
-        00000...
-        00000...
-     """, 0, {"positions": {1: (7, 0)}}),
-    ("equal cost: the shorter distance", """
-        00000000
-        0A0.0000
-        00000..0
-        00000000
-     """, 0, {"positions": {1: (0, 3)}}),
-    ("equal cost and distance: more neutral neighbours", """
-        000..00
-        0000000
-        000A000
-        0000000
-        00...00
-     """, 0, {"positions": {1: (0, 4)}}),
-    ("a full tie: the first square in reading order", """
-        000.000
-        0000000
-        0.0A0.0
-        0000000
-        000.000
-     """, 0, {"positions": {1: (0, 4)}}),
-    ("never the square you stand on", """
-        00000
-        00..0
-        00000
-        0....
-     """, 0, {"positions": {0: (2, 1), 1: (2, 1)}}),
-    ("late in the game: leave squares nearer the opponent", """
-        000000000
-        ...0A000.
-        000000000
-        000000000
-     """, 0, {"positions": {1: (2, 2)}}),
-    ("late: a square as near to both is kept", """
-        00000000
-        0A0.0000
-        00000000
-        .0000000
-     """, 0, {"positions": {1: (5, 1)}}),
-    ("late: every square nearer the opponent - keep them all", """
-        000000000
-        0A00000..
-        000000000
-        000000000
-     """, 0, {"positions": {1: (8, 3)}}),
-    ("early in the game the opponent does not matter", """
-        .........
-        ...0A000.
-        .........
-        .........
-     """, 0, {"positions": {1: (4, 2)}}),
-    ("late: an eliminated player stands nowhere", """
-        000000
-        0A0..0
-        000000
-        222222
-     """, 0, {"positions": {1: (5, 0)}, "eliminated": (2,)}),
-    ("nothing neutral: stay", """
-        0000
-        0A00
-        0011
-        001B
-     """, 0, {}),
-]
 
 
 def _tiny_cases():
@@ -198,7 +110,7 @@ def _distance(metric, a, b):
 
 
 def variant(view, player, *, metric="manhattan", cluster=True, late=True, own=False,
-            tie="reading", strict=True):
+            tie="reading", strict=True, around_own=True):
     """The B2 target computed square by square, with one part of the rule switchable
     to a typical mistake; all defaults give :func:`~tronlab.capture.bots.nearest_target`.
 
@@ -207,7 +119,8 @@ def variant(view, player, *, metric="manhattan", cluster=True, late=True, own=Fa
     first round; ``own=True`` the player's own square is a candidate; ``tie``
     "reading" (the rule), "last" (last in reading order), "column" (smaller x
     first), "no-distance" or "no-neighbours" (skip that tie-break);
-    ``strict=False`` drops squares as near to an opponent too.
+    ``strict=False`` drops squares as near to an opponent too; ``around_own=False``
+    the player's own square never counts as a neutral neighbour.
     """
     w, h = view.width, view.height
     owner = np.asarray(view.owner)
@@ -227,9 +140,11 @@ def variant(view, player, *, metric="manhattan", cluster=True, late=True, own=Fa
         kept = {sq for sq in cand if not nearer(sq)}
         cand = kept or cand
 
+    near = free if around_own else free - {me}
+
     def around(sq):
         x, y = sq
-        return sum((x + dx, y + dy) in free for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+        return sum((x + dx, y + dy) in near for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
 
     def key(sq):
         d = _distance(metric, sq, me)
@@ -258,10 +173,14 @@ MISTAKES = [
                              "by over a cluster as costly but further)"),
     ({"tie": "no-neighbours"}, "ties: at equal cost and distance prefer the square with more "
                                "neutral neighbours, before reading order"),
-    ({"late": False}, "late in the game (at most half the grid neutral) leave out the squares "
-                      "an opponent is strictly nearer to"),
+    ({"late": False}, "late in the game (at most half the grid neutral, exactly half "
+                      "included: <=, not <) leave out the squares an opponent is strictly "
+                      "nearer to"),
     ({"late": "always"}, "the opponents only matter late in the game: while more than half "
                          "the grid is neutral, ignore them"),
+    ({"around_own": False}, "neighbours: the square you stand on counts as a neutral "
+                            "neighbour when it is neutral (a square you share), so the square "
+                            "next to it is not alone"),
     ({"strict": False}, "late game: only squares *strictly* nearer an opponent are left out; "
                         "a square as near to you as to them stays"),
 ]
@@ -325,8 +244,7 @@ class NearestTarget(Exercise):
             "cost = distance (+3 for a lone square), then the tie-breaks")
     read_only_hint = READ_ONLY_VIEW
     drawn_as = "with this grid"
-    index_hint = ("an index ran past the end of an array: view.owner is indexed row first, "
-                  "owner[y, x], so owner[x, y] runs off any grid that is not square")
+    index_hint = OWNER_INDEX
 
     def cases(self):
         return _tiny_cases() + _game_cases()

@@ -31,7 +31,7 @@ from ..capture.rects_bot import scan_inputs
 from ..capture.rects_terms import RectTerms, needed_to_win
 from ..tron.values import is_real
 from .checker import Exercise, WrongType, run_check
-from .ex_capture import READ_ONLY_VIEW
+from .ex_capture import OWNER_INDEX, READ_ONLY_VIEW
 from .ex_rects_best import BestRectangle, best_rectangle  # noqa: F401 (re-export)
 from .ex_rects_grids import TINY_GRIDS, RectGrid, _random_cases, _tiny_cases  # noqa: F401
 from .ex_rects_mistakes import MISTAKES, SWAPPED, TERMS  # noqa: F401 (TERMS re-export)
@@ -267,6 +267,12 @@ def _probes(student, view, case, value) -> list:
     return out
 
 
+#: the hint for a score of 0 on every rectangle tried: most often the enemy test zeroes them
+ZERO_EVERYWHERE = ("Something sets every score to 0: is a neutral square (-1) taken for "
+                   "another player's? Only a square owned by someone else, owner >= 0 and "
+                   "owner != player, makes the score 0")
+
+
 class ScoreRectangle(Exercise):
     function = "score_rectangle"
     parameters = ("view", "player", "rect")
@@ -277,6 +283,7 @@ class ScoreRectangle(Exercise):
     hint = ("take the expected score apart as shown above and recompute each line by hand: "
             "points, turns, then the factors one at a time")
     read_only_hint = READ_ONLY_VIEW
+    index_hint = OWNER_INDEX
 
     def cases(self):
         return _tiny_cases() + list(_random_cases())
@@ -328,8 +335,10 @@ class ScoreRectangle(Exercise):
             return failure._replace(hint=(
                 f"your score_rectangle gives {got:.6g} here and {got:.6g} again for the "
                 f"rectangles {r1} and {r2} of this grid, whose scores are {e1:.6g} and "
-                f"{e2:.6g}: the score does not depend on the rectangle. Work it out from "
-                f"rect: its neutral squares over the turns to close it, then the factors"))
+                f"{e2:.6g}: the score does not depend on the rectangle. "
+                + (ZERO_EVERYWHERE if got == 0 else
+                   "Work it out from rect: its neutral squares over the turns to close it, "
+                   "then the factors")))
         return failure
 
     def diagnose(self, case, got, want):
