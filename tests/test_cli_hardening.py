@@ -128,7 +128,7 @@ def test_the_command_package_keeps_its_entry_points():
 def test_arena_run_help_gives_every_default_and_examples():
     """A teacher reads ``tronlab arena run --help``: each option that has a default says
     it (the maps' differ by game), and the help shows how to run a class contest."""
-    from tronlab.arena.cli import build_parser
+    from tronlab.arena.parser import build_parser
     from tronlab.arena.maps import DEFAULT_MAPS
 
     run = build_parser()._subparsers._group_actions[0].choices["run"]
@@ -147,7 +147,7 @@ def test_arena_run_help_gives_the_timeouts_a_program_meets():
     """A hanging student program is reported with 'no answer within 4.5 s' and a slow one
     at 1.8 S: the numbers of --help are the ones in those messages."""
     from tronlab.arena.bots import MARGIN
-    from tronlab.arena.cli import build_parser
+    from tronlab.arena.parser import build_parser
     from tronlab.arena.play import PROGRAM_START
 
     run = build_parser()._subparsers._group_actions[0].choices["run"]

@@ -11,7 +11,8 @@
 * :mod:`~tronlab.arena.stats` - W-D-L, scores, sign tests, verdicts;
 * :mod:`~tronlab.arena.ratings` - Bradley-Terry ratings with 95% intervals;
 * :mod:`~tronlab.arena.report`, :mod:`~tronlab.arena.html` - the tables and the leaderboard page;
-* :mod:`~tronlab.arena.cli` - ``tronlab arena run|table|replay``.
+* :mod:`~tronlab.arena.cli` - ``tronlab arena run|table|replay``; its options in
+  :mod:`~tronlab.arena.parser`, ``export`` in :mod:`~tronlab.arena.export`.
 
 >>> from tronlab.arena import Store, round_robin, run
 """

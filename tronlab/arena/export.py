@@ -144,7 +144,7 @@ def add_parser(sub) -> None:
 def cmd_export(args) -> int:
     """``tronlab arena export``: the CSV files, each written only once all is read."""
     from ..cli.parser import file_problem
-    from .cli import ArenaError, _open
+    from .common import ArenaError, _open
     from .store import latest_versions, none_stored
 
     targets = [(option, path) for option, path in (("--table", args.table),

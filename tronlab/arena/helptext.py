@@ -1,5 +1,5 @@
 """The longer help texts of ``tronlab arena run`` (the examples, ``--maps``,
-``--time`` and ``--bank``), kept out of :mod:`tronlab.arena.cli`."""
+``--time`` and ``--bank``), kept out of :mod:`tronlab.arena.parser`."""
 
 from __future__ import annotations
 
