@@ -67,7 +67,7 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
     with a ``set_turn_start(start_ns)`` method hears when the turn's first input line
     was read (:func:`tronlab.jit.clock.now_ns`): its clock starts there, and it knows it
     is a contest program (the search bots then keep a margin that survives a busy
-    machine, :data:`tronlab.tron.bots.search.CONTEST_SHARE`).
+    machine, :data:`tronlab.tron.bots.base.CONTEST_SHARE`).
     ``problems``, a list, receives why the input ended on a broken turn (a bad line
     with no good turn after it, or a turn cut short), if it did.
     """

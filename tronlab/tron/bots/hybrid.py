@@ -28,7 +28,7 @@ from ...nash.zero_sum import solve_zero_sum
 from ...runner.registry import register
 from ..root_matrix import RootMatrixSearcher
 from .nash import ClockedBot
-from .search import _warm
+from .base import _warm
 
 
 class HybridBot(ClockedBot):

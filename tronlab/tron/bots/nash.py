@@ -36,7 +36,7 @@ tells a program its limit a move) is planned as a limit a move: four fifths of i
 less the margin.
 As a contest program (``tronlab bot nash --protocol P``) it plans at most 85% less
 5 ms, counted from the turn's first input line
-(:data:`~tronlab.tron.bots.search.CONTEST_SHARE`): 95% was often late on a busy machine.
+(:data:`~tronlab.tron.bots.base.CONTEST_SHARE`): 95% was often late on a busy machine.
 
 Time for important decisions (L6): under a bank, a move where the two heads
 are within ``2 * NEAR`` squares (6, grid distance) is where the race for the
@@ -72,7 +72,8 @@ from ..lightriders import MOVE_MARGIN, move_time
 from ..nash_search import MAX_DEPTH
 from ..nash_searcher import NashSearcher
 from ..values import check_flag, check_number, check_whole, is_whole
-from .search import _EndgameBot, _warm
+from .base import _warm
+from .search import _EndgameBot
 
 
 SHARE = 0.95          # of the move's time the search may use
