@@ -287,6 +287,13 @@ def test_swapped_moves_are_named():
     assert "yours are the other way round" in result.hint
 
 
+def test_a_missing_fill_is_told_once_that_the_player_survived():
+    # before: "player 0 survived the 4 turns: player 0 survived: the record stops ..."
+    r = check_separation_sample(lambda record: solution_sample(record, no_fill=True))
+    assert r.status == WRONG, r.message
+    assert r.hint.count("survived") == 1 and "add the greedy filler's length" in r.hint, r.hint
+
+
 def test_a_dict_sample_is_told_to_be_a_tuple():
     # before: "dn must be an int, got str" (the dict's keys)
     def separation_sample(record):
