@@ -294,6 +294,17 @@ def test_a_missing_fill_is_told_once_that_the_player_survived():
     assert r.hint.count("survived") == 1 and "add the greedy filler's length" in r.hint, r.hint
 
 
+def test_a_sample_without_a_return_is_told_so():
+    # before: "the players do separate in this game: look at every board, the start
+    # included", for a function that worked the sample out and never returned it
+    def separation_sample(record):
+        sample = solution_sample(record)    # noqa: F841 - the forgotten return
+
+    r = check_separation_sample(separation_sample)
+    assert r.status == WRONG_TYPE, r.message
+    assert "has no `return` with a value" in r.hint, r.hint
+
+
 def test_a_dict_sample_is_told_to_be_a_tuple():
     # before: "dn must be an int, got str" (the dict's keys)
     def separation_sample(record):
