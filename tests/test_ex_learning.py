@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tronlab.course.checker import NOT_IMPLEMENTED, PASSED, WRONG, WRONG_TYPE
+from tronlab.course.checker import CRASH, NOT_IMPLEMENTED, PASSED, WRONG, WRONG_TYPE
 from tronlab.course.ex_learning import check_fit_weights, check_separation_sample
 from tronlab.grid.voronoi import territory
 from tronlab.tron.evaluate import is_separated
@@ -303,6 +303,13 @@ def test_a_sample_without_a_return_is_told_so():
     r = check_separation_sample(separation_sample)
     assert r.status == WRONG_TYPE, r.message
     assert "has no `return` with a value" in r.hint, r.hint
+
+
+@pytest.mark.parametrize("use", [lambda boards: list(boards), lambda boards: boards[0]])
+def test_boards_not_called_is_named(use):
+    # before: "'method' object is not iterable" with the general crash hint
+    r = check_separation_sample(lambda record: use(record.boards))
+    assert r.status == CRASH and "call it, record.boards()" in r.hint, r.message
 
 
 def test_a_dict_sample_is_told_to_be_a_tuple():

@@ -184,6 +184,11 @@ class SeparationSample(Exercise):
         return ("separation_sample has no `return` with a value, so it returns None for every "
                 "game, yet these players separate: return (dn, de, moves0, moves1) at the end")
 
+    def crash_hint(self, case, err):
+        if isinstance(err, TypeError) and "'method' object" in str(err):
+            return "record.boards is a method: call it, record.boards(), for the list of boards"
+        return None
+
     def describe_case(self, case):
         return f"separation_sample(record)   # {case.label}"
 
