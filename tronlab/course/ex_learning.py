@@ -186,7 +186,8 @@ class SeparationSample(Exercise):
 
     def crash_hint(self, case, err):
         if isinstance(err, TypeError) and "'method' object" in str(err):
-            return "record.boards is a method: call it, record.boards(), for the list of boards"
+            return ("a method used without calling it: record.boards is one, so call it, "
+                    "record.boards(), for the list of boards")
         return None
 
     def describe_case(self, case):
