@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tronlab.course.checker import NOT_IMPLEMENTED, PASSED, WRONG, WRONG_TYPE
+from tronlab.course.checker import CRASH, NOT_IMPLEMENTED, PASSED, WRONG, WRONG_TYPE
 from tronlab.course.ex_learning import check_fit_weights, check_separation_sample
 from tronlab.grid.voronoi import territory
 from tronlab.tron.evaluate import is_separated
@@ -285,6 +285,31 @@ def test_swapped_moves_are_named():
     result = check_separation_sample(separation_sample)
     assert result.status == WRONG, result.message
     assert "yours are the other way round" in result.hint
+
+
+def test_a_missing_fill_is_told_once_that_the_player_survived():
+    # before: "player 0 survived the 4 turns: player 0 survived: the record stops ..."
+    r = check_separation_sample(lambda record: solution_sample(record, no_fill=True))
+    assert r.status == WRONG, r.message
+    assert r.hint.count("survived") == 1 and "add the greedy filler's length" in r.hint, r.hint
+
+
+def test_a_sample_without_a_return_is_told_so():
+    # before: "the players do separate in this game: look at every board, the start
+    # included", for a function that worked the sample out and never returned it
+    def separation_sample(record):
+        sample = solution_sample(record)    # noqa: F841 - the forgotten return
+
+    r = check_separation_sample(separation_sample)
+    assert r.status == WRONG_TYPE, r.message
+    assert "has no `return` with a value" in r.hint, r.hint
+
+
+@pytest.mark.parametrize("use", [lambda boards: list(boards), lambda boards: boards[0]])
+def test_boards_not_called_is_named(use):
+    # before: "'method' object is not iterable" with the general crash hint
+    r = check_separation_sample(lambda record: use(record.boards))
+    assert r.status == CRASH and "call it, record.boards()" in r.hint, r.message
 
 
 def test_a_dict_sample_is_told_to_be_a_tuple():

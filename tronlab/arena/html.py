@@ -277,8 +277,9 @@ def _left_out(left_out) -> str:
 
 def _reference_note(table) -> str:
     """The bots left out of the ratings' 0, when there are any (report.reference_note)."""
-    outside = [r.name for r in table if not r.in_reference]
-    return f"<p>{html.escape(reference_note(outside))}.</p>" if outside else ""
+    if all(r.in_reference for r in table):
+        return ""
+    return f"<p>{html.escape(reference_note(table))}.</p>"
 
 
 def _rating_rows(table) -> list:

@@ -75,19 +75,26 @@ def ratings_text(rows) -> str:
     for k, r in zip(places(table), table):
         lines.append(f"{k:<5}{r.name:<{width}}{round(r.elo):>8d}{'±' + format(r.half, '.0f'):>7}"
                      f"{r.points:>10.1f}{r.games:>9}")
-    outside = [r.name for r in table if not r.in_reference]
-    if outside:
-        lines.append(f"({reference_note(outside)})")
+    if not all(r.in_reference for r in table):
+        lines.append(f"({reference_note(table)})")
     if multiplayer(rows):
         lines.append(RESULTS_NOTE)
     return "\n".join(lines)
 
 
-def reference_note(outside) -> str:
-    """Why the ratings' 0 is not the whole field's mean: the bots left out of it."""
-    return (f"0 is the mean of the other bots: {', '.join(outside)} won every game against "
-            f"them or lost every one, so their ratings and intervals rest on the prior, not "
-            f"on results")
+def reference_note(table) -> str:
+    """Why the ratings' 0 is not the whole field's mean: the bots of ``table`` (the
+    :class:`~tronlab.arena.ratings.Rating` rows) left out of it, those that scored
+    nothing against the others (rated below them) and those the others scored nothing
+    against."""
+    outside = [r for r in table if not r.in_reference]
+    lost = ", ".join(r.name for r in outside if r.elo < 0)
+    won = ", ".join(r.name for r in outside if r.elo >= 0)
+    said = " and ".join(([f"{lost} lost every game against them"] if lost else [])
+                        + ([f"{won} won every game against them"] if won else []))
+    whose = "its rating and interval rest" if len(outside) == 1 else \
+        "their ratings and intervals rest"
+    return f"0 is the mean of the other bots: {said}, so {whose} on the prior, not on results"
 
 
 def default_pairs(rows):

@@ -31,7 +31,8 @@ from .ex_learning_hints import fit_hint, sample_hint, sample_steps
 from .progress import recorded
 from .checker import (BAD_ARGUMENT, Case, CheckResult, Exercise, Failure, WrongType, draw,
                       is_stub, run_check)
-from .learner import crash_phrase, describe_value, short_repr, signature_problem, where
+from .learner import (crash_phrase, describe_value, returns_value, short_repr,
+                      signature_problem, where)
 from .timelimit import call_each, call_with_time_limit, check_time_limit
 
 __all__ = ["check_separation_sample", "check_fit_weights", "scripted", "sample_games",
@@ -175,7 +176,19 @@ class SeparationSample(Exercise):
 
     def call(self, student, case, context):
         value = student(_copy(case.args[0]))
-        return NO_SAMPLE if value is None and not is_stub(student) else value
+        # None is an answer (no separation) unless the function cannot return anything else
+        forgot = returns_value(student) is False
+        return NO_SAMPLE if value is None and not forgot and not is_stub(student) else value
+
+    def none_hint(self, case):
+        return ("separation_sample has no `return` with a value, so it returns None for every "
+                "game, yet these players separate: return (dn, de, moves0, moves1) at the end")
+
+    def crash_hint(self, case, err):
+        if isinstance(err, TypeError) and "'method' object" in str(err):
+            return ("a method used without calling it: record.boards is one, so call it, "
+                    "record.boards(), for the list of boards")
+        return None
 
     def describe_case(self, case):
         return f"separation_sample(record)   # {case.label}"

@@ -124,8 +124,8 @@ def _player_moves_hint(record, p, mine, right) -> str | None:
         found.append(f"count player {p}'s moves after board {turn}, where the players separate: "
                      f"turns - {turn} + fill_length, not turns + fill_length from the start")
     if not found and mine < right:
-        found.append(f"player {p} survived: the record stops with the game, so add the greedy "
-                     f"filler's length from the final board (fill_length) to the moves it made")
+        found.append("the record stops with the game, so add the greedy filler's length from "
+                     "the final board (fill_length) to the moves it made")
     if not found:
         return None
     return (f"player {p} survived the {out.turns} turns: " + found[0] if len(found) == 1 else

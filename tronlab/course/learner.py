@@ -80,6 +80,23 @@ def is_stub(fn) -> bool | None:
     return all(_does_nothing(stmt) for stmt in body)
 
 
+def returns_value(fn) -> bool | None:
+    """True if ``fn``'s source has a ``return`` with a value (``return None`` too: a
+    None on purpose), False if it has none, or only a bare ``return`` (every call
+    returns None: a forgotten ``return``); None if its source cannot be read or is
+    no ``def`` (a lambda)."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef)
+    funcs = [node for node in tree.body if isinstance(node, kinds)]
+    if not funcs:
+        return None
+    return any(isinstance(node, ast.Return) and node.value is not None
+               for node in ast.walk(funcs[0]))
+
+
 def _does_nothing(stmt) -> bool:
     if isinstance(stmt, ast.Pass):
         return True
