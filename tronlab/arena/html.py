@@ -37,7 +37,7 @@ th{border-bottom:1px solid #888}td:first-child,th:first-child{text-align:left}
 pre{font-size:14px;line-height:1.05;background:#f4f4f4;padding:.5em;display:inline-block}
 #viewer{display:none;border:1px solid #aaa;padding:.6em;margin:1em 0;background:#fff}
 #faults{white-space:pre-line;color:#a00}
-.faults td,.faults th{text-align:left}.faults td:nth-child(2){white-space:nowrap}
+.faults td,.faults th{text-align:left}.counts td:nth-child(2){white-space:nowrap}
 .clear{color:#075}.lost{color:#a00}.h2h td{text-align:center;min-width:3.5em}
 """
 
@@ -239,7 +239,7 @@ def _faults(store, rows, games) -> str:
              for name, c in sorted(counts.items()) for code, n in sorted(c.items())]
     return (f"<p>Games in which a bot timed out, crashed, answered badly or broke a rule, "
             f"out of {len(rows)}, and what it did the first time.</p>"
-            + _table(["bot", "faults", "the first time"], lines, "faults"))
+            + _table(["bot", "faults", "the first time"], lines, "faults counts"))
 
 
 def _slow(rows, games) -> str:
