@@ -176,3 +176,19 @@ def test_a_file_still_busy_at_its_first_move_is_not_told_to_flush_its_stdout(tmp
     assert "flush" not in detail and "print" not in detail, detail
     assert detail.startswith("no answer within 0.9 s"), detail
     assert "top level of the file" in detail and "first move()" in detail, detail
+
+
+def test_input_in_a_py_bot_is_told_that_there_is_nothing_to_read(tmp_path):
+    # before: 'move() raised EOFError: EOF when reading a line (pause.py, line 2)', and
+    # loading a file that asks for a name at the top level the same, which does not say why
+    # an input() the student typed into happily at home found nothing
+    text = 'def move(board, player):\n    input("press enter")\n    return 0\n'
+    record = _play_file(tmp_path, text, name="pause.py")
+    (_, kind, detail), = _faults(record)
+    assert kind == "error" and detail.startswith("move() raised EOFError"), detail
+    assert "input() has nothing to read" in detail and detail.endswith("(pause.py, line 2)")
+    path = tmp_path / "hal.py"
+    path.write_text('name = input("your name? ")\n\n' + FIRST)
+    from tronlab.arena.pycheck import load_problems
+    said, = load_problems([str(path)], timeout=20).values()     # --check, its own process
+    assert "EOFError" in said and "input() has nothing to read" in said, said
