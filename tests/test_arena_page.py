@@ -143,3 +143,21 @@ def test_only_the_faults_count_column_is_kept_on_one_line():
                               "player): a py: bot's move takes the two arguments"})
     table_classes = set(re.search(r'<table class="([^"]*)"', left).group(1).split())
     assert nowrap and not classes & table_classes
+
+
+def test_the_printed_table_says_what_each_faulty_bot_did_the_first_time(tmp_path, capsys):
+    # before: the terminal said only 'nil: 2 illegal (first in game 1)': the teacher had to
+    # run 'arena replay' once for each student's fault (or open the page) to learn what to
+    # tell the student, though the page says it beside the count
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "ann.py").write_text(GOOD)
+    (folder / "nil.py").write_text("def move(board, player):\n    pass\n")
+    db = str(tmp_path / "c.sqlite")
+    assert tronlab_main(["arena", "run", "--no-progress", "--time", "0.5", "--bots-dir",
+                         str(folder), "--db", db]) == 0
+    said = ("\n  nil: 2 illegal (first in game 1)\n    game 1: illegal on turn 1: move() "
+            "returned None; return 0-3")
+    assert said in capsys.readouterr().out
+    assert tronlab_main(["arena", "table", db]) == 0
+    assert said in capsys.readouterr().out

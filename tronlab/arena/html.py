@@ -24,8 +24,8 @@ import math
 import os
 
 from .ratings import places, ratings
-from .report import (RESULTS_NOTE, clocks_phrase, default_pairs, fault_lines, first_faults,
-                     maps_phrase, multiplayer, reference_note, seat_faults)
+from .report import (RESULTS_NOTE, clocks_phrase, default_pairs, fault_lines, first_fault_text,
+                     first_faults, maps_phrase, multiplayer, reference_note)
 from .slow import by_contest, clocks_text, slow_line
 from .stats import fault_codes, fault_counts, head_to_head, pair_table
 from .store import record_of
@@ -218,9 +218,7 @@ def _first_fault(store, row, name, code, games) -> str:
     """What ``name`` did wrong in ``row``, its first game with fault ``code``: the game
     (a link when it carries a replay) and the record's line for it (``illegal on
     turn 1: ... move() returned None ...``)."""
-    record = record_of(store.record_json(row["id"]))
-    said = next((text for k, text in seat_faults(row["names"], record)
-                 if row["names"][k] == name), code)
+    said = first_fault_text(store, row, name, code)
     game = (f'<a href="#game-{row["id"]}">game {row["id"]}</a>' if str(row["id"]) in games
             else f"game {row['id']}")
     return f"{game}: {html.escape(said)}"
