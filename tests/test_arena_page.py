@@ -129,3 +129,35 @@ def test_a_student_file_named_like_a_built_in_bot_is_told_to_be_renamed(tmp_path
     with pytest.raises(ValueError, match=r"two bots have the name 'hugger': 'hugger' and "
                                          r"'py:.*hugger.py'; .* rename one of the files"):
         round_robin(["hugger", f"py:{tmp_path / 'hugger.py'}"], "arena")
+
+
+def test_only_the_faults_count_column_is_kept_on_one_line():
+    # before: the rule that keeps '18 illegal' on one line named the class 'faults', which
+    # the left-out and contest-clock tables share, so their long second column ('why': a
+    # SyntaxError or a wrong signature in words; 'answers') ran off the right of the page
+    from tronlab.arena.html import STYLE, _left_out
+    nowrap = [rule for rule in re.findall(r"([^{}]+)\{([^}]*)\}", STYLE)
+              if "nowrap" in rule[1]]
+    classes = {c for selector, _ in nowrap for c in re.findall(r"\.([\w-]+)", selector)}
+    left = _left_out({"gina": "gina.py:2: move(board) cannot be called as move(board, "
+                              "player): a py: bot's move takes the two arguments"})
+    table_classes = set(re.search(r'<table class="([^"]*)"', left).group(1).split())
+    assert nowrap and not classes & table_classes
+
+
+def test_the_printed_table_says_what_each_faulty_bot_did_the_first_time(tmp_path, capsys):
+    # before: the terminal said only 'nil: 2 illegal (first in game 1)': the teacher had to
+    # run 'arena replay' once for each student's fault (or open the page) to learn what to
+    # tell the student, though the page says it beside the count
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "ann.py").write_text(GOOD)
+    (folder / "nil.py").write_text("def move(board, player):\n    pass\n")
+    db = str(tmp_path / "c.sqlite")
+    assert tronlab_main(["arena", "run", "--no-progress", "--time", "0.5", "--bots-dir",
+                         str(folder), "--db", db]) == 0
+    said = ("\n  nil: 2 illegal (first in game 1)\n    game 1: illegal on turn 1: move() "
+            "returned None; return 0-3")
+    assert said in capsys.readouterr().out
+    assert tronlab_main(["arena", "table", db]) == 0
+    assert said in capsys.readouterr().out

@@ -155,3 +155,40 @@ def test_the_table_the_replay_and_the_page_tell_a_students_mistakes(tmp_path, ca
     assert "error on turn 1: move() raised RuntimeError: oops (raiser.py, line 2)" in faults
     assert "<td>bad_ret</td><td>2 illegal</td>" in faults
     assert "exited" not in out + replay + faults and "bad-output" not in out + replay + faults
+
+
+def test_a_file_still_busy_at_its_first_move_is_not_told_to_flush_its_stdout(tmp_path):
+    # before: 'no answer within 0.9 s ..., nothing on stdout yet (too slow, or did it print
+    # without flushing?)', the hint for a contest program; a py: file prints no answers (the
+    # arena does), so the student was sent looking for a print when a test loop left at the
+    # top level of the file never let it reach its first move
+    text = FIRST + "\nimport time\nwhile True:      # a test loop left in\n    time.sleep(1)\n"
+    path = tmp_path / "ivy.py"
+    path.write_text(text)
+    bot = make_bot(f"py:{path}", "google2010", limits=(0.2, 1.0))
+    try:
+        record = play(load_builtin("arena"), [bot, get_bot("hugger")], rng=3,
+                      time_limit=0.2, first_time_limit=1.0)
+    finally:
+        bot.close()
+    (turn, kind, detail), = _faults(record)
+    assert (turn, kind) == (1, "timeout")
+    assert "flush" not in detail and "print" not in detail, detail
+    assert detail.startswith("no answer within 0.9 s"), detail
+    assert "top level of the file" in detail and "first move()" in detail, detail
+
+
+def test_input_in_a_py_bot_is_told_that_there_is_nothing_to_read(tmp_path):
+    # before: 'move() raised EOFError: EOF when reading a line (pause.py, line 2)', and
+    # loading a file that asks for a name at the top level the same, which does not say why
+    # an input() the student typed into happily at home found nothing
+    text = 'def move(board, player):\n    input("press enter")\n    return 0\n'
+    record = _play_file(tmp_path, text, name="pause.py")
+    (_, kind, detail), = _faults(record)
+    assert kind == "error" and detail.startswith("move() raised EOFError"), detail
+    assert "input() has nothing to read" in detail and detail.endswith("(pause.py, line 2)")
+    path = tmp_path / "hal.py"
+    path.write_text('name = input("your name? ")\n\n' + FIRST)
+    from tronlab.arena.pycheck import load_problems
+    said, = load_problems([str(path)], timeout=20).values()     # --check, its own process
+    assert "EOFError" in said and "input() has nothing to read" in said, said

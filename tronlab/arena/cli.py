@@ -208,7 +208,7 @@ def cmd_run(args) -> int:
     if result.interrupted or result.failed:
         print(f"\nstopped: {result.played} games finished in this run are stored in {args.db}; "
               f"run the same command again to play the other {len(plan) - len(rows)}")
-    print(table_text(rows))
+    print(table_text(rows, store=store))
     if left_out:
         print(f"\nleft out, cannot play: {', '.join(left_out)}")
         for name, why in left_out.items():
@@ -241,8 +241,8 @@ def cmd_table(args) -> int:
     if len(games) > 1 and args.html:
         raise ArenaError(f"{args.db} holds games of {', '.join(games)}: a page shows one "
                          f"game's, choose it with --game")
-    print("\n\n\n".join(table_text([r for r in rows if r["game"] == g]) for g in games)
-          if games else table_text(rows))
+    print("\n\n\n".join(table_text([r for r in rows if r["game"] == g], store=store)
+                        for g in games) if games else table_text(rows))
     if replaced:
         print(f"\n{replaced} older game{'s' * (replaced != 1)} left out: replaced by games "
               f"of a changed bot file")

@@ -24,8 +24,8 @@ import math
 import os
 
 from .ratings import places, ratings
-from .report import (RESULTS_NOTE, clocks_phrase, default_pairs, fault_lines, first_faults,
-                     maps_phrase, multiplayer, reference_note, seat_faults)
+from .report import (RESULTS_NOTE, clocks_phrase, default_pairs, fault_lines, first_fault_text,
+                     first_faults, maps_phrase, multiplayer, reference_note)
 from .slow import allowance, by_contest, clocks_text, slow_line
 from .stats import fault_codes, fault_counts, head_to_head, pair_table
 from .store import record_of
@@ -37,7 +37,7 @@ th{border-bottom:1px solid #888}td:first-child,th:first-child{text-align:left}
 pre{font-size:14px;line-height:1.05;background:#f4f4f4;padding:.5em;display:inline-block}
 #viewer{display:none;border:1px solid #aaa;padding:.6em;margin:1em 0;background:#fff}
 #faults{white-space:pre-line;color:#a00}
-.faults td,.faults th{text-align:left}.faults td:nth-child(2){white-space:nowrap}
+.faults td,.faults th{text-align:left}.counts td:nth-child(2){white-space:nowrap}
 .clear{color:#075}.lost{color:#a00}.h2h td{text-align:center;min-width:3.5em}
 """
 
@@ -218,9 +218,7 @@ def _first_fault(store, row, name, code, games) -> str:
     """What ``name`` did wrong in ``row``, its first game with fault ``code``: the game
     (a link when it carries a replay) and the record's line for it (``illegal on
     turn 1: ... move() returned None ...``)."""
-    record = record_of(store.record_json(row["id"]))
-    said = next((text for k, text in seat_faults(row["names"], record)
-                 if row["names"][k] == name), code)
+    said = first_fault_text(store, row, name, code)
     game = (f'<a href="#game-{row["id"]}">game {row["id"]}</a>' if str(row["id"]) in games
             else f"game {row['id']}")
     return f"{game}: {html.escape(said)}"
@@ -239,7 +237,7 @@ def _faults(store, rows, games) -> str:
              for name, c in sorted(counts.items()) for code, n in sorted(c.items())]
     return (f"<p>Games in which a bot timed out, crashed, answered badly or broke a rule, "
             f"out of {len(rows)}, and what it did the first time.</p>"
-            + _table(["bot", "faults", "the first time"], lines, "faults"))
+            + _table(["bot", "faults", "the first time"], lines, "faults counts"))
 
 
 def _slow(rows, games) -> str:

@@ -23,6 +23,12 @@ from ..runner.external import ExternalBot
 from .pyprogram import MOVES_ARE, NOT_A_MOVE, RAISED_MARK
 
 _SUFFIX = ": not a move"
+#: how the referee's timeout fault goes on when a program wrote nothing all game
+_SILENT = ", nothing on stdout yet"
+#: what that silence means for a py: file, which writes no answers itself
+_NOT_STARTED = (": loading the file, its start_game or its first move() did not finish "
+                "(code at the top level of the file, a test loop say, runs before the "
+                "first move)")
 
 
 class PythonFileBot(ExternalBot):
@@ -47,6 +53,19 @@ class PythonFileBot(ExternalBot):
         game = {**clock, "max_turns": getattr(self, "_max_turns", None),
                 "seed": getattr(self, "_seed", None)}
         return [*self.args, "--game", json.dumps(game)]
+
+    def _next_line(self, deadline, limit, game=None):
+        """The referee's read, with its timeout told in a py: file's terms: a program
+        silent all game is asked whether it printed without flushing, but the arena
+        writes this file's answers, so silence means it never got through its first
+        move."""
+        try:
+            return super()._next_line(deadline, limit, game)
+        except BotFault as fault:
+            if fault.reason != "timeout" or _SILENT not in fault.detail:
+                raise
+            head = fault.detail.split(_SILENT)[0]
+            raise BotFault("timeout", head + _NOT_STARTED) from None
 
     def _answer_fault(self, line, err):
         if line.startswith(RAISED_MARK):

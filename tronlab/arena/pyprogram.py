@@ -106,13 +106,17 @@ def load_problem(path: str) -> str | None:
 
 def describe_error(err: BaseException) -> str:
     """``RuntimeError: oops``: the exception ``err`` on one line, at most 300 characters
-    (a student's exception may have a broken or many-line ``__str__``)."""
+    (a student's exception may have a broken or many-line ``__str__``); an EOFError
+    (``input()``) also says that there is nothing to read."""
     try:
         text = f"sys.exit({err.code!r})" if isinstance(err, SystemExit) else str(err)
     except Exception:   # noqa: BLE001 - a student's exception may have a broken __str__
         text = ""
     detail = f"{type(err).__name__}: {text}" if text else type(err).__name__
-    return " ".join(detail.split())[:300]
+    detail = " ".join(detail.split())[:300]
+    if isinstance(err, EOFError):       # input(): the file's stdin is empty, see main
+        detail += " (a bot's standard input is empty: input() has nothing to read)"
+    return detail
 
 
 def raised_line(hook: str, err: BaseException, path: str) -> str:

@@ -140,9 +140,21 @@ def first_faults(rows) -> dict:
     return first
 
 
-def faults_text(rows) -> str:
+def first_fault_text(store, row, name, code) -> str:
+    """What ``name`` did wrong in ``row``, its first game with fault ``code``, in the
+    record's words (``illegal on turn 1: move() returned None; ...``); ``code`` alone
+    when the record does not say."""
+    from .store import record_of
+    record = record_of(store.record_json(row["id"]))
+    return next((text for k, text in seat_faults(row["names"], record)
+                 if row["names"][k] == name), code)
+
+
+def faults_text(rows, store=None) -> str:
     """The faults of each bot, a line each: how many games it lost to each kind of
-    fault and the first game of each, which ``tronlab arena replay`` shows."""
+    fault and the first game of each, which ``tronlab arena replay`` shows; with the
+    ``store`` the rows come from, each first game's line follows, saying what the bot
+    did there (as the page does)."""
     counts = fault_counts(rows)
     if not counts:
         return f"faults (timeouts, crashes, bad output): none in {len(rows)} games"
@@ -151,15 +163,22 @@ def faults_text(rows) -> str:
     def where(name, code):
         game = first[name, code].get("id")
         return "" if game is None else f" (first in game {game})"
-    lines = [f"  {name}: " + ", ".join(f"{n} {code}{where(name, code)}"
-                                       for code, n in sorted(c.items()))
-             for name, c in sorted(counts.items())]
+
+    def said(name, c):
+        firsts = [(first[name, code], code) for code in sorted(c)]
+        return [f"    game {row['id']}: {first_fault_text(store, row, name, code)}"
+                for row, code in firsts if store is not None and row.get("id") is not None]
+    lines = [line for name, c in sorted(counts.items())
+             for line in [f"  {name}: " + ", ".join(f"{n} {code}{where(name, code)}"
+                                                    for code, n in sorted(c.items()))]
+             + said(name, c)]
     return "\n".join([f"faults in {len(rows)} games (tronlab arena replay DB GAME says what "
                       f"happened):"] + lines)
 
 
-def table_text(rows, pairs=None) -> str:
-    """The whole report of ``rows`` (stored games)."""
+def table_text(rows, pairs=None, store=None) -> str:
+    """The whole report of ``rows`` (stored games); with the ``store`` they come from,
+    the faults say what each bot did wrong the first time."""
     if not rows:
         return "no games stored yet"
     games = sorted({r["game"] for r in rows})
@@ -167,7 +186,7 @@ def table_text(rows, pairs=None) -> str:
     head += "\n" + clocks_phrase(rows)
     slow = "\n".join(slow_lines(rows))
     return "\n\n".join(filter(None, [head, ratings_text(rows), pairs_text(rows, pairs),
-                                     faults_text(rows), slow]))
+                                     faults_text(rows, store), slow]))
 
 
 def replay_text(row, record) -> str:
