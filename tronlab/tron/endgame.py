@@ -228,7 +228,11 @@ class Endgame:
 
 
 def solve_endgame(board, player=0, *, time=None, max_depth=MAX_ENDGAME_DEPTH):
-    """Longest line of own moves found from ``player``'s head: ``(moves, move)``.
+    """Longest line of own moves found from ``player``'s head: ``(moves, move)``, the
+    number of moves of that line and its first move (0-3; -1 when boxed in).  The other
+    players are walls.  ``time`` is a budget in seconds (None: until exact, or
+    ``max_depth`` own moves searched exhaustively, 1-400, each line then finished by
+    the greedy filler); the module docstring says how the search goes.
 
     >>> solve_endgame(Board.from_ascii('''
     ...     ....#2
