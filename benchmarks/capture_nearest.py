@@ -1,9 +1,10 @@
-r"""B2 strength: ``nearest`` against copies of ``random`` on the 35x20 grid, 2, 3 and 4
-players, seats rotated (the hero sits in every seat equally often), point-symmetric
-starts drawn per game.  A win is ranking first alone, a loss ranking lower than
-first; a shared first is a draw and is left out of the sign test.
+r"""B2 strength: a hero bot (``nearest`` unless ``--hero``) against copies of another
+(``random`` unless ``--other``) on the 35x20 grid, 2, 3 and 4 players, seats rotated
+(the hero sits in every seat equally often), point-symmetric starts drawn per game.  A
+win is ranking first alone, a loss ranking lower than first; a shared first is a draw
+and is left out of the sign test.
 
-    python benchmarks/capture_nearest.py [--games N] [--seed S] [--other random]
+    python benchmarks/capture_nearest.py [--games N] [--seed S] [--hero nearest] [--other random]
 
 The same question through the project's arena (pairwise comparisons, stored games):
 

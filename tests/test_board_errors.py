@@ -263,3 +263,16 @@ def test_in_place_moves_and_trails_stay_legal():
     b.heads[0] = square
     # the open room: every free square is reachable, one fewer than before the move
     assert tronlab.flood_fill(b) == b.free_count() == before - 1 == 166
+
+
+@pytest.mark.parametrize("heads", [[(0, 0), (2, 0)], [[6], [9]], 6])
+def test_heads_must_be_one_flat_index_per_player(heads):
+    # before: flattened, so (x, y) pairs were read as four heads at flat indices x0, y0,
+    # x1, y1 ("head of player 0 (flat index 0) is on the border"), a column as two heads
+    # and a single number as a 1-player board
+    b = padded()
+    with pytest.raises(BoardError, match=r"heads must be one flat index per player .*"
+                                         r"board\.index\(x, y\)"):
+        Board(b.cells, heads)
+    with pytest.raises(BoardError, match="one flat index per player"):
+        b.copy().heads = heads

@@ -82,8 +82,21 @@ def test_register_as_decorator_and_call(scratch_registry):
     register("not-a-bot", lambda **kw: 42)
     with pytest.raises(TypeError, match="returned a int, not a callable bot"):
         get_bot("not-a-bot")
-    with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
+    # before: Python's "make() got an unexpected keyword argument 'colour'", which names
+    # the factory (SearchBot.__init__ for chamber), not the bot
+    with pytest.raises(TypeError, match="^fixed has no option 'colour'$"):
         get_bot("fixed", colour="red")
+    with pytest.raises(TypeError, match="^chamber has no option 'dpth'$"):
+        get_bot("chamber", dpth=2)
+
+    def helper():
+        return 0
+
+    def clumsy(*, rng=None, time=None, depth=1):   # the factory's own mistake is left as is
+        return helper(zz=depth)
+    register("clumsy", clumsy)
+    with pytest.raises(TypeError, match=r"helper\(\) got an unexpected keyword argument 'zz'"):
+        get_bot("clumsy", depth=2)
 
 
 def test_a_builtin_name_is_refused_before_the_builtins_are_loaded():

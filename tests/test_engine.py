@@ -87,6 +87,10 @@ def test_play_validates_its_arguments():
     with pytest.raises(ValueError, match="2 players but 1 bots"):
         play(b, [script(UP)])
     with pytest.raises(TypeError, match="bot 1 is not callable"):
+        play(b, [script(UP), 5])
+    # a name, as play_capture takes them: before, only "not callable (got str)"
+    with pytest.raises(TypeError, match=r"bot 1 is the name 'hugger': play takes bots, not "
+                                        r"names; get_bot\('hugger'\) makes one"):
         play(b, [script(UP), "hugger"])
     with pytest.raises(ValueError, match="time_limit is a positive number"):
         play(b, [script(UP)] * 2, time_limit=0)

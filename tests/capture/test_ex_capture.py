@@ -27,6 +27,7 @@ WRONG = [
     ({"metric": "chebyshev"}, "Manhattan distance", "Manhattan"),
     ({"metric": "euclid"}, "Manhattan distance", "straight-line"),
     ({"cluster": False}, "a cluster is worth", "clusters"),
+    ({"neighbours": 8}, "not the diagonal ones", "only the four squares beside"),
     ({"tie": "no-distance"}, "equal cost: the shorter", "shorter walk"),
     ({"tie": "no-neighbours"}, "more neutral neighbours", "more neutral neighbours"),
     ({"tie": "last"}, "reading order", "not the last"),
@@ -217,10 +218,14 @@ def test_a_right_function_plays_the_game_and_the_match(capsys):
     assert "until then there is no match." in capsys.readouterr().out
 
 
-def _learner(*, index="yx", empty="stay", active=True):
+def _learner(*, index="yx", empty="stay", active=True, diagonals=False):
     """A plain-Python B2 written the way a learner might, with switchable slips: the grid
     read as owner[x, y], None or min() of nothing where nothing is neutral, every other
-    player taken as an opponent (an eliminated one's position is None)."""
+    player taken as an opponent (an eliminated one's position is None), the diagonal
+    squares counted as neighbours."""
+    steps = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+    steps += [(1, 1), (1, -1), (-1, 1), (-1, -1)] if diagonals else []
+
     def nearest(view, player):
         at = (lambda x, y: view.owner[y, x]) if index == "yx" else (lambda x, y: view.owner[x, y])
         me = view.positions[player]
@@ -239,8 +244,7 @@ def _learner(*, index="yx", empty="stay", active=True):
             cand = {s for s in cand if not any(d(s, o) < d(s, me) for o in others)} or cand
 
         def around(s):
-            return sum((s[0] + dx, s[1] + dy) in free for dx, dy in ((1, 0), (-1, 0), (0, 1),
-                                                                     (0, -1)))
+            return sum((s[0] + dx, s[1] + dy) in free for dx, dy in steps)
 
         def key(s):
             dist = abs(s[0] - me[0]) + abs(s[1] - me[1])
@@ -264,3 +268,14 @@ def test_a_learner_twin_passes_and_its_slips_get_their_own_hints():
     assert result.status == "crash" and "eliminated" in result.case, result.message
     assert "view.positions[2] is None: player 2 is eliminated" in result.hint
     assert "with this grid:" in result.message and "this board" not in result.message
+
+
+def test_eight_neighbours_fail_on_a_tiny_grid_with_the_neighbour_rule():
+    """Before: a learner counting the 8 squares around (diagonals too) passed every tiny
+    grid and failed on a game grid, where the hint was about the tie order."""
+    result = check_nearest_target(_learner(diagonals=True))
+    assert result.status == "wrong answer", result.message
+    assert result.case == "tiny: neighbours are the four squares beside, not the diagonal ones"
+    assert result.hint.startswith("neighbours: only the four squares beside a square count - "
+                                  "up, down, left, right;"), result.hint
+    assert "ties" not in result.hint and "reading order" not in result.hint

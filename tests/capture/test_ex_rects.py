@@ -142,12 +142,25 @@ PLANTED = [
     ("return score / 2 ** near", "return score / (2 * near if near else 1)",
      "three opponents near", "not by 2 * near"),
     ("score = points / turns", "score = points // turns", "points over turns", "divide with /"),
-    ("box = owner[y0:y1 + 1, x0:x1 + 1]", "box = owner[x0:x1 + 1, y0:y1 + 1]", "a long side",
-     "rows (y) first"),
+    ("box = owner[y0:y1 + 1, x0:x1 + 1]", "box = owner[x0:x1 + 1, y0:y1 + 1]",
+     "exactly enough to win", "rows (y) first"),
     ("if x1 - x0 < 2 or y1 - y0 < 2:", "if x1 - x0 < 3 or y1 - y0 < 3:", "points over turns",
      "3 squares wide is not thin"),
     ("if q != player and pos is not None:", "if pos is not None:", "points over turns",
      "count the other players only"),
+    # before: these passed every tiny grid and failed on a game grid with "a term is missing"
+    # (x1 == view.width alone passed everything); now a grid on the boundary names it
+    ("if neutral >= needed:", "if neutral > needed:", "exactly enough to win",
+     "neutral >= needed, so exactly as many"),
+    ("x1 == view.width - 1 or y1 == view.height - 1", "x1 == view.width or y1 == view.height",
+     "the right edge, 3 players", "the last column is x = view.width - 1"),
+    ("x1 == view.width - 1", "x1 == view.width", "the right edge, 3 players",
+     "the last column is x = view.width - 1"),
+    ("y1 == view.height - 1", "y1 == view.height", "the bottom edge, 3 players",
+     "the last row y = view.height - 1"),
+    ("x1 == view.width - 1 or y1 == view.height - 1",
+     "x1 >= view.width - 2 or y1 >= view.height - 2", "one square short of the right",
+     "one square short of it is not enough"),
 ]
 
 

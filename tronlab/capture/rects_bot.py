@@ -50,7 +50,9 @@ INTERFERE = ("two", "all", "none")
 #: 14).  Tuned against ``paths`` on starts 1000-1024 (50 games, both seatings):
 #: 35-1-14, the margin 38 +- 12 squares a game better than with 14; confirmed on the
 #: starts 0-49 (100 games): 64-2-34 against ``paths``, sign p 0.003, where the
-#: write-up's terms scored 45-4-51 (benchmarks/capture_strength.py).
+#: write-up's terms scored 45-4-51 (benchmarks/capture_paths_options.py; both before the
+#: correction of the path bot's opponent model, and 64-2-34 again after it in
+#: benchmarks/capture_strength.py).
 BOT_TERMS = RectTerms(size_limit=(18, 13, 12))
 
 

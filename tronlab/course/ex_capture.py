@@ -3,12 +3,12 @@
 The learner writes the target of the nearest-neutral bot
 (:func:`tronlab.capture.bots.nearest_target`, whose docstring states the rule).
 :func:`check_nearest_target` tries tiny grids that each isolate one part of the rule
-(distance, clusters, ties, the own square, the late-game filter, an eliminated player,
-nothing neutral), then positions from seeded games of 2-4 players.  The first grid where
-the learner's target differs is named and drawn; the hint comes from recomputing the
-target with one typical mistake at a time (:func:`variant`) and saying which one gives
-the learner's answer.  :mod:`tronlab.course.ex_capture_game` puts the learner's function
-in a game and a match, guarded the same way.
+(distance, clusters, which neighbours count, ties, the own square, the late-game filter,
+an eliminated player, nothing neutral), then positions from seeded games of 2-4
+players.  The first grid where the learner's target differs is named and drawn; the hint
+comes from recomputing the target with one typical mistake at a time (:func:`variant`)
+and saying which one gives the learner's answer.  :mod:`tronlab.course.ex_capture_game`
+puts the learner's function in a game and a match, guarded the same way.
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ def _distance(metric, a, b):
 
 
 def variant(view, player, *, metric="manhattan", cluster=True, late=True, own=False,
-            tie="reading", strict=True, around_own=True):
+            tie="reading", strict=True, around_own=True, neighbours=4):
     """The B2 target computed square by square, with one part of the rule switchable
     to a typical mistake; all defaults give :func:`~tronlab.capture.bots.nearest_target`.
 
@@ -120,7 +120,8 @@ def variant(view, player, *, metric="manhattan", cluster=True, late=True, own=Fa
     "reading" (the rule), "last" (last in reading order), "column" (smaller x
     first), "no-distance" or "no-neighbours" (skip that tie-break);
     ``strict=False`` drops squares as near to an opponent too; ``around_own=False``
-    the player's own square never counts as a neutral neighbour.
+    the player's own square never counts as a neutral neighbour; ``neighbours=8`` the
+    diagonal squares count as neighbours too.
     """
     w, h = view.width, view.height
     owner = np.asarray(view.owner)
@@ -141,10 +142,12 @@ def variant(view, player, *, metric="manhattan", cluster=True, late=True, own=Fa
         cand = kept or cand
 
     near = free if around_own else free - {me}
+    steps = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+    steps += [(1, 1), (1, -1), (-1, 1), (-1, -1)] if neighbours == 8 else []
 
     def around(sq):
         x, y = sq
-        return sum((x + dx, y + dy) in near for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+        return sum((x + dx, y + dy) in near for dx, dy in steps)
 
     def key(sq):
         d = _distance(metric, sq, me)
@@ -163,6 +166,9 @@ MISTAKES = [
                               "|dx| + |dy| (Manhattan), not max(|dx|, |dy|)"),
     ({"metric": "euclid"}, "distance: count moves, |dx| + |dy| (Manhattan), not the "
                            "straight-line distance"),
+    ({"neighbours": 8}, "neighbours: only the four squares beside a square count - up, down, "
+                        "left, right; a neutral square touching it only at a corner "
+                        "(diagonally) leaves it lone (+3)"),
     ({"cluster": False}, "clusters: a neutral square with no neutral neighbour costs 3 more "
                          "steps - a cluster a little further away is worth more"),
     ({"tie": "last"}, "ties: among equally good squares take the first in reading order "

@@ -1,7 +1,8 @@
 """The tiny grids of exercise B2 (:mod:`tronlab.course.ex_capture`): each isolates one
-part of the rule of :func:`tronlab.capture.bots.nearest_target` (distance, clusters, ties,
-the own square, the late-game filter, an eliminated player, nothing neutral), so that a
-learner's target that differs there names the part that is off."""
+part of the rule of :func:`tronlab.capture.bots.nearest_target` (distance, clusters,
+which neighbours count, ties, the own square, the late-game filter, an eliminated player,
+nothing neutral), so that a learner's target that differs there names the part that is
+off."""
 
 __all__ = ["TINY_GRIDS"]
 
@@ -33,6 +34,14 @@ TINY_GRIDS = [
         00000...
         00000...
      """, 0, {"positions": {1: (7, 0)}}),
+    # (1, 0) is lone; (3, 1) and (4, 2) touch only diagonally, so they are lone too
+    ("neighbours are the four squares beside, not the diagonal ones", """
+        0.00000
+        0A0.000
+        0000.00
+        0000000
+        0..0000
+     """, 0, {"positions": {1: (6, 4)}}),
     ("equal cost: the shorter distance", """
         00000000
         0A0.0000

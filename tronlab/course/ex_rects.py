@@ -67,7 +67,10 @@ class Mistakes(NamedTuple):
     size: str = ">"             # ">=": a side of exactly the limit is penalised
     border: str = "two"         # "all": the border bonus with 3-4 players too
     border_free: str = ">"      # ">=": 10 free squares are enough
-    edge: str = "more"          # "all": the edge bonus with 2 players too
+    edge: str = "more"          # "all": the edge bonus with 2 players too; "far": the far
+    #                             edges tested as x1 == width, y1 == height (never true);
+    #                             "near": one square short of an edge taken for touching it
+    win: str = ">="             # ">": the win bonus only for more neutral squares than needed
     prox: str = "manhattan"     # "chebyshev", "once" (one division at most), "<=" (gap 2 counts),
     #                             "times" (/ (2 * near), not / 2 ** near), "self" (the scorer too)
     thin: str = "corner"        # "turns": 1 / (1 + d) without dividing by the turns
@@ -198,7 +201,7 @@ def _factors(score, lines, owner, rect, players, needed, neutral, opponents, ter
         score *= f
         lines.append(f"{name}: x {f:g} ({why}) -> {score:.6g}")
 
-    if neutral >= needed and terms.win_bonus != 1:
+    if (neutral > needed if m.win == ">" else neutral >= needed) and terms.win_bonus != 1:
         factor("win bonus", terms.win_bonus, f"{neutral} neutral squares >= {needed} needed")
     long_side = max(x1 - x0 + 1, y1 - y0 + 1)
     if (long_side > limit or (m.size == ">=" and long_side == limit)) and terms.size_divisor != 1:
@@ -209,7 +212,7 @@ def _factors(score, lines, owner, rect, players, needed, neutral, opponents, ter
         if free > terms.border_free or (m.border_free == ">=" and free == terms.border_free):
             factor("border bonus", terms.border_bonus,
                    f"a side on column {col} with {free} > {terms.border_free} neutral squares")
-    if ((n_players > 2 or m.edge == "all") and (x0 == 0 or y0 == 0 or x1 == w - 1 or y1 == h - 1)
+    if ((n_players > 2 or m.edge == "all") and _touches_edge(rect, w, h, m.edge)
             and terms.edge_bonus != 1):
         factor("edge bonus", terms.edge_bonus, "touches the edge")
     if terms.proximity_divisor != 1:
@@ -227,6 +230,17 @@ def _factors(score, lines, owner, rect, players, needed, neutral, opponents, ter
             factor("opponents near", f,
                    f"{near} opponent(s) less than {terms.proximity} squares away")
     return float(score), lines
+
+
+def _touches_edge(rect, w, h, how="more") -> bool:
+    """Whether ``rect`` touches the edge of a ``w`` x ``h`` grid, or as the mistake ``how``
+    (see :class:`Mistakes`) says."""
+    x0, y0, x1, y1 = rect
+    if how == "far":
+        return x0 == 0 or y0 == 0
+    if how == "near":
+        return x0 <= 1 or y0 <= 1 or x1 >= w - 2 or y1 >= h - 2
+    return x0 == 0 or y0 == 0 or x1 == w - 1 or y1 == h - 1
 
 
 def variant(view, player, rect, **mistakes) -> float:

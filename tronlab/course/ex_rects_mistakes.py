@@ -6,7 +6,7 @@ each pair) and names the first one that gives the learner's number."""
 
 from __future__ import annotations
 
-__all__ = ["TERMS", "MISTAKES", "ELIMINATED", "SWAPPED"]
+__all__ = ["TERMS", "MISTAKES", "ELIMINATED", "BOUNDARIES", "SWAPPED"]
 
 #: the terms of the exercise (RectTerms names), in the order the score applies them
 TERMS = ("cap_to_win", "approach", "player_constant", "thin_corner", "win_bonus",
@@ -28,7 +28,8 @@ _TERM_HINTS = {
     "border_bonus": "the border bonus (2 players only): x 2 when a vertical side runs along "
                     "the middle column (width // 2) and more than 10 of its squares are neutral",
     "edge_bonus": "the edge bonus (3-4 players only): x 1.1 when the rectangle touches the "
-                  "grid's edge",
+                  "grid's edge (x0 == 0, y0 == 0, x1 == view.width - 1 or "
+                  "y1 == view.height - 1)",
     "proximity_divisor": "opponents near: / 2 for each opponent less than 2 squares "
                          "(Manhattan, 0 inside) from the rectangle",
 }
@@ -47,8 +48,22 @@ ELIMINATED = [
                           "still in it"),
 ]
 
-#: (mistake, hint) pairs tried in order: an eliminated player's, the missing terms, the rest
-MISTAKES = ELIMINATED + [({"off": (t,)}, f"a term is missing - {_TERM_HINTS[t]}")
+#: a term's test off by one, tried before the missing terms: on the grid that sits on the
+#: boundary the term is missing there too, and the boundary is the better hint
+BOUNDARIES = [
+    ({"win": ">"}, "the win bonus counts when the neutral squares *reach* the number needed to "
+                   "win: neutral >= needed, so exactly as many as needed earns it too"),
+    ({"edge": "far"}, "the edge bonus: the last column is x = view.width - 1 and the last row "
+                      "y = view.height - 1 (x runs from 0), so a rectangle with "
+                      "x1 == view.width - 1 or y1 == view.height - 1 touches the edge"),
+    ({"edge": "near"}, "the edge bonus is for a rectangle that touches the edge: x0 == 0, "
+                       "y0 == 0, x1 == view.width - 1 or y1 == view.height - 1; one square "
+                       "short of it is not enough"),
+]
+
+#: (mistake, hint) pairs tried in order: an eliminated player's, the boundaries, the missing
+#: terms, the rest
+MISTAKES = ELIMINATED + BOUNDARIES + [({"off": (t,)}, f"a term is missing - {_TERM_HINTS[t]}")
                          for t in TERMS] + [
     ({"enemy": False}, "an opponent's square inside the rectangle makes its score 0: the "
                        "enclosure would go to nobody"),

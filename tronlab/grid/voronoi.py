@@ -31,7 +31,7 @@ import numpy as np
 
 from . import guards
 from ..jit.kernels import KernelTable, kernel
-from ..tron.board import check_board, check_player, start_square, whole_numbers
+from ..tron.board import check_board, check_head, start_square, whole_numbers
 
 UNREACHED = -1
 NEUTRAL = 2     # owner code of squares both players reach at the same time
@@ -262,7 +262,7 @@ def _pair(board, players):
         players = list(players)         # np.array([0, 1]) or argsort's answer
     if not isinstance(players, (tuple, list)) or len(players) != 2:
         raise ValueError(f"players must be two player numbers, got {players!r}")
-    p, q = (check_player(board, x) for x in players)
+    p, q = (check_head(board, x) for x in players)
     if p == q:
         raise ValueError(f"players must differ, got {p} twice")
     return p, q
@@ -301,7 +301,12 @@ def bucket_distances(board, player=0, *, cost=None, start=None) -> np.ndarray:
 
 
 def territory(board, players=(0, 1), *, scratch=None) -> Territory:
-    """Two-player Voronoi territory (A4) and edge counts (A7) of ``players``.
+    """Two-player Voronoi territory (A4) and edge counts (A7) of ``players``:
+    ``n0``/``n1`` the free squares strictly nearer ``players[0]``'s/``players[1]``'s
+    head (ties and the heads left out), ``e0``/``e1`` the free orthogonal neighbours
+    of those squares, summed.  Alive flags are not read: a dead player's head on the
+    board counts as a head (on a board of 3-4 players, :func:`turn_order_territory`
+    leaves the dead out); one whose head is not on the playing area is refused.
 
     >>> from tronlab import Board
     >>> territory(Board.from_ascii('''

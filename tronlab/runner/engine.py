@@ -241,6 +241,9 @@ def _check_play(board, rules, bots, names, time_limit, first_time_limit, max_tur
     if len(bots) != n:
         raise ValueError(f"the board has {n} players but {len(bots)} bots were given")
     for p, bot in enumerate(bots):
+        if isinstance(bot, str):
+            raise TypeError(f"bot {p} is the name {safe_repr(bot, SHOWN)}: play takes bots, "
+                            f"not names; get_bot({safe_repr(bot, SHOWN)}) makes one")
         if not callable(bot):
             raise TypeError(f"bot {p} is not callable: a bot is a function bot(board, player) "
                             f"-> move (got {type(bot).__name__})")

@@ -34,6 +34,7 @@ imported on the first look-up by name.
 from __future__ import annotations
 
 import importlib
+import re
 import warnings
 from contextlib import contextmanager
 
@@ -157,7 +158,13 @@ def get_bot(name: str, *, game: str = "tron", **options):
     factory, _ = _entry(name, game)
     if options.get("time") is not None:
         options["time"] = check_time(options["time"])
-    bot = factory(**options)
+    try:
+        bot = factory(**options)
+    except TypeError as err:    # Python's "SearchBot.__init__() got an unexpected keyword"
+        unknown = re.search(r"unexpected keyword argument '(\w+)'", str(err))
+        if unknown is None or unknown.group(1) not in options:
+            raise
+        raise TypeError(f"{name} has no option {unknown.group(1)!r}") from None
     if not callable(bot):
         raise TypeError(f"the factory of bot {name!r} returned a {type(bot).__name__}, "
                         f"not a callable bot")

@@ -130,6 +130,21 @@ def check_player(board: "Board", player, what: str = "player") -> int:
     return int(player)
 
 
+def check_head(board: "Board", player, what: str = "player") -> int:
+    """``player`` as :func:`check_player` gives it, if its head stands on the playing area.
+    A dead player's head may be a placeholder on the wall border (a CodinGame or Light
+    Riders client gives flat index 0 to a player never seen alive); the kernels would
+    search from there past the grid's end, so that is a clear ValueError.  The alive
+    flag is not read otherwise: a dead player's head on the board is searched from."""
+    player = check_player(board, player, what)
+    y, x = divmod(int(board.heads[player]), board.stride)
+    if not (1 <= y <= board.height and 1 <= x <= board.width):
+        raise ValueError(f"{what} {player} is dead and its head (flat index "
+                         f"{int(board.heads[player])}) is not on the playing area: there is "
+                         f"no square to start from")
+    return player
+
+
 def check_xy(x, y) -> tuple[int, int]:
     """``(x, y)`` as ints if both are ints (not bools, not floats such as 1.5 or
     2.0), else a clear TypeError."""
@@ -144,7 +159,7 @@ def start_square(board: "Board", player=0, start=None) -> int:
     (a flat index of a playing square) when given.  Checks both."""
     check_board(board)
     if start is None:
-        return int(board.heads[check_player(board, player)])
+        return int(board.heads[check_head(board, player)])
     if not is_whole(start):
         raise TypeError(f"start must be a flat index (int), got {type(start).__name__}")
     y, x = divmod(int(start), board.stride)

@@ -38,9 +38,16 @@ def as_cells(cells) -> np.ndarray:
 
 
 def as_heads(heads) -> np.ndarray:
-    """``heads`` as the board's own 1-D ``int64`` array of flat indices."""
-    return whole_numbers(heads, "heads", -2**62, 2**62, np.int64, error=BoardError,
-                         type_error=BoardError).reshape(-1).copy()
+    """``heads`` as the board's own 1-D ``int64`` array of flat indices.  Any other
+    shape is refused: flattening ``[(x0, y0), (x1, y1)]`` read four heads at flat
+    indices x0, y0, x1, y1 and then blamed "player 0's head" for it."""
+    a = whole_numbers(heads, "heads", -2**62, 2**62, np.int64, error=BoardError,
+                      type_error=BoardError)
+    if np.ndim(heads) != 1:     # (whole_numbers gives a number as a 1-item array)
+        raise BoardError(f"heads must be one flat index per player (a 1-D sequence; "
+                         f"board.index(x, y) gives the flat index of (x, y)), got "
+                         f"{'a number' if np.ndim(heads) == 0 else f'shape {np.shape(heads)}'}")
+    return a.copy()
 
 
 def player_flags(values, n: int, name: str) -> np.ndarray:

@@ -124,7 +124,7 @@ from ..grid import guards
 from ..grid.voronoi import territory_kernel
 from ..jit.kernels import KernelTable, kernel
 from .values import is_real
-from .board import check_board, check_player
+from .board import check_board, check_head
 from .chamber_build import (GATE, HEAD, KIND_NAMES, ROOM, ChamberScratch,  # noqa: F401
                             LITERAL_FRONT, LITERAL_N_ONLY, LITERAL_NAMES, LITERAL_NO_STAY,
                             LITERAL_TIES, _F_FRONT, _F_N_ONLY, _F_NO_STAY, _F_PENALIZE, _F_TIES,
@@ -300,9 +300,9 @@ class ChamberTree:
 
 def _check(board, player, opponent):
     check_board(board)
-    check_player(board, player)
+    check_head(board, player)
     if opponent is not None:
-        check_player(board, opponent, "opponent")
+        check_head(board, opponent, "opponent")
     if opponent is None:
         if board.n_players != 2:
             raise ValueError(f"a {board.n_players}-player board: say which opponent "

@@ -31,7 +31,7 @@ import time as _time
 
 import numpy as np
 
-from .board import Board, check_board, check_player  # noqa: F401 - the doctests use Board
+from .board import Board, check_board, check_head  # noqa: F401 - the doctests use Board
 from ..jit.clock import clock_ns, search_deadline
 from .spacefill import fill_length_kernel, new_scratch as new_filler_scratch
 from ..grid.parity import fill_bound_kernel
@@ -175,7 +175,7 @@ class Endgame:
             self.first = np.zeros(MAX_ENDGAME_DEPTH + 1, np.int64)
 
     def solve(self, board, player=0, *, time=None, deadline=None, max_depth=MAX_ENDGAME_DEPTH):
-        player = check_player(check_board(board), player)
+        player = check_head(check_board(board), player)
         max_depth = check_whole(max_depth, "max_depth", 1, MAX_ENDGAME_DEPTH)
         deadline = search_deadline(time, deadline)
         t0 = _time.perf_counter()
@@ -228,7 +228,11 @@ class Endgame:
 
 
 def solve_endgame(board, player=0, *, time=None, max_depth=MAX_ENDGAME_DEPTH):
-    """Longest line of own moves found from ``player``'s head: ``(moves, move)``.
+    """Longest line of own moves found from ``player``'s head: ``(moves, move)``, the
+    number of moves of that line and its first move (0-3; -1 when boxed in).  The other
+    players are walls.  ``time`` is a budget in seconds (None: until exact, or
+    ``max_depth`` own moves searched exhaustively, 1-400, each line then finished by
+    the greedy filler); the module docstring says how the search goes.
 
     >>> solve_endgame(Board.from_ascii('''
     ...     ....#2

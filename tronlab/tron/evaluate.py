@@ -222,6 +222,9 @@ def check_two_players(board, player):
                          f"{board.n_players}")
     if not 0 <= player < 2:
         raise ValueError(f"player {player} does not exist: use 0 or 1")
+    if not board.alive.all():
+        raise ValueError(f"player {int(np.flatnonzero(~board.alive)[0])} is dead: the game is "
+                         f"over, a two-player search needs both players alive")
     return int(player), 1 - int(player)
 
 

@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .board import Board, check_board, check_player
+from .board import Board, check_board, check_head
 from ..grid.parity import fill_bound_kernel
 from .values import is_real, is_whole
 
@@ -92,7 +92,7 @@ def longest_path(board: Board, player: int = 0, *, max_depth: int = 64, time=Non
     """Iteratively deepened longest-path search from ``player``'s head (module doc):
     deepen one move at a time until no line reaches the cutoff (exact), ``max_depth``
     or ``time`` seconds; the last completed depth's answer."""
-    player = check_player(check_board(board), player)
+    player = check_head(check_board(board), player)
     if not is_whole(max_depth) or max_depth < 1:
         raise ValueError(f"max_depth must be a positive int, got {max_depth!r}")
     max_depth = int(max_depth)

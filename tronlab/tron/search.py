@@ -296,7 +296,13 @@ def roomiest_move(board, player) -> int:
 
 def negamax(board, player=0, *, depth=2, evaluation="linear", k1=K1_DEFAULT, k2=K2_DEFAULT,
             sep_weight=SEP_WEIGHT_DEFAULT, draw=0, crash="pessimistic", tt=True, ordering=True):
-    """Fixed-depth negamax alpha-beta (``depth`` whole turns): ``(value, move)``.
+    """Fixed-depth negamax alpha-beta (``depth`` whole turns, 1-60) for ``player`` of a
+    2-player board with both players alive: ``(value, move)``, ``move`` 0-3 (-1 with no
+    legal move).  ``value`` is an int from ``player``'s side on the evaluation's scale
+    (:mod:`tronlab.tron.evaluate`: thousandths of a predicted move for 'linear' and
+    'chamber', squares for 'territory' and 'edges'; ``sep_weight`` per move of fill once
+    separated); a forced win or loss found ``k`` plies down is ``WIN - k`` or
+    ``-WIN + k`` (``WIN`` = 2**40).  The options are :class:`Searcher`'s.
 
     >>> b = Board.from_ascii('''
     ...     #####
