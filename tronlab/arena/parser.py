@@ -56,7 +56,9 @@ def _add_run_parser(sub) -> None:
     r.add_argument("--time", type=seconds, metavar="S", help=time_help())
     r.add_argument("--bank", type=seconds, metavar="S", help=bank_help())
     r.add_argument("--depth", type=int,
-                   help="fixed search depth (turns, 1 to 48: the Nash bot's deepest)")
+                   help="fixed search depth (turns, 1 to 48: the Nash bot's deepest), searched "
+                        "in full whatever --time, which then times only the endgame once the "
+                        "players are apart (when a program plays: the engine's limit still holds)")
     r.add_argument("--jobs", type=int, default=1,
                    help=f"games played at once (processes, 1 to {MAX_JOBS}, default 1)")
     r.add_argument("--dask", metavar="ADDRESS",

@@ -7,10 +7,14 @@ process boundaries) with the result by seat and the full record as JSON, which
 
 Limits: a bot gets ``spec.time`` seconds a move to think with; the engine calls
 a timeout after twice that (six times for the first move), so machine noise
-rarely decides a game.  At a fixed ``depth`` the search bots search that deep
-however long it takes, and when every bot is a registered one the engine sets no
-clock at all (the games are then the same on any machine); a program (py:, cmd:)
-still gets the clock, so it can never hang a game.  When a program plays, the
+rarely decides a game.  At a fixed ``depth``, when every bot is a registered one
+the engine sets no clock and the search bots search exactly that deep however long it
+takes (:meth:`~tronlab.tron.bots.base._Bot.depth_deadline`); only the endgame
+solver, once the players are apart, still stops at ``spec.time``, so the games are the
+same on any machine when it is capped (``endgame_depth``) or finishes in time.  When a
+program (py:, cmd:) plays, every bot keeps the engine's clock, so it can never hang a
+game, and a search bot stops its fixed-depth search at half the engine's limit
+(``spec.time``).  When a program plays, the
 first move may take at least :data:`PROGRAM_START` seconds (for every seat),
 because starting a Python program takes a good part of a second, and more than two
 on a busy machine (1.2-1.3 s measured at load 10 on two cores, and a crashing bot

@@ -34,7 +34,7 @@ import numpy as np
 
 from ..board import FREE, Board
 from ..chambers import new_scratch
-from ...jit.clock import deadline_after
+from ...jit.clock import NO_DEADLINE, deadline_after, now_ns
 from ..lightriders import move_time
 from ..evaluate import multi_score_kernel
 from ..values import check_flag
@@ -44,6 +44,9 @@ from ...runner.registry import check_time, warm_up_wanted
 #: less at least this margin (s), from the turn's first input line: 80 ms of CodinGame's 100
 #: (in process ``nash`` and ``hybrid`` plan 95% less 2 ms: the arena allows twice the time)
 CONTEST_SHARE, CONTEST_MARGIN = 0.85, 0.005
+#: at a fixed depth under an engine's limit a move, the search stops at this share of the limit
+#: (the arena's limit is twice ``--time``: the search then stops at ``--time``)
+FIXED_DEPTH_SHARE = 0.5
 DEFAULT_TIME = {"google2010": 1.0, "lightriders": 0.2, "codingame": 0.1}
 _WARMUP = """
     1...
@@ -62,6 +65,10 @@ class _Bot(ABC):
     _contest = False       # a contest program (set_turn_start heard): the contest's shares
     _rounds_left = 1       # rounds the game can still last (half the free squares, plus one)
     _full_bank = None      # the game's whole bank (start_game's time_bank), None: unknown
+    _limits = (None, None)  # the engine's (time_limit, first_time_limit) from start_game
+    _move_start = 0         # now_ns() when this move's clock started
+    _move_limit = None      # the engine's limit for this move (s), None: none told
+    depth = None            # a fixed search depth (turns, the searching bots); None: timed
 
     def __init__(self, *, time=None, verbose=False, rng=None):
         self.time = check_time(time)
@@ -72,8 +79,10 @@ class _Bot(ABC):
         self._first = False
 
     # ---- hooks -------------------------------------------------------------
-    def start_game(self, board, player, *, rules=None, time_limit=None, rng=None, time_bank=None):
+    def start_game(self, board, player, *, rules=None, time_limit=None, rng=None, time_bank=None,
+                   first_time_limit=None):
         self.rules = getattr(rules, "name", rules)
+        self._limits = (time_limit, time_limit if first_time_limit is None else first_time_limit)
         self._full_bank = None if time_bank is None else float(time_bank[0])
         if self.time is None and time_limit is not None:
             self.time = float(time_limit)
@@ -150,6 +159,8 @@ class _Bot(ABC):
         start = self._turn_start
         deadline = (deadline_after(self.budget()) if start is None
                     else start + int(self.budget() * 1e9))
+        self._move_start = now_ns() if start is None else start
+        self._move_limit = self._limits[1] if self._first else self._limits[0]
         self._first = False
         legal = board.legal_moves(player)
         self.last_stats = {"mode": "forced", "depth": 0, "nodes": 0}
@@ -168,6 +179,19 @@ class _Bot(ABC):
                      for k, v in self.last_stats.items() if k != "pv"}
             print(f"{self.name}: {shown}", file=sys.stderr, flush=True)
         return int(move)
+
+    def depth_deadline(self, deadline: int) -> int:
+        """The contested search's deadline: ``deadline`` (the move's budget) for a timed
+        bot.  At a fixed :attr:`depth` none, so the search goes exactly that deep, unless
+        the engine enforces a limit a move (then :data:`FIXED_DEPTH_SHARE` of it from the
+        move's start, or ``deadline`` if later, so a deep search does not lose the game on
+        time); a bot under a time bank or run as a contest program keeps ``deadline`` (its
+        clock is the contest's)."""
+        if self.depth is None or self._clock is not None or self._contest:
+            return deadline
+        if self._move_limit is None:
+            return NO_DEADLINE
+        return max(deadline, self._move_start + int(FIXED_DEPTH_SHARE * self._move_limit * 1e9))
 
     @abstractmethod
     def choose(self, board, player, deadline) -> int:

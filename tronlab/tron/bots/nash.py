@@ -129,7 +129,7 @@ class ClockedBot(_EndgameBot):
     def contested_move(self, board, player, deadline):
         """``self.searcher``'s move (with :meth:`search_options`); ``last_stats``
         say so under the bot's name as the mode."""
-        _, move = self.searcher.search(board, player, deadline=deadline,
+        _, move = self.searcher.search(board, player, deadline=self.depth_deadline(deadline),
                                        **self.search_options())
         self.last_stats.update({"mode": self.name, **self.searcher.last_stats})
         return move
@@ -171,9 +171,9 @@ class NashBot(ClockedBot):
         return self._rng
 
     def start_game(self, board, player, *, rules=None, time_limit=None, rng=None,
-                   time_bank=None):
+                   time_bank=None, first_time_limit=None):
         super().start_game(board, player, rules=rules, time_limit=time_limit, rng=rng,
-                           time_bank=time_bank)
+                           time_bank=time_bank, first_time_limit=first_time_limit)
         if rng is not None:
             self._rng_source, self._rng = rng, None
 

@@ -157,7 +157,8 @@ class SearchBot(_EndgameBot):
     def contested_move(self, board, player, deadline):
         kw = {} if self.depth is None else {"max_depth": self.depth}
         self.searcher.draw = self.draw_value(board, player)
-        value, move = self.searcher.search(board, player, deadline=deadline, **kw)
+        value, move = self.searcher.search(board, player, deadline=self.depth_deadline(deadline),
+                                           **kw)
         self.last_stats.update({"mode": "search", **self.searcher.last_stats})
         return move
 
