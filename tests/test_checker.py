@@ -300,6 +300,13 @@ MISTAKES = [
     ("greedy_move", wrong.greedy_counts_the_target, WRONG, "t itself not counted"),
     ("greedy_move", wrong.greedy_sides_through_corners, WRONG, "flood each side up, right, "
                                                                 "down and left only"),
+    # before: caught on random boards only, with "player 1's head reaches" (a trail above
+    # the head), or "you stepped up and down board.flat by board.width" and a formula hint
+    # (a bounds check one short of the bottom row)
+    ("flood_fill", wrong.flood_from_first_two, WRONG, "the first square holding 2"),
+    ("fill_bound", wrong.bound_from_first_two, WRONG, "the first square holding 2"),
+    ("flood_fill", wrong.flood_stops_short, WRONG, "the bottom row (y = 2) left out"),
+    ("fill_bound", wrong.bound_stops_short, WRONG, "the bottom row (y = 2) left out"),
 ]
 
 

@@ -1038,3 +1038,49 @@ def cuts_root_children_shared(board):
         if children > 1:
             cuts.add(root)
     return {(int(x) - 1, int(y) - 1) for y, x in cuts}
+
+
+# ---- round three: the edge of the board, and the head found by its number ------------------
+def _reach_short(board, player):
+    """The squares of the playing area the head reaches, (x, y), with a bounds check that
+    stops one short of the bottom row (``y < board.height - 1``); the head left out."""
+    hx, hy = board.xy(int(board.heads[player]))
+    seen, todo = {(hx, hy)}, [(hx, hy)]
+    while todo:
+        x, y = todo.pop()
+        for dx, dy in STRAIGHT:
+            nx, ny = x + dx, y + dy
+            if (0 <= nx < board.width and 0 <= ny < board.height - 1 and (nx, ny) not in seen
+                    and board.is_free(nx, ny)):
+                seen.add((nx, ny))
+                todo.append((nx, ny))
+    seen.discard((hx, hy))
+    return seen, (hx + hy) % 2
+
+
+def flood_stops_short(board, player):
+    return len(_reach_short(board, player)[0])
+
+
+def bound_stops_short(board, player):
+    region, head = _reach_short(board, player)
+    same = sum(1 for x, y in region if (x + y) % 2 == head)
+    return _bound(len(region) - same, same)
+
+
+def _trail_first(board, player):
+    """The first square holding 2 + player: the head, unless the trail comes before it."""
+    return int(np.flatnonzero(board.flat == 2 + player)[0])
+
+
+def flood_from_first_two(board, player):
+    return len(_reach(board, _trail_first(board, player))) - 1
+
+
+def bound_from_first_two(board, player):
+    start = _trail_first(board, player)
+    region = _reach(board, start)
+    sy, sx = divmod(start, board.stride)
+    region.discard((sy, sx))
+    same = sum(1 for (y, x) in region if (y + x) % 2 == (sy + sx) % 2)
+    return _bound(len(region) - same, same)

@@ -16,7 +16,7 @@ from collections import deque
 
 import numpy as np
 
-from ..tron.board import FREE, WALL, Board
+from ..tron.board import FREE, TRAIL, WALL, Board
 
 _STRAIGHT = ((0, -1), (1, 0), (0, 1), (-1, 0))
 _DIAGONAL = ((1, -1), (1, 1), (-1, 1), (-1, -1))
@@ -51,6 +51,28 @@ def distances(board: Board, player: int, *, diagonal: bool = False, walls_only: 
                 dist[ny, nx] = dist[y, x] + 1
                 queue.append((ny, nx))
     return dist
+
+
+def first_of_trail(board: Board, player: int) -> int:
+    """The mistake of finding the head by its number: the first flat index, in reading order,
+    holding ``2 + player``.  The whole trail holds that number, so this is a square of the
+    trail whenever the trail passes above or left of the head."""
+    return int(np.flatnonzero(board.flat == TRAIL + player)[0])
+
+
+def cropped(board: Board) -> list[tuple[str, Board]]:
+    """The off-by-one mistake at the edge of the board: for each edge of the playing area
+    (``"last column"``, ``"bottom row"``, ``"first column"``, ``"top row"``) a copy of
+    ``board`` with the free squares of that edge walled, the board a loop or bounds check
+    that stops one square short sees."""
+    out = []
+    for edge, line in (("last column", (slice(None), -2)), ("bottom row", (-2, slice(None))),
+                       ("first column", (slice(None), 1)), ("top row", (1, slice(None)))):
+        short = board.copy()
+        squares = short.cells[line]
+        squares[squares == FREE] = WALL
+        out.append((edge, short))
+    return out
 
 
 def manhattan(board: Board, player: int) -> np.ndarray:
