@@ -307,6 +307,18 @@ MISTAKES = [
     ("fill_bound", wrong.bound_from_first_two, WRONG, "the first square holding 2"),
     ("flood_fill", wrong.flood_stops_short, WRONG, "the bottom row (y = 2) left out"),
     ("fill_bound", wrong.bound_stops_short, WRONG, "the bottom row (y = 2) left out"),
+    # exercise 03. Before: "the padding border ... holds 0", "at (2, 2) expected 3, got -1",
+    # "the head (1, 0) is 0 moves from itself", the general hint (territory), and for the
+    # turn order the general hint or "ties are not neutral here" (a coincidence of counts)
+    ("bfs_distances", wrong.distances_from_zeros, WRONG, "np.full(board.cells.shape, -1)"),
+    ("bfs_distances", wrong.distances_stop_short, WRONG, "the bottom row (y = 2) left out"),
+    ("bfs_distances", wrong.distances_from_player_0, WRONG, "distances from player 0's head"),
+    ("territory", wrong.territory_one_head_twice, WRONG, "from the same head"),
+    ("territory", wrong.territory_stops_short, WRONG, "the last column (x = 5) left out"),
+    ("turn_order_territory", wrong.turn_order_turns_go_down, WRONG, "yours seem to go down"),
+    ("turn_order_territory", wrong.turn_order_one_square_a_turn, WRONG, "not one square per"),
+    ("turn_order_territory", wrong.turn_order_stops_with_the_first_stuck, WRONG,
+     "until a whole round adds nothing"),
 ]
 
 

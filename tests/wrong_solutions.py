@@ -1084,3 +1084,80 @@ def bound_from_first_two(board, player):
     region.discard((sy, sx))
     same = sum(1 for (y, x) in region if (y + x) % 2 == (sy + sx) % 2)
     return _bound(len(region) - same, same)
+
+
+def distances_from_zeros(board, player):
+    """Distances started from np.zeros: unreached and blocked squares stay 0, not -1."""
+    dist = _bfs(board, player)
+    return np.where(dist < 0, 0, dist)
+
+
+def distances_stop_short(board, player):
+    # the bottom row of the playing area is never entered (a bounds check one short)
+    short = board.copy()
+    row = short.cells[-2]
+    row[row == FREE] = WALL
+    return _bfs(short, player)
+
+
+def distances_from_player_0(board, player):
+    return _bfs(board, 0)
+
+
+def territory_one_head_twice(board):
+    d0, d1 = _bfs(board, 0), _bfs(board, 0)      # the second map from the wrong head
+    free = board.cells == FREE
+    near0 = (d0 >= 0) & ((d1 < 0) | (d0 < d1))
+    near1 = (d1 >= 0) & ((d0 < 0) | (d1 < d0))
+    return int((free & near0).sum()), int((free & near1).sum())
+
+
+def territory_stops_short(board):
+    short = board.copy()
+    column = short.cells[:, -2]
+    column[column == FREE] = WALL
+    return _split(short, "nobody")
+
+
+def turn_order_turns_go_down(board, first):
+    n = board.n_players
+    return _expand(board, [(first - i) % n for i in range(n)], board.alive)
+
+
+def turn_order_one_square_a_turn(board, first):
+    n = board.n_players
+    order = [(first + i) % n for i in range(n) if board.alive[(first + i) % n]]
+    owner = {int(board.heads[p]) for p in order}
+    queues = {p: deque([int(board.heads[p])]) for p in order}
+    counts = [0] * n
+    while any(queues.values()):
+        for p in order:
+            if queues[p]:
+                sq = queues[p].popleft()
+                for step in board.offsets:
+                    nb = sq + int(step)
+                    if board.flat[nb] == FREE and nb not in owner:
+                        owner.add(nb)
+                        queues[p].append(nb)
+                        counts[p] += 1
+    return counts
+
+
+def turn_order_stops_with_the_first_stuck(board, first):
+    n = board.n_players
+    order = [(first + i) % n for i in range(n) if board.alive[(first + i) % n]]
+    owner = {int(board.heads[p]) for p in order}
+    fronts = {p: [int(board.heads[p])] for p in order}
+    counts = [0] * n
+    while all(fronts.values()):
+        for p in order:
+            new = []
+            for sq in fronts[p]:
+                for step in board.offsets:
+                    nb = sq + int(step)
+                    if board.flat[nb] == FREE and nb not in owner:
+                        owner.add(nb)
+                        new.append(nb)
+            counts[p] += len(new)
+            fronts[p] = new
+    return counts

@@ -265,3 +265,30 @@ def greedy_choices(board: Board, player: int, **mistakes) -> list[int]:
         return []
     top = max(keys.values())
     return [m for m, key in keys.items() if key == top]
+
+
+def turn_order(board: Board, first: int, *, down: bool = False, one_square: bool = False,
+               stop_early: bool = False) -> list[int]:
+    """K1: squares each player claims when the living players take turns from ``first``,
+    each growing its whole frontier by one step a turn.  Mistakes: ``down`` (the turns go
+    first, first - 1, ...), ``one_square`` (a turn grows from one square of a queue, not the
+    whole frontier), ``stop_early`` (stop as soon as one player's frontier is empty)."""
+    n = board.n_players
+    order = [(first - i if down else first + i) % n for i in range(n)]
+    order = [p for p in order if board.alive[p]]
+    claimed = {int(board.heads[p]) for p in order}
+    fronts = {p: deque([int(board.heads[p])]) for p in order}
+    counts = [0] * n
+    while any(fronts.values()) and not (stop_early and not all(fronts.values())):
+        for p in order:
+            grow = [fronts[p].popleft()] if one_square and fronts[p] else list(fronts[p])
+            if not one_square:
+                fronts[p].clear()
+            for square in grow:
+                for off in board.offsets:
+                    nxt = square + int(off)
+                    if board.flat[nxt] == FREE and nxt not in claimed:
+                        claimed.add(nxt)
+                        fronts[p].append(nxt)
+                        counts[p] += 1
+    return counts
