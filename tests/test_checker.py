@@ -330,6 +330,8 @@ def test_mistakes_are_caught_with_the_right_hint(name, fn, status, hint):
     assert result.status == status, result.message
     assert hint in result.message, result.message
     assert "Traceback" not in result.message
+    # caught on a board small enough to follow by hand, before any random board
+    assert result.case is None or result.case.startswith("tiny:"), result.message
     if status in (WRONG, WRONG_TYPE, CRASH, CHANGED_INPUT) and result.board is not None:
         # the failing board is drawn in the message and kept on the result
         assert result.board.to_ascii().split("\n")[0] in result.message

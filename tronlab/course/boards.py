@@ -157,6 +157,10 @@ TINY_SEARCH = {
         .....
         ...2.
     """,
+    # player 0 has a move but no way out: from depth 3 on every line ends in game.LOSS
+    "lost anyway": """
+        1.#2..
+    """,
 }
 
 
