@@ -319,6 +319,10 @@ MISTAKES = [
     ("turn_order_territory", wrong.turn_order_one_square_a_turn, WRONG, "not one square per"),
     ("turn_order_territory", wrong.turn_order_stops_with_the_first_stuck, WRONG,
      "until a whole round adds nothing"),
+    # before: "(3, 1) is not a cut vertex ... A back edge from below it", and a hint that
+    # named the cut but not the other square, which the function took for one too
+    ("articulation_points", wrong.cuts_stop_short, WRONG, "the last column (x = 5) left out"),
+    ("greedy_move", wrong.greedy_sides_never_merged, WRONG, "not one side each"),
 ]
 
 

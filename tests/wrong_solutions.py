@@ -1161,3 +1161,31 @@ def turn_order_stops_with_the_first_stuck(board, first):
             counts[p] += len(new)
             fronts[p] = new
     return counts
+
+
+def cuts_stop_short(board):
+    """Every square but those of the last column: a scan that stops one column short."""
+    return _cuts_by_removal(board, {(y, x) for y, x in _free_nodes(board) if x < board.width})
+
+
+def greedy_sides_never_merged(board, player):
+    """Counts one side per free neighbour of the target, even where two of them meet again:
+    every target with two free neighbours looks like a cut vertex."""
+    head = int(board.heads[player])
+    best_key, best_move = None, None
+    for move in board.legal_moves(player):
+        target = head + int(board.offsets[move])
+        blocked = board.copy()
+        blocked.flat[target] = WALL
+        starts = [target + int(off) for off in board.offsets
+                  if board.flat[target + int(off)] == FREE]
+        room = 0
+        colour = sum(divmod(target, board.stride)) % 2
+        for start in starts:
+            piece = {y * board.stride + x for y, x in _reach(blocked, start)}
+            same = sum(1 for sq in piece if sum(divmod(sq, board.stride)) % 2 == colour)
+            room = max(room, _bound(len(piece) - same, same))
+        key = (1 + room, len(starts) < 2, -len(starts))
+        if best_key is None or key > best_key:
+            best_key, best_move = key, move
+    return best_move

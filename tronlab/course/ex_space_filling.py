@@ -193,11 +193,13 @@ class GreedyMove(Exercise):
                         f"not the smallest)")
             return (f"{name_b} allows up to {space_b} moves, {name_g} only {space_g}: most "
                     f"space first")
+        t = int(b.heads[p] + b.offsets[best])
         if whole_b and not whole_g:
             return (f"{name_g} and {name_b} allow the same number of moves, but "
                     f"{square_name(b, target)} is a cut vertex: entering it splits your region. "
-                    f"Prefer the move that keeps the region in one piece")
-        t = int(b.heads[p] + b.offsets[best])
+                    f"Prefer the move that keeps the region in one piece: {square_name(b, t)} "
+                    f"is no cut vertex, its free neighbours still reach each other without it "
+                    f"(they are one side, not one side each)")
         return (f"{name_g} and {name_b} are equally good on space, but {name_b} goes to a square "
                 f"with {_free(variants.free_neighbours(b, t))} and {name_g} to one with "
                 f"{_free(variants.free_neighbours(b, target))}: hug the walls (fewest free "
