@@ -300,6 +300,29 @@ MISTAKES = [
     ("greedy_move", wrong.greedy_counts_the_target, WRONG, "t itself not counted"),
     ("greedy_move", wrong.greedy_sides_through_corners, WRONG, "flood each side up, right, "
                                                                 "down and left only"),
+    # before: caught on random boards only, with "player 1's head reaches" (a trail above
+    # the head), or "you stepped up and down board.flat by board.width" and a formula hint
+    # (a bounds check one short of the bottom row)
+    ("flood_fill", wrong.flood_from_first_two, WRONG, "the first square holding 2"),
+    ("fill_bound", wrong.bound_from_first_two, WRONG, "the first square holding 2"),
+    ("flood_fill", wrong.flood_stops_short, WRONG, "the bottom row (y = 2) left out"),
+    ("fill_bound", wrong.bound_stops_short, WRONG, "the bottom row (y = 2) left out"),
+    # exercise 03. Before: "the padding border ... holds 0", "at (2, 2) expected 3, got -1",
+    # "the head (1, 0) is 0 moves from itself", the general hint (territory), and for the
+    # turn order the general hint or "ties are not neutral here" (a coincidence of counts)
+    ("bfs_distances", wrong.distances_from_zeros, WRONG, "np.full(board.cells.shape, -1)"),
+    ("bfs_distances", wrong.distances_stop_short, WRONG, "the bottom row (y = 2) left out"),
+    ("bfs_distances", wrong.distances_from_player_0, WRONG, "distances from player 0's head"),
+    ("territory", wrong.territory_one_head_twice, WRONG, "from the same head"),
+    ("territory", wrong.territory_stops_short, WRONG, "the last column (x = 5) left out"),
+    ("turn_order_territory", wrong.turn_order_turns_go_down, WRONG, "yours seem to go down"),
+    ("turn_order_territory", wrong.turn_order_one_square_a_turn, WRONG, "not one square per"),
+    ("turn_order_territory", wrong.turn_order_stops_with_the_first_stuck, WRONG,
+     "until a whole round adds nothing"),
+    # before: "(3, 1) is not a cut vertex ... A back edge from below it", and a hint that
+    # named the cut but not the other square, which the function took for one too
+    ("articulation_points", wrong.cuts_stop_short, WRONG, "the last column (x = 5) left out"),
+    ("greedy_move", wrong.greedy_sides_never_merged, WRONG, "not one side each"),
 ]
 
 
@@ -311,6 +334,8 @@ def test_mistakes_are_caught_with_the_right_hint(name, fn, status, hint):
     assert result.status == status, result.message
     assert hint in result.message, result.message
     assert "Traceback" not in result.message
+    # caught on a board small enough to follow by hand, before any random board
+    assert result.case is None or result.case.startswith("tiny:"), result.message
     if status in (WRONG, WRONG_TYPE, CRASH, CHANGED_INPUT) and result.board is not None:
         # the failing board is drawn in the message and kept on the result
         assert result.board.to_ascii().split("\n")[0] in result.message

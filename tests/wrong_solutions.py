@@ -1038,3 +1038,154 @@ def cuts_root_children_shared(board):
         if children > 1:
             cuts.add(root)
     return {(int(x) - 1, int(y) - 1) for y, x in cuts}
+
+
+# ---- round three: the edge of the board, and the head found by its number ------------------
+def _reach_short(board, player):
+    """The squares of the playing area the head reaches, (x, y), with a bounds check that
+    stops one short of the bottom row (``y < board.height - 1``); the head left out."""
+    hx, hy = board.xy(int(board.heads[player]))
+    seen, todo = {(hx, hy)}, [(hx, hy)]
+    while todo:
+        x, y = todo.pop()
+        for dx, dy in STRAIGHT:
+            nx, ny = x + dx, y + dy
+            if (0 <= nx < board.width and 0 <= ny < board.height - 1 and (nx, ny) not in seen
+                    and board.is_free(nx, ny)):
+                seen.add((nx, ny))
+                todo.append((nx, ny))
+    seen.discard((hx, hy))
+    return seen, (hx + hy) % 2
+
+
+def flood_stops_short(board, player):
+    return len(_reach_short(board, player)[0])
+
+
+def bound_stops_short(board, player):
+    region, head = _reach_short(board, player)
+    same = sum(1 for x, y in region if (x + y) % 2 == head)
+    return _bound(len(region) - same, same)
+
+
+def _trail_first(board, player):
+    """The first square holding 2 + player: the head, unless the trail comes before it."""
+    return int(np.flatnonzero(board.flat == 2 + player)[0])
+
+
+def flood_from_first_two(board, player):
+    return len(_reach(board, _trail_first(board, player))) - 1
+
+
+def bound_from_first_two(board, player):
+    start = _trail_first(board, player)
+    region = _reach(board, start)
+    sy, sx = divmod(start, board.stride)
+    region.discard((sy, sx))
+    same = sum(1 for (y, x) in region if (y + x) % 2 == (sy + sx) % 2)
+    return _bound(len(region) - same, same)
+
+
+def distances_from_zeros(board, player):
+    """Distances started from np.zeros: unreached and blocked squares stay 0, not -1."""
+    dist = _bfs(board, player)
+    return np.where(dist < 0, 0, dist)
+
+
+def distances_stop_short(board, player):
+    # the bottom row of the playing area is never entered (a bounds check one short)
+    short = board.copy()
+    row = short.cells[-2]
+    row[row == FREE] = WALL
+    return _bfs(short, player)
+
+
+def distances_from_player_0(board, player):
+    return _bfs(board, 0)
+
+
+def territory_one_head_twice(board):
+    d0, d1 = _bfs(board, 0), _bfs(board, 0)      # the second map from the wrong head
+    free = board.cells == FREE
+    near0 = (d0 >= 0) & ((d1 < 0) | (d0 < d1))
+    near1 = (d1 >= 0) & ((d0 < 0) | (d1 < d0))
+    return int((free & near0).sum()), int((free & near1).sum())
+
+
+def territory_stops_short(board):
+    short = board.copy()
+    column = short.cells[:, -2]
+    column[column == FREE] = WALL
+    return _split(short, "nobody")
+
+
+def turn_order_turns_go_down(board, first):
+    n = board.n_players
+    return _expand(board, [(first - i) % n for i in range(n)], board.alive)
+
+
+def turn_order_one_square_a_turn(board, first):
+    n = board.n_players
+    order = [(first + i) % n for i in range(n) if board.alive[(first + i) % n]]
+    owner = {int(board.heads[p]) for p in order}
+    queues = {p: deque([int(board.heads[p])]) for p in order}
+    counts = [0] * n
+    while any(queues.values()):
+        for p in order:
+            if queues[p]:
+                sq = queues[p].popleft()
+                for step in board.offsets:
+                    nb = sq + int(step)
+                    if board.flat[nb] == FREE and nb not in owner:
+                        owner.add(nb)
+                        queues[p].append(nb)
+                        counts[p] += 1
+    return counts
+
+
+def turn_order_stops_with_the_first_stuck(board, first):
+    n = board.n_players
+    order = [(first + i) % n for i in range(n) if board.alive[(first + i) % n]]
+    owner = {int(board.heads[p]) for p in order}
+    fronts = {p: [int(board.heads[p])] for p in order}
+    counts = [0] * n
+    while all(fronts.values()):
+        for p in order:
+            new = []
+            for sq in fronts[p]:
+                for step in board.offsets:
+                    nb = sq + int(step)
+                    if board.flat[nb] == FREE and nb not in owner:
+                        owner.add(nb)
+                        new.append(nb)
+            counts[p] += len(new)
+            fronts[p] = new
+    return counts
+
+
+def cuts_stop_short(board):
+    """Every square but those of the last column: a scan that stops one column short."""
+    return _cuts_by_removal(board, {(y, x) for y, x in _free_nodes(board) if x < board.width})
+
+
+def greedy_sides_never_merged(board, player):
+    """Counts one side per free neighbour of the target, even where two of them meet again:
+    every target with two free neighbours looks like a cut vertex."""
+    head = int(board.heads[player])
+    best_key, best_move = None, None
+    for move in board.legal_moves(player):
+        target = head + int(board.offsets[move])
+        blocked = board.copy()
+        blocked.flat[target] = WALL
+        starts = [target + int(off) for off in board.offsets
+                  if board.flat[target + int(off)] == FREE]
+        room = 0
+        colour = sum(divmod(target, board.stride)) % 2
+        for start in starts:
+            piece = {y * board.stride + x for y, x in _reach(blocked, start)}
+            same = sum(1 for sq in piece if sum(divmod(sq, board.stride)) % 2 == colour)
+            room = max(room, _bound(len(piece) - same, same))
+        key = (1 + room, len(starts) < 2, -len(starts))
+        if best_key is None or key > best_key:
+            best_key, best_move = key, move
+    return best_move

@@ -15,6 +15,7 @@ import numpy as np
 from ..runner.reprs import safe_repr
 from ..tron.board import Board
 from ..tron.values import is_whole
+from . import variants
 from .checker import Case, WrongType
 
 
@@ -195,3 +196,28 @@ def player_cases(cases, *, every=True):
         for p in (range(case.board.n_players) if every else (0,)):
             out.append(Case(f"{case.label}, player {p}", case.board, (p,)))
     return out
+
+
+def edge_mistake(board: Board, got, answer, same=None) -> str | None:
+    """The hint when ``got`` is the answer on ``board`` with one edge of its playing area left
+    out (a loop or bounds check that stops one square short), else None.  ``answer(b)`` is
+    the right answer on board ``b``; ``same(a, b)`` compares two answers (default ``==``)."""
+    same = same or (lambda a, b: a == b)
+    for edge, short in variants.cropped(board):
+        if same(answer(short), got):
+            last = {"last column": f"x = {board.width - 1}", "first column": "x = 0",
+                    "bottom row": f"y = {board.height - 1}", "top row": "y = 0"}[edge]
+            return (f"that is the answer with the {edge} ({last}) left out: a loop or bounds "
+                    f"check stops one square short of the edge. The playing area is x = 0 .. "
+                    f"{board.width - 1}, y = 0 .. {board.height - 1}, at board.cells[y + 1, "
+                    f"x + 1]; the ring of wall round it means a step never leaves board.cells, "
+                    f"so no bounds check is needed")
+    return None
+
+
+def trail_start_hint(board: Board, player: int) -> str:
+    """The hint for a function that started from the first square holding ``2 + player``."""
+    x, y = board.xy(variants.first_of_trail(board, player))
+    return (f"you started from ({x}, {y}), the first square holding {2 + player}: the whole "
+            f"trail of player {player} holds {2 + player}, not only its head. The head is "
+            f"board.heads[player], a flat index (board.xy(board.heads[player]) gives its (x, y))")

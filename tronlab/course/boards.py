@@ -116,6 +116,16 @@ TINY_MULTI = {
     """,
 }
 
+#: a trail above its head, in a pocket of its own: the first square holding 2 (reading order)
+#: is player 0's trail, and from there a flood reaches 2 squares, not the head's 7
+TINY_TRAIL_FIRST = {
+    "trail before the head": """
+        .#...
+        .a#..
+        #1..2
+    """,
+}
+
 #: tiny boards for game-tree search: few squares so that full minimax is quick
 TINY_SEARCH = {
     "corridor": """
@@ -146,6 +156,10 @@ TINY_SEARCH = {
         ..#..
         .....
         ...2.
+    """,
+    # player 0 has a move but no way out: from depth 3 on every line ends in game.LOSS
+    "lost anyway": """
+        1.#2..
     """,
 }
 

@@ -17,7 +17,7 @@ from ..grid import reference
 from ..tron.board import FREE, WALL, Board
 from ..tron.values import is_whole
 from . import variants
-from .answers import CELLS_INDEX, reject_text
+from .answers import CELLS_INDEX, edge_mistake, reject_text
 from .boards import TINY, random_cases, tiny_cases
 from .progress import recorded
 from .checker import Case, Exercise, Failure, WrongType, draw_grid, run_check
@@ -289,7 +289,9 @@ class ArticulationPoints(Exercise):
         for kw, text in _GRAPH_MISTAKES:
             if got == frozenset(tarjan_variant(board, **kw)):
                 return text
-        return _why_missed_or_invented(board, want, got)
+        edge = edge_mistake(board, got, lambda short: frozenset(
+            short.xy(i) for i in reference.articulation_points(short.flat, short.stride)))
+        return edge or _why_missed_or_invented(board, want, got)
 
 
 def _dead_end(board, square) -> bool:

@@ -8,8 +8,9 @@ import numpy as np
 from ..grid import reference
 from ..tron.board import FREE
 from . import variants
-from .answers import CELLS_INDEX, as_count, as_grid, border_note, player_cases
-from .boards import TINY, TINY_MULTI, random_cases, tiny_cases
+from .answers import (CELLS_INDEX, as_count, as_grid, border_note, edge_mistake, player_cases,
+                      trail_start_hint)
+from .boards import TINY, TINY_MULTI, TINY_TRAIL_FIRST, random_cases, tiny_cases
 from .checker import Exercise, Failure, draw_grid
 
 
@@ -22,7 +23,7 @@ class FloodFill(Exercise):
             "down and left, and do not count the head itself")
 
     def cases(self):
-        return player_cases(tiny_cases(TINY)) + player_cases(
+        return player_cases(tiny_cases(TINY) + tiny_cases(TINY_TRAIL_FIRST)) + player_cases(
             random_cases(301, 40, sizes=((2, 2), (14, 10)), players=(2, 4)), every=False)
 
     def convert(self, value, case):
@@ -49,15 +50,23 @@ class FloodFill(Exercise):
         if got == len(b.legal_moves(p)) and got != want:
             return ("you counted only the head's free neighbours; keep going from each square "
                     "you reach")
+        start = variants.first_of_trail(b, p)
+        if start != int(b.heads[p]) and got == reference.flood_fill(b.flat, start, b.stride):
+            return trail_start_hint(b, p)
         for q in range(b.n_players):
             if q != p and got == reference.flood_fill(b.flat, int(b.heads[q]), b.stride):
                 return (f"{got} is how many squares player {q}'s head reaches: if you started "
                         f"from player {q}'s head, start from board.heads[player], the head of "
                         f"the player you were given ({p})")
+        # on a small board the two can give the same count: then both are named
+        edge = edge_mistake(b, got, lambda short: variants.flood_size(short, p))
         if got == variants.flat_flood_size(b, p, b.width):
             return (f"you stepped up and down board.flat by board.width ({b.width}): a row of "
                     f"board.flat is board.stride ({b.stride}) squares long, border included, "
-                    f"so up is - board.stride and down + board.stride")
+                    f"so up is - board.stride and down + board.stride"
+                    + (f". If you work with (x, y) instead: {edge}" if edge else ""))
+        if edge:
+            return edge
         if got > want:
             return ("you counted some squares more than once: mark a square as seen when you "
                     "first reach it")

@@ -7,8 +7,9 @@ from ..grid import reference
 from ..tron.board import FREE, MOVE_NAMES, Board
 from ..tron.values import is_whole
 from . import variants
-from .answers import CELLS_INDEX, as_count, as_move, player_cases, square_name
-from .boards import TINY, random_cases, tiny_cases
+from .answers import (CELLS_INDEX, as_count, as_move, edge_mistake, player_cases, square_name,
+                      trail_start_hint)
+from .boards import TINY, TINY_TRAIL_FIRST, random_cases, tiny_cases
 from .checker import Case, Exercise, WrongType
 
 
@@ -192,11 +193,13 @@ class GreedyMove(Exercise):
                         f"not the smallest)")
             return (f"{name_b} allows up to {space_b} moves, {name_g} only {space_g}: most "
                     f"space first")
+        t = int(b.heads[p] + b.offsets[best])
         if whole_b and not whole_g:
             return (f"{name_g} and {name_b} allow the same number of moves, but "
                     f"{square_name(b, target)} is a cut vertex: entering it splits your region. "
-                    f"Prefer the move that keeps the region in one piece")
-        t = int(b.heads[p] + b.offsets[best])
+                    f"Prefer the move that keeps the region in one piece: {square_name(b, t)} "
+                    f"is no cut vertex, its free neighbours still reach each other without it "
+                    f"(they are one side, not one side each)")
         return (f"{name_g} and {name_b} are equally good on space, but {name_b} goes to a square "
                 f"with {_free(variants.free_neighbours(b, t))} and {name_g} to one with "
                 f"{_free(variants.free_neighbours(b, target))}: hug the walls (fewest free "
@@ -218,12 +221,14 @@ def _free(n: int) -> str:
 
 #: fill_bound's first board: player 0 reaches more squares of its head's colour than of the
 #: other, where each mistake in the formula (and walking over trails) gives a number of its own;
-#: player 1 is boxed in (bound 0), so an answer with player 0's bound is named as one there
+#: player 1 is boxed in (bound 0), so an answer with player 0's bound is named as one there.
+#: Each head comes before its trail in reading order: a search for the first square holding
+#: 2 + player finds the head here, and a trail instead on the next board
 TINY_BOUND = {
     "more of the head's colour": """
-        ##.a#
+        ##.##
         #..12
-        .#.##
+        .#.a#
     """,
 }
 
@@ -238,7 +243,8 @@ class FillBound(Exercise):
             "head can reach (head not included)")
 
     def cases(self):
-        return player_cases(tiny_cases(TINY_BOUND) + tiny_cases(TINY)) + player_cases(
+        tiny = tiny_cases(TINY_BOUND) + tiny_cases(TINY) + tiny_cases(TINY_TRAIL_FIRST)
+        return player_cases(tiny) + player_cases(
             random_cases(101, 40, sizes=((2, 2), (12, 9)), players=(2, 3), density=(0.0, 0.4)),
             every=False)
 
@@ -249,8 +255,7 @@ class FillBound(Exercise):
 
     def expected(self, case):
         b = case.board
-        bound, _, _ = reference.fill_bound(b.flat, int(b.heads[case.args[0]]), b.stride)
-        return bound
+        return _bound_from(b, int(b.heads[case.args[0]]))
 
     def diagnose(self, case, got, want):
         b, p = case.board, case.args[0]
@@ -259,8 +264,15 @@ class FillBound(Exercise):
                   f"{'' if other + same == 1 else 's'}: {other} of the other colour than its own "
                   f"square and {same} of its colour") if other + same else (
                   f"player {p} is boxed in: its head reaches no free square")
-        why = (_bound_player_0(b, p, got) or _bound_counting(b, p, got, _COLOURING)
-               or _bound_formula(b, p, got, other, same) or _bound_counting(b, p, got))
+        # a region cut short at the board's edge can give a formula mistake's number: then
+        # both are named, the formula's first
+        edge = edge_mistake(b, got, lambda short: _bound_from(short, int(short.heads[p])))
+        formula = _bound_formula(b, p, got, other, same)
+        if formula and edge:
+            formula += f". If your formula is right, look at the squares you counted: {edge}"
+        why = (_bound_player_0(b, p, got) or _bound_trail_start(b, p, got)
+               or _bound_counting(b, p, got, _COLOURING) or formula or edge
+               or _bound_counting(b, p, got))
         return f"{counts}. {why or self.hint}"
 
 
@@ -315,6 +327,17 @@ def _bound_player_0(board, player, got) -> str | None:
     if player != 0 and got == variants.path_bound(*variants.colour_counts(board, 0)):
         return (f"that is player 0's bound: start from board.heads[player], the head of the "
                 f"player you were given ({player})")
+    return None
+
+
+def _bound_from(board, start) -> int:
+    return reference.fill_bound(board.flat, start, board.stride)[0]
+
+
+def _bound_trail_start(board, player, got) -> str | None:
+    start = variants.first_of_trail(board, player)
+    if start != int(board.heads[player]) and got == _bound_from(board, start):
+        return trail_start_hint(board, player)
     return None
 
 

@@ -8,8 +8,8 @@ import numpy as np
 from ..grid import reference
 from ..tron.board import FREE
 from . import variants
-from .answers import (CELLS_INDEX, as_count, as_grid, border_note, first_difference,
-                      off_border, player_cases, reject_text, reject_unordered)
+from .answers import (CELLS_INDEX, as_count, as_grid, border_note, edge_mistake,
+                      first_difference, off_border, player_cases, reject_text, reject_unordered)
 from .boards import TINY, TINY_MULTI, random_cases, tiny_cases
 from .checker import Case, Exercise, WrongType, draw_grid
 
@@ -43,6 +43,10 @@ class BfsDistances(Exercise):
     def diagnose(self, case, got, want):
         b, p = case.board, case.args[0]
         hy, hx = divmod(int(b.heads[p]), b.stride)
+        for q in range(b.n_players):
+            if q != p and np.array_equal(got, variants.distances(b, q)):
+                return (f"these are the distances from player {q}'s head: start from "
+                        f"board.heads[player], the head of the player you were given ({p})")
         if got[hy, hx] != 0:
             return f"the head ({hx - 1}, {hy - 1}) is 0 moves from itself; yours says {got[hy, hx]}"
         reach = want > 0
@@ -54,6 +58,12 @@ class BfsDistances(Exercise):
             return ("that is the straight-line (Manhattan) distance, which walks through walls; "
                     "count the moves around them with a BFS")
         border = off_border(got, -1)
+        if border is not None and not np.any(got == -1):
+            y, x = border
+            return (f"no square holds -1, and the padding border (board.cells[{y}, {x}]) holds "
+                    f"{got[y, x]}: blocked squares, the border among them, and squares the head "
+                    f"never reaches must be -1, so start from np.full(board.cells.shape, -1), "
+                    f"not from zeros")
         if border is not None:
             y, x = border
             return (f"the padding border (board.cells[{y}, {x}]) holds {got[y, x]}: the border "
@@ -69,6 +79,9 @@ class BfsDistances(Exercise):
         if np.any(got[unreached] != -1):
             y, x = np.argwhere(unreached & (got != -1))[0]
             return f"the head cannot reach ({x - 1}, {y - 1}): squares it never reaches stay -1"
+        edge = edge_mistake(b, got, lambda short: variants.distances(short, p), np.array_equal)
+        if edge:
+            return edge
         where = first_difference(b, want, got)
         wy, wx = where[1] + 1, where[0] + 1
         if np.all(got[reach] >= want[reach]):
@@ -132,6 +145,13 @@ class Territory(Exercise):
                     "player's (the other's distance there is -1, 'never', not a number to compare)")
         if got == variants.territory(b, metric="manhattan"):
             return ("you used straight-line distance, which ignores walls; compare BFS distances")
+        if got == (0, 0) and variants.territory(b, players=(0, 0)) == got:
+            return ("(0, 0) means every square came out a tie, as if both distance maps were "
+                    "measured from the same head: player 0's starts at board.heads[0], "
+                    "player 1's at board.heads[1]")
+        edge = edge_mistake(b, got, variants.territory)
+        if edge:
+            return edge
         if got[0] + got[1] == b.free_count() and want[0] + want[1] < b.free_count():
             return ("your two counts add up to every free square of the board, but some squares "
                     "belong to nobody: the ties, and the squares neither player can reach")
@@ -197,7 +217,21 @@ class TurnOrderTerritory(Exercise):
                                                       b.stride)
             if got == list(every):
                 return "a dead player (board.alive[p] is False) does not expand"
+        if got == variants.turn_order(b, first, stop_early=True):
+            return ("a player with nothing left to grow into just skips its turn: keep going "
+                    "until a whole round adds nothing for anybody, not until one player stops")
+        if got == variants.turn_order(b, first, down=True):
+            return (f"the turns go up from `first` and wrap round: {_turns(b, first)} here "
+                    f"(yours seem to go down)")
+        if got == variants.turn_order(b, first, one_square=True):
+            return ("on its turn a player grows its whole frontier, every square it gained in "
+                    "its previous turn, by one step: not one square per turn")
         if b.n_players == 2 and all(alive) and tuple(got) == variants.territory(b):
             return ("ties are not neutral here: in each round the player who expands earlier "
                     "takes a square both could reach")
         return None
+
+
+def _turns(board, first) -> str:
+    n = board.n_players
+    return ", ".join(f"player {(first + i) % n}" for i in range(n))

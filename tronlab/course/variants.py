@@ -16,7 +16,7 @@ from collections import deque
 
 import numpy as np
 
-from ..tron.board import FREE, WALL, Board
+from ..tron.board import FREE, TRAIL, WALL, Board
 
 _STRAIGHT = ((0, -1), (1, 0), (0, 1), (-1, 0))
 _DIAGONAL = ((1, -1), (1, 1), (-1, 1), (-1, -1))
@@ -51,6 +51,28 @@ def distances(board: Board, player: int, *, diagonal: bool = False, walls_only: 
                 dist[ny, nx] = dist[y, x] + 1
                 queue.append((ny, nx))
     return dist
+
+
+def first_of_trail(board: Board, player: int) -> int:
+    """The mistake of finding the head by its number: the first flat index, in reading order,
+    holding ``2 + player``.  The whole trail holds that number, so this is a square of the
+    trail whenever the trail passes above or left of the head."""
+    return int(np.flatnonzero(board.flat == TRAIL + player)[0])
+
+
+def cropped(board: Board) -> list[tuple[str, Board]]:
+    """The off-by-one mistake at the edge of the board: for each edge of the playing area
+    (``"last column"``, ``"bottom row"``, ``"first column"``, ``"top row"``) a copy of
+    ``board`` with the free squares of that edge walled, the board a loop or bounds check
+    that stops one square short sees."""
+    out = []
+    for edge, line in (("last column", (slice(None), -2)), ("bottom row", (-2, slice(None))),
+                       ("first column", (slice(None), 1)), ("top row", (1, slice(None)))):
+        short = board.copy()
+        squares = short.cells[line]
+        squares[squares == FREE] = WALL
+        out.append((edge, short))
+    return out
 
 
 def manhattan(board: Board, player: int) -> np.ndarray:
@@ -243,3 +265,30 @@ def greedy_choices(board: Board, player: int, **mistakes) -> list[int]:
         return []
     top = max(keys.values())
     return [m for m, key in keys.items() if key == top]
+
+
+def turn_order(board: Board, first: int, *, down: bool = False, one_square: bool = False,
+               stop_early: bool = False) -> list[int]:
+    """K1: squares each player claims when the living players take turns from ``first``,
+    each growing its whole frontier by one step a turn.  Mistakes: ``down`` (the turns go
+    first, first - 1, ...), ``one_square`` (a turn grows from one square of a queue, not the
+    whole frontier), ``stop_early`` (stop as soon as one player's frontier is empty)."""
+    n = board.n_players
+    order = [(first - i if down else first + i) % n for i in range(n)]
+    order = [p for p in order if board.alive[p]]
+    claimed = {int(board.heads[p]) for p in order}
+    fronts = {p: deque([int(board.heads[p])]) for p in order}
+    counts = [0] * n
+    while any(fronts.values()) and not (stop_early and not all(fronts.values())):
+        for p in order:
+            grow = [fronts[p].popleft()] if one_square and fronts[p] else list(fronts[p])
+            if not one_square:
+                fronts[p].clear()
+            for square in grow:
+                for off in board.offsets:
+                    nxt = square + int(off)
+                    if board.flat[nxt] == FREE and nxt not in claimed:
+                        claimed.add(nxt)
+                        fronts[p].append(nxt)
+                        counts[p] += 1
+    return counts
