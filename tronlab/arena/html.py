@@ -26,7 +26,7 @@ import os
 from .ratings import places, ratings
 from .report import (RESULTS_NOTE, clocks_phrase, default_pairs, fault_lines, first_fault_text,
                      first_faults, maps_phrase, multiplayer, reference_note)
-from .slow import allowance, by_contest, clocks_text, slow_line
+from .slow import allowance, by_contest, clocks_text, slow_line, timeouts_by_bot
 from .stats import fault_codes, fault_counts, head_to_head, pair_table
 from .store import record_of
 
@@ -249,8 +249,10 @@ def _slow(rows, games) -> str:
     if not found:
         return ""
     lines = []
+    stopped = {game: timeouts_by_bot([r for r in rows if r["game"] == game])
+               for game, _ in contests}
     for game, bot in sorted(found, key=lambda item: (-item[1].late, item[1].name, item[0])):
-        text = html.escape(slow_line(bot, game))
+        text = html.escape(slow_line(bot, game, stopped[game].get(bot.name, 0)))
         if str(bot.game) in games:
             text = text.replace(f"game {bot.game},", f'<a href="#game-{bot.game}">game '
                                                       f'{bot.game}</a>,', 1)
