@@ -84,7 +84,7 @@ def test_move_names_are_accepted():
 
 def test_play_validates_its_arguments():
     b = B(CORRIDOR)
-    with pytest.raises(ValueError, match="2 players but 1 bots"):
+    with pytest.raises(ValueError, match="2 players but 1 bot was given"):
         play(b, [script(UP)])
     with pytest.raises(TypeError, match="bot 1 is not callable"):
         play(b, [script(UP), "hugger"])

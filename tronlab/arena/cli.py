@@ -26,6 +26,7 @@ import json
 import os
 import sys
 
+from ..runner.reprs import plural
 from .common import ArenaError, _open
 from .export import cmd_export
 from .parser import MAX_JOBS, build_parser
@@ -189,7 +190,8 @@ def cmd_run(args) -> int:
         store = _open(args.db, must_exist=False)
     from .schedule import plan_note
     done = len({s.key for s in plan} & done_keys)
-    print(f"{len(plan)} games planned, {done} already in {args.db}, {len(plan) - done} to play"
+    print(f"{plural(len(plan), 'game')} planned, {done} already in {args.db}, "
+          f"{len(plan) - done} to play"
           + plan_note(plan, args.schedule, len(plan) - done), flush=True)
 
     def say(row):
@@ -206,7 +208,8 @@ def cmd_run(args) -> int:
             client.close()
     rows = store.rows(keys={s.key for s in plan})
     if result.interrupted or result.failed:
-        print(f"\nstopped: {result.played} games finished in this run are stored in {args.db}; "
+        print(f"\nstopped: {plural(result.played, 'game')} finished in this run "
+              f"{'is' if result.played == 1 else 'are'} stored in {args.db}; "
               f"run the same command again to play the other {len(plan) - len(rows)}")
     print(table_text(rows, store=store))
     if left_out:

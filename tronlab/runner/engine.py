@@ -239,7 +239,8 @@ def _check_play(board, rules, bots, names, time_limit, first_time_limit, max_tur
     bots = list(bots)
     n = board.n_players
     if len(bots) != n:
-        raise ValueError(f"the board has {n} players but {len(bots)} bots were given")
+        raise ValueError(f"the board has {n} players but {len(bots)} "
+                         f"{'bot was' if len(bots) == 1 else 'bots were'} given")
     for p, bot in enumerate(bots):
         if not callable(bot):
             raise TypeError(f"bot {p} is not callable: a bot is a function bot(board, player) "
