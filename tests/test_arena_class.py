@@ -477,3 +477,18 @@ def test_the_bots_dir_help_says_which_files_are_bots(tmp_path, capsys):
     found = scan_bots_folder(folder)
     assert [spec.split(":")[0] + ":" + os.path.basename(spec.split()[-1].strip("'"))
             for spec in found.specs] == ["py:ann.py", "cmd:prog.py", "cmd:run"], found
+
+
+def test_a_run_names_the_bots_of_the_database_its_plan_leaves_out(tmp_path, capsys):
+    # cy's file removed after the first run: the second run's table leaves cy out, but
+    # arena table and arena export still count cy's games; the run says so
+    folder = _folder(tmp_path, {"ann.py": GOOD, "bob.py": LAST, "cy.py": GOOD})
+    db = str(tmp_path / "class.sqlite")
+    args = ["--bots-dir", str(folder), "--db", db, "--maps", "arena"]
+    code, out, err = _run(args, capsys)
+    assert code == 0 and "also holds games" not in out, err
+    (folder / "cy.py").unlink()
+    code, out, err = _run(args, capsys)
+    assert code == 0, err
+    assert (f"\n{db} also holds games of cy, not in this run's plan: arena table and arena "
+            f"export count them too\n") in out, out

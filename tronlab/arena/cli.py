@@ -212,6 +212,7 @@ def cmd_run(args) -> int:
               f"{'is' if result.played == 1 else 'are'} stored in {args.db}; "
               f"run the same command again to play the other {len(plan) - len(rows)}")
     print(table_text(rows, store=store))
+    print(_not_in_plan(store, plan, args.db), end="")
     if left_out:
         print(f"\nleft out, cannot play: {', '.join(left_out)}")
         for name, why in left_out.items():
@@ -222,6 +223,22 @@ def cmd_run(args) -> int:
     if result.failed:
         raise ArenaError(f"{result.failed}; the games stored so far are kept")
     return 130 if result.interrupted else 0
+
+
+def _not_in_plan(store, plan, db) -> str:
+    """A line (after a newline) naming the bots with games of the plan's contest in
+    ``db`` that are not in ``plan`` (a student's file removed since an earlier run): the
+    run's table leaves them out, ``arena table`` and ``arena export`` count them; ''
+    when there are none."""
+    if not plan:
+        return ""
+    planned = {name for spec in plan for name in spec.names}
+    others = sorted({name for row in store.rows(game=plan[0].game) for name in row["names"]}
+                    - planned)
+    if not others:
+        return ""
+    return (f"\n{db} also holds games of {', '.join(others)}, not in this run's plan: "
+            f"arena table and arena export count them too\n")
 
 
 def _write_html(store, rows, path, replays=500, left_out=None):
