@@ -457,3 +457,38 @@ def test_a_py_bot_may_pass_under_light_riders(tmp_path):
         ann.close()
     kinds = [e["kind"] for e in record.events if e["player"] == 0]
     assert "bad-output" not in kinds and "pass" in kinds, record.events
+
+
+def test_the_bots_dir_help_says_which_files_are_bots(tmp_path, capsys):
+    # before: 'a folder of student bots', and a teacher could not tell which of the
+    # files handed in would play, nor as what; the help says what scan_bots_folder does
+    try:
+        tronlab_main(["arena", "run", "--help"])
+    except SystemExit:
+        pass
+    text = " ".join(capsys.readouterr().out.split())
+    assert ("a folder of student bots: a .py file with def move( is a py: bot; one without it "
+            "that reads its input or starts with #!, or any other file with a #! line or "
+            "compiled, is a contest program (cmd:); other files, and names starting with . or "
+            "_, are skipped") in text, text
+    folder = _folder(tmp_path, {"ann.py": GOOD, "prog.py": "print(input())\n",
+                                "helper.py": "X = 1\n", "run": "#!/bin/sh\ncat\n",
+                                "_old.py": GOOD, "notes.txt": "hello\n"})
+    found = scan_bots_folder(folder)
+    assert [spec.split(":")[0] + ":" + os.path.basename(spec.split()[-1].strip("'"))
+            for spec in found.specs] == ["py:ann.py", "cmd:prog.py", "cmd:run"], found
+
+
+def test_a_run_names_the_bots_of_the_database_its_plan_leaves_out(tmp_path, capsys):
+    # cy's file removed after the first run: the second run's table leaves cy out, but
+    # arena table and arena export still count cy's games; the run says so
+    folder = _folder(tmp_path, {"ann.py": GOOD, "bob.py": LAST, "cy.py": GOOD})
+    db = str(tmp_path / "class.sqlite")
+    args = ["--bots-dir", str(folder), "--db", db, "--maps", "arena"]
+    code, out, err = _run(args, capsys)
+    assert code == 0 and "also holds games" not in out, err
+    (folder / "cy.py").unlink()
+    code, out, err = _run(args, capsys)
+    assert code == 0, err
+    assert (f"\n{db} also holds games of cy, not in this run's plan: arena table and arena "
+            f"export count them too\n") in out, out

@@ -92,13 +92,34 @@ def test_the_slow_lines_name_the_late_programs_and_sum_up_the_others():
         "  the other 2 programs: every answer in time (slowest 160 ms, s: game 5, turn 8)"]
     in_time = [r for r in SLOW_ROWS if "q" not in r["names"]]
     assert slow_lines(in_time)[1:] == [
-        "  all 2 programs: every answer in time (slowest 140 ms, p: game 2, turn 5)"]
+        "  both programs: every answer in time (slowest 140 ms, p: game 2, turn 5)"]
     alone = [_row(4, ["s", "r"], [[0, 0.05, 3], None])]
     assert slow_lines(alone)[1:] == ["  s: every answer in time in 1 game (slowest 50 ms: "
                                      "game 4, turn 3)"]
     assert slow_lines([dict(alone[0], id=None)])[1:] == [
         "  s: every answer in time in 1 game (slowest 50 ms: turn 3)"]
     assert slow_lines([dict(r, slow=None) for r in SLOW_ROWS]) == []
+
+
+def test_a_program_the_arena_timed_out_is_in_time_only_in_the_answers_it_gave():
+    # its timed-out answers never arrived, so they are not among the contest's clock's:
+    # 'every answer in time' next to 2 timeouts under faults said something false
+    from tronlab.arena.html import _slow
+    from tronlab.arena.slow import slow_lines
+    rows = [dict(_row(1, ["p", "t"], [[0, 0.09, 4], [0, 0.05, 3]]), faults=[None, "timeout"]),
+            dict(_row(2, ["t", "s"], [None, [0, 0.1, 2]]), faults=["timeout", None]),
+            dict(_row(3, ["s", "p"], [[0, 0.08, 5], [0, 0.07, 6]]), faults=[None, None])]
+    assert slow_lines(rows)[1:] == [
+        "  t: every answer it gave in time in 1 game (slowest 50 ms: game 1, turn 3); "
+        "the arena's own timeout stopped it in 2 games (under faults)",
+        "  the other 2 programs: every answer in time (slowest 100 ms, s: game 2, turn 2)"]
+    late = [dict(rows[0], slow=[[0, 0.09, 4], [1, 0.3, 3]]), rows[1]]
+    assert slow_lines(late)[1].endswith(
+        "the contest would have timed it out; the arena's own timeout stopped it in 2 games "
+        "(under faults)")
+    assert ("<td>t</td><td>every answer it gave in time in 1 game (slowest 50 ms: game 1, "
+            "turn 3); the arena&#x27;s own timeout stopped it in 2 games (under faults)</td>"
+            in _slow(rows, {}))
 
 
 def test_the_slow_lines_of_two_contests_say_which_and_seconds_from_10():

@@ -84,7 +84,7 @@ def test_move_names_are_accepted():
 
 def test_play_validates_its_arguments():
     b = B(CORRIDOR)
-    with pytest.raises(ValueError, match="2 players but 1 bots"):
+    with pytest.raises(ValueError, match="2 players but 1 bot was given"):
         play(b, [script(UP)])
     with pytest.raises(TypeError, match="bot 1 is not callable"):
         play(b, [script(UP), 5])
@@ -142,7 +142,7 @@ def test_bot_fault_and_any_exception_naming_a_fault():
     assert rec.outcome.deaths == ["bad-output", "exited"] and rec.outcome.winner is None
     assert rec.outcome.details == [
         "turn 1: printed output that is not a move: printed 'hello'",
-        "turn 1: the external program stopped: program exited with code 3"]
+        "turn 1: the bot's program ended: program exited with code 3"]
     with pytest.raises(ValueError, match="BotFault reason 'oops'"):
         BotFault("oops")
 

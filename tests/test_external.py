@@ -228,7 +228,7 @@ def test_a_program_that_closes_its_output_is_told_so_within_the_moves_clock(tmp_
     finally:
         bot.close()
     assert rec.outcome.deaths[0] == "exited", rec.outcome.details
-    assert rec.outcome.details[0] == ("turn 2: the external program stopped: program closed "
+    assert rec.outcome.details[0] == ("turn 2: the bot's program ended: program closed "
                                       "its output")
 
 

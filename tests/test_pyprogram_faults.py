@@ -1,7 +1,7 @@
 """A student's ``py:`` bot's mistakes in the student's terms, as an in-process bot's.
 
 Before: an exception in ``move`` ended the program, recorded as "exited" ("the
-external program stopped: program exited with code 1 ..."), and under Light
+bot's program ended: program exited with code 1 ..."), and under Light
 Riders the bot was gone for the rest of the game, where an in-process bot that
 raised is asked again next round; a ``move`` returning a non-move was
 "bad-output" ("printed output that is not a move") though the student printed
@@ -125,8 +125,24 @@ def test_sys_exit_in_move_ends_the_program_and_says_so(tmp_path):
     record = _play_file(tmp_path, text, "lightriders", max_turns=3)
     faults = _faults(record)
     assert [k for _, k, _ in faults] == ["exited"] * 3, faults
-    assert faults[0][2] == ("program exited with code 3 (last stderr line: 'pyprogram: move() "
-                            "called sys.exit(3), which ends the bot')")
+    # said of the student's file, not of 'the external program'
+    assert faults[0][2] == "ann.py: move() called sys.exit(3), which ends the bot (return a " \
+                           "move instead)", faults
+
+
+def test_exit_in_move_names_the_file_and_exit(tmp_path):
+    text = "def move(board, player):\n    exit()\n"
+    record = _play_file(tmp_path, text, name="quitter.py")
+    assert record.outcome.details[0] == (
+        "turn 1: the bot's program ended: quitter.py: move() called exit() or sys.exit(), "
+        "which ends the bot (return a move instead)")
+
+
+def test_a_py_program_that_ends_otherwise_is_said_of_the_file(tmp_path):
+    text = "import os\n\ndef move(board, player):\n    os._exit(4)\n"
+    record = _play_file(tmp_path, text, name="hard.py")
+    assert record.outcome.details[0] == (
+        "turn 1: the bot's program ended: the program running hard.py exited with code 4")
 
 
 def test_the_table_the_replay_and_the_page_tell_a_students_mistakes(tmp_path, capsys):
@@ -139,7 +155,11 @@ def test_the_table_the_replay_and_the_page_tell_a_students_mistakes(tmp_path, ca
                          "--maps", "random:1", "--time", "0.5", "--db", db, "--html", page])
     out = capsys.readouterr().out
     assert code == 0
-    assert "\n  bad_ret: 2 illegal (first in game 1)\n  raiser: 2 error (first in game 1)" in out
+    # each bot's count, then what it did in that first game
+    assert ("\n  bad_ret: 2 illegal (first in game 1)\n    game 1: illegal on turn 1: move() "
+            "returned 'sideways'") in out
+    assert ("\n  raiser: 2 error (first in game 1)\n    game 1: error on turn 1: move() raised "
+            "RuntimeError: oops (raiser.py, line 2)\n") in out
     with Store(db) as store:
         game = store.rows()[0]["id"]
     assert tronlab_main(["arena", "replay", db, str(game)]) == 0

@@ -145,12 +145,12 @@ def test_record_errors():
 
 def test_repr():
     rec = play(Board.from_ascii("#1.2#"), [lambda b, p: 1, lambda b, p: 3], names=["x", "y"])
-    assert repr(rec) == "<GameRecord google2010: x vs y, 1 turns, draw>"
+    assert repr(rec) == "<GameRecord google2010: x vs y, 1 turn, draw>"
     # who won, in the board's digits too: player 0 is drawn 1
     rec = play(Board.from_ascii("#1..2#"), [lambda b, p: 1, lambda b, p: 1], names=["x", "y"])
-    assert repr(rec) == "<GameRecord google2010: x vs y, 1 turns, x (player 0, drawn 1) wins>"
+    assert repr(rec) == "<GameRecord google2010: x vs y, 1 turn, x (player 0, drawn 1) wins>"
     rec.metadata.pop("names")
-    assert repr(rec) == "<GameRecord google2010: 2 players, 1 turns, player 0 (drawn 1) wins>"
+    assert repr(rec) == "<GameRecord google2010: 2 players, 1 turn, player 0 (drawn 1) wins>"
 
 
 # ---- golden games: fixed-seed games stored as JSON --------------------------------------------
@@ -185,3 +185,10 @@ def test_golden_game(rules):
     assert fresh.events == stored.events
     assert fresh.outcome == stored.outcome
     assert same_board(fresh.final, stored.final)
+
+
+def test_a_turn_with_too_few_moves_says_how_many_in_the_right_number():
+    rec = play(Board.from_ascii("#1..2#"), [lambda b, p: 1, lambda b, p: 1], names=["x", "y"])
+    rec.moves[0] = rec.moves[0][:1]
+    with pytest.raises(ValueError, match="turn 1: 1 move for 2 players"):
+        rec.simulate()

@@ -27,6 +27,7 @@ import json
 import os
 import sys
 
+from ..runner.reprs import plural
 from .common import ArenaError, _open
 from .export import cmd_export
 from .parser import MAX_JOBS, build_parser
@@ -190,7 +191,8 @@ def cmd_run(args) -> int:
         store = _open(args.db, must_exist=False)
     from .schedule import plan_note
     done = len({s.key for s in plan} & done_keys)
-    print(f"{len(plan)} games planned, {done} already in {args.db}, {len(plan) - done} to play"
+    print(f"{plural(len(plan), 'game')} planned, {done} already in {args.db}, "
+          f"{len(plan) - done} to play"
           + plan_note(plan, args.schedule, len(plan) - done), flush=True)
 
     def say(row):
@@ -207,9 +209,11 @@ def cmd_run(args) -> int:
             client.close()
     rows = store.rows(keys={s.key for s in plan})
     if result.interrupted or result.failed:
-        print(f"\nstopped: {result.played} games finished in this run are stored in {args.db}; "
+        print(f"\nstopped: {plural(result.played, 'game')} finished in this run "
+              f"{'is' if result.played == 1 else 'are'} stored in {args.db}; "
               f"run the same command again to play the other {len(plan) - len(rows)}")
     print(table_text(rows, store=store))
+    print(_not_in_plan(store, plan, args.db), end="")
     if left_out:
         print(f"\nleft out, cannot play: {', '.join(left_out)}")
         for name, why in left_out.items():
@@ -220,6 +224,22 @@ def cmd_run(args) -> int:
     if result.failed:
         raise ArenaError(f"{result.failed}; the games stored so far are kept")
     return 130 if result.interrupted else 0
+
+
+def _not_in_plan(store, plan, db) -> str:
+    """A line (after a newline) naming the bots with games of the plan's contest in
+    ``db`` that are not in ``plan`` (a student's file removed since an earlier run): the
+    run's table leaves them out, ``arena table`` and ``arena export`` count them; ''
+    when there are none."""
+    if not plan:
+        return ""
+    planned = {name for spec in plan for name in spec.names}
+    others = sorted({name for row in store.rows(game=plan[0].game) for name in row["names"]}
+                    - planned)
+    if not others:
+        return ""
+    return (f"\n{db} also holds games of {', '.join(others)}, not in this run's plan: "
+            f"arena table and arena export count them too\n")
 
 
 def _write_html(store, rows, path, replays=500, left_out=None):

@@ -23,10 +23,11 @@ import json
 import math
 import os
 
+from ..runner.reprs import plural
 from .ratings import places, ratings
 from .report import (RESULTS_NOTE, clocks_phrase, default_pairs, fault_lines, first_fault_text,
                      first_faults, maps_phrase, multiplayer, reference_note)
-from .slow import allowance, by_contest, clocks_text, slow_line
+from .slow import allowance, by_contest, clocks_text, slow_line, timeouts_by_bot
 from .stats import fault_codes, fault_counts, head_to_head, pair_table
 from .store import record_of
 
@@ -203,7 +204,7 @@ def _replays_note(n_rows, n_replays, db) -> str:
     if n_replays >= n_rows:
         return "<p>Click a game's number to replay it.</p>"
     return (f"<p>Click a game's number to replay it. To keep the page small only the first "
-            f"{n_replays} of the {n_rows} games carry a replay (<code>--replays N</code> "
+            f"{n_replays} of the {plural(n_rows, 'game')} carry a replay (<code>--replays N</code> "
             f"changes that); <code>tronlab arena replay {html.escape(os.path.basename(db))} "
             f"ID</code> shows any game.</p>")
 
@@ -229,8 +230,8 @@ def _faults(store, rows, games) -> str:
     each with the first game it happened in and what the bot did there."""
     counts = fault_counts(rows)
     if not counts:
-        return (f"<p>No bot timed out, crashed, answered badly or broke a rule in these "
-                f"{len(rows)} games.</p>")
+        these = "this game" if len(rows) == 1 else f"these {len(rows)} games"
+        return f"<p>No bot timed out, crashed, answered badly or broke a rule in {these}.</p>"
     first = first_faults(rows)
     lines = [[html.escape(name), html.escape(f"{n} {code}"),
               _first_fault(store, first[name, code], name, code, games)]
@@ -249,8 +250,10 @@ def _slow(rows, games) -> str:
     if not found:
         return ""
     lines = []
+    stopped = {game: timeouts_by_bot([r for r in rows if r["game"] == game])
+               for game, _ in contests}
     for game, bot in sorted(found, key=lambda item: (-item[1].late, item[1].name, item[0])):
-        text = html.escape(slow_line(bot, game))
+        text = html.escape(slow_line(bot, game, stopped[game].get(bot.name, 0)))
         if str(bot.game) in games:
             text = text.replace(f"game {bot.game},", f'<a href="#game-{bot.game}">game '
                                                       f'{bot.game}</a>,', 1)
@@ -308,7 +311,7 @@ def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>{html.escape(title)}</h1>",
-        f"<p>{len(rows)} games ({html.escape(kinds)}) on {maps_phrase(rows)}, "
+        f"<p>{plural(len(rows), 'game')} ({html.escape(kinds)}) on {maps_phrase(rows)}, "
         f"{'every seat' if multiplayer(rows) else 'both seats'}; "
         f"{html.escape(clocks_phrase(rows))}. Ratings: Bradley-Terry fit over "
         f"all games, 95% intervals.</p>",

@@ -42,7 +42,11 @@ def _add_run_parser(sub) -> None:
     r.add_argument("--bots", nargs="*", default=[], metavar="BOT",
                    help="registered names (options as NAME+key=value, JSON values: "
                         "chamber+depth=3+tt=false), py:FILE or cmd:COMMAND")
-    r.add_argument("--bots-dir", metavar="DIR", help="a folder of student bots")
+    r.add_argument("--bots-dir", metavar="DIR",
+                   help="a folder of student bots: a .py file with def move( is a py: bot; "
+                        "one without it that reads its input or starts with #!, or any other "
+                        "file with a #! line or compiled, is a contest program (cmd:); other "
+                        "files, and names starting with . or _, are skipped")
     r.add_argument("--maps", help="map files, folders, built-in names, random:N (N up to 10000; "
                         f"comma-separated; default: {maps_default()})")
     r.add_argument("--players", type=int, default=2,

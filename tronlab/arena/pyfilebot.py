@@ -7,7 +7,11 @@ in-process bot's are (:mod:`tronlab.runner.engine`): when ``move`` (or
 :data:`~tronlab.arena.pyprogram.RAISED_MARK`, the fault "error" saying the hook,
 the exception and the line of the file; when ``move`` returned a value that is
 not a move, a line starting with :data:`~tronlab.arena.pyprogram.NOT_A_MOVE`,
-the fault "illegal" naming the value and what a move is.  The program is told
+the fault "illegal" naming the value and what a move is.  When the program ended
+(the fault "exited"), the file is named: its hook called ``exit()`` or ``sys.exit()``
+(the program's last stderr line starts with
+:data:`~tronlab.arena.pyprogram.EXITED_MARK`), else the program running it ended
+as a ``cmd:`` program's end is told.  The program is told
 what a file's ``start_game`` hook hears (``--game``): the limits its own clock
 holds it to, the turn limit and a seed drawn from the seat's Generator.
 """
@@ -15,12 +19,13 @@ holds it to, the turn limit and a seed drawn from the seat's Generator.
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 
 from ..runner.engine import BotFault
 from ..runner.external import ExternalBot
-from .pyprogram import MOVES_ARE, NOT_A_MOVE, RAISED_MARK
+from .pyprogram import EXITED_MARK, MOVES_ARE, NOT_A_MOVE, RAISED_MARK
 
 _SUFFIX = ": not a move"
 #: how the referee's timeout fault goes on when a program wrote nothing all game
@@ -62,10 +67,25 @@ class PythonFileBot(ExternalBot):
         try:
             return super()._next_line(deadline, limit, game)
         except BotFault as fault:
+            if fault.reason == "exited":      # every later move raises it too
+                self._failure = BotFault("exited", self._exit_words(fault.detail))
+                raise self._failure from None
             if fault.reason != "timeout" or _SILENT not in fault.detail:
                 raise
             head = fault.detail.split(_SILENT)[0]
             raise BotFault("timeout", head + _NOT_STARTED) from None
+
+    def _exit_words(self, detail: str) -> str:
+        """How the program ended, said of the student's file: 'bot.py: move() called
+        exit() or sys.exit(), which ends the bot (return a move instead)', else ``detail``
+        (the program's exit code or signal, and its last stderr line) said of the program
+        running the file."""
+        name = os.path.basename(self.args[self.args.index("tronlab.arena.pyprogram") + 1])
+        last = [ln for ln in self._sink.text().splitlines() if ln.strip()]
+        if last and last[-1].startswith(EXITED_MARK):
+            said = last[-1].removeprefix(EXITED_MARK)
+            return f"{name}: {said}" + (" (return a move instead)" * said.startswith("move()"))
+        return f"the program running {name} {detail.removeprefix('program ')}"
 
     def _answer_fault(self, line, err):
         if line.startswith(RAISED_MARK):

@@ -30,8 +30,10 @@ RuntimeError: oops (bot.py, line 7)``), the traceback going to stderr.  A
 "illegal", quoting the value and saying what a move is.  Either way the
 program plays on, so under Light Riders rules, where a bad answer only means
 "keep going straight", the bot is asked again next turn, as one in process is.
-Only a program that really ends (``sys.exit``, ``os._exit``, killed) is
-"exited".
+Only a program that really ends (``exit()``, ``sys.exit``, ``os._exit``, killed) is
+"exited"; a hook that called ``exit()`` or ``sys.exit`` says so on stderr, on a last
+line starting with :data:`EXITED_MARK`, which the referee words for the file
+(:mod:`tronlab.arena.pyfilebot`).
 Anything the student's code writes to its standard output goes to stderr, not
 to the referee, and its standard input is empty: the protocol runs on copies of
 the two file descriptors, so this holds for ``print``, for ``os.system`` and
@@ -56,6 +58,8 @@ CHECK_MARK = "py-bot-load-error: "
 NOT_A_MOVE = "move() returned "
 #: the start of the answer line for a hook of the file (``move``...) that raised
 RAISED_MARK = "py-bot-error: "
+#: the start of the stderr line of a hook that called ``exit()`` or ``sys.exit()``
+EXITED_MARK = "py-bot-exit: "
 #: what a move is, for the student who returned something else
 MOVES_ARE = "return 0-3 (0 up, 1 right, 2 down, 3 left) or a name such as 'up'"
 
@@ -213,7 +217,7 @@ def _answer(request, client, hooks, game, path) -> str:
         hook = "move"
         answer = hooks["move"](request.board.copy(), request.player)
     except SystemExit as err:       # the student ends the program: it exits, as asked
-        print(f"pyprogram: {hook}() called sys.exit({err.code!r}), which ends the bot",
+        print(f"{EXITED_MARK}{hook}() called {exit_call(err.code)}, which ends the bot",
               file=sys.stderr)
         raise
     except KeyboardInterrupt:
@@ -225,6 +229,12 @@ def _answer(request, client, hooks, game, path) -> str:
         traceback.print_exception(type(err), err, tb)
         return raised_line(hook, err, path)
     return answer_line(client, answer)
+
+
+def exit_call(code) -> str:
+    """What the student's code called to end the bot, from the SystemExit's ``code``:
+    ``exit()`` and ``sys.exit()`` both raise it with None, so that one names both."""
+    return "exit() or sys.exit()" if code is None else f"sys.exit({code!r})"
 
 
 def call_start_game(hook, request, client, game: dict) -> None:

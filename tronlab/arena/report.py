@@ -11,6 +11,7 @@ clock (:mod:`tronlab.arena.slow`).
 from __future__ import annotations
 
 from ..capture.rules import ELIMINATIONS
+from ..runner.reprs import plural
 from .ratings import places, ratings
 from .slow import slow_lines
 from .stats import fault_counts, pair_table
@@ -157,7 +158,7 @@ def faults_text(rows, store=None) -> str:
     did there (as the page does)."""
     counts = fault_counts(rows)
     if not counts:
-        return f"faults (timeouts, crashes, bad output): none in {len(rows)} games"
+        return f"faults (timeouts, crashes, bad output): none in {plural(len(rows), 'game')}"
     first = first_faults(rows)
 
     def where(name, code):
@@ -172,8 +173,8 @@ def faults_text(rows, store=None) -> str:
              for line in [f"  {name}: " + ", ".join(f"{n} {code}{where(name, code)}"
                                                     for code, n in sorted(c.items()))]
              + said(name, c)]
-    return "\n".join([f"faults in {len(rows)} games (tronlab arena replay DB GAME says what "
-                      f"happened):"] + lines)
+    return "\n".join([f"faults in {plural(len(rows), 'game')} (tronlab arena replay DB GAME "
+                      f"says what happened):"] + lines)
 
 
 def table_text(rows, pairs=None, store=None) -> str:
@@ -182,7 +183,7 @@ def table_text(rows, pairs=None, store=None) -> str:
     if not rows:
         return "no games stored yet"
     games = sorted({r["game"] for r in rows})
-    head = f"{len(rows)} games ({', '.join(games)}), {maps_phrase(rows)}"
+    head = f"{plural(len(rows), 'game')} ({', '.join(games)}), {maps_phrase(rows)}"
     head += "\n" + clocks_phrase(rows)
     slow = "\n".join(slow_lines(rows))
     return "\n\n".join(filter(None, [head, ratings_text(rows), pairs_text(rows, pairs),

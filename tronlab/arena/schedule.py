@@ -30,7 +30,7 @@ import zlib
 from dataclasses import asdict, dataclass
 
 from ..runner.games import get_game
-from ..runner.reprs import safe_repr
+from ..runner.reprs import plural, safe_repr
 from ..runner.timebank import MAX_SECONDS
 from ..tron import nash_table, search_state
 from ..tron.values import is_real, is_whole
@@ -285,10 +285,11 @@ def plan_note(plan, schedule: str = "round-robin", to_play: int | None = None) -
     seeds = len(plan) // len({(g.bots, g.map) for g in plan})
     seatings = len(_seatings(range(players), players))
     if schedule == "gauntlet":
-        groups = f"{bots - 1} opponents of the first bot"
+        groups = f"{plural(bots - 1, 'opponent')} of the first bot"
     else:
-        groups = (f"{math.comb(bots, players)} "
-                  f"{'pairs' if players == 2 else f'groups of {players}'} of the {bots} bots")
+        n = math.comb(bots, players)
+        groups = (plural(n, "pair") if players == 2 else f"{plural(n, 'group')} of {players}"
+                  ) + f" of the {bots} bots"
     each = maps * seeds
     smaller = []
     if players > 2:

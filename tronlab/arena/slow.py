@@ -11,7 +11,9 @@ slowest one (:func:`tronlab.arena.play.slow_answers`); :func:`slow_by_bot` adds
 them up by bot and :func:`slow_lines` says it in words, for the printed table, the
 page and the export.  Registered bots are not held against it (they are told their
 thinking time), nor is a program's first answer (it includes starting the program:
-:mod:`tronlab.runner.contestclock`).
+:mod:`tronlab.runner.contestclock`).  An answer the arena timed out never arrived: the
+line of a program with ``timeout`` faults says "every answer it gave" and points at
+them (:func:`timeouts_by_bot`).
 
 >>> rows = [{"id": 7, "game": "backtothecode", "names": ["me", "you"],
 ...          "slow": [[3, 0.212, 17], None]},
@@ -31,6 +33,7 @@ from typing import NamedTuple
 
 from ..runner.contestclock import contest_clock_text, later_limit, over_words
 from ..runner.games import get_game
+from ..runner.reprs import plural
 
 
 class SlowBot(NamedTuple):
@@ -76,15 +79,32 @@ def _where(bot: SlowBot) -> str:
     return f"game {bot.game}, turn {bot.turn}" if bot.game is not None else f"turn {bot.turn}"
 
 
-def slow_line(bot: SlowBot, game: str) -> str:
+def timeouts_by_bot(rows) -> dict:
+    """``{name: games}``: in how many games of ``rows`` the arena's own clock timed each
+    bot out (its ``timeout`` faults).  Those answers never arrived, so the contest's clock
+    (:func:`slow_by_bot`) does not see them: :func:`slow_line` points at the faults."""
+    found: dict = {}
+    for row in rows:
+        for name, fault in zip(row["names"], row.get("faults") or []):
+            if fault == "timeout":
+                found[name] = found.get(name, 0) + 1
+    return found
+
+
+def slow_line(bot: SlowBot, game: str, timeouts: int = 0) -> str:
     """One bot's line (without its name) in games of ``game``: its late answers, or that
-    all were in time."""
+    all were in time; with ``timeouts`` (games the arena timed it out in), said of the
+    answers it gave, and the timeouts pointed at (they are counted under faults)."""
     games = f"{bot.games} game{'s' * (bot.games != 1)}"
+    stopped = (f"; the arena's own timeout stopped it in {plural(timeouts, 'game')} "
+               f"(under faults)") if timeouts else ""
     if not bot.late:
-        return f"every answer in time in {games} (slowest {_ms(bot.worst)}: {_where(bot)})"
+        every = "every answer it gave" if timeouts else "every answer"
+        return f"{every} in time in {games} (slowest {_ms(bot.worst)}: {_where(bot)}){stopped}"
     answers = "1 answer" if bot.late == 1 else f"{bot.late} answers"
     return (f"{answers} {over_words(game)}, in {bot.late_games} of {games} "
-            f"(worst {_ms(bot.worst)}: {_where(bot)}): the contest would have timed it out")
+            f"(worst {_ms(bot.worst)}: {_where(bot)}): the contest would have timed it out"
+            + stopped)
 
 
 def by_contest(rows) -> list[tuple[str, dict]]:
@@ -144,14 +164,17 @@ def slow_lines(rows) -> list[str]:
     contests = by_contest(rows)
     for game, found in contests:
         label = f"{game} " if len(contests) > 1 else ""
-        lines += [f"  {label}{name}: {slow_line(bot, game)}" for name, bot in sorted(found.items())
-                  if bot.late]
-        fine = [bot for bot in found.values() if not bot.late]
+        # a bot the arena timed out answered in time only when it answered: its own line
+        stopped = timeouts_by_bot([r for r in rows if r["game"] == game])
+        lines += [f"  {label}{name}: {slow_line(bot, game, stopped.get(name, 0))}"
+                  for name, bot in sorted(found.items()) if bot.late or name in stopped]
+        fine = [bot for bot in found.values() if not bot.late and bot.name not in stopped]
         if len(fine) == 1:
             lines.append(f"  {label}{fine[0].name}: {slow_line(fine[0], game)}")
         elif fine:
             top = max(fine, key=lambda bot: bot.worst)
-            who = "all" if len(fine) == len(found) else "the other"
-            lines.append(f"  {label}{who} {len(fine)} programs: every answer in time (slowest "
+            who = (f"the other {len(fine)}" if len(fine) < len(found) else
+                   "both" if len(fine) == 2 else f"all {len(fine)}")
+            lines.append(f"  {label}{who} programs: every answer in time (slowest "
                          f"{_ms(top.worst)}, {top.name}: {_where(top)})")
     return [clock_head(rows)] + lines if lines else []

@@ -239,7 +239,8 @@ def _check_play(board, rules, bots, names, time_limit, first_time_limit, max_tur
     bots = list(bots)
     n = board.n_players
     if len(bots) != n:
-        raise ValueError(f"the board has {n} players but {len(bots)} bots were given")
+        raise ValueError(f"the board has {n} players but {len(bots)} "
+                         f"{'bot was' if len(bots) == 1 else 'bots were'} given")
     for p, bot in enumerate(bots):
         if isinstance(bot, str):
             raise TypeError(f"bot {p} is the name {safe_repr(bot, SHOWN)}: play takes bots, "

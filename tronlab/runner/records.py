@@ -49,6 +49,7 @@ import os
 from ..tron.ascii import grid_cells
 from ..tron.board import Board
 from ..tron.rules import FAULTS, Outcome, get_rules
+from .reprs import plural
 
 FORMAT = "tronlab-game"
 VERSION = 1
@@ -103,7 +104,7 @@ class GameRecord:
         w = self.outcome.winner      # players count from 0; the board draws player p as p + 1
         result = ("draw" if w is None else f"{names[w]} (player {w}, drawn {w + 1}) wins"
                   if names else f"player {w} (drawn {w + 1}) wins")
-        return f"<GameRecord {self.rules}: {who}, {self.outcome.turns} turns, {result}>"
+        return f"<GameRecord {self.rules}: {who}, {plural(self.outcome.turns, 'turn')}, {result}>"
 
     # ---- replay -----------------------------------------------------------------------------
     def _faults(self):
@@ -120,7 +121,7 @@ class GameRecord:
         boards = [match.board.copy()]
         for turn, turn_moves in enumerate(self.moves, start=1):
             if len(turn_moves) != n:
-                raise ValueError(f"turn {turn}: {len(turn_moves)} moves for {n} players")
+                raise ValueError(f"turn {turn}: {plural(len(turn_moves), 'move')} for {n} players")
             if match.over:
                 raise ValueError(f"the record has moves after the game ended (turn {turn})")
             while match.next_turn == turn and not match.over:

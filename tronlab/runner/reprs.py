@@ -1,5 +1,6 @@
 """Showing a value that came from somebody else's code (a bot's answer, a
-learner's return value) in a message, even when its own ``__repr__`` raises.
+learner's return value) in a message, even when its own ``__repr__`` raises; and a
+count with its noun in the right number (:func:`plural`).
 
 >>> class Odd:
 ...     def __repr__(self):
@@ -8,6 +9,8 @@ learner's return value) in a message, even when its own ``__repr__`` raises.
 '<Odd object: its __repr__ raised ValueError: no>'
 >>> safe_repr("x" * 10, 4)
 "'xxx..."
+>>> plural(1, "game"), plural(3, "game"), plural(0, "answer")
+('1 game', '3 games', '0 answers')
 """
 
 from __future__ import annotations
@@ -28,3 +31,8 @@ def safe_repr(value, limit: int | None = None) -> str:
     if limit is not None and len(text) > limit:
         text = text[:limit] + "..."
     return text
+
+
+def plural(n: int, noun: str) -> str:
+    """``n`` and ``noun``, with an s unless ``n`` is 1: '1 game', '2 games'."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

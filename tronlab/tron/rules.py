@@ -64,7 +64,7 @@ REASONS = {
     "error": "the bot raised an exception",
     "illegal": "returned something that is not a move",
     "bad-output": "printed output that is not a move",
-    "exited": "the external program stopped",
+    "exited": "the bot's program ended",
 }
 FAULTS = ("timeout", "error", "illegal", "bad-output", "exited")
 
