@@ -48,6 +48,21 @@ def test_each_mistake_is_named_on_its_grid(options, grid, hint):
     assert "Expected:" in result.message and "0123" in result.message   # the grid is drawn
 
 
+#: each mistake's own hint, as the checker words it
+OWN_HINT = {str(options): text for options, text in MISTAKES}
+
+
+@pytest.mark.parametrize("options", [m for m, _, _ in WRONG if m != {"metric": "euclid"}])
+def test_each_mistake_gets_its_own_hint_first(options):
+    """Before: skipping the shorter-distance tie-break failed on a grid where two distance
+    mistakes gave the same target, so its hint came third after two about Manhattan
+    distance; applying the late rule from the first round got the neighbour tie-break's
+    hint first.  (The Euclidean distance shares its grid with the Chebyshev one, whose
+    hint comes first: both say to count |dx| + |dy|.)"""
+    result = check_nearest_target(lambda view, player: variant(view, player, **options))
+    assert result.hint.startswith(OWN_HINT[str(options)]), result.hint
+
+
 def test_late_starts_at_exactly_half_the_grid_neutral():
     """"At most half the grid neutral" is late: a learner testing < instead of <= passed
     every grid before (none had exactly half neutral); now the grid made for it fails it,

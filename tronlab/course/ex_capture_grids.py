@@ -42,10 +42,11 @@ TINY_GRIDS = [
         0000000
         0..0000
      """, 0, {"positions": {1: (6, 4)}}),
+    # all on one row, so every metric counts the same distance: only the tie-break differs
     ("equal cost: the shorter distance", """
         00000000
-        0A0.0000
-        00000..0
+        0A0.00..
+        00000000
         00000000
      """, 0, {"positions": {1: (0, 3)}}),
     ("equal cost and distance: more neutral neighbours", """
@@ -90,12 +91,13 @@ TINY_GRIDS = [
         0A0.b.
         .000..
      """, 0, {}),
+    # the one nearest square, straight up, has the opponent on it: no tie-break decides
     ("early in the game the opponent does not matter", """
         .........
-        ...0A000.
+        .000A000.
+        000000000
         .........
-        .........
-     """, 0, {"positions": {1: (4, 2)}}),
+     """, 0, {"positions": {1: (4, 0)}}),
     ("late: an eliminated player stands nowhere", """
         000000
         0A0..0

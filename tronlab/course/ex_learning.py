@@ -12,7 +12,8 @@ seeded games between the package's bots, the second on seeded games, last on gam
 never separate.  When a fit is wrong and the learner's ``separation_sample`` is given too,
 the checker names the first record where the learner's features differ.  A wrong sample is
 shown with the expected one worked out line by line; the hints that name the usual mistakes
-are in :mod:`tronlab.course.ex_learning_hints`.
+are in :mod:`tronlab.course.ex_learning_hints`, the games it plays in
+:mod:`tronlab.course.ex_learning_games`.
 """
 
 from __future__ import annotations
@@ -23,10 +24,10 @@ import functools
 import numpy as np
 
 from ..runner.records import GameRecord
-from ..tron.board import DOWN, LEFT, RIGHT, UP, Board
 from ..tron import learn
 from ..tron.values import is_whole
 from .answers import reject_text, reject_unordered
+from .ex_learning_games import hand_games, sample_games, scripted
 from .ex_learning_hints import fit_hint, sample_hint, sample_steps
 from .progress import recorded
 from .checker import (BAD_ARGUMENT, Case, CheckResult, Exercise, Failure, WrongType, draw,
@@ -37,57 +38,6 @@ from .timelimit import call_each, call_with_time_limit, check_time_limit
 
 __all__ = ["check_separation_sample", "check_fit_weights", "scripted", "sample_games",
            "your_weights"]
-
-
-def scripted(moves):
-    """A bot that plays ``moves`` in order, then keeps repeating the last one."""
-    it, last = iter(moves), [moves[-1]]
-
-    def bot(board, player):
-        last[0] = next(it, last[0])
-        return last[0]
-    return bot
-
-
-def _hand_games():
-    from ..runner.engine import play
-
-    rows = Board.from_ascii("""
-        .....
-        1....
-        .....
-        ....2
-    """)
-    rooms = Board.from_ascii("""
-        1..#...
-        ...#..2
-    """)
-    return [
-        ("hand: a wall along the second row",
-         play(rows, [scripted([RIGHT, RIGHT, RIGHT, RIGHT, UP, LEFT]),
-                     scripted([LEFT, LEFT, LEFT, LEFT, UP, RIGHT])])),
-        ("hand: two rooms, player 1 crashes",
-         play(rooms, [scripted([RIGHT, RIGHT, DOWN, LEFT]), scripted([UP, LEFT, LEFT, LEFT])])),
-        ("hand: head-on, never separated",
-         play(Board.from_ascii("1.2"), [scripted([RIGHT]), scripted([LEFT])])),
-    ]
-
-
-def sample_games(n: int, seed: int, *, size=(7, 13)):
-    """``n`` seeded games between ``voronoi`` and ``filler`` on small random maps."""
-    from ..runner.engine import play
-    from ..runner.registry import get_bot
-    from ..tron.mapgen import random_map
-
-    rng = np.random.default_rng(seed)
-    out = []
-    for g in range(n):
-        w, h = (int(v) for v in rng.integers(size[0], size[1] + 1, size=2))
-        board = random_map(w, h, rng=rng, density=float(rng.uniform(0.0, 0.2)))
-        names = [("voronoi", "filler")[int(i)] for i in rng.integers(0, 2, size=2)]
-        rec = play(board, [get_bot(names[0]), get_bot(names[1])], rng=g)
-        out.append((f"game {g}: {names[0]} v {names[1]} on {w}x{h}", rec))
-    return out
 
 
 #: what the checker sees when the learner's function returns None on purpose ("no sample",
@@ -171,7 +121,7 @@ class SeparationSample(Exercise):
             "take territory() there, and count the moves each player made after it")
 
     def cases(self):
-        games = _hand_games() + sample_games(30, 6)
+        games = hand_games() + sample_games(30, 6)
         return [Case(label, rec.start, (rec,)) for label, rec in games]
 
     def call(self, student, case, context):

@@ -1,0 +1,64 @@
+"""The games of the A9 checkers (:mod:`tronlab.course.ex_learning`): three hand-made games
+(a wall that separates the players, two rooms with a crash, a head-on collision that never
+separates) played by :func:`scripted` bots, and :func:`sample_games`, seeded games between
+the package's bots on small random maps."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..tron.board import DOWN, LEFT, RIGHT, UP, Board
+
+__all__ = ["scripted", "hand_games", "sample_games"]
+
+
+def scripted(moves):
+    """A bot that plays ``moves`` in order, then keeps repeating the last one."""
+    it, last = iter(moves), [moves[-1]]
+
+    def bot(board, player):
+        last[0] = next(it, last[0])
+        return last[0]
+    return bot
+
+
+def hand_games():
+    """The hand-made games, as (label, record) pairs."""
+    from ..runner.engine import play
+
+    rows = Board.from_ascii("""
+        .....
+        1....
+        .....
+        ....2
+    """)
+    rooms = Board.from_ascii("""
+        1..#...
+        ...#..2
+    """)
+    return [
+        ("hand: a wall along the second row",
+         play(rows, [scripted([RIGHT, RIGHT, RIGHT, RIGHT, UP, LEFT]),
+                     scripted([LEFT, LEFT, LEFT, LEFT, UP, RIGHT])])),
+        ("hand: two rooms, player 1 crashes",
+         play(rooms, [scripted([RIGHT, RIGHT, DOWN, LEFT]), scripted([UP, LEFT, LEFT, LEFT])])),
+        ("hand: head-on, never separated",
+         play(Board.from_ascii("1.2"), [scripted([RIGHT]), scripted([LEFT])])),
+    ]
+
+
+def sample_games(n: int, seed: int, *, size=(7, 13)):
+    """``n`` seeded games between ``voronoi`` and ``filler`` on small random maps."""
+    from ..runner.engine import play
+    from ..runner.registry import get_bot
+    from ..tron.mapgen import random_map
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for g in range(n):
+        w, h = (int(v) for v in rng.integers(size[0], size[1] + 1, size=2))
+        board = random_map(w, h, rng=rng, density=float(rng.uniform(0.0, 0.2)))
+        names = [("voronoi", "filler")[int(i)] for i in rng.integers(0, 2, size=2)]
+        rec = play(board, [get_bot(names[0]), get_bot(names[1])], rng=g)
+        out.append((f"game {g}: {names[0]} v {names[1]} on {w}x{h}", rec))
+    return out
