@@ -32,7 +32,7 @@ import numpy as np
 from ..runner.games import get_game
 from ..runner.reprs import safe_repr
 from ..tron.values import is_whole
-from .checks import check_view
+from .checks import check_player_of, check_view
 from .state import NEUTRAL, ROUND_LIMITS, Config, State, View
 
 MESSAGE_LIMIT = 100
@@ -58,6 +58,7 @@ def seen_ids(n_players: int, player: int) -> list[int]:
     >>> seen_ids(4, 2)
     [1, 2, 0, 3]
     """
+    player = check_player_of(player, n_players)
     order = [player] + [q for q in range(n_players) if q != player]
     seen = [0] * n_players
     for k, q in enumerate(order):
