@@ -191,6 +191,9 @@ def parse_turn_line(k: int, line: str, n_players: int, *, width: int = 35, heigh
         if backs not in (0, 1):
             raise ValueError(f"backInTimeLeft is 0 or 1 (1 while the BACK is unused, once a "
                              f"game), got {backs} in {text[:40]!r}")
+        if (x, y) == (-1, -1) and backs:
+            raise ValueError(f"an eliminated player's line is '-1 -1 0' (the referee shows "
+                             f"no BACK for it), got {text[:40]!r}")
         if (x, y) != (-1, -1) and not (0 <= x < width and 0 <= y < height):
             who = "your own position" if k == 1 else f"the position of opponent {k - 1}"
             raise ValueError(f"{who} ({x}, {y}) is off the {width}x{height} grid")
