@@ -255,3 +255,33 @@ def test_nearest_target_names_a_player_that_is_not_there():
         nearest_target(view, -1)
     with pytest.raises(ValueError, match="player 3 is not on this grid"):
         nearest_target(view, 3)
+
+
+def test_a_player_beyond_the_game_is_refused_where_the_game_is_known():
+    # before: player 2 of a 2-player game passed the 0-3 check and came out as an
+    # IndexError (interference, rival_border, seen_ids) or as an answer for nobody
+    # (scan_inputs, read_action, touches_old_square, a scan scored as player 2 of 2)
+    from tronlab.capture import reset
+    from tronlab.capture.protocol import seen_ids
+    from tronlab.capture.rects_bot import interference, scan_inputs
+    from tronlab.capture.rival import rectangle_arrival, rival_border
+    from tronlab.capture.rules import touches_old_square
+    state = reset(2, rng=1)
+    view, here = state.view(), state.positions[0]
+    mine = scan_rectangles(state.owner, 0, here, jit=False)
+    for call in (lambda: read_action((3, 3), state, 2),
+                 lambda: touches_old_square(state, 2, (3, 3)),
+                 lambda: scan_inputs(view, 2), lambda: interference(view, 2, mine),
+                 lambda: rectangle_arrival(view, 2, 5), lambda: rival_border(view, 2, 5)):
+        with pytest.raises(ValueError, match=r"player 2 is not on this grid \(players 0 to 1\)"):
+            call()
+    with pytest.raises(ValueError, match=r"player 2 is not in a 2-player game \(players 0 to 1"):
+        seen_ids(2, 2)
+    with pytest.raises(ValueError, match="player 2 is not in a 2-player game"):
+        scan_rectangles(state.owner, 2, here, jit=False)
+    with pytest.raises(ValueError, match="player 3 is not in a 3-player game"):
+        scan_rectangles(state.owner, 3, here, n_players=3, jit=False)
+    assert scan_rectangles(state.owner, 2, here, n_players=3, jit=False).score > 0
+    # an owner grid alone has no player count: these check 0-3 only, as they say
+    assert enclose(state.owner, 2, 3, 3, jit=False)[1] == 0
+    assert closed_gain(state.owner, 3, 3, 3, jit=False) == 0

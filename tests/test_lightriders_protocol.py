@@ -105,6 +105,18 @@ def test_an_unreadable_round_is_answered_with_pass():
     assert out == "pass\n" and "2 tokens" in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("gone", [0, 1])
+def test_a_field_without_both_heads_is_refused(gone):
+    # the game ends when a rider dies, so the server never asks for a move on such a field;
+    # it was read as a board with that player dead and its head at square 0
+    field = lightriders_state(lightriders_board(x=3, y=7), 0, round=0, time_ms=10000)
+    field = field.replace(f",{gone},", ",.,")
+    with pytest.raises(ProtocolError, match=f"no player {gone} head.*update game field"):
+        feed_all(LightRidersClient(), GAMES_MD_SETTINGS + field)
+    n, out, err = play_stdio(GAMES_MD_SETTINGS + field)
+    assert out == "pass\n" and f"bad input: lightriders field: no player {gone} head" in err
+    assert "Traceback" not in err
+
 @pytest.mark.slow
 def test_bad_settings_through_the_real_program():
     board = lightriders_board(x=3, y=7)

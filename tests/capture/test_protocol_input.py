@@ -17,7 +17,10 @@ GRID = ["0....", ".....", "....1"]
               "in '1 2 2'"),
     ("0 3 1", "your own position (0, 3) is off the 5x3 grid"),
     ("5 0 1", "your own position (5, 0) is off the 5x3 grid"),
-    ("-1 0 1", "your own position (-1, 0) is off the 5x3 grid")])
+    ("-1 0 1", "your own position (-1, 0) is off the 5x3 grid"),
+    # before: read as an eliminated player with its BACK unused (the referee sends 0)
+    ("-1 -1 1", "an eliminated player's line is '-1 -1 0' (the referee shows no BACK for it), "
+                "got '-1 -1 1'")])
 def test_a_player_line_out_of_the_protocol_is_named(line, words):
     with pytest.raises(ValueError) as err:
         parse_turn_line(1, line, 2, width=5, height=3)

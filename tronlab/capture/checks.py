@@ -21,13 +21,32 @@ MAX_NODES = 10_000_000
 
 def check_player(player, name: str = "player") -> int:
     """``player`` as an int 0..3; else a TypeError (not an int: a str, a float, a
-    bool) or a ValueError (out of range), naming ``name``."""
+    bool) or a ValueError (out of range), naming ``name``.  The check of a function
+    given only an owner grid: the grid does not say how many players there are (a
+    player with no squares yet is one of them), so player 2 passes on a 2-player grid;
+    where the game is known, :func:`check_player_of` and :func:`check_view`."""
     if not is_whole(player):
         raise TypeError(f"{name} must be an int 0 to 3, got {type(player).__name__} "
                         f"{player!r}")
     if not 0 <= player <= 3:
         raise ValueError(f"{name} must be an int 0 to 3, got {player!r}")
     return int(player)
+
+
+def check_player_of(player, n_players: int, name: str = "player") -> int:
+    """``player`` as an int 0..3 that is one of the ``n_players`` of the game; else a
+    TypeError or ValueError naming ``name``.
+
+    >>> check_player_of(2, 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: player 2 is not in a 2-player game (players 0 to 1)
+    """
+    player = check_player(player, name)
+    if player >= n_players:
+        raise ValueError(f"{name} {player} is not in a {n_players}-player game (players 0 "
+                         f"to {n_players - 1})")
+    return player
 
 
 def check_view(view, player, name: str = "view") -> int:

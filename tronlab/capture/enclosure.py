@@ -153,7 +153,8 @@ def neutral_region(owner, x: int, y: int, *, jit: bool = True) -> set:
 
 def enclose(owner, player: int, x: int, y: int, *, jit: bool = True):
     """``(new_owner, taken)``: a copy of ``owner`` after ``player``, standing on
-    ``(x, y)``, took every closed neutral region next to it.
+    ``(x, y)``, took every closed neutral region next to it.  ``player`` is only
+    checked as 0-3 (the grid has no player count).
 
     >>> from tronlab.capture.ascii import format_grid, parse_grid
     >>> owner = parse_grid('''

@@ -120,6 +120,7 @@ def _kernel(name, jit):
 def best_l_shape(owner, player: int, position, *, max_len: int = 20, constant: float = 0.0,
                  scratch=None, jit: bool = True) -> LShape:
     """The best L-shaped walk from ``position`` (see the module docstring).
+    ``player`` is only checked as 0-3 (the grid has no player count).
 
     >>> from tronlab.capture.ascii import parse_grid
     >>> g = parse_grid('''
@@ -153,6 +154,7 @@ def best_l_shape(owner, player: int, position, *, max_len: int = 20, constant: f
 
 def closed_gain(owner, player: int, x: int, y: int, *, jit: bool = True) -> int:
     """Squares ``player`` would take by enclosure standing on ``(x, y)``.
+    ``player`` is only checked as 0-3 (the grid has no player count).
 
     >>> from tronlab.capture.ascii import parse_grid
     >>> closed_gain(parse_grid('''

@@ -300,13 +300,13 @@ def search_paths(owner, player: int, position, *, trail=(), arrival=None, steps=
                  scratch=None, jit: bool = True) -> PathResult:
     """The best path for ``player`` from ``position`` (module docstring).
 
-    ``trail`` lists the squares the player stood on before, oldest first (the last
-    one is ``position``'s predecessor); ``arrival`` (``(height, width)`` ints) is the
-    round from which an opponent holds each square (default: never).  ``max_nodes``
-    bounds all runs together, and so does ``deadline`` (an absolute time from
-    :func:`tronlab.jit.clock.deadline_after`; compiled kernels only), whichever comes
-    first.  ``constant`` replaces the write-up's 20 in the score (a smaller one
-    prefers shorter loops); ``needed`` is the enough-to-win cap of :func:`path_score`.
+    ``trail`` lists the squares the player stood on before, oldest first (the last one is
+    ``position``'s predecessor); ``arrival`` (``(height, width)`` ints) is the round from which
+    an opponent holds each square (default: never).  ``max_nodes`` bounds all runs together, and
+    so does ``deadline`` (an absolute time from :func:`tronlab.jit.clock.deadline_after`;
+    compiled kernels only), whichever comes first.  ``constant`` replaces the write-up's 20 in
+    the score (a smaller one prefers shorter loops); ``needed`` is the enough-to-win cap of
+    :func:`path_score`.  ``player`` is only checked as 0-3 (the grid has no player count).
 
     >>> from tronlab.capture.ascii import parse_grid
     >>> g = parse_grid('''

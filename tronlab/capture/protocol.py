@@ -32,7 +32,7 @@ import numpy as np
 from ..runner.games import get_game
 from ..runner.reprs import safe_repr
 from ..tron.values import is_whole
-from .checks import check_view
+from .checks import check_player_of, check_view
 from .state import NEUTRAL, ROUND_LIMITS, Config, State, View
 
 MESSAGE_LIMIT = 100
@@ -58,6 +58,7 @@ def seen_ids(n_players: int, player: int) -> list[int]:
     >>> seen_ids(4, 2)
     [1, 2, 0, 3]
     """
+    player = check_player_of(player, n_players)
     order = [player] + [q for q in range(n_players) if q != player]
     seen = [0] * n_players
     for k, q in enumerate(order):
@@ -190,6 +191,9 @@ def parse_turn_line(k: int, line: str, n_players: int, *, width: int = 35, heigh
         if backs not in (0, 1):
             raise ValueError(f"backInTimeLeft is 0 or 1 (1 while the BACK is unused, once a "
                              f"game), got {backs} in {text[:40]!r}")
+        if (x, y) == (-1, -1) and backs:
+            raise ValueError(f"an eliminated player's line is '-1 -1 0' (the referee shows "
+                             f"no BACK for it), got {text[:40]!r}")
         if (x, y) != (-1, -1) and not (0 <= x < width and 0 <= y < height):
             who = "your own position" if k == 1 else f"the position of opponent {k - 1}"
             raise ValueError(f"{who} ({x}, {y}) is off the {width}x{height} grid")

@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
-from .checks import check_owner, check_player, check_square, kernel_array
+from .checks import check_owner, check_player, check_player_of, check_square, kernel_array
 from ..tron.values import is_whole
 from .rects_terms import RectTerms, needed_to_win
 
@@ -312,6 +312,7 @@ def scan_arguments(owner, player: int, position, *, n_players: int = 2, terms=No
         raise ValueError(f"prev must be None or 4 ints (x0, y0, x1, y1), got {prev!r}")
     terms = RectTerms() if terms is None else terms
     params = terms.params(n_players, w)
+    check_player_of(player, n_players)
     side = int(params[15])
     s = scratch or new_scratch(w, h, side)
     block = _mask(blocked, owner.shape) | ((owner >= 0) & (owner != player)).reshape(-1)
@@ -336,7 +337,8 @@ def scan_rectangles(owner, player: int, position, *, n_players: int = 2, terms=N
     a boolean grid for the aimed term, ``needed`` the squares still needed to
     win (default :func:`~tronlab.capture.rects_terms.needed_to_win`), ``prev``
     the previous turn's ``(x0, y0, x1, y1)``.  A score of -1 means no rectangle
-    fits the grid.
+    fits the grid.  ``player`` must be one of the ``n_players`` (the game's
+    player count, which sets the score's terms).
 
     >>> from tronlab.capture.ascii import parse_grid
     >>> g = parse_grid('''

@@ -59,6 +59,7 @@ BOT_TERMS = RectTerms(size_limit=(18, 13, 12))
 def scan_inputs(view, player: int) -> tuple:
     """What the bot gives the scan besides the grid: the opponents' squares and the
     squares still needed to win (counting active players only)."""
+    player = check_view(view, player)
     opponents = [p for q, p in enumerate(view.positions) if q != player and p is not None]
     active = [q for q in range(view.n_players) if not view.eliminated[q]]
     return opponents, needed_to_win(view.owner, player, active)
@@ -154,6 +155,7 @@ def interference(view, player: int, mine, *, scratch=None, terms=None):
     fewer turns (any turns when ``mine`` scores 0: every rectangle of ours is
     blocked) and the player reaches one of its neutral border squares in fewer
     turns than the opponent needs."""
+    player = check_view(view, player)
     owner, me = view.owner, view.positions[player]
     best = None
     for q in range(view.n_players):

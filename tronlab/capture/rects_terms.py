@@ -155,7 +155,8 @@ def needed_to_win(owner, player: int, active=None) -> int:
     """Squares ``player`` still has to take to be sure of finishing first:
     the smallest ``k`` with ``mine + k > best + (free - k)``, ``best`` the
     highest opponent score (of ``active`` players, default all) and ``free``
-    the neutral squares.  At least 1.
+    the neutral squares.  At least 1.  ``player`` is not checked (the grid has no
+    player count): one with no squares has 0 of them.
 
     >>> import numpy as np
     >>> owner = np.array([[0, 0, -1, -1], [1, -1, -1, -1]], np.int8)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .checks import check_view
 from .opponent import NEVER
 from .rects import border_cycle, scan_rectangles
 from .rects_bot import approach_target
@@ -22,6 +23,7 @@ from .rules import step_toward
 
 def _best_rectangles(view, player: int):
     """``(opponent id, its square, its best Rectangle)`` for each active opponent."""
+    player = check_view(view, player)
     out = []
     for q in range(view.n_players):
         pos = view.positions[q]
@@ -79,9 +81,9 @@ def rival_border(view, player: int, min_points: int):
     """The nearest neutral border square of an opponent's best rectangle
     that brings it at least ``min_points`` squares, when the player gets
     there before the opponent can close it; else None."""
+    best, rivals = None, _best_rectangles(view, player)     # checks player first
     me = view.positions[player]
-    best = None
-    for _, _, theirs in _best_rectangles(view, player):
+    for _, _, theirs in rivals:
         if theirs.score <= 1 or theirs.points < min_points:
             continue
         for x, y in border_cycle(theirs.x0, theirs.y0, theirs.x1, theirs.y1):

@@ -72,6 +72,7 @@ import numpy as np
 
 from ..runner.reprs import safe_repr
 from . import enclosure
+from .checks import check_view
 from ..tron.values import is_whole
 from .starts import as_rng, random_starts, symmetric_starts
 from .state import (FAULTS, IDLE_ROUNDS, MAX_BACK, NEUTRAL, Snapshot, State, frozen,
@@ -133,6 +134,7 @@ def read_action(action, state: State, player: int):
     >>> print(read_action("BACK 3", s, 0)[1])      # doctest: +ELLIPSIS
     not an action: 'BACK 3' (that is the contest's text form; ...: here ("BACK", 3))
     """
+    player = check_view(state, player, "state")
     if isinstance(action, str):
         if action in FAULTS:
             return action, f"fault: {action}"
@@ -255,6 +257,7 @@ def _rewind(state, asked, eliminated, backs, events) -> State:
 def touches_old_square(state: State, player: int, square) -> bool:
     """Whether ``square`` is orthogonally next to a square ``player`` stood on
     at the end of a round two or more rounds before the one being played."""
+    player = check_view(state, player, "state")
     x, y = square
     for snap in state.history[:-1]:
         old = snap.positions[player]

@@ -25,7 +25,9 @@ def parse_ascii(text: str) -> Board:
     """Build a board from an ASCII picture (the notation of :mod:`tronlab.tron.board`).
 
     Leading/trailing blank lines and common indentation are removed; every
-    remaining row must have the same length.
+    remaining row must have the same length.  One head makes a 1-player board, as
+    ``Board(cells, [head])`` does (a solo room for the space-filling functions; a game
+    needs 2 to 4 players, and :func:`tronlab.runner.engine.play` says so).
     """
     if not isinstance(text, str):
         raise TypeError(f"an ASCII board is a str, got {type(text).__name__}")
@@ -97,8 +99,6 @@ def _build(rows, code_of, what) -> Board:
     missing = [p + 1 for p in range(n) if p not in found]
     if missing:
         raise BoardError(f"{what}: missing player {missing[0]} (players must be numbered 1..{n})")
-    if n < 2:
-        raise BoardError(f"{what}: only one player; a game needs 2 to {MAX_PLAYERS}")
     heads = [found[p][0] for p in range(n)]
     alive = [found[p][1] for p in range(n)]
     return Board(cells, heads, alive)

@@ -1,4 +1,6 @@
-"""The board: walls, trails and 2-4 heads on a padded grid (technique E1).
+"""The board: walls, trails and 1-4 heads on a padded grid (technique E1).  A game
+needs 2 to 4 players; a 1-player board is a solo room for the space-filling
+functions (flood fill, fill length, the endgame solver).
 
 Layout
 ------

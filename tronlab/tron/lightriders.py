@@ -237,7 +237,8 @@ class LightRidersClient:
         return None if rounds is None else int(rounds)
 
     def decode(self, field: str) -> Board:
-        """A Board from the field tokens; facings carried over from the last round."""
+        """A Board from the field tokens; facings carried over from the last round.
+        A field without both heads is a ProtocolError: the game ends when a rider dies."""
         pr = _protocol()
         width, height = int(self.settings["field_width"]), int(self.settings["field_height"])
         tokens = field.split(",")
@@ -260,6 +261,12 @@ class LightRidersClient:
             elif tok != ".":
                 raise pr.ProtocolError(f"lightriders field: unknown token {pr.quote(tok)} "
                                        f"at x={x}, y={y}")
+        if not all(alive):
+            # the game ends when a rider dies, so a field the bot must move on has both
+            missing = alive.index(False)
+            raise pr.ProtocolError(f"lightriders field: no player {missing} head (no token "
+                                   f"'{missing}'; the game goes on only while both ride): "
+                                   f"update game field {pr.quote(field)}")
         facing = [1, 3]  # the contest: p0 starts facing right, p1 left
         old = self.board
         if old is not None and old.stride == stride:

@@ -56,9 +56,11 @@ def parse_map(text: str, *, name: str = "map") -> Board:
     try:
         board = _build(rows, _map_code, name)
     except BoardError as err:
-        if "only one player" in str(err) or "missing player" in str(err):
+        if "missing player" in str(err):
             raise BoardError(f"{name}: a Google 2010 map needs both players 1 and 2") from None
         raise
+    if board.n_players != 2:
+        raise BoardError(f"{name}: a Google 2010 map needs both players 1 and 2")
     if board.free_count() == 0:
         raise BoardError(f"{name}: nothing but walls: no free square to move to")
     return board
