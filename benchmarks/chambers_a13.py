@@ -13,11 +13,12 @@ only the seconds change with the machine):
     chamber v minimax: depth 3, 100 random 20x20 maps x 2 seats: W-D-L 132-37-31, sign p 4.84e-16 (clear); 19 s
 
 The same question through the project's arena (stored games, ratings, the per-pair table);
-measured once on 2 shared cores (load 10, 5 min with nice 19):
+at a fixed depth its games are the same on every run (measured twice on 2 shared cores after
+the arena's fixed depth stopped being a cap under the clock, 2026-11-30; 4 min at load 5):
 
     tronlab arena run --bots chamber+penalize_battlefront=true+endgame_depth=2 \
         chamber+endgame_depth=2 --maps random:100 --depth 3 --db a13.sqlite
-    chamber+A13 v chamber: 200 games, W-D-L 63-61-76, score 47% +- 6, sign p 0.31, unclear
+    chamber+A13 v chamber: 200 games, W-D-L 63-63-74, score 47% +- 6, sign p 0.39, unclear
 """  # noqa: E501 - the output lines are quoted as printed
 
 from __future__ import annotations

@@ -30,12 +30,13 @@ Measured on 2 shared cores (one process per flag, nice 10; about 2 min per
     literal=4 (no_stay) W-D-L 134-112-154, sign p 0.263   (not clear; ahead: package)
     literal=8 (n_only)  W-D-L 159-99-142,  sign p 0.356   (not clear; ahead: literal)
 
-The same through the arena (its own 100 random maps, density 0.1):
+The same through the arena (its own 100 random maps, density 0.1; measured again on
+2026-11-30, once its fixed depth stopped being a cap under the clock: the same every run):
 
     tronlab arena run --bots chamber+literal=F+endgame_depth=2 chamber+endgame_depth=2 \
         --maps random:100 --depth 3 --db literalF.sqlite
-    F=1: 82-57-61 p 0.094 unclear;  F=2: 46-52-102 p 4.8e-06 clear (package ahead);
-    F=4: 47-60-93 p 0.00013 clear (package ahead);  F=8: 66-67-67 p 1 unclear
+    F=1: 81-57-62 p 0.13 unclear;  F=2: 47-50-103 p 5.6e-06 clear (package ahead);
+    F=4: 44-63-93 p 3.4e-05 clear (package ahead);  F=8: 64-70-66 p 0.93 unclear
     (no timeouts, crashes or bad output in the 800 games)
 """
 

@@ -22,13 +22,14 @@ depth, so only the seconds change with the machine):
     held-out rms error (620 games): fitted 8.30, published 15.32 moves
     fitted v published, depth 3, 100 random 20x20 maps x 2 seats: W-D-L 81-51-68, sign p 0.326 (not clear); 14 s
 
-Step 3 through the project's arena, with the weights this script fitted (measured once on 2
-shared cores, 1 min):
+Step 3 through the project's arena, with the weights this script fitted (2 shared cores, 4
+min at load 5; measured again on 2026-11-30, once the arena's fixed depth stopped being a cap
+under the clock, so every run now gives these numbers):
 
     tronlab arena run --bots minimax+evaluation=linear+k1=-0.0992+k2=0.2912+endgame_depth=2 \
         minimax+evaluation=linear+k1=0.055+k2=0.194+endgame_depth=2 --maps random:100 \
         --depth 3 --db learn.sqlite
-    fitted v published: 200 games, W-D-L 76-49-75, score 50% +- 6, sign p 1.0, unclear
+    fitted v published: 200 games, W-D-L 75-49-76, score 50% +- 6, sign p 1.0, unclear
 """  # noqa: E501 - the output lines are quoted as printed
 
 from __future__ import annotations

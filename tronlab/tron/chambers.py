@@ -91,10 +91,10 @@ maps x 2 seats; W-D-L from the literal side, sign test of the decided games):
 random maps, and all 1600 games together (W-D-L, then p)::
 
     reading   100 maps      400 maps         200 open maps    arena 100 maps  all 1600 games
-    ties      78-58-64 .28  289-231-280 .74  143-122-135 .68  82-57-61 .094   592-468-540 .13
-    front     60-52-88 .026 242-207-351 9e-6 107-113-180 2e-5 46-52-102 5e-6  455-424-721 8e-15
-    no_stay   72-54-74 .93  268-234-298 .22  134-112-154 .26  47-60-93 1e-4   521-460-619 .004
-    n_only    66-62-72 .67  280-232-288 .77  159-99-142 .36   66-67-67 1      571-460-569 .97
+    ties      78-58-64 .28  289-231-280 .74  143-122-135 .68  81-57-62 .13    591-468-541 .15
+    front     60-52-88 .026 242-207-351 9e-6 107-113-180 2e-5 47-50-103 6e-6  456-422-722 9e-15
+    no_stay   72-54-74 .93  268-234-298 .22  134-112-154 .26  44-63-93 3e-5   518-463-619 .003
+    n_only    66-62-72 .67  280-232-288 .77  159-99-142 .36   64-70-66 .93    569-463-568 1
 
 So the defaults stay: the travelling battlefront plays clearly better, the
 option to stay better too (every run leans that way; clear in the arena and
