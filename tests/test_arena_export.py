@@ -60,6 +60,31 @@ def test_arena_run_prints_the_plans_making_under_its_size(tmp_path, capsys, monk
     assert "the plan:" not in capsys.readouterr().out
 
 
+def test_the_plan_note_offers_only_options_that_give_fewer_games():
+    # before: two bots were offered '--schedule gauntlet' for as many games, and three bots
+    # of a 3-player game '--players 2' and a gauntlet for twice as many
+    two = round_robin(EIGHT[:2], "random:60", game="codingame")
+    assert len(two) == 120 and len(gauntlet(EIGHT[0], EIGHT[1:2], "random:60",
+                                            game="codingame")) == 120
+    assert plan_note(two).endswith("\n  smaller plans: fewer --maps"), plan_note(two)
+    for bots, players in ((3, 3), (4, 4)):              # a single group: no option helps
+        plan = round_robin(EIGHT[:bots], "random:40", game="codingame", players=players)
+        pairs = round_robin(EIGHT[:bots], "random:40", game="codingame")
+        short = gauntlet(EIGHT[0], EIGHT[1:bots], "random:40", game="codingame",
+                         players=players)
+        assert len(plan) <= min(len(pairs), len(short)), (bots, players)
+        assert plan_note(plan).endswith("\n  smaller plans: fewer --maps"), plan_note(plan)
+    four = round_robin(EIGHT[:4], "random:40", game="codingame", players=3)
+    pairs = round_robin(EIGHT[:4], "random:40", game="codingame")
+    assert len(four) == len(pairs) == 480 and "--players" not in plan_note(four)   # as many
+    assert "--schedule gauntlet (360 games" in plan_note(four)
+    five = round_robin(EIGHT[:5], "random:10", game="codingame", players=4)   # 5 groups
+    short = len(gauntlet(EIGHT[0], EIGHT[1:5], "random:10", game="codingame", players=4))
+    assert (len(five), short) == (200, 160)
+    assert plan_note(five).endswith(f"smaller plans: --schedule gauntlet ({short} games: "
+                                    "the first bot v the others), fewer --maps")
+
+
 # ---- the export ---------------------------------------------------------------------------
 
 CY = "def move(board, player):\n    return board.lega_moves(player)[0]   # a typo\n"

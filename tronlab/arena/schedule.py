@@ -276,7 +276,8 @@ def plan_note(plan, schedule: str = "round-robin", to_play: int | None = None) -
     """For a plan with more than :data:`LARGE_PLAN` games ``to_play`` (default: all of
     it), two indented lines (each after a newline): how the plan is made (groups x
     seatings x maps x seeds) and the options of ``tronlab arena run`` that make it
-    smaller, with the games each gives; '' for a smaller plan."""
+    smaller (only those giving fewer games than it), with the games each gives; '' for
+    a smaller plan."""
     if not plan or (len(plan) if to_play is None else to_play) <= LARGE_PLAN:
         return ""
     players = len(plan[0].bots)
@@ -291,13 +292,14 @@ def plan_note(plan, schedule: str = "round-robin", to_play: int | None = None) -
         groups = (plural(n, "pair") if players == 2 else f"{plural(n, 'group')} of {players}"
                   ) + f" of the {bots} bots"
     each = maps * seeds
-    smaller = []
+    offers = []                             # (option, its games), kept only if fewer games
     if players > 2:
         two = math.comb(bots, 2) if schedule != "gauntlet" else bots - 1
-        smaller.append(f"--players 2 ({two * 2 * each} games)")
+        offers.append(("--players 2 ({} games)", two * 2 * each))
     if schedule != "gauntlet":
-        smaller.append(f"--schedule gauntlet ({(bots - 1) * seatings * each} games: the first "
-                       f"bot v the others)")
+        offers.append(("--schedule gauntlet ({} games: the first bot v the others)",
+                       (bots - 1) * seatings * each))
+    smaller = [text.format(n) for text, n in offers if n < len(plan)]
     fewer = [option for option, n in (("--maps", maps), ("--seeds", seeds)) if n > 1]
     smaller += [f"fewer {' or '.join(fewer)}"] if fewer else []
     return (f"\n  the plan: {groups} x {seatings} seatings x {maps} map{'s' * (maps != 1)} x "
