@@ -212,6 +212,7 @@ def test_codingame_client_rebuilds_and_removes_trails():
 @pytest.mark.parametrize("text,message", [
     ("2\n", "header 'N P'"),
     ("5 0\n", "bad player count"),
+    ("1 0\n0 0 1 0\n", "bad player count or index '1 0'"),   # the game has 2 to 4 players
     ("2 2\n", "bad player count"),
     ("2 0\n1 2 3\n", "X0 Y0 X1 Y1"),
     ("2 0\n0 0 30 0\n1 1 1 1\n", r"\(30, 0\) is off the 30x20 grid"),

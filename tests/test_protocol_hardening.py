@@ -83,6 +83,7 @@ def test_a_non_ascii_digit_in_a_map_header_names_the_map():
 
 @pytest.mark.parametrize("protocol, broken, words", [
     ("codingame", ["5 0"] + ["1 1 1 1"] * 5, "bad player count or index '5 0'"),
+    ("codingame", ["1 0", "1 1 1 1"], "bad player count or index '1 0'"),
     ("codingame", ["2 2", "1 1 1 1", "5 5 5 5"], "bad player count or index '2 2'"),
     ("codingame", ["2 0", "40 1 40 1", "5 5 5 5"], "start (40, 1) is off the 30x20 grid"),
     ("google2010", ["5 3", "#######", "#1 2#", "#####"], "row 0 is longer than width 5"),

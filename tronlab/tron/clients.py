@@ -159,7 +159,7 @@ class CodingameClient:
     def _feed(self, line: str) -> Request | None:
         if self._header is None:
             n, me = _int_fields(line, 2, "codingame header 'N P'")
-            if not 1 <= n <= 4 or not 0 <= me < n:
+            if not 2 <= n <= 4 or not 0 <= me < n:     # the game has 2 to 4 players
                 raise ProtocolError(f"codingame header: bad player count or index {quote(line)}")
             if self.board is not None and n != self.board.n_players:
                 raise ProtocolError(f"codingame: player count changed from "
