@@ -46,7 +46,7 @@ def test_ascii_trails_dead_heads_and_spaces():
     ("1.2?", r"unknown character '\?' at x=3, y=0"),
     ("1.1.2", "player 1 appears twice"),
     ("1..3", "missing player 2"),
-    ("....", "no players"),
+    ("....", r"no players \(heads are written 1, 2, 3, 4\)$"),
     ("\n\n", "empty board"),
 ])
 def test_ascii_errors_name_the_problem(text, message):

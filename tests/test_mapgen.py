@@ -218,7 +218,7 @@ def test_contest_map_loads_and_round_trips(name):
     ("3 1\n1  \n", "needs both players 1 and 2"),
     ("3 1\n  2\n", "needs both players 1 and 2"),
     ("3 1\n1 1\n", "player 1 appears twice"),
-    ("3 1\n   \n", "no players"),
+    ("3 1\n   \n", r"no players \(heads are written 1 and 2\)$"),   # before: 1, 2, 3, 4
     ("2 1\n12\n", "nothing but walls"),
     ("3 x\n1 2\n", "first line must be 'W H'"),
     ("3\n1 2\n", "first line must be 'W H'"),

@@ -90,11 +90,12 @@ def grid_cells(rows, code_of=None, what="ASCII board"):
     return cells, found
 
 
-def _build(rows, code_of, what) -> Board:
-    """Turn equal-length rows of characters into a Board using ``code_of``."""
+def _build(rows, code_of, what, heads: str = "1, 2, 3, 4") -> Board:
+    """Turn equal-length rows of characters into a Board using ``code_of``; ``heads``
+    names the head characters the format allows (for the message of a grid with none)."""
     cells, found = grid_cells(rows, code_of, what)
     if not found:
-        raise BoardError(f"{what}: no players (heads are written 1, 2, 3, 4)")
+        raise BoardError(f"{what}: no players (heads are written {heads})")
     n = max(found) + 1
     missing = [p + 1 for p in range(n) if p not in found]
     if missing:

@@ -54,7 +54,7 @@ def parse_map(text: str, *, name: str = "map") -> Board:
     if extra:
         raise BoardError(f"{name}: {len(extra)} non-empty line(s) after the {height} rows")
     try:
-        board = _build(rows, _map_code, name)
+        board = _build(rows, _map_code, name, heads="1 and 2")
     except BoardError as err:
         if "missing player" in str(err):
             raise BoardError(f"{name}: a Google 2010 map needs both players 1 and 2") from None
