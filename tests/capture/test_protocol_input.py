@@ -18,13 +18,21 @@ GRID = ["0....", ".....", "....1"]
     ("0 3 1", "your own position (0, 3) is off the 5x3 grid"),
     ("5 0 1", "your own position (5, 0) is off the 5x3 grid"),
     ("-1 0 1", "your own position (-1, 0) is off the 5x3 grid"),
-    # before: read as an eliminated player with its BACK unused (the referee sends 0)
-    ("-1 -1 1", "an eliminated player's line is '-1 -1 0' (the referee shows no BACK for it), "
-                "got '-1 -1 1'")])
+    # before: read as the reader eliminated, though the referee sends it no turn then
+    ("-1 -1 0", "your own line is an eliminated player's '-1 -1 0', but the referee sends no "
+                "turn to an eliminated player"),
+    ("-1 -1 1", "your own line is an eliminated player's '-1 -1 1'")])
 def test_a_player_line_out_of_the_protocol_is_named(line, words):
     with pytest.raises(ValueError) as err:
         parse_turn_line(1, line, 2, width=5, height=3)
     assert words in str(err.value)
+
+
+def test_an_opponents_eliminated_line_shows_no_back():
+    # before: read as an eliminated player with its BACK unused (the referee sends 0)
+    with pytest.raises(ValueError, match=r"an eliminated player's line is '-1 -1 0' \(the "
+                                         r"referee shows no BACK for it\), got '-1 -1 1'"):
+        parse_turn_line(2, "-1 -1 1", 2, width=5, height=3)
 
 
 def test_the_grids_last_cells_and_a_gone_player_are_in_the_protocol():
@@ -43,15 +51,28 @@ def _client(text):
 
 
 def test_a_broken_turn_is_answered_with_the_last_own_square_read():
-    # turn 1 puts the reader on (1, 1); in turn 2 it is gone (-1 -1) and the opponent's
-    # line is off the grid: the answer is (1, 1), not (-1, -1) nor the centre (2, 1)
+    # turn 1 puts the reader on (1, 1); in turn 2 its own line is unreadable: the answer
+    # is (1, 1), not the centre (2, 1)
     text = "\n".join(["1", "3", "1 1 1", "3 1 1", *GRID,
-                      "4", "-1 -1 0", "9 9 1", *GRID]) + "\n"
+                      "4", "? ? 1", "3 1 1", *GRID]) + "\n"
     client, logged = _client(text), []
     views = list(client.turns(log=logged.append))
     assert len(views) == 1 and views[0].positions == ((1, 1), (3, 1))
     assert client.stream_out.getvalue() == "1 1\n"
-    assert len(logged) == 1 and "opponent 1 (9, 9) is off the 5x3 grid" in logged[0]
+    assert len(logged) == 1 and "'? ? 1' is not three whole numbers" in logged[0]
+
+
+def test_a_turn_that_says_the_reader_is_eliminated_is_refused_and_answered_honestly():
+    # before: the bot was asked to play standing nowhere, failed, and logged 'staying at
+    # 0 0' (or at its last square); now the line is named and the last own square answered
+    text = "\n".join(["1", "3", "1 1 1", "3 1 1", *GRID,
+                      "4", "-1 -1 0", "3 1 1", *GRID]) + "\n"
+    client, logged = _client(text), []
+    assert [v.positions for v in client.turns(log=logged.append)] == [((1, 1), (3, 1))]
+    assert client.stream_out.getvalue() == "1 1\n"
+    assert logged == ["tronlab bot: bad input: turn line 2 of 6: your own line is an "
+                      "eliminated player's '-1 -1 0', but the referee sends no turn to an "
+                      "eliminated player; skipping the rest of the turn, then answering 1 1"]
 
 
 def test_input_that_ends_inside_a_turn_is_an_error_not_the_end_of_the_game():

@@ -141,7 +141,7 @@ def run_program(bot, *, stdin=None, stdout=None, stderr=None, verbose=False,
                 text = action = bot(view, 0)
                 client.answer(action)
             except Exception as err:
-                text = view.positions[0] or client.position or (0, 0)
+                text = view.positions[0]    # a square: the client refuses an own '-1 -1 0'
                 log(f"tronlab bot: round {view.round}: the bot failed ({type(err).__name__}: "
                     f"{err}), staying at {text[0]} {text[1]}"
                     + ("\n" + traceback.format_exc() if verbose else ""))

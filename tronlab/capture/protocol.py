@@ -164,6 +164,8 @@ def parse_turn_line(k: int, line: str, n_players: int, *, width: int = 35, heigh
     """Line ``k`` of a turn (0 ``gameRound``, 1..n_players the players' ``x y
     backInTimeLeft``, then the grid rows) checked and read: the round, an
     ``(x, y, backs)`` triple or the row's text; a ValueError says what is wrong.
+    Only an opponent's line may be ``-1 -1 0`` (eliminated): the referee sends no
+    turn to an eliminated player, so the reader's own line always names its square.
 
     >>> parse_turn_line(1, "50 5 1", 2)
     Traceback (most recent call last):
@@ -191,6 +193,9 @@ def parse_turn_line(k: int, line: str, n_players: int, *, width: int = 35, heigh
         if backs not in (0, 1):
             raise ValueError(f"backInTimeLeft is 0 or 1 (1 while the BACK is unused, once a "
                              f"game), got {backs} in {text[:40]!r}")
+        if (x, y) == (-1, -1) and k == 1:
+            raise ValueError(f"your own line is an eliminated player's {text[:40]!r}, but the "
+                             f"referee sends no turn to an eliminated player")
         if (x, y) == (-1, -1) and backs:
             raise ValueError(f"an eliminated player's line is '-1 -1 0' (the referee shows "
                              f"no BACK for it), got {text[:40]!r}")
@@ -291,8 +296,8 @@ class CaptureClient:
                                      f"of {want} cut short: {err})") from None
                 raise TurnError(f"turn line {k + 1} of {want}: {err}", want - k - 1,
                                 self._fallback(k, line)) from None
-            if k == 1 and value[:2] != (-1, -1):
-                self.position = value[:2]
+            if k == 1:
+                self.position = value[:2]           # never (-1, -1): refused above
             lines.append(line)
         return parse_turn(lines, self.n_players, width=self.width, height=self.height)
 
@@ -302,7 +307,7 @@ class CaptureClient:
         parts = line.split()
         if k == 1 and len(parts) == 3 and all(_whole(v) for v in parts[:2]):
             x, y = int(parts[0]), int(parts[1])
-            if (x, y) != (-1, -1):
+            if (x, y) != (-1, -1):      # an eliminated player's line names no square
                 return min(max(x, 0), self.width - 1), min(max(y, 0), self.height - 1)
         return self.position or (self.width // 2, self.height // 2)
 
