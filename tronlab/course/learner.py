@@ -64,16 +64,10 @@ def where(err: BaseException | None, frames=None) -> str:
 def is_stub(fn) -> bool | None:
     """True if ``fn``'s body does nothing yet: only a docstring, ``pass``, ``...``,
     a comment, or ``raise NotImplementedError``; None if its source cannot be read."""
-    try:
-        source = textwrap.dedent(inspect.getsource(fn))
-        tree = ast.parse(source)
-    except (OSError, TypeError, SyntaxError, IndentationError):
+    func = _first_def(fn)
+    if func is None:
         return None
-    kinds = (ast.FunctionDef, ast.AsyncFunctionDef)
-    funcs = [node for node in tree.body if isinstance(node, kinds)]
-    if not funcs:
-        return None
-    body = list(funcs[0].body)
+    body = list(func.body)
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
             and isinstance(body[0].value.value, str):
         body = body[1:]
@@ -85,16 +79,22 @@ def returns_value(fn) -> bool | None:
     None on purpose), False if it has none, or only a bare ``return`` (every call
     returns None: a forgotten ``return``); None if its source cannot be read or is
     no ``def`` (a lambda)."""
+    func = _first_def(fn)
+    if func is None:
+        return None
+    return any(isinstance(node, ast.Return) and node.value is not None
+               for node in ast.walk(func))
+
+
+def _first_def(fn):
+    """The syntax tree of the first ``def`` in ``fn``'s source; None if the source
+    cannot be read or holds no ``def`` (a lambda)."""
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
     except (OSError, TypeError, SyntaxError, IndentationError):
         return None
     kinds = (ast.FunctionDef, ast.AsyncFunctionDef)
-    funcs = [node for node in tree.body if isinstance(node, kinds)]
-    if not funcs:
-        return None
-    return any(isinstance(node, ast.Return) and node.value is not None
-               for node in ast.walk(funcs[0]))
+    return next((node for node in tree.body if isinstance(node, kinds)), None)
 
 
 def _does_nothing(stmt) -> bool:
