@@ -319,6 +319,11 @@ MISTAKES = [
     ("turn_order_territory", wrong.turn_order_one_square_a_turn, WRONG, "not one square per"),
     ("turn_order_territory", wrong.turn_order_stops_with_the_first_stuck, WRONG,
      "until a whole round adds nothing"),
+    # before: "the head (2, 0) is 0 moves from itself; yours says -1", true but not the cause
+    ("bfs_distances", wrong.distances_from_first_two, WRONG, "the first square holding 2"),
+    # before: the general hint only
+    ("turn_order_territory", wrong.turn_order_frees_dead_heads, WRONG,
+     "its head square stays blocked"),
     # before: "(3, 1) is not a cut vertex ... A back edge from below it", and a hint that
     # named the cut but not the other square, which the function took for one too
     ("articulation_points", wrong.cuts_stop_short, WRONG, "the last column (x = 5) left out"),
