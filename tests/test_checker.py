@@ -25,6 +25,7 @@ from tronlab.course import CheckResult, TurnGame, checker, exercises, timelimit,
 from tronlab.course import boards as course_boards
 from tronlab.course.checker import (BAD_ARGUMENT, CHANGED_INPUT, CRASH, NOT_IMPLEMENTED, PASSED,
                                     TIMEOUT, WRONG, WRONG_TYPE, Case, is_stub, run_check)
+from tronlab.course.ex_flood_fill import TINY_FLAT_ROWS
 from tronlab.course.ex_flood_fill import _same_partition as same_partition
 from tronlab.course.ex_search import alphabeta, minimax
 from tronlab.course.progress import EXERCISE_NOTEBOOKS
@@ -319,6 +320,11 @@ MISTAKES = [
     ("turn_order_territory", wrong.turn_order_one_square_a_turn, WRONG, "not one square per"),
     ("turn_order_territory", wrong.turn_order_stops_with_the_first_stuck, WRONG,
      "until a whole round adds nothing"),
+    # before: "the head (2, 0) is 0 moves from itself; yours says -1", true but not the cause
+    ("bfs_distances", wrong.distances_from_first_two, WRONG, "the first square holding 2"),
+    # before: the general hint only
+    ("turn_order_territory", wrong.turn_order_frees_dead_heads, WRONG,
+     "its head square stays blocked"),
     # before: "(3, 1) is not a cut vertex ... A back edge from below it", and a hint that
     # named the cut but not the other square, which the function took for one too
     ("articulation_points", wrong.cuts_stop_short, WRONG, "the last column (x = 5) left out"),
@@ -340,6 +346,16 @@ def test_mistakes_are_caught_with_the_right_hint(name, fn, status, hint):
         # the failing board is drawn in the message and kept on the result
         assert result.board.to_ascii().split("\n")[0] in result.message
         assert result.case in result.message
+
+
+def test_width_walk_and_short_bounds_check_get_a_hint_each():
+    # before: the two gave the same count on 'a bit of everything', the first board, and
+    # both got one joined hint ("by board.width ... If you work with (x, y) instead: ...")
+    width = check("flood_fill", wrong.flood_flat_rows_of_width)
+    short = check("flood_fill", wrong.flood_stops_short)
+    assert "by board.width (5)" in width.message and "left out" not in width.message
+    assert "the bottom row (y = 2) left out" in short.message
+    assert "board.width" not in short.message
 
 
 def test_a_greedy_move_off_a_tie_is_still_wrong():
@@ -371,11 +387,11 @@ def test_reference_negamax_from_the_tests_passes():
 
 def test_wrong_answer_shows_expected_got_and_board():
     result = check("flood_fill", wrong.flood_counts_head)
-    assert result.expected == "3" and result.got == "4"
-    assert result.case == "tiny: a bit of everything, player 0"
-    assert "Expected:\n    3\nGot:\n    4" in result.message
-    assert ".2.1a.." in result.message and "##.####" in result.message
-    assert result.board == Board.from_ascii(course_boards.TINY["a bit of everything"])
+    assert result.expected == "8" and result.got == "9"
+    assert result.case == "tiny: width or edge, player 0"
+    assert "Expected:\n    8\nGot:\n    9" in result.message
+    assert ".2..1" in result.message and ".#..." in result.message
+    assert result.board == Board.from_ascii(TINY_FLAT_ROWS["width or edge"])
 
 
 def test_crash_names_exception_line_and_board():
@@ -385,7 +401,7 @@ def test_crash_names_exception_line_and_board():
     assert "average = size / (size - size)" in result.message
     assert "of flood_divides_by_zero" in result.message
     assert result.details["exception"] == "ZeroDivisionError"
-    assert ".2.1a.." in result.message
+    assert ".2..1" in result.message
 
 
 def test_writing_into_a_read_only_array_is_named_in_the_hint():

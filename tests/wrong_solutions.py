@@ -278,6 +278,16 @@ def turn_order_dead_expand(board, first):
     return _expand(board, [(first + i) % n for i in range(n)], [True] * n)
 
 
+def turn_order_frees_dead_heads(board, first):
+    """Clears a dead player's head square, as if a dead player left the board."""
+    freed = board.copy()
+    for p in range(board.n_players):
+        if not board.alive[p]:
+            freed.flat[int(board.heads[p])] = FREE
+    n = board.n_players
+    return _expand(freed, [(first + i) % n for i in range(n)], board.alive)
+
+
 def turn_order_counts_heads(board, first):
     n = board.n_players
     counts = _expand(board, [(first + i) % n for i in range(n)], board.alive)
@@ -1102,6 +1112,13 @@ def distances_stop_short(board, player):
 
 def distances_from_player_0(board, player):
     return _bfs(board, 0)
+
+
+def distances_from_first_two(board, player):
+    """The BFS started from the first square holding 2 + player, a trail square here."""
+    moved = board.copy()
+    moved.heads[player] = _trail_first(board, player)
+    return _bfs(moved, player)
 
 
 def territory_one_head_twice(board):

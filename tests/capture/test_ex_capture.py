@@ -24,7 +24,7 @@ def test_the_twin_agrees_with_the_bot_on_every_grid():
 
 #: mistake -> the tiny grid that first catches it and a word of its hint
 WRONG = [
-    ({"metric": "chebyshev"}, "Manhattan distance", "Manhattan"),
+    ({"metric": "chebyshev"}, "not the larger of |dx| and |dy|", "max(|dx|, |dy|)"),
     ({"metric": "euclid"}, "Manhattan distance", "straight-line"),
     ({"cluster": False}, "a cluster is worth", "clusters"),
     ({"neighbours": 8}, "not the diagonal ones", "only the four squares beside"),
@@ -52,15 +52,23 @@ def test_each_mistake_is_named_on_its_grid(options, grid, hint):
 OWN_HINT = {str(options): text for options, text in MISTAKES}
 
 
-@pytest.mark.parametrize("options", [m for m, _, _ in WRONG if m != {"metric": "euclid"}])
+@pytest.mark.parametrize("options", [m for m, _, _ in WRONG])
 def test_each_mistake_gets_its_own_hint_first(options):
     """Before: skipping the shorter-distance tie-break failed on a grid where two distance
     mistakes gave the same target, so its hint came third after two about Manhattan
     distance; applying the late rule from the first round got the neighbour tie-break's
-    hint first.  (The Euclidean distance shares its grid with the Chebyshev one, whose
-    hint comes first: both say to count |dx| + |dy|.)"""
+    hint first; and the straight-line distance got the max(|dx|, |dy|) hint first, joined
+    with its own (the two gave the same target on every grid up to the one that failed)."""
     result = check_nearest_target(lambda view, player: variant(view, player, **options))
     assert result.hint.startswith(OWN_HINT[str(options)]), result.hint
+
+
+@pytest.mark.parametrize("metric", ["chebyshev", "euclid"])
+def test_each_distance_mistake_gets_its_hint_alone(metric):
+    """The straight line passes the grid made for max(|dx|, |dy|), so when it fails on the
+    next grid, where the two agree, the max(|dx|, |dy|) hint is left out."""
+    result = check_nearest_target(lambda view, player: variant(view, player, metric=metric))
+    assert result.hint == OWN_HINT[str({"metric": metric})], result.hint
 
 
 def test_late_starts_at_exactly_half_the_grid_neutral():

@@ -290,14 +290,31 @@ class NearestTarget(Exercise):
 
     def diagnose(self, case, got, want):
         """The hints of every typical mistake that gives the learner's target here
-        (on a tiny grid usually one; two mistakes can agree on a grid)."""
+        (on a tiny grid usually one; two mistakes can agree on a grid).  A mistake that
+        would have failed an earlier tiny grid, which the learner passed, is left out
+        unless nothing else fits."""
         if tuple(got) == tuple(want)[::-1]:
             return SWAPPED
-        texts = [text for options, text in MISTAKES
-                 if variant(case.board.view, case.args[0], **options) == got]
+        fits = [(options, text) for options, text in MISTAKES
+                if variant(case.board.view, case.args[0], **options) == got]
+        texts = [text for options, text in fits if not _ruled_out(options, case)] or \
+            [text for _, text in fits]
         if not texts:
             return None
         return texts[0] if len(texts) == 1 else " - or - ".join(texts)
+
+
+def _ruled_out(options, case) -> bool:
+    """Whether the mistake ``options`` gives a wrong target on a tiny grid before ``case``
+    (the learner's function got those right, so it does not make that mistake)."""
+    for earlier in _tiny_cases():
+        if earlier.label == case.label:
+            return False
+        view, player = earlier.board.view, earlier.args[0]
+        if variant(view, player, **options) != tuple(int(v) for v in nearest_target(view,
+                                                                                   player)):
+            return True
+    return False
 
 
 def _stay_hint(case) -> str | None:

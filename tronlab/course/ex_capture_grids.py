@@ -14,6 +14,15 @@ TINY_GRIDS = [
         0000000
         .000000
      """, 0, {"positions": {1: (6, 3)}}),
+    # (4, 0) is 3 across and 3 up: max(|dx|, |dy|) = 3, but 6 moves; (5, 3) is 4 moves
+    # (the straight line, 4 against 4.24, agrees with Manhattan here, not on the next grid)
+    ("Manhattan distance, not the larger of |dx| and |dy|", """
+        0000.00
+        0000000
+        0000000
+        0A000.0
+        0000000
+     """, 0, {"positions": {1: (0, 4)}}),
     ("Manhattan distance: steps along x and y", """
         000000
         0A00..

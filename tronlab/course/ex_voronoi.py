@@ -9,7 +9,8 @@ from ..grid import reference
 from ..tron.board import FREE
 from . import variants
 from .answers import (CELLS_INDEX, as_count, as_grid, border_note, edge_mistake,
-                      first_difference, off_border, player_cases, reject_text, reject_unordered)
+                      first_difference, off_border, player_cases, reject_text, reject_unordered,
+                      trail_start_hint)
 from .boards import TINY, TINY_MULTI, random_cases, tiny_cases
 from .checker import Case, Exercise, WrongType, draw_grid
 
@@ -31,8 +32,7 @@ class BfsDistances(Exercise):
 
     def expected(self, case):
         b = case.board
-        d = reference.bfs_distances(b.flat, int(b.heads[case.args[0]]), b.stride)
-        return np.array(d, dtype=np.int64).reshape(b.cells.shape)
+        return _distances_from(b, int(b.heads[case.args[0]]))
 
     def same(self, want, got, case):
         return np.array_equal(want, got)
@@ -47,6 +47,9 @@ class BfsDistances(Exercise):
             if q != p and np.array_equal(got, variants.distances(b, q)):
                 return (f"these are the distances from player {q}'s head: start from "
                         f"board.heads[player], the head of the player you were given ({p})")
+        start = variants.first_of_trail(b, p)
+        if start != int(b.heads[p]) and np.array_equal(got, _distances_from(b, start)):
+            return trail_start_hint(b, p)
         if got[hy, hx] != 0:
             return f"the head ({hx - 1}, {hy - 1}) is 0 moves from itself; yours says {got[hy, hx]}"
         reach = want > 0
@@ -89,6 +92,11 @@ class BfsDistances(Exercise):
                     f"{got[wy, wx]}: take squares in the order they were found (a queue, "
                     f"collections.deque with popleft), not the newest first (a stack)")
         return f"at {where} expected {want[wy, wx]}, got {got[wy, wx]}"
+
+
+def _distances_from(board, start) -> np.ndarray:
+    d = reference.bfs_distances(board.flat, start, board.stride)
+    return np.array(d, dtype=np.int64).reshape(board.cells.shape)
 
 
 class Territory(Exercise):
@@ -217,6 +225,9 @@ class TurnOrderTerritory(Exercise):
                                                       b.stride)
             if got == list(every):
                 return "a dead player (board.alive[p] is False) does not expand"
+            freed = _dead_heads_freed(b, got, first)
+            if freed:
+                return freed
         if got == variants.turn_order(b, first, stop_early=True):
             return ("a player with nothing left to grow into just skips its turn: keep going "
                     "until a whole round adds nothing for anybody, not until one player stops")
@@ -230,6 +241,23 @@ class TurnOrderTerritory(Exercise):
             return ("ties are not neutral here: in each round the player who expands earlier "
                     "takes a square both could reach")
         return None
+
+
+def _dead_heads_freed(board, got, first) -> str | None:
+    """The hint when ``got`` is the expansion with the dead players' head squares free."""
+    flat = board.flat.copy()
+    dead = [p for p in range(board.n_players) if not board.alive[p]]
+    for p in dead:
+        flat[int(board.heads[p])] = FREE
+    heads = [int(h) for h in board.heads]
+    counts, _ = reference.turn_order_territory(flat, heads, [bool(a) for a in board.alive],
+                                               first, board.stride)
+    if got != list(counts):
+        return None
+    x, y = board.xy(heads[dead[0]])
+    return (f"({x}, {y}) is the head of player {dead[0]}, who is dead (board.alive[{dead[0]}] "
+            f"is False): a dead player does not expand, but its head square stays blocked, "
+            f"like its trail, so nobody can take it")
 
 
 def _turns(board, first) -> str:
