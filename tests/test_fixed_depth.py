@@ -70,3 +70,13 @@ def test_fixed_depth_games_replay_move_for_move():
         return rec.moves
 
     assert game() == game()
+
+
+def test_a_bot_never_told_of_its_game_keeps_its_clock_at_a_fixed_depth():
+    # a bot called without start_game (inside a student's py: file, say) cannot know
+    # whether a clock runs: it stops at its budget, as before the fixed depth was exact
+    bot = get_bot("chamber", time=0.001, depth=8)     # depth 8 here takes 0.1 s or more
+    t0 = time.perf_counter()
+    bot(_board(), 0)
+    assert bot.last_stats["depth"] < 8
+    assert time.perf_counter() - t0 < 0.05

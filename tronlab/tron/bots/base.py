@@ -65,7 +65,8 @@ class _Bot(ABC):
     _contest = False       # a contest program (set_turn_start heard): the contest's shares
     _rounds_left = 1       # rounds the game can still last (half the free squares, plus one)
     _full_bank = None      # the game's whole bank (start_game's time_bank), None: unknown
-    _limits = (None, None)  # the engine's (time_limit, first_time_limit) from start_game
+    _limits = None          # the engine's (time_limit, first_time_limit) from start_game;
+                            # None: no start_game heard, so no telling whether a clock runs
     _move_start = 0         # now_ns() when this move's clock started
     _move_limit = None      # the engine's limit for this move (s), None: none told
     depth = None            # a fixed search depth (turns, the searching bots); None: timed
@@ -160,7 +161,8 @@ class _Bot(ABC):
         deadline = (deadline_after(self.budget()) if start is None
                     else start + int(self.budget() * 1e9))
         self._move_start = now_ns() if start is None else start
-        self._move_limit = self._limits[1] if self._first else self._limits[0]
+        self._move_limit = (None if self._limits is None else
+                            self._limits[1] if self._first else self._limits[0])
         self._first = False
         legal = board.legal_moves(player)
         self.last_stats = {"mode": "forced", "depth": 0, "nodes": 0}
@@ -186,8 +188,10 @@ class _Bot(ABC):
         the engine enforces a limit a move (then :data:`FIXED_DEPTH_SHARE` of it from the
         move's start, or ``deadline`` if later, so a deep search does not lose the game on
         time); a bot under a time bank or run as a contest program keeps ``deadline`` (its
-        clock is the contest's)."""
-        if self.depth is None or self._clock is not None or self._contest:
+        clock is the contest's), and so does one never told of its game (no ``start_game``:
+        called by a student's ``py:`` file, say, under a clock it cannot see)."""
+        if (self.depth is None or self._clock is not None or self._contest
+                or self._limits is None):
             return deadline
         if self._move_limit is None:
             return NO_DEADLINE
