@@ -41,7 +41,9 @@ def test_an_engine_limit_still_caps_a_fixed_depth_search():
     bot(board, 0)
     took = time.perf_counter() - t0
     assert bot.last_stats["depth"] < 30
-    assert took < limit + 0.03          # 0.9 of the limit, plus the search's last check
+    # it stops at half the limit (FIXED_DEPTH_SHARE), well inside it: an answer past the
+    # limit is a timeout (the old bound, limit + 30 ms, let a share above 1 pass)
+    assert took < limit
 
 
 def test_a_contest_program_keeps_its_clock_at_a_fixed_depth():
