@@ -297,7 +297,7 @@ def main(argv=None):
     if args.fresh:
         print(f"[{tag}] forgot {store.delete_tag(tag)} games")
     done = len({g.key for g in plan} & store.done_keys())
-    mode = f"depth {args.depth} (time cap {args.time} s)" if args.depth else f"{args.time} s a move"
+    mode = f"depth {args.depth} (endgame {args.time} s)" if args.depth else f"{args.time} s a move"
     print(f"[{tag}] {done} games already played, {len(plan) - done} to play "
           f"({mode}, {len(plan) // (2 * len(pairs))} maps, {len(pairs)} pairs)", flush=True)
     result = None

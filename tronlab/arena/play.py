@@ -14,7 +14,8 @@ solver, once the players are apart, still stops at ``spec.time``, so the games a
 same on any machine when it is capped (``endgame_depth``) or finishes in time.  When a
 program (py:, cmd:) plays, every bot keeps the engine's clock, so it can never hang a
 game, and a search bot stops its fixed-depth search at half the engine's limit
-(``spec.time``).  When a program plays, the
+(``spec.time``; on the first move half the first move's, at least
+:data:`PROGRAM_START` / 2).  When a program plays, the
 first move may take at least :data:`PROGRAM_START` seconds (for every seat),
 because starting a Python program takes a good part of a second, and more than two
 on a busy machine (1.2-1.3 s measured at load 10 on two cores, and a crashing bot
