@@ -82,3 +82,17 @@ def test_a_bot_never_told_of_its_game_keeps_its_clock_at_a_fixed_depth():
     bot(_board(), 0)
     assert bot.last_stats["depth"] < 8
     assert time.perf_counter() - t0 < 0.05
+
+
+def test_a_time_taken_from_one_games_limit_is_not_kept_for_the_next_game():
+    bot = get_bot("chamber")                       # no time of its own
+    board = _board()
+    bot.start_game(board, 0, rules="google2010", time_limit=0.05)
+    assert bot.time == 0.05
+    bot.start_game(board, 0, rules="google2010", time_limit=None)
+    assert bot.time is None                        # the rules' usual time again
+    bot.start_game(board, 0, rules="google2010", time_limit=0.2)
+    assert bot.time == 0.2
+    own = get_bot("chamber", time=0.3)
+    own.start_game(board, 0, rules="google2010", time_limit=0.05)
+    assert own.time == 0.3                         # a bot's own time is never replaced

@@ -70,6 +70,7 @@ class _Bot(ABC):
     _move_start = 0         # now_ns() when this move's clock started
     _move_limit = None      # the engine's limit for this move (s), None: none told
     depth = None            # a fixed search depth (turns, the searching bots); None: timed
+    _time_from_limit = False  # ``time`` was taken from a game's time_limit (start_game)
 
     def __init__(self, *, time=None, verbose=False, rng=None):
         self.time = check_time(time)
@@ -85,8 +86,10 @@ class _Bot(ABC):
         self.rules = getattr(rules, "name", rules)
         self._limits = (time_limit, time_limit if first_time_limit is None else first_time_limit)
         self._full_bank = None if time_bank is None else float(time_bank[0])
+        if self._time_from_limit:               # the last game's limit, not this bot's own
+            self.time, self._time_from_limit = None, False
         if self.time is None and time_limit is not None:
-            self.time = float(time_limit)
+            self.time, self._time_from_limit = float(time_limit), True
         self._first = True
         if getattr(self, "searcher", None) is not None:     # a searching bot's: a new game
             self.searcher.reset()
