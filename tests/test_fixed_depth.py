@@ -70,3 +70,51 @@ def test_fixed_depth_games_replay_move_for_move():
         return rec.moves
 
     assert game() == game()
+
+
+def _deadline_told(bot, board, **limits):
+    """``(before, told, asked)``: now_ns() before the move, the contested search's deadline
+    (depth_deadline's answer) and now_ns() when the search asked for it.  The search is
+    then stopped at once, so a wrong answer (no deadline at all) fails the test quickly."""
+    seen = []
+    own = bot.depth_deadline
+
+    def spy(deadline):
+        seen.append((own(deadline), now_ns()))
+        return seen[-1][1]
+
+    bot.depth_deadline = spy
+    bot.start_game(board, 0, rules="google2010", **limits)
+    before = now_ns()
+    bot(board, 0)
+    return before, *seen[0]
+
+
+@pytest.mark.parametrize("limits", [{"time_limit": 0.4, "first_time_limit": 0.4},
+                                    {"time_limit": 0.4}])     # the first move's limit: 0.4 too
+def test_an_engine_limit_stops_a_fixed_depth_search_at_half_of_it(limits):
+    """Half the engine's 0.4 s from the move's start (the arena's limit is twice --time),
+    not the 5 ms the bot's own 1 ms a move plans, nor the whole limit; a first move whose
+    own limit is not given is held to the limit a move, not searched without a deadline."""
+    bot = get_bot("chamber", time=0.001, depth=30)
+    before, told, asked = _deadline_told(bot, _board(), **limits)
+    assert before + 0.2e9 <= told <= asked + 0.2e9
+
+
+def test_a_fixed_depth_bot_under_a_time_bank_keeps_its_deadline():
+    """A bank (set_clock) is the contest's clock: depth=D does not search past it."""
+    bot = get_bot("chamber", time=0.05, depth=30)
+    board = _board()
+    bot.start_game(board, 0, rules="lightriders", time_limit=None)
+    bot.set_clock(1.0, 0.2)
+    assert bot.depth_deadline(12345) == 12345
+
+
+def test_a_new_game_empties_the_search_table():
+    bot = get_bot("chamber", time=0.001, depth=4)
+    board = _board()
+    bot.start_game(board, 0, rules="google2010")
+    bot(board, 0)
+    assert bot.searcher.table.key.any()
+    bot.start_game(board, 0, rules="google2010")
+    assert not bot.searcher.table.key.any()
