@@ -110,6 +110,15 @@ def test_a_fixed_depth_bot_under_a_time_bank_keeps_its_deadline():
     assert bot.depth_deadline(12345) == 12345
 
 
+def test_a_fixed_depth_contest_program_keeps_its_deadline_under_an_engine_limit():
+    """A contest program's clock is the contest's, whatever limit the engine holds it to
+    (checked without searching: a search with no deadline at depth 30 runs for minutes)."""
+    bot = get_bot("chamber", time=0.05, depth=30)
+    bot.start_game(_board(), 0, rules="google2010", time_limit=None)
+    bot.set_turn_start(now_ns())
+    assert bot.depth_deadline(12345) == 12345
+
+
 def test_a_new_game_empties_the_search_table():
     bot = get_bot("chamber", time=0.001, depth=4)
     board = _board()
