@@ -187,3 +187,14 @@ def test_the_head_says_the_arena_allows_more_only_where_it_does():
     assert "; the arena allows more in 1 of 2 games)" in clock_head([tight, loose, unheld])
     page = _slow([tight], set())
     assert "the arena&#x27;s own limit is no looser" in page and "allows more" not in page
+
+
+def test_the_arena_allows_more_only_past_the_contests_own_limit():
+    """At the contest's own clock exactly (Light Riders' 10 s bank, 200 ms added a move)
+    the arena allows no more; google2010 at --time 0.55 stops a program at 90% of twice
+    that, 0.99 s, inside the contest's 1 s."""
+    from tronlab.arena.slow import allows_more
+
+    assert not allows_more(_held("lightriders", 0.2, 10.0))
+    assert not allows_more(_held("google2010", 0.55))
+    assert allows_more(_held("google2010", 0.6))

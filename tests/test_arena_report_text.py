@@ -159,3 +159,23 @@ def test_a_tron_games_faults_are_each_seats_first_with_what_it_did():
         {"player": 0, "kind": "exited", "turn": 6}])
     assert seat_faults(["ann", "bob"], record) == [
         (0, "exited on turn 6"), (1, "timeout on turn 4: no move in 0.2 s")]
+
+
+def test_three_programs_all_in_time_are_all_3():
+    from tronlab.arena.slow import slow_lines
+    rows = [_row(1, ["p", "q"], [[0, 0.09, 4], [0, 0.03, 2]]),
+            _row(2, ["q", "s"], [[0, 0.05, 3], [0, 0.12, 6]])]
+    assert slow_lines(rows)[1:] == [
+        "  all 3 programs: every answer in time (slowest 120 ms, s: game 2, turn 6)"]
+
+
+def test_an_arena_timeout_in_one_contest_is_not_told_under_another():
+    from tronlab.arena.slow import slow_lines
+    rows = [dict(_row(1, ["t", "p"], [[0, 0.05, 3], [0, 0.02, 2]], game="google2010"),
+                 faults=["timeout", None]),
+            dict(_row(2, ["t", "p"], [[0, 0.04, 5], [0, 0.03, 4]]), faults=[None, None])]
+    lines = slow_lines(rows)[1:]
+    assert lines[0].startswith("  google2010 t: every answer it gave in time in 1 game"), lines
+    assert lines[0].endswith("stopped it in 1 game (under faults)"), lines
+    assert lines[2:] == ["  lightriders both programs: every answer in time (slowest 40 ms, "
+                         "t: game 2, turn 5)"], lines

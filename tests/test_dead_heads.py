@@ -73,3 +73,18 @@ def test_a_two_player_search_refuses_a_finished_game(search, player):
     b = tronlab.Board.from_ascii("1...\n....\n...B")
     with pytest.raises(ValueError, match="player 1 is dead: the game is over"):
         search(b, player)
+
+
+def test_a_head_on_any_side_of_the_wall_border_is_refused_and_any_corner_square_is_not():
+    from tronlab.tron.board import check_head
+    b = tronlab.Board.from_ascii("1...\n....\n..3.\n...2")
+    b.cells[b.cells == 4] = 0
+    b.alive[2] = False
+    # (x, y) in padded coordinates: the playing area is x 1..4, y 1..4 of this 4x4 grid
+    for x, y in ((0, 2), (5, 2), (2, 0), (2, 5), (5, 5)):
+        b.heads[2] = y * b.stride + x
+        with pytest.raises(ValueError, match=f"flat index {y * b.stride + x}"):
+            check_head(b, 2)
+    for x, y in ((1, 1), (4, 1), (1, 4), (4, 4)):
+        b.heads[2] = y * b.stride + x
+        assert check_head(b, 2) == 2

@@ -60,7 +60,8 @@ def test_a_contest_program_keeps_its_clock_at_a_fixed_depth():
 def test_a_fixed_depth_game_under_an_engine_limit_has_no_timeouts():
     board = random_map(12, 12, density=0.1, rng=5)
     bots = [get_bot("chamber", time=0.02, depth=30), get_bot("minimax", time=0.02, depth=30)]
-    rec = play(board, bots, rules="google2010", rng=1, time_limit=0.1, first_time_limit=0.3)
+    # the searches stop at half the 0.3 s limit: room for a busy machine's pauses
+    rec = play(board, bots, rules="google2010", rng=1, time_limit=0.3, first_time_limit=0.9)
     assert not [e for e in rec.events if e["kind"] == "timeout"], rec.events
 
 
@@ -96,3 +97,60 @@ def test_a_time_taken_from_one_games_limit_is_not_kept_for_the_next_game():
     own = get_bot("chamber", time=0.3)
     own.start_game(board, 0, rules="google2010", time_limit=0.05)
     assert own.time == 0.3                         # a bot's own time is never replaced
+
+
+def _deadline_told(bot, board, **limits):
+    """``(before, told, asked)``: now_ns() before the move, the contested search's deadline
+    (depth_deadline's answer) and now_ns() when the search asked for it.  The search is
+    then stopped at once, so a wrong answer (no deadline at all) fails the test quickly."""
+    seen = []
+    own = bot.depth_deadline
+
+    def spy(deadline):
+        seen.append((own(deadline), now_ns()))
+        return seen[-1][1]
+
+    bot.depth_deadline = spy
+    bot.start_game(board, 0, rules="google2010", **limits)
+    before = now_ns()
+    bot(board, 0)
+    return before, *seen[0]
+
+
+@pytest.mark.parametrize("limits", [{"time_limit": 0.4, "first_time_limit": 0.4},
+                                    {"time_limit": 0.4}])     # the first move's limit: 0.4 too
+def test_an_engine_limit_stops_a_fixed_depth_search_at_half_of_it(limits):
+    """Half the engine's 0.4 s from the move's start (the arena's limit is twice --time),
+    not the 5 ms the bot's own 1 ms a move plans, nor the whole limit; a first move whose
+    own limit is not given is held to the limit a move, not searched without a deadline."""
+    bot = get_bot("chamber", time=0.001, depth=30)
+    before, told, asked = _deadline_told(bot, _board(), **limits)
+    assert before + 0.2e9 <= told <= asked + 0.2e9
+
+
+def test_a_fixed_depth_bot_under_a_time_bank_keeps_its_deadline():
+    """A bank (set_clock) is the contest's clock: depth=D does not search past it."""
+    bot = get_bot("chamber", time=0.05, depth=30)
+    board = _board()
+    bot.start_game(board, 0, rules="lightriders", time_limit=None)
+    bot.set_clock(1.0, 0.2)
+    assert bot.depth_deadline(12345) == 12345
+
+
+def test_a_fixed_depth_contest_program_keeps_its_deadline_under_an_engine_limit():
+    """A contest program's clock is the contest's, whatever limit the engine holds it to
+    (checked without searching: a search with no deadline at depth 30 runs for minutes)."""
+    bot = get_bot("chamber", time=0.05, depth=30)
+    bot.start_game(_board(), 0, rules="google2010", time_limit=None)
+    bot.set_turn_start(now_ns())
+    assert bot.depth_deadline(12345) == 12345
+
+
+def test_a_new_game_empties_the_search_table():
+    bot = get_bot("chamber", time=0.001, depth=4)
+    board = _board()
+    bot.start_game(board, 0, rules="google2010")
+    bot(board, 0)
+    assert bot.searcher.table.key.any()
+    bot.start_game(board, 0, rules="google2010")
+    assert not bot.searcher.table.key.any()

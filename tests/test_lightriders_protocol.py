@@ -167,6 +167,22 @@ def test_an_urgent_move_stops_at_a_third_of_the_bank():
     assert move_time(1.0, 0.2, 10, urgent=4) == pytest.approx(1 / 3 - 0.02)
 
 
+
+@pytest.mark.parametrize("bank_ms", [1.0, 1.8, 5.0, 30.0, 100.0, 180.0])
+@pytest.mark.parametrize("urgent", [1.0, 3.0])
+def test_a_bank_that_cannot_grow_plans_within_it_however_small(bank_ms, urgent):
+    """A bank no bigger than the time added a move (the arena tells a program its limit
+    a move so) is spent afresh every move: 80% of it less the 20 ms margin, and a bank
+    too small for the margin (--time 0.001 gives 1.8 ms) still plans a small part of it,
+    not a whole millisecond of 1 ms; rounds left and urgency change nothing."""
+    bank = bank_ms / 1000
+    think = move_time(bank, bank, 50, full=bank, urgent=urgent)
+    assert think == move_time(bank, bank, 3, full=bank)
+    if 0.8 * bank > 0.02:
+        assert think == pytest.approx(0.8 * bank - 0.02)
+    else:
+        assert 0 < think <= bank / 2
+
 def test_a_timeout_shuts_a_lightriders_bot_down():
     calls = []
     stop = threading.Event()

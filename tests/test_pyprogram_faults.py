@@ -212,3 +212,31 @@ def test_input_in_a_py_bot_is_told_that_there_is_nothing_to_read(tmp_path):
     from tronlab.arena.pycheck import load_problems
     said, = load_problems([str(path)], timeout=20).values()     # --check, its own process
     assert "EOFError" in said and "input() has nothing to read" in said, said
+
+
+def test_exit_in_start_game_after_a_print_names_the_file_and_the_hook(tmp_path):
+    # the stderr's last line is the hook's: a print before it (sent to stderr) is not read;
+    # and the hint to return a move is for move() alone
+    text = ("def start_game(board, player, **kw):\n    print('hello')\n    exit()\n\n"
+            "def move(board, player):\n    return 0\n")
+    record = _play_file(tmp_path, text, name="early.py")
+    assert record.outcome.details[0] == (
+        "turn 1: the bot's program ended: early.py: start_game() called exit() or "
+        "sys.exit(), which ends the bot"), record.outcome.details
+
+
+def test_a_file_that_answered_and_then_hung_is_not_told_it_never_started(tmp_path):
+    text = (FIRST + "\nimport time\n_turns = []\n\ndef move(board, player):\n"
+            "    _turns.append(1)\n    if len(_turns) > 1:\n        time.sleep(30)\n"
+            "    moves = board.legal_moves(player)\n    return moves[0] if moves else 0\n")
+    path = tmp_path / "hang.py"
+    path.write_text(text)
+    bot = make_bot(f"py:{path}", "google2010", limits=(0.2, 3.0))
+    try:
+        record = play(load_builtin("arena"), [bot, get_bot("hugger")], rng=3,
+                      time_limit=0.2, first_time_limit=3.0)
+    finally:
+        bot.close()
+    (turn, kind, detail), = _faults(record)
+    assert (turn, kind) == (2, "timeout"), (turn, kind, detail)
+    assert "first move()" not in detail and "top level" not in detail, detail
