@@ -15,6 +15,8 @@ each move how long the bot has, ``set_clock``) it plans 80% of
 surplus shared over the rounds the game can still last, less a margin, so the
 bank never runs dry; a bank that cannot grow (``start_game``'s ``time_bank`` no
 more than the time added a move) is a limit a move: four fifths of it, less the margin.
+A searching bot made with ``depth=D`` searches exactly D turns in a game with no clock,
+and stops at half the engine's limit where one runs (:meth:`_Bot.depth_deadline`).
 ``bot.last_stats`` says what each move did (depth, nodes, evaluations per second,
 time used); ``verbose=True`` also prints them to stderr, one line a move.
 
