@@ -39,7 +39,7 @@ def test_the_report_says_what_each_faulty_bot_did_and_who_was_left_out(tmp_path,
                          str(folder), "--db", str(db), "--html", str(page)])
     out = capsys.readouterr().out
     assert code == 0
-    assert "\n  nil: 2 illegal (first in game 1)\n" in out
+    assert "\n  nil: illegal in 2 games (first in game 1)\n" in out
     tail = out[out.index("left out, cannot play: dora\n"):]
     assert tail.splitlines()[1].startswith("  dora: ") and "SyntaxError" in tail
     text = page.read_text(encoding="utf-8")
@@ -156,7 +156,7 @@ def test_the_printed_table_says_what_each_faulty_bot_did_the_first_time(tmp_path
     db = str(tmp_path / "c.sqlite")
     assert tronlab_main(["arena", "run", "--no-progress", "--time", "0.5", "--bots-dir",
                          str(folder), "--db", db]) == 0
-    said = ("\n  nil: 2 illegal (first in game 1)\n    game 1: illegal on turn 1: move() "
+    said = ("\n  nil: illegal in 2 games (first in game 1)\n    game 1: illegal on turn 1: move() "
             "returned None; return 0-3")
     assert said in capsys.readouterr().out
     assert tronlab_main(["arena", "table", db]) == 0

@@ -40,9 +40,9 @@ def test_the_faults_count_only_a_bots_own_mistakes_and_name_its_first_game():
             {"id": 2, "names": ["b", "a"], "faults": ["trail", "timeout"]},
             {"id": 9, "names": ["a", "b"], "faults": ["error", "trail"]}]
     assert faults_text(rows).splitlines()[1:] == [
-        "  a: 1 error (first in game 9), 2 timeout (first in game 2)"]
+        "  a: error in 1 game (first in game 9), timeout in 2 games (first in game 2)"]
     unnumbered = [dict(r, id=None) for r in rows]
-    assert faults_text(unnumbered).splitlines()[1:] == ["  a: 1 error, 2 timeout"]
+    assert faults_text(unnumbered).splitlines()[1:] == ["  a: error in 1 game, timeout in 2 games"]
     clean = [dict(r, faults=[None, "trail"]) for r in rows]
     assert faults_text(clean) == "faults (timeouts, crashes, bad output): none in 3 games"
 

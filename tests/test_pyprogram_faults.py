@@ -156,10 +156,11 @@ def test_the_table_the_replay_and_the_page_tell_a_students_mistakes(tmp_path, ca
     out = capsys.readouterr().out
     assert code == 0
     # each bot's count, then what it did in that first game
-    assert ("\n  bad_ret: 2 illegal (first in game 1)\n    game 1: illegal on turn 1: move() "
-            "returned 'sideways'") in out
-    assert ("\n  raiser: 2 error (first in game 1)\n    game 1: error on turn 1: move() raised "
-            "RuntimeError: oops (raiser.py, line 2)\n") in out
+    assert ("\n  bad_ret: illegal in 2 games (first in game 1)\n"
+            "    game 1: illegal on turn 1: move() returned 'sideways'") in out
+    assert ("\n  raiser: error in 2 games (first in game 1)\n"
+            "    game 1: error on turn 1: move() raised RuntimeError: oops "
+            "(raiser.py, line 2)\n") in out
     with Store(db) as store:
         game = store.rows()[0]["id"]
     assert tronlab_main(["arena", "replay", db, str(game)]) == 0
@@ -171,9 +172,9 @@ def test_the_table_the_replay_and_the_page_tell_a_students_mistakes(tmp_path, ca
     with open(page, encoding="utf-8") as f:
         text = f.read()
     faults = text[text.index("<h2>Faults</h2>"):text.index("<h2>Games</h2>")]
-    assert "<td>raiser</td><td>2 error</td>" in faults
+    assert "<td>raiser</td><td>error in 2 games</td>" in faults
     assert "error on turn 1: move() raised RuntimeError: oops (raiser.py, line 2)" in faults
-    assert "<td>bad_ret</td><td>2 illegal</td>" in faults
+    assert "<td>bad_ret</td><td>illegal in 2 games</td>" in faults
     assert "exited" not in out + replay + faults and "bad-output" not in out + replay + faults
 
 

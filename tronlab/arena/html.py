@@ -25,7 +25,8 @@ import os
 
 from ..runner.reprs import plural
 from .ratings import places, ratings
-from .report import (RESULTS_NOTE, clocks_phrase, default_pairs, fault_lines, first_fault_text,
+from .report import (RESULTS_NOTE, clocks_phrase, default_pairs, fault_count, fault_lines,
+                     first_fault_text,
                      first_faults, maps_phrase, multiplayer, reference_note)
 from .slow import allowance, by_contest, clocks_text, slow_line, timeouts_by_bot
 from .stats import fault_codes, fault_counts, head_to_head, pair_table
@@ -233,7 +234,7 @@ def _faults(store, rows, games) -> str:
         these = "this game" if len(rows) == 1 else f"these {len(rows)} games"
         return f"<p>No bot timed out, crashed, answered badly or broke a rule in {these}.</p>"
     first = first_faults(rows)
-    lines = [[html.escape(name), html.escape(f"{n} {code}"),
+    lines = [[html.escape(name), html.escape(fault_count(code, n)),
               _first_fault(store, first[name, code], name, code, games)]
              for name, c in sorted(counts.items()) for code, n in sorted(c.items())]
     return (f"<p>Games in which a bot timed out, crashed, answered badly or broke a rule, "

@@ -151,6 +151,11 @@ def first_fault_text(store, row, name, code) -> str:
                  if row["names"][k] == name), code)
 
 
+def fault_count(code: str, games: int) -> str:
+    """``"error in 4 games"``: how many games a bot lost to one kind of fault."""
+    return f"{code} in {plural(games, 'game')}"
+
+
 def faults_text(rows, store=None) -> str:
     """The faults of each bot, a line each: how many games it lost to each kind of
     fault and the first game of each, which ``tronlab arena replay`` shows; with the
@@ -170,7 +175,7 @@ def faults_text(rows, store=None) -> str:
         return [f"    game {row['id']}: {first_fault_text(store, row, name, code)}"
                 for row, code in firsts if store is not None and row.get("id") is not None]
     lines = [line for name, c in sorted(counts.items())
-             for line in [f"  {name}: " + ", ".join(f"{n} {code}{where(name, code)}"
+             for line in [f"  {name}: " + ", ".join(f"{fault_count(code, n)}{where(name, code)}"
                                                     for code, n in sorted(c.items()))]
              + said(name, c)]
     return "\n".join([f"faults in {plural(len(rows), 'game')} (tronlab arena replay DB GAME "
