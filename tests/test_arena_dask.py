@@ -319,6 +319,15 @@ def test_a_worker_with_other_code_there_at_the_start_is_left_out_as_a_late_one(
                                        f"(in {copy / 'tronlab'})"), err.text
 
 
+def _one_file_plan(tmp_path, monkeypatch):
+    """``(bot file, plan)``: a py: bot written in ``tmp_path`` (the run's folder) that
+    plays the hugger on the arena map."""
+    bot = tmp_path / "mine.py"
+    bot.write_text("def move(board, player):\n    return 0\n")
+    monkeypatch.chdir(tmp_path)
+    return bot, round_robin(["py:mine.py", "hugger"], "arena", time=0.05)
+
+
 def test_a_late_worker_without_a_bots_file_plays_none_of_its_games(tmp_path, monkeypatch):
     # before: a worker that joined after the run's check of the files played games whose
     # py: bot it could not read (each scored as the bot's fault)
@@ -327,10 +336,7 @@ def test_a_late_worker_without_a_bots_file_plays_none_of_its_games(tmp_path, mon
 
     from tronlab.arena.cluster import plan_files
 
-    bot = tmp_path / "mine.py"
-    bot.write_text("def move(board, player):\n    return 0\n")
-    monkeypatch.chdir(tmp_path)
-    plan = round_robin(["py:mine.py", "hugger"], "arena", time=0.05)
+    bot, plan = _one_file_plan(tmp_path, monkeypatch)
     err = _Stderr()
     with _cluster(1) as cluster, distributed.Client(cluster) as client:
         executor, _ = dask_executor(client, warm=[], files=plan_files(plan))
@@ -371,10 +377,7 @@ def test_only_a_worker_that_passed_the_check_is_said_to_have_joined(tmp_path, mo
     from tronlab.arena.cluster import plan_files
     from tronlab.arena.daskgames import JOINED, NO_WORKERS
 
-    bot = tmp_path / "mine.py"
-    bot.write_text("def move(board, player):\n    return 0\n")
-    monkeypatch.chdir(tmp_path)
-    plan = round_robin(["py:mine.py", "hugger"], "arena", time=0.05)
+    bot, plan = _one_file_plan(tmp_path, monkeypatch)
     err = _Stderr()
     real, slowed = daskgames._refusal, []
 
@@ -427,10 +430,7 @@ def test_a_bots_file_gone_from_this_machine_too_retires_no_worker(tmp_path, monk
 
     from tronlab.arena.cluster import plan_files
 
-    bot = tmp_path / "mine.py"
-    bot.write_text("def move(board, player):\n    return 0\n")
-    monkeypatch.chdir(tmp_path)
-    plan = round_robin(["py:mine.py", "hugger"], "arena", time=0.05)
+    bot, plan = _one_file_plan(tmp_path, monkeypatch)
     err = _Stderr()
     with _cluster(1) as cluster, distributed.Client(cluster) as client:
         executor, _ = dask_executor(client, warm=[], files=plan_files(plan))
