@@ -56,20 +56,23 @@ class _InProcess:
         return self.move(board, player)
 
 
-def _play(bot, rules, max_turns=None):
+def _play(bot, rules, max_turns=None, limits=(2.0, 6.0)):
     board = lightriders_board(rng=1) if rules == "lightriders" else load_builtin("arena")
     clock = ({"time_bank": (10.0, 1.0)} if rules == "lightriders" else
-             {"time_limit": 2.0, "first_time_limit": 6.0})
+             {"time_limit": limits[0], "first_time_limit": limits[1]})
     return play(board, [bot, get_bot("hugger")], rules=rules, rng=3, max_turns=max_turns,
                 **clock)
 
 
-def _play_file(tmp_path, text, rules="google2010", max_turns=None, name="ann.py"):
+def _play_file(tmp_path, text, rules="google2010", max_turns=None, name="ann.py",
+               limits=(2.0, 6.0)):
+    """The file's game against the hugger, the engine's ``limits`` (a move's, the first
+    move's) told to the file too."""
     path = tmp_path / name
     path.write_text(text)
-    bot = make_bot(f"py:{path}", rules, limits=(2.0, 6.0))
+    bot = make_bot(f"py:{path}", rules, limits=limits)
     try:
-        return _play(bot, rules, max_turns)
+        return _play(bot, rules, max_turns, limits)
     finally:
         bot.close()
 
@@ -184,14 +187,7 @@ def test_a_file_still_busy_at_its_first_move_is_not_told_to_flush_its_stdout(tmp
     # arena does), so the student was sent looking for a print when a test loop left at the
     # top level of the file never let it reach its first move
     text = FIRST + "\nimport time\nwhile True:      # a test loop left in\n    time.sleep(1)\n"
-    path = tmp_path / "ivy.py"
-    path.write_text(text)
-    bot = make_bot(f"py:{path}", "google2010", limits=(0.2, 1.0))
-    try:
-        record = play(load_builtin("arena"), [bot, get_bot("hugger")], rng=3,
-                      time_limit=0.2, first_time_limit=1.0)
-    finally:
-        bot.close()
+    record = _play_file(tmp_path, text, name="ivy.py", limits=(0.2, 1.0))
     (turn, kind, detail), = _faults(record)
     assert (turn, kind) == (1, "timeout")
     assert "flush" not in detail and "print" not in detail, detail
@@ -230,14 +226,7 @@ def test_a_file_that_answered_and_then_hung_is_not_told_it_never_started(tmp_pat
     text = (FIRST + "\nimport time\n_turns = []\n\ndef move(board, player):\n"
             "    _turns.append(1)\n    if len(_turns) > 1:\n        time.sleep(30)\n"
             "    moves = board.legal_moves(player)\n    return moves[0] if moves else 0\n")
-    path = tmp_path / "hang.py"
-    path.write_text(text)
-    bot = make_bot(f"py:{path}", "google2010", limits=(0.2, 3.0))
-    try:
-        record = play(load_builtin("arena"), [bot, get_bot("hugger")], rng=3,
-                      time_limit=0.2, first_time_limit=3.0)
-    finally:
-        bot.close()
+    record = _play_file(tmp_path, text, name="hang.py", limits=(0.2, 3.0))
     (turn, kind, detail), = _faults(record)
     assert (turn, kind) == (2, "timeout"), (turn, kind, detail)
     assert "first move()" not in detail and "top level" not in detail, detail
