@@ -265,8 +265,8 @@ def cmd_table(args) -> int:
     print("\n\n\n".join(table_text([r for r in rows if r["game"] == g], store=store)
                         for g in games) if games else table_text(rows))
     if replaced:
-        print(f"\n{replaced} older game{'s' * (replaced != 1)} left out: replaced by games "
-              f"of a changed bot file")
+        print(f"\n{plural(replaced, 'older game')} left out: replaced by games of a changed "
+              f"bot file")
     if args.html:
         _write_html(store, rows, args.html, args.replays)
     return 0

@@ -36,6 +36,7 @@ import csv
 import sys
 
 from ..runner.games import family_of
+from ..runner.reprs import plural
 from .ratings import places, ratings
 from .report import clock_text, seat_faults
 from .slow import slow_by_bot
@@ -176,10 +177,10 @@ def cmd_export(args) -> int:
         write_csv(lines[option], path)
         if path != "-":
             n = len(lines[option]) - 1
-            print(f"standings ({n} line{'s' * (n != 1)}, a bot each) written to {path}"
-                  if option == "--table" else f"{n} game{'s' * (n != 1)} written to {path}",
+            print(f"standings ({plural(n, 'line')}, a bot each) written to {path}"
+                  if option == "--table" else f"{plural(n, 'game')} written to {path}",
                   file=say)
     if replaced:
-        print(f"{replaced} older game{'s' * (replaced != 1)} left out: replaced by games of a "
-              f"changed bot file", file=say)
+        print(f"{plural(replaced, 'older game')} left out: replaced by games of a changed bot "
+              f"file", file=say)
     return 0

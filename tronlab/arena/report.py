@@ -54,7 +54,7 @@ def clocks_phrase(rows) -> str:
         counts[text] = counts.get(text, 0) + 1
     if len(counts) == 1:
         return f"clock: {next(iter(counts))}"
-    return "clocks: " + "; ".join(f"{text} ({n} game{'s' * (n != 1)})"
+    return "clocks: " + "; ".join(f"{text} ({plural(n, 'game')})"
                                   for text, n in counts.items())
 
 

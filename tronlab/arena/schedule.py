@@ -302,6 +302,6 @@ def plan_note(plan, schedule: str = "round-robin", to_play: int | None = None) -
     smaller = [text.format(n) for text, n in offers if n < len(plan)]
     fewer = [option for option, n in (("--maps", maps), ("--seeds", seeds)) if n > 1]
     smaller += [f"fewer {' or '.join(fewer)}"] if fewer else []
-    return (f"\n  the plan: {groups} x {seatings} seatings x {maps} map{'s' * (maps != 1)} x "
-            f"{seeds} seed{'s' * (seeds != 1)}"
+    return (f"\n  the plan: {groups} x {seatings} seatings x {plural(maps, 'map')} x "
+            f"{plural(seeds, 'seed')}"
             + (f"\n  smaller plans: {', '.join(smaller)}" if smaller else ""))

@@ -95,13 +95,13 @@ def slow_line(bot: SlowBot, game: str, timeouts: int = 0) -> str:
     """One bot's line (without its name) in games of ``game``: its late answers, or that
     all were in time; with ``timeouts`` (games the arena timed it out in), said of the
     answers it gave, and the timeouts pointed at (they are counted under faults)."""
-    games = f"{bot.games} game{'s' * (bot.games != 1)}"
+    games = plural(bot.games, "game")
     stopped = (f"; the arena's own timeout stopped it in {plural(timeouts, 'game')} "
                f"(under faults)") if timeouts else ""
     if not bot.late:
         every = "every answer it gave" if timeouts else "every answer"
         return f"{every} in time in {games} (slowest {_ms(bot.worst)}: {_where(bot)}){stopped}"
-    answers = "1 answer" if bot.late == 1 else f"{bot.late} answers"
+    answers = plural(bot.late, "answer")
     return (f"{answers} {over_words(game)}, in {bot.late_games} of {games} "
             f"(worst {_ms(bot.worst)}: {_where(bot)}): the contest would have timed it out"
             + stopped)
