@@ -25,11 +25,10 @@ import numpy as np
 
 from ..runner.engine import BotFault
 from ..runner.external import ExternalBot
+from ..runner.program import SILENT
 from .pyprogram import EXITED_MARK, MOVES_ARE, NOT_A_MOVE, RAISED_MARK
 
 _SUFFIX = ": not a move"
-#: how the referee's timeout fault goes on when a program wrote nothing all game
-_SILENT = ", nothing on stdout yet"
 #: what that silence means for a py: file, which writes no answers itself
 _NOT_STARTED = (": loading the file, its start_game or its first move() did not finish "
                 "(code at the top level of the file, a test loop say, runs before the "
@@ -70,9 +69,9 @@ class PythonFileBot(ExternalBot):
             if fault.reason == "exited":      # every later move raises it too
                 self._failure = BotFault("exited", self._exit_words(fault.detail))
                 raise self._failure from None
-            if fault.reason != "timeout" or _SILENT not in fault.detail:
+            if fault.reason != "timeout" or SILENT not in fault.detail:
                 raise
-            head = fault.detail.split(_SILENT)[0]
+            head = fault.detail.split(SILENT)[0]
             raise BotFault("timeout", head + _NOT_STARTED) from None
 
     def _exit_words(self, detail: str) -> str:

@@ -65,6 +65,9 @@ def check_seconds(what: str, value):
 STDERR_SHOWN = 200
 #: characters of an unfinished stdout line that a timeout shows
 PARTIAL_SHOWN = 60
+#: how a timeout fault goes on when the program wrote nothing all game (a referee of
+#: programs that write no answers themselves words that case its own way: pyfilebot)
+SILENT = ", nothing on stdout yet"
 
 
 class StderrSink:
@@ -296,8 +299,8 @@ class Program:
             return (f"no complete answer line within {within}: it wrote {text} without a "
                     f"newline (end each answer with \\n and flush stdout)")
         if not seen:
-            return (f"no answer within {within}, nothing on stdout yet (too slow, or did it "
-                    f"print without flushing?)")
+            return (f"no answer within {within}{SILENT} (too slow, or did it print without "
+                    f"flushing?)")
         return f"no answer within {within}"
 
     def exit_detail(self, deadline: float | None = None) -> str:
