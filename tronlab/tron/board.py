@@ -132,6 +132,13 @@ def check_player(board: "Board", player, what: str = "player") -> int:
     return int(player)
 
 
+def in_play(board: "Board", flat) -> bool:
+    """Whether flat index ``flat`` is a square of the playing area, not the wall border
+    (nor past the grid)."""
+    y, x = divmod(int(flat), board.stride)
+    return 1 <= y <= board.height and 1 <= x <= board.width
+
+
 def check_head(board: "Board", player, what: str = "player") -> int:
     """``player`` as :func:`check_player` gives it, if its head stands on the playing area.
     A dead player's head may be a placeholder on the wall border (a CodinGame or Light
@@ -139,8 +146,7 @@ def check_head(board: "Board", player, what: str = "player") -> int:
     search from there past the grid's end, so that is a clear ValueError.  The alive
     flag is not read otherwise: a dead player's head on the board is searched from."""
     player = check_player(board, player, what)
-    y, x = divmod(int(board.heads[player]), board.stride)
-    if not (1 <= y <= board.height and 1 <= x <= board.width):
+    if not in_play(board, board.heads[player]):
         raise ValueError(f"{what} {player} is dead and its head (flat index "
                          f"{int(board.heads[player])}) is not on the playing area: there is "
                          f"no square to start from")
@@ -164,8 +170,7 @@ def start_square(board: "Board", player=0, start=None) -> int:
         return int(board.heads[check_head(board, player)])
     if not is_whole(start):
         raise TypeError(f"start must be a flat index (int), got {type(start).__name__}")
-    y, x = divmod(int(start), board.stride)
-    if not (1 <= y <= board.height and 1 <= x <= board.width):
+    if not in_play(board, start):
         raise ValueError(f"start {start} is not a flat index inside this board (a playing "
                          f"square, not the wall border: (y + 1) * {board.stride} + (x + 1))")
     return int(start)

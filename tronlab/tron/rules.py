@@ -50,7 +50,7 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
-from .board import FREE, TRAIL, WALL, Board, opposite
+from .board import FREE, TRAIL, WALL, Board, in_play, opposite
 from .outcome import DeathLog, Outcome, rank_players  # noqa: F401 - part of the rules' API
 from .values import is_whole
 
@@ -71,8 +71,7 @@ FAULTS = ("timeout", "error", "illegal", "bad-output", "exited")
 
 def collision(board: Board, target: int) -> str | None:
     """Why entering flat square ``target`` kills ("edge", "wall", "trail"), or None if free."""
-    y, x = divmod(int(target), board.stride)
-    if not (1 <= x <= board.width and 1 <= y <= board.height):
+    if not in_play(board, target):
         return "edge"
     code = board.flat[target]
     if code == FREE:
