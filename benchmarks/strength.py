@@ -15,10 +15,11 @@ under the google2010 rules.  Two ways to limit thinking:
     Results depend a little on machine load.
 ``--depth D``
     the search bots search exactly D turns (whole turns, two plies) however long
-    that takes; S then only caps the endgame solver and the clock is not
-    enforced by the engine.  With the same code the games are the same on
-    any machine (unless an endgame solve is cut by S), so this is the mode for
-    comparing versions.  Until 2026-11-30 it was not so: the search still
+    that takes; S then only times an uncapped endgame solver (a bot's
+    ``endgame_depth`` caps it, and a capped one searches its whole cap) and the
+    clock is not enforced by the engine.  With the same code the games are the
+    same on any machine (when the endgames are capped, or finish in time), so
+    this is the mode for comparing versions.  Until 2026-11-30 it was not so: the search still
     stopped at the move's budget (0.8 S - 5 ms, a quarter of it on the first
     move), so D was a cap.  The fixed-depth results quoted below predate the fix.
     How much it cut, measured afterwards with the old rule (chamber v chamber at

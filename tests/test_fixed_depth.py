@@ -9,6 +9,7 @@ import pytest
 from tronlab.jit.clock import now_ns
 from tronlab.runner.engine import play
 from tronlab.runner.registry import get_bot
+from tronlab.tron.board import Board
 from tronlab.tron.mapgen import random_map
 
 import tronlab.tron.bots.nash  # noqa: F401  (registers "nash")
@@ -154,3 +155,43 @@ def test_a_new_game_empties_the_search_table():
     assert bot.searcher.table.key.any()
     bot.start_game(board, 0, rules="google2010")
     assert not bot.searcher.table.key.any()
+
+
+def _apart_board():
+    # a random 20x20 map cut in two by a wall down column 10: the players are apart, so the
+    # endgame solver moves; seed 1's left region takes about 90 ms to search 7 moves deep
+    rows = random_map(20, 20, density=0.2, rng=1).to_ascii().splitlines()
+    return Board.from_ascii("\n".join(r[:10] + "#" + r[11:] for r in rows))
+
+
+def test_a_capped_endgame_at_a_fixed_depth_searches_its_whole_cap():
+    # endgame_depth caps the solver, so at a fixed depth it is as exact as the search
+    # before it: the same move on any machine, not what 1 ms of a slow one allows
+    bot = get_bot("chamber", time=0.001, depth=3, endgame_depth=7)
+    board = _apart_board()
+    bot.start_game(board, 0, rules="google2010", time_limit=None)
+    bot(board, 0)
+    assert bot.last_stats["mode"] == "endgame"
+    assert bot.last_stats["depth"] == 7
+
+
+def test_an_uncapped_endgame_keeps_the_clock_at_a_fixed_depth():
+    # without a cap the solver could search for minutes: the move's time still stops it
+    bot = get_bot("chamber", time=0.001, depth=3)
+    board = _apart_board()
+    bot.start_game(board, 0, rules="google2010", time_limit=None)
+    bot(board, 0)
+    assert bot.last_stats["mode"] == "endgame"
+    assert bot.last_stats["depth"] < 7 and not bot.last_stats["exact"]
+
+
+def test_a_bot_that_was_a_contest_program_searches_its_fixed_depth_in_a_later_game():
+    bot = get_bot("chamber", time=0.001, depth=4)
+    board = _board()
+    bot.set_turn_start(now_ns())      # as run_stdio does: the turn's start, then start_game
+    bot.start_game(board, 0, rules="google2010", time_limit=None)
+    bot(board, 0)
+    assert bot.last_stats["depth"] < 4                   # the contest's clock: 1 ms
+    bot.start_game(board, 0, rules="google2010", time_limit=None)   # now in process
+    bot(board, 0)
+    assert bot.last_stats["depth"] == 4

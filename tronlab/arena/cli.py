@@ -14,8 +14,8 @@ export the standings and games as CSV.
 command resumes a stopped run), then prints the table.  ``--seeds N`` plays N
 seeded games per group of bots, map and seating.  ``--schedule gauntlet``
 plays the first bot against each other one.  ``--depth D`` fixes the search
-bots' depth (games between registered bots then replay identically anywhere, but for
-an endgame solve cut by ``--time``: :mod:`tronlab.arena.play`).  ``--bank S`` plays
+bots' depth (games between registered bots then replay identically anywhere, when their
+endgame is capped too, ``chamber+endgame_depth=2``: :mod:`tronlab.arena.play`).  ``--bank S`` plays
 Light Riders under the contest's time bank (S seconds, ``--time`` added a
 move).  ``--dask ADDRESS`` plays on a Dask cluster instead of ``--jobs`` local
 processes.  Ctrl-C stops cleanly and prints the table of the games finished so far.

@@ -61,8 +61,10 @@ def _add_run_parser(sub) -> None:
     r.add_argument("--bank", type=seconds, metavar="S", help=bank_help())
     r.add_argument("--depth", type=int,
                    help="fixed search depth (turns, 1 to 48: the Nash bot's deepest), searched "
-                        "in full whatever --time, which then times only the endgame once the "
-                        "players are apart (when a program plays: the engine's limit still holds)")
+                        "in full whatever --time, which then times only an uncapped endgame once "
+                        "the players are apart (a bot's endgame_depth caps it: then it is "
+                        "searched in full too; when a program plays, the engine's limit "
+                        "still holds)")
     r.add_argument("--jobs", type=int, default=1,
                    help=f"games played at once (processes, 1 to {MAX_JOBS}, default 1)")
     r.add_argument("--dask", metavar="ADDRESS",

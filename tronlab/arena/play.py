@@ -9,9 +9,10 @@ Limits: a bot gets ``spec.time`` seconds a move to think with; the engine calls
 a timeout after twice that (six times for the first move), so machine noise
 rarely decides a game.  At a fixed ``depth``, when every bot is a registered one
 the engine sets no clock and the search bots search exactly that deep however long it
-takes (:meth:`~tronlab.tron.bots.base._Bot.depth_deadline`); only the endgame
-solver, once the players are apart, still stops at ``spec.time``, so the games are the
-same on any machine when it is capped (``endgame_depth``) or finishes in time.  When a
+takes (:meth:`~tronlab.tron.bots.base._Bot.depth_deadline`), and so does the endgame
+solver once the players are apart when the bot caps it (``endgame_depth``); an uncapped
+one still stops at ``spec.time``.  So the games are the same on any machine when every
+bot caps its endgame (or its uncapped solves finish in time).  When a
 program (py:, cmd:) plays, every bot keeps the engine's clock, so it can never hang a
 game, and a search bot stops its fixed-depth search at half the engine's limit
 (``spec.time``; on the first move half the first move's, at least

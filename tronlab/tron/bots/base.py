@@ -93,6 +93,9 @@ class _Bot(ABC):
         if self.time is None and time_limit is not None:
             self.time, self._time_from_limit = float(time_limit), True
         self._first = True
+        # a contest program hears its first turn's start just before start_game; a bot
+        # that was one and now plays in process (no turn start pending) plans its own way
+        self._contest = self._turn_start is not None
         if getattr(self, "searcher", None) is not None:     # a searching bot's: a new game
             self.searcher.reset()
 

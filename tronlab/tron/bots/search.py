@@ -55,7 +55,10 @@ from .base import _WARMUP, _Bot, _warm
 class _EndgameBot(_Bot):
     """A two-player bot that, once the players are separated, plays the endgame
     solver's move (A8), searching at most ``endgame_depth`` moves deep (None: until
-    the parity bound or the deadline; 1: the greedy filler's best first move, A1)."""
+    the parity bound or the deadline; 1: the greedy filler's best first move, A1).
+    At a fixed :attr:`depth` a capped endgame keeps the search's deadline
+    (:meth:`depth_deadline`: none when no engine limit can time the bot out), so it
+    searches its whole cap on any machine; an uncapped one keeps the move's time."""
 
     def __init__(self, *, endgame_depth=None, time=None, verbose=False, rng=None):
         super().__init__(time=time, verbose=verbose, rng=rng)
@@ -73,7 +76,11 @@ class _EndgameBot(_Bot):
         """The endgame solver's move when the players are separated, else None."""
         if not is_separated(board):
             return None
-        kw = {} if self.endgame_depth is None else {"max_depth": self.endgame_depth}
+        if self.endgame_depth is None:
+            kw = {}
+        else:   # a capped endgame at a fixed depth is as exact as the search before it
+            kw = {"max_depth": self.endgame_depth}
+            deadline = self.depth_deadline(deadline)
         _, move = self.endgame.solve(board, player, deadline=deadline, **kw)
         self.last_stats.update({"mode": "endgame", **self.endgame.last_stats})
         return move
