@@ -29,7 +29,7 @@ import numpy as np
 
 from .checks import check_square, check_view
 
-NEUTRAL = -1
+NEUTRAL = -1    # an unowned square (tronlab.grid.voronoi.NEUTRAL, a Voronoi tie, is 2)
 WIDTH, HEIGHT = 35, 20
 #: in-game rounds before the game ends, by number of players
 ROUND_LIMITS = {2: 350, 3: 300, 4: 250}
