@@ -167,3 +167,39 @@ def test_an_eliminated_bot_is_closed_at_once_and_not_asked_again():
     assert rec.events[0][2:4] == [0, "bad-output"] and quitter.asked == 1
     assert len(turns) > 20                       # the other bot played on ...
     assert quitter.closed_after[0] == 1          # ... after the quitter was closed, turn 1
+
+
+def test_records_of_the_two_games_name_each_other_and_share_their_methods(tmp_path):
+    # before: CaptureRecord had no from_json, and states() (boards() on a Tron record) was
+    # only replay(), which on a Tron record returns the final board; loading the other
+    # game's record said only 'not a tronlab-capture record, version 1' (or the Tron
+    # one's 'not a tronlab game record'), a missing field a bare TypeError from __init__
+    import tronlab
+    from tronlab.runner.records import GameRecord
+    rec = play_capture(["nearest", "random"], rng=4, width=6, height=4)
+    back = CaptureRecord.from_json(rec.to_json())
+    assert back == rec
+    assert [s.owner.tolist() for s in back.states()] == [s.owner.tolist()
+                                                         for s in rec.replay()]
+    board = tronlab.Board.from_ascii("#####\n#1.2#\n#####")
+    tron = tronlab.play(board, [tronlab.get_bot("hugger")] * 2, rng=1)
+    tron_path, capture_path = tmp_path / "tron.json", tmp_path / "capture.json"
+    tron.save(tron_path)
+    rec.save(capture_path)
+    with pytest.raises(ValueError, match="it is a Tron game record: tronlab.GameRecord.load"):
+        CaptureRecord.load(tron_path)
+    with pytest.raises(ValueError, match="it is a Back to the Code record: "
+                                         "tronlab.capture.CaptureRecord.load"):
+        GameRecord.load(capture_path)
+    with pytest.raises(ValueError, match="capture record is not valid JSON"):
+        CaptureRecord.from_json("{")
+    data = rec.to_dict()
+    del data["starts"]
+    with pytest.raises(ValueError, match="capture record has no 'starts' field"):
+        CaptureRecord.from_dict(data)
+    with pytest.raises(ValueError, match="capture record has an unknown field 'bogus'"):
+        CaptureRecord.from_dict({**rec.to_dict(), "bogus": 1})
+    with pytest.raises(ValueError, match="version 2 is not supported"):
+        CaptureRecord.from_dict({**rec.to_dict(), "version": 2})
+    with pytest.raises(ValueError, match="not a tronlab-capture record"):
+        CaptureRecord.from_dict([1, 2])             # before: an AttributeError

@@ -102,10 +102,36 @@ class CaptureRecord:
 
     @classmethod
     def from_dict(cls, data: dict) -> CaptureRecord:
-        if data.get("format") != FORMAT or data.get("version") != VERSION:
-            raise ValueError(f"not a {FORMAT} record, version {VERSION}")
+        """The record of :meth:`to_dict`'s dict; a ValueError for any other (a Tron
+        game's record included: :meth:`tronlab.runner.records.GameRecord.load` reads it)."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            found = data.get("format") if isinstance(data, dict) else None
+            hint = ("; it is a Tron game record: tronlab.GameRecord.load reads it"
+                    if found == "tronlab-game" else "")
+            raise ValueError(f"not a {FORMAT} record, version {VERSION} (expected format "
+                             f"{FORMAT!r}, got {safe_repr(found, SHOWN)}){hint}")
+        if data.get("version") != VERSION:
+            raise ValueError(f"not a {FORMAT} record, version {VERSION}: capture record "
+                             f"version {data.get('version')!r} is not supported")
         fields = {k: v for k, v in data.items() if k not in ("format", "version")}
+        names = cls.__dataclass_fields__
+        unknown = [k for k in fields if k not in names]
+        missing = [k for k in ("width", "height", "n_players", "round_limit", "starts")
+                   if k not in fields]
+        if unknown or missing:
+            raise ValueError(f"capture record has no {missing[0]!r} field" if missing else
+                             f"capture record has an unknown field {unknown[0]!r}")
         return cls(**fields)
+
+    @classmethod
+    def from_json(cls, text: str) -> CaptureRecord:
+        """The record of :meth:`to_json`'s text (as ``GameRecord.from_json`` reads a Tron
+        game's); a ValueError for text that is not such a record."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"capture record is not valid JSON: {err}") from None
+        return cls.from_dict(data)
 
     def to_json(self) -> str:
         """The record as JSON text, one turn (or grid row, or event) a line."""
@@ -125,7 +151,7 @@ class CaptureRecord:
     @classmethod
     def load(cls, path) -> CaptureRecord:
         with open(path, encoding="utf-8") as f:
-            return cls.from_dict(json.load(f))
+            return cls.from_json(f.read())
 
     def start_state(self):
         return reset(self.n_players, width=self.width, height=self.height,
@@ -133,11 +159,18 @@ class CaptureRecord:
 
     def replay(self):
         """Every state of the game, from the start to the end, by replaying
-        the recorded actions through the rules."""
+        the recorded actions through the rules: the same list as :meth:`states`.
+        (A Tron :class:`~tronlab.runner.records.GameRecord`'s ``replay()`` returns
+        only the final board, its ``boards()`` every board.)"""
         states = [self.start_state()]
         for actions in self.actions:
             states.append(step(states[-1], [action_from_json(a) for a in actions]).state)
         return states
+
+    def states(self) -> list:
+        """Every state of the game, the start first: :meth:`replay`, under the name of a
+        Tron record's ``boards()``."""
+        return self.replay()
 
     def verify(self) -> None:
         """Replay and check the final owners, the events and the outcome;
