@@ -203,3 +203,20 @@ def test_records_of_the_two_games_name_each_other_and_share_their_methods(tmp_pa
         CaptureRecord.from_dict({**rec.to_dict(), "version": 2})
     with pytest.raises(ValueError, match="not a tronlab-capture record"):
         CaptureRecord.from_dict([1, 2])             # before: an AttributeError
+
+
+def test_the_pictures_are_exported_as_tronlab_exports_draw_board():
+    # before: 'from tronlab.capture import draw_state' was an ImportError (only
+    # tronlab.capture.render had it), where 'from tronlab import draw_board' works
+    import subprocess
+    import sys
+
+    import tronlab.capture
+    from tronlab.capture import render
+    assert tronlab.capture.draw_state is render.draw_state
+    assert tronlab.capture.draw_grid is render.draw_grid
+    assert {"draw_grid", "draw_state"} <= set(tronlab.capture.__all__)
+    code = "import sys, tronlab.capture; print('matplotlib' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)), timeout=120)
+    assert out.stdout.strip() == "False", out.stderr       # still light to import
