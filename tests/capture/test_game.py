@@ -220,3 +220,34 @@ def test_the_pictures_are_exported_as_tronlab_exports_draw_board():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)), timeout=120)
     assert out.stdout.strip() == "False", out.stderr       # still light to import
+
+
+def test_the_first_turn_limit_defaults_to_three_times_the_later_ones(monkeypatch):
+    # before: play_capture's first turn had 1 s whatever time_limit was (time_limit=2: 1 s
+    # first, 2 s later), and CaptureProgram's too unless the CLI set it; tronlab.play and
+    # the CLI give the first turn 3 x time_limit (the CLI at least 1 s)
+    import types
+    from tronlab.capture import game
+    from tronlab.capture.external import CaptureProgram
+    clock = [0.0]
+    monkeypatch.setattr(game, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
+
+    def slow_start(view, player):
+        clock[0] += 1.5 if view.round == 1 else 0.05
+        return view.positions[player]
+
+    def timeouts(rec):
+        return [(turn, p) for turn, _r, p, kind, _d in rec.events if kind == "timeout"]
+    rec = play_capture([slow_start, slow_start], rng=1, width=8, height=5, time_limit=0.6)
+    assert timeouts(rec) == []                              # 1.8 s for the first turn
+    rec = play_capture([slow_start, slow_start], rng=1, width=8, height=5, time_limit=0.1)
+    assert timeouts(rec) == [(1, 0), (1, 1)]                # the contest's 1 s floor stays
+    # an outside program: the same default, unless its first-turn limit was given
+    assert CaptureProgram(["true"]).first_time_limit == 1.0
+    assert CaptureProgram(["true"], time_limit=2).first_time_limit == 6
+    prog = CaptureProgram(["true"])
+    prog.start_game(2, 0, time_limit=0.5)
+    assert prog.first_time_limit == 1.5
+    mine = CaptureProgram(["true"], first_time_limit=5)
+    mine.start_game(2, 0, time_limit=0.1)
+    assert mine.first_time_limit == 5

@@ -38,6 +38,7 @@ import numpy as np
 from .ascii import format_grid
 from ..runner.reprs import safe_repr
 from .bots import BOTS, get_bot
+from .external import first_turn_default
 from .rules import SHOWN, read_action, reset, step
 from .starts import as_rng
 from .state import FAULTS
@@ -218,9 +219,12 @@ def play_capture(bots, *, n_players: int | None = None, rng=None, width: int = 3
     program, :class:`~tronlab.capture.external.CaptureProgram`) is handed
     ``time_limit`` and ``first_time_limit`` and keeps its own clock; any other
     bot is timed only when ``time_limit`` is given, and an answer that came
-    later than the limit (``first_time_limit``, default 1 s, on the first
-    turn) is recorded as "timeout".  Bots with a ``close`` hook are closed
-    when their player is eliminated and at the end of the game.
+    later than the limit (``first_time_limit`` on the first turn) is recorded as
+    "timeout".  ``first_time_limit`` defaults to three times ``time_limit``, at
+    least the contest's 1 s (as ``tronlab match --rules backtothecode`` sets it;
+    :func:`tronlab.play` takes three times too), so the first turn is never the
+    shorter.  Bots with a ``close`` hook are closed when their player is
+    eliminated and at the end of the game.
 
     The arguments are checked before the game starts (a TypeError or
     ValueError naming the one that is wrong).
@@ -233,6 +237,8 @@ def play_capture(bots, *, n_players: int | None = None, rng=None, width: int = 3
     n = len(bots) if n_players is None else n_players
     time_limit = _checked_seconds("time_limit", time_limit)
     first_time_limit = _checked_seconds("first_time_limit", first_time_limit)
+    first = first_time_limit if first_time_limit is not None or time_limit is None \
+        else first_turn_default(time_limit)
     rng = _checked_grid_and_rng(width, height, rng)
     state = reset(n, rng=rng, width=width, height=height, starts=starts, symmetric=symmetric,
                   round_limit=round_limit)
@@ -240,7 +246,7 @@ def play_capture(bots, *, n_players: int | None = None, rng=None, width: int = 3
     record = CaptureRecord(width, height, n, state.config.round_limit,
                            [list(s) for s in state.positions], metadata=dict(metadata or {}))
     clocks = [None if hasattr(b, "start_game") or time_limit is None
-              else (first_time_limit or 1.0, time_limit) for b in bots]
+              else (first, time_limit) for b in bots]
     try:
         for p, bot in enumerate(bots):
             if hasattr(bot, "start_game"):
