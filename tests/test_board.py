@@ -54,6 +54,16 @@ def test_ascii_errors_name_the_problem(text, message):
         parse_ascii(text)
 
 
+def test_ascii_errors_about_a_head_give_its_player_index():
+    # the digits count from 1, the board's players from 0: before, 'player 1 appears twice'
+    # and 'missing player 2' did not say which index (legal_moves(1) is the head written 2)
+    with pytest.raises(BoardError, match="player 1 appears twice .*; head 1 is player index 0$"):
+        parse_ascii("1.1.2")
+    with pytest.raises(BoardError, match=r"missing player 2 \(players must be numbered 1..3\); "
+                                         r"head 2 is player index 1$"):
+        parse_ascii("1..3")
+
+
 def test_ascii_wrong_type():
     with pytest.raises(TypeError, match="an ASCII board is a str"):
         parse_ascii(["1.2"])

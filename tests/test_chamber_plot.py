@@ -125,3 +125,13 @@ def test_chamber_trees_on_the_2010_contest_maps():
     fig.tight_layout()
     fig.savefig(out / "chambers-google2010.png", dpi=60)
     plt.close(fig)
+
+
+def test_the_default_title_names_the_player_by_index_and_head_digit():
+    # before: "player 1: N=..." for chamber_tree(board, 0), the head's digit where the call
+    # (and notebook 05's text) counts players from 0
+    import matplotlib.pyplot as plt
+    tree = chamber_tree(BOARD, 0)
+    fig, ax = draw_chamber_tree(BOARD, tree)
+    assert ax.get_title() == f"player 0 (head 1): N={tree.n}, E={tree.e}"
+    plt.close(fig)

@@ -555,3 +555,20 @@ def test_the_picture_uses_the_canvas_colours():
     assert json.loads(stops) == [list(s) for s in HEAT_STOPS]
     for alpha in ("0.28)", "0.6)", "0.55)"):                    # owner, chambers, heat
         assert alpha in js
+
+
+def test_play_and_new_game_take_rng_as_the_other_games_call_it():
+    # before: BoardWidget.play took only seed=, while tronlab.play, play_capture and the
+    # capture widget take rng=: play("hugger", rng=5) was "unexpected keyword argument"
+    bots = ["hugger", "random"]
+    by_rng = BoardWidget.play(bots, rules="codingame", rng=5)
+    by_seed = BoardWidget.play(bots, rules="codingame", seed=5)
+    assert by_rng.board == by_seed.board
+    assert by_rng.board != BoardWidget.play(bots, rules="codingame").board   # seed 0
+    by_rng.new_game(rng=np.random.default_rng(7))
+    by_seed.new_game(seed=np.random.default_rng(7))
+    assert by_rng.board == by_seed.board
+    with pytest.raises(TypeError, match="give seed or rng, not both"):
+        BoardWidget.play("hugger", seed=1, rng=2)
+    with pytest.raises(TypeError, match="give seed or rng, not both"):
+        by_rng.new_game(seed=1, rng=2)

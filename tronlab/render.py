@@ -100,15 +100,18 @@ def draw_board(board: Board, *, ax=None, overlay=None, owner=None, dist=None, ma
                chambers=None, title=None, grid: bool = True):
     """Draw ``board`` (and optional overlays, see the module docstring) on ``ax``.
 
-    Creates a new figure when ``ax`` is None.  Returns ``(fig, ax)``.
+    Creates a new figure when ``ax`` is None.  Returns ``(fig, ax)`` (the capture
+    game's :func:`tronlab.capture.render.draw_grid` returns the axes alone).  A
+    living head is labelled as the ASCII notation writes it, its player index plus
+    one (player 0's head reads "1"); the capture pictures label players by index.
 
     >>> b = Board.from_ascii('''
     ...     #####
     ...     #1.2#
     ...     #####''')
     >>> fig, ax = draw_board(b, title="tiny")
-    >>> ax.get_title()
-    'tiny'
+    >>> ax.get_title(), [t.get_text() for t in ax.texts]
+    ('tiny', ['1', '2'])
     """
     import matplotlib.pyplot as plt
 

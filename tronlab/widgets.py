@@ -50,6 +50,17 @@ from .widget_wire import (KINDS, OVERLAY_KINDS, decode_board, decode_frames, enc
 
 _STATIC = pathlib.Path(__file__).parent / "static"
 
+
+def _seed_or_rng(seed, rng, *, default):
+    """The one of ``seed`` and its other name ``rng`` that was given (``seed`` left at
+    ``default``); both given is a TypeError."""
+    if rng is None:
+        return seed
+    if seed is not default:
+        raise TypeError(f"give seed or rng, not both (rng is seed's other name): got "
+                        f"seed={seed!r} and rng={rng!r}")
+    return rng
+
 __all__ = ["BoardWidget", "encode_board", "decode_board", "encode_frames", "decode_frames",
            "OVERLAY_KINDS"]
 
@@ -130,22 +141,26 @@ class BoardWidget(anywidget.AnyWidget):
     # ---- playing ------------------------------------------------------------------------------
     @classmethod
     def play(cls, bot="hugger", *, rules="google2010", board: Board | None = None, seed=0,
-             cell_px: int | None = None) -> "BoardWidget":
+             cell_px: int | None = None, rng=None) -> "BoardWidget":
         """A game against ``bot`` (a registered name or a callable); you are player 1 (index 0).
 
         ``bot`` may be a list, one per opponent, for boards with more players
         (codingame); ``seed`` (a non-negative int or a numpy Generator) drives the bots and any
-        random start board.
+        random start board.  ``rng`` is the same argument under the name :func:`tronlab.play`,
+        ``play_capture`` and the capture widget give it (give ``seed`` or ``rng``, not both).
         """
         w = cls()
+        seed = _seed_or_rng(seed, rng, default=0)
         w.new_game(bot=bot, rules=rules, board=board, seed=seed, cell_px=cell_px)
         return w
 
     def new_game(self, *, bot=None, rules=None, board: Board | None = None, seed=None,
-                 cell_px: int | None = None) -> "BoardWidget":
-        """Start (or restart) a game; unspecified options keep their previous values."""
+                 cell_px: int | None = None, rng=None) -> "BoardWidget":
+        """Start (or restart) a game; unspecified options keep their previous values
+        (``rng``: ``seed``'s other name, as in :meth:`play`)."""
         from .tron.rules import get_rules
 
+        seed = _seed_or_rng(seed, rng, default=None)
         prev = getattr(self, "_setup", {})
         bot = prev.get("bot", "hugger") if bot is None else bot
         rules = get_rules(prev.get("rules", "google2010") if rules is None else rules)

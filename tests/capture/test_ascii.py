@@ -56,3 +56,32 @@ def test_state_from_ascii_checks_its_players():
     s = state_from_ascii("A.1.", eliminated=(1,))
     assert s.positions == ((0, 0), None) and s.eliminated == (False, True)
     assert state_from_ascii("a..", n_players=3, eliminated=(1, 2)).n_players == 3
+
+
+def test_errors_name_the_row_and_tell_the_notation_from_trons():
+    # before: 'grid rows must be non-empty and all equally long', whichever row it was
+    with pytest.raises(ValueError, match="row 2 has 2 characters, row 0 has 3"):
+        parse_grid("a..\n...\n.b")
+    # a grid drawn with Tron's habits (heads 1 and 2): before, only 'players [0, 1, 2] have
+    # no position', with nothing to say that digits are owned squares here
+    with pytest.raises(ValueError, match=r"players \[0, 1, 2\] have no position .*a-d on a "
+                                         r"neutral square or A-D on its own; digits 0-3"):
+        state_from_ascii("1..\n..2")
+    with pytest.raises(ValueError, match=r"players \[1\] have no position and are not "
+                                         r"eliminated$"):
+        state_from_ascii("a..\n..1")        # a player is drawn: no lecture
+
+
+def test_state_has_from_ascii_and_to_ascii_as_a_tron_board_does():
+    # before: State had neither (the module functions only), so Board.from_ascii's
+    # twin was an AttributeError
+    from tronlab.capture import State
+    text = "A.1.\n.0c2\nb..D"
+    state = State.from_ascii(text, n_players=4, round_limit=9)
+    same = state_from_ascii(text, n_players=4, round_limit=9)
+    assert state.owner.tolist() == same.owner.tolist() and state.positions == same.positions
+    assert state.config == same.config
+    assert state.to_ascii() == text
+    # positions= that the notation cannot draw (player 1 on player 0's square) are left out
+    drawn = State.from_ascii("A0\n..", positions={1: (1, 0)}).to_ascii()
+    assert drawn == "A0\n.."

@@ -218,3 +218,27 @@ def test_a_whole_game_compiles_nothing_the_warm_up_did_not(monkeypatch):
     rec = play_capture(bots, rng=3)
     assert rec.outcome["reason"] in ("decided", "round-limit", "idle")
     assert versions_added(before) == {}
+
+
+def test_get_bot_takes_the_bots_options_as_the_main_get_bot_does():
+    # before: capture's get_bot(name, rng) took no options (not even time=, which every
+    # registry factory takes), and the registry's random/nearest refused their own
+    # options: tronlab.get_bot("nearest", game="capture", late=0.25) said
+    # "nearest has no option 'late'"
+    import tronlab
+    assert get_bot("nearest", late=0.25, lone_penalty=1).late == 0.25
+    assert tronlab.get_bot("nearest", game="capture", lone_penalty=1).lone_penalty == 1
+    assert get_bot("random", 1, back_chance=0.5).back_chance == 0.5
+    assert get_bot("random-back", 1).back_chance == 0.01        # its own default stays
+    assert get_bot("paths", 2, max_nodes=500).max_nodes == 500
+    assert isinstance(get_bot("random", rng=3, time=0.1), RandomBot)
+    with pytest.raises(TypeError, match="^nearest has no option 'colour'$"):
+        get_bot("nearest", colour=1)
+    with pytest.raises(ValueError, match="time must be a positive number of seconds"):
+        get_bot("random", time=-1)
+    with pytest.raises(TypeError, match="a bot name is a str"):
+        get_bot(["nearest"])                    # before: "unhashable type: 'list'"
+    # the same seed, the same bot, whichever way it was made
+    view = reset(2, rng=0).view()
+    a, b = get_bot("random", 7), tronlab.get_bot("random", game="capture", rng=7)
+    assert [a(view, 0) for _ in range(3)] == [b(view, 0) for _ in range(3)]

@@ -167,3 +167,87 @@ def test_an_eliminated_bot_is_closed_at_once_and_not_asked_again():
     assert rec.events[0][2:4] == [0, "bad-output"] and quitter.asked == 1
     assert len(turns) > 20                       # the other bot played on ...
     assert quitter.closed_after[0] == 1          # ... after the quitter was closed, turn 1
+
+
+def test_records_of_the_two_games_name_each_other_and_share_their_methods(tmp_path):
+    # before: CaptureRecord had no from_json, and states() (boards() on a Tron record) was
+    # only replay(), which on a Tron record returns the final board; loading the other
+    # game's record said only 'not a tronlab-capture record, version 1' (or the Tron
+    # one's 'not a tronlab game record'), a missing field a bare TypeError from __init__
+    import tronlab
+    from tronlab.runner.records import GameRecord
+    rec = play_capture(["nearest", "random"], rng=4, width=6, height=4)
+    back = CaptureRecord.from_json(rec.to_json())
+    assert back == rec
+    assert [s.owner.tolist() for s in back.states()] == [s.owner.tolist()
+                                                         for s in rec.replay()]
+    board = tronlab.Board.from_ascii("#####\n#1.2#\n#####")
+    tron = tronlab.play(board, [tronlab.get_bot("hugger")] * 2, rng=1)
+    tron_path, capture_path = tmp_path / "tron.json", tmp_path / "capture.json"
+    tron.save(tron_path)
+    rec.save(capture_path)
+    with pytest.raises(ValueError, match="it is a Tron game record: tronlab.GameRecord.load"):
+        CaptureRecord.load(tron_path)
+    with pytest.raises(ValueError, match="it is a Back to the Code record: "
+                                         "tronlab.capture.CaptureRecord.load"):
+        GameRecord.load(capture_path)
+    with pytest.raises(ValueError, match="capture record is not valid JSON"):
+        CaptureRecord.from_json("{")
+    data = rec.to_dict()
+    del data["starts"]
+    with pytest.raises(ValueError, match="capture record has no 'starts' field"):
+        CaptureRecord.from_dict(data)
+    with pytest.raises(ValueError, match="capture record has an unknown field 'bogus'"):
+        CaptureRecord.from_dict({**rec.to_dict(), "bogus": 1})
+    with pytest.raises(ValueError, match="version 2 is not supported"):
+        CaptureRecord.from_dict({**rec.to_dict(), "version": 2})
+    with pytest.raises(ValueError, match="not a tronlab-capture record"):
+        CaptureRecord.from_dict([1, 2])             # before: an AttributeError
+
+
+def test_the_pictures_are_exported_as_tronlab_exports_draw_board():
+    # before: 'from tronlab.capture import draw_state' was an ImportError (only
+    # tronlab.capture.render had it), where 'from tronlab import draw_board' works
+    import subprocess
+    import sys
+
+    import tronlab.capture
+    from tronlab.capture import render
+    assert tronlab.capture.draw_state is render.draw_state
+    assert tronlab.capture.draw_grid is render.draw_grid
+    assert {"draw_grid", "draw_state"} <= set(tronlab.capture.__all__)
+    code = "import sys, tronlab.capture; print('matplotlib' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)), timeout=120)
+    assert out.stdout.strip() == "False", out.stderr       # still light to import
+
+
+def test_the_first_turn_limit_defaults_to_three_times_the_later_ones(monkeypatch):
+    # before: play_capture's first turn had 1 s whatever time_limit was (time_limit=2: 1 s
+    # first, 2 s later), and CaptureProgram's too unless the CLI set it; tronlab.play and
+    # the CLI give the first turn 3 x time_limit (the CLI at least 1 s)
+    import types
+    from tronlab.capture import game
+    from tronlab.capture.external import CaptureProgram
+    clock = [0.0]
+    monkeypatch.setattr(game, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
+
+    def slow_start(view, player):
+        clock[0] += 1.5 if view.round == 1 else 0.05
+        return view.positions[player]
+
+    def timeouts(rec):
+        return [(turn, p) for turn, _r, p, kind, _d in rec.events if kind == "timeout"]
+    rec = play_capture([slow_start, slow_start], rng=1, width=8, height=5, time_limit=0.6)
+    assert timeouts(rec) == []                              # 1.8 s for the first turn
+    rec = play_capture([slow_start, slow_start], rng=1, width=8, height=5, time_limit=0.1)
+    assert timeouts(rec) == [(1, 0), (1, 1)]                # the contest's 1 s floor stays
+    # an outside program: the same default, unless its first-turn limit was given
+    assert CaptureProgram(["true"]).first_time_limit == 1.0
+    assert CaptureProgram(["true"], time_limit=2).first_time_limit == 6
+    prog = CaptureProgram(["true"])
+    prog.start_game(2, 0, time_limit=0.5)
+    assert prog.first_time_limit == 1.5
+    mine = CaptureProgram(["true"], first_time_limit=5)
+    mine.start_game(2, 0, time_limit=0.1)
+    assert mine.first_time_limit == 5

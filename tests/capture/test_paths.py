@@ -253,3 +253,15 @@ def test_a_node_whose_only_neutral_neighbour_is_entered_by_then_escapes():
     # so the start escapes onto (1, 0) (no gain), then walks onto neutral (2, 0)
     assert out.path == [(1, 0), (2, 0)] and out.extra == 1
     assert out.score == pytest.approx(21 / 22)
+
+
+def test_the_deadline_is_checked_as_the_tron_searches_check_it():
+    # before: deadline=None (no deadline, as Searcher.search reads it) was refused by the
+    # plain twin ("needs the compiled kernel") and crashed np.int64 in the compiled one,
+    # and deadline="1" became 1 ns, a deadline long past, without a word
+    owner = parse_grid("A...\n....").owner
+    free = search_paths(owner, 0, (0, 0), jit=False)
+    none = search_paths(owner, 0, (0, 0), deadline=None, jit=False)
+    assert (none.nodes, none.path, none.score) == (free.nodes, free.path, free.score)
+    with pytest.raises(TypeError, match="deadline is an absolute time in nanoseconds"):
+        search_paths(owner, 0, (0, 0), deadline="1", jit=False)

@@ -27,9 +27,11 @@ at the first round that needs it.
 from .ascii import format_grid, parse_grid, state_from_ascii
 from .bots import NearestBot, RandomBot, nearest_target
 from .game import CaptureRecord, play_capture
+from .render import draw_grid, draw_state   # as tronlab has draw_board; matplotlib loads on use
 from .rules import Event, Outcome, StepResult, reset, step
 from .state import FAULTS, NEUTRAL, ROUND_LIMITS, Config, State, View
 
 __all__ = ["CaptureRecord", "Config", "Event", "FAULTS", "NEUTRAL", "NearestBot", "Outcome",
-           "ROUND_LIMITS", "RandomBot", "State", "StepResult", "View", "format_grid",
-           "nearest_target", "parse_grid", "play_capture", "reset", "state_from_ascii", "step"]
+           "ROUND_LIMITS", "RandomBot", "State", "StepResult", "View", "draw_grid", "draw_state",
+           "format_grid", "nearest_target", "parse_grid", "play_capture", "reset",
+           "state_from_ascii", "step"]

@@ -10,6 +10,11 @@ lines and the common indentation are ignored):
 ``A-D`` player 0-3 stands here, on a square it owns
 ====== =====================================================
 
+Players count from 0 here as everywhere in the package, and so do the
+characters.  Not so in Tron's ASCII boards (:mod:`tronlab.tron.board`), whose
+heads are written ``1-4`` for players 0-3 and whose ``a-d`` / ``A-D`` are
+trails and dead heads: the two notations do not mix.
+
 A player standing on another player's square, or on a square shared with
 another player, cannot be drawn: pass such positions with ``positions=``.
 :func:`format_grid` draws a letter only where exactly one player stands on
@@ -54,8 +59,12 @@ def _rows(text: str) -> list[str]:
         raise TypeError(f"text must be a str: the grid's rows, one per line, got "
                         f"{type(text).__name__} {safe_repr(text, 60)}")
     rows = [r.rstrip() for r in textwrap.dedent(text).strip("\n").split("\n")]
-    if not rows or not rows[0] or any(len(r) != len(rows[0]) for r in rows):
-        raise ValueError("grid rows must be non-empty and all equally long")
+    if not rows or not rows[0]:
+        raise ValueError("grid rows must be non-empty and all equally long: no rows")
+    for y, row in enumerate(rows):
+        if len(row) != len(rows[0]):
+            raise ValueError(f"grid rows must be non-empty and all equally long: row {y} has "
+                             f"{len(row)} characters, row 0 has {len(rows[0])}")
     return rows
 
 
@@ -148,7 +157,11 @@ def state_from_ascii(text: str, *, n_players: int | None = None, positions=None,
         raise ValueError(f"the grid names player {max(seen)} but there are {n} players")
     missing = [p for p in range(n) if p not in pos and p not in out]
     if missing:
-        raise ValueError(f"players {missing} have no position and are not eliminated")
+        hint = "" if grid.positions else (
+            " (none is drawn: a player standing is a letter, a-d on a neutral square or A-D "
+            "on its own; digits 0-3 are squares owned by players 0-3, not heads as in "
+            "Tron's ASCII boards)")
+        raise ValueError(f"players {missing} have no position and are not eliminated{hint}")
     now = tuple(None if p in out else pos[p] for p in range(n))
     checked = {}
     for p, trail in dict(trails or {}).items():

@@ -124,11 +124,13 @@ class RandomBot:
         return self.target
 
 
-#: built-in bots by name: name -> factory taking ``rng``
+#: built-in bots by name: name -> factory taking ``rng`` and the bot's options
+#: (:class:`RandomBot`'s ``back_chance``, :class:`NearestBot`'s ``late`` and ``lone_penalty``)
 BOTS = {
-    "random": lambda rng=None: RandomBot(rng),
-    "random-back": lambda rng=None: RandomBot(rng, back_chance=0.01),
-    "nearest": lambda rng=None: NearestBot(),
+    "random": lambda rng=None, **options: RandomBot(rng, **options),
+    "random-back": lambda rng=None, **options: RandomBot(rng, **{"back_chance": 0.01,
+                                                                  **options}),
+    "nearest": lambda rng=None, **options: NearestBot(**options),
 }
 
 
@@ -140,13 +142,22 @@ DESCRIPTIONS = {
 }
 
 
-def get_bot(name: str, rng=None):
+def get_bot(name: str, rng=None, **options):
     """A fresh bot by name: a built-in one of :data:`BOTS`, else any capture bot
-    of the main registry (:mod:`tronlab.runner.registry`, family "capture")."""
-    if name in BOTS:
+    of the main registry (:mod:`tronlab.runner.registry`, family "capture").
+
+    The same call as ``tronlab.get_bot(name, game="capture", rng=rng, **options)``
+    (which takes ``rng`` only by keyword): ``options`` are the bot's (``time``, the
+    seconds a move, and e.g. ``max_nodes`` for ``paths``); one the bot does not have is
+    a TypeError naming it.
+
+    >>> get_bot("nearest", late=0.25).late
+    0.25
+    """
+    if isinstance(name, str) and name in BOTS and not options:
         return BOTS[name](rng)
     from ..runner.registry import get_bot as registry_bot
-    return registry_bot(name, game="capture", rng=rng)
+    return registry_bot(name, game="capture", rng=rng, **options)
 
 
 def _register_all() -> None:
@@ -154,8 +165,8 @@ def _register_all() -> None:
     from ..runner.registry import register
 
     for name, factory in BOTS.items():
-        def make(*, rng=None, time=None, _factory=factory):
-            return _factory(rng)
+        def make(*, rng=None, time=None, _factory=factory, **options):
+            return _factory(rng, **options)     # time: these bots do not search
         register(name, make, description=DESCRIPTIONS[name], game="capture")
 
 

@@ -24,7 +24,7 @@ import traceback
 
 from .ascii import format_grid
 from .game import CaptureRecord, play_capture
-from .protocol import FIRST_TURN_SECONDS, CaptureClient
+from .protocol import CaptureClient
 
 
 def _error(message):
@@ -40,8 +40,7 @@ def make_player(spec: str, time_limit=None, rng=None):
 
     if spec.startswith("cmd:"):
         args = program_args(spec)
-        first = None if time_limit is None else max(FIRST_TURN_SECONDS, 3 * time_limit)
-        return CaptureProgram(args, name=spec, time_limit=time_limit, first_time_limit=first)
+        return CaptureProgram(args, name=spec, time_limit=time_limit)   # first: 3x, >= 1 s
     if spec.startswith("py:"):
         raise _error(f"py: bots play the Tron games, not backtothecode (got {spec!r}); a "
                      f"Back to the Code program is cmd:<command line>")

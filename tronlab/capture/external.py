@@ -54,13 +54,23 @@ class ProgramFault(Exception):
         self.reason, self.detail = reason, detail
 
 
+def first_turn_default(time_limit) -> float:
+    """The first turn's limit when only ``time_limit`` (seconds, None: the contest's)
+    is given: three times it, at least the contest's first turn, 1 s - never shorter than
+    a later turn (:func:`tronlab.play` takes three times too)."""
+    return FIRST_TURN_SECONDS if time_limit is None else max(FIRST_TURN_SECONDS,
+                                                             3 * time_limit)
+
+
 class CaptureProgram:
     """A Back to the Code contest program on stdin/stdout, one process per game.
 
     ``command`` is a string (split with :func:`shlex.split`) or a list of
     arguments.  ``first_time_limit`` and ``time_limit`` are the advertised
-    limits in seconds (1.0 and 0.1 by default); ``grace`` is added to the later
-    turns' limit.  The last answer's message, if any, is in :attr:`message`.
+    limits in seconds (1.0 and 0.1 by default; a ``time_limit`` without a
+    ``first_time_limit``, here or in :meth:`start_game`, sets the first turn's to
+    :func:`first_turn_default` of it); ``grace`` is added to the later turns'
+    limit.  The last answer's message, if any, is in :attr:`message`.
     """
 
     def __init__(self, command, *, name: str | None = None, first_time_limit: float | None = None,
@@ -68,9 +78,10 @@ class CaptureProgram:
         args = parse_command(command)
         self.args = args
         self.name = name or os.path.basename(args[0])
-        self.first_time_limit = check_seconds("first_time_limit", first_time_limit) \
-            or FIRST_TURN_SECONDS
         self.time_limit = check_seconds("time_limit", time_limit) or TURN_SECONDS
+        self._first_given = first_time_limit is not None
+        self.first_time_limit = check_seconds("first_time_limit", first_time_limit) \
+            or first_turn_default(time_limit)
         self.grace = float(grace)
         self.cwd = cwd
         self.env = None if env is None else {**os.environ, **env}
@@ -88,10 +99,13 @@ class CaptureProgram:
         """Forget the last game and set this game's limits (the program itself
         starts at the first turn)."""
         self.close()
-        if first_time_limit is not None:
-            self.first_time_limit = check_seconds("first_time_limit", first_time_limit)
         if time_limit is not None:
             self.time_limit = check_seconds("time_limit", time_limit)
+        if first_time_limit is not None:
+            self.first_time_limit = check_seconds("first_time_limit", first_time_limit)
+            self._first_given = True
+        elif time_limit is not None and not self._first_given:
+            self.first_time_limit = first_turn_default(self.time_limit)
         self._turns = 0
 
     def _start(self, n_players: int) -> None:

@@ -38,6 +38,7 @@ import numpy as np
 from .ascii import format_grid
 from ..runner.reprs import safe_repr
 from .bots import BOTS, get_bot
+from .external import first_turn_default
 from .rules import SHOWN, read_action, reset, step
 from .starts import as_rng
 from .state import FAULTS
@@ -102,10 +103,36 @@ class CaptureRecord:
 
     @classmethod
     def from_dict(cls, data: dict) -> CaptureRecord:
-        if data.get("format") != FORMAT or data.get("version") != VERSION:
-            raise ValueError(f"not a {FORMAT} record, version {VERSION}")
+        """The record of :meth:`to_dict`'s dict; a ValueError for any other (a Tron
+        game's record included: :meth:`tronlab.runner.records.GameRecord.load` reads it)."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            found = data.get("format") if isinstance(data, dict) else None
+            hint = ("; it is a Tron game record: tronlab.GameRecord.load reads it"
+                    if found == "tronlab-game" else "")
+            raise ValueError(f"not a {FORMAT} record, version {VERSION} (expected format "
+                             f"{FORMAT!r}, got {safe_repr(found, SHOWN)}){hint}")
+        if data.get("version") != VERSION:
+            raise ValueError(f"not a {FORMAT} record, version {VERSION}: capture record "
+                             f"version {data.get('version')!r} is not supported")
         fields = {k: v for k, v in data.items() if k not in ("format", "version")}
+        names = cls.__dataclass_fields__
+        unknown = [k for k in fields if k not in names]
+        missing = [k for k in ("width", "height", "n_players", "round_limit", "starts")
+                   if k not in fields]
+        if unknown or missing:
+            raise ValueError(f"capture record has no {missing[0]!r} field" if missing else
+                             f"capture record has an unknown field {unknown[0]!r}")
         return cls(**fields)
+
+    @classmethod
+    def from_json(cls, text: str) -> CaptureRecord:
+        """The record of :meth:`to_json`'s text (as ``GameRecord.from_json`` reads a Tron
+        game's); a ValueError for text that is not such a record."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"capture record is not valid JSON: {err}") from None
+        return cls.from_dict(data)
 
     def to_json(self) -> str:
         """The record as JSON text, one turn (or grid row, or event) a line."""
@@ -125,7 +152,7 @@ class CaptureRecord:
     @classmethod
     def load(cls, path) -> CaptureRecord:
         with open(path, encoding="utf-8") as f:
-            return cls.from_dict(json.load(f))
+            return cls.from_json(f.read())
 
     def start_state(self):
         return reset(self.n_players, width=self.width, height=self.height,
@@ -133,11 +160,18 @@ class CaptureRecord:
 
     def replay(self):
         """Every state of the game, from the start to the end, by replaying
-        the recorded actions through the rules."""
+        the recorded actions through the rules: the same list as :meth:`states`.
+        (A Tron :class:`~tronlab.runner.records.GameRecord`'s ``replay()`` returns
+        only the final board, its ``boards()`` every board.)"""
         states = [self.start_state()]
         for actions in self.actions:
             states.append(step(states[-1], [action_from_json(a) for a in actions]).state)
         return states
+
+    def states(self) -> list:
+        """Every state of the game, the start first: :meth:`replay`, under the name of a
+        Tron record's ``boards()``."""
+        return self.replay()
 
     def verify(self) -> None:
         """Replay and check the final owners, the events and the outcome;
@@ -185,9 +219,12 @@ def play_capture(bots, *, n_players: int | None = None, rng=None, width: int = 3
     program, :class:`~tronlab.capture.external.CaptureProgram`) is handed
     ``time_limit`` and ``first_time_limit`` and keeps its own clock; any other
     bot is timed only when ``time_limit`` is given, and an answer that came
-    later than the limit (``first_time_limit``, default 1 s, on the first
-    turn) is recorded as "timeout".  Bots with a ``close`` hook are closed
-    when their player is eliminated and at the end of the game.
+    later than the limit (``first_time_limit`` on the first turn) is recorded as
+    "timeout".  ``first_time_limit`` defaults to three times ``time_limit``, at
+    least the contest's 1 s (as ``tronlab match --rules backtothecode`` sets it;
+    :func:`tronlab.play` takes three times too), so the first turn is never the
+    shorter.  Bots with a ``close`` hook are closed when their player is
+    eliminated and at the end of the game.
 
     The arguments are checked before the game starts (a TypeError or
     ValueError naming the one that is wrong).
@@ -200,6 +237,8 @@ def play_capture(bots, *, n_players: int | None = None, rng=None, width: int = 3
     n = len(bots) if n_players is None else n_players
     time_limit = _checked_seconds("time_limit", time_limit)
     first_time_limit = _checked_seconds("first_time_limit", first_time_limit)
+    first = first_time_limit if first_time_limit is not None or time_limit is None \
+        else first_turn_default(time_limit)
     rng = _checked_grid_and_rng(width, height, rng)
     state = reset(n, rng=rng, width=width, height=height, starts=starts, symmetric=symmetric,
                   round_limit=round_limit)
@@ -207,7 +246,7 @@ def play_capture(bots, *, n_players: int | None = None, rng=None, width: int = 3
     record = CaptureRecord(width, height, n, state.config.round_limit,
                            [list(s) for s in state.positions], metadata=dict(metadata or {}))
     clocks = [None if hasattr(b, "start_game") or time_limit is None
-              else (first_time_limit or 1.0, time_limit) for b in bots]
+              else (first, time_limit) for b in bots]
     try:
         for p, bot in enumerate(bots):
             if hasattr(bot, "start_game"):

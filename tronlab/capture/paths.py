@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..jit.clock import NO_DEADLINE, clock_ns
+from ..jit.clock import NO_DEADLINE, check_deadline, clock_ns
 from ..jit.kernels import KernelTable, kernel
 from .checks import check_owner, check_player, check_search, check_square, kernel_array
 
@@ -303,7 +303,7 @@ def search_paths(owner, player: int, position, *, trail=(), arrival=None, steps=
     ``trail`` lists the squares the player stood on before, oldest first (the last one is
     ``position``'s predecessor); ``arrival`` (``(height, width)`` ints) is the round from which
     an opponent holds each square (default: never).  ``max_nodes`` bounds all runs together, and
-    so does ``deadline`` (an absolute time from :func:`tronlab.jit.clock.deadline_after`;
+    so does ``deadline`` (absolute, :func:`tronlab.jit.clock.deadline_after`; None: none;
     compiled kernels only), whichever comes first.  ``constant`` replaces the write-up's 20 in
     the score (a smaller one prefers shorter loops); ``needed`` is the enough-to-win cap of
     :func:`path_score`.  ``player`` is only checked as 0-3 (the grid has no player count).
@@ -331,7 +331,7 @@ def search_paths(owner, player: int, position, *, trail=(), arrival=None, steps=
     s = scratch if scratch is not None and s_fits(scratch, w, h, max_nodes) else \
         new_scratch(w, h, max_nodes)
     stand = _standing(w, h, position, trail)
-    run = _search_kernel(jit, deadline)
+    run = _search_kernel(jit, deadline := check_deadline(deadline))
     start = time.perf_counter()
     best, used, nodes, ran, depth = None, 0, 0, [], None
     for k in steps:

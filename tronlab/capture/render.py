@@ -72,7 +72,10 @@ def head_boxes(positions) -> dict:
 
 def draw_grid(owner, positions=(), *, ax=None, flash=(), title=None, labels=True):
     """Draw a grid of owners, the players' positions (``None`` for eliminated
-    ones) and an outline around the ``flash`` squares; returns the axes."""
+    ones) and an outline around the ``flash`` squares; returns the axes (Tron's
+    :func:`tronlab.render.draw_board` returns ``(fig, ax)``).  Players are
+    labelled by their index, 0-3 (Tron's pictures write index + 1, as its ASCII
+    heads do)."""
     import matplotlib.pyplot as plt
     from matplotlib.patches import Rectangle
 

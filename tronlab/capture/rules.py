@@ -95,7 +95,13 @@ class Event(NamedTuple):
 
 
 class Outcome(NamedTuple):
-    """How a game ended; ``round`` is the last in-game round completed."""
+    """How a game ended; ``round`` is the last in-game round completed.
+
+    ``scores[p]`` is the squares player ``p`` owns and ``ranks[p]`` its place, 1 the
+    best, tied players sharing one (:func:`ranks_of`).  Not the shape of the Tron
+    game's :class:`tronlab.Outcome`, whose ``ranking`` lists groups of players best
+    first and ``winner`` names one; a :class:`~tronlab.capture.game.CaptureRecord`
+    keeps this one as a dict (``record.outcome["ranks"]``)."""
     reason: str
     scores: tuple
     ranks: tuple

@@ -29,7 +29,7 @@ import numpy as np
 
 from .checks import check_square, check_view
 
-NEUTRAL = -1
+NEUTRAL = -1    # an unowned square (tronlab.grid.voronoi.NEUTRAL, a Voronoi tie, is 2)
 WIDTH, HEIGHT = 35, 20
 #: in-game rounds before the game ends, by number of players
 ROUND_LIMITS = {2: 350, 3: 300, 4: 250}
@@ -132,6 +132,24 @@ class State:
         """What a bot may look at (:class:`View`)."""
         return View(self.round, self.owner, self.positions, self.backs_left,
                     self.eliminated, self.config)
+
+    @classmethod
+    def from_ascii(cls, text: str, **options) -> State:
+        """:func:`tronlab.capture.ascii.state_from_ascii` (its keyword ``options`` too),
+        under the name a Tron :class:`~tronlab.tron.board.Board` has.  The notation is
+        not the Tron board's: see :mod:`tronlab.capture.ascii`.
+
+        >>> State.from_ascii("A.1\\n..b").to_ascii()
+        'A.1\\n..b'
+        """
+        from .ascii import state_from_ascii      # ascii imports this module
+        return state_from_ascii(text, **options)
+
+    def to_ascii(self) -> str:
+        """The owners and positions as :func:`tronlab.capture.ascii.format_grid` draws
+        them (a position the notation cannot draw is left out)."""
+        from .ascii import format_grid
+        return format_grid(self.owner, self.positions)
 
     def trail(self, player: int) -> list:
         """Where ``player`` stood at the end of rounds 0, 1, ..., ``round - 1``."""

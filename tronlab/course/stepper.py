@@ -40,7 +40,7 @@ def step_texts(trace: Trace) -> list:
     out = []
     for k, (i, kind) in enumerate(trace.steps):
         n = trace.nodes[i]
-        who = f"player {n.player + 1} to move"
+        who = f"player {n.player} (head {n.player + 1}) to move"   # index, and the digit shown
         where = trace.label(i)
         if kind == "enter":
             out.append(f"step {k}: enter {where} ({who}), window ({_window(n.alpha)}, "

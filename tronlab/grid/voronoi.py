@@ -35,6 +35,7 @@ from ..tron.board import check_board, check_head, start_square, whole_numbers
 
 UNREACHED = -1
 NEUTRAL = 2     # owner code of squares both players reach at the same time
+#               (the capture game's tronlab.capture.NEUTRAL, an unowned square, is -1)
 NOBODY = 255    # owner code of blocked or unreachable squares
 _INF = 1 << 30
 

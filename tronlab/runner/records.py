@@ -131,7 +131,8 @@ class GameRecord:
         return boards, match.outcome()
 
     def replay(self) -> Board:
-        """The final board, recomputed from the start board and the moves."""
+        """The final board, recomputed from the start board and the moves (a capture
+        record's ``replay()`` gives every state; :meth:`boards` is its twin here)."""
         return self.simulate()[0][-1]
 
     def boards(self) -> list[Board]:
@@ -165,7 +166,10 @@ class GameRecord:
     @classmethod
     def from_dict(cls, data: dict) -> "GameRecord":
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError(f"not a tronlab game record (expected format {FORMAT!r})")
+            hint = ("; it is a Back to the Code record: tronlab.capture.CaptureRecord.load "
+                    "reads it" if isinstance(data, dict)
+                    and data.get("format") == "tronlab-capture" else "")
+            raise ValueError(f"not a tronlab game record (expected format {FORMAT!r}){hint}")
         if data.get("version") != VERSION:
             raise ValueError(f"game record version {data.get('version')!r} is not supported "
                              f"(this tronlab reads version {VERSION})")

@@ -85,7 +85,7 @@ def grid_cells(rows, code_of=None, what="ASCII board"):
                 kind, p = head
                 if p in found:
                     raise BoardError(f"{what}: player {p + 1} appears twice "
-                                     f"(at {_xy(found[p][0], stride)} and ({x}, {y}))")
+                                     f"(at {_xy(found[p][0], stride)} and ({x}, {y})){_index(p)}")
                 found[p] = ((y + 1) * stride + x + 1, kind == "head")
     return cells, found
 
@@ -97,12 +97,19 @@ def _build(rows, code_of, what, heads: str = "1, 2, 3, 4") -> Board:
     if not found:
         raise BoardError(f"{what}: no players (heads are written {heads})")
     n = max(found) + 1
-    missing = [p + 1 for p in range(n) if p not in found]
+    missing = [p for p in range(n) if p not in found]
     if missing:
-        raise BoardError(f"{what}: missing player {missing[0]} (players must be numbered 1..{n})")
+        raise BoardError(f"{what}: missing player {missing[0] + 1} (players must be numbered "
+                         f"1..{n}){_index(missing[0])}")
     heads = [found[p][0] for p in range(n)]
     alive = [found[p][1] for p in range(n)]
     return Board(cells, heads, alive)
+
+
+def _index(p: int) -> str:
+    """What a message naming the head written ``p + 1`` adds: the board's player index,
+    which counts from 0 (``board.heads[p]``, ``legal_moves(p)``)."""
+    return f"; head {p + 1} is player index {p}"
 
 
 def _xy(index, stride):

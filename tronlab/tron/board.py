@@ -28,6 +28,9 @@ ASCII boards (for tests and docs), one character a square::
     1 2 3 4  head of player 0..3  a b c d     trail of player 0..3
     A B C D  head of a dead player 0..3
 
+(the digit is the player index plus one; Back to the Code's grids,
+:mod:`tronlab.capture.ascii`, are written another way)
+
 >>> b = Board.from_ascii('''
 ...     #####
 ...     #1.2#

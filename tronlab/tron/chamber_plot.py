@@ -60,7 +60,7 @@ def draw_chamber_tree(board: Board, tree: ChamberTree, *, ax=None, title=None):
     if tree.chamber_of.shape != board.cells.shape:
         raise ValueError("the tree was built on a board of another size")
     if title is None:
-        title = f"player {tree.player + 1}: N={tree.n}, E={tree.e}"
+        title = f"player {tree.player} (head {tree.player + 1}): N={tree.n}, E={tree.e}"
     fig, ax = draw_board(board, ax=ax, chambers=tree.chamber_of, mask=tree.cut_mask, title=title)
     centre = chamber_centres(board, tree)
     on_path = set(tree.path)
