@@ -378,7 +378,16 @@ def test_right_answer_with_other_labels_passes():
 
 
 def test_cut_vertices_found_another_way_pass():
-    assert check("articulation_points", wrong.cuts_right_by_removal).passed
+    assert check("articulation_points", wrong.cuts_right_by_neighbours).passed
+
+
+def test_a_right_but_slow_search_is_told_it_is_slow_not_endless():
+    # one flood fill per square: right on every small board, but some 6 million steps on
+    # the closing 50x50 room (7 s on an idle machine here, more under load)
+    result = check("articulation_points", wrong.cuts_right_by_removal, time_limit=1.0)
+    assert result.status == TIMEOUT and result.case.startswith("deep:"), result.message
+    assert "right but too slow for 2,498 free squares" in result.message
+    assert "loop that never ends" not in result.message
 
 
 def test_reference_negamax_from_the_tests_passes():

@@ -201,6 +201,11 @@ class Exercise:
         Python's recursion limit without an endless recursion; None for the usual hint."""
         return None
 
+    def timeout_hint(self, case: Case) -> str | None:
+        """The hint when the function ran out of time on ``case``, where a right but slow
+        answer is the likely reason (a big board last); None for "a loop that never ends?"."""
+        return None
+
     def finish(self, checked: int) -> Failure | None:
         """A last check over all boards together (e.g. "you never pruned"); None if fine."""
         return None
@@ -308,8 +313,9 @@ def _outcome_problem(exercise, case, outcome, stub, n, limit) -> CheckResult | N
     if outcome.kind == "timeout":
         return _fail(exercise, case, n, TIMEOUT,
                      f"{name} did not finish within {limit:g} s on this {exercise.noun}.",
-                     hint="is there a loop that never ends? (a square visited again and again, "
-                          "or a while loop whose condition never changes)")
+                     hint=exercise.timeout_hint(case) or (
+                         "is there a loop that never ends? (a square visited again and again, "
+                         "or a while loop whose condition never changes)"))
     if outcome.kind == "exited":
         return _fail(exercise, case, n, CRASH,
                      f"{name} ended the program running it: {outcome.detail}.",

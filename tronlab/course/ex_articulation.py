@@ -248,6 +248,16 @@ class ArticulationPoints(Exercise):
                 f"default) when each step is a recursive call: keep the path in an explicit "
                 f"stack (a list you append to and pop from), as the exercise says")
 
+    def timeout_hint(self, case: Case) -> str | None:
+        if not (case.options or {}).get("deep"):
+            return None
+        free = int(np.count_nonzero(case.board.cells == FREE))
+        return (f"every smaller board passed, so the answer may be right but too slow for "
+                f"{free:,} free squares: taking each square out and flood-filling the rest "
+                f"is {free:,} fills of {free:,} squares, millions of steps in Python; the "
+                f"depth-first search with disc and low numbers finds every cut vertex in "
+                f"one pass over the squares")
+
     def convert(self, value, case):
         return _as_squares(value, case.board)
 
