@@ -179,3 +179,22 @@ def test_an_arena_timeout_in_one_contest_is_not_told_under_another():
     assert lines[0].endswith("stopped it in 1 game (under faults)"), lines
     assert lines[2:] == ["  lightriders both programs: every answer in time (slowest 40 ms, "
                          "t: game 2, turn 5)"], lines
+
+
+def test_a_class_lists_its_bots_alphabetically_whatever_their_capitals(monkeypatch):
+    # before: 'ALICE', 'Paul Smith' and 'Zed' came before 'alice', 'bob' and 'carl' (the
+    # capitals sort first), so in a class of thirty a teacher looked for Paul after 'nothing'
+    from tronlab.arena.html import _faults, _slow
+    from tronlab.arena.slow import slow_lines
+    names = ["carl", "Paul Smith", "alice", "Zed", "bob", "ALICE"]
+    rows = [{"id": k + 1, "game": "google2010", "names": [a, "bob"],
+             "faults": ["timeout", None], "slow": [[0, 2.5, 3], [0, 0.01, 3]]}
+            for k, a in enumerate(n for n in names if n != "bob")]
+    want = ["ALICE", "alice", "carl", "Paul Smith", "Zed"]
+    text = faults_text(rows)
+    assert [line.split(":")[0].strip() for line in text.splitlines()[1:]] == want
+    assert [line.split(":")[0].strip() for line in slow_lines(rows)[1:-1]] == want
+    monkeypatch.setattr("tronlab.arena.html.first_fault_text", lambda *args: "it hung")
+    for page in _faults(None, rows, {}), _slow(rows, {}):
+        found = [page.index(f"<tr><td>{name}</td>") for name in want]
+        assert found == sorted(found)

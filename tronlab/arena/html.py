@@ -29,7 +29,7 @@ from .report import (RESULTS_NOTE, clocks_phrase, default_pairs, fault_count, fa
                      first_fault_text,
                      first_faults, maps_phrase, multiplayer, reference_note)
 from .slow import allowance, by_contest, clocks_text, slow_line, timeouts_by_bot
-from .stats import fault_codes, fault_counts, head_to_head, pair_table
+from .stats import by_name, fault_codes, fault_counts, head_to_head, pair_table
 from .store import record_of
 
 STYLE = """
@@ -244,7 +244,8 @@ def _faults(store, rows, games) -> str:
     first = first_faults(rows)
     lines = [[html.escape(name), html.escape(fault_count(code, n)),
               _first_fault(store, first[name, code], name, code, games)]
-             for name, c in sorted(counts.items()) for code, n in sorted(c.items())]
+             for name, c in sorted(counts.items(), key=lambda item: by_name(item[0]))
+             for code, n in sorted(c.items())]
     return (f"<p>Games in which a bot timed out, crashed, answered badly or broke a rule, "
             f"out of {len(rows)}, and what it did the first time.</p>"
             + _table(["bot", "faults", "the first time"], lines, "faults counts"))
@@ -261,7 +262,8 @@ def _slow(rows, games) -> str:
     lines = []
     stopped = {game: timeouts_by_bot([r for r in rows if r["game"] == game])
                for game, _ in contests}
-    for game, bot in sorted(found, key=lambda item: (-item[1].late, item[1].name, item[0])):
+    order = sorted(found, key=lambda item: (-item[1].late, by_name(item[1].name), item[0]))
+    for game, bot in order:
         text = html.escape(slow_line(bot, game, stopped[game].get(bot.name, 0)))
         if str(bot.game) in games:
             text = text.replace(f"game {bot.game},", f'<a href="#game-{bot.game}">game '

@@ -14,7 +14,7 @@ from ..capture.rules import ELIMINATIONS
 from ..runner.reprs import plural
 from .ratings import places, ratings
 from .slow import slow_lines
-from .stats import fault_counts, pair_table
+from .stats import by_name, fault_counts, pair_table
 
 NOTE = ("(W-D-L from the first bot's side, both seats; score: points a game with a 95% interval; "
         "sign p: the\n chance of a split of the decided games at least this uneven from coin "
@@ -174,7 +174,7 @@ def faults_text(rows, store=None) -> str:
         firsts = [(first[name, code], code) for code in sorted(c)]
         return [f"    game {row['id']}: {first_fault_text(store, row, name, code)}"
                 for row, code in firsts if store is not None and row.get("id") is not None]
-    lines = [line for name, c in sorted(counts.items())
+    lines = [line for name, c in sorted(counts.items(), key=lambda item: by_name(item[0]))
              for line in [f"  {name}: " + ", ".join(f"{fault_count(code, n)}{where(name, code)}"
                                                     for code, n in sorted(c.items()))]
              + said(name, c)]
