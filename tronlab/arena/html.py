@@ -26,7 +26,7 @@ import os
 from ..runner.reprs import plural
 from .ratings import places, ratings
 from .report import (RESULTS_NOTE, clocks_phrase, default_pairs, fault_count, fault_lines,
-                     first_fault_text,
+                     first_fault_text, first_move_note,
                      first_faults, maps_phrase, multiplayer, reference_note)
 from .slow import allowance, by_contest, clocks_text, slow_line, timeouts_by_bot
 from .stats import by_name, fault_codes, fault_counts, head_to_head, pair_table
@@ -246,9 +246,11 @@ def _faults(store, rows, games) -> str:
               _first_fault(store, first[name, code], name, code, games)]
              for name, c in sorted(counts.items(), key=lambda item: by_name(item[0]))
              for code, n in sorted(c.items())]
+    hung = " ".join(line.strip() for line in first_move_note(rows))
     return (f"<p>Games in which a bot timed out, crashed, answered badly or broke a rule, "
             f"out of {len(rows)}, and what it did the first time.</p>"
-            + _table(["bot", "faults", "the first time"], lines, "faults counts"))
+            + _table(["bot", "faults", "the first time"], lines, "faults counts")
+            + (f"<p>{html.escape(hung)}.</p>" if hung else ""))
 
 
 def _slow(rows, games) -> str:

@@ -10,6 +10,8 @@ clock (:mod:`tronlab.arena.slow`).
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 from ..capture.rules import ELIMINATIONS
 from ..runner.reprs import plural
 from .ratings import places, ratings
@@ -179,7 +181,36 @@ def faults_text(rows, store=None) -> str:
                                                     for code, n in sorted(c.items()))]
              + said(name, c)]
     return "\n".join([f"faults in {plural(len(rows), 'game')} (tronlab arena replay DB GAME "
-                      f"says what happened):"] + lines)
+                      f"says what happened):"] + lines + first_move_note(rows))
+
+
+def never_answered(rows) -> list[str]:
+    """The bots that timed out on the first turn of every game they played, two at
+    least: a hang at the top of the file or in the first move, or a silent program."""
+    games, hung = defaultdict(int), defaultdict(int)
+    for row in rows:
+        for name, code in zip(row["names"], row["faults"]):
+            games[name] += 1
+            hung[name] += code == "timeout" and row.get("turns", 2) <= 1
+    return sorted((n for n in games if games[n] >= 2 and hung[n] == games[n]), key=by_name)
+
+
+def first_move_note(rows) -> list[str]:
+    """Lines saying what the bots of :func:`never_answered` cost the run (each of their
+    games waited out the first move's limit, which starting a program needs) and how a
+    teacher finds them sooner; none when there are none."""
+    names = never_answered(rows)
+    if not names:
+        return []
+    theirs = [r for r in rows if set(r["names"]) & set(names)]
+    waited = sum(r.get("seconds") or 0.0 for r in theirs)
+    return [f"  {', '.join(names)} never answered a first move: their "
+            f"{plural(len(theirs), 'game')} each waited out its limit ({waited:.0f} s of the "
+            f"{sum(r.get('seconds') or 0.0 for r in rows):.0f} s all games took)",
+            "  to find such bots sooner, play a gauntlet first (--schedule gauntlet: the first "
+            "bot against each other; a round robin reuses its games)",
+            "  and set them aside before the round robin, or shorten the wait with "
+            "TRONLAB_PROGRAM_START (seconds)"]
 
 
 def table_text(rows, pairs=None, store=None) -> str:
