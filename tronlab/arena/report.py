@@ -204,9 +204,10 @@ def first_move_note(rows) -> list[str]:
         return []
     theirs = [r for r in rows if set(r["names"]) & set(names)]
     waited = sum(r.get("seconds") or 0.0 for r in theirs)
-    return [f"  {', '.join(names)} never answered a first move: their "
+    whose = "its" if len(names) == 1 else "their"
+    return [f"  {', '.join(names)} never answered a first move: {whose} "
             f"{plural(len(theirs), 'game')} each waited out its limit ({waited:.0f} s of the "
-            f"{sum(r.get('seconds') or 0.0 for r in rows):.0f} s all games took)",
+            f"{sum(r.get('seconds') or 0.0 for r in rows):.0f} s all games took);",
             "  to find such bots sooner, play a gauntlet first (--schedule gauntlet: the first "
             "bot against each other; a round robin reuses its games)",
             "  and set them aside before the round robin, or shorten the wait with "
