@@ -1084,3 +1084,22 @@ def test_the_fit_backs_off_a_newton_step_that_would_overshoot():
                                   options={"gtol": 1e-9})
     assert theta == pytest.approx(res.x, abs=1e-3)
     assert np.abs(theta).max() < 20
+
+
+def test_a_py_bots_program_loads_none_of_the_arenas_own_modules():
+    """Each py: bot of a tournament is ``python -m tronlab.arena.pyprogram FILE``, two
+    processes a game, 800 games for a class of 29: importing the package
+    ``tronlab.arena`` must not load the tournament, its Dask cluster and the capture
+    game with it (a quarter of a second a process on a 2-core machine)."""
+    code = ("import sys, tronlab.arena.pyprogram\n"
+            "print(' '.join(sorted(m for m in sys.modules if m.startswith('tronlab.'))))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True).stdout.split()
+    assert "tronlab.arena.pyprogram" in loaded
+    heavy = [m for m in loaded if m.startswith(("tronlab.arena.", "tronlab.capture"))
+             and m != "tronlab.arena.pyprogram"]
+    assert heavy == []
+    from tronlab import arena                      # the package's names still load on use
+    assert arena.Store is Store and arena.run.__module__ == "tronlab.arena.tournament"
+    assert {"GameSpec", "dask_executor", "gauntlet", "process_pool", "record_of",
+            "round_robin"} <= set(dir(arena))

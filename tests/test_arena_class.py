@@ -493,3 +493,25 @@ def test_a_run_names_the_bots_of_the_database_its_plan_leaves_out(tmp_path, caps
     assert code == 0, err
     assert (f"\n{db} also holds games of cy, not in this run's plan: arena table and arena "
             f"export count them too\n") in out, out
+
+
+def test_a_whole_class_is_loaded_a_few_files_at_a_time_so_a_late_raise_is_seen(tmp_path):
+    """Thirty files loaded all at once on two cores each took past the check's timeout,
+    so a file whose top-level code raised passed the check and then lost every game as
+    "exited".  Each file gets its timeout for itself, a core's worth of them at a time."""
+    from tronlab.arena.pycheck import checks_at_once, load_problems
+    spin = ("import time\nt = time.process_time()\n"
+            "while time.process_time() - t < 0.2:\n    pass\n")
+    files = []
+    for k in range(20 * checks_at_once()):         # half a second each with Python's start:
+        # all at once, 10 s for each on an idle machine; a core's worth at a time, 0.5 s
+        # (5 s when ten other processes share each core)
+        path = tmp_path / f"student{k:02d}.py"
+        path.write_text(spin + "def move(board, player):\n    return 0\n")
+        files.append(str(path))
+    late = tmp_path / "zed.py"
+    late.write_text(spin + "raise RuntimeError('weights.bin is missing')\n"
+                    "def move(board, player):\n    return 0\n")
+    problems = load_problems([*files, str(late)], timeout=8)
+    assert list(problems) == [str(late)]
+    assert "zed.py:5" in problems[str(late)] and "weights.bin is missing" in problems[str(late)]

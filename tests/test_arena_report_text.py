@@ -179,3 +179,51 @@ def test_an_arena_timeout_in_one_contest_is_not_told_under_another():
     assert lines[0].endswith("stopped it in 1 game (under faults)"), lines
     assert lines[2:] == ["  lightriders both programs: every answer in time (slowest 40 ms, "
                          "t: game 2, turn 5)"], lines
+
+
+def test_a_class_lists_its_bots_alphabetically_whatever_their_capitals(monkeypatch):
+    # before: 'ALICE', 'Paul Smith' and 'Zed' came before 'alice', 'bob' and 'carl' (the
+    # capitals sort first), so in a class of thirty a teacher looked for Paul after 'nothing'
+    from tronlab.arena.html import _faults, _slow
+    from tronlab.arena.slow import slow_lines
+    names = ["carl", "Paul Smith", "alice", "Zed", "bob", "ALICE"]
+    rows = [{"id": k + 1, "game": "google2010", "names": [a, "bob"],
+             "faults": ["timeout", None], "slow": [[0, 2.5, 3], [0, 0.01, 3]]}
+            for k, a in enumerate(n for n in names if n != "bob")]
+    want = ["ALICE", "alice", "carl", "Paul Smith", "Zed"]
+    text = faults_text(rows)
+    assert [line.split(":")[0].strip() for line in text.splitlines()[1:]] == want
+    assert [line.split(":")[0].strip() for line in slow_lines(rows)[1:-1]] == want
+    monkeypatch.setattr("tronlab.arena.html.first_fault_text", lambda *args: "it hung")
+    for page in _faults(None, rows, {}), _slow(rows, {}):
+        found = [page.index(f"<tr><td>{name}</td>") for name in want]
+        assert found == sorted(found)
+
+
+def test_bots_that_never_answer_a_first_move_are_named_with_the_time_they_cost(monkeypatch):
+    # before: in the 29-bot class run three such bots (a loop in move, a loop at the top
+    # of the file, a silent program) took 914 s of the games' 2299 s, each game waiting
+    # out the 4.5 s first move, and nothing said so or how to find them sooner
+    from tronlab.arena.html import _faults
+
+    def game(k, names, faults, turns, seconds):
+        return {"id": k, "game": "google2010", "names": names, "faults": faults,
+                "turns": turns, "seconds": seconds}
+    rows = [game(1, ["hang", "ann"], ["timeout", None], 1, 5.0),
+            game(2, ["ann", "hang"], [None, "timeout"], 1, 5.0),
+            game(3, ["hang", "quiet"], ["timeout", "timeout"], 1, 5.0),
+            game(4, ["quiet", "ann"], ["timeout", None], 1, 5.0),
+            game(5, ["ann", "slow"], [None, "timeout"], 1, 5.0),     # once in two: noise
+            game(6, ["slow", "late"], [None, "timeout"], 9, 1.0),
+            game(7, ["late", "slow"], ["timeout", None], 9, 1.0),    # late: turn 9
+            game(8, ["once", "ann"], ["timeout", None], 1, 5.0)]     # a single game
+    lines = faults_text(rows).splitlines()
+    assert lines[-3] == ("  hang, quiet never answered a first move: their 4 games each "
+                         "waited out its limit (20 s of the 32 s all games took);")
+    assert "--schedule gauntlet" in lines[-2] and "TRONLAB_PROGRAM_START" in lines[-1]
+    fine = [r for r in rows if not {"hang", "quiet"} & set(r["names"])]
+    assert "never answered" not in faults_text(fine)
+    monkeypatch.setattr("tronlab.arena.html.first_fault_text", lambda *args: "it hung")
+    assert "hang, quiet never answered a first move" in _faults(None, rows, {})
+    alone = [r for r in rows if "quiet" not in r["names"]]
+    assert "  hang never answered a first move: its 2 games each" in faults_text(alone)

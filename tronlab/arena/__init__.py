@@ -14,13 +14,30 @@
 * :mod:`~tronlab.arena.cli` - ``tronlab arena run|table|replay``; its options in
   :mod:`~tronlab.arena.parser`, ``export`` in :mod:`~tronlab.arena.export`.
 
+The names below are loaded on first use (PEP 562): every ``py:`` bot of a
+tournament runs ``python -m tronlab.arena.pyprogram`` in a process of its own,
+two a game, and that program needs none of the arena's own modules.
+
 >>> from tronlab.arena import Store, round_robin, run
 """
 
-from .schedule import GameSpec, gauntlet, round_robin
-from .cluster import dask_executor
-from .store import Store, record_of
-from .tournament import process_pool, run
+from importlib import import_module
 
-__all__ = ["GameSpec", "Store", "dask_executor", "gauntlet", "process_pool", "record_of",
-           "round_robin", "run"]
+#: each name of the package -> the module that defines it
+_HOMES = {"GameSpec": "schedule", "gauntlet": "schedule", "round_robin": "schedule",
+          "dask_executor": "cluster", "Store": "store", "record_of": "store",
+          "process_pool": "tournament", "run": "tournament"}
+
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name):
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{_HOMES[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted([*globals(), *_HOMES])

@@ -26,10 +26,10 @@ import os
 from ..runner.reprs import plural
 from .ratings import places, ratings
 from .report import (RESULTS_NOTE, clocks_phrase, default_pairs, fault_count, fault_lines,
-                     first_fault_text,
+                     first_fault_text, first_move_note,
                      first_faults, maps_phrase, multiplayer, reference_note)
 from .slow import allowance, by_contest, clocks_text, slow_line, timeouts_by_bot
-from .stats import fault_codes, fault_counts, head_to_head, pair_table
+from .stats import by_name, fault_codes, fault_counts, head_to_head, pair_table
 from .store import record_of
 
 STYLE = """
@@ -40,7 +40,10 @@ pre{font-size:14px;line-height:1.05;background:#f4f4f4;padding:.5em;display:inli
 #viewer{display:none;border:1px solid #aaa;padding:.6em;margin:1em 0;background:#fff}
 #faults{white-space:pre-line;color:#a00}
 .faults td,.faults th{text-align:left}.counts td:nth-child(2){white-space:nowrap}
-.clear{color:#075}.lost{color:#a00}.h2h td{text-align:center;min-width:3.5em}
+.clear{color:#075}.lost{color:#a00}.h2h td{text-align:center;min-width:2.8em;padding:.15em .25em}
+.h2h th{text-align:center}.scroll{overflow-x:auto;max-width:100%}
+.h2h td:first-child,.h2h th:first-child{position:sticky;left:0;background:#fff;
+text-align:left;white-space:nowrap}
 """
 
 SCRIPT = """
@@ -164,9 +167,12 @@ def _table(head, body, cls="") -> str:
 
 
 def _h2h(rows, names) -> str:
+    """The head-to-head matrix in a box of its own that scrolls sideways, the row names
+    staying in view; its columns are numbered as the rows are (a name on hover), so
+    thirty students fit where thirty names did not."""
     matrix = head_to_head(rows, names)
     body = []
-    for a, line in zip(names, matrix):
+    for k, (a, line) in enumerate(zip(names, matrix), 1):
         cells = []
         for v in line:
             if v is None:
@@ -176,8 +182,10 @@ def _h2h(rows, names) -> str:
                 color = f"rgb({shade},255,{shade})" if v >= 0.5 else f"rgb(255,{shade},{shade})"
                 cells.append(f'<span style="background:{color};padding:0 .3em">{100 * v:.0f}%'
                              f'</span>')
-        body.append([html.escape(a)] + cells)
-    return _table(["row v column"] + names, body, "h2h")
+        body.append([f"{k} {html.escape(a)}"] + cells)
+    heads = "".join(f'<th title="{html.escape(a)}">{k}</th>' for k, a in enumerate(names, 1))
+    table = _table(["row v column"], body, "h2h").replace("</th></tr>", f"</th>{heads}</tr>", 1)
+    return f'<div class="scroll">{table}</div>'
 
 
 def _seats(row, record) -> str:
@@ -236,10 +244,13 @@ def _faults(store, rows, games) -> str:
     first = first_faults(rows)
     lines = [[html.escape(name), html.escape(fault_count(code, n)),
               _first_fault(store, first[name, code], name, code, games)]
-             for name, c in sorted(counts.items()) for code, n in sorted(c.items())]
+             for name, c in sorted(counts.items(), key=lambda item: by_name(item[0]))
+             for code, n in sorted(c.items())]
+    hung = " ".join(line.strip() for line in first_move_note(rows))
     return (f"<p>Games in which a bot timed out, crashed, answered badly or broke a rule, "
             f"out of {len(rows)}, and what it did the first time.</p>"
-            + _table(["bot", "faults", "the first time"], lines, "faults counts"))
+            + _table(["bot", "faults", "the first time"], lines, "faults counts")
+            + (f"<p>{html.escape(hung)}.</p>" if hung else ""))
 
 
 def _slow(rows, games) -> str:
@@ -253,7 +264,8 @@ def _slow(rows, games) -> str:
     lines = []
     stopped = {game: timeouts_by_bot([r for r in rows if r["game"] == game])
                for game, _ in contests}
-    for game, bot in sorted(found, key=lambda item: (-item[1].late, item[1].name, item[0])):
+    order = sorted(found, key=lambda item: (-item[1].late, by_name(item[1].name), item[0]))
+    for game, bot in order:
         text = html.escape(slow_line(bot, game, stopped[game].get(bot.name, 0)))
         if str(bot.game) in games:
             text = text.replace(f"game {bot.game},", f'<a href="#game-{bot.game}">game '
@@ -323,7 +335,8 @@ def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
         "<h2>Ratings</h2>", _results_note(rows),
         _table(["rank", "bot", "rating", "95%", "points", "results"], rating_rows),
         _reference_note(table), _rating_svg(table),
-        "<h2>Head to head</h2><p>Score of the row's bot against the column's.</p>",
+        "<h2>Head to head</h2><p>Score of the row's bot against the column's (the "
+        "columns are numbered as the rows are).</p>",
         _h2h(rows, names),
         "<h2>Pairs</h2><p>W-D-L from the first bot's side; verdict 'clear' when the exact sign "
         "test of the decided games gives p &lt; 0.01 and the first bot won more, 'lost' when "

@@ -65,53 +65,86 @@ def check_python_bot(path: str) -> None:
 
 def check_bots_load(paths, timeout: float) -> None:
     """Load every ``py:`` bot file of ``paths`` once, each in a process of its own
-    (``python -m tronlab.arena.pyprogram FILE --check``, all at once), and raise a
-    ValueError naming each file whose loading raised, with its line and the exception.
-    A file still loading after ``timeout`` seconds passes: the games' clock judges it."""
+    (``python -m tronlab.arena.pyprogram FILE --check``, as many at once as there are
+    cores), and raise a ValueError naming each file whose loading raised, with its
+    line and the exception.  A file still loading after ``timeout`` seconds of its own
+    passes: the games' clock judges it."""
     problems = load_problems(paths, timeout)
     if problems:
         raise ValueError("; ".join(problems.values()))
 
 
+def checks_at_once() -> int:
+    """How many files :func:`load_problems` loads at once: one a core, at least two.
+    All of a class's thirty at once on two cores took each past its timeout, and a
+    file whose top-level code raised passed unseen."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:                                 # not on Linux
+        cores = os.cpu_count() or 1
+    return max(2, cores)
+
+
 def load_problems(paths, timeout: float) -> dict:
     """:func:`check_bots_load`'s findings without raising: absolute path -> one line
-    (the file, its line and the exception) for each file whose loading raised."""
+    (the file, its line and the exception) for each file whose loading raised.
+    Each file's ``timeout`` counts from the start of its own process."""
     from ..runner import reaper
+
+    waiting = list(dict.fromkeys(os.path.abspath(p) for p in paths))
+    running, problems, at_once = [], {}, checks_at_once()
+    try:
+        while waiting or running:
+            while waiting and len(running) < at_once:
+                path = waiting.pop(0)
+                running.append((path, *_start_check(path, reaper), time.monotonic() + timeout))
+            path, proc, token, deadline = running.pop(0)
+            try:
+                out, _ = proc.communicate(timeout=max(0.0, min(0.05, deadline - time.monotonic())))
+            except subprocess.TimeoutExpired:
+                if time.monotonic() < deadline:
+                    running.append((path, proc, token, deadline))
+                else:                                      # still loading: it passes
+                    _end_check(proc, token, reaper)
+                continue
+            _end_check(proc, token, reaper)
+            if proc.returncode:
+                problems[path] = _load_problem(path, proc.returncode, out)
+    finally:
+        for _, proc, token, _ in running:
+            _end_check(proc, token, reaper)
+    return problems
+
+
+def _start_check(path, reaper):
+    """Start ``pyprogram FILE --check`` for ``path``: its process and reaper token."""
+    token = reaper.new_token()
+    reaper.prepare()
+    proc = subprocess.Popen([sys.executable, "-m", "tronlab.arena.pyprogram", path,
+                             "--check"], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True, errors="replace", env=reaper.child_env(token),
+                            start_new_session=True)
+    reaper.register(token, proc.pid)
+    return proc, token
+
+
+def _end_check(proc, token, reaper) -> None:
+    reaper.kill_program(token, proc.pid)
+    proc.stdout.close()
+    try:
+        proc.wait(timeout=2)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+def _load_problem(path, code, out) -> str:
+    """The line for a file whose ``--check`` ended with ``code``, having printed ``out``."""
     from .pyprogram import CHECK_MARK
 
-    started, problems = [], {}
-    try:
-        for path in dict.fromkeys(os.path.abspath(p) for p in paths):
-            token = reaper.new_token()
-            reaper.prepare()
-            proc = subprocess.Popen([sys.executable, "-m", "tronlab.arena.pyprogram", path,
-                                     "--check"], stdin=subprocess.DEVNULL,
-                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                    text=True, errors="replace", env=reaper.child_env(token),
-                                    start_new_session=True)
-            reaper.register(token, proc.pid)
-            started.append((path, proc, token))
-        deadline = time.monotonic() + timeout
-        for path, proc, _ in started:
-            try:
-                out, _ = proc.communicate(timeout=max(0.0, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                continue
-            if proc.returncode:
-                said = [line[len(CHECK_MARK):] for line in out.splitlines()
-                        if line.startswith(CHECK_MARK)]
-                problems[path] = (said[-1] if said else
-                                  f"{path}: loading the py: bot ended its process (exit code "
-                                  f"{proc.returncode})")
-    finally:
-        for _, proc, token in started:
-            reaper.kill_program(token, proc.pid)
-            proc.stdout.close()
-            try:
-                proc.wait(timeout=2)
-            except subprocess.TimeoutExpired:
-                pass
-    return problems
+    said = [line[len(CHECK_MARK):] for line in out.splitlines() if line.startswith(CHECK_MARK)]
+    return said[-1] if said else (f"{path}: loading the py: bot ended its process (exit code "
+                                  f"{code})")
 
 
 def _top_level_statements(body):

@@ -10,11 +10,13 @@ clock (:mod:`tronlab.arena.slow`).
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 from ..capture.rules import ELIMINATIONS
 from ..runner.reprs import plural
 from .ratings import places, ratings
 from .slow import slow_lines
-from .stats import fault_counts, pair_table
+from .stats import by_name, fault_counts, pair_table
 
 NOTE = ("(W-D-L from the first bot's side, both seats; score: points a game with a 95% interval; "
         "sign p: the\n chance of a split of the decided games at least this uneven from coin "
@@ -174,12 +176,42 @@ def faults_text(rows, store=None) -> str:
         firsts = [(first[name, code], code) for code in sorted(c)]
         return [f"    game {row['id']}: {first_fault_text(store, row, name, code)}"
                 for row, code in firsts if store is not None and row.get("id") is not None]
-    lines = [line for name, c in sorted(counts.items())
+    lines = [line for name, c in sorted(counts.items(), key=lambda item: by_name(item[0]))
              for line in [f"  {name}: " + ", ".join(f"{fault_count(code, n)}{where(name, code)}"
                                                     for code, n in sorted(c.items()))]
              + said(name, c)]
     return "\n".join([f"faults in {plural(len(rows), 'game')} (tronlab arena replay DB GAME "
-                      f"says what happened):"] + lines)
+                      f"says what happened):"] + lines + first_move_note(rows))
+
+
+def never_answered(rows) -> list[str]:
+    """The bots that timed out on the first turn of every game they played, two at
+    least: a hang at the top of the file or in the first move, or a silent program."""
+    games, hung = defaultdict(int), defaultdict(int)
+    for row in rows:
+        for name, code in zip(row["names"], row["faults"]):
+            games[name] += 1
+            hung[name] += code == "timeout" and row.get("turns", 2) <= 1
+    return sorted((n for n in games if games[n] >= 2 and hung[n] == games[n]), key=by_name)
+
+
+def first_move_note(rows) -> list[str]:
+    """Lines saying what the bots of :func:`never_answered` cost the run (each of their
+    games waited out the first move's limit, which starting a program needs) and how a
+    teacher finds them sooner; none when there are none."""
+    names = never_answered(rows)
+    if not names:
+        return []
+    theirs = [r for r in rows if set(r["names"]) & set(names)]
+    waited = sum(r.get("seconds") or 0.0 for r in theirs)
+    whose = "its" if len(names) == 1 else "their"
+    return [f"  {', '.join(names)} never answered a first move: {whose} "
+            f"{plural(len(theirs), 'game')} each waited out its limit ({waited:.0f} s of the "
+            f"{sum(r.get('seconds') or 0.0 for r in rows):.0f} s all games took);",
+            "  to find such bots sooner, play a gauntlet first (--schedule gauntlet: the first "
+            "bot against each other; a round robin reuses its games)",
+            "  and set them aside before the round robin, or shorten the wait with "
+            "TRONLAB_PROGRAM_START (seconds)"]
 
 
 def table_text(rows, pairs=None, store=None) -> str:

@@ -34,6 +34,7 @@ from typing import NamedTuple
 from ..runner.contestclock import contest_clock_text, later_limit, over_words
 from ..runner.games import get_game
 from ..runner.reprs import plural
+from .stats import by_name
 
 
 class SlowBot(NamedTuple):
@@ -167,7 +168,8 @@ def slow_lines(rows) -> list[str]:
         # a bot the arena timed out answered in time only when it answered: its own line
         stopped = timeouts_by_bot([r for r in rows if r["game"] == game])
         lines += [f"  {label}{name}: {slow_line(bot, game, stopped.get(name, 0))}"
-                  for name, bot in sorted(found.items()) if bot.late or name in stopped]
+                  for name, bot in sorted(found.items(), key=lambda item: by_name(item[0]))
+                  if bot.late or name in stopped]
         fine = [bot for bot in found.values() if not bot.late and bot.name not in stopped]
         if len(fine) == 1:
             lines.append(f"  {label}{fine[0].name}: {slow_line(fine[0], game)}")

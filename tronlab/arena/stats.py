@@ -162,6 +162,12 @@ def fault_codes() -> tuple:
     return tuple(dict.fromkeys(FAULTS + ELIMINATIONS))
 
 
+def by_name(name: str) -> tuple:
+    """The order in which lists of bots go, as a class list is read: 'alice', 'Bob',
+    'zoë', not the capitals first ('ALICE', 'Paul Smith', ..., 'alice')."""
+    return name.casefold(), name
+
+
 def fault_counts(rows) -> dict:
     """name -> {fault code: count} for the codes of :func:`fault_codes`."""
     codes = fault_codes()
