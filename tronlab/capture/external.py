@@ -40,7 +40,8 @@ import time
 from ..runner.external import ANSWERS_ONLY, unasked_detail
 from ..runner.games import get_game
 from ..runner.program import Program, StderrSink, check_seconds, parse_command
-from .protocol import FIRST_TURN_SECONDS, TURN_SECONDS, format_start, format_turn, parse_answer
+from .protocol import (FIRST_TURN_SECONDS, TURN_SECONDS, first_turn_default,  # noqa: F401
+                       format_start, format_turn, parse_answer)
 
 #: the seconds past the later turns' limit CodinGame's referee waited (the registry's)
 GRACE = get_game("backtothecode").grace
@@ -52,14 +53,6 @@ class ProgramFault(Exception):
     def __init__(self, reason: str, detail: str):
         super().__init__(detail)
         self.reason, self.detail = reason, detail
-
-
-def first_turn_default(time_limit) -> float:
-    """The first turn's limit when only ``time_limit`` (seconds, None: the contest's)
-    is given: three times it, at least the contest's first turn, 1 s - never shorter than
-    a later turn (:func:`tronlab.play` takes three times too)."""
-    return FIRST_TURN_SECONDS if time_limit is None else max(FIRST_TURN_SECONDS,
-                                                             3 * time_limit)
 
 
 class CaptureProgram:

@@ -38,7 +38,7 @@ import numpy as np
 from .ascii import format_grid
 from ..runner.reprs import safe_repr
 from .bots import BOTS, get_bot
-from .external import first_turn_default
+from .protocol import first_turn_default
 from .rules import SHOWN, read_action, reset, step
 from .starts import as_rng
 from .state import FAULTS

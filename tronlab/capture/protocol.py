@@ -44,6 +44,14 @@ _XY = re.compile(r"\s*([+-]?\d+) +([+-]?\d+)(?: (.*))?")
 _BACK = re.compile(r"\s*back\s+([+-]?\d+)\s*", re.IGNORECASE)
 
 
+def first_turn_default(time_limit) -> float:
+    """The first turn's limit when only ``time_limit`` (seconds, None: the contest's)
+    is given: three times it, at least the contest's first turn, 1 s - never shorter than
+    a later turn (:func:`tronlab.play` takes three times too)."""
+    return FIRST_TURN_SECONDS if time_limit is None else max(FIRST_TURN_SECONDS,
+                                                             3 * time_limit)
+
+
 class Answer(NamedTuple):
     """A parsed answer: ``action`` for :func:`tronlab.capture.rules.step`,
     the player's message (or ``None``) and, for "bad-output", why."""

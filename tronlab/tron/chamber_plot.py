@@ -19,7 +19,7 @@ readable where a line starts or ends on a head.
 ... ''')
 >>> fig, ax = draw_chamber_tree(b, chamber_tree(b, 1))
 >>> ax.get_title()
-'player 2: N=13, E=32'
+'player 1 (head 2): N=13, E=32'
 """
 
 from __future__ import annotations
