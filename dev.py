@@ -34,6 +34,8 @@ CHROMIUM = "/usr/bin/chromium"
 #: the one set of extras both commands install: the course's own (pettingzoo for notebook 08)
 #: and the test tools, so neither command ever re-installs after the other
 EXTRAS = "test,pettingzoo"
+#: ``dev.py test`` runs the suite in this many processes at most (one a core)
+TEST_WORKERS = 2
 STAMP = VENV / ".tronlab-installed"
 WARM_STAMP = VENV / ".tronlab-warm"
 SETTINGS = VENV / "share" / "jupyter" / "lab" / "settings"
@@ -172,7 +174,30 @@ def test(args) -> int:
     aot_dir = subprocess.run([str(PY), "-c", where], cwd=ROOT, capture_output=True, text=True)
     if aot_dir.returncode == 0 and aot_dir.stdout.strip():
         env.setdefault("TRONLAB_TEST_AOT_DIR", aot_dir.stdout.strip())
-    return subprocess.call([str(PY), "-m", "pytest", *args], cwd=ROOT, env=env)
+    return subprocess.call([str(PY), "-m", "pytest", *parallel_args(args), *args],
+                           cwd=ROOT, env=env)
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:                  # not on Linux
+        return os.cpu_count() or 1
+
+
+def parallel_args(args) -> list:
+    """pytest-xdist's options for ``dev.py test``: one worker a core, at most
+    :data:`TEST_WORKERS` (many tests run bots against a clock and start programs of their
+    own, so more workers than cores would let the machine's load decide them), whole files
+    to a worker (nbval runs a notebook's cells in order; module fixtures are shared).
+    None when the caller chose (``-n``, ``-p no:xdist``), on one core, or with
+    ``TRONLAB_TEST_WORKERS=1``."""
+    if any(a == "-n" or a.startswith(("-n", "--numprocesses", "--dist")) or a == "no:xdist"
+           for a in args):
+        return []
+    wanted = os.environ.get("TRONLAB_TEST_WORKERS", "")
+    workers = int(wanted) if wanted.isdigit() else min(TEST_WORKERS, _cores())
+    return ["-n", str(workers), "--dist", "loadfile"] if workers > 1 else []
 
 
 # ---- notebooks without outputs ------------------------------------------------------------------

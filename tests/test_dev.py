@@ -225,3 +225,25 @@ def test_course_starts_offline_after_test_has_run(tmp_path, monkeypatch):
         log.close()
     text = (tmp_path / "course.log").read_text()
     assert "installing" not in text and "filling numba" not in text, text[-2000:]
+
+
+@pytest.mark.parametrize("cores, args, env, want", [
+    (2, [], None, ["-n", "2", "--dist", "loadfile"]),
+    (8, ["-k", "rules"], None, ["-n", "2", "--dist", "loadfile"]),   # never more than two
+    (1, [], None, []),                                                # one core: one process
+    (8, ["-n", "4"], None, []),                                       # the caller chose
+    (8, ["-n4"], None, []),
+    (8, ["--dist", "load"], None, []),
+    (8, ["-p", "no:xdist"], None, []),
+    (8, [], "1", []),
+    (8, [], "3", ["-n", "3", "--dist", "loadfile"]),
+])
+def test_the_suite_runs_in_one_process_a_core_at_most_two(tmp_path, monkeypatch, cores, args,
+                                                           env, want):
+    dev = load_dev(tmp_path / "venv", monkeypatch)
+    monkeypatch.setattr(dev, "_cores", lambda: cores)
+    if env is None:
+        monkeypatch.delenv("TRONLAB_TEST_WORKERS", raising=False)
+    else:
+        monkeypatch.setenv("TRONLAB_TEST_WORKERS", env)
+    assert dev.parallel_args(args) == want
