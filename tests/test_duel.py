@@ -102,3 +102,20 @@ def test_the_callers_mistakes_are_errors(call, error, said):
 def test_a_note_only_duel_shows_its_note():
     duel = Duel("greedy_move", "hugger", [], [], "a note")
     assert repr(duel) == "a note" and duel.wins == duel.losses == duel.draws == 0
+
+
+def test_a_right_but_slow_function_is_told_it_is_slow_not_endless():
+    # two breadth-first searches per free square, each with a list of seen squares: right
+    # (its check passes), but about half a second a call on the 167 free squares of the
+    # arena map here, 125 s for the four games on an idle machine, against 60 s
+    import wrong_solutions as wrong
+    from tronlab.course.exercises import check_territory
+
+    slow = _named(wrong.territory_right_by_search_per_square, "territory")
+    assert check_territory(slow).passed
+    duel = play_against(slow, "hugger", time_limit=5)
+    text = repr(duel)
+    assert duel.records == [] and "\n" not in text, text
+    assert "loop that never ends" not in text, text
+    assert "but your territory does return" in text and "likely right but slow" in text, text
+    assert "one breadth-first search from each head" in text, text

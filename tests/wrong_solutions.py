@@ -1230,3 +1230,31 @@ def greedy_sides_never_merged(board, player):
         if best_key is None or key > best_key:
             best_key, best_move = key, move
     return best_move
+
+
+def territory_right_by_search_per_square(board):
+    """Right, written the slow way: for every free square a breadth-first search from each
+    head (a list as the queue, `in` on a list of seen squares) to find how far it is."""
+    heads = [divmod(int(h), board.stride) for h in board.heads[:2]]
+
+    def how_far(start, goal):
+        seen, todo = [start], [(start, 0)]
+        while todo:
+            (y, x), d = todo.pop(0)
+            if (y, x) == goal:
+                return d
+            for dx, dy in STRAIGHT:
+                n = (y + dy, x + dx)
+                if board.cells[n] == FREE and n not in seen:
+                    seen.append(n)
+                    todo.append((n, d + 1))
+        return None
+
+    counts = [0, 0]
+    for y, x in zip(*np.nonzero(board.cells == FREE)):
+        d0, d1 = (how_far(h, (int(y), int(x))) for h in heads)
+        if d0 is not None and (d1 is None or d0 < d1):
+            counts[0] += 1
+        elif d1 is not None and (d0 is None or d1 < d0):
+            counts[1] += 1
+    return tuple(counts)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import html
 import numbers
+import time
 
 import numpy as np
 
@@ -202,10 +203,66 @@ def _answer_problem(name, value, args) -> str | None:
     return None
 
 
-def _watched(function, name, problems):
+#: what makes each function slow in the usual right-but-naive answer, and the quick way
+_SLOW = {
+    "flood_fill": "a list of seen squares searched with `in` makes every fill slow: keep them "
+                  "in a set or a boolean array, and fill once from the head",
+    "bfs_distances": "one breadth-first search from the head, seen squares in a set or an "
+                     "array (not a list searched with `in`), gives every distance at once",
+    "articulation_points": "taking each square out and flood-filling the rest is one fill "
+                           "per square; the depth-first search with disc and low numbers "
+                           "finds every cut square in one pass",
+    "negamax": "copying the board or the game at every node costs more than the search: "
+               "play a move, search, undo it",
+}
+for _name in ("territory", "turn_order_territory"):
+    _SLOW[_name] = ("one breadth-first search from each head, seen squares in a set or an "
+                    "array, gives every square's distances at once; a search per square (or "
+                    "a list searched with `in`) repeats that work hundreds of times a call")
+_SLOW["fill_bound"] = _SLOW["flood_fill"]
+_SLOW["greedy_move"] = ("one flood fill per side of each move, seen squares in a set or an "
+                        "array, is enough; copying the board or filling per square is not "
+                        "needed")
+
+
+class _Clock:
+    """The learner's calls in a match: how many returned and how long they took.  A
+    function that returns but would not let the match end by ``soft`` seconds (the time so
+    far plus its longest call yet) is stopped as slow, not left to the time limit, whose
+    message can only ask about a loop that never ends."""
+
+    def __init__(self, name, limit):
+        self.name, self.limit, self.start = name, limit, time.monotonic()
+        self.soft = None if limit is None else 0.9 * limit
+        self.calls, self.seconds, self.longest, self.free = 0, 0.0, 0.0, 0
+
+    def slow(self, args, seconds) -> str | None:
+        """After a call that returned: the sentence saying the match is too slow, or None."""
+        self.calls += 1
+        self.seconds += seconds
+        self.longest = max(self.longest, seconds)
+        board = getattr(args[0], "board", args[0]) if args else None
+        if hasattr(board, "free_count"):
+            self.free = max(self.free, int(board.free_count()))
+        spent = time.monotonic() - self.start
+        if self.soft is None or spent + self.longest < self.soft or self.seconds < spent / 2:
+            return None         # time to spare, or the time went elsewhere (the other bot)
+        each = self.seconds / self.calls
+        return (f"the match was stopped after {spent:.2g} of its "
+                f"{self.limit:g} s, but your "
+                f"{self.name} does return: {self.calls} calls took {self.seconds:.3g} s, "
+                f"{each:.2g} s a call on boards of up to {self.free} free squares, and a game "
+                f"asks for it about three times a turn. It is likely right but slow: "
+                f"{_SLOW.get(self.name, 'look for work repeated on every call')} "
+                f"(or give the match longer: play_against(..., time_limit=...))")
+
+
+def _watched(function, name, problems, clock=None):
     """``function`` with every call watched: its first crash, ``sys.exit``, stub or
-    unusable answer is written to ``problems`` as a sentence and stops the game."""
+    unusable answer is written to ``problems`` as a sentence and stops the game; with a
+    :class:`_Clock`, so does a function too slow for the match (as ``("slow", sentence)``)."""
     def watched(*args):
+        began = time.monotonic()
         try:
             value = function(*args)
         except NotImplementedError:
@@ -218,6 +275,10 @@ def _watched(function, name, problems):
         why = _answer_problem(name, value, args)
         if why is not None:
             problems.append(f"your {name} returned {short_repr(value)}: {why}")
+            raise _Stop
+        slow = None if clock is None else clock.slow(args, time.monotonic() - began)
+        if slow is not None:
+            problems.append(("slow", slow))
             raise _Stop
         return value
     watched.__name__ = name
@@ -247,7 +308,7 @@ def play_against(function, against: str = "hugger", *, games: int = 4, seed: int
 
     def match():
         problems: list = []
-        bot = as_bot(_watched(function, name, problems), depth=depth)
+        bot = as_bot(_watched(function, name, problems, _Clock(name, limit)), depth=depth)
         records, seats = [], []
         for g in range(games):
             seat, map_name = g % 2, DUEL_MAPS[(g // 2) % len(DUEL_MAPS)]
@@ -270,6 +331,8 @@ def play_against(function, against: str = "hugger", *, games: int = 4, seed: int
         problem, g, map_name, seat = outcome.value[1]
         if problem is None:
             return Duel(name, against, [], [], not_yet)
+        if isinstance(problem, tuple):          # ("slow", sentence): it returns, slowly
+            return Duel(name, against, [], [], f"No match: {problem[1]}.")
         note = (f"No match: {problem} (game {g}, on {map_name}, as cycle {seat + 1}). "
                 f"Fix it above; the check cell tries it one board at a time.")
     elif outcome.kind == "timeout":
