@@ -863,16 +863,18 @@ def cuts_right_by_removal(board):
 def cuts_right_by_neighbours(board):
     """Right, written another way and fast enough for the deep room: a square is a cut
     vertex when its free neighbours no longer reach each other without it (a search from
-    one of them that stops once it has met all the others)."""
+    one of them that stops once it has met all the others).  Breadth first, so that in an
+    open room the others turn up within a few squares: a depth-first walk wanders off and
+    took 3.7 s on the 50x50 room under load, a flake risk against the 10 s limit."""
     nodes = _free_nodes(board)
     cuts = set()
     for y, x in nodes:
         around = [(y + dy, x + dx) for dx, dy in STRAIGHT if (y + dy, x + dx) in nodes]
         if len(around) < 2:
             continue
-        missing, seen, todo = set(around[1:]), {(y, x), around[0]}, [around[0]]
+        missing, seen, todo = set(around[1:]), {(y, x), around[0]}, deque([around[0]])
         while todo and missing:
-            cy, cx = todo.pop()
+            cy, cx = todo.popleft()
             for dx, dy in STRAIGHT:
                 n = (cy + dy, cx + dx)
                 if n in nodes and n not in seen:
