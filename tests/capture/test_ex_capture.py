@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from tronlab.capture.bots import nearest_target
+from tronlab.capture.state import NEUTRAL
 from tronlab.course.ex_capture import (MISTAKES, NearestTarget, _game_cases, _tiny_cases,
                                        check_nearest_target, variant)
 from tronlab.course.ex_capture_game import match_your_bot, play_your_bot
@@ -239,6 +240,40 @@ def test_a_right_function_plays_the_game_and_the_match(capsys):
     assert tally.games == 2 and capsys.readouterr().out == ""
     assert match_your_bot(_stub, "random", n_players=2, games=2, seed=10) is None
     assert "until then there is no match." in capsys.readouterr().out
+
+
+def _right_but_slow(view, player):
+    """The rule square by square with the neutral squares in a list (`in` on a list): right,
+    but about 8 s for the game cell's game here (load 3), 76 s for its match (limit 120)."""
+    me = tuple(view.positions[player])
+    free = [(x, y) for y in range(view.height) for x in range(view.width)
+            if view.owner[y][x] == NEUTRAL]
+    cand = [sq for sq in free if sq != me]
+    if not cand:
+        return me
+
+    def dist(a, b):
+        return abs(a[0] - b[0]) + abs(a[1] - b[1])
+    if len(free) <= 0.5 * view.width * view.height:
+        others = [p for q, p in enumerate(view.positions)
+                  if q != player and p is not None and not view.eliminated[q]]
+        cand = [sq for sq in cand if not any(dist(sq, o) < dist(sq, me) for o in others)] or cand
+
+    def around(sq):
+        return sum((sq[0] + dx, sq[1] + dy) in free
+                   for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+    return min(cand, key=lambda sq: (dist(sq, me) + 3 * (around(sq) == 0), dist(sq, me),
+                                     -around(sq), sq[1], sq[0]))
+
+
+def test_a_right_but_slow_function_is_told_it_is_slow_not_endless(capsys):
+    assert check_nearest_target(_right_but_slow).passed
+    capsys.readouterr()
+    assert play_your_bot(_right_but_slow, "random", rng=3, time_limit=2) is None
+    out = capsys.readouterr().out
+    assert "No game: the game was stopped after" in out and "nearest_target does return" in out
+    assert "likely right but slow" in out and "not a list searched with `in`" in out
+    assert "never ends" not in out
 
 
 def _learner(*, index="yx", empty="stay", active=True, diagonals=False):

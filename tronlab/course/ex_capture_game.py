@@ -10,6 +10,8 @@ and play on, and an endless loop would hang the notebook.  Instead they print on
 
 from __future__ import annotations
 
+import time
+
 from .checker import WrongType
 from .ex_capture import as_target
 from .learner import crash_phrase, is_stub, where
@@ -23,11 +25,37 @@ class _Stop(BaseException):
     an ``Exception`` of a bot's into a fault and plays on)."""
 
 
-def _guarded(student, name):
+#: why a right ``nearest_target`` is usually slow, and the quick way
+SLOW = ("keep the neutral squares in a set or a numpy mask (owner == NEUTRAL), not a list "
+        "searched with `in`, and count each candidate's neutral neighbours from that")
+
+
+def _guarded(student, name, limit=None, what="game"):
     """``student`` as a capture bot that stops the game with a sentence at its first crash or
     answer that is not a target (the game alone would record the fault and play on); a
-    NotImplementedError stops it with ``_Stop(None)``."""
+    NotImplementedError stops it with ``_Stop(None)``.  With a time ``limit``, a function
+    that returns but would not let the ``what`` end by 90% of it (the time so far plus its
+    longest call yet) is stopped as slow: the time limit could only ask about a loop."""
+    clock = {"start": time.monotonic(), "calls": 0, "seconds": 0.0, "longest": 0.0}
+
     def bot(view, player):
+        began = time.monotonic()
+        value = _answer(view, player)
+        took, so_far = time.monotonic() - began, time.monotonic() - clock["start"]
+        clock["calls"] += 1
+        clock["seconds"] += took
+        clock["longest"] = max(clock["longest"], took)
+        if (limit is not None and so_far + clock["longest"] >= 0.9 * limit
+                and clock["seconds"] >= so_far / 2):    # else the time went to the other bots
+            raise _Stop(
+                f"the {what} was stopped after {so_far:.2g} of its {limit:g} s, but {name} "
+                f"does return: {clock['calls']} calls took {clock['seconds']:.3g} s, "
+                f"{clock['seconds'] / clock['calls']:.2g} s a call on this "
+                f"{view.width}x{view.height} grid. It is likely right but slow: {SLOW} "
+                f"(or give it longer: time_limit=...).")
+        return value
+
+    def _answer(view, player):
         at_turn = f"as player {player} in round {view.round}"
         try:
             value = student(view, player)
@@ -59,7 +87,7 @@ def _with_your_bot(student, use, what: str, time_limit):
 
     def run():
         try:
-            return "value", use(_guarded(student, name))
+            return "value", use(_guarded(student, name, limit, what))
         except _Stop as stop:
             return "problem", stop.args[0]
     outcome = call_with_time_limit(run, limit)
