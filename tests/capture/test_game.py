@@ -120,19 +120,27 @@ def test_bots_must_match_the_player_count():
         play_capture(["nearest", "clever"])
 
 
-def test_in_process_bots_are_timed_first_turn_apart(monkeypatch):
-    # a fake clock that only the bots advance: 0.5 s on their first turn, 0.05 s later
+@pytest.fixture
+def bot_clock(monkeypatch):
+    """A fake clock for the game's timing that only the bots advance: ``clock[0] += s``."""
     import types
     from tronlab.capture import game
     clock = [0.0]
     monkeypatch.setattr(game, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
+    return clock
 
+
+def timeouts(rec):
+    """``(turn, player)`` of every timeout in a record."""
+    return [(turn, p) for turn, _r, p, kind, _d in rec.events if kind == "timeout"]
+
+
+def test_in_process_bots_are_timed_first_turn_apart(bot_clock):
+    # 0.5 s on the bots' first turn, 0.05 s later
     def still(view, player):
-        clock[0] += 0.5 if view.round == 1 else 0.05
+        bot_clock[0] += 0.5 if view.round == 1 else 0.05
         return view.positions[player]
 
-    def timeouts(rec):
-        return [(turn, p) for turn, _r, p, kind, _d in rec.events if kind == "timeout"]
     for first in (0.6, None):                   # None: the default first-turn limit, 1 s
         rec = play_capture([still, still], rng=1, width=8, height=5, time_limit=0.1,
                            first_time_limit=first)
@@ -222,22 +230,16 @@ def test_the_pictures_are_exported_as_tronlab_exports_draw_board():
     assert out.stdout.strip() == "False", out.stderr       # still light to import
 
 
-def test_the_first_turn_limit_defaults_to_three_times_the_later_ones(monkeypatch):
+def test_the_first_turn_limit_defaults_to_three_times_the_later_ones(bot_clock):
     # before: play_capture's first turn had 1 s whatever time_limit was (time_limit=2: 1 s
     # first, 2 s later), and CaptureProgram's too unless the CLI set it; tronlab.play and
     # the CLI give the first turn 3 x time_limit (the CLI at least 1 s)
-    import types
-    from tronlab.capture import game
     from tronlab.capture.external import CaptureProgram
-    clock = [0.0]
-    monkeypatch.setattr(game, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
 
     def slow_start(view, player):
-        clock[0] += 1.5 if view.round == 1 else 0.05
+        bot_clock[0] += 1.5 if view.round == 1 else 0.05
         return view.positions[player]
 
-    def timeouts(rec):
-        return [(turn, p) for turn, _r, p, kind, _d in rec.events if kind == "timeout"]
     rec = play_capture([slow_start, slow_start], rng=1, width=8, height=5, time_limit=0.6)
     assert timeouts(rec) == []                              # 1.8 s for the first turn
     rec = play_capture([slow_start, slow_start], rng=1, width=8, height=5, time_limit=0.1)
