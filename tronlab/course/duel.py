@@ -33,6 +33,7 @@ from ..tron.board import TRAIL, Board, parse_move
 from ..tron.values import check_whole, is_real, is_whole
 from ..grid.flood import flood_fill as package_flood_fill
 from .learner import crash_phrase, is_stub, short_repr, where
+from .slowcalls import SlowCalls
 from .timelimit import call_with_time_limit, check_time_limit
 
 __all__ = ["as_bot", "play_against", "Duel", "DUEL_MAPS"]
@@ -225,34 +226,26 @@ _SLOW["greedy_move"] = ("one flood fill per side of each move, seen squares in a
                         "needed")
 
 
-class _Clock:
-    """The learner's calls in a match: how many returned and how long they took.  A
-    function that returns but would not let the match end by ``soft`` seconds (the time so
-    far plus its longest call yet) is stopped as slow, not left to the time limit, whose
-    message can only ask about a loop that never ends."""
+class _Clock(SlowCalls):
+    """The learner's calls in a match (:class:`~tronlab.course.slowcalls.SlowCalls`) and
+    the largest board it was asked about, for the sentence that stops a slow match."""
 
     def __init__(self, name, limit):
-        self.name, self.limit, self.start = name, limit, time.monotonic()
-        self.soft = None if limit is None else 0.9 * limit
-        self.calls, self.seconds, self.longest, self.free = 0, 0.0, 0.0, 0
+        super().__init__(limit)
+        self.name, self.free = name, 0
 
     def slow(self, args, seconds) -> str | None:
         """After a call that returned: the sentence saying the match is too slow, or None."""
-        self.calls += 1
-        self.seconds += seconds
-        self.longest = max(self.longest, seconds)
         board = getattr(args[0], "board", args[0]) if args else None
         if hasattr(board, "free_count"):
             self.free = max(self.free, int(board.free_count()))
-        spent = time.monotonic() - self.start
-        if self.soft is None or spent + self.longest < self.soft or self.seconds < spent / 2:
+        if not self.too_slow(seconds):
             return None         # time to spare, or the time went elsewhere (the other bot)
-        each = self.seconds / self.calls
-        return (f"the match was stopped after {spent:.2g} of its "
+        return (f"the match was stopped after {self.spent():.2g} of its "
                 f"{self.limit:g} s, but your "
-                f"{self.name} does return: {self.calls} calls took {self.seconds:.3g} s, "
-                f"{each:.2g} s a call on boards of up to {self.free} free squares, and a game "
-                f"asks for it about three times a turn. It is likely right but slow: "
+                f"{self.name} does return: {self.pace()} on boards of up to {self.free} free "
+                f"squares, and a game asks for it about three times a turn. It is likely "
+                f"right but slow: "
                 f"{_SLOW.get(self.name, 'look for work repeated on every call')} "
                 f"(or give the match longer: play_against(..., time_limit=...))")
 

@@ -15,6 +15,7 @@ import time
 from .checker import WrongType
 from .ex_capture import as_target
 from .learner import crash_phrase, is_stub, where
+from .slowcalls import SlowCalls
 from .timelimit import call_with_time_limit, check_time_limit
 
 __all__ = ["play_your_bot", "match_your_bot"]
@@ -36,23 +37,16 @@ def _guarded(student, name, limit=None, what="game"):
     NotImplementedError stops it with ``_Stop(None)``.  With a time ``limit``, a function
     that returns but would not let the ``what`` end by 90% of it (the time so far plus its
     longest call yet) is stopped as slow: the time limit could only ask about a loop."""
-    clock = {"start": time.monotonic(), "calls": 0, "seconds": 0.0, "longest": 0.0}
+    clock = SlowCalls(limit)
 
     def bot(view, player):
         began = time.monotonic()
         value = _answer(view, player)
-        took, so_far = time.monotonic() - began, time.monotonic() - clock["start"]
-        clock["calls"] += 1
-        clock["seconds"] += took
-        clock["longest"] = max(clock["longest"], took)
-        if (limit is not None and so_far + clock["longest"] >= 0.9 * limit
-                and clock["seconds"] >= so_far / 2):    # else the time went to the other bots
+        if clock.too_slow(time.monotonic() - began):
             raise _Stop(
-                f"the {what} was stopped after {so_far:.2g} of its {limit:g} s, but {name} "
-                f"does return: {clock['calls']} calls took {clock['seconds']:.3g} s, "
-                f"{clock['seconds'] / clock['calls']:.2g} s a call on this "
-                f"{view.width}x{view.height} grid. It is likely right but slow: {SLOW} "
-                f"(or give it longer: time_limit=...).")
+                f"the {what} was stopped after {clock.spent():.2g} of its {limit:g} s, but "
+                f"{name} does return: {clock.pace()} on this {view.width}x{view.height} grid. "
+                f"It is likely right but slow: {SLOW} (or give it longer: time_limit=...).")
         return value
 
     def _answer(view, player):
