@@ -241,10 +241,8 @@ class _Clock(SlowCalls):
             self.free = max(self.free, int(board.free_count()))
         if not self.too_slow(seconds):
             return None         # time to spare, or the time went elsewhere (the other bot)
-        return (f"the match was stopped after {self.spent():.2g} of its "
-                f"{self.limit:g} s, but your "
-                f"{self.name} does return: {self.pace()} on boards of up to {self.free} free "
-                f"squares, and a game asks for it about three times a turn. It is likely "
+        return (f"{self.stopped('match', f'your {self.name}')} on boards of up to {self.free} "
+                f"free squares, and a game asks for it about three times a turn. It is likely "
                 f"right but slow: "
                 f"{_SLOW.get(self.name, 'look for work repeated on every call')} "
                 f"(or give the match longer: play_against(..., time_limit=...))")

@@ -214,6 +214,14 @@ _GRAPH_MISTAKES = [
 ]
 
 
+def _deep_free(case: Case) -> int | None:
+    """The free squares of the closing deep room, whose hints name them; None for
+    another case."""
+    if not (case.options or {}).get("deep"):
+        return None
+    return int(np.count_nonzero(case.board.cells == FREE))
+
+
 class ArticulationPoints(Exercise):
     function = "articulation_points"
     index_hint = CELLS_INDEX
@@ -240,18 +248,18 @@ class ArticulationPoints(Exercise):
                 f"every square free but the heads at (0, 0) and ({b.width - 1}, {b.height - 1})."]
 
     def recursion_hint(self, case: Case) -> str | None:
-        if not (case.options or {}).get("deep"):
+        free = _deep_free(case)
+        if free is None:
             return None
-        free = int(np.count_nonzero(case.board.cells == FREE))
         return (f"this region has {free:,} free squares and a depth-first search goes over "
                 f"a thousand of them deep, past Python's recursion limit (1,000 calls by "
                 f"default) when each step is a recursive call: keep the path in an explicit "
                 f"stack (a list you append to and pop from), as the exercise says")
 
     def timeout_hint(self, case: Case) -> str | None:
-        if not (case.options or {}).get("deep"):
+        free = _deep_free(case)
+        if free is None:
             return None
-        free = int(np.count_nonzero(case.board.cells == FREE))
         return (f"every smaller board passed, so the answer may be right but too slow for "
                 f"{free:,} free squares: taking each square out and flood-filling the rest "
                 f"is {free:,} fills of {free:,} squares, millions of steps in Python; the "

@@ -44,8 +44,7 @@ def _guarded(student, name, limit=None, what="game"):
         value = _answer(view, player)
         if clock.too_slow(time.monotonic() - began):
             raise _Stop(
-                f"the {what} was stopped after {clock.spent():.2g} of its {limit:g} s, but "
-                f"{name} does return: {clock.pace()} on this {view.width}x{view.height} grid. "
+                f"{clock.stopped(what, name)} on this {view.width}x{view.height} grid. "
                 f"It is likely right but slow: {SLOW} (or give it longer: time_limit=...).")
         return value
 

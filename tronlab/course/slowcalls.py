@@ -41,7 +41,11 @@ class SlowCalls:
         """Seconds since the game began."""
         return time.monotonic() - self.start
 
-    def pace(self) -> str:
-        """``'12 calls took 3.4 s, 0.28 s a call'``."""
-        return (f"{self.calls} calls took {self.seconds:.3g} s, "
+    def stopped(self, what: str, who: str) -> str:
+        """The opening of the sentence that stops the ``what`` (``'match'``) for ``who``
+        (``'your territory'``): ``'the match was stopped after 54 of its 60 s, but your
+        territory does return: 12 calls took 50.1 s, 4.2 s a call'``; the caller goes on
+        with where and why."""
+        return (f"the {what} was stopped after {self.spent():.2g} of its {self.limit:g} s, "
+                f"but {who} does return: {self.calls} calls took {self.seconds:.3g} s, "
                 f"{self.seconds / max(1, self.calls):.2g} s a call")
