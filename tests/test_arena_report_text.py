@@ -227,3 +227,63 @@ def test_bots_that_never_answer_a_first_move_are_named_with_the_time_they_cost(m
     assert "hang, quiet never answered a first move" in _faults(None, rows, {})
     alone = [r for r in rows if "quiet" not in r["names"]]
     assert "  hang never answered a first move: its 2 games each" in faults_text(alone)
+
+
+# ---- a class of thirty: the printed table and the page --------------------------------------
+
+def _class_rows(names, upset=()):
+    """A round robin of ``names`` on one map, both seats, the first name of a pair winning
+    (so the ratings keep the names' order); ``upset`` a pair (a, b) that also played 14
+    games b won; the last name timed out in the games it lost."""
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    games = [(a, b, a) for a, b in pairs for _seat in range(2)]
+    games += [(*upset, upset[1])] * 14 if upset else []
+    rows = []
+    for k, (a, b, won) in enumerate(games, 1):
+        seats = [a, b] if k % 2 else [b, a]
+        rows.append({"id": k, "game": "google2010", "map": "m", "map_set": "s", "time": 0.1,
+                     "bank": None, "depth": None, "names": seats, "turns": 9, "seconds": 1.0,
+                     "ranks": [0 if n == won else 1 for n in seats],
+                     "faults": ["timeout" if n == names[-1] and n != won else None
+                                for n in seats]})
+    return rows
+
+
+def _sections(text):
+    return [part.splitlines()[0] for part in text.split("\n\n")]
+
+
+def test_a_class_reads_its_faults_before_a_short_pairs_table():
+    # before: a class of 29 printed its 406 pairs between the ratings and the faults, so a
+    # teacher scrolled 400 lines to find whose file was broken
+    from tronlab.arena.ratings import ratings
+    from tronlab.arena.report import table_text
+    names = [f"bot{k}" for k in range(9)]           # 36 pairs: more than 8 bots' 28
+    rows = _class_rows(names, upset=("bot0", "bot8"))
+    text = table_text(rows)
+    heads = _sections(text)
+    assert heads[2].startswith("faults in 86 games") and heads[3].startswith("36 pairs, "), heads
+    said = " ".join(text.split("\n\n")[3].split("\npair ")[0].split())
+    # bot0 v bot8: 2 wins, 14 losses, sign p 0.004; the others 2 games, p 0.5 at best
+    assert said.startswith("36 pairs, 2-16 games a pair: 0 clear, 1 lost, 35 unclear. Below, "
+                           "9 of them: each bot against the next one down the ratings"), said
+    order = [r.name for r in ratings(rows)]
+    assert order.index("bot0") < order.index("bot8") - 1, order
+    shown = [tuple(line.split()[:3:2]) for line in text.splitlines()[-12:] if " v " in line]
+    want = sorted([*zip(order, order[1:]), ("bot0", "bot8")],
+                  key=lambda p: (order.index(p[0]), order.index(p[1])))
+    assert shown == want, shown
+    assert "(a verdict needs 8 decided games" not in said           # 16 games were played
+    two = table_text(_class_rows(names))
+    assert (
+        "36 pairs, 2 games a pair: 0 clear, 0 lost, 36 unclear (a verdict needs 8 decided "
+        "games at least: more --seeds or --maps give them). Below, 8 of them") in " ".join(
+        two.split())
+
+
+def test_up_to_eight_bots_keep_every_pair_before_the_faults():
+    from tronlab.arena.report import table_text
+    text = table_text(_class_rows([f"bot{k}" for k in range(8)]))
+    heads = _sections(text)
+    assert heads[2].startswith("pair ") and heads[3].startswith("faults in 56 games"), heads
+    assert sum(" v " in line for line in text.splitlines()) == 28

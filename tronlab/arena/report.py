@@ -5,18 +5,22 @@ the ratings (best first, with 95% intervals), the pairs table from the
 stronger bot's side (per map set and for all maps: W-D-L, points, score with
 interval, sign-test p, verdict, and the mean search depths when a bot searched),
 the faults, and, when programs played, their answers held against the contest's own
-clock (:mod:`tronlab.arena.slow`).
+clock (:mod:`tronlab.arena.slow`).  A class (more than :data:`FULL_PAIRS` pairs) reads
+the faults and the clock right after the ratings, then a short pairs table: how many
+pairs and verdicts there are, each bot against the next one down the ratings and any
+upset (:func:`class_pairs`); the page has every pair.
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections import defaultdict
 
 from ..capture.rules import ELIMINATIONS
 from ..runner.reprs import plural
 from .ratings import places, ratings
 from .slow import slow_lines
-from .stats import by_name, fault_counts, pair_table
+from .stats import ALPHA, by_name, fault_counts, pair_table, sign_test
 
 NOTE = ("(W-D-L from the first bot's side, both seats; score: points a game with a 95% interval; "
         "sign p: the\n chance of a split of the decided games at least this uneven from coin "
@@ -100,11 +104,54 @@ def reference_note(table) -> str:
     return f"0 is the mean of the other bots: {said}, so {whose} on the prior, not on results"
 
 
+def _met(rows) -> set:
+    return {(a, b) for row in rows for a in row["names"] for b in row["names"] if a != b}
+
+
 def default_pairs(rows):
     """Every pair of bots that met, the better-rated one first."""
     order = [r.name for r in ratings(rows)]
-    met = {(a, b) for row in rows for a in row["names"] for b in row["names"] if a != b}
+    met = _met(rows)
     return [(a, b) for i, a in enumerate(order) for b in order[i + 1:] if (a, b) in met]
+
+
+#: up to this many pairs (those of 8 bots) the printed table shows every pair, after the
+#: ratings; a class's hundreds of pairs would put the faults 400 lines down
+FULL_PAIRS = 28
+
+
+def class_pairs(rows, every) -> list:
+    """The pairs the printed table of a class shows of ``every`` (:func:`default_pairs`):
+    each bot against the next one down the ratings (did it earn its place head to head?)
+    and each pair whose lower-rated bot clearly won (an upset); in ``every``'s order."""
+    order = [r.name for r in ratings(rows)]
+    met = _met(rows)
+    chosen = {(a, b) for a, b in zip(order, order[1:]) if (a, b) in met}
+    chosen |= {(line.a, line.b) for line in pair_table(rows, every) if line.verdict == "lost"}
+    return [pair for pair in every if pair in chosen]
+
+
+def fewest_for_a_verdict(alpha: float = ALPHA) -> int:
+    """The fewest decided games a pair needs for a verdict: all won by one bot and the
+    sign test's p below ``alpha`` (8 at 0.01)."""
+    return next(n for n in range(1, 64) if sign_test(n, 0) < alpha)
+
+
+def pairs_summary(rows, every, shown) -> str:
+    """The line above a class's short pairs table: which pairs it shows, the verdicts of
+    all of them with the games a pair, and where every pair is."""
+    alls = [line for line in pair_table(rows, every) if line.maps == "all"]
+    counts = {v: sum(line.verdict == v for line in alls) for v in ("clear", "lost", "unclear")}
+    games = sorted({line.games for line in alls})
+    each = f"{games[0]}" if len(games) == 1 else f"{games[0]}-{games[-1]}"
+    fewest = "" if games[-1] >= fewest_for_a_verdict() else (
+        f" (a verdict needs {fewest_for_a_verdict()} decided games at least: more --seeds "
+        f"or --maps give them)")
+    return textwrap.fill(
+        f"{len(every)} pairs, {each} games a pair: {counts['clear']} clear, {counts['lost']} "
+        f"lost, {counts['unclear']} unclear{fewest}. Below, {len(shown)} of them: each bot "
+        f"against the next one down the ratings, and any pair the lower-rated bot clearly "
+        f"won; every pair is on the page (--html FILE).", 100)
 
 
 def pairs_text(rows, pairs=None) -> str:
@@ -223,8 +270,15 @@ def table_text(rows, pairs=None, store=None) -> str:
     head = f"{plural(len(rows), 'game')} ({', '.join(games)}), {maps_phrase(rows)}"
     head += "\n" + clocks_phrase(rows)
     slow = "\n".join(slow_lines(rows))
-    return "\n\n".join(filter(None, [head, ratings_text(rows), pairs_text(rows, pairs),
-                                     faults_text(rows, store), slow]))
+    every = default_pairs(rows) if pairs is None else pairs
+    if pairs is not None or len(every) <= FULL_PAIRS:
+        return "\n\n".join(filter(None, [head, ratings_text(rows), pairs_text(rows, every),
+                                         faults_text(rows, store), slow]))
+    # a class: what to fix before how the pairs went, and only the pairs worth reading
+    shown = class_pairs(rows, every)
+    return "\n\n".join(filter(None, [head, ratings_text(rows), faults_text(rows, store), slow,
+                                     pairs_summary(rows, every, shown)
+                                     + ("\n" + pairs_text(rows, shown) if shown else "")]))
 
 
 def replay_text(row, record) -> str:
