@@ -3,6 +3,7 @@ tronlab.arena.slow): each expected line worked out by hand."""
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 
 from tronlab.arena.report import clock_text, faults_text, pairs_text, ratings_text, seat_faults
@@ -244,6 +245,7 @@ def _class_rows(names, upset=()):
         rows.append({"id": k, "game": "google2010", "map": "m", "map_set": "s", "time": 0.1,
                      "bank": None, "depth": None, "names": seats, "turns": 9, "seconds": 1.0,
                      "ranks": [0 if n == won else 1 for n in seats],
+                     "winner": seats.index(won),
                      "faults": ["timeout" if n == names[-1] and n != won else None
                                 for n in seats]})
     return rows
@@ -287,3 +289,86 @@ def test_up_to_eight_bots_keep_every_pair_before_the_faults():
     heads = _sections(text)
     assert heads[2].startswith("pair ") and heads[3].startswith("faults in 56 games"), heads
     assert sum(" v " in line for line in text.splitlines()) == 28
+
+
+def _page(rows, monkeypatch):
+    from tronlab.arena.html import leaderboard_html
+    monkeypatch.setattr("tronlab.arena.html.first_fault_text", lambda *args: "it hung")
+    return leaderboard_html(SimpleNamespace(path="c.sqlite"), rows, max_replays=0)
+
+
+def _pair_cells(page):
+    return re.findall(r"<tr><td>(bot\d) v (bot\d)</td>", page)
+
+
+def test_a_class_page_puts_the_faults_first_and_folds_every_pair_away(monkeypatch):
+    # before: the page of 29 bots listed its 406 pairs above the faults, 7000 pixels down
+    from tronlab.arena.ratings import ratings
+    rows = _class_rows([f"bot{k}" for k in range(9)], upset=("bot0", "bot8"))
+    page = _page(rows, monkeypatch)
+    at = [page.index(f"<h2>{h}</h2>") for h in ("Ratings", "Faults", "Head to head", "Pairs",
+                                                  "Games")]
+    assert at == sorted(at), at
+    pairs = page[at[3]:at[4]]
+    assert "36 pairs, 2-16 games a pair: 0 clear, 1 lost, 35 unclear. Here 9 of them" in pairs
+    short, every = pairs.split("<details>")
+    order = [r.name for r in ratings(rows)]
+    want = sorted([*zip(order, order[1:]), ("bot0", "bot8")],
+                  key=lambda p: (order.index(p[0]), order.index(p[1])))
+    assert _pair_cells(short) == want
+    assert len(_pair_cells(every)) == 36 and every.startswith("<summary>every pair (36)")
+    few = _page(_class_rows([f"bot{k}" for k in range(8)]), monkeypatch)
+    at = [few.index(f"<h2>{h}</h2>") for h in ("Head to head", "Pairs", "Faults")]
+    assert at == sorted(at) and "<details>" not in few and len(_pair_cells(few)) == 28
+
+
+def _text_align(style, cls, column):
+    """The text-align of a ``td`` in ``column`` (from 1) of a table of class ``cls`` under
+    ``style``, by CSS's rules: the most specific selector wins, a later one on a tie."""
+    best = (-1, "start")
+    for selectors, body in re.findall(r"([^{}]+)\{([^}]*)\}", style):
+        align = re.search(r"text-align:(\w+)", body)
+        for sel in (s.strip() for s in selectors.split(",")) if align else ():
+            m = re.fullmatch(r"(?:\.([\w-]+) )?td(?::first-child|:nth-child\((-n\+)?(\d+)\))?",
+                             sel)
+            if not m or m.group(1) not in (None, cls):
+                continue
+            if ":" in sel:
+                last = 1 if sel.endswith("first-child") else int(m.group(3))
+                if column > last or (not m.group(2) and column != last):
+                    continue
+            weight = sel.count(".") + sel.count(":")
+            best = max(best, (weight, align.group(1)), key=lambda b: b[0])
+    return best[1]
+
+
+def test_names_on_the_page_read_from_the_left(monkeypatch):
+    # before: the ratings' bot names and the games' bots and results were right-aligned,
+    # a ragged left edge down a class of thirty
+    from tronlab.arena.html import STYLE
+    page = _page(_class_rows(["ann", "bob", "cy"]), monkeypatch)
+    assert '<table class="ratings"><tr><th>rank</th><th>bot</th>' in page
+    assert '<table class="games"><tr><th>game</th><th>bots (by seat)</th>' in page
+    assert [_text_align(STYLE, "ratings", k) for k in range(1, 7)] == [
+        "left", "left", "right", "right", "right", "right"]
+    assert [_text_align(STYLE, "games", k) for k in range(1, 6)] == [
+        "left", "left", "left", "left", "right"]
+
+
+def test_the_page_lists_the_left_out_as_a_class_list():
+    from tronlab.arena.html import _left_out
+    page = _left_out({"zed": "z", "Bob": "b", "amy": "a"})
+    assert re.findall(r"<tr><td>(\w+)</td>", page) == ["amy", "Bob", "zed"]
+
+
+def test_a_class_page_puts_its_programs_always_in_time_on_one_line():
+    # before: the page gave 28 lines 'every answer in time' where the text gave one
+    from tronlab.arena.html import _slow
+    rows = [_row(k, [f"p{k:02d}", "late"], [[0, 0.01 * k, 2], [1, 0.3, 3]]) for k in
+            range(1, 11)]
+    page = _slow(rows, {})
+    assert re.findall(r"<tr><td>([\w ]+)</td>", page) == ["late", "the other 10 programs"]
+    assert "every answer in time (slowest 100 ms, p10: game 10, turn 2)" in page
+    few = _slow(rows[:8], {})              # up to 8: each with its own slowest answer
+    assert re.findall(r"<tr><td>([\w ]+)</td>", few) == ["late"] + [
+        f"p{k:02d}" for k in range(1, 9)]

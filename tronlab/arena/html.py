@@ -5,11 +5,13 @@ intervals, as inline SVG), the head-to-head scores, the per-pair table, each
 bot's faults (timeouts, crashes, bad answers, broken rules) with what it did the
 first time, the programs' answers held against the contest's own clock
 (:mod:`tronlab.arena.slow`), the bots of a class folder that could not play
-(``left_out``) and a list of the games; each game's link opens its replay in the
-page (board as text, a key to which characters are which bot, a slider, play and
-step buttons, arrow keys). Everything - data, style and script - is inside the
-file: it opens offline, from a USB stick or an e-mail, with no server and no
-network.
+(``left_out``) and a list of the games; for a class (more than
+:data:`~tronlab.arena.report.FULL_PAIRS` pairs) the faults, the clock and the bots left
+out come right after the ratings, then the pairs of the printed table, every pair folded
+under them. Each game's link opens its replay in the page (board as text, a key to
+which characters are which bot, a slider, play and step buttons, arrow keys).
+Everything - data, style and script - is inside the file: it opens offline, from a USB
+stick or an e-mail, with no server and no network.
 
 A replay is stored as the start board's rows and, for each turn, the squares
 that changed (``[x, y, character]``), so a long tournament's page stays small;
@@ -25,10 +27,10 @@ import os
 
 from ..runner.reprs import plural
 from .ratings import places, ratings
-from .report import (RESULTS_NOTE, clocks_phrase, default_pairs, fault_count, fault_lines,
-                     first_fault_text, first_move_note,
-                     first_faults, maps_phrase, multiplayer, reference_note)
-from .slow import allowance, by_contest, clocks_text, slow_line, timeouts_by_bot
+from .report import (CLASS_PAIRS, FULL_PAIRS, RESULTS_NOTE, class_pairs, clocks_phrase,
+                     default_pairs, fault_count, fault_lines, first_fault_text, first_faults,
+                     first_move_note, maps_phrase, multiplayer, pairs_counts, reference_note)
+from .slow import PAGE_EACH, allowance, clocks_text, slow_entries
 from .stats import by_name, fault_codes, fault_counts, head_to_head, pair_table
 from .store import record_of
 
@@ -44,6 +46,9 @@ pre{font-size:14px;line-height:1.05;background:#f4f4f4;padding:.5em;display:inli
 .h2h th{text-align:center}.scroll{overflow-x:auto;max-width:100%}
 .h2h td:first-child,.h2h th:first-child{position:sticky;left:0;background:#fff;
 text-align:left;white-space:nowrap}
+.ratings td:nth-child(2),.ratings th:nth-child(2),.games td:nth-child(-n+4),
+.games th:nth-child(-n+4){text-align:left}
+summary{cursor:pointer;margin-bottom:.5em}
 """
 
 SCRIPT = """
@@ -254,24 +259,23 @@ def _faults(store, rows, games) -> str:
 
 
 def _slow(rows, games) -> str:
-    """The programs' answers against the contest's own clock (as slow.slow_lines), a line a
-    program and contest, the game of its worst answer a link when it carries a replay; ''
-    when no program played."""
-    contests = by_contest(rows)
-    found = [(game, bot) for game, bots in contests for bot in bots.values()]
-    if not found:
+    """The programs' answers against the contest's own clock, a line a program and contest
+    (the late ones first) or, for more than slow.PAGE_EACH always in time, one line for
+    those as in the printed table; the game of each worst answer a link when it carries a
+    replay; '' when no program played."""
+    entries = slow_entries(rows, PAGE_EACH)
+    if not entries:
         return ""
+    several = len({r["game"] for r in rows}) > 1
+    # a program by name, the late ones first; then the programs always in time
+    order = sorted(entries, key=lambda e: (e.who != e.bot.name, -e.bot.late, by_name(e.who),
+                                           e.game))
     lines = []
-    stopped = {game: timeouts_by_bot([r for r in rows if r["game"] == game])
-               for game, _ in contests}
-    order = sorted(found, key=lambda item: (-item[1].late, by_name(item[1].name), item[0]))
-    for game, bot in order:
-        text = html.escape(slow_line(bot, game, stopped[game].get(bot.name, 0)))
-        if str(bot.game) in games:
-            text = text.replace(f"game {bot.game},", f'<a href="#game-{bot.game}">game '
-                                                      f'{bot.game}</a>,', 1)
-        label = f"{game} {bot.name}" if len(contests) > 1 else bot.name
-        lines.append([html.escape(label), text])
+    for entry in order:
+        text, game = html.escape(entry.text), entry.bot.game
+        if str(game) in games:
+            text = text.replace(f"game {game},", f'<a href="#game-{game}">game {game}</a>,', 1)
+        lines.append([html.escape(f"{entry.game} {entry.who}" if several else entry.who), text])
     return ("<h2>The contest's clock</h2><p>Unless --time (or --bank) is tighter than the "
             "contest's clock, the arena allows a program more time, so that machine noise "
             "does not decide games. Here its answers after the first (which includes "
@@ -284,7 +288,8 @@ def _left_out(left_out) -> str:
     """The bots of a class folder that could not play, with the reason of each."""
     if not left_out:
         return ""
-    lines = [[html.escape(name), html.escape(why)] for name, why in left_out.items()]
+    lines = [[html.escape(name), html.escape(why)]
+             for name, why in sorted(left_out.items(), key=lambda item: by_name(item[0]))]
     return ("<h2>Left out</h2><p>These bots could not play: they are in no game above.</p>"
             + _table(["bot", "why"], lines, "faults"))
 
@@ -303,6 +308,44 @@ def _rating_rows(table) -> list:
              str(r.games)] for k, r in zip(places(table), table)]
 
 
+PAIRS_HEAD = ("<h2>Pairs</h2><p>W-D-L from the first bot's side; verdict 'clear' when the "
+              "exact sign test of the decided games gives p &lt; 0.01 and the first bot won "
+              "more, 'lost' when p &lt; 0.01 and it lost more.</p>")
+
+
+def _pairs_table(rows, pairs) -> str:
+    lines = [[html.escape(f"{p.a} v {p.b}"), html.escape(p.maps), str(p.wins), str(p.draws),
+              str(p.losses), f"{100 * p.score:.0f}% ±{100 * p.half:.0f}", f"{p.p:.2g}",
+              f'<span class="{p.verdict}">{p.verdict}</span>'] for p in pair_table(rows, pairs)]
+    return _table(["pair", "maps", "W", "D", "L", "score", "sign p", "verdict"], lines)
+
+
+def _pairs(rows) -> str:
+    """The pairs section: every pair's table; for a class (more than report.FULL_PAIRS
+    pairs), how many and their verdicts, the pairs of the printed table, and every pair
+    folded under them (a click opens it)."""
+    every = default_pairs(rows)
+    if len(every) <= FULL_PAIRS:
+        return PAIRS_HEAD + "\n" + _pairs_table(rows, every)
+    shown = class_pairs(rows, every)
+    return "\n".join([PAIRS_HEAD, f"<p>{html.escape(pairs_counts(rows, every))}. Here "
+                      f"{len(shown)} of them: {html.escape(CLASS_PAIRS)}; every pair under "
+                      f"them.</p>", _pairs_table(rows, shown) if shown else "",
+                      f"<details><summary>every pair ({len(every)})</summary>",
+                      _pairs_table(rows, every), "</details>"])
+
+
+def _middle(store, rows, games, left_out, names) -> list[str]:
+    """The sections between the ratings and the games: head to head and the pairs, then
+    the faults, the contest's clock and the bots left out; for a class, what to fix
+    first (as the printed table)."""
+    duels = ["<h2>Head to head</h2><p>Score of the row's bot against the column's (the "
+             "columns are numbered as the rows are).</p>", _h2h(rows, names), _pairs(rows)]
+    fix = ["<h2>Faults</h2>", _faults(store, rows, games), _slow(rows, games),
+           _left_out(left_out)]
+    return duels + fix if len(default_pairs(rows)) <= FULL_PAIRS else fix + duels
+
+
 def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
                      max_replays: int = 500, left_out=None) -> str:
     """The whole page for ``rows`` of ``store`` (see the module docstring); ``left_out``
@@ -310,10 +353,6 @@ def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
     table = ratings(rows)
     names = [r.name for r in table]
     rating_rows = _rating_rows(table)
-    pair_rows = [[html.escape(f"{p.a} v {p.b}"), html.escape(p.maps), str(p.wins), str(p.draws),
-                  str(p.losses), f"{100 * p.score:.0f}% ±{100 * p.half:.0f}", f"{p.p:.2g}",
-                  f'<span class="{p.verdict}">{p.verdict}</span>']
-                 for p in pair_table(rows, default_pairs(rows))]
     games = _replays(store, rows, max_replays)
     game_rows = [[f'<a href="#game-{r["id"]}">{r["id"]}</a>' if str(r["id"]) in games
                   else str(r["id"]), html.escape(" v ".join(r["names"])), html.escape(r["map"]),
@@ -333,18 +372,10 @@ def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
         '<button onclick="step(1)">&gt;</button> <input type="range" id="turn" min="0" value="0"> '
         '<span id="turn-label"></span><p id="result"></p><p id="faults"></p></div>',
         "<h2>Ratings</h2>", _results_note(rows),
-        _table(["rank", "bot", "rating", "95%", "points", "results"], rating_rows),
+        _table(["rank", "bot", "rating", "95%", "points", "results"], rating_rows, "ratings"),
         _reference_note(table), _rating_svg(table),
-        "<h2>Head to head</h2><p>Score of the row's bot against the column's (the "
-        "columns are numbered as the rows are).</p>",
-        _h2h(rows, names),
-        "<h2>Pairs</h2><p>W-D-L from the first bot's side; verdict 'clear' when the exact sign "
-        "test of the decided games gives p &lt; 0.01 and the first bot won more, 'lost' when "
-        "p &lt; 0.01 and it lost more.</p>",
-        _table(["pair", "maps", "W", "D", "L", "score", "sign p", "verdict"], pair_rows),
-        "<h2>Faults</h2>", _faults(store, rows, games), _slow(rows, games),
-        _left_out(left_out),
+        *_middle(store, rows, games, left_out, names),
         "<h2>Games</h2>", _replays_note(len(rows), len(games), store.path),
-        _table(["game", "bots (by seat)", "map", "result", "turns"], game_rows),
+        _table(["game", "bots (by seat)", "map", "result", "turns"], game_rows, "games"),
         f'<script type="application/json" id="games-data">{data}</script>',
         f"<script>{SCRIPT}</script></body></html>"])

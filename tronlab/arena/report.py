@@ -137,9 +137,10 @@ def fewest_for_a_verdict(alpha: float = ALPHA) -> int:
     return next(n for n in range(1, 64) if sign_test(n, 0) < alpha)
 
 
-def pairs_summary(rows, every, shown) -> str:
-    """The line above a class's short pairs table: which pairs it shows, the verdicts of
-    all of them with the games a pair, and where every pair is."""
+def pairs_counts(rows, every) -> str:
+    """How many pairs ``every`` holds, the games a pair and the verdicts of all, with the
+    games a verdict needs when no pair played them: '406 pairs, 2 games a pair: 0 clear,
+    0 lost, 406 unclear (a verdict needs 8 decided games at least: ...)'."""
     alls = [line for line in pair_table(rows, every) if line.maps == "all"]
     counts = {v: sum(line.verdict == v for line in alls) for v in ("clear", "lost", "unclear")}
     games = sorted({line.games for line in alls})
@@ -147,11 +148,20 @@ def pairs_summary(rows, every, shown) -> str:
     fewest = "" if games[-1] >= fewest_for_a_verdict() else (
         f" (a verdict needs {fewest_for_a_verdict()} decided games at least: more --seeds "
         f"or --maps give them)")
-    return textwrap.fill(
-        f"{len(every)} pairs, {each} games a pair: {counts['clear']} clear, {counts['lost']} "
-        f"lost, {counts['unclear']} unclear{fewest}. Below, {len(shown)} of them: each bot "
-        f"against the next one down the ratings, and any pair the lower-rated bot clearly "
-        f"won; every pair is on the page (--html FILE).", 100)
+    return (f"{len(every)} pairs, {each} games a pair: {counts['clear']} clear, "
+            f"{counts['lost']} lost, {counts['unclear']} unclear{fewest}")
+
+
+#: which pairs a class's short pairs table shows (:func:`class_pairs`)
+CLASS_PAIRS = ("each bot against the next one down the ratings, and any pair the lower-rated "
+               "bot clearly won")
+
+
+def pairs_summary(rows, every, shown) -> str:
+    """The paragraph above a class's short pairs table: :func:`pairs_counts`, which pairs
+    it shows and where every pair is."""
+    return textwrap.fill(f"{pairs_counts(rows, every)}. Below, {len(shown)} of them: "
+                         f"{CLASS_PAIRS}; every pair is on the page (--html FILE).", 100)
 
 
 def pairs_text(rows, pairs=None) -> str:

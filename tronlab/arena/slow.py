@@ -157,26 +157,51 @@ def clock_head(rows) -> str:
             f"the programs' answers after their first:")
 
 
+class SlowEntry(NamedTuple):
+    """One line of the contest's clock: ``who`` (a program's name, or 'the other 9
+    programs' for those always in time), in contest ``game``, ``text`` what its answers
+    did, ``bot`` the program whose answer the text points at (the slowest of a group)."""
+    game: str
+    who: str
+    text: str
+    bot: SlowBot
+
+
+#: the programs always in time the page lists each on its own line (each one's slowest
+#: answer); more, a class's, are one line as in the printed table
+PAGE_EACH = 8
+
+
+def slow_entries(rows, each: int = 1) -> list[SlowEntry]:
+    """The lines of :func:`slow_lines` by contest: each program with a late answer or an
+    arena timeout by name, then one for the programs always in time (the slowest of them
+    named), or their own lines when there are ``each`` of them at most."""
+    entries = []
+    for game, found in by_contest(rows):
+        # a bot the arena timed out answered in time only when it answered: its own line
+        stopped = timeouts_by_bot([r for r in rows if r["game"] == game])
+        entries += [SlowEntry(game, name, slow_line(bot, game, stopped.get(name, 0)), bot)
+                    for name, bot in sorted(found.items(), key=lambda item: by_name(item[0]))
+                    if bot.late or name in stopped]
+        fine = [bot for bot in found.values() if not bot.late and bot.name not in stopped]
+        if len(fine) <= each:
+            entries += [SlowEntry(game, bot.name, slow_line(bot, game), bot)
+                        for bot in sorted(fine, key=lambda bot: by_name(bot.name))]
+        else:
+            top = max(fine, key=lambda bot: bot.worst)
+            who = (f"the other {len(fine)}" if len(fine) < len(found) else
+                   "both" if len(fine) == 2 else f"all {len(fine)}")
+            entries.append(SlowEntry(game, f"{who} programs", f"every answer in time (slowest "
+                                     f"{_ms(top.worst)}, {top.name}: {_where(top)})", top))
+    return entries
+
+
 def slow_lines(rows) -> list[str]:
     """The text of the printed table: a head line, a line for each program with a late
     answer, and one for the programs without (the slowest of them named); no lines when
     no program played."""
-    lines = []
-    contests = by_contest(rows)
-    for game, found in contests:
-        label = f"{game} " if len(contests) > 1 else ""
-        # a bot the arena timed out answered in time only when it answered: its own line
-        stopped = timeouts_by_bot([r for r in rows if r["game"] == game])
-        lines += [f"  {label}{name}: {slow_line(bot, game, stopped.get(name, 0))}"
-                  for name, bot in sorted(found.items(), key=lambda item: by_name(item[0]))
-                  if bot.late or name in stopped]
-        fine = [bot for bot in found.values() if not bot.late and bot.name not in stopped]
-        if len(fine) == 1:
-            lines.append(f"  {label}{fine[0].name}: {slow_line(fine[0], game)}")
-        elif fine:
-            top = max(fine, key=lambda bot: bot.worst)
-            who = (f"the other {len(fine)}" if len(fine) < len(found) else
-                   "both" if len(fine) == 2 else f"all {len(fine)}")
-            lines.append(f"  {label}{who} programs: every answer in time (slowest "
-                         f"{_ms(top.worst)}, {top.name}: {_where(top)})")
+    entries = slow_entries(rows)
+    several = len({r["game"] for r in rows}) > 1
+    lines = [f"  {entry.game + ' ' if several else ''}{entry.who}: {entry.text}"
+             for entry in entries]
     return [clock_head(rows)] + lines if lines else []
