@@ -175,3 +175,24 @@ def test_a_program_that_answers_in_a_game_under_way_is_played_again_by_the_rerun
         assert GiveUp(plan, store).given_up == {}          # the rerun plays its games
         assert GiveUp(plan[:2], store).given_up == {"py:x": True}   # 2 games, both hung
         assert GiveUp(plan[:2], store, 3).given_up == {}            # K = 3: not yet
+
+
+def test_a_dask_run_cancels_the_games_of_a_bot_it_gave_up_on(tmp_path, quick_start):
+    distributed = pytest.importorskip("distributed")
+    from tronlab.arena import dask_executor
+    hang = tmp_path / "hang.py"
+    hang.write_text(HANG)
+    plan = _plan(hang, seeds=3)
+    hang_keys = {s.key for s in plan if "hang" in s.names}
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        executor, _ = dask_executor(client, warm=["random", "hugger"])
+        with Store(tmp_path / "d.sqlite") as store:
+            result = run(plan, store, executor=executor, progress=False)
+            hung = _games_of(store.rows(), "hang")
+            assert result.failed is None and result.played == len(plan) - len(hang_keys) \
+                + len(hung)
+            assert 2 <= len(hung) < len(hang_keys)
+            assert [(g.name, g.unplayed) for g in result.given_up] == \
+                [("hang", len(hang_keys) - len(hung))]
