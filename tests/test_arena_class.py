@@ -176,8 +176,10 @@ def test_light_riders_faults_are_counted_though_the_bot_keeps_going_straight(tmp
         "long.py": "def move(board, player):\n"
                    "    raise RuntimeError('x' * 150 + ' THE-END')\n"})
     db = str(tmp_path / "lr.sqlite")
+    # --give-up-after 0: every game of hang is played, each with its fault counted
     code, out, err = _run(["--game", "lightriders", "--maps", "random:1", "--time", "0.1",
-                           "--bots-dir", str(folder), "--db", db], capsys)
+                           "--give-up-after", "0", "--bots-dir", str(folder), "--db", db],
+                          capsys)
     assert code == 0, err
     assert "faults in 6 games (" in out
     assert "hang: timeout in 4 games" in out and "long: error in 4 games" in out

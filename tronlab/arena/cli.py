@@ -28,6 +28,7 @@ import os
 import sys
 
 from ..runner.reprs import plural
+from .bots import bot_name
 from .common import ArenaError, _open
 from .export import cmd_export
 from .parser import MAX_JOBS, build_parser
@@ -171,6 +172,7 @@ def _executor(args, plan):
 
 
 def cmd_run(args) -> int:
+    from .giveup import given_up_lines
     from .report import table_text
     from .tournament import run
 
@@ -191,9 +193,10 @@ def cmd_run(args) -> int:
         store = _open(args.db, must_exist=False)
     from .schedule import plan_note
     done = len({s.key for s in plan} & done_keys)
+    kept, held = _held_back(plan, store, done_keys, args.give_up_after)
     print(f"{plural(len(plan), 'game')} planned, {done} already in {args.db}, "
-          f"{len(plan) - done} to play"
-          + plan_note(plan, args.schedule, len(plan) - done), flush=True)
+          f"{len(plan) - done - kept} to play{held}"
+          + plan_note(plan, args.schedule, len(plan) - done - kept), flush=True)
 
     def say(row):
         if args.verbose:
@@ -203,7 +206,8 @@ def cmd_run(args) -> int:
                   flush=True)
     try:
         result = run(plan, store, executor=executor, jobs=args.jobs,
-                     progress=not args.no_progress, on_game=say, check_load=False)
+                     progress=not args.no_progress, on_game=say, check_load=False,
+                     give_up_after=args.give_up_after)
     finally:
         if client is not None:
             client.close()
@@ -211,8 +215,11 @@ def cmd_run(args) -> int:
     if result.interrupted or result.failed:
         print(f"\nstopped: {plural(result.played, 'game')} finished in this run "
               f"{'is' if result.played == 1 else 'are'} stored in {args.db}; "
-              f"run the same command again to play the other {len(plan) - len(rows)}")
+              f"run the same command again to play the other {_to_play(plan, rows, result)}")
     print(table_text(rows, store=store))
+    given_up = given_up_lines(result.given_up)
+    if given_up:
+        print("\n" + "\n".join(given_up))
     print(_not_in_plan(store, plan, args.db), end="")
     if left_out:
         print(f"\nleft out, cannot play: {', '.join(left_out)}")
@@ -224,6 +231,29 @@ def cmd_run(args) -> int:
     if result.failed:
         raise ArenaError(f"{result.failed}; the games stored so far are kept")
     return 130 if result.interrupted else 0
+
+
+def _held_back(plan, store, done_keys, after) -> tuple[int, str]:
+    """The games of ``plan`` not stored that the run will not play, because an earlier
+    run gave up on one of their bots, and the words for them ('' for none)."""
+    from .giveup import GiveUp
+    if not done_keys or not after:
+        return 0, ""
+    quit_ = GiveUp(plan, store, after)
+    held = {s.key for s in plan if s.key not in done_keys and quit_.skips(s)}
+    if not held:
+        return 0, ""
+    names = ", ".join(bot_name(b) for b in quit_.given_up)
+    return len(held), (f" ({plural(len(held), 'game')} of {names} not: given up on in an "
+                       f"earlier run, see the end)")
+
+
+def _to_play(plan, rows, result) -> int:
+    """The games of ``plan`` a rerun would play: not in ``rows`` (those stored), and
+    without a bot the run gave up on."""
+    stored = {r["key"] for r in rows}
+    gone = {g.bot for g in result.given_up}
+    return len({s.key for s in plan if s.key not in stored and not gone & set(s.bots)})
 
 
 def _not_in_plan(store, plan, db) -> str:

@@ -7,7 +7,9 @@ RUN_EXAMPLES = """\
 Run the same command again to resume a stopped or killed run: it plays only the
 games the database lacks (and again those of a bot whose file changed).  A run
 with another clock (--time, --bank, --depth) plays games of its own: it never
-takes the games played under another clock for its own.
+takes the games played under another clock for its own.  A program that never
+answers its first move is given up on after its first games (--give-up-after):
+fix its file and run the same command again to play the rest of its games.
 
 examples:
   tronlab arena run --bots random hugger "cmd:./mybot" --maps arena,spiral --seeds 2
@@ -77,3 +79,16 @@ def bank_help() -> str:
             f"not apply. Games under a bank are other games "
             f"than those under a limit per move or another bank: a run never reuses the "
             f"ones for the others. Default: no bank, --time a move")
+
+
+def give_up_help() -> str:
+    from .giveup import GIVE_UP_AFTER
+    from .play import PROGRAM_START
+    return (f"give up on a program (py:, cmd:) that timed out on the first move of each of its "
+            f"first K games, answering none (a loop at the top of the file or in move()): its "
+            f"other games are not played nor stored, where each would wait out the first "
+            f"move's limit ({PROGRAM_START:g} s, TRONLAB_PROGRAM_START) for nothing; the end of "
+            f"the run names it and how many games it missed. Once its file is fixed, the same "
+            f"command plays them; so does --give-up-after 0 (never give up). A file unchanged "
+            f"since a run gave up on it stays given up on (default {GIVE_UP_AFTER}: one slow "
+            f"start is forgiven)")

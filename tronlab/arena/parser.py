@@ -10,7 +10,8 @@ from ..cli.parser import seconds, whole_count
 from ..runner.games import game_names
 from .common import ArenaError
 from .export import add_parser as add_export_parser
-from .helptext import RUN_EXAMPLES, bank_help, maps_default, time_help
+from .giveup import GIVE_UP_AFTER
+from .helptext import RUN_EXAMPLES, bank_help, give_up_help, maps_default, time_help
 
 
 #: games played at once by local processes: more than a big machine has cores is a typo
@@ -73,6 +74,8 @@ def _add_run_parser(sub) -> None:
                         "paths (relative ones: from here): one that fails is named and retired (if "
                         "none passes at the start, the run is refused); with no worker left the "
                         "run says so and waits (Ctrl-C stops it, keeping the games played)")
+    r.add_argument("--give-up-after", type=whole_count, default=GIVE_UP_AFTER, metavar="K",
+                   help=give_up_help())
     r.add_argument("--db", default="arena.sqlite", help="results database (default arena.sqlite)")
     r.add_argument("--tag", default="", help="label of this run's games (default: none)")
     r.add_argument("--html", metavar="FILE", help="also write the leaderboard page")

@@ -254,8 +254,11 @@ def never_answered(rows) -> list[str]:
 
 def first_move_note(rows) -> list[str]:
     """Lines saying what the bots of :func:`never_answered` cost the run (each of their
-    games waited out the first move's limit, which starting a program needs) and how a
-    teacher finds them sooner; none when there are none."""
+    games waited out the first move's limit, which starting a program needs), that a
+    run gives up on such a program and how to play its other games; none when there
+    are none."""
+    from .giveup import GIVE_UP_AFTER
+
     names = never_answered(rows)
     if not names:
         return []
@@ -265,10 +268,9 @@ def first_move_note(rows) -> list[str]:
     return [f"  {', '.join(names)} never answered a first move: {whose} "
             f"{plural(len(theirs), 'game')} each waited out its limit ({waited:.0f} s of the "
             f"{sum(r.get('seconds') or 0.0 for r in rows):.0f} s all games took);",
-            "  to find such bots sooner, play a gauntlet first (--schedule gauntlet: the first "
-            "bot against each other; a round robin reuses its games)",
-            "  and set them aside before the round robin, or shorten the wait with "
-            "TRONLAB_PROGRAM_START (seconds)"]
+            f"  arena run gives up on such a program after its first games (--give-up-after, "
+            f"{GIVE_UP_AFTER} by default) and plays none of its others: to play those, fix "
+            f"{whose} file{'' if len(names) == 1 else 's'} and run the same command again"]
 
 
 def table_text(rows, pairs=None, store=None) -> str:

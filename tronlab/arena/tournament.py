@@ -25,6 +25,10 @@ that goes away cancels every game in progress: the run stops the same way, with
 ``failed`` saying what happened.  So does a game that raises an exception where an
 executor plays it (:func:`game_error` names the game and the error).  A progress bar (tqdm; a
 widget in a notebook) shows games done, the rate and the time left.
+
+A program that timed out on the first move of each of its first ``give_up_after`` games
+is given up on (:mod:`tronlab.arena.giveup`): its games not started are cancelled (not
+played, not stored; those running finish), and ``given_up`` says which and how many.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ import signal
 from dataclasses import dataclass, field
 
 from .cluster import dask_executor  # noqa: F401  (its home before cluster.py)
+from .giveup import GIVE_UP_AFTER, GiveUp
 from .play import DEFAULT_WARM, plan_warm, play_spec, program_start, warm_up
 from .pycheck import load_problems
 from ..tron.values import is_whole
@@ -50,6 +55,8 @@ class RunResult:
     interrupted: bool = False
     rows: list = field(default_factory=list)
     failed: str | None = None     # why the executor could not go on (a worker died)
+    #: the programs given up on (:class:`~tronlab.arena.giveup.GivenUp`), this run or before
+    given_up: list = field(default_factory=list)
 
 
 def _die_with_parent() -> None:
@@ -116,13 +123,17 @@ def _kill_pool(executor) -> None:
         manager.join(timeout=_POOL_GONE)
 
 
-def _results(todo, executor, cancel=True):
+def _results(todo, executor, cancel=True, quit_=None):
     """Rows as games finish.  ``cancel=False`` for a pool run() owns: its futures are
     cancelled by the pool's own shutdown, because cancelling them from here while the
     pool breaks down (Ctrl-C reaches the workers too) makes CPython 3.11's pool thread
-    fail with InvalidStateError (fixed in 3.12)."""
+    fail with InvalidStateError (fixed in 3.12).  The games of a bot ``quit_`` (a
+    :class:`~tronlab.arena.giveup.GiveUp`) gives up on are not played from then on."""
     if executor is None:
         for spec in todo:
+            if quit_ is not None and quit_.skips(spec):
+                quit_.dropped += 1
+                continue
             yield play_spec(spec)
         return
     # a Dask worker has a folder and an environment of its own: relative bot paths are
@@ -138,17 +149,33 @@ def _results(todo, executor, cancel=True):
     finally:
         if mask:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    dropped: set = set()            # futures cancelled because their bot was given up on
+    seen = 0                        # bots given up on when the futures were last looked at
     try:
         for future in cf.as_completed(futures):
+            if future in dropped:
+                continue
             try:
                 row = future.result()
             except Exception as exc:
                 raise WorkerDied(worker_death(exc, futures[future])
                                  or game_error(exc, futures[future])) from exc
             yield row
+            if quit_ is not None and len(quit_.given_up) > seen:
+                seen = len(quit_.given_up)
+                dropped |= _drop(executor, futures, quit_)
     finally:
         if cancel:
             _cancel(executor, futures)
+
+
+def _drop(executor, futures, quit_) -> set:
+    """Cancel the games not started of the bots ``quit_`` gave up on; those cancelled."""
+    games = [f for f, spec in futures.items() if not f.done() and quit_.skips(spec)]
+    _cancel(executor, games)
+    gone = {f for f in games if f.cancelled()}
+    quit_.dropped += len(gone)
+    return gone
 
 
 def _cancel(executor, futures) -> None:
@@ -247,14 +274,19 @@ def plan_load_problems(plan, done=frozenset()) -> dict:
 
 
 def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
-        on_game=None, check_load: bool = True) -> RunResult:
+        on_game=None, check_load: bool = True,
+        give_up_after: int = GIVE_UP_AFTER) -> RunResult:
     """Play the games of ``plan`` that ``store`` lacks; see the module docstring.
 
     ``on_game(row)`` is called after each game is stored.  ``check_load=False``
-    skips :func:`check_plan_loads` (the caller ran it).
+    skips :func:`check_plan_loads` (the caller ran it).  ``give_up_after``: the games
+    a program may time out on the first move of, each of its first, before the run
+    gives up on it (0: never; :mod:`tronlab.arena.giveup`).
     """
     done = store.done_keys()
-    todo = list({spec.key: spec for spec in plan if spec.key not in done}.values())
+    quit_ = GiveUp(plan, store, give_up_after)      # those given up on in an earlier run
+    todo = [spec for spec in {spec.key: spec for spec in plan if spec.key not in done}.values()
+            if not quit_.skips(spec)]
     if check_load:
         check_plan_loads(todo)
     result = RunResult(planned=len({s.key for s in plan}), skipped=len({s.key for s in plan}
@@ -263,7 +295,7 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
     if executor is None and jobs > 1 and len(todo) > 1:
         executor = own = process_pool(min(jobs, len(todo)), plan_warm(todo))
     bar = _progress(len(todo), progress)
-    rows = _results(todo, executor, cancel=own is None)
+    rows = _results(todo, executor, cancel=own is None, quit_=quit_)
     workers: set = set()         # every pool worker this run had: never swept as an orphan
     try:
         for row in rows:
@@ -271,8 +303,10 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
             if _add(store, row, result):
                 result.played += 1
                 result.rows.append(row)
+            quit_.add(row)
             if bar is not None:
                 bar.update(1)
+                bar.total = len(todo) - quit_.dropped
             if on_game is not None:
                 on_game(row)
     except KeyboardInterrupt:
@@ -288,11 +322,13 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
             own = None
     finally:
         if bar is not None:
+            bar.total = len(todo) - quit_.dropped
             bar.close()
         if own is not None:
             own.shutdown(wait=True, cancel_futures=True)
         rows.close()
         _sweep(None, workers)
+    result.given_up = quit_.report(plan, store.done_keys())
     return result
 
 

@@ -1,0 +1,198 @@
+"""A program that never answers its first move is given up on during the run.
+
+Before: in a 29-bot class contest three such programs (a loop in move, a loop at the top of
+the file, a silent program) took 914 s of the games' 2299 s, every one of their games
+waiting out the first move's limit; the report said so only afterwards.  Now the run plays
+none of such a program's games after its first ``give_up_after`` (2), stores none it did not
+play, and decides again from the stored games at each start: an unchanged file stays given
+up on, a changed file plays, ``give_up_after=0`` plays everything.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tronlab.arena import Store, round_robin, run
+from tronlab.arena.giveup import first_move_timeouts
+from tronlab.cli import main as tronlab_main
+
+HANG = "import time\n\ndef move(board, player):\n    time.sleep(60)\n"
+FIXED = ("def move(board, player):\n    moves = list(board.legal_moves(player))\n"
+         "    return moves[0] if moves else 0\n")
+#: hangs on the first load only (a cold start): the first game times out, the others answer
+COLD = ("import os, time\nMARK = os.path.join(os.path.dirname(__file__), 'warm')\n"
+        "if not os.path.exists(MARK):\n    open(MARK, 'w').close()\n    time.sleep(60)\n" + FIXED)
+
+
+@pytest.fixture
+def quick_start(monkeypatch):
+    """A first-move limit of 1 s, so each hung game costs 1 s, not 5."""
+    monkeypatch.setenv("TRONLAB_PROGRAM_START", "1")
+
+
+def _plan(hang, seeds=1):
+    # registered opponents start at once: only the hung program waits out the limit
+    return round_robin([f"py:{hang}", "random", "hugger"], "arena", seeds=seeds, time=0.05)
+
+
+def _games_of(rows, name):
+    return [r for r in rows if name in r["names"]]
+
+
+def _all_hung(store, rows, name):
+    """Whether ``name`` timed out on its first move in each of ``rows``, from the records."""
+    return all(r["names"].index(name) in first_move_timeouts(store.record_json(r["id"]))
+               for r in rows)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_hung_program_is_given_up_on_and_its_other_games_wait_for_a_fixed_file(
+        tmp_path, quick_start, monkeypatch, jobs):
+    hang = tmp_path / "hang.py"
+    hang.write_text(HANG)
+    seeds = 1 if jobs == 1 else 3        # a pool starts jobs + 1 games before it can cancel
+    plan = _plan(hang, seeds)
+    hang_keys = {s.key for s in plan if "hang" in s.names}
+    others = {s.key for s in plan} - hang_keys
+    with Store(tmp_path / "g.sqlite") as store:
+        first = run(plan, store, jobs=jobs, progress=False)
+        rows = store.rows()
+        stored = {r["key"] for r in rows}
+        hung = _games_of(rows, "hang")
+        assert others <= stored                         # every other game is played
+        assert 2 <= len(hung) < len(hang_keys) and _all_hung(store, hung, "hang")
+        [given] = first.given_up
+        assert (given.name, given.games, given.unplayed, given.earlier) == \
+            ("hang", len(hung), len(hang_keys) - len(hung), False)
+        assert first.played == len(rows)
+        # the same plan while the file is unchanged: nothing new, the same bot given up on
+        again = run(_plan(hang, seeds), store, jobs=jobs, progress=False)
+        assert again.played == 0 and store.done_keys() == stored
+        assert [(g.name, g.unplayed, g.earlier) for g in again.given_up] == \
+            [("hang", given.unplayed, True)]
+        # the student fixes the file: a new version, all its games are played
+        hang.write_text(FIXED)
+        monkeypatch.setenv("TRONLAB_PROGRAM_START", "5")     # a started program answers
+        fixed = run(_plan(hang, seeds), store, jobs=jobs, progress=False)
+        assert fixed.played == len(hang_keys) and fixed.given_up == []
+        assert _all_hung(store, fixed.rows, "hang") is False
+
+
+def test_give_up_after_0_plays_every_game(tmp_path, quick_start):
+    hang = tmp_path / "hang.py"
+    hang.write_text(HANG)
+    plan = _plan(hang)
+    with Store(tmp_path / "z.sqlite") as store:
+        result = run(plan, store, progress=False, give_up_after=0)
+        assert result.played == len(plan) == 6 and result.given_up == []
+        assert _all_hung(store, _games_of(store.rows(), "hang"), "hang")
+
+
+def test_a_program_that_answers_once_after_a_slow_start_is_not_given_up_on(tmp_path,
+                                                                          quick_start):
+    cold = tmp_path / "cold.py"
+    cold.write_text(COLD)
+    plan = round_robin([f"py:{cold}", "random", "hugger"], "arena", time=0.05)
+    with Store(tmp_path / "c.sqlite") as store:
+        result = run(plan, store, progress=False, check_load=False)
+        rows = store.rows()
+        assert result.played == len(plan) and result.given_up == []
+        firsts = [r["names"].index("cold") in first_move_timeouts(store.record_json(r["id"]))
+                  for r in _games_of(rows, "cold")]
+    assert firsts[0] and not any(firsts[1:])        # one cold start, then it answered
+
+
+def test_the_run_and_the_table_say_whom_it_gave_up_on_and_how_to_play_its_games(
+        tmp_path, quick_start, capsys):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "hang.py").write_text(HANG)
+    (folder / "ann.py").write_text(FIXED)
+    db = str(tmp_path / "class.sqlite")
+    args = ["arena", "run", "--no-progress", "--bots-dir", str(folder), "--bots", "hugger",
+            "--maps", "arena", "--time", "0.05", "--db", db]
+    assert tronlab_main(args) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("6 games planned, 0 already in")
+    assert ("gave up on hang: it did not answer its first move in any of its 2 games, so its "
+            "other 2 games were not played") in out
+    assert f"fix {folder / 'hang.py'}" in out and "run the same command again" in out
+    # hugger meets hang first in the plan: it scored from hang, ann never met it
+    assert "the table is uneven: hugger played it and scored from its timeouts, ann did not" in out
+    assert "hang never answered a first move: its 2 games" in out       # the table's note
+    assert tronlab_main(args) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("6 games planned, 4 already in")
+    assert "0 to play (2 games of hang not: given up on in an earlier run" in out
+    assert "gave up on hang in an earlier run (its file has not changed since)" in out
+    assert tronlab_main(args + ["--give-up-after", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "2 to play" in out and "gave up" not in out
+
+
+def test_first_move_timeouts_read_tron_and_capture_records():
+    tron = {"events": [{"turn": 1, "player": 1, "kind": "timeout"},
+                       {"turn": 3, "player": 0, "kind": "timeout"},
+                       {"turn": 1, "player": 2, "kind": "crash"}]}
+    capture = {"format": "tronlab-capture",
+               "events": [[1, 1, 0, "timeout", "fault: timeout"],
+                          [2, 2, 1, "timeout", "fault: timeout"]]}
+    assert first_move_timeouts(json.dumps(tron)) == {1}
+    assert first_move_timeouts(json.dumps(capture)) == {0}
+
+
+def _row(key, bots, first_timeouts):
+    """A stored game's row: the seats in ``first_timeouts`` timed out on turn 1."""
+    events = [{"turn": 1, "player": p, "kind": "timeout"} for p in first_timeouts]
+    return {"key": key, "game": "google2010", "bots": bots, "names": [b[3:] or b for b in bots],
+            "map": "m", "map_set": "s", "seed": 1, "winner": None, "ranks": [0, 0],
+            "turns": 1, "faults": ["timeout" if p in first_timeouts else None
+                                   for p in range(len(bots))],
+            "record": json.dumps({"events": events})}
+
+
+def test_a_program_that_answers_in_a_game_under_way_is_played_again_by_the_rerun(tmp_path):
+    # a pool cancels the games not started when the second game comes back hung; a third,
+    # already running, comes back answered: this run says so, the rerun plays the rest
+    from types import SimpleNamespace
+
+    from tronlab.arena.giveup import GiveUp, given_up_lines
+    plan = [SimpleNamespace(key=f"k{i}", bots=("py:x", "random"), names=("x", "random"))
+            for i in range(6)]
+    rows = [_row("k0", ["py:x", "random"], {0}), _row("k1", ["py:x", "random"], {0}),
+            _row("k2", ["py:x", "random"], set())]
+    with Store(tmp_path / "u.sqlite") as store:
+        quit_ = GiveUp(plan, store)
+        assert quit_.add(rows[0]) == [] and quit_.add(rows[1]) == ["py:x"]
+        assert quit_.skips(plan[3]) and quit_.add(rows[2]) == []
+        for row in rows:
+            store.add(row)
+        [given] = quit_.report(plan, store.done_keys())
+        assert (given.games, given.unplayed, given.answered) == (2, 3, True)
+        assert "run the same command again to play them" in given_up_lines([given])[0]
+        assert GiveUp(plan, store).given_up == {}          # the rerun plays its games
+        assert GiveUp(plan[:2], store).given_up == {"py:x": True}   # 2 games, both hung
+        assert GiveUp(plan[:2], store, 3).given_up == {}            # K = 3: not yet
+
+
+def test_a_dask_run_cancels_the_games_of_a_bot_it_gave_up_on(tmp_path, quick_start):
+    distributed = pytest.importorskip("distributed")
+    from tronlab.arena import dask_executor
+    hang = tmp_path / "hang.py"
+    hang.write_text(HANG)
+    plan = _plan(hang, seeds=3)
+    hang_keys = {s.key for s in plan if "hang" in s.names}
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        executor, _ = dask_executor(client, warm=["random", "hugger"])
+        with Store(tmp_path / "d.sqlite") as store:
+            result = run(plan, store, executor=executor, progress=False)
+            hung = _games_of(store.rows(), "hang")
+            assert result.failed is None and result.played == len(plan) - len(hang_keys) \
+                + len(hung)
+            assert 2 <= len(hung) < len(hang_keys)
+            assert [(g.name, g.unplayed) for g in result.given_up] == \
+                [("hang", len(hang_keys) - len(hung))]
