@@ -482,6 +482,16 @@ def test_the_bots_dir_help_says_which_files_are_bots(tmp_path, capsys):
             for spec in found.specs] == ["py:ann.py", "cmd:prog.py", "cmd:run"], found
 
 
+def test_a_folder_is_read_in_class_list_order_not_capitals_first(tmp_path):
+    # sorted() put 'Zoe' and 'ALICE' before 'amy': the plan, the left-out lines and the
+    # run's note read as a class list does
+    folder = _folder(tmp_path, {name: GOOD for name in ("zed.py", "Zoe.py", "amy.py",
+                                                        "alice.py", "ALICE.py", "Bob.py")})
+    found = scan_bots_folder(folder)
+    assert [os.path.basename(spec) for spec in found.specs] == [
+        "ALICE.py", "alice.py", "amy.py", "Bob.py", "zed.py", "Zoe.py"]
+
+
 def test_a_run_names_the_bots_of_the_database_its_plan_leaves_out(tmp_path, capsys):
     # cy's file removed after the first run: the second run's table leaves cy out, but
     # arena table and arena export still count cy's games; the run says so

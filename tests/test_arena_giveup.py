@@ -196,3 +196,23 @@ def test_a_dask_run_cancels_the_games_of_a_bot_it_gave_up_on(tmp_path, quick_sta
             assert 2 <= len(hung) < len(hang_keys)
             assert [(g.name, g.unplayed) for g in result.given_up] == \
                 [("hang", len(hang_keys) - len(hung))]
+
+
+def test_the_note_names_a_hung_bot_of_a_game_that_went_on_without_it(tmp_path):
+    # three players: x timed out on turn 1 and the other two played on to turn 9, so the
+    # rows alone (turns <= 1) do not tell; the records do
+    from tronlab.arena.report import first_move_note, never_answered
+    with Store(tmp_path / "three.sqlite") as store:
+        for i in range(2):
+            row = _row(f"k{i}", ["py:x", "random", "hugger"], {0})
+            row.update(turns=9, ranks=[2, 0, 1], winner=1)
+            store.add(row)
+        rows = store.rows()
+        assert never_answered(rows) == []
+        assert never_answered(rows, store) == ["x"]
+        assert first_move_note(rows, store)[0].startswith("  x never answered a first move")
+        late = _row("k2", ["py:x", "random", "hugger"], set())
+        late.update(turns=9, ranks=[2, 0, 1], winner=1, faults=["timeout", None, None],
+                    record=json.dumps({"events": [{"turn": 4, "player": 0, "kind": "timeout"}]}))
+        store.add(late)
+        assert never_answered(store.rows(), store) == []     # it answered in that game

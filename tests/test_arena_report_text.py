@@ -296,7 +296,9 @@ def test_up_to_eight_bots_keep_every_pair_before_the_faults():
 def _page(rows, monkeypatch):
     from tronlab.arena.html import leaderboard_html
     monkeypatch.setattr("tronlab.arena.html.first_fault_text", lambda *args: "it hung")
-    return leaderboard_html(SimpleNamespace(path="c.sqlite"), rows, max_replays=0)
+    # no record says a bot timed out on its first move: the first-move note stays out
+    store = SimpleNamespace(path="c.sqlite", record_json=lambda game_id: '{"events": []}')
+    return leaderboard_html(store, rows, max_replays=0)
 
 
 def _pair_cells(page):

@@ -35,6 +35,7 @@ import sys
 from typing import NamedTuple
 
 from ..runner.games import get_game
+from .stats import by_name
 
 #: registered Tron bots that take a fixed search depth
 DEPTH_BOTS = {"minimax", "chamber", "nash"}
@@ -276,7 +277,7 @@ def scan_bots_folder(folder) -> FolderBots:
     if not os.path.isdir(folder):
         raise ValueError(f"--bots-dir: no such folder {folder!r}")
     specs, skipped = [], []
-    for entry in sorted(os.listdir(folder)):
+    for entry in sorted(os.listdir(folder), key=by_name):     # as a class list reads
         path = os.path.abspath(os.path.join(folder, entry))
         if entry.startswith((".", "_")) or not os.path.isfile(path):
             continue

@@ -30,6 +30,7 @@ import sys
 from ..runner.reprs import plural
 from .bots import bot_name
 from .common import ArenaError, _open
+from .stats import by_name
 from .export import cmd_export
 from .parser import MAX_JOBS, build_parser
 
@@ -265,7 +266,7 @@ def _not_in_plan(store, plan, db) -> str:
         return ""
     planned = {name for spec in plan for name in spec.names}
     others = sorted({name for row in store.rows(game=plan[0].game) for name in row["names"]}
-                    - planned)
+                    - planned, key=by_name)
     if not others:
         return ""
     return (f"\n{db} also holds games of {', '.join(others)}, not in this run's plan: "

@@ -251,7 +251,7 @@ def _faults(store, rows, games) -> str:
               _first_fault(store, first[name, code], name, code, games)]
              for name, c in sorted(counts.items(), key=lambda item: by_name(item[0]))
              for code, n in sorted(c.items())]
-    hung = " ".join(line.strip() for line in first_move_note(rows))
+    hung = " ".join(line.strip() for line in first_move_note(rows, store))
     return (f"<p>Games in which a bot timed out, crashed, answered badly or broke a rule, "
             f"out of {len(rows)}, and what it did the first time.</p>"
             + _table(["bot", "faults", "the first time"], lines, "faults counts")

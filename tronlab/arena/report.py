@@ -238,28 +238,38 @@ def faults_text(rows, store=None) -> str:
                                                     for code, n in sorted(c.items()))]
              + said(name, c)]
     return "\n".join([f"faults in {plural(len(rows), 'game')} (tronlab arena replay DB GAME "
-                      f"says what happened):"] + lines + first_move_note(rows))
+                      f"says what happened):"] + lines + first_move_note(rows, store))
 
 
-def never_answered(rows) -> list[str]:
+def never_answered(rows, store=None) -> list[str]:
     """The bots that timed out on the first turn of every game they played, two at
-    least: a hang at the top of the file or in the first move, or a silent program."""
+    least: a hang at the top of the file or in the first move, or a silent program.
+    With the ``store`` the rows come from, the turn is read from each timeout's record,
+    so a 3-4 player or Light Riders game that went on without the bot counts too; without
+    it, a game that ended on turn 1."""
+    from .giveup import first_move_timeouts
+
     games, hung = defaultdict(int), defaultdict(int)
     for row in rows:
-        for name, code in zip(row["names"], row["faults"]):
+        timeouts = [k for k, code in enumerate(row["faults"]) if code == "timeout"]
+        if store is not None and timeouts:
+            first = first_move_timeouts(store.record_json(row["id"]))
+        else:
+            first = set(timeouts) if row.get("turns", 2) <= 1 else set()
+        for seat, name in enumerate(row["names"]):
             games[name] += 1
-            hung[name] += code == "timeout" and row.get("turns", 2) <= 1
+            hung[name] += seat in first
     return sorted((n for n in games if games[n] >= 2 and hung[n] == games[n]), key=by_name)
 
 
-def first_move_note(rows) -> list[str]:
+def first_move_note(rows, store=None) -> list[str]:
     """Lines saying what the bots of :func:`never_answered` cost the run (each of their
     games waited out the first move's limit, which starting a program needs), that a
     run gives up on such a program and how to play its other games; none when there
     are none."""
     from .giveup import GIVE_UP_AFTER
 
-    names = never_answered(rows)
+    names = never_answered(rows, store)
     if not names:
         return []
     theirs = [r for r in rows if set(r["names"]) & set(names)]
