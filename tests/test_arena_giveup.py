@@ -216,3 +216,17 @@ def test_the_note_names_a_hung_bot_of_a_game_that_went_on_without_it(tmp_path):
                     record=json.dumps({"events": [{"turn": 4, "player": 0, "kind": "timeout"}]}))
         store.add(late)
         assert never_answered(store.rows(), store) == []     # it answered in that game
+
+
+def test_the_fix_line_names_a_programs_file_not_the_python_running_it(tmp_path):
+    # a contest program found in --bots-dir is 'cmd:PYTHON FILE': the teacher fixes FILE
+    import shlex
+    import sys
+
+    from tronlab.arena.giveup import GivenUp, given_up_lines
+    prog = tmp_path / "silent prog.py"
+    prog.write_text("import time\ntime.sleep(60)\n")
+    spec = "cmd:" + shlex.join([sys.executable, str(prog)])
+    lines = given_up_lines([GivenUp("silent prog", spec, 2, 54)])
+    assert f"  to play them: fix {prog} (a loop" in lines[1], lines
+    assert sys.executable not in lines[1]

@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..runner.reprs import plural
-from .bots import bot_name, is_program
+from .bots import bot_files, bot_name, is_program
 from .stats import by_name
 
 #: ``--give-up-after``'s default: one first move lost to a cold start (a busy disk, a
@@ -152,7 +152,7 @@ def given_up_lines(given_up) -> list[str]:
                          f"{'was' if g.unplayed == 1 else 'were'} not played; run the same "
                          f"command again to play {'it' if g.unplayed == 1 else 'them'}")
             continue
-        what = g.bot.split(":", 1)[1] if ":" in g.bot else g.bot
+        what = " ".join(bot_files(g.bot)) or g.bot.split(":", 1)[-1]    # the file, not python
         when = " in an earlier run (its file has not changed since)" if g.earlier else ""
         were = "was" if g.unplayed == 1 else "were"
         lines += [f"gave up on {g.name}{when}: it did not answer its first move in any of its "
