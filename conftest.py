@@ -20,3 +20,35 @@ if "TRONLAB_TEST_TMPDIR" not in os.environ:
     os.environ["TRONLAB_TEST_TMPDIR"] = os.environ["TMPDIR"] = _scratch
 os.environ.setdefault("TRONLAB_PROGRESS",
                       os.path.join(os.environ["TRONLAB_TEST_TMPDIR"], "progress.json"))
+
+#: the slowest test files, slowest first (seconds in one process on two slow cores,
+#: 2026-11-30: 117, 78, 71, 61, 58, 57, 56, 56, 51, 50, 40, 38, 37, 32, 30, 27, 27).
+#: pytest-xdist (``dev.py test``: whole files to a worker, in collection order) starts
+#: them first and fills in with the many short files, so the run does not end with one
+#: worker alone on a long file; xdist's own order (most tests first) put test_warmup,
+#: one test of 117 s, near the end.
+SLOW_FIRST = (
+    "tests/test_warmup.py", "tests/capture/test_ex_capture.py",
+    "tests/browser/test_jupyterlab.py", "tests/test_arena_bots.py",
+    "tests/browser/test_map_editor.py", "tests/test_arena_class.py", "tests/test_checker.py",
+    "tests/browser/test_course.py", "tests/test_coldstart.py", "tests/browser/test_stepper.py",
+    "tests/test_ex_learning.py", "tests/test_benchmarks.py", "tests/test_aot_protocol.py",
+    "tests/browser/test_capture_widget.py", "tests/test_arena_dask.py", "tests/test_cli.py",
+    "tests/test_widgets.py",
+)
+
+
+def slow_first(paths, root) -> list:
+    """The order in which a pytest-xdist run's files start: those of :data:`SLOW_FIRST`
+    first, in its order, then the others as collected (a stable sort: each file's tests
+    keep their order, so nbval still runs a notebook's cells top to bottom)."""
+    rank = {path: k for k, path in enumerate(SLOW_FIRST)}
+    order = [rank.get(os.path.relpath(str(p), str(root)).replace(os.sep, "/"), len(rank))
+             for p in paths]
+    return sorted(range(len(paths)), key=order.__getitem__)
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.environ.get("PYTEST_XDIST_WORKER"):         # only where files go to workers
+        order = slow_first([item.path for item in items], config.rootpath)
+        items[:] = [items[k] for k in order]

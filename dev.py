@@ -197,7 +197,10 @@ def parallel_args(args) -> list:
         return []
     wanted = os.environ.get("TRONLAB_TEST_WORKERS", "")
     workers = int(wanted) if wanted.isdigit() else min(TEST_WORKERS, _cores())
-    return ["-n", str(workers), "--dist", "loadfile"] if workers > 1 else []
+    # --no-loadscope-reorder: files start in the order collected, which conftest.py makes
+    # slowest first; xdist's own order (most tests first) left a 117 s file for the end
+    return (["-n", str(workers), "--dist", "loadfile", "--no-loadscope-reorder"]
+            if workers > 1 else [])
 
 
 # ---- notebooks without outputs ------------------------------------------------------------------
