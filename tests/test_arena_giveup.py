@@ -230,3 +230,27 @@ def test_the_fix_line_names_a_programs_file_not_the_python_running_it(tmp_path):
     lines = given_up_lines([GivenUp("silent prog", spec, 2, 54)])
     assert f"  to play them: fix {prog} (a loop" in lines[1], lines
     assert sys.executable not in lines[1]
+
+
+def test_a_capture_timeout_after_a_rewind_to_round_1_is_not_a_first_move_timeout():
+    # Back to the Code: a BACK on turn 1 leaves round 1 to play again, so turn 2 is round 1
+    # too; the seat that timed out on turn 2 had answered its first move (turn 1)
+    from tronlab.capture.external import ProgramFault
+    from tronlab.capture.game import play_capture
+
+    def rewinds(view, p):
+        return ("BACK", 1)
+
+    answered = []
+
+    def then_hangs(view, p):
+        answered.append(p)
+        if len(answered) == 1:
+            return view.positions[p]
+        raise ProgramFault("timeout", "no answer within the turn's limit")
+
+    rec = play_capture([rewinds, then_hangs], rng=1, width=12, height=8)
+    events = rec.to_dict()["events"]
+    timeout = [e for e in events if e[3] == "timeout"]
+    assert [e[:3] for e in timeout] == [[2, 1, 1]]      # turn 2, round 1, seat 1
+    assert first_move_timeouts(json.dumps(rec.to_dict())) == set()

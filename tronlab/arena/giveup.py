@@ -59,10 +59,12 @@ def check_give_up_after(after, name: str = "give_up_after") -> int:
 
 def first_move_timeouts(record_text: str) -> set:
     """The seats that timed out on their first move in a stored game's record (JSON
-    text): turn 1 of a Tron game, round 1 of a capture game."""
+    text): turn 1 of a Tron game or of a capture game (whose events are ``[turn, round,
+    player, kind, detail]``: a BACK on turn 1 plays round 1 again on turn 2, so the round
+    does not tell the first move)."""
     data = json.loads(record_text)
     if data.get("format") == "tronlab-capture":
-        return {e[2] for e in data.get("events", []) if e[3] == "timeout" and e[1] == 1}
+        return {e[2] for e in data.get("events", []) if e[3] == "timeout" and e[0] == 1}
     return {e["player"] for e in data.get("events", [])
             if e.get("kind") == "timeout" and e.get("turn") == 1}
 
