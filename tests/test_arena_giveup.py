@@ -254,3 +254,29 @@ def test_a_capture_timeout_after_a_rewind_to_round_1_is_not_a_first_move_timeout
     timeout = [e for e in events if e[3] == "timeout"]
     assert [e[:3] for e in timeout] == [[2, 1, 1]]      # turn 2, round 1, seat 1
     assert first_move_timeouts(json.dumps(rec.to_dict())) == set()
+
+
+def test_a_stopped_run_counts_the_games_a_rerun_plays_of_a_bot_that_answered(tmp_path):
+    # the run gave up on x after two hung games, then x answered in a game under way, and
+    # the run was stopped: the rerun plays x's 3 other games, and 'stopped: ... to play the
+    # other N' counts them
+    from types import SimpleNamespace
+
+    from tronlab.arena.cli import _to_play
+    from tronlab.arena.giveup import GiveUp
+    plan = [SimpleNamespace(key=f"k{i}", bots=("py:x", "random"), names=("x", "random"))
+            for i in range(6)]
+    rows = [_row("k0", ["py:x", "random"], {0}), _row("k1", ["py:x", "random"], {0}),
+            _row("k2", ["py:x", "random"], set())]
+    with Store(tmp_path / "s.sqlite") as store:
+        quit_ = GiveUp(plan, store)
+        for row in rows:
+            quit_.add(row)
+            store.add(row)
+        result = SimpleNamespace(given_up=quit_.report(plan, store.done_keys()))
+        rerun = GiveUp(plan, store)          # what the same command decides
+        stored = store.rows()
+        played_by_rerun = [s for s in plan if s.key not in store.done_keys()
+                           and not rerun.skips(s)]
+        assert len(played_by_rerun) == 3
+        assert _to_play(plan, stored, result) == 3

@@ -251,9 +251,9 @@ def _held_back(plan, store, done_keys, after) -> tuple[int, str]:
 
 def _to_play(plan, rows, result) -> int:
     """The games of ``plan`` a rerun would play: not in ``rows`` (those stored), and
-    without a bot the run gave up on."""
+    without a bot the run gave up on (one that answered in a game under way plays again)."""
     stored = {r["key"] for r in rows}
-    gone = {g.bot for g in result.given_up}
+    gone = {g.bot for g in result.given_up if not g.answered}
     return len({s.key for s in plan if s.key not in stored and not gone & set(s.bots)})
 
 
