@@ -527,3 +527,36 @@ def test_a_game_cancelled_as_it_finished_is_still_told_cancelled():
     _hand_over(Finished(), future)
     done, _ = cf.wait([future], timeout=0)
     assert done == {future} and future.cancelled()
+
+
+def test_a_game_cancelled_while_a_refused_one_is_sent_again_is_still_told_cancelled():
+    # a worker refused a game of a bot; while the run left that worker out, it gave up on
+    # the bot and cancelled the game (mid-run, as_completed still waiting): the game was
+    # not sent again, and nothing told the future's waiters, so the run waited for ever
+    import concurrent.futures as cf
+    import threading
+
+    from tronlab.arena.daskgames import DaskGames
+
+    class DaskWorkerRefused(RuntimeError):
+        pass
+
+    class Refused:
+        status = "error"
+
+        def exception(self):
+            return DaskWorkerRefused("tcp://10.0.0.3:4000", "lacks hang.py")
+
+    games = DaskGames.__new__(DaskGames)
+    games._lock, games._tasks, games._pending, games._batch = threading.Lock(), {}, set(), None
+    future = cf.Future()
+    future.add_done_callback(games._done)
+    games._tasks[future] = Refused()
+
+    def retire(address, why):       # the run gives up on the bot meanwhile
+        assert future.cancel()
+
+    games._retire = retire
+    games._returned(Refused(), future, None, ())
+    done, _ = cf.wait([future], timeout=0)
+    assert done == {future} and future.cancelled()

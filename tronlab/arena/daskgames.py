@@ -83,6 +83,7 @@ class DaskGames(cf.Executor):
                 self._tasks[future] = task
         if gone:
             task.cancel()
+            _tell_cancelled(future)
         else:
             task.add_done_callback(lambda t: self._returned(t, future, fn, args))
 
@@ -95,6 +96,8 @@ class DaskGames(cf.Executor):
             self._retire(*refused)
             if not future.done():
                 self._send(future, fn, args)
+            else:                   # cancelled meanwhile (a bot given up on, mid-run)
+                _tell_cancelled(future)
         except Exception as exc:    # noqa: BLE001 - (the client was closed): the run stops
             with contextlib.suppress(cf.InvalidStateError):
                 future.set_exception(exc)
@@ -201,6 +204,14 @@ def _hand_over(task, future, played=None) -> None:
         if future.cancelled():      # (its task finished first): tell its waiters
             with contextlib.suppress(RuntimeError):
                 future.set_running_or_notify_cancel()
+
+
+def _tell_cancelled(future) -> None:
+    """Tell the waiters of ``future`` (as_completed, wait) that the run cancelled it, where
+    no Dask task will: a cancelled future they are not told of is waited for for ever."""
+    if future.cancelled():
+        with contextlib.suppress(RuntimeError):     # told already
+            future.set_running_or_notify_cancel()
 
 
 def _refusal(task):
