@@ -376,3 +376,11 @@ def test_a_class_page_puts_its_programs_always_in_time_on_one_line():
     few = _slow(rows[:8], {})              # up to 8: each with its own slowest answer
     assert re.findall(r"<tr><td>([\w ]+)</td>", few) == ["late"] + [
         f"p{k:02d}" for k in range(1, 9)]
+
+
+def test_a_class_whose_pairs_met_once_reads_1_game_a_pair():
+    # 4-player games (or one seat a pair) can meet each pair once: not '1 games a pair'
+    from tronlab.arena.report import default_pairs, pairs_counts
+    rows = _class_rows([f"bot{k}" for k in range(9)])[::2]      # one game of each pair
+    assert pairs_counts(rows, default_pairs(rows)).startswith(
+        "36 pairs, 1 game a pair: 0 clear, 0 lost, 36 unclear")

@@ -148,7 +148,8 @@ def pairs_counts(rows, every) -> str:
     fewest = "" if games[-1] >= fewest_for_a_verdict() else (
         f" (a verdict needs {fewest_for_a_verdict()} decided games at least: more --seeds "
         f"or --maps give them)")
-    return (f"{len(every)} pairs, {each} games a pair: {counts['clear']} clear, "
+    return (f"{len(every)} pairs, {each} game{'' if each == '1' else 's'} a pair: "
+            f"{counts['clear']} clear, "
             f"{counts['lost']} lost, {counts['unclear']} unclear{fewest}")
 
 
