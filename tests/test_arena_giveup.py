@@ -280,3 +280,25 @@ def test_a_stopped_run_counts_the_games_a_rerun_plays_of_a_bot_that_answered(tmp
                            and not rerun.skips(s)]
         assert len(played_by_rerun) == 3
         assert _to_play(plan, stored, result) == 3
+
+
+def test_the_start_line_names_only_the_bots_whose_games_it_holds_back_in_class_order(tmp_path):
+    # zed and amy were given up on in an earlier run (zed's games stored first); all of
+    # old's games were played (--give-up-after 0), so none of the held games is old's
+    from types import SimpleNamespace
+
+    from tronlab.arena.cli import _held_back
+
+    def spec(key, bot):
+        return SimpleNamespace(key=key, bots=(bot, "random"), names=(bot[3:], "random"))
+
+    plan = ([spec(f"z{i}", "py:zed") for i in range(4)] + [spec(f"a{i}", "py:amy")
+                                                            for i in range(4)]
+            + [spec(f"o{i}", "py:old") for i in range(2)])
+    with Store(tmp_path / "h.sqlite") as store:
+        for key, bot in [("z0", "py:zed"), ("z1", "py:zed"), ("a0", "py:amy"),
+                         ("a1", "py:amy"), ("o0", "py:old"), ("o1", "py:old")]:
+            store.add(_row(key, [bot, "random"], {0}))
+        kept, words = _held_back(plan, store, store.done_keys(), 2)
+    assert kept == 4
+    assert words == " (4 games of amy, zed not: given up on in an earlier run, see the end)"

@@ -241,10 +241,12 @@ def _held_back(plan, store, done_keys, after) -> tuple[int, str]:
     if not done_keys or not after:
         return 0, ""
     quit_ = GiveUp(plan, store, after)
-    held = {s.key for s in plan if s.key not in done_keys and quit_.skips(s)}
+    held = {s.key: s for s in plan if s.key not in done_keys and quit_.skips(s)}
     if not held:
         return 0, ""
-    names = ", ".join(bot_name(b) for b in quit_.given_up)
+    # those whose games are held back (one may have all its games stored), as a class list
+    names = ", ".join(sorted({bot_name(b) for s in held.values() for b in s.bots
+                              if b in quit_.given_up}, key=by_name))
     return len(held), (f" ({plural(len(held), 'game')} of {names} not: given up on in an "
                        f"earlier run, see the end)")
 
