@@ -302,3 +302,17 @@ def test_the_start_line_names_only_the_bots_whose_games_it_holds_back_in_class_o
         kept, words = _held_back(plan, store, store.done_keys(), 2)
     assert kept == 4
     assert words == " (4 games of amy, zed not: given up on in an earlier run, see the end)"
+
+
+def test_the_end_of_the_run_names_the_bots_given_up_on_in_class_order(tmp_path):
+    from types import SimpleNamespace
+
+    from tronlab.arena.giveup import GiveUp
+    plan = [SimpleNamespace(key=f"{b}{i}", bots=(f"py:{b}", "random"), names=(b, "random"))
+            for b in ("zed", "amy") for i in range(3)]
+    with Store(tmp_path / "o.sqlite") as store:
+        for key, bot in [("zed0", "py:zed"), ("zed1", "py:zed"), ("amy0", "py:amy"),
+                         ("amy1", "py:amy")]:
+            store.add(_row(key, [bot, "random"], {0}))
+        given = GiveUp(plan, store).report(plan, store.done_keys())
+    assert [(g.name, g.unplayed) for g in given] == [("amy", 1), ("zed", 1)]

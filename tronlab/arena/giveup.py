@@ -124,13 +124,14 @@ class GiveUp:
         return bool(self.given_up) and any(b in self.given_up for b in spec.bots)
 
     def report(self, plan, done: set) -> list:
-        """A :class:`GivenUp` for each bot given up on, its unplayed games counted in
-        ``plan`` against ``done`` (the keys stored)."""
+        """A :class:`GivenUp` for each bot given up on (in class-list order), its unplayed
+        games counted in ``plan`` against ``done`` (the keys stored)."""
         unplayed = Counter(b for spec in {s.key: s for s in plan}.values()
                            if spec.key not in done for b in set(spec.bots))
         names = sorted({n for spec in plan for n in spec.names}, key=by_name)
         out = []
-        for b, earlier in self.given_up.items():
+        for b in sorted(self.given_up, key=lambda b: by_name(bot_name(b))):
+            earlier = self.given_up[b]
             met = self.met.get(b, ())
             out.append(GivenUp(bot_name(b), b, self.hung[b], unplayed[b], earlier,
                                tuple(n for n in names if n in met),
