@@ -11,6 +11,7 @@ up on, a changed file plays, ``give_up_after=0`` plays everything.
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 
@@ -153,16 +154,21 @@ def _row(key, bots, first_timeouts):
             "record": json.dumps({"events": events})}
 
 
-def test_a_program_that_answers_in_a_game_under_way_is_played_again_by_the_rerun(tmp_path):
-    # a pool cancels the games not started when the second game comes back hung; a third,
-    # already running, comes back answered: this run says so, the rerun plays the rest
-    from types import SimpleNamespace
-
-    from tronlab.arena.giveup import GiveUp, given_up_lines
+def _two_hung_then_answered():
+    """A plan of six games of py:x against random, and x's first three games as stored:
+    it timed out on the first move of two, then answered in the third."""
     plan = [SimpleNamespace(key=f"k{i}", bots=("py:x", "random"), names=("x", "random"))
             for i in range(6)]
     rows = [_row("k0", ["py:x", "random"], {0}), _row("k1", ["py:x", "random"], {0}),
             _row("k2", ["py:x", "random"], set())]
+    return plan, rows
+
+
+def test_a_program_that_answers_in_a_game_under_way_is_played_again_by_the_rerun(tmp_path):
+    # a pool cancels the games not started when the second game comes back hung; a third,
+    # already running, comes back answered: this run says so, the rerun plays the rest
+    from tronlab.arena.giveup import GiveUp, given_up_lines
+    plan, rows = _two_hung_then_answered()
     with Store(tmp_path / "u.sqlite") as store:
         quit_ = GiveUp(plan, store)
         assert quit_.add(rows[0]) == [] and quit_.add(rows[1]) == ["py:x"]
@@ -260,14 +266,9 @@ def test_a_stopped_run_counts_the_games_a_rerun_plays_of_a_bot_that_answered(tmp
     # the run gave up on x after two hung games, then x answered in a game under way, and
     # the run was stopped: the rerun plays x's 3 other games, and 'stopped: ... to play the
     # other N' counts them
-    from types import SimpleNamespace
-
     from tronlab.arena.cli import _to_play
     from tronlab.arena.giveup import GiveUp
-    plan = [SimpleNamespace(key=f"k{i}", bots=("py:x", "random"), names=("x", "random"))
-            for i in range(6)]
-    rows = [_row("k0", ["py:x", "random"], {0}), _row("k1", ["py:x", "random"], {0}),
-            _row("k2", ["py:x", "random"], set())]
+    plan, rows = _two_hung_then_answered()
     with Store(tmp_path / "s.sqlite") as store:
         quit_ = GiveUp(plan, store)
         for row in rows:
@@ -285,8 +286,6 @@ def test_a_stopped_run_counts_the_games_a_rerun_plays_of_a_bot_that_answered(tmp
 def test_the_start_line_names_only_the_bots_whose_games_it_holds_back_in_class_order(tmp_path):
     # zed and amy were given up on in an earlier run (zed's games stored first); all of
     # old's games were played (--give-up-after 0), so none of the held games is old's
-    from types import SimpleNamespace
-
     from tronlab.arena.cli import _held_back
 
     def spec(key, bot):
@@ -305,8 +304,6 @@ def test_the_start_line_names_only_the_bots_whose_games_it_holds_back_in_class_o
 
 
 def test_the_end_of_the_run_names_the_bots_given_up_on_in_class_order(tmp_path):
-    from types import SimpleNamespace
-
     from tronlab.arena.giveup import GiveUp
     plan = [SimpleNamespace(key=f"{b}{i}", bots=(f"py:{b}", "random"), names=(b, "random"))
             for b in ("zed", "amy") for i in range(3)]
