@@ -424,6 +424,41 @@ def test_the_pairs_table_splits_by_map_set_only_when_there_are_several():
         ("s", 2), ("t", 1), ("all", 3)]
 
 
+def test_the_pairs_table_and_head_to_head_equal_each_pair_read_over_every_game():
+    # pair_table and head_to_head read only the games a pair met in; the oracle: pair_row
+    # over all rows, per map set, on seeded random 2-4 seat games (repeated names, depths,
+    # three map sets)
+    import random
+
+    from tronlab.arena.stats import pair_table
+    rng = random.Random(7)
+    names = ["a", "b", "c", "d", "e"]
+    rows = []
+    for _ in range(300):
+        seats = rng.choice([2, 2, 3, 4])
+        depths = None if rng.random() < 0.3 else [rng.choice([None, rng.random() * 9])
+                                                  for _ in range(seats)]
+        rows.append(_game([rng.choice(names) for _ in range(seats)],
+                          [rng.randrange(seats) for _ in range(seats)], depths,
+                          rng.choice(["s", "t", "u"])))
+    pairs = [(x, y) for x in names for y in names if x != y] + [("a", "zed")]
+    want = []
+    for a, b in pairs:
+        for label in ("s", "t", "u", "all"):
+            subset = rows if label == "all" else [r for r in rows if r["map_set"] == label]
+            line = pair_row(subset, a, b, label)
+            if line is not None:
+                want.append(line)
+    assert len(want) == 4 * 20
+    assert pair_table(rows, pairs) == want
+    from tronlab.arena.stats import head_to_head
+    order = names + ["zed"]
+    lines = {(a, b): pair_row(rows, a, b) for a in order for b in order if a != b}
+    assert head_to_head(rows, order) == [
+        [None if a == b or lines[a, b] is None else lines[a, b].score for b in order]
+        for a in order]
+
+
 def test_the_tables_show_long_names_whole():
     # the pairs table cut names at 27 characters: three pairs of a cmd: program (named by
     # its whole line) showed as the same "cmd:/usr/bin/python3 -m te"
