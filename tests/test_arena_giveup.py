@@ -10,6 +10,7 @@ up on, a changed file plays, ``give_up_after=0`` plays everything.
 
 from __future__ import annotations
 
+import html
 import json
 from types import SimpleNamespace
 
@@ -73,6 +74,14 @@ def test_a_hung_program_is_given_up_on_and_its_other_games_wait_for_a_fixed_file
         assert again.played == 0 and store.done_keys() == stored
         assert [(g.name, g.unplayed, g.earlier) for g in again.given_up] == \
             [("hang", given.unplayed, True)]
+        if jobs == 1:                                   # the page marks it (real records)
+            from tronlab.arena.html import leaderboard_html
+            from tronlab.arena.report import HUNG_NOTE, table_text
+            assert "hang *" in table_text(rows, store=store) and HUNG_NOTE in table_text(
+                rows, store=store)
+            page = leaderboard_html(store, rows)
+            assert "<td>hang *</td>" in page and page.count(" *</td>") == 1
+            assert html.escape(HUNG_NOTE) in page
         # the student fixes the file: a new version, all its games are played
         hang.write_text(FIXED)
         monkeypatch.setenv("TRONLAB_PROGRAM_START", "5")     # a started program answers
@@ -313,3 +322,21 @@ def test_the_end_of_the_run_names_the_bots_given_up_on_in_class_order(tmp_path):
             store.add(_row(key, [bot, "random"], {0}))
         given = GiveUp(plan, store).report(plan, store.done_keys())
     assert [(g.name, g.unplayed) for g in given] == [("amy", 1), ("zed", 1)]
+
+
+def test_the_ratings_mark_a_bot_that_never_answered_and_say_why(tmp_path):
+    # x's two games are first-move timeouts: its rating (two free wins for random) says
+    # nothing of its play, and the table and the page say so beside its name
+    from tronlab.arena.report import HUNG_NOTE, ratings_text
+    plan, rows = _two_hung_then_answered()
+    with Store(tmp_path / "r.sqlite") as store:
+        for row in rows[:2] + [_row("k9", ["random", "hugger"], set())]:
+            row.update(winner=1 if row["bots"][0] == "py:x" else None,
+                       ranks=[1, 0] if row["bots"][0] == "py:x" else [0, 0])
+            store.add(row)
+        text = ratings_text(store.rows(), store).splitlines()
+        marked = [line.split()[1:3] for line in text[1:4]]
+        assert ["x", "*"] in marked and all(m[1] != "*" for m in marked if m[0] != "x"), text
+        assert text[-1] == HUNG_NOTE
+        store.add(rows[2])                                  # then it answered: no mark
+        assert "*" not in ratings_text(store.rows(), store)

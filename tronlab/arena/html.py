@@ -27,9 +27,10 @@ import os
 
 from ..runner.reprs import plural
 from .ratings import places, ratings
-from .report import (CLASS_PAIRS, FULL_PAIRS, RESULTS_NOTE, class_pairs, clocks_phrase,
-                     default_pairs, fault_count, fault_lines, first_fault_text, first_faults,
-                     first_move_note, maps_phrase, multiplayer, pairs_counts, reference_note)
+from .report import (CLASS_PAIRS, HUNG_MARK, HUNG_NOTE, RESULTS_NOTE, class_pairs,
+                     clocks_phrase, default_pairs, fault_count, fault_lines, first_fault_text,
+                     first_faults, first_move_note, is_class, maps_phrase, multiplayer,
+                     never_answered, pairs_counts, reference_note)
 from .slow import PAGE_EACH, allowance, clocks_text, slow_entries
 from .stats import by_name, fault_codes, fault_counts, head_to_head, pair_table
 from .store import record_of
@@ -301,11 +302,13 @@ def _reference_note(table) -> str:
     return f"<p>{html.escape(reference_note(table))}.</p>"
 
 
-def _rating_rows(table) -> list:
-    """The cells of the ratings table: place (a tie shares it), bot, rating, interval,
-    points, results."""
-    return [[str(k), html.escape(r.name), str(round(r.elo)), f"±{r.half:.0f}", f"{r.points:.1f}",
-             str(r.games)] for k, r in zip(places(table), table)]
+def _rating_rows(table, hung=()) -> list:
+    """The cells of the ratings table: place (a tie shares it), bot (marked if it is in
+    ``hung``, :func:`~tronlab.arena.report.never_answered`), rating, interval, points,
+    results."""
+    return [[str(k), html.escape(r.name + HUNG_MARK * (r.name in hung)), str(round(r.elo)),
+             f"±{r.half:.0f}", f"{r.points:.1f}", str(r.games)]
+            for k, r in zip(places(table), table)]
 
 
 PAIRS_HEAD = ("<h2>Pairs</h2><p>W-D-L from the first bot's side; verdict 'clear' when the "
@@ -325,7 +328,7 @@ def _pairs(rows) -> str:
     pairs), how many and their verdicts, the pairs of the printed table, and every pair
     folded under them (a click opens it)."""
     every = default_pairs(rows)
-    if len(every) <= FULL_PAIRS:
+    if not is_class(every):
         return PAIRS_HEAD + "\n" + _pairs_table(rows, every)
     shown = class_pairs(rows, every)
     return "\n".join([PAIRS_HEAD, f"<p>{html.escape(pairs_counts(rows, every))}. Here "
@@ -343,7 +346,7 @@ def _middle(store, rows, games, left_out, names) -> list[str]:
              "columns are numbered as the rows are).</p>", _h2h(rows, names), _pairs(rows)]
     fix = ["<h2>Faults</h2>", _faults(store, rows, games), _slow(rows, games),
            _left_out(left_out)]
-    return duels + fix if len(default_pairs(rows)) <= FULL_PAIRS else fix + duels
+    return fix + duels if is_class(default_pairs(rows)) else duels + fix
 
 
 def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
@@ -352,7 +355,8 @@ def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
     is ``{name: why}`` of the bots of a class folder that could not play."""
     table = ratings(rows)
     names = [r.name for r in table]
-    rating_rows = _rating_rows(table)
+    hung = never_answered(rows, store)
+    rating_rows = _rating_rows(table, hung)
     games = _replays(store, rows, max_replays)
     game_rows = [[f'<a href="#game-{r["id"]}">{r["id"]}</a>' if str(r["id"]) in games
                   else str(r["id"]), html.escape(" v ".join(r["names"])), html.escape(r["map"]),
@@ -373,7 +377,8 @@ def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
         '<span id="turn-label"></span><p id="result"></p><p id="faults"></p></div>',
         "<h2>Ratings</h2>", _results_note(rows),
         _table(["rank", "bot", "rating", "95%", "points", "results"], rating_rows, "ratings"),
-        _reference_note(table), _rating_svg(table),
+        _reference_note(table), f"<p>{html.escape(HUNG_NOTE)}</p>" if hung else "",
+        _rating_svg(table),
         *_middle(store, rows, games, left_out, names),
         "<h2>Games</h2>", _replays_note(len(rows), len(games), store.path),
         _table(["game", "bots (by seat)", "map", "result", "turns"], game_rows, "games"),

@@ -73,17 +73,29 @@ def _depth(value):
     return "-" if value is None else f"{value:.1f}"
 
 
-def ratings_text(rows) -> str:
+#: after a name in the ratings: the bot never answered a first move (:func:`never_answered`)
+HUNG_MARK = " *"
+HUNG_NOTE = ("* never answered a first move: its few games are all timeouts, so its rating "
+             "says nothing of its play (see the faults)")
+
+
+def ratings_text(rows, store=None) -> str:
+    """The ratings table; a bot that never answered a first move is marked
+    (:data:`HUNG_MARK`), with ``store`` read as :func:`never_answered` reads it."""
     table = ratings(rows)
+    hung = set(never_answered(rows, store))
     # a long name (a cmd: line, a long file name) widens the column: cut to fit, two
     # names that differed only after the cut looked the same
-    width = max([22] + [len(r.name) + 1 for r in table])
+    width = max([22] + [len(r.name) + 1 + len(HUNG_MARK) * (r.name in hung) for r in table])
     lines = [f"{'rank':<5}{'bot':<{width}}{'rating':>8}{'95%':>7}{'points':>10}{'results':>9}"]
     for k, r in zip(places(table), table):
-        lines.append(f"{k:<5}{r.name:<{width}}{round(r.elo):>8d}{'±' + format(r.half, '.0f'):>7}"
+        name = r.name + HUNG_MARK * (r.name in hung)
+        lines.append(f"{k:<5}{name:<{width}}{round(r.elo):>8d}{'±' + format(r.half, '.0f'):>7}"
                      f"{r.points:>10.1f}{r.games:>9}")
     if not all(r.in_reference for r in table):
         lines.append(f"({reference_note(table)})")
+    if hung:
+        lines.append(HUNG_NOTE)
     if multiplayer(rows):
         lines.append(RESULTS_NOTE)
     return "\n".join(lines)
@@ -118,6 +130,13 @@ def default_pairs(rows):
 #: up to this many pairs (those of 8 bots) the printed table shows every pair, after the
 #: ratings; a class's hundreds of pairs would put the faults 400 lines down
 FULL_PAIRS = 28
+
+
+def is_class(every) -> bool:
+    """Whether ``every`` pair (:func:`default_pairs`) is a class's: more than
+    :data:`FULL_PAIRS`, so the table and the page put the faults first and show a few
+    pairs (:func:`class_pairs`)."""
+    return len(every) > FULL_PAIRS
 
 
 def class_pairs(rows, every) -> list:
@@ -252,7 +271,7 @@ def never_answered(rows, store=None) -> list[str]:
 
     games, hung = defaultdict(int), defaultdict(int)
     for row in rows:
-        timeouts = [k for k, code in enumerate(row["faults"]) if code == "timeout"]
+        timeouts = [k for k, code in enumerate(row.get("faults") or ()) if code == "timeout"]
         if store is not None and timeouts:
             first = first_move_timeouts(store.record_json(row["id"]))
         else:
@@ -294,13 +313,13 @@ def table_text(rows, pairs=None, store=None) -> str:
     head += "\n" + clocks_phrase(rows)
     slow = "\n".join(slow_lines(rows))
     every = default_pairs(rows) if pairs is None else pairs
-    if pairs is not None or len(every) <= FULL_PAIRS:
-        return "\n\n".join(filter(None, [head, ratings_text(rows), pairs_text(rows, every),
+    if pairs is not None or not is_class(every):
+        return "\n\n".join(filter(None, [head, ratings_text(rows, store), pairs_text(rows, every),
                                          faults_text(rows, store), slow]))
     # a class: what to fix before how the pairs went, and only the pairs worth reading
     shown = class_pairs(rows, every)
-    return "\n\n".join(filter(None, [head, ratings_text(rows), faults_text(rows, store), slow,
-                                     pairs_summary(rows, every, shown)
+    return "\n\n".join(filter(None, [head, ratings_text(rows, store), faults_text(rows, store),
+                                     slow, pairs_summary(rows, every, shown)
                                      + ("\n" + pairs_text(rows, shown) if shown else "")]))
 
 
