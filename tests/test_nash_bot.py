@@ -162,3 +162,23 @@ def test_run_stdio_tells_the_bot_when_the_turn_began():
     assert [k for k, _ in seen] == ["start", "move"] * 2
     for (_, start), (_, asked) in zip(seen[::2], seen[1::2]):
         assert asked - start >= 30_000_000
+
+
+@pytest.mark.parametrize("name, own", [("nash", 0.95 * 0.05 - 0.002),
+                                       ("hybrid", 0.95 * 0.05 - 0.002),
+                                       ("chamber", 0.8 * 0.05 - 0.005)])
+def test_a_bot_plans_within_the_engines_limit_not_only_its_own_share(name, own):
+    # tronlab match holds a bot to --time itself: nash's 95% of it left 2 ms for Python
+    # and a loaded machine (it lost on time at 0.05 s); the arena's limit, twice the time,
+    # leaves each bot its own rule
+    board = codingame_board(2, rng=1)
+    bot = get_bot(name, time=0.05)
+    bot.start_game(board, 0, rules="codingame", time_limit=0.1, first_time_limit=0.3)
+    bot._first = False
+    assert bot.budget() == pytest.approx(own)
+    bot.start_game(board, 0, rules="codingame", time_limit=0.05, first_time_limit=0.15)
+    bot._first = False
+    assert bot.budget() == pytest.approx(min(own, 0.8 * 0.05 - 0.005))
+    bot.start_game(board, 0, rules="codingame", time_limit=0.05, first_time_limit=0.011)
+    first = min(max(bot.floor, own / 4), max(bot.floor, 0.8 * 0.011 - 0.005))
+    assert bot.budget() == pytest.approx(first)           # the first move's own limit

@@ -49,6 +49,10 @@ CONTEST_SHARE, CONTEST_MARGIN = 0.85, 0.005
 #: at a fixed depth under an engine's limit a move, the search stops at this share of the limit
 #: (the arena's limit is twice ``--time``: the search then stops at ``--time``)
 FIXED_DEPTH_SHARE = 0.5
+#: a bot told the engine's limit a move (start_game's time_limit) plans at most this share of
+#: it less this margin (s), whatever its own rule: ``nash`` plans 95% of its time, which the
+#: arena's twice-the-time limit allows, but ``tronlab match`` holds it to the time itself
+LIMIT_SHARE, LIMIT_MARGIN = 0.8, 0.005
 DEFAULT_TIME = {"google2010": 1.0, "lightriders": 0.2, "codingame": 0.1}
 _WARMUP = """
     1...
@@ -150,10 +154,18 @@ class _Bot(ABC):
         if self._first:
             think = max(self.floor, think / 4)
         if bank is None:
-            return think
+            return min(think, self._limit_cap())
         plan = max(0.001, share * move_time(bank, t, self._rounds_left,
                                             urgent=self.urgency(), full=self._full_bank))
         return min(plan, think) if self._first else plan
+
+    def _limit_cap(self) -> float:
+        """The most this move may plan under the engine's limit a move, if one was told
+        (:data:`LIMIT_SHARE` of it less :data:`LIMIT_MARGIN`, at least ``floor``)."""
+        limit = None if self._limits is None else self._limits[1 if self._first else 0]
+        if limit is None:
+            return float("inf")
+        return max(self.floor, LIMIT_SHARE * limit - LIMIT_MARGIN)
 
     def __call__(self, board: Board, player: int) -> int:
         if self._clock is not None:          # only a bank is shared over the rounds left
