@@ -359,3 +359,83 @@ def test_a_checker_given_a_value_shows_the_call_with_the_functions_own_argument(
     r = check_separation_sample((1, 2, 3, 4))
     assert r.status == "bad argument", r.message
     assert "not check_separation_sample(separation_sample(record))" in r.message, r.message
+
+
+def fit_with(sample):
+    """The solution's fit_weights calling ``sample`` for the features."""
+    def fit_weights(records):
+        rows, ys = [], []
+        for record in records:
+            s = sample(record)
+            if s is not None:
+                rows.append(s[:2])
+                ys.append(s[2] - s[3])
+        if not rows:
+            return None
+        k = np.linalg.lstsq(np.array(rows, float), np.array(ys, float), rcond=None)[0]
+        return float(k[0]), float(k[1])
+    return fit_weights
+
+
+def never_apart(record):
+    return None
+
+
+def sample_stub(record):
+    raise NotImplementedError
+
+
+def test_a_fit_of_no_rows_because_the_sample_is_always_none_names_the_sample():
+    """fit_weights rightly returns None when the learner's separation_sample finds no
+    separation; before, the checker asked whether a `return` was missing."""
+    r = check_fit_weights(fit_with(never_apart), separation_sample=never_apart)
+    assert r.status != PASSED and "returned None for all 30 games" in r.hint, r.message
+    assert "`return` missing" not in r.hint
+    # a sample that does find separations: the None is fit_weights' own, the usual hint
+    def forgets(records):
+        fit_with(solution_sample)(records)
+    r = check_fit_weights(forgets, separation_sample=solution_sample)
+    assert "`return` missing" in r.hint, r.message
+
+
+@pytest.mark.parametrize("fit, said", [
+    (fit_with(never_apart), "does your separation_sample return None for every game?"),
+    (fit_with(sample_stub), "write sample_stub, which fit_weights calls, first"),
+    (lambda records: (float("nan"), 0.2), "the weights must be finite numbers"),
+    (lambda records: (0.1, -np.inf), "the weights must be finite numbers"),
+])
+def test_your_weights_says_what_is_really_missing(capsys, fit, said):
+    """Before: a None from a fit without rows was "not a sequence of 2 floats", a stub
+    separation_sample was "write fit_weights first", and NaN weights were returned, for
+    SearchBot to stop the match cell with a traceback."""
+    from tronlab.course.ex_learning import your_weights
+    assert your_weights(fit, _records(), time_limit=5) is None
+    out = capsys.readouterr().out
+    assert said in out and out.count("\n") == 1, out
+
+
+def _match_cell(path):
+    """The code of the 'Play with your weights' cell of an exercise 06 notebook."""
+    import json
+    from pathlib import Path
+    cells = json.loads((Path(__file__).parent.parent / path).read_text())["cells"]
+    at = next(i for i, c in enumerate(cells) if "## Play with your weights" in c["source"])
+    return "".join(cells[at + 1]["source"])
+
+
+def test_the_match_cell_plays_games_the_weights_decide():
+    """The cell's games must be decided by play and change with the weights. Before, of
+    its three maps one was a head-on draw on turn 1 and one a draw on turn 45 whatever the
+    weights, and the solution's fit gave the same list as the published weights."""
+    from tronlab.course.ex_learning import sample_games
+    from tronlab.runner.engine import play
+    code = _match_cell("exercises/06_learning_exercise.ipynb")
+    assert code == _match_cell("solutions/06_learning_solution.ipynb")
+    lists = {}
+    for weights in [None, (0.238, 0.211), (1.0, 0.0)]:       # None: the published weights
+        space = {"sample_games": sample_games, "play": play, "fit_weights": None,
+                 "your_weights": lambda fit, records, w=weights: w}
+        exec(code, space)
+        assert min(space["turns"]) >= 8 and "draw" not in space["results"], space
+        lists[weights] = space["results"]
+    assert len({tuple(v) for v in lists.values()}) == 3, lists

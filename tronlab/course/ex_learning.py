@@ -32,7 +32,7 @@ from .ex_learning_hints import fit_hint, sample_hint, sample_steps
 from .progress import recorded
 from .checker import (BAD_ARGUMENT, Case, CheckResult, Exercise, Failure, WrongType, draw,
                       is_stub, run_check)
-from .learner import (crash_phrase, describe_value, returns_value, short_repr,
+from .learner import (crash_phrase, describe_value, learner_frame, returns_value, short_repr,
                       signature_problem, where)
 from .timelimit import call_each, call_with_time_limit, check_time_limit
 
@@ -197,6 +197,21 @@ class FitWeights(Exercise):
     def crash_hint(self, case, err):
         return self.no_fit_hint(case) if self.no_fit(case) else None
 
+    def none_hint(self, case):
+        """None where games separate: a missing ``return`` (the usual hint), unless the
+        learner's ``separation_sample`` (given) finds no separation in any of the games."""
+        if self.learner_sample is None:
+            return None
+        records = case.args[0]
+        calls = [functools.partial(_learner_sample, self.learner_sample, r) for r in records]
+        with contextlib.closing(call_each(calls, self.time_limit)) as outcomes:
+            if not all(o.kind == "value" and o.value == ("value", None) for o in outcomes):
+                return None
+        apart = len(learn.samples_from_records(records))
+        return (f"your separation_sample returned None for all {len(records)} games, yet "
+                f"{apart} of them separate, so fit_weights had no row to fit and rightly "
+                f"returned None: make separation_sample pass check_separation_sample first")
+
     def describe_case(self, case):
         return f"fit_weights(records)   # {case.label}"
 
@@ -322,21 +337,23 @@ def your_weights(fit_weights, records, *, time_limit=60.0):
     """The learner's ``fit_weights(records)`` as ``(k1, k2)``, run in a child process
     under ``time_limit`` seconds like a checked call (exercise 06's match cell); None,
     after one sentence saying why, when there are none: a stub ("write fit_weights
-    first"), a crash, an endless loop or an answer that is not two numbers."""
+    first"), a crash, an endless loop or an answer that is not two finite numbers."""
     limit = check_time_limit(time_limit, "time_limit")
     if is_stub(fit_weights):
         print("write fit_weights first (the check cell above says when it is right).")
         return None
     outcome = call_with_time_limit(lambda: fit_weights(records), limit)
     if outcome.kind == "value":
-        try:
+        problem = _weights_problem(outcome.value, records)
+        if problem is None:
             return FitWeights().convert(outcome.value, None)
-        except WrongType as err:
-            problem = f"it returned {short_repr(outcome.value)}: {err}"
     elif outcome.kind == "timeout":
         problem = f"it did not finish within {limit:g} s: is there a loop that never ends?"
     elif outcome.kind == "raised" and isinstance(outcome.error, NotImplementedError):
-        print("write fit_weights first (the check cell above says when it is right).")
+        frame = learner_frame(outcome.error, outcome.frames or None)
+        name = "fit_weights" if frame is None else frame.name
+        called = "" if name == "fit_weights" else ", which fit_weights calls,"
+        print(f"write {name}{called} first (its check cell above says when it is right).")
         return None
     elif outcome.kind == "raised":
         err = outcome.error
@@ -347,4 +364,21 @@ def your_weights(fit_weights, records, *, time_limit=60.0):
     else:
         problem = f"it ended the program running it ({outcome.detail})"
     print(f"No weights from your fit_weights: {problem}.")
+    return None
+
+
+def _weights_problem(value, records) -> str | None:
+    """Why ``value`` returned by fit_weights(records) is no pair of weights; None if it is."""
+    if value is None:
+        apart = len(learn.samples_from_records(records))
+        return (f"it returned None, yet {apart} of these {len(records)} games separate: is "
+                f"a `return` missing, or does your separation_sample return None for every "
+                f"game? (check_fit_weights above says which)")
+    try:
+        weights = FitWeights().convert(value, None)
+    except WrongType as err:
+        return f"it returned {short_repr(value)}: {err}"
+    if not all(np.isfinite(weights)):
+        return (f"it returned k1 = {weights[0]}, k2 = {weights[1]}: the weights must be "
+                f"finite numbers (a division by zero, or a fit of no rows?)")
     return None
