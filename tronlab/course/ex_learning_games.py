@@ -48,7 +48,8 @@ def hand_games():
 
 
 def sample_games(n: int, seed: int, *, size=(7, 13)):
-    """``n`` seeded games between ``voronoi`` and ``filler`` on small random maps."""
+    """``n`` seeded games on small random maps, each seat ``voronoi`` or ``filler`` drawn at
+    random."""
     from ..runner.engine import play
     from ..runner.registry import get_bot
     from ..tron.mapgen import random_map
