@@ -282,7 +282,9 @@ def test_a_target_of_strings_is_the_wrong_type():
     with pytest.raises(WrongType, match=r"x and y must be whole numbers, not strings: got "
                                         r"\('1', '0'\)"):
         checker.convert(("1", "0"), case)
-    assert checker.convert((np.int64(1), 0.0), case) == (1, 0)
+    assert checker.convert((np.int64(1), np.int32(0)), case) == (1, 0)
+    with pytest.raises(WrongType, match=r"the game refuses a float, even 0\.0"):
+        checker.convert((np.int64(1), 0.0), case)     # the game eliminates such a bot
 
 
 def test_solve_game_refuses_strings_inside_the_answer():

@@ -337,3 +337,78 @@ def test_eight_neighbours_fail_on_a_tiny_grid_with_the_neighbour_rule():
     assert result.hint.startswith("neighbours: only the four squares beside a square count - "
                                   "up, down, left, right;"), result.hint
     assert "ties" not in result.hint and "reading order" not in result.hint
+
+
+def _float_x(view, player):
+    x, y = nearest_target(view, player)
+    return (float(x), y)
+
+
+@pytest.mark.parametrize("convert, text", [
+    (float, "the game refuses a float, even 4.0"),
+    (np.float64, "the game refuses a float, even 4.0"),
+    (bool, "not True or False"),
+])
+def test_a_target_the_game_refuses_fails_the_check_on_grid_1(convert, text):
+    # before: (4.0, 1) and (np.float64(4.0), 1) passed all 77 grids, then the game
+    # eliminated the bot in round 1 with 'bad-output'
+    result = check_nearest_target(lambda view, player: (convert(nearest_target(view, player)[0]),
+                                                        nearest_target(view, player)[1]))
+    assert result.status == "wrong type" and "FAILED on grid 1 " in result.message
+    assert "x and y must be whole numbers" in result.hint and text in result.hint, result.hint
+
+
+def test_numpy_integers_still_pass():
+    assert check_nearest_target(lambda view, player: tuple(
+        np.int64(v) for v in nearest_target(view, player))).passed
+    assert check_nearest_target(lambda view, player: np.array(nearest_target(view, player),
+                                                              dtype=np.int32)).passed
+
+
+@pytest.mark.parametrize("answer", [
+    (4, 1), [4, 1], (np.int64(4), np.uint8(1)), np.array([4, 1]), np.array([4, 1], np.int8),
+    (4.0, 1), (np.float64(4), 1), np.array([4.0, 1.0]), (True, 1), (np.bool_(True), 1),
+    np.array([True, False]), (4.5, 1), (4, 1.0), range(4, 6), __import__("collections").deque(
+        [4, 1]), (4, 9), (-1, 1), ("BACK", 2),
+])
+def test_the_checker_accepts_exactly_the_targets_the_game_plays(answer):
+    """Oracle: the game's own reading of an action (plain_action, then read_action)."""
+    from tronlab.capture.game import plain_action
+    from tronlab.capture.rules import read_action
+    from tronlab.course.checker import WrongType
+    from tronlab.course.ex_capture import as_target
+
+    view = _tiny_cases()[0].board.view
+    game_plays = read_action(plain_action(answer), view, 0)[0] == "move"
+    try:
+        as_target(answer, view)
+        accepted = True
+    except WrongType:
+        accepted = False
+    assert accepted == game_plays, (answer, accepted, game_plays)
+
+
+def test_a_game_and_a_match_with_a_float_target_say_so(capsys):
+    # before: a silent game, {'reason': 'decided', 'scores': [1, 28], ...}, the bot
+    # eliminated with 'bad-output' in round 1; the match showed 0 firsts
+    assert play_your_bot(_float_x, "random", rng=3) is None
+    out = capsys.readouterr().out
+    assert out.startswith("No game: nearest_target gave no target as player 0 in round 1: "
+                          "x and y must be whole numbers"), out
+    assert match_your_bot(_float_x, "random", n_players=2, games=2, seed=10) is None
+    out = capsys.readouterr().out
+    assert out.startswith("No match: nearest_target gave no target as player ") and \
+        "in round 1: x and y must be whole numbers" in out, out
+
+
+def test_a_target_the_game_would_refuse_stops_the_game_even_past_the_checker(monkeypatch,
+                                                                            capsys):
+    """The game cell's last word is the game's own rule: an answer the checker's
+    conversion let through but the game refuses still ends it with a sentence."""
+    import tronlab.course.ex_capture_game as game_cell
+
+    monkeypatch.setattr(game_cell, "as_target", lambda value, view: value)
+    assert play_your_bot(lambda view, player: "4 1", "random", rng=3) is None
+    out = capsys.readouterr().out
+    assert out.startswith("No game: nearest_target gave no target as player 0 in round 1: "
+                          "the game refuses it, not an action: '4 1'"), out

@@ -3,6 +3,7 @@ planted mistakes in it are named on the grid made for them with the term that is
 kinds of answer are explained, and the checker's plain-Python twin agrees with the kernel."""
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -404,3 +405,30 @@ def test_the_cases_are_called_grids_as_the_exercise_calls_them():
     assert "FAILED on grid 1 " in wrong.message, wrong.message
     right = check_score_rectangle(reference)
     assert right.passed and " grids" in right.message and "board" not in right.message
+
+
+
+@pytest.mark.parametrize("rounding, named", [
+    (int, True), (math.floor, True), (round, True), (np.int64, True),
+    (lambda s: float(int(s)), False),       # 0.0: a float 0 could be the enemy test too
+    (lambda s: s // 1.0 + 3, False),        # 3.0 for 0.444: no rounding of the score
+])
+def test_a_score_rounded_to_a_whole_number_is_named(solution_source, rounding, named):
+    """Before: int(score), math.floor or round gave 0 on grid 1 and the hint asked whether a
+    neutral square was taken for another player's; now it says a whole number came back
+    where the score is a fraction."""
+    fn = learner(solution_source)
+    result = check_score_rectangle(lambda view, player, rect: rounding(fn(view, player, rect)))
+    assert result.status == WRONG and "FAILED on grid 1 " in result.message, result.message
+    assert ("where the score is a fraction" in result.hint) == named, result.hint
+    if named:
+        assert "divide with /, not //, and do not round" in result.hint, result.hint
+        assert "taken for another player's" not in result.hint or \
+            "If nothing is rounded" in result.hint, result.hint
+
+
+def test_a_float_rounded_down_to_0_keeps_the_enemy_hint_and_mentions_rounding():
+    result = check_score_rectangle(lambda view, player, rect: float(np.floor(
+        reference(view, player, rect))))
+    assert "a neutral square (-1) taken for another player's?" in result.hint, result.hint
+    assert "rounded down" in result.hint, result.hint

@@ -77,6 +77,7 @@ def draw_grid(owner, positions=(), *, ax=None, flash=(), title=None, labels=True
     labelled by their index, 0-3 (Tron's pictures write index + 1, as its ASCII
     heads do)."""
     import matplotlib.pyplot as plt
+    from matplotlib.collections import PatchCollection
     from matplotlib.patches import Rectangle
 
     owner = np.asarray(owner)
@@ -88,10 +89,12 @@ def draw_grid(owner, positions=(), *, ax=None, flash=(), title=None, labels=True
     ax.set_yticks(np.arange(-0.5, h, 1), minor=True)
     ax.grid(which="minor", color=GRID_COLOR, linewidth=0.5)
     ax.tick_params(which="both", length=0, labelbottom=False, labelleft=False)
-    for x, y in flash:       # amber lined inside in black: amber alone faded into salmon
-        for colour, side, width in ((FLASH_COLOR, 1.0, 2.5), (FLASH_EDGE, 0.66, 1.2)):
-            ax.add_patch(Rectangle((x - side / 2, y - side / 2), side, side, fill=False,
-                                   edgecolor=colour, linewidth=width))
+    outlines = [Rectangle((x - side / 2, y - side / 2), side, side, fill=False,
+                          edgecolor=colour, linewidth=width)
+                for x, y in flash        # amber lined inside in black: amber alone faded
+                for colour, side, width in ((FLASH_COLOR, 1.0, 2.5), (FLASH_EDGE, 0.66, 1.2))]
+    if outlines:            # one collection: a patch each drew 1 s slower for 200 squares
+        ax.add_collection(PatchCollection(outlines, match_original=True))
     for p, (x, y, size) in head_boxes(positions).items():
         ax.add_patch(Rectangle((x - size / 2, y - size / 2), size, size, color=PLAYER_COLORS[p]))
         if labels:

@@ -20,6 +20,7 @@ import numpy as np
 from ..capture.ascii import format_grid, state_from_ascii
 from ..capture.bots import nearest_target
 from ..capture.state import NEUTRAL
+from ..tron.values import is_whole
 from .checker import Case, Exercise, WrongType, run_check
 from .ex_capture_grids import TINY_GRIDS
 from .learner import short_repr
@@ -192,6 +193,25 @@ MISTAKES = [
 ]
 
 
+def _check_whole(value) -> None:
+    """A :class:`WrongType` unless both items of the pair ``value`` are ints (numpy integers
+    too), as the game asks (:func:`tronlab.tron.values.is_whole`): it refuses floats, even
+    4.0, and True/False."""
+    if any(isinstance(v, (str, bytes)) for v in value):
+        raise WrongType(f"x and y must be whole numbers, not strings: got {short_repr(value)}")
+    if any(isinstance(v, (bool, np.bool_)) for v in value):
+        raise WrongType(f"x and y must be whole numbers, not True or False: got "
+                        f"{short_repr(value)}")
+    odd = next((v for v in value if not is_whole(v)), None)
+    if odd is None:
+        return
+    if isinstance(odd, (float, np.floating)) and float(odd).is_integer():
+        raise WrongType(f"x and y must be whole numbers (int), got {short_repr(value)}: the "
+                        f"game refuses a float, even {float(odd)!r}; int(...) makes it an int "
+                        f"(or compute it with //, not /)")
+    raise WrongType(f"x and y must be whole numbers, got {short_repr(value)}")
+
+
 def as_target(value, view) -> tuple[int, int]:
     """``value`` as a target ``(x, y)`` on ``view``'s grid, else :class:`WrongType` with a
     sentence saying what it is instead (shown whole, or cut at a comma, with its type)."""
@@ -219,15 +239,11 @@ def as_target(value, view) -> tuple[int, int]:
     if len(value) != 2:
         raise WrongType(f"{pair}: two numbers, got a {type(value).__name__} of {len(value)} "
                         f"items: {short_repr(value)}")
-    if any(isinstance(v, (str, bytes)) for v in value):
-        raise WrongType(f"x and y must be whole numbers, not strings: got {short_repr(value)}")
-    try:
-        x, y = (int(v) for v in value)
-        whole = all(float(v) == int(v) for v in value)
-    except (TypeError, ValueError, OverflowError):
-        whole = False
-    if not whole:
-        raise WrongType(f"x and y must be whole numbers, got {short_repr(value)}")
+    if not isinstance(value, (tuple, list, np.ndarray)):
+        raise WrongType(f"{pair}, a tuple such as (4, 1), not a {type(value).__name__}: got "
+                        f"{short_repr(value)}")
+    _check_whole(value)
+    x, y = (int(v) for v in value)
     if not (0 <= x < view.width and 0 <= y < view.height):
         swapped = (0 <= y < view.width and 0 <= x < view.height)
         raise WrongType(f"({x}, {y}) is off the {view.width}x{view.height} grid"

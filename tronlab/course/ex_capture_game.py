@@ -3,7 +3,8 @@
 :func:`play_your_bot` and :func:`match_your_bot` run the game (or the match) in a child
 process under a time limit, like a checker runs one call (:mod:`tronlab.course.timelimit`),
 and stop it at the learner's first crash or answer that is not a target
-(:func:`tronlab.course.ex_capture.as_target`): the game loop alone would record the fault
+(:func:`tronlab.course.ex_capture.as_target`, then the game's own
+:func:`~tronlab.capture.rules.read_action`): the game loop alone would record the fault
 and play on, and an endless loop would hang the notebook.  Instead they print one sentence
 (``write nearest_target first`` for a stub) and return None.
 """
@@ -12,6 +13,8 @@ from __future__ import annotations
 
 import time
 
+from ..capture.game import plain_action
+from ..capture.rules import read_action
 from .checker import WrongType
 from .ex_capture import as_target
 from .learner import crash_phrase, is_stub, where
@@ -62,6 +65,9 @@ def _guarded(student, name, limit=None, what="game"):
             as_target(value, view)
         except WrongType as err:
             raise _Stop(f"{name} gave no target {at_turn}: {err}.") from None
+        kind, why = read_action(plain_action(value), view, player)
+        if kind != "move":      # the game's own rule has the last word
+            raise _Stop(f"{name} gave no target {at_turn}: the game refuses it, {why}.")
         return value
     return bot
 

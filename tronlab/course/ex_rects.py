@@ -29,12 +29,13 @@ import numpy as np
 from ..capture.rects import border_cycle, rectangle_scores
 from ..capture.rects_bot import scan_inputs
 from ..capture.rects_terms import RectTerms, needed_to_win
-from ..tron.values import is_real
+from ..tron.values import is_real, is_whole
 from .checker import Exercise, WrongType, run_check
 from .ex_capture import OWNER_INDEX, READ_ONLY_VIEW
 from .ex_rects_best import BestRectangle, best_rectangle  # noqa: F401 (re-export)
 from .ex_rects_grids import TINY_GRIDS, RectGrid, _random_cases, _tiny_cases  # noqa: F401
 from .ex_rects_mistakes import MISTAKES, SWAPPED, TERMS  # noqa: F401 (TERMS re-export)
+from .ex_rects_mistakes import ROUNDED_DOWN, ZERO_EVERYWHERE, rounded_hint
 from .learner import short_repr
 from .progress import recorded
 
@@ -281,12 +282,6 @@ def _probes(student, view, case, value) -> list:
     return out
 
 
-#: the hint for a score of 0 on every rectangle tried: most often the enemy test zeroes them
-ZERO_EVERYWHERE = ("Something sets every score to 0: is a neutral square (-1) taken for "
-                   "another player's? Only a square owned by someone else, owner >= 0 and "
-                   "owner != player, makes the score 0")
-
-
 class ScoreRectangle(Exercise):
     function = "score_rectangle"
     parameters = ("view", "player", "rect")
@@ -306,6 +301,7 @@ class ScoreRectangle(Exercise):
         view = context["board"].view
         value = student(view, *case.args)
         context["probes"] = _probes(student, view, case, value)
+        context["int"] = is_whole(value)
         return value
 
     def describe_case(self, case):
@@ -344,13 +340,17 @@ class ScoreRectangle(Exercise):
         steps = "\n".join(explain(case.board.view, *case.args)[1])
         failure = failure._replace(expected=f"{failure.expected}\n{steps}")
         probes = context.get("probes") or []
+        rounded = rounded_hint(got, reference(case.board.view, *case.args), probes,
+                               context.get("int", False))
+        if rounded:
+            return failure._replace(hint=rounded)
         if len(probes) == 2 and all(self.same(got, mine, case) for _, mine, _ in probes):
             (r1, _, e1), (r2, _, e2) = probes
             return failure._replace(hint=(
                 f"your score_rectangle gives {got:.6g} here and {got:.6g} again for the "
                 f"rectangles {r1} and {r2} of this grid, whose scores are {e1:.6g} and "
                 f"{e2:.6g}: the score does not depend on the rectangle. "
-                + (ZERO_EVERYWHERE if got == 0 else
+                + (ZERO_EVERYWHERE + ROUNDED_DOWN if got == 0 else
                    "Work it out from rect: its neutral squares over the turns to close it, "
                    "then the factors")))
         return failure

@@ -1,12 +1,16 @@
 """The mistakes exercise B3 (:mod:`tronlab.course.ex_rects`) recognises, each with its
 hint: a term of the rectangle score left out, a term applied the wrong way, an eliminated
-player counted wrongly.  The checker recomputes the expected score with each mistake
+player counted wrongly; and the hints for a score that is 0 everywhere or rounded to a
+whole number.  The checker recomputes the expected score with each mistake
 switched on (:func:`tronlab.course.ex_rects.variant`, whose keywords are the first item of
 each pair) and names the first one that gives the learner's number."""
 
 from __future__ import annotations
 
-__all__ = ["TERMS", "MISTAKES", "ELIMINATED", "BOUNDARIES", "SWAPPED"]
+import math
+
+__all__ = ["TERMS", "MISTAKES", "ELIMINATED", "BOUNDARIES", "SWAPPED", "ZERO_EVERYWHERE",
+           "ROUNDED_DOWN", "rounded_hint"]
 
 #: the terms of the exercise (RectTerms names), in the order the score applies them
 TERMS = ("cap_to_win", "approach", "player_constant", "thin_corner", "win_bonus",
@@ -118,3 +122,33 @@ MISTAKES = ELIMINATED + BOUNDARIES + [({"off": (t,)}, f"a term is missing - {_TE
 #: the hint for a score of the rectangle with x and y swapped
 SWAPPED = ("that is the score of the rectangle with x and y swapped: rect is (x0, y0, x1, y1), "
            "x first, while the grid is indexed owner[y, x]")
+
+
+#: the hint for a score of 0 on every rectangle tried: most often the enemy test zeroes them
+ZERO_EVERYWHERE = ("Something sets every score to 0: is a neutral square (-1) taken for "
+                   "another player's? Only a square owned by someone else, owner >= 0 and "
+                   "owner != player, makes the score 0")
+
+
+#: added to ZERO_EVERYWHERE: a float 0 can also be a fraction rounded down
+ROUNDED_DOWN = (" - or is the score rounded down (int(), //, math.floor)? It is a fraction, "
+                "often below 1")
+
+
+def rounded_hint(got, want, probes, is_int) -> str | None:
+    """The hint for a score rounded to a whole number (int(), round(), math.floor, //)
+    where the expected score ``want`` is a fraction, when ``got`` and the learner's
+    ``probes`` (``(rect, theirs, expected)``, see ``ex_rects._probes``) are all such
+    roundings, else None.  A float 0 is left to the other hints unless ``is_int`` (the
+    learner returned an int): it may be a score set to 0 on purpose."""
+    def whole_of(mine, score):
+        return float(mine).is_integer() and mine in (math.floor(score), round(score))
+    if float(want).is_integer() or not whole_of(got, want) or (got == 0 and not is_int):
+        return None
+    if not all(whole_of(mine, score) for _, mine, score in probes):
+        return None
+    what = f"the int {got:g}" if is_int else f"{got:g}, a whole number,"
+    return (f"you returned {what} where the score is a fraction, {want:.6g}: divide with /, "
+            f"not //, and do not round (no int(), round() or math.floor)"
+            + (". If nothing is rounded, something sets the score to 0: is a neutral square "
+               "(-1) taken for another player's?" if got == 0 else ""))
