@@ -276,3 +276,15 @@ def test_heads_must_be_one_flat_index_per_player(heads):
         Board(b.cells, heads)
     with pytest.raises(BoardError, match="one flat index per player"):
         b.copy().heads = heads
+
+
+def test_a_tab_inside_an_ascii_row_is_refused_like_parse_map_refuses_it():
+    """A tab in a row is no square (parse_map says so); before, parse_ascii read it as
+    four free squares and "1\\t.2" became a 7x1 board.  A tab of indentation still
+    indents."""
+    from tronlab import parse_ascii, parse_map
+    with pytest.raises(BoardError, match=r"unknown character '\\t' at x=1, y=0"):
+        parse_ascii("1\t.2")
+    with pytest.raises(BoardError, match=r"unknown character '\\t' at x=1, y=0"):
+        parse_map("4 1\n1\t.2\n")
+    assert parse_ascii("\t1.\n\t.2").cells.shape == (4, 4)

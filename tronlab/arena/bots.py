@@ -99,6 +99,8 @@ def _options(spec: str):
         key, eq, value = item.partition("=")
         if not eq or not key:
             raise ValueError(f"bot option {item!r} in {spec!r} is not key=value")
+        if key in opts:
+            raise ValueError(f"bot option {key!r} is given twice in {spec!r}")
         try:
             opts[key] = json.loads(value)
         except json.JSONDecodeError:

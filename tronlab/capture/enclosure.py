@@ -25,10 +25,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
+from . import kernel_guards
 from .checks import check_owner, check_player, check_square
 
 
-@kernel(sig="i8(i1[::1], i8, i8, i8, u1[::1], i4[::1])")
+@kernel(sig="i8(i1[::1], i8, i8, i8, u1[::1], i4[::1])", guard=kernel_guards.neutral_region)
 def neutral_region_kernel(owner, width, height, seed, seen, region):
     """Flood the 8-connected neutral region of flat square ``seed``.
 
@@ -57,7 +58,8 @@ def neutral_region_kernel(owner, width, height, seed, seen, region):
     return count
 
 
-@kernel(sig="i8(i1[::1], i8, i8, i8, i8, i8, b1, i8[::1], i8[::1], i4[::1])")
+@kernel(sig="i8(i1[::1], i8, i8, i8, i8, i8, b1, i8[::1], i8[::1], i4[::1])",
+        guard=kernel_guards.enclose)
 def enclose_kernel(owner, width, height, player, x, y, write, stamp, next_stamp, region):
     """How many squares ``player`` takes standing on ``(x, y)``: every closed
     neutral region among the 8 squares around it.  Its own square seeds no

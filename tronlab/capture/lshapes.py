@@ -22,6 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
+from . import kernel_guards
 from .checks import check_owner, check_player, check_square
 from ..tron.values import is_whole
 from . import enclosure
@@ -32,7 +33,7 @@ DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))      # east, south, west, north
 
 
 @kernel(sig="f8(i1[::1], i8, i8, i8, i8, i8, i8, f8, i1[::1], i8[::1], i8[::1], i4[::1], "
-            "i8[::1])")
+            "i8[::1])", guard=kernel_guards.l_scan)
 def l_scan_kernel(owner, width, height, player, px, py, max_len, constant, work, stamp,
                   next_stamp, region, best):
     """Try every L-shaped walk from ``(px, py)``; return the best score and

@@ -36,6 +36,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
+from . import kernel_guards
 from .checks import check_owner, check_square
 from ..tron.values import is_whole
 
@@ -44,7 +45,7 @@ ORDERS = {"writeup": 0, "same": 1}
 
 
 @kernel(sig="i8(i1[::1], i8, i8, i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8, i8, i8[::1], "
-            "i8[::1], i8[::1], i8)")
+            "i8[::1], i8[::1], i8)", guard=kernel_guards.opponent_paths)
 def opponent_paths_kernel(owner, width, height, xs, ys, hx, hy, turns, order, rounds,
                           out_x, out_y, arrival, never):
     """Move the opponents ``rounds`` rounds (module docstring).  ``owner`` is

@@ -19,10 +19,9 @@ The search grows a tree of paths from the player's square, breadth first:
   it brings (its neutral squares and the regions it closes), ``steps`` its
   length in rounds.  Plain walks over neutral squares score exactly 1.
 
-The search stops at ``max_nodes`` nodes or when the tree is exhausted;
-:func:`search_paths` runs it with steps of 3, then, while the tree was
-exhausted, 2 and then 1 (Olaf69's trick: 3-square steps reach three times
-further for the same number of nodes), and keeps the best path found.
+The search stops at ``max_nodes`` nodes or when the tree is exhausted; :func:`search_paths`
+runs it with steps of 3, then, while the tree was exhausted, 2 and 1 (Olaf69's trick: 3-square
+steps reach three times further for as many nodes), and keeps the best path found.
 """
 
 from __future__ import annotations
@@ -35,13 +34,14 @@ import numpy as np
 from ..jit.clock import NO_DEADLINE, check_deadline, clock_ns
 from ..jit.kernels import KernelTable, kernel
 from .checks import check_owner, check_player, check_search, check_square, kernel_array
+from .kernel_guards import path_search as _path_search_guard
 
 NEVER = 1 << 30                       # "no cap" for ``needed``
 CLOCK_EVERY = 64                      # expansions between two looks at the clock (a power of 2)
 
 
 @kernel(sig="f8(i1[::1], i8, i8, i8, i8, i8, i8[::1], i8[::1], i8, i8, i8, b1"
-            + ", i8[::1]" * 12 + ", i8, f8, i8)")
+            + ", i8[::1]" * 12 + ", i8, f8, i8)", guard=_path_search_guard)
 def path_search_kernel(owner, width, height, player, px, py, stand, arrival, step, max_nodes,
                        max_steps, escape, parent, node_x, node_y, node_t, node_gain, mark,
                        mark_t, seen, rstamp, counter, region, result, deadline, constant,

@@ -22,6 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
+from . import kernel_guards
 from .checks import check_owner, check_player, check_player_of, check_square, kernel_array
 from ..tron.values import is_whole
 from .rects_terms import RectTerms, needed_to_win
@@ -63,7 +64,8 @@ def _most(neutral, needed, cap, win_bonus, x0, y0, x1, y1, border_col, border_bo
 
 
 @kernel(sig="f8(i1[::1], i8, i8, i8, i8, i8, u1[::1], u1[::1], i8[::1], i8[::1], i8, i8[::1], "
-            "f8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], f8[::1], i8[::1])")
+            "f8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], f8[::1], i8[::1])",
+        guard=kernel_guards.rect_scan)
 def rect_scan_kernel(owner, width, height, player, px, py, blocked, aimed, opp_x, opp_y,
                      needed, prev, params, pre, cx, cy, own, run_a, run_b, scores, best):
     """Score every rectangle; return the best score and fill ``best`` with

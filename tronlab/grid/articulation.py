@@ -43,7 +43,13 @@ def new_scratch(size: int) -> ArticulationScratch:
                                np.empty(size, np.int32), np.empty(size, np.uint8))
 
 
-@kernel(sig="i8(u1[::1], i8, i4[::1], i4[::1], i4[::1], u1[::1], i4[::1], u1[::1])")
+def _articulation_guard(flat, stride, disc, low, parent, it, stack, is_cut):
+    guards.on_grid(flat, stride, disc=disc, low=low, parent=parent, it=it, stack=stack,
+                   is_cut=is_cut)
+
+
+@kernel(sig="i8(u1[::1], i8, i4[::1], i4[::1], i4[::1], u1[::1], i4[::1], u1[::1])",
+        guard=_articulation_guard)
 def articulation_points_kernel(flat, stride, disc, low, parent, it, stack, is_cut):
     """Mark every articulation point of the free-square graph in ``is_cut``
     (1 = cut vertex, 0 otherwise) and return how many there are.

@@ -34,9 +34,16 @@ def _fill_guard(flat, start, stride, seen, stack):
 
 
 def _components_guard(flat, stride, labels, sizes, equiv):
-    if not 1 <= stride <= flat.size:
-        raise ValueError(f"stride {stride} is not the width of a grid of {flat.size} squares")
+    guards.padded_grid(flat, stride)
     guards.long_enough(flat.size, labels=labels, sizes=sizes, equiv=equiv)
+
+
+def _fill_square_guard(flat, stride, square, table, labels, sizes, equiv, n_labels):
+    guards.on_grid(flat, stride, {"square": square}, labels=labels, sizes=sizes, equiv=equiv)
+    guards.long_enough(256, table=table)
+    if not 0 <= labels[square] < sizes.size:
+        raise ValueError(f"labels[{square}] = {labels[square]} is not a label of sizes "
+                         f"(0..{sizes.size - 1})")
 
 
 @kernel(sig="i8(u1[::1], i8, i8, u1[::1], i4[::1])", guard=_fill_guard)
@@ -135,7 +142,8 @@ def components_kernel(flat, stride, labels, sizes, equiv):
     return k
 
 
-@kernel(sig="Tuple((b1, i8))(u1[::1], i8, i8, u1[::1], i4[::1], i4[::1], i4[::1], i8)")
+@kernel(sig="Tuple((b1, i8))(u1[::1], i8, i8, u1[::1], i4[::1], i4[::1], i4[::1], i8)",
+        guard=_fill_square_guard)
 def fill_square_kernel(flat, stride, square, table, labels, sizes, equiv, n_labels):
     """Update ``labels``/``sizes`` after free square ``square`` was filled.
 

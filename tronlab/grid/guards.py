@@ -7,17 +7,25 @@ as long as the grid, nor that the grid needs its wall border: the kernels read
 ``flat[square + offset]`` without bounds checks (that is why boards are
 padded), so a start square of ``10**9``, or a fill that walks off an unpadded
 grid, reads outside the array and can crash the interpreter.  Those facts
-belong to each kernel, so the kernels the course calls directly (the notebooks
-and exercises show ``flood_fill_kernel``, ``components_kernel``,
-``multi_score_kernel``, ``pure_bounds_kernel``) declare a ``guard``: a plain
-function of the same arguments built from the checks here, run after the type
-check and before the kernel, raising ValueError.  Other kernels are called by
-the package's wrappers, which check the board (:func:`tronlab.tron.board.check_board`)
-and their scratch themselves (:func:`scratch`); from Python they get the type
-check only.
+belong to each kernel, so every kernel with a signature (the ones Python can
+call: the notebooks show ``flood_fill_kernel``, ``territory_kernel``,
+``multi_score_kernel``; the README invites users to call them) declares a
+``guard``: a plain function of the same arguments built from the checks here,
+run after the type check and before the kernel, raising ValueError that names
+the argument.  The rule, tested by walking :func:`tronlab.jit.kernels.declared`
+(tests/test_kernel_guards.py): a kernel with ``sig`` has a ``guard``.  A scratch
+tuple (``ChamberScratch``, ``FillerScratch``, ...) must be what its
+``new_scratch`` makes for this grid (:func:`scratch`); an index read out of an
+argument (a parent link, a label) is checked where the kernel would follow it.
+Kernels without ``sig`` are helpers compiled code calls (the course's
+``pure_bounds_kernel`` has a guard all the same); from Python they get numba's
+own typing check.  The package's wrappers check the board
+(:func:`tronlab.tron.board.check_board`) and their scratch once and call the
+kernels unchecked (``_kernels.fast``).
 
-The checks cost a few microseconds (the border is four short numpy reductions);
-compiled code calling the kernels never runs them.
+The checks cost a few microseconds (the border is four short numpy reductions,
+a scratch tuple one shape and dtype comparison an array); compiled code calling
+the kernels never runs them.
 
 >>> import numpy as np
 >>> flat = np.ones(16, np.uint8); flat[5] = flat[6] = 0
@@ -45,13 +53,17 @@ def padded_grid(flat, stride) -> int:
         raise ValueError(f"stride {stride} does not fit a padded grid of {n} squares: stride is "
                          f"the padded width (board.stride = width + 2) and divides the size")
     rows = n // stride
-    blocked = (np.count_nonzero(flat[:stride]) + np.count_nonzero(flat[n - stride:])
-               + np.count_nonzero(flat[stride:n - stride:stride])
-               + np.count_nonzero(flat[2 * stride - 1:n - stride:stride]))
-    if blocked != 2 * stride + 2 * (rows - 2):
+    if np.count_nonzero(flat.take(_border(n, stride))) != 2 * stride + 2 * (rows - 2):
         raise ValueError("flat must be a padded grid whose border squares are all blocked "
                          "(nonzero), like board.flat: the kernel does not check bounds")
     return rows
+
+
+@functools.lru_cache(maxsize=32)
+def _border(n: int, stride: int) -> np.ndarray:
+    """The flat indices of the border of a padded grid of ``n`` squares, ``stride`` wide."""
+    rows = np.arange(n).reshape(n // stride, stride)
+    return np.concatenate([rows[0], rows[-1], rows[1:-1, 0], rows[1:-1, -1]])
 
 
 def inside(flat, stride, square, name: str) -> None:
@@ -72,8 +84,7 @@ def long_enough(size: int, **arrays) -> None:
     """Check that each array (by keyword name) holds at least ``size`` items."""
     for name, a in arrays.items():
         if a.size < size:
-            raise ValueError(f"scratch {name} holds {a.size} items, the kernel needs {size} "
-                             f"(one per square of the flat grid)")
+            raise ValueError(f"scratch {name} holds {a.size} items, the kernel needs {size}")
 
 
 def players(heads, alive, me=None) -> None:
@@ -86,7 +97,30 @@ def players(heads, alive, me=None) -> None:
 
 
 
-def scratch(given, size: int, new_scratch, name: str):
+def on_grid(flat, stride, squares=None, **arrays) -> int:
+    """:func:`padded_grid`, then :func:`inside` for each ``{name: square}`` of
+    ``squares`` and :func:`long_enough` (one item a square) for ``arrays``;
+    returns the number of rows."""
+    rows = padded_grid(flat, stride)
+    for name, square in (squares or {}).items():
+        inside(flat, stride, square, name)
+    long_enough(flat.size, **arrays)
+    return rows
+
+
+def shaped(name: str, a, *shape) -> None:
+    """Check that array ``a`` is at least ``shape`` (one minimum a dimension)."""
+    if any(have < want for have, want in zip(a.shape, shape)):
+        raise ValueError(f"{name} has shape {a.shape}, the kernel needs at least {shape}")
+
+
+def between(name: str, value, lo: int, hi: int) -> None:
+    """Check ``lo <= value <= hi`` for an int argument."""
+    if not lo <= value <= hi:
+        raise ValueError(f"{name} {value} is outside {lo}..{hi}")
+
+
+def scratch(given, size: int, new_scratch, name: str, arg: str = "scratch"):
     """``given`` if it is scratch for a flat grid of ``size`` squares as ``new_scratch(size)``
     makes it (the same type, every array of the same shape and dtype, C-contiguous and
     writeable), a new one if it is None; else a ValueError saying to call ``name``: the
@@ -99,8 +133,24 @@ def scratch(given, size: int, new_scratch, name: str):
             isinstance(a, np.ndarray) and (a.shape, a.dtype) == shape_dtype
             and a.flags.c_contiguous and a.flags.writeable
             for a, shape_dtype in zip(given, layout))):
-        raise ValueError(f"scratch must be {name}(board.flat.size) for this board")
+        raise ValueError(f"{arg} must be {name}(board.flat.size) for this board")
     return given
+
+
+def sized(given, size: int, new_scratch, name: str, arg: str) -> None:
+    """For a guard, after the type check of the kernel's signature (each array's dtype,
+    C order, writeable): check that scratch tuple ``given`` is of the type
+    ``new_scratch(size)`` makes, each array of its shape (a few microseconds, where
+    :func:`scratch`'s full check of a 29-array tuple costs tens)."""
+    kind, shapes = _shapes(new_scratch, size)
+    if type(given) is not kind or [a.shape for a in given] != shapes:
+        raise ValueError(f"{arg} must be {name}(board.flat.size) for this board")
+
+
+@functools.lru_cache(maxsize=32)
+def _shapes(new_scratch, size: int) -> tuple:
+    kind, layout = _layout(new_scratch, size)
+    return kind, [shape for shape, _ in layout]
 
 
 @functools.lru_cache(maxsize=32)

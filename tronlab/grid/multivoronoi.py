@@ -34,6 +34,7 @@ import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
 from ..tron.board import check_board
+from . import guards
 from ..tron.values import is_whole
 
 NOBODY = 255
@@ -44,7 +45,17 @@ class MultiTerritory(NamedTuple):
     owner: np.ndarray    # uint8, shaped like board.cells: player, or NOBODY (255)
 
 
-@kernel(sig="i8(u1[::1], i8[::1], b1[::1], i8, i8, u1[::1], i4[::1], i8[::1])")
+def _turn_order_guard(flat, heads, alive, first, stride, owner, queue, counts):
+    guards.on_grid(flat, stride, owner=owner, queue=queue)
+    guards.players(heads, alive)
+    for p in range(heads.size):
+        if alive[p]:
+            guards.inside(flat, stride, heads[p], f"head of living player {p}")
+    guards.long_enough(heads.size, counts=counts)
+
+
+@kernel(sig="i8(u1[::1], i8[::1], b1[::1], i8, i8, u1[::1], i4[::1], i8[::1])",
+        guard=_turn_order_guard)
 def turn_order_territory_kernel(flat, heads, alive, first, stride, owner, queue, counts):
     """Turn-order expansion; see the module docstring.
 

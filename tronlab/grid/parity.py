@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import flood
+from . import flood, guards
 from ..jit.kernels import KernelTable, kernel
 from ..tron.board import check_board, start_square
 
@@ -39,7 +39,20 @@ class FillBound(NamedTuple):
     same: int    # reachable free squares of the start's colour (start not counted)
 
 
-@kernel(sig="UniTuple(i8, 3)(u1[::1], i8, i8, u1[::1], i4[::1])")
+def _fill_bound_guard(flat, start, stride, seen, stack):
+    guards.on_grid(flat, stride, {"start": start}, seen=seen, stack=stack)
+
+
+def _colours_guard(stride, labels, n_labels, counts):
+    guards.between("stride", stride, 3, max(3, labels.size))
+    guards.between("n_labels", n_labels, 0, counts.shape[0] - 1)
+    guards.shaped("counts", counts, 1, 2)
+    if labels.size and not 0 <= labels.min() <= labels.max() < counts.shape[0]:
+        raise ValueError(f"labels hold {labels.min()}..{labels.max()}, counts has rows "
+                         f"0..{counts.shape[0] - 1}")
+
+
+@kernel(sig="UniTuple(i8, 3)(u1[::1], i8, i8, u1[::1], i4[::1])", guard=_fill_bound_guard)
 def fill_bound_kernel(flat, start, stride, seen, stack):
     """``(bound, other, same)`` for the region reachable from ``start``; see the
     module docstring.  ``flat`` uint8[n], ``start`` int64, ``stride`` int64;
@@ -72,7 +85,7 @@ def fill_bound_kernel(flat, start, stride, seen, stack):
     return bound, other, same
 
 
-@kernel(sig="void(i8, i4[::1], i8, i4[:, ::1])")
+@kernel(sig="void(i8, i4[::1], i8, i4[:, ::1])", guard=_colours_guard)
 def region_colours_kernel(stride, labels, n_labels, counts):
     """Count, for each region label 1..``n_labels`` of ``labels`` (int32[n], as
     :func:`tronlab.grid.flood.components_kernel` leaves it), its squares of colour 0

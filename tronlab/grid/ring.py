@@ -38,6 +38,7 @@ import numpy as np
 
 from ..jit.kernels import KernelTable, kernel
 from ..tron.board import check_board, check_xy
+from . import guards
 
 RING_ORDER = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 RING_DXDY = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
@@ -77,7 +78,11 @@ def make_table() -> np.ndarray:
 POTENTIAL_ARTICULATION = make_table()
 
 
-@kernel(sig="i8(u1[::1], i8, i8)", inline="always")
+def _ring_guard(flat, square, stride):
+    guards.on_grid(flat, stride, {"square": square})
+
+
+@kernel(sig="i8(u1[::1], i8, i8)", inline="always", guard=_ring_guard)
 def ring_code_kernel(flat, square, stride):
     """The 8-bit ring code of ``square`` (bit i set = ring square i is free)."""
     s = np.int64(square)

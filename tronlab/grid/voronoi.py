@@ -62,9 +62,28 @@ def new_scratch(size: int) -> VoronoiScratch:
 
 
 # ---------------------------------------------------------------------------
-# kernels
+# kernels, each with the value checks of a call from Python (tronlab.grid.guards)
 # ---------------------------------------------------------------------------
-@kernel(sig="i8(u1[::1], i8, i8, i4[::1], i4[::1])")
+def _bfs_guard(flat, start, stride, dist, queue):
+    guards.on_grid(flat, stride, {"start": start}, dist=dist, queue=queue)
+
+
+def _bucket_guard(flat, start, stride, cost, dist, bucket_top, pool_node, pool_next):
+    guards.on_grid(flat, stride, {"start": start}, cost=cost, dist=dist)
+    guards.long_enough(256, bucket_top=bucket_top)
+    guards.long_enough(4 * flat.size + 1, pool_node=pool_node, pool_next=pool_next)
+
+
+def _territory_guard(flat, head0, head1, stride, dist, owner, queue):
+    guards.on_grid(flat, stride, {"head0": head0, "head1": head1}, dist=dist, owner=owner,
+                   queue=queue)
+
+
+def _from_distances_guard(flat, dist0, dist1, stride):
+    guards.on_grid(flat, stride, dist0=dist0, dist1=dist1)
+
+
+@kernel(sig="i8(u1[::1], i8, i8, i4[::1], i4[::1])", guard=_bfs_guard)
 def bfs_distances_kernel(flat, start, stride, dist, queue):
     """Moves from ``start`` to every square (``-1`` unreachable); returns how many
     squares were reached, the start included.
@@ -93,7 +112,8 @@ def bfs_distances_kernel(flat, start, stride, dist, queue):
     return qt
 
 
-@kernel(sig="i8(u1[::1], i8, i8, u1[::1], i4[::1], i4[::1], i4[::1], i4[::1])")
+@kernel(sig="i8(u1[::1], i8, i8, u1[::1], i4[::1], i4[::1], i4[::1], i4[::1])",
+        guard=_bucket_guard)
 def bucket_distances_kernel(flat, start, stride, cost, dist, bucket_top, pool_node, pool_next):
     """Dijkstra with a bucket ("radix") queue: cheapest cost from ``start`` to each
     square, entering square ``s`` costs ``cost[s]`` (1 to 255).  ``-1`` unreachable.
@@ -145,7 +165,8 @@ def bucket_distances_kernel(flat, start, stride, cost, dist, bucket_top, pool_no
     return settled
 
 
-@kernel(sig="UniTuple(i8, 4)(u1[::1], i8, i8, i8, i4[::1], u1[::1], i4[::1])")
+@kernel(sig="UniTuple(i8, 4)(u1[::1], i8, i8, i8, i4[::1], u1[::1], i4[::1])",
+        guard=_territory_guard)
 def territory_kernel(flat, head0, head1, stride, dist, owner, queue):
     """Two-player Voronoi counts from one BFS seeded with both heads.
 
@@ -200,7 +221,8 @@ def territory_kernel(flat, head0, head1, stride, dist, owner, queue):
     return n0, n1, e0, e1
 
 
-@kernel(sig="UniTuple(i8, 4)(u1[::1], i8, i8, i8, i4[::1], u1[::1], i4[::1])")
+@kernel(sig="UniTuple(i8, 4)(u1[::1], i8, i8, i8, i4[::1], u1[::1], i4[::1])",
+        guard=_territory_guard)
 def owner_map_kernel(flat, head0, head1, stride, dist, owner, queue):
     """Like :func:`territory_kernel` but leaves a clean picture in ``owner``:
     0 or 1 for a player's squares, 2 neutral, 255 for blocked or unreachable
@@ -214,7 +236,7 @@ def owner_map_kernel(flat, head0, head1, stride, dist, owner, queue):
     return res
 
 
-@kernel(sig="UniTuple(i8, 4)(u1[::1], i4[::1], i4[::1], i8)")
+@kernel(sig="UniTuple(i8, 4)(u1[::1], i4[::1], i4[::1], i8)", guard=_from_distances_guard)
 def territory_from_distances_kernel(flat, dist0, dist1, stride):
     """H6: Voronoi counts from two distance maps: a free square belongs to player 0
     where ``sign(d1 - d0) > 0`` (unreachable counts as infinitely far), to player 1

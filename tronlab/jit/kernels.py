@@ -52,12 +52,13 @@ alike, and raises one TypeError naming the argument, the type the signature
 wants and what it got (:mod:`tronlab.jit.argcheck`; about 0.1-0.2 us an
 argument).  A kernel without ``sig`` turns numba's typing traceback into one
 TypeError.  Value preconditions (a start square inside the padded grid,
-scratch at least as long as the grid) are not in a signature: a kernel that
-the course calls directly declares them as ``guard=`` (see
-:mod:`tronlab.grid.guards`).  Compiled code calls the dispatchers and pays
-nothing; the package's wrappers check a board and their scratch once, then
-call ``_kernels.fast(name)``, unchecked (``TRONLAB_AOT_CHECK=1`` checks those
-calls' types too; the tests run that way).
+scratch at least as long as the grid) are not in a signature: every kernel
+with ``sig`` declares them as ``guard=``, run after the type check (see
+:mod:`tronlab.grid.guards`; tests/test_kernel_guards.py holds the rule).
+Compiled code calls the dispatchers and pays nothing; the package's wrappers
+check a board and their scratch once, then call ``_kernels.fast(name)``,
+unchecked (``TRONLAB_AOT_CHECK=1`` checks those calls' types too; the tests
+run that way).
 """
 
 from __future__ import annotations

@@ -47,6 +47,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..grid import guards
 from ..jit.kernels import KernelTable, kernel
 
 _PIVOT_EPS = 1e-12      # entries are mapped into [1, 2], so an absolute tolerance fits
@@ -242,7 +243,18 @@ def simplex_game_kernel(payoff, rows, m, cols, n, row_out, col_out, tab, basis):
     return lo + (1.0 / z - 1.0) * span
 
 
-@kernel(sig="f8(f8[:, ::1], i8, i8, f8[::1], f8[::1], f8[:, ::1], i8[::1])")
+def _solve_guard(payoff, n_rows, n_cols, row_out, col_out, tab, idx):
+    guards.between("n_rows", n_rows, 1, payoff.shape[0])
+    guards.between("n_cols", n_cols, 1, payoff.shape[1])
+    guards.long_enough(n_rows, row_out=row_out)
+    guards.long_enough(n_cols, col_out=col_out)
+    guards.shaped("tab", tab, n_rows + 1, n_rows + n_cols + 1)
+    guards.long_enough(2 * (n_rows + n_cols), idx=idx)
+    if not np.isfinite(payoff[:n_rows, :n_cols]).all():
+        raise ValueError("payoff entries must be finite")
+
+
+@kernel(sig="f8(f8[:, ::1], i8, i8, f8[::1], f8[::1], f8[:, ::1], i8[::1])", guard=_solve_guard)
 def solve_zero_sum_kernel(payoff, n_rows, n_cols, row_out, col_out, tab, idx):
     """Value of the game ``payoff[:n_rows, :n_cols]`` (float64, 2-D, C order;
     the row player maximises) and optimal strategies in ``row_out[:n_rows]`` and

@@ -183,9 +183,12 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
     ``time_bank=(bank, per_move)`` plays Light Riders under its time bank instead of
     ``time_limit`` (``True``: the contest's 10 s bank and 0.2 s a move).  Returns the
     :class:`~tronlab.runner.records.GameRecord`; see the module docstring for the
-    rules of play.
+    rules of play.  Under ``lightriders`` a 2-player board without facings (a map
+    file, a builtin map) gets the contest's, as ``tronlab match`` gives them: player 0
+    faces right, player 1 left (:func:`tronlab.tron.lightriders.give_contest_facings`).
     """
     rules = get_rules(rules)
+    board = _with_facings(board, rules)
     bots, names, time_limit, first_time_limit, max_turns = _check_play(
         board, rules, bots, names, time_limit, first_time_limit, max_turns, metadata, on_step)
     bank = check_time_bank(time_bank, rules, time_limit, first_time_limit)
@@ -222,6 +225,15 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
         record = match.record(metadata=meta, events=events)
         _finish(seats, record, hook_limit)
     return record
+
+
+def _with_facings(board, rules):
+    """``board``, or under lightriders a copy with the contest's facings where it has none."""
+    if (rules.name == "lightriders" and isinstance(board, Board) and board.n_players == 2
+            and (board.facing < 0).any()):
+        from ..tron.lightriders import give_contest_facings
+        board = give_contest_facings(board.copy())
+    return board
 
 
 def _check_play(board, rules, bots, names, time_limit, first_time_limit, max_turns,

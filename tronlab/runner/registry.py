@@ -57,6 +57,7 @@ def register(name: str, factory=None, *, description: str = "", game: str = "tro
     (``help(tronlab.runner.registry)``) says what a bot is and how to play yours by name."""
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"a bot name is a non-empty str, got {name!r}")
+    _check_reachable(name)
     family = _family(game)
 
     def add(fn):
@@ -75,6 +76,18 @@ def register(name: str, factory=None, *, description: str = "", game: str = "tro
         return fn
 
     return add if factory is None else add(factory)
+
+
+def _check_reachable(name: str) -> None:
+    """Refuse a name no bot spec can reach: in ``name+key=value`` the ``+`` starts the
+    options and ``=`` gives a value, a command line splits at whitespace, and ``cmd:``
+    and ``py:`` start a program or a file, not a registered name."""
+    bad = sorted({ch for ch in name if ch in "+=" or ch.isspace()})
+    if bad or name.startswith(("cmd:", "py:")):
+        why = (f"it holds {', '.join(repr(ch) for ch in bad)}" if bad else
+               f"it starts with {name[:name.index(':') + 1]!r}, which names a program")
+        raise ValueError(f"bot name {name!r} cannot be used in a bot spec ({why}; '+' "
+                         f"starts options, '=' gives their values): choose another name")
 
 
 def bot_names(game: str = "tron") -> list[str]:

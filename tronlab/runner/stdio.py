@@ -159,6 +159,10 @@ def _check_arguments(bot, protocol, time_limit) -> None:
                         f"{type(bot).__name__}")
     if not isinstance(protocol, str):
         raise TypeError(f"protocol must be a str, got {type(protocol).__name__}")
+    if protocol == "backtothecode":     # the CLI's `bot --protocol backtothecode` goes there
+        raise ValueError("run_stdio plays the Tron protocols; backtothecode is the capture "
+                         "game's: use tronlab.capture.cli.run_program(bot), what `tronlab bot "
+                         "NAME --protocol backtothecode` runs")
     check_protocol(protocol)
     if time_limit is not None:
         check_time(time_limit)

@@ -32,6 +32,7 @@ import numpy as np
 
 from ..jit.clock import clock_ns
 from ..jit.kernels import KernelTable, kernel
+from . import search_guards
 from .evaluate import heuristic_kernel, separated_value_kernel
 from .search_state import (BLIND, CLOCK_EVERY, EXACT, INF, LOWER, MAX_PLY, S_ABORTED, S_COST,
                            S_COST_SEEN, S_EVALS, S_NODES, S_SEPARATED, S_TT_CUTS, S_TT_HITS,
@@ -259,7 +260,7 @@ def root_key(flat, zobrist, hm, ho):
 # ---------------------------------------------------------------------------
 @kernel(sig=("Tuple((i8, i8, b1))(u1[::1], i8, i8, i8, i8, i8, f8, f8, i8, i8, i8, b1, b1, i8, "
              "i8, u8[:, ::1], TransTable, SearchLines, i8, SearchFrames, ChamberScratch, "
-             "i8[::1])"))
+             "i8[::1])"), guard=search_guards.negamax)
 def negamax_kernel(flat, me_head, opp_head, stride, depth, code, k1, k2, sep_weight, draw,
                    crash, use_tt, use_order, reduce, deadline, zobrist, tt, lines, prev_len, fr,
                    cs, stats):

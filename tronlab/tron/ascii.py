@@ -32,7 +32,9 @@ def parse_ascii(text: str) -> Board:
     if not isinstance(text, str):
         raise TypeError(f"an ASCII board is a str, got {type(text).__name__}")
     text = text.replace("\r\n", "\n").replace("\r", "\n")    # Windows or old Mac line ends
-    lines = textwrap.dedent(text.replace("\t", "    ")).split("\n")
+    # a tab indents (4 spaces) but is no square: one inside a row is refused below
+    lines = textwrap.dedent("\n".join(_expand_indent(line) for line in text.split("\n")))
+    lines = lines.split("\n")
     while lines and not lines[0].strip():
         lines.pop(0)
     while lines and not lines[-1].strip():
@@ -45,6 +47,12 @@ def parse_ascii(text: str) -> Board:
             raise BoardError(f"ragged rows: row {i} has {len(line)} characters, expected {width}")
     rows = [line.ljust(width) for line in lines]
     return _build(rows, _ascii_code, "ASCII board")
+
+
+def _expand_indent(line: str) -> str:
+    """``line`` with the tabs of its leading whitespace read as 4 spaces each."""
+    body = line.lstrip(" \t")
+    return line[:len(line) - len(body)].replace("\t", "    ") + body
 
 
 def _ascii_code(ch):

@@ -21,6 +21,7 @@ import numpy as np
 from ..grid.articulation import articulation_points_kernel
 from ..jit.kernels import KernelTable, kernel, sig_type
 from .values import check_flag, is_whole
+from ..grid import guards
 
 HEAD, GATE, ROOM = 0, 1, 2
 KIND_NAMES = ("head", "gate", "room")
@@ -218,7 +219,12 @@ def _grow_room(flat, start, who, stride, cs, room, count):
     return count
 
 
-@kernel(sig="i8(u1[::1], i8, i8, i8, b1, ChamberScratch)")
+def _tree_guard(flat, head, who, stride, ties, cs):
+    guards.on_grid(flat, stride, {"head": head})
+    guards.sized(cs, flat.size, new_scratch, "chambers.new_scratch", "cs")
+
+
+@kernel(sig="i8(u1[::1], i8, i8, i8, b1, ChamberScratch)", guard=_tree_guard)
 def chamber_tree_kernel(flat, head, who, stride, ties, cs):
     """Build the chamber tree of the player whose owner code is ``who`` (steps
     2-6 of :mod:`tronlab.tron.chambers`); returns the number of chambers.

@@ -121,6 +121,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..grid import guards
+from . import search_guards
 from ..grid.voronoi import territory_kernel
 from ..jit.kernels import KernelTable, kernel
 from .values import is_real
@@ -136,7 +137,7 @@ K2_DEFAULT = 0.194
 # ---------------------------------------------------------------------------
 # kernels: step 7 and the score
 # ---------------------------------------------------------------------------
-@kernel(sig="UniTuple(i4, 2)(i8, f8, f8, i8, ChamberScratch)")
+@kernel(sig="UniTuple(i4, 2)(i8, f8, f8, i8, ChamberScratch)", guard=search_guards.chamber_values)
 def chamber_values_kernel(count, k1, k2, flags, cs):
     """Step 7: the value ``(cs.val_n, cs.val_e)`` of every chamber, whether its
     best line is a battlefront line (``cs.val_front``) and the child it goes on
@@ -178,7 +179,8 @@ def chamber_values_kernel(count, k1, k2, flags, cs):
     return val_n[0], val_e[0]
 
 
-@kernel(sig="UniTuple(i8, 4)(u1[::1], i8, i8, i8, f8, f8, i8, ChamberScratch)")
+@kernel(sig="UniTuple(i8, 4)(u1[::1], i8, i8, i8, f8, f8, i8, ChamberScratch)",
+        guard=search_guards.chamber_counts)
 def chamber_counts_kernel(flat, head0, head1, stride, k1, k2, flags, cs):
     """``(n0, n1, e0, e1)``, the order of
     :func:`~tronlab.grid.voronoi.territory_kernel`: the chamber-tree value of
@@ -206,7 +208,8 @@ def chamber_counts_kernel(flat, head0, head1, stride, k1, k2, flags, cs):
     return n0, n1, e0, e1
 
 
-@kernel(sig="f8(u1[::1], i8, i8, i8, f8, f8, i8, ChamberScratch)")
+@kernel(sig="f8(u1[::1], i8, i8, i8, f8, f8, i8, ChamberScratch)",
+        guard=search_guards.chamber_counts)
 def chamber_score_kernel(flat, head0, head1, stride, k1, k2, flags, cs):
     """a1k0n's linear form on the chamber values, for the player at ``head0``:
     ``k1 * (n0 - n1) + k2 * (e0 - e1)`` (float64).  Same arguments as

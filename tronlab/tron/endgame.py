@@ -38,6 +38,8 @@ from ..grid.parity import fill_bound_kernel
 from ..grid.ring import POTENTIAL_ARTICULATION
 from ..jit.kernels import KernelTable, kernel
 from .values import check_whole
+from ..grid import guards
+from . import search_guards
 
 MAX_ENDGAME_DEPTH = 400
 
@@ -49,8 +51,17 @@ LEAF_PER_BOUND = 200  # first guess of a leaf's cost: this many parity bounds of
                       # (measured 60-150 on 100x100 to 300x300 maps)
 
 
+def _endgame_guard(flat, head, stride, depth, target, deadline, pos, idx, first, seen, stack,
+                   table, fs, stats):
+    guards.on_grid(flat, stride, {"head": head}, seen=seen, stack=stack)
+    guards.between("depth", depth, 0, min(pos.size, idx.size, first.size) - 1)
+    guards.sized(fs, flat.size, new_filler_scratch, "spacefill.new_scratch", "fs")
+    search_guards.filler(flat, head, stride, table, *fs)
+    guards.long_enough(N_STATS, stats=stats)
+
+
 @kernel(sig=("Tuple((i8, i8, b1, b1))(u1[::1], i8, i8, i8, i8, i8, i8[::1], i8[::1], i8[::1], "
-             "u1[::1], i4[::1], u1[::1], FillerScratch, i8[::1])"))
+             "u1[::1], i4[::1], u1[::1], FillerScratch, i8[::1])"), guard=_endgame_guard)
 def endgame_kernel(flat, head, stride, depth, target, deadline, pos, idx, first, seen, stack,
                    table, fs, stats):
     """Best line of own moves: every sequence of up to ``depth`` moves from

@@ -56,6 +56,7 @@ from .board import Board, check_board  # noqa: F401 - the doctests use Board
 from .chamber_build import _F_N_ONLY
 from .chambers import chamber_counts_kernel, new_scratch
 from ..grid import guards
+from . import search_guards
 from ..grid.multivoronoi import turn_order_territory_kernel
 from ..grid.parity import fill_bound_kernel
 from ..grid.voronoi import _pair, bfs_distances_kernel, territory_kernel
@@ -76,7 +77,7 @@ SEP_WEIGHT_DEFAULT = 1000
 # ---------------------------------------------------------------------------
 # separation and fillable space
 # ---------------------------------------------------------------------------
-@kernel(sig="b1(u1[::1], i8, i8, i8, i4[::1], i4[::1])")
+@kernel(sig="b1(u1[::1], i8, i8, i8, i4[::1], i4[::1])", guard=search_guards.touching)
 def touching_kernel(flat, head, other, stride, dist, queue):
     """Can the two heads still meet?  A breadth-first search over free squares
     from ``head`` that stops as soon as it reaches a neighbour of ``other``
@@ -149,7 +150,8 @@ def heuristic_kernel(flat, me, opp, stride, code, k1, k2, cs):
     return np.int64(np.round(1000.0 * (k1 * (n0 - n1) + k2 * (e0 - e1))))
 
 
-@kernel(sig="i8(u1[::1], i8, i8, i8, i8, f8, f8, i8, ChamberScratch)")
+@kernel(sig="i8(u1[::1], i8, i8, i8, i8, f8, f8, i8, ChamberScratch)",
+        guard=search_guards.evaluate)
 def evaluate_kernel(flat, me, opp, stride, code, k1, k2, sep_weight, cs):
     """Full value for ``me``: the separated score when the heads cannot meet
     (H3), else the heuristic ``code``."""

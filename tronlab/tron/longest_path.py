@@ -32,7 +32,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .board import Board, check_board, check_head
-from ..grid.parity import fill_bound_kernel
+from ..grid import parity
 from .values import is_real, is_whole
 
 
@@ -50,6 +50,8 @@ class LongestPath(NamedTuple):
 def _search_depth(flat, head, stride, depth, seen, stack, deadline):
     """One depth: ``(value, move, cut, nodes)`` or None when ``deadline`` passed."""
     offs = (-stride, 1, stride, -1)
+    # the board and scratch are checked once (longest_path): the bound is called unguarded
+    fill_bound_kernel = parity._kernels.fast("fill_bound_kernel")
     best, best_move, cut, nodes, first = -1, -1, False, 0, -1
     path = [head]
     tries = [0]

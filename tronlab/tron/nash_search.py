@@ -73,6 +73,7 @@ from ..jit.clock import clock_ns
 from ..jit.kernels import KernelTable, kernel, sig_type
 from ..nash import maximin, saddle, zero_sum
 from ..nash.saddle import FILL, LOWER, SADDLE, SOLVE, UPPER
+from . import search_guards
 from .evaluate import heuristic_kernel, separated_value_kernel
 from .nash_table import FINAL, MAX_DEPTH, WIN, hint_cell_kernel, probe_kernel, store_kernel
 
@@ -115,6 +116,14 @@ def new_scratch() -> NashScratch:
                        np.zeros((d, 2), np.int64), np.zeros((d, 2), np.int64),
                        np.zeros(d, np.uint64), np.zeros(4), np.zeros(4), z.tableau, z.index,
                        np.zeros(d, np.bool_), np.full((d, 2), -1, np.int64))
+
+
+def _scratch_layout(_size):
+    return new_scratch()
+
+
+def _guard(*args):
+    search_guards.nash_search(_scratch_layout, MAX_DEPTH, N_STATS, *args)
 
 
 sig_type("NashScratch", new_scratch)      # for kernel signatures (tronlab.jit.kernels)
@@ -194,7 +203,7 @@ def fill_terminal_kernel(lo, hi, moves, m, n, hm, ho, offs, turns, draw):
 
 @kernel(sig=("Tuple((f8, b1))(u1[::1], i8, i8, i8, i8, i8, f8, f8, i8, f8, b1, b1, b1, b1, b1, i8, "
              "f8[:, ::1], u8[:, ::1], u8[::1], i8[:, ::1], f8[:, ::1], i8[::1], f8[:, ::1], "
-             "NashScratch, ChamberScratch, i8[::1])"))
+             "NashScratch, ChamberScratch, i8[::1])"), guard=_guard)
 def nash_search_kernel(flat, me, opp, stride, depth, code, k1, k2, sep_weight, draw, prune,
                        order, hybrid, table, killers, deadline, prior, zobrist, hint_key, hint_move,
                        bounds, left, strategy, ns, cs, stats):

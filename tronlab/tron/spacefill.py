@@ -46,6 +46,7 @@ import numpy as np
 
 from .board import start_square
 from ..grid import guards
+from . import search_guards
 from ..grid.ring import POTENTIAL_ARTICULATION, ring_code_kernel
 from ..jit.kernels import KernelTable, kernel, sig_type
 
@@ -268,7 +269,7 @@ def choose_move_kernel(flat, head, stride, table, mark, queue, groups, gpar, gpe
 
 
 @kernel(sig=("i8(u1[::1], i8, i8, u1[::1], u1[::1], i4[::1], i4[:, ::1], i4[::1], i4[::1], i4[:, "
-             "::1], i4[:, ::1], i4[:, ::1])"))
+             "::1], i4[:, ::1], i4[:, ::1])"), guard=search_guards.filler)
 def greedy_move_kernel(flat, head, stride, table, mark, queue, groups, gpar, gpend, cur, cand,
                        best):
     """The greedy filler's move (0-3) from ``head``, or -1 when boxed in.
@@ -286,7 +287,7 @@ def greedy_move_kernel(flat, head, stride, table, mark, queue, groups, gpar, gpe
 
 
 @kernel(sig=("i8(u1[::1], i8, i8, u1[::1], u1[::1], i4[::1], i4[:, ::1], i4[::1], i4[::1], i4[:, "
-             "::1], i4[:, ::1], i4[:, ::1], i8[::1])"))
+             "::1], i4[:, ::1], i4[:, ::1], i8[::1])"), guard=search_guards.filler)
 def fill_length_kernel(flat, head, stride, table, mark, queue, groups, gpar, gpend, cur, cand,
                        best, trail):
     """Run the greedy filler from ``head`` until it is boxed in; return the
