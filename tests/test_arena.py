@@ -564,7 +564,7 @@ def test_bots_with_the_same_results_share_their_place_in_the_tables():
     lines = text[1:4]
     assert [(line.split()[0], line.split()[1]) for line in lines] == [
         ("1", "a"), ("2", "b"), ("2", "c")]          # b and c tie: one place, names in order
-    assert text[4].startswith("(0 is the mean of the other bots: a won every game against "
+    assert text[4].startswith("(0 is the mean of b, c; a won every game against "
                               "them, so its rating and interval rest on the prior")
     assert [line.split()[2:] for line in lines[1:]] == [lines[1].split()[2:]] * 2
     cells = [row[:2] for row in _rating_rows(ratings(rows))]            # the page's table
@@ -626,10 +626,15 @@ def test_broken_entries_do_not_widen_everyone_elses_intervals():
     assert [r.name for r in table.values() if not r.in_reference] == ["x", "y"]
     assert all(r.in_reference for r in alone.values())
     # before: "x, y won every game against them or lost every one, so their ratings ..."
-    assert ("(0 is the mean of the other bots: x, y lost every game against them, so their "
+    # and "0 is the mean of the other bots: x, y lost..." read as if x and y made the mean
+    assert ("(0 is the mean of a, b, c, d; x, y lost every game against them, so their "
             "ratings and intervals rest on the prior" in ratings_text(rows))
     from tronlab.arena.html import _reference_note
-    assert _reference_note(ratings(rows)).startswith("<p>0 is the mean of the other bots: x, y")
+    assert _reference_note(ratings(rows)).startswith("<p>0 is the mean of a, b, c, d; x, y")
+    seven = [{"names": [p, q], "ranks": [k % 2, 1 - k % 2]} for k in range(2)
+             for i, p in enumerate("abcdefg") for q in "abcdefg"[i + 1:]]
+    seven += [{"names": [p, "x"], "ranks": [0, 1]} for p in "abcdefg"]
+    assert "(0 is the mean of the 7 bots not named here; x lost every" in ratings_text(seven)
     assert _reference_note(ratings(rows[:10])) == ""     # a and b only: nothing left out
 
 

@@ -209,3 +209,17 @@ def test_a_capture_replay_of_one_turn_says_turn_not_turns():
     assert "after 1 turn: scores [1, 0]" in report.replay_text(row, record)
     record.outcome["turns"] = 2
     assert "after 2 turns: scores" in report.replay_text(row, record)
+
+
+def test_a_class_folder_moved_and_played_again_keeps_only_its_newer_games():
+    """A teacher copies cap/ to cap2/, fixes a file and plays the class again: every spec's
+    path changed, so every game is played again, and the table must count those, not
+    both (before, each bot showed its games twice under one name)."""
+    def game(i, folder, seed):
+        return {"id": i, "tag": "", "game": "backtothecode", "map": "random-1", "seed": seed,
+                "time": 0.05, "depth": None, "bank": None, "names": ["ann", "bob"],
+                "bots": [f"cmd:python {folder}/ann.py", f"cmd:python {folder}/bob.py"]}
+    old = [game(1, "/t/cap", 1), game(2, "/t/cap", 2)]
+    new = [game(3, "/t/cap2", 1), game(4, "/t/cap2", 2)]
+    assert latest_versions(old + new) == (new, 2)
+    assert latest_versions(old + new[:1]) == ([old[1], new[0]], 1)   # seed 2 not yet again

@@ -527,3 +527,21 @@ def test_a_whole_class_is_loaded_a_few_files_at_a_time_so_a_late_raise_is_seen(t
     problems = load_problems([*files, str(late)], timeout=8)
     assert list(problems) == [str(late)]
     assert "zed.py:5" in problems[str(late)] and "weights.bin is missing" in problems[str(late)]
+
+
+def test_a_python_program_that_cannot_start_is_left_out_with_its_line(tmp_path, capsys):
+    """A contest program (here the capture game's) that does not compile or imports a
+    module that is not installed would lose every game on its first turn and hand its
+    opponents the points: it is left out, as a py: bot is, with its file and line."""
+    folder = _folder(tmp_path, {
+        "nina.py": "while True:\n    input()\n    print('0 0', flush=True)\n",
+        "carl.py": "import numpyy\nwhile True:\n    input()\n",
+        "sy.py": "n = int(input(\nprint(n)\n",
+    })
+    code, out, err = _run(["--game", "backtothecode", "--bots-dir", str(folder),
+                           "--db", str(tmp_path / "c.sqlite")], capsys)
+    assert code == 2 and "fewer than two bots can play (2 left out)" in err, (out, err)
+    assert f"left out carl: {folder / 'carl.py'}:1: imports 'numpyy', which is not " \
+           f"installed" in out, out
+    assert f"left out sy: {folder / 'sy.py'}:1: SyntaxError: " in out, out
+    assert "(the program cannot start)" in out

@@ -136,11 +136,13 @@ def check_spec(spec: str, game: str) -> None:
 def check_program(spec: str) -> list[str]:
     """The arguments of a ``cmd:`` spec whose program can start, else a ValueError
     naming the problem: a command that cannot be split, a program that is neither
-    on PATH nor a file, a file without its x bit, or a file of this folder named
-    without ``./`` (the system looks for such a name on PATH only)."""
+    on PATH nor a file, a file without its x bit, a file of this folder named
+    without ``./`` (the system looks for such a name on PATH only), or a Python
+    program that does not compile or lacks a top-level import."""
     args = _command(spec)
     program = args[0]
     if shutil.which(program) is not None:
+        _check_python_script(args)
         return args
     if not os.path.isfile(program):
         raise ValueError(f"program not found: {program!r} (from {spec!r})")
@@ -151,7 +153,19 @@ def check_program(spec: str) -> list[str]:
                          f"cmd:./{program}" + (f" or cmd:{run}{program}" if run else ""))
     if not os.access(program, os.X_OK):
         raise ValueError(f"{program} is not executable: chmod +x {shlex.quote(program)}")
+    _check_python_script(args)
     return args
+
+
+def _check_python_script(args: list[str]) -> None:
+    """A contest program that is a Python file (``python FILE.py ...`` or ``./FILE.py``)
+    must compile and find its top-level imports (:func:`~tronlab.arena.pycheck.
+    check_python_program`): a typo there would lose every game at its first turn."""
+    run_by_python = os.path.basename(args[0]).startswith("python") and len(args) > 1
+    script = args[1] if run_by_python else args[0]
+    if script.endswith(".py") and os.path.isfile(script):
+        from .pycheck import check_python_program
+        check_python_program(script)
 
 
 def _check_bot_options(spec: str, name: str, family: str, opts: dict) -> None:

@@ -29,20 +29,7 @@ def check_python_bot(path: str) -> None:
     :func:`tronlab.arena.pyprogram.load_move` needs) taking ``(board, player)``, and
     its unconditional top-level imports must be installed (or sit next to it).
     The file is read, never run: whatever else its code does shows in the games."""
-    try:
-        with open(path, "rb") as f:
-            source = f.read()
-    except OSError as err:
-        raise ValueError(f"cannot read the Python file {path!r}: {err.strerror or err}") from None
-    try:
-        tree = compile(source, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
-        compile(tree, path, "exec", dont_inherit=True)     # errors ast alone lets through
-    except SyntaxError as err:
-        line = f":{err.lineno}" if err.lineno else ""
-        raise ValueError(f"{err.filename or path}{line}: {type(err).__name__}: {err.msg} "
-                         f"(the py: bot cannot be loaded)") from None
-    except ValueError as err:                              # e.g. a null byte in the source
-        raise ValueError(f"{path}: cannot compile it: {err}") from None
+    tree = _parse(path, "the py: bot cannot be loaded")
     moves = _top_level_bindings(tree, "move")
     if not moves and not any(isinstance(n, ast.Global) and "move" in n.names
                              for n in ast.walk(tree)):
@@ -56,11 +43,42 @@ def check_python_bot(path: str) -> None:
     problem = _start_game_problem(hooks)
     if problem:
         raise ValueError(f"{path}:{hooks[0].lineno}: {problem}")
+    _check_imports(tree, path, "the bot")
+
+
+def check_python_program(path: str) -> None:
+    """Raise ValueError naming ``path``, the line and the problem if the Python contest
+    program ``path`` cannot start: it does not compile, or an unconditional top-level
+    import is not installed.  Read, never run (its top-level code plays the game)."""
+    _check_imports(_parse(path, "the program cannot start"), path, "the program")
+
+
+def _parse(path: str, consequence: str):
+    """The syntax tree of the Python file ``path``, else a ValueError with its file, line
+    and error, ending in ``(consequence)``."""
+    try:
+        with open(path, "rb") as f:
+            source = f.read()
+    except OSError as err:
+        raise ValueError(f"cannot read the Python file {path!r}: {err.strerror or err}") from None
+    try:
+        tree = compile(source, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+        compile(tree, path, "exec", dont_inherit=True)     # errors ast alone lets through
+    except SyntaxError as err:
+        line = f":{err.lineno}" if err.lineno else ""
+        raise ValueError(f"{err.filename or path}{line}: {type(err).__name__}: {err.msg} "
+                         f"({consequence})") from None
+    except ValueError as err:                              # e.g. a null byte in the source
+        raise ValueError(f"{path}: cannot compile it: {err}") from None
+    return tree
+
+
+def _check_imports(tree, path: str, who: str) -> None:
     missing = _missing_import(tree, os.path.dirname(os.path.abspath(path)))
     if missing:
         module, lineno = missing
         raise ValueError(f"{path}:{lineno}: imports {module!r}, which is not installed for "
-                         f"{sys.executable} (nor a file next to the bot)")
+                         f"{sys.executable} (nor a file next to {who})")
 
 
 def check_bots_load(paths, timeout: float) -> None:

@@ -105,7 +105,8 @@ def reference_note(table) -> str:
     """Why the ratings' 0 is not the whole field's mean: the bots of ``table`` (the
     :class:`~tronlab.arena.ratings.Rating` rows) left out of it, those that scored
     nothing against the others (rated below them) and those the others scored nothing
-    against."""
+    against.  The bots of the mean are named (up to six), so the sentence cannot be
+    read as naming them."""
     outside = [r for r in table if not r.in_reference]
     lost = ", ".join(r.name for r in outside if r.elo < 0)
     won = ", ".join(r.name for r in outside if r.elo >= 0)
@@ -113,7 +114,9 @@ def reference_note(table) -> str:
                         + ([f"{won} won every game against them"] if won else []))
     whose = "its rating and interval rest" if len(outside) == 1 else \
         "their ratings and intervals rest"
-    return f"0 is the mean of the other bots: {said}, so {whose} on the prior, not on results"
+    inside = sorted((r.name for r in table if r.in_reference), key=by_name)
+    group = ", ".join(inside) if len(inside) <= 6 else f"the {len(inside)} bots not named here"
+    return f"0 is the mean of {group}; {said}, so {whose} on the prior, not on results"
 
 
 def _met(rows) -> set:

@@ -268,11 +268,13 @@ class Store:
 def latest_versions(rows) -> tuple[list, int]:
     """``rows`` without the games that a changed bot file made a run play again, and how
     many were left out.  A game played again has everything of the old one (tag, game,
-    bots by seat, map, seed, clock (time and bank), depth) but the files' hash, which only
-    its key holds: of the rows alike in all of that, the latest stands."""
+    bots' names by seat, map, seed, clock (time and bank), depth) but the files' hash,
+    which only its key holds: of the rows alike in all of that, the latest stands.  Names,
+    not specs: the tables know a bot by its name, and a class folder moved or copied
+    (``cap/`` to ``cap2/``) changes every spec's path but is the same class."""
     latest = {}
     for row in rows:
-        latest[(row["tag"], row["game"], tuple(row["bots"]), row["map"], row["seed"],
+        latest[(row["tag"], row["game"], tuple(row["names"]), row["map"], row["seed"],
                 row["time"], row["depth"], row.get("bank"))] = row["id"]
     standing = set(latest.values())
     kept = [r for r in rows if r["id"] in standing]
