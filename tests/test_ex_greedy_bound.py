@@ -4,7 +4,7 @@ hint that names the bound's formula (not a cut vertex or the walls)."""
 
 import pytest
 
-from tronlab.course import check_greedy_move
+from tronlab.course import check_fill_bound, check_greedy_move
 from tronlab.tron.board import FREE, Board
 
 RIGHT = "2 * same + 1 if other > same else 2 * other"
@@ -96,3 +96,24 @@ def test_the_reviewers_board_plays_down():
     """)
     assert greedy_with(RIGHT)(board, 0) == 2
     assert greedy_with(SLIPS[0])(board, 0) == 1
+
+
+def test_fill_bound_with_greater_or_equal_is_named():
+    """fill_bound's hint for the same slip was "never the larger of the two"."""
+    def fill_bound(board, player):
+        start = int(board.heads[player])
+        seen, todo = {start}, [start]
+        while todo:
+            here = todo.pop()
+            for step in board.offsets:
+                nxt = here + int(step)
+                if board.flat[nxt] == FREE and nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        seen.discard(start)
+        same = sum(1 for q in seen if sum(divmod(q, board.stride)) % 2
+                   == sum(divmod(start, board.stride)) % 2)
+        other = len(seen) - same
+        return 2 * same + 1 if other >= same else 2 * other
+    result = check_fill_bound(fill_bound)
+    assert result.status == "wrong answer" and "not >=" in result.hint, result.hint

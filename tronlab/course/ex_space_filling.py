@@ -62,13 +62,13 @@ TINY_FILL = {
         .....
         2....
     """,
-    # the bound's edges: down's side behind (3, 1) has as many of each colour (2 * other)
+    # the bound's edges (next board: more of the other colour, 2 * same + 1, no more): down's
+    # side behind (3, 1) has as many of each colour (2 * other)
     "as many of each colour": """
         ...1#
         #.#..
         .2..#
     """,
-    # more of the other colour: 2 * same + 1, no more
     "more of the other colour": """
         #....
         ..1#2
@@ -77,8 +77,7 @@ TINY_FILL = {
 }
 
 
-#: boards where the player in the key has no legal move: every move loses, the answer is
-#: still a move (any of 0-3)
+#: boards where the player in the key has no legal move: every move loses, any of 0-3 is right
 TINY_STUCK = {
     ("boxed in", 0): """
         #1#..
@@ -355,9 +354,11 @@ def _bound_formula(board, player, got, other, same) -> str | None:
                 "one more square of the head's other colour than of its own")
     if got == variants.path_bound(other, same + 1):
         return "you counted the head square: it is already used, count only the squares after it"
-    if got == max(2 * same + 1, 2 * other):
-        return ("the bound is 2 * same + 1 when other > same, else 2 * other: the colour that "
-                "runs out first ends the path, so it is never the larger of the two")
+    if got == max(2 * same + 1, 2 * other):       # with other == same: >= for >
+        return ("the bound is 2 * same + 1 when other > same, else 2 * other: " + (
+            f"with {same} of each colour the path ends on the head's, after 2 * other = {want} "
+            f"moves; the extra square needs other > same, not >=" if other == same else
+            "the colour that runs out first ends the path, so it is never the larger of the two"))
     odd = variants.colour(board, int(board.heads[player]))
     relative = (" (and count the colours relative to the head's square, which is odd here, not "
                 "as even or odd)" if odd else "")
