@@ -252,6 +252,8 @@ MISTAKES = [
     ("negamax", wrong.negamax_too_deep, WRONG, "at depth 0 return game.score() without"),
     ("negamax", wrong.negamax_stuck_is_zero, WRONG, "return game.LOSS for it, not 0"),
     ("negamax", wrong.negamax_negates_leaf, WRONG, "return game.score() as it is"),
+    # before: "negate the child's value" (board 4, 1...2), which the code already does
+    ("negamax", wrong.negamax_stuck_is_a_win, WRONG, "not -game.LOSS"),
     # before: passed (None), "is a `return` missing", or the generic crash hint
     ("greedy_move", wrong.greedy_none_when_boxed_in, WRONG_TYPE, "player 0 is boxed in here"),
     ("greedy_move", wrong.greedy_max_of_no_moves, CRASH, "player 0 is boxed in here"),

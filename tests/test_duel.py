@@ -12,6 +12,7 @@ import sys
 
 import pytest
 
+from tronlab.course import check_greedy_move
 from tronlab.course.duel import Duel, play_against
 
 
@@ -63,7 +64,7 @@ def _wrong_answer(board, player):
     (_crashes_later, "greedy_move",
      "your greedy_move crashed with IndexError: list index out of range, at line"),
     (_exits, "greedy_move", "your greedy_move called sys.exit() (SystemExit: 'done')"),
-    (_wrong_answer, "greedy_move", "returned [1]: a move is 0-3 or a name such as 'up'"),
+    (_wrong_answer, "greedy_move", "returned [1]: return one move, an int 0-3"),
     (lambda board, start: None, "flood_fill", "your flood_fill returned None: the bot compares"),
     (lambda board: {0: 3, 1: 2}, "territory",
      "returned {0: 3, 1: 2}: return the counts by player, a tuple such as (n0, n1)"),
@@ -76,6 +77,18 @@ def test_a_function_that_cannot_play_gets_one_sentence_and_no_games(fn, name, sa
     assert duel.records == [] and said in repr(duel), repr(duel)
     assert "\n" not in repr(duel)
     assert duel.replay() is duel                     # the next cell still runs
+
+
+def test_a_move_given_by_name_is_refused_in_the_checker_s_words():
+    """The exercise asks for an int 0-3: play_against said a name such as 'up' would do,
+    while check_greedy_move refused it."""
+    def greedy_move(board, player):
+        return "up"
+    duel = play_against(greedy_move, "hugger", time_limit=2)
+    told = check_greedy_move(greedy_move).message
+    assert duel.records == [] and "not the string 'up'" in repr(duel), repr(duel)
+    said = "return the move as a number 0-3"
+    assert said in repr(duel) and said in told, (repr(duel), told)
 
 
 def test_endless_recursion_in_negamax_is_named():

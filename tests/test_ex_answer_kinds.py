@@ -81,6 +81,28 @@ def test_a_distance_grid_with_a_wrong_border_names_the_border(fn):
     assert "not drawn: the padding border" in result.got
 
 
+def _as(dtype, unreached=-1):
+    def bfs_distances(board, player):
+        d = package_bfs_distances(board, player).astype(np.float64)
+        d[d < 0] = unreached
+        return d.astype(dtype)
+    return bfs_distances
+
+
+def test_distances_with_inf_name_the_inf_and_narrow_ints_are_refused():
+    """inf for unreached squares was told "yours has dtype float64", while floats with -1
+    passed; int8 passed though it wraps round past 127 on a big board."""
+    assert check("bfs_distances", _as(np.float64)).status == PASSED
+    assert check("bfs_distances", _as(np.int32)).status == PASSED
+    r = check("bfs_distances", _as(np.float64, np.inf))
+    assert r.status == WRONG_TYPE and "holds inf" in r.hint and "with -1" in r.hint, r.message
+    assert "yours has dtype float64" not in r.message
+    for dtype in (np.int8, np.int16):
+        r = check("bfs_distances", _as(dtype))
+        assert r.status == WRONG_TYPE and f"dtype {np.dtype(dtype)}" in r.hint, r.message
+        assert "int32 or wider" in r.hint, r.message
+
+
 def test_the_package_distances_pass():
     assert check("bfs_distances", package_bfs_distances).status == PASSED
 

@@ -53,6 +53,28 @@ def test_the_solution_passes_and_a_stub_is_not_implemented():
     assert check_articulation_points(articulation_points).status == NOT_IMPLEMENTED
 
 
+def test_a_root_never_counted_is_named():
+    """A search that leaves out every root (the first free square of each region in reading
+    order) was told "squares that touch only at a corner are not neighbours"."""
+    def articulation_points(board):
+        free, roots, seen = board.cells == FREE, set(), set()
+        for y, x in zip(*np.nonzero(free)):
+            if (x, y) in seen:
+                continue
+            roots.add((x - 1, y - 1))
+            todo = [(x, y)]
+            seen.add((x, y))
+            while todo:
+                a, b = todo.pop()
+                for nb in ((a + 1, b), (a - 1, b), (a, b + 1), (a, b - 1)):
+                    if free[nb[1], nb[0]] and nb not in seen:
+                        seen.add(nb)
+                        todo.append(nb)
+        return networkx_cuts(board) - roots
+    r = check_articulation_points(articulation_points)
+    assert r.status == WRONG and "can be a cut vertex too" in r.hint, r.hint
+
+
 @pytest.mark.parametrize("mistake, words", [
     ({"root_rule": False}, "DFS root"),
     ({"strict": True}, ">=, not >"),

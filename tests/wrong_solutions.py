@@ -591,6 +591,11 @@ def negamax_stuck_is_zero(game, depth, alpha, beta):
     return _negamax_with(game, depth, alpha, beta, stop=0, stuck=0)
 
 
+def negamax_stuck_is_a_win(game, depth, alpha, beta):
+    """A side with no move is worth -game.LOSS, a win, instead of game.LOSS."""
+    return _negamax_with(game, depth, alpha, beta, stop=0, stuck=-game.LOSS)
+
+
 def negamax_negates_leaf(game, depth, alpha, beta):
     """Returns -game.score() at the horizon."""
     return _negamax_with(game, depth, alpha, beta, stop=0, leaf=-1)

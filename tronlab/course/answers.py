@@ -80,8 +80,11 @@ def _sized(value) -> str:
     return f"{type(value).__name__} of {n} value{'' if n == 1 else 's'}"
 
 
-def as_grid(value, board: Board, what: str) -> np.ndarray:
-    """An integer array shaped like ``board.cells``, else :class:`WrongType`."""
+def as_grid(value, board: Board, what: str, *, distances: bool = False) -> np.ndarray:
+    """An integer array shaped like ``board.cells``, else :class:`WrongType`.  With
+    ``distances`` the array holds move counts, -1 where a square is not reached: inf for
+    those is named, and integers narrower than 32 bits are refused (they overflow on a
+    big board)."""
     reject_text(value, f"{what} as a numpy array shaped like board.cells")
     if isinstance(value, (int, float, np.integer, np.floating)):
         raise WrongType(f"return {what} as an array shaped like board.cells, not a single number")
@@ -116,9 +119,17 @@ def as_grid(value, board: Board, what: str) -> np.ndarray:
         if np.issubdtype(arr.dtype, np.floating) and np.all(np.isfinite(arr)) \
                 and np.all(arr == np.round(arr)):
             return arr.astype(np.int64)
+        if distances and np.issubdtype(arr.dtype, np.floating) and np.any(np.isinf(arr)):
+            raise WrongType(f"{what} holds inf: mark a square the head cannot reach with -1, "
+                            f"not inf (np.full(board.cells.shape, -1) starts every square so)")
         raise WrongType(f"{what} must hold whole numbers; yours has dtype {arr.dtype} "
                         f"(make it with np.full(board.cells.shape, -1) or "
                         f"np.zeros(..., dtype=int))")
+    if distances and arr.dtype.itemsize < 4:
+        top = np.iinfo(arr.dtype).max
+        raise WrongType(f"{what} has dtype {arr.dtype}, which holds numbers up to {top} only: "
+                        f"on a big board a distance passes that and wraps round without an "
+                        f"error. Use int32 or wider (np.full(board.cells.shape, -1) gives int64)")
     return arr.astype(np.int64)
 
 

@@ -29,9 +29,11 @@ import time
 
 import numpy as np
 
-from ..tron.board import TRAIL, Board, parse_move
+from ..tron.board import TRAIL, Board
 from ..tron.values import check_whole, is_real, is_whole
 from ..grid.flood import flood_fill as package_flood_fill
+from .answers import as_move
+from .checker import WrongType
 from .learner import crash_phrase, is_stub, short_repr, where
 from .slowcalls import SlowCalls
 from .timelimit import call_with_time_limit, check_time_limit
@@ -173,10 +175,10 @@ def _is_number(v) -> bool:
 def _answer_problem(name, value, args) -> str | None:
     """Why the bot cannot use ``value``, an answer of the learner's ``name``; None if it can."""
     if name == "greedy_move":
-        try:
-            parse_move(value)
-        except (TypeError, ValueError):
-            return "a move is 0-3 or a name such as 'up'"
+        try:                # the checker's words: the exercise asks for an int 0-3
+            as_move(value)
+        except WrongType as err:
+            return str(err)
     elif name in ("flood_fill", "fill_bound"):
         if not is_whole(value):
             return "the bot compares these: return the number of squares, an int"

@@ -74,14 +74,14 @@ def open_room(side: int) -> Board:
 
 
 def tarjan_variant(board, *, strict=False, root_rule=True, diagonal=False, back_low=False,
-                   nodes="free", pass_up=True, shared_children=False) -> set:
+                   nodes="free", pass_up=True, shared_children=False, root_cut=True) -> set:
     """Cut vertices as ``(x, y)`` computed with a switchable mistake: ``strict`` uses
     ``low > disc`` (the bridge test) instead of ``>=``; ``root_rule=False`` treats the DFS
     root like any other square; ``diagonal`` also joins squares that touch at a corner;
     ``back_low`` lowers ``low`` by a back edge's ``low[w]`` instead of ``disc[w]``;
     ``pass_up=False`` never passes a finished child's ``low`` up to its parent;
     ``shared_children`` keeps one count of the root's children for every search, not one
-    per root (region);
+    per root (region); ``root_cut=False`` never counts a root as a cut vertex;
     ``nodes="heads"`` puts the heads in the graph too, ``"not walls"`` heads and trails."""
     free = board.cells != WALL if nodes == "not walls" else board.cells == FREE
     if nodes == "heads":
@@ -119,7 +119,7 @@ def tarjan_variant(board, *, strict=False, root_rule=True, diagonal=False, back_
                     beyond = low[sq] > disc[up] if strict else low[sq] >= disc[up]
                     if beyond and (up != root or not root_rule):
                         cuts.add(up)
-        if root_rule and children > 1:
+        if root_rule and root_cut and children > 1:
             cuts.add(root)
     return {(int(x) - 1, int(y) - 1) for y, x in cuts}
 
@@ -191,6 +191,10 @@ _SEARCH_MISTAKES = [
     ({"root_rule": False}, "the square where a search starts (the DFS root) has no parent, so "
      "the low-number test does not apply to it: it is a cut vertex only when it has two or "
      "more DFS children"),
+    ({"root_cut": False}, "the square where a search starts (the DFS root) can be a cut vertex "
+     "too: it has no parent, so the low test does not apply, but when it has two or more DFS "
+     "children they reach each other only through it (count the root's children, and add the "
+     "root when there are two or more)"),
     ({"pass_up": False}, "when a child's search is done, pass its low up: low[parent] = "
      "min(low[parent], low[child]); a back edge from deep below reaches the squares above "
      "only that way"),

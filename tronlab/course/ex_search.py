@@ -207,9 +207,16 @@ class Negamax(Exercise):
         return None
 
     def _why_value(self, b, depth, value, want):
+        negate = ("a child's value is seen from the opponent's side: negate it, "
+                  "value = -negamax(game, depth - 1, -beta, -alpha)")
+        if value == minimax(TurnGame(b), depth, stuck=-TurnGame.LOSS):
+            # on a board where both give this value, a missing negation is named too
+            return (f"a side with no legal move has lost, and negamax scores it for that side "
+                    f"itself: return game.LOSS ({TurnGame.LOSS}), not -game.LOSS; the parent "
+                    f"negates it into a win for the side that moved"
+                    + (f". If yours does, then {negate}" if value == -want else ""))
         if value == -want:
-            return ("a child's value is seen from the opponent's side: negate it, "
-                    "value = -negamax(game, depth - 1, -beta, -alpha)")
+            return negate
         if value == _stuck_first(TurnGame(b), depth):
             return ("the horizon comes first: at depth 0 return game.score() even if the side to "
                     "move has no move (a stuck side is found one ply deeper)")

@@ -62,11 +62,22 @@ TINY_FILL = {
         .....
         2....
     """,
+    # the bound's edges (next board: more of the other colour, 2 * same + 1, no more): down's
+    # side behind (3, 1) has as many of each colour (2 * other)
+    "as many of each colour": """
+        ...1#
+        #.#..
+        .2..#
+    """,
+    "more of the other colour": """
+        #....
+        ..1#2
+        ....#
+    """,
 }
 
 
-#: boards where the player in the key has no legal move: every move loses, the answer is
-#: still a move (any of 0-3)
+#: boards where the player in the key has no legal move: every move loses, any of 0-3 is right
 TINY_STUCK = {
     ("boxed in", 0): """
         #1#..
@@ -163,28 +174,14 @@ class GreedyMove(Exercise):
         space_g, whole_g, _ = variants.move_key(b, p, got)
         space_b, whole_b, _ = variants.move_key(b, p, best)
         name_g, name_b = MOVE_NAMES[got], MOVE_NAMES[best]
+        slip = _bound_slip(b, p, got, best)
+        measure = space_g < space_b and _measure_hint(b, p, got, best, slip)
+        if measure:
+            return measure
+        if slip:
+            return (f"by the parity bound {name_g} allows at most {space_g} moves and {name_b} "
+                    f"{space_b}, but your numbers put {name_g} first: {slip}")
         if space_g < space_b:
-            relative = ("count each side's colours relative to the target square t, where "
-                        "the path into the side starts (its first square there is of the "
-                        "other colour than t), not relative to your head")
-            if got in variants.greedy_choices(b, p, diagonal=True):
-                return (f"by the parity bound {name_g} allows at most {space_g} moves and "
-                        f"{name_b} {space_b}: squares that touch only at a corner are not "
-                        f"neighbours, so flood each side up, right, down and left only (through "
-                        f"corners, two sides run together and a cut goes unseen)")
-            if got in variants.greedy_choices(b, p, count_target=True):
-                return (f"by the parity bound {name_g} allows at most {space_g} moves and "
-                        f"{name_b} {space_b}: measure each side as fill_bound does from a head, "
-                        f"with the target square t as the start and t itself not counted")
-            by_head = got in variants.greedy_choices(b, p, head_colour=True)
-            if got in variants.greedy_choices(b, p, parity=False):
-                return (f"counted in squares {name_g} looks at least as good, but a path "
-                        f"alternates colours: by the parity bound {name_g} allows at most "
-                        f"{space_g} moves and {name_b} {space_b}. Measure each side with the "
-                        f"bound, as fill_bound does" + (f" ({relative})" if by_head else ""))
-            if by_head:
-                return (f"by the parity bound {name_g} allows at most {space_g} moves and "
-                        f"{name_b} {space_b}: {relative}")
             if not whole_g:
                 return (f"{name_g} enters {square_name(b, target)}, which cuts your region in "
                         f"pieces, and from there you can go into one of them only: its room is "
@@ -204,6 +201,58 @@ class GreedyMove(Exercise):
                 f"with {_free(variants.free_neighbours(b, t))} and {name_g} to one with "
                 f"{_free(variants.free_neighbours(b, target))}: hug the walls (fewest free "
                 f"neighbours)")
+
+
+def _measure_hint(b, p, got, best, slip) -> str | None:
+    """The hint when ``got`` allows fewer moves than ``best`` because each side was measured
+    the wrong way (and a slip in the bound's formula, if one also plays ``got``)."""
+    (space_g, _, _), (space_b, _, _) = (variants.move_key(b, p, m) for m in (got, best))
+    name_g, name_b = MOVE_NAMES[got], MOVE_NAMES[best]
+    also = f" Or, if you do so already, check the bound's formula: {slip}" if slip else ""
+    relative = ("count each side's colours relative to the target square t, where "
+                "the path into the side starts (its first square there is of the "
+                "other colour than t), not relative to your head")
+    if got in variants.greedy_choices(b, p, diagonal=True):
+        return (f"by the parity bound {name_g} allows at most {space_g} moves and "
+                f"{name_b} {space_b}: squares that touch only at a corner are not "
+                f"neighbours, so flood each side up, right, down and left only (through "
+                f"corners, two sides run together and a cut goes unseen)" + also)
+    if got in variants.greedy_choices(b, p, count_target=True):
+        return (f"by the parity bound {name_g} allows at most {space_g} moves and "
+                f"{name_b} {space_b}: measure each side as fill_bound does from a head, "
+                f"with the target square t as the start and t itself not counted" + also)
+    by_head = got in variants.greedy_choices(b, p, head_colour=True)
+    if got in variants.greedy_choices(b, p, parity=False):
+        return (f"counted in squares {name_g} looks at least as good, but a path "
+                f"alternates colours: by the parity bound {name_g} allows at most "
+                f"{space_g} moves and {name_b} {space_b}. Measure each side with the "
+                f"bound, as fill_bound does" + (f" ({relative})" if by_head else "")
+                + also)
+    if by_head:
+        return (f"by the parity bound {name_g} allows at most {space_g} moves and "
+                f"{name_b} {space_b}: {relative}")
+    return None
+
+
+def _bound_slip(board, player, got, best) -> str | None:
+    """What the first of variants.BOUND_SLIPS that plays ``got`` gets wrong, on a side."""
+    slip = next((f for f in variants.BOUND_SLIPS
+                 if got in variants.greedy_choices(board, player, bound=f)), None)
+    move, t, o, same = next(((m, t, o, s) for m in (got, best) if slip
+                             for t in [int(board.heads[player] + board.offsets[m])]
+                             for o, s in variants.side_counts(board, t)
+                             if slip(o, s) != variants.path_bound(o, s)), (None,) * 4)
+    if move is None:
+        return None
+    right, name = variants.path_bound(o, same), square_name(board, t)
+    side = (f"the side behind t = {name} ({MOVE_NAMES[move]}) has {o} square"
+            f"{'' if o == 1 else 's'} of the other colour than t and {same} of t's colour")
+    rule = (f"as many of each, so the path ends on t's colour after 2 * other = {right} moves: "
+            "the extra square needs strictly more of the other colour (other > same, not >=)"
+            if o == same else f"more of the other colour, so all {same} of t's colour and one "
+            f"more: 2 * same + 1 = {right}" if o > same else
+            f"fewer of the other colour, which runs out first: 2 * other = {right}")
+    return f"{side}, {rule}"
 
 
 def _blocked_by(board: Board, index: int) -> str:
@@ -305,9 +354,11 @@ def _bound_formula(board, player, got, other, same) -> str | None:
                 "one more square of the head's other colour than of its own")
     if got == variants.path_bound(other, same + 1):
         return "you counted the head square: it is already used, count only the squares after it"
-    if got == max(2 * same + 1, 2 * other):
-        return ("the bound is 2 * same + 1 when other > same, else 2 * other: the colour that "
-                "runs out first ends the path, so it is never the larger of the two")
+    if got == max(2 * same + 1, 2 * other):       # with other == same: >= for >
+        return ("the bound is 2 * same + 1 when other > same, else 2 * other: " + (
+            f"with {same} of each colour the path ends on the head's, after 2 * other = {want} "
+            f"moves; the extra square needs other > same, not >=" if other == same else
+            "the colour that runs out first ends the path, so it is never the larger of the two"))
     odd = variants.colour(board, int(board.heads[player]))
     relative = (" (and count the colours relative to the head's square, which is odd here, not "
                 "as even or odd)" if odd else "")

@@ -28,7 +28,7 @@ class BfsDistances(Exercise):
             random_cases(401, 40, sizes=((2, 2), (14, 10)), players=(2, 3)), every=False)
 
     def convert(self, value, case):
-        return as_grid(value, case.board, "the distance array")
+        return as_grid(value, case.board, "the distance array", distances=True)
 
     def expected(self, case):
         b = case.board

@@ -172,6 +172,21 @@ def path_bound(other: int, same: int) -> int:
     return 2 * same + 1 if other > same else 2 * other
 
 
+#: slips in the bound's formula 2 * same + 1 if other > same else 2 * other, one character
+#: each, that greedy_move's hint recognises, the likeliest first
+BOUND_SLIPS = [
+    lambda o, s: 2 * s + 1 if o >= s else 2 * o, lambda o, s: 2 * s if o > s else 2 * o,
+    lambda o, s: 2 * s + 1 if o > s else 2 * o + 1, lambda o, s: 2 * s + 1 if o == s else 2 * o,
+    lambda o, s: 2 * s + 1 if o < s else 2 * o, lambda o, s: 2 * s + 1 if o <= s else 2 * o,
+    lambda o, s: 2 * s + 1 if s > o else 2 * o, lambda o, s: 2 * s + 1 if o != s else 2 * o,
+    lambda o, s: 2 * s - 1 if o > s else 2 * o, lambda o, s: 2 * s + 1 if o > s else 2 * o - 1,
+    lambda o, s: 2 * s + 2 if o > s else 2 * o, lambda o, s: 2 * s + 1 if o > s else 2 * s,
+    lambda o, s: 3 * s + 1 if o > s else 2 * o, lambda o, s: 2 * s + 1 if o > s else 2 + o,
+    lambda o, s: 2 * s + 1 if o > s else 3 * o, lambda o, s: 2 * s + 1 if o > s else o,
+    lambda o, s: 2 * o + 1 if o > s else 2 * o, lambda o, s: 2 * s + 1 if o > s else 2 * s + 1,
+]
+
+
 def colour_counts(board: Board, player: int, *, diagonal: bool = False,
                   walls_only: bool = False, everywhere: bool = False,
                   colour_of: str = "head") -> tuple[int, int]:
@@ -225,6 +240,16 @@ def sides(board: Board, square: int, *, diagonal: bool = False) -> list[set]:
     return pieces
 
 
+def side_counts(board: Board, square: int) -> list[tuple[int, int]]:
+    """``(other, same)`` for each of :func:`sides` of ``square``: its squares of the other
+    colour than ``square`` and of the same."""
+    out = []
+    for piece in sides(board, square):
+        same = sum(1 for sq in piece if colour(board, sq) == colour(board, square))
+        out.append((len(piece) - same, same))
+    return out
+
+
 def colour(board: Board, square: int) -> int:
     y, x = divmod(int(square), board.stride)
     return (x + y) % 2
@@ -235,14 +260,16 @@ def free_neighbours(board: Board, square: int) -> int:
 
 
 def move_key(board: Board, player: int, move: int, *, parity: bool = True,
-             head_colour: bool = False, diagonal: bool = False, count_target: bool = False):
+             head_colour: bool = False, diagonal: bool = False, count_target: bool = False,
+             bound=path_bound):
     """How the greedy filler ranks ``move`` (bigger is better), or None if it is not legal:
     ``(space, not cut, -free neighbours)`` of the target square, where ``space`` is one plus
     the longest path the parity bound allows into the best side behind the target.  With
     ``parity=False`` the mistake of measuring a side by its number of squares, with
     ``head_colour`` that of counting its colours relative to the head, not the target,
     ``diagonal`` that of flooding the sides through corners, ``count_target`` that of
-    counting the target square in each side."""
+    counting the target square in each side, and ``bound`` (a function of ``(other, same)``
+    like :func:`path_bound`) the mistake of a slip in the bound's formula."""
     target = int(board.heads[player] + board.offsets[move])
     if board.flat[target] != FREE:
         return None
@@ -252,7 +279,7 @@ def move_key(board: Board, player: int, move: int, *, parity: bool = True,
     for piece in pieces:
         same = sum(1 for sq in piece if colour(board, sq) == start) + int(count_target)
         piece = len(piece) + int(count_target)
-        best = max(best, path_bound(piece - same, same) if parity else piece)
+        best = max(best, bound(piece - same, same) if parity else piece)
     return 1 + best, len(pieces) < 2, -free_neighbours(board, target)
 
 
