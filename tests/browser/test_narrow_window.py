@@ -48,6 +48,11 @@ THEMED = """() => {
   return getComputedStyle(cap.querySelector('.tronlab-capture-info')).color;
 }"""
 
+BOARD_SCALE = """() => {
+  const c = document.querySelector('canvas.tronlab-canvas');
+  return [c.width / (window.devicePixelRatio || 1), c.clientWidth];
+}"""
+
 TREE_CORNER = """() => [...document.querySelector('canvas.tronlab-stepper-tree')
   .getContext('2d').getImageData(1, 1, 1, 1).data]"""
 
@@ -69,6 +74,11 @@ def test_widgets_fit_a_narrow_window_and_read_in_a_dark_theme(lab):
         assert fit["over"] <= 0.5 and fit["scroll"] <= 0, f"{sel} does not fit its cell: {fit}"
         for shown, own in fit["canvases"]:
             assert shown == pytest.approx(own, rel=0.03), f"{sel}: a canvas lost its shape"
+
+    # the board is drawn at the size shown, not drawn large and scaled down by the page
+    # (which dropped grid lines and blurred the heads' digits in a narrow cell)
+    drawn, shown = page.evaluate(BOARD_SCALE)
+    assert drawn == pytest.approx(shown, abs=1), (drawn, shown)
 
     assert page.evaluate(TREE_CORNER) == [255, 255, 255, 255]
     assert page.evaluate(THEMED) == "rgb(1, 2, 3)"

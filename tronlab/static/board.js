@@ -223,9 +223,18 @@ function render({ model, el }) {
     }
   }
 
+  // The square size: the widget's own, or smaller when the cell is narrower than the
+  // board (a narrow window, a side panel). A pixelated canvas scaled down by the page
+  // dropped or doubled grid lines and blurred the heads' digits; this redraws at the size shown.
+  function cellPx(w) {
+    const px = model.get("cell_px") || 20;
+    const room = el.clientWidth - 4;                 // the canvas's 2 px border each side
+    return room > 0 ? Math.max(2, Math.min(px, Math.floor(room / w))) : px;
+  }
+
   function draw() {
     const w = model.get("width"), h = model.get("height");
-    const px = model.get("cell_px") || 20;
+    const px = cellPx(w);
     const dpr = window.devicePixelRatio || 1;
     if (canvas.width !== Math.round(w * px * dpr) || canvas.height !== Math.round(h * px * dpr)) {
       canvas.width = Math.round(w * px * dpr);
@@ -564,8 +573,12 @@ function render({ model, el }) {
   updateReplayBar();
   draw();
   applyPlaying();
+  // the cell's width changes with the window, a side panel, the notebook's layout
+  const resized = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(() => draw());
+  if (resized) resized.observe(el);
 
   return () => {
+    if (resized) resized.disconnect();
     if (timer) clearInterval(timer);
     if (watchTimer) clearInterval(watchTimer);
     for (const [ev, fn] of Object.entries(handlers)) model.off(ev, fn);
