@@ -132,3 +132,14 @@ def test_a_right_but_slow_function_is_told_it_is_slow_not_endless():
     assert "loop that never ends" not in text, text
     assert "but your territory does return" in text and "likely right but slow" in text, text
     assert "one breadth-first search from each head" in text, text
+
+
+def test_a_greedy_move_returning_none_is_asked_for_its_return():
+    # before: "... returned None: return the move as an int 0-3 (...), not a NoneType"
+    from tronlab.course.duel import play_against
+
+    def greedy_move(board, player):
+        moves = board.legal_moves(player)
+        moves[0] if moves else 0                     # noqa: B018 - the forgotten return
+    text = str(play_against(greedy_move))
+    assert "returned None: is a `return` missing" in text and "NoneType" not in text, text

@@ -161,6 +161,9 @@ def as_move(value) -> int:
                 else _sized(value))
         raise WrongType(f"return one move, an int 0-3 ({MOVES}), not a {kind}: if you "
                         f"collected the good moves, return the best of them")
+    if value is None:
+        raise WrongType(f"is a `return` missing (None came back)? Return the move as an int "
+                        f"0-3 ({MOVES})")
     raise WrongType(f"return the move as an int 0-3 ({MOVES}), not a {type(value).__name__}")
 
 
