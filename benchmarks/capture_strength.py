@@ -171,6 +171,10 @@ def main(argv=None):
     ap.add_argument("--minutes", type=float, default=40.0)
     ap.add_argument("--jobs", type=int, default=1, help="games played at once")
     args = ap.parse_args(argv)
+    if args.what == "table" and not Path(args.db).is_file():     # a look, not a new file
+        print(f"capture_strength.py: no database at {args.db}: play the games first "
+              f"(capture_strength.py run --db {args.db})", file=sys.stderr)
+        return 2
     Path(args.db).parent.mkdir(parents=True, exist_ok=True)
     store = Store(args.db)
     _STORE.append(store)

@@ -338,3 +338,13 @@ class _UntimedC:
         return 0
 
     lib_bench = staticmethod(_nothing_timed)
+
+
+def test_capture_strength_table_refuses_a_missing_database(tmp_path):
+    # it made an empty database (and its folder) and printed empty tables
+    db = tmp_path / "none" / "none.sqlite"
+    out = _run(BENCH / "capture_strength.py", "table", "--db", db, timeout=120)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.strip() == (f"capture_strength.py: no database at {db}: play the games "
+                                  f"first (capture_strength.py run --db {db})")
+    assert not (tmp_path / "none").exists()
