@@ -23,22 +23,27 @@ a game), the bookkeeping.  On two cores two
 workers should be close to twice one worker when nothing else runs; on a
 shared machine the ratio shows how much of the second core the run got.
 
-Measured once (2 cores shared with seven other jobs: load average 15.7 during the
-run, so the 1-v-2 worker comparison says nothing about the code - two workers got
-less than one core between them; rerun on an idle machine to see the ratio):
+Measured in session 49 (2026-11-30), 2 cores shared with a browser and other
+jobs, load average 2.7, by ``python benchmarks/arena.py --repeats 1`` (the
+default plan: 60 games)::
 
-    90 games, depth 3, 20x20 random maps; same outcomes every way: True
+    60 games, depth 3, 20x20 random maps, load average 2.7; same outcomes every way: True
     way           seconds  games/s
-    bare             6.10     14.8
-    arena -j1        6.38     14.1
-    pool 1           4.10     22.0
-    pool 2           5.89     15.3
-    arena overhead on 200 short games (random v hugger, 10x10): bare 4.00 ms a game,
-    arena 5.67 ms: 1.67 ms a game
-    2 workers / 1 worker: 0.70x (worker start and warm-up: 4.5 s for 1, 8.2 s for 2)
+    bare             4.11     14.6
+    arena -j1        4.30     14.0
+    pool 1           4.34     13.8
+    pool 2           4.66     12.9
+    arena overhead on 200 short games (random v hugger, 10x10): bare 3.87 ms a game,
+    arena 10.81 ms: 6.93 ms a game
+    2 workers / 1 worker: 0.93x (worker start and warm-up: 1.0 s for 1, 1.8 s for 2, not counted)
 
-The overhead (about 1.7 ms a game: the record's JSON and one SQLite transaction
-with a full sync) is small next to any game a search bot plays (70-400 ms here).
+An audit's run of the same command the same day printed 9.03 ms a game of
+overhead, so 7-9 ms here.  (The figure quoted before, 1.67 ms a game from 90
+games at load 15.7, is not what the script measures today.)  The overhead -
+the record's JSON and one SQLite transaction with a full sync - is about a
+tenth of a depth-3 game on 20x20 maps (70 ms a game in ``bare``) and small
+next to games at real time limits (0.1 s a move and more).  Two workers were
+no faster than one on this shared machine: rerun on an idle one for the ratio.
 """
 
 from __future__ import annotations

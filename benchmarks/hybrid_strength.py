@@ -24,6 +24,10 @@ random 20x20 maps, both seats), W-D-L from chamber's side::
                        google2010  13  30  11   52% +-9    0.84   unclear  7.5 / 8.3
                        all         18  42  14   53% +-7    0.6    unclear  6.8 / 7.4
 
+(Games not kept: this run's ``g2010.sqlite``, like every run in this docstring that
+names no file in ``benchmarks/results/``, was a scratch database; the counts were
+taken when the games were played and the games were not stored.)
+
 ``hybrid`` does not beat ``chamber``: 14-42-18 from its side.  Ten games ended
 on time (hybrid 7, chamber 3, answers of 0.20-0.28 s under the load): hybrid,
 planning 93 ms of the 100 against chamber's 75, has less headroom under the
@@ -55,8 +59,9 @@ maps, seeds ``random:100``), W-D-L from hybrid's side::
                        all         59  141  54   51% +-4   0.71    unclear  10.1 / 9.7
     no timeouts, crashes or bad output in 254 games
 
-Still level: the deeper search (1.7 turns more on the 2010 maps) buys no
-measurable strength against chamber.
+(games not kept: ``g2010b.sqlite`` was not stored.)  Still level: the deeper
+search (1.7 turns more on the 2010 maps) buys no measurable strength against
+chamber.
 
 ``nash`` itself (the matrix game at every node, with its table and killers),
 the same 27 + 100 maps, both seats, 0.1 s, n fixed (session 26, machine
@@ -70,7 +75,7 @@ otherwise idle, ``--jobs 2``), W-D-L from nash's side::
                        all         45  161  48   49% +-4   0.84    unclear  9.9 / 9.4
     no timeouts, crashes or bad output in 254 games
 
-Level too, as it is under the Light Riders rules (1040 games there, 52%, sign p
+(games not kept.)  Level too, as it is under the Light Riders rules (1040 games there, 52%, sign p
 0.18; a run of 640 of them fixed in advance 206-229-205, ``benchmarks/nash_strength.py``).
 
 What more search is worth here (session 24, machine otherwise idle): ``chamber``
@@ -85,6 +90,8 @@ default run, both seats, the first bot thinking 0.2 s a move, the second 0.1 s::
                             google2010    6   43    5   51% +-6    1     unclear  15.8 / 12.8
                                    all   33  106   35   49% +-5    0.9   unclear  12.2 / 10.4
     no timeouts, crashes or bad output in 174 games
+
+(games not kept.)
 
 Doubling the time buys 1.8 turns of depth (3 on the 2010 maps) and no
 strength at all: the same depth gain ``hybrid`` has over ``chamber``, and the
@@ -153,7 +160,8 @@ chamber route of ``"chamber-fill"`` 5 times (121; ``benchmarks/separation.py``).
 ``chamber+evaluation=chamber-fill`` against ``chamber``, 0.1 s, both seats,
 the 27 2010 maps and fresh random maps, W-D-L from chamber-fill's side: a
 first run (``rand1300-1399``, 254 games) 69-145-40, sign p 0.007; a
-confirming run of the same size (``rand1400-1499``) 59-149-46, p 0.24; then
+confirming run of the same size (``rand1400-1499``) 59-149-46, p 0.24 (the games
+of these two runs not kept); then
 the deciding run, its size fixed before it started (``rand1500-1899``, 854
 games in 46 minutes, two at a time; the games in
 ``benchmarks/results/chamber_fill_v_chamber_854.jsonl``)::

@@ -8,6 +8,9 @@ call of the voronoi territory, flood fill (from head 1) and articulation point
 kernels, each measured as a ``@njit`` loop calling the kernel ``reps`` times (so
 the Python-to-numba call cost is not counted), then the same for the
 plain-Python twins in ``tronlab.grid.reference``, and the ratio python / numba.
+Before timing a board, each kernel's answer is checked against its twin's
+(territory and edges, flood size, the set of articulation points): if they
+differ the script names the kernel and both answers and exits with status 1.
 Each figure is the fastest of the batches run for about ``--budget`` seconds
 (twice that for the twins; ``benchmarks/timing.py``): other jobs on a shared
 machine only ever add time to a batch, so the fastest holds still from run to
@@ -67,6 +70,10 @@ def articulation_loop(flat, stride, disc, low, parent, it, stack, is_cut, reps):
     return acc
 
 
+class Disagreement(AssertionError):
+    """A compiled kernel and its twin (or the C reference) compute different things."""
+
+
 class Prepared:
     """A board with its scratch arrays and one zero-argument timer per kernel."""
 
@@ -102,6 +109,26 @@ class Prepared:
                 reference.articulation_points(self.flat, int(self.stride))
         return (time.perf_counter() - t0) / reps
 
+    def check(self):
+        """Raise :class:`Disagreement` unless each compiled kernel computes what its
+        plain-Python twin in ``tronlab.grid.reference`` does on this board."""
+        flat, h0, h1, stride = self.flat, int(self.h0), int(self.h1), int(self.stride)
+        got = territory_kernel(self.flat, self.h0, self.h1, self.stride, *self.vs)
+        pairs = [("voronoi", tuple(int(v) for v in got),
+                  tuple(reference.territory(flat, h0, h1, stride))),
+                 ("flood", int(flood_fill_kernel(self.flat, self.h0, self.stride, self.seen,
+                                                 self.stack)),
+                  reference.flood_fill(flat, h0, stride))]
+        count = articulation_points_kernel(self.flat, self.stride, *self.arts)
+        cuts = set(np.flatnonzero(self.arts.is_cut).tolist())
+        pairs.append(("articulation", (int(count), cuts),
+                      (len(want := reference.articulation_points(flat, stride)), want)))
+        for kernel, numba_says, python_says in pairs:
+            if numba_says != python_says:
+                raise Disagreement(f"{os.path.basename(self.path)}: the {kernel} kernel gives "
+                                   f"{numba_says!r}, its plain-Python twin {python_says!r}; "
+                                   "nothing timed")
+
     def results(self):
         b = self.board
         n0, n1, e0, e1 = territory_kernel(self.flat, self.h0, self.h1, self.stride, *self.vs)
@@ -123,6 +150,7 @@ DEFAULT_BOARDS = [os.path.join(HERE, "boards", f"{n}.txt")
 
 def measure(path, *, budget=0.3, min_batches=3):
     p = Prepared(path)
+    p.check()                                   # what is timed is right, or nothing is
     out = {"board": os.path.basename(path)}
     for k in KERNELS:
         t = per_call(lambda reps: p.numba_batch(k, reps), budget=budget, min_batches=min_batches)
@@ -146,7 +174,11 @@ def main(argv=None):
     ap.add_argument("--batches", type=int, default=3, help="at least this many batches")
     args = ap.parse_args(argv)
     for path in args.board or DEFAULT_BOARDS:
-        r = measure(path, budget=args.budget, min_batches=args.batches)
+        try:
+            r = measure(path, budget=args.budget, min_batches=args.batches)
+        except Disagreement as exc:
+            print(f"kernels.py: {exc}", file=sys.stderr)
+            return 1
         if args.json:
             print(json.dumps(r))
             continue
@@ -161,4 +193,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

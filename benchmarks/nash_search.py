@@ -11,20 +11,25 @@ by a saddle point, by a window cut-off and by a real solve (the rest are
 single moves or decided by the solver's cheap cases), cells never searched,
 hint hits and time; the values must agree.
 
-Measured (8 positions: 4 openings and the same boards 10 turns in; load 8-12)::
+Measured again in session 49 (2026-11-30; 2 cores shared, load about 3; the
+node counts are deterministic, only the seconds move), as printed by
+``python benchmarks/nash_search.py`` and ``... --depth 6``::
 
-    depth 4              nodes  matrices  saddle    cut  solved   skipped
-    full matrix          54119      8039   95.9%   0.0%    4.1%         0
-    saddle pruning       15501      3540   37.5%  60.8%    1.8%     10502
-    pruning + ordering    4346      1188   22.5%  75.2%    2.4%      4483
+    depth 4              nodes  matrices  saddle    cut  solved   skipped    hints  seconds
+    full matrix          54119      8039   95.9%   0.0%    4.1%         0        0     0.35
+    saddle pruning       13269      3002   38.5%  59.7%    1.8%      8928        0     0.10
+    pruning + ordering    3583      1103   17.6%  80.2%    2.2%      4836      908     0.04
     depth 6
-    full matrix        2446987    380598   96.3%   0.0%    3.7%         0
-    saddle pruning      414686     97169   34.9%  63.9%    1.3%    275419
-    pruning + ordering   32649     10001   16.1%  83.2%    0.7%     37516
+    full matrix        2446987    380598   96.3%   0.0%    3.7%         0        0    25.45
+    saddle pruning      303082     69748   36.2%  62.3%    1.5%    197364        0     1.86
+    pruning + ordering   23465      8314    8.5%  90.8%    0.7%     36725     6677     0.15
 
-Saddle-point pruning (L2) saves 3.5x the nodes at depth 4 and 5.9x at depth
+Saddle-point pruning (L2) saves 4.1x the nodes at depth 4 and 8.1x at depth
 6; ordering by the previous iteration's probabilities and the hint table (L6)
-saves a further 3.6x and 12.7x (75x in all at depth 6, 58 s to 0.8 s).
+saves a further 3.7x and 12.9x (104x in all at depth 6, 25 s to 0.15 s).  The
+table quoted here before (commit 4113e78, 2026-11-25, load 8-12) had 15501 and
+4346 nodes at depth 4, 414686 and 32649 at depth 6 (3.5x, 3.6x; 5.9x, 12.7x): the pruned
+searches have visited fewer nodes since; the full matrix is unchanged.
 """
 
 from __future__ import annotations

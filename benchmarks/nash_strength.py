@@ -39,6 +39,12 @@ table and the killers switched off (``{"table": false, "killers": false}``)::
     old nash v minimax       43   1  16   72% +-11  0.0006  clear     7.9/11.0  65/50
     no timeouts in 240 games
 
+(Games not kept: these 240 games, the tuning runs below and every table or count
+in this docstring whose run names no file in ``benchmarks/results/`` were
+counted when they were played and not stored, so they cannot be printed again;
+the clear verdicts among them - ``nash`` v ``minimax`` 40-5-15, ``chamber``
+0.1 s v 0.01 s and v 0.03 s - stand on those counts alone.)
+
 Tuning runs (seeds 100-111, 24 games each, v chamber): the table alone 8-11-5
 (one of the wins a chamber timeout at turn 4); ``evaluation="territory"``
 (a 2.5x cheaper leaf, 12.7 turns deep) 7-2-15, so the chamber evaluation stays.
@@ -144,6 +150,8 @@ idle, the same seeds 200-229, both seats, 60 games a row):
       pair                 W   D   L   score     sign p  verdict  depth      think ms
       chamber v chamber   17  15  28   41% +-11  0.14    unclear  12.1/10.5  93/45
 
+  (games not kept, nor those of the 20-14-26 run above)
+
   The bot with twice the time does not do better (the same holds on the 2010
   Tron maps, ``benchmarks/hybrid_strength.py``).  So ``nash``'s two extra
   turns of depth could not be expected to win clearly; what is left is the
@@ -163,7 +171,8 @@ is session 24's run above)::
     chamber 0.3 s v 0.1 s        28  18  14   62% +-10  0.044    unclear  13.9/11.5  143/46
     chamber 0.2 s v 0.1 s        17  15  28   41% +-11  0.14     unclear  12.1/10.5  93/45
 
-(the 0.3 s row with the usual limit factor 5).  Three and a half turns or
+(the 0.3 s row with the usual limit factor 5; games not kept, for any of the
+four rows).  Three and a half turns or
 more of depth win clearly; 2.4 turns (three times the time at 0.1 s) look
 like an edge, not yet a clear one; the 1.6 turns that a doubled time buys do
 not, nor do ``nash``'s 0.7 (its 640-game run above).  Depth comes slower at
@@ -306,7 +315,8 @@ ten random starts, both seats, the machine at a load of 4 from other work)::
     chamber v tronlab bot nash          all   10    2    8   11.0/20     55% ±19  0.81
     faults (timeouts, crashes, bad output): none in 20 games
 
-(11 min 41 s; the table then named the program "tronlab", since fixed.)
+(11 min 41 s; the table then named the program "tronlab", since fixed; games not
+kept: ``acc.sqlite`` was a scratch database.)
 
 The tables above print again from the games kept in ``benchmarks/results/``, with
 ``--opponents chamber --table-only --results benchmarks/results/FILE`` and the

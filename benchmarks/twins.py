@@ -5,13 +5,14 @@
 The twin of a kernel is ``<module>._kernels.plain(name)``
 (:func:`tronlab.jit.kernels.plain`): the kernel's own Python function with every
 kernel it calls swapped for its plain copy too, so no compiled code runs.  For
-each entry below the script calls the compiled kernel and its twin on the same
-arguments, checks that they agree (the return value and the arrays the kernel
-writes), and times both:
+each entry below the script calls the compiled kernel and its twin once each,
+each on its own deep copy of the same arguments (so neither sees an array the
+other wrote), checks that they agree (the return value, the outputs the entry
+names, and every array of the arguments after the call), and times both:
 
 * **compiled**: a ``@njit`` loop calls the numba dispatcher ``reps`` times (the
   Python-to-numba call, ~0.3-0.5 us, is not counted: hot kernels are called
-  from compiled code);
+  from compiled code) -- except the three searches, below;
 * **python**: a Python loop calls the twin.
 
 Both are the fastest of batches run for about ``--budget`` seconds each (the
@@ -21,7 +22,13 @@ model) restore them from a copy before every call, on both sides alike.  The
 two searches (``negamax_kernel``, ``nash_search_kernel``) run a fixed-depth
 search on a small board from a cleared table each call, so every call visits
 the same nodes: the node counts of kernel and twin are asserted equal, and
-the table is cleared outside the timed call.  Every board comes from the
+the table is cleared outside the timed call.  These three (``negamax``,
+``nash_search``, ``endgame``) are timed one call at a time from Python, so
+their compiled figure *does* include the Python-to-numba call with its 14-26
+arguments: a compiled no-op taking the same arguments cost 6 us (endgame),
+17 us (nash_search) and 22 us (negamax) a call on the 2-core machine of
+session 49 (load about 2), some 7-9% of the measured times; the text report
+marks them ``incl. call``.  Every board comes from the
 package (built-in maps, :mod:`tronlab.tron.mapgen`, ASCII), so nothing beside
 the checkout is needed.  ``--tiny`` runs everything on small boards with
 tiny budgets (what ``tests/test_benchmarks.py`` does: agreement, not speed).
@@ -43,6 +50,7 @@ exits with status 1 then, as when a twin disagrees.
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import os
 import sys
@@ -416,7 +424,8 @@ def allocations_per_call(f, case):
 
 
 def _run_once(f, case):
-    """One call from a clean start: (summary of the outputs, nodes or None)."""
+    """One call on ``case.args`` from a clean start (the changed inputs restored, a
+    search's table cleared): (summary of the outputs, nodes or None)."""
     if case.work:
         restore_py(*case.work)
     args = case.fresh() if case.fresh is not None else case.args
@@ -424,29 +433,70 @@ def _run_once(f, case):
     return case.outputs(args, r), (case.nodes(args) if case.nodes else None)
 
 
+def pristine_args(case):
+    """A deep copy of the case's arguments before any call: the inputs, the
+    scratch and output arrays as the case made them."""
+    if case.work:
+        restore_py(*case.work)
+    return copy.deepcopy(case.fresh() if case.fresh is not None else case.args)
+
+
+def arrays_of(value):
+    """Every numpy array in ``value`` (tuples and named tuples searched), in order."""
+    if isinstance(value, np.ndarray):
+        return [value]
+    if isinstance(value, (tuple, list)):
+        return [a for v in value for a in arrays_of(v)]
+    return []
+
+
+def run_alone(f, pristine, case):
+    """One call of ``f`` on its own deep copy of ``pristine``: (summary of the
+    outputs, nodes or None, every array of the arguments after the call).  Kernel
+    and twin never share an array, so a twin is judged by what it writes itself,
+    not by what the kernel left behind in a shared output."""
+    args = copy.deepcopy(pristine)
+    r = f(*args)
+    return (case.outputs(args, r), (case.nodes(args) if case.nodes else None),
+            arrays_of(args))
+
+
+def same_arrays(a, b):
+    return len(a) == len(b) and all(
+        x.dtype == y.dtype and np.array_equal(x, y, equal_nan=x.dtype.kind in "fc")
+        for x, y in zip(a, b))
+
+
+def _twin_error(exc):
+    tb = exc.__traceback__
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    where = f"{os.path.relpath(tb.tb_frame.f_code.co_filename, ROOT)}:{tb.tb_lineno}"
+    return f"{type(exc).__name__} at {where}: {exc}"
+
+
 def measure(entry, *, tiny=False, budget=0.5):
     case = entry.case(tiny)
     compiled = entry.module._kernels.jit(entry.kernel)
     twin = twin_of(entry)
-    want, nodes = _run_once(compiled, case)
+    pristine = pristine_args(case)
+    want, nodes, arrays = run_alone(compiled, pristine, case)
     out = {"kernel": entry.name, "function": f"{entry.module.__name__}.{entry.kernel}",
            "what": entry.what}
     try:
-        got, twin_nodes = _run_once(twin, case)
+        got, twin_nodes, twin_arrays = run_alone(twin, pristine, case)
     except Exception as exc:    # noqa: BLE001 - reported: the twin is broken, not the script
-        tb = exc.__traceback__
-        while tb.tb_next is not None:
-            tb = tb.tb_next
-        where = f"{os.path.relpath(tb.tb_frame.f_code.co_filename, ROOT)}:{tb.tb_lineno}"
-        out.update(agree=False, twin_error=f"{type(exc).__name__} at {where}: {exc}")
+        out.update(agree=False, twin_error=_twin_error(exc))
         return out
     t_nb = per_call(_batch(compiled, case, True), budget=budget)
     t_py = per_call(_batch(twin, case, False), budget=budget * 2, min_batches=1)
     again, _ = _run_once(compiled, case)       # the timing loops left the result as it was
     out["allocs_per_call"] = allocations_per_call(compiled, case)
+    same = same_arrays(arrays, twin_arrays)
     out.update(numba_us=round(t_nb.best * 1e6, 4), python_us=round(t_py.best * 1e6, 2),
                ratio=round(t_py.best / t_nb.best, 1),
-               agree=bool(got == want and twin_nodes == nodes and again == want),
+               agree=bool(got == want and twin_nodes == nodes and again == want and same),
+               same_arrays=same,
                numba_median_us=round(t_nb.median * 1e6, 4),
                python_median_us=round(t_py.median * 1e6, 2),
                batches=[t_nb.batches, t_py.batches])
@@ -458,7 +508,7 @@ def measure(entry, *, tiny=False, budget=0.5):
 def line(r) -> str:
     if "twin_error" in r:
         return f"  {r['kernel']:21s} NO WORKING PLAIN TWIN: {r['twin_error']}"
-    nodes = f"   {r['nodes']} nodes" if "nodes" in r else ""
+    nodes = f"   {r['nodes']} nodes, incl. call" if "nodes" in r else ""
     flag = "" if r["agree"] else "   TWIN DISAGREES"
     if r["allocs_per_call"]:
         flag += f"   ALLOCATES {r['allocs_per_call']:g} A CALL"

@@ -9,7 +9,9 @@ so no Python-to-numba call is counted), the plain-Python twin (the kernels'
 ``.py_func`` with every kernel it calls also plain Python), and
 ``scipy.optimize.linprog(method="highs")`` per game, with the ratios.  The
 ``simplex`` column is the share of games that needed the simplex (the rest
-were settled by dominance and the 2x2 closed form).  Times are this process's
+were settled by dominance and the 2x2 closed form).  Before timing a size, the
+kernel's values of its first 50 games are checked against the twin's (to 1e-9)
+and linprog's (to 1e-6); a difference stops the script naming the game.  Times are this process's
 CPU time (``numba us``, best of 15) with the wall time beside it.
 
 Measured on 2 shared cores under a load of 11 (20,000 games a size)::
@@ -97,12 +99,29 @@ def best_of(fn, runs=5, clock=time.process_time):
     return best
 
 
+CHECKED = 50        # games a size whose values are checked before timing
+
+
+def check_values(games, args, py_solve):
+    """Raise ``AssertionError`` unless the kernel's value of each game agrees with
+    the plain-Python twin's (to 1e-9) and with linprog's (to 1e-6)."""
+    for k, a in enumerate(games):
+        v = solve_kernel(a, *args)
+        for who, w, tol in (("its plain-Python twin", py_solve(a, *args), 1e-9),
+                            ("linprog", linprog_value(a), 1e-6)):
+            if not abs(v - w) <= tol:
+                raise AssertionError(f"zero_sum.py: game {k} ({a.shape[0]}x{a.shape[1]}, "
+                                     f"{a.tolist()}): the kernel's value is {v!r}, {who}'s "
+                                     f"{w!r}; nothing timed")
+
+
 def measure(size, count, rng, py_solve):
     games = mixed_games(count, size, rng)
     s = zs.new_scratch(size, size)
     row, col = np.zeros(size), np.zeros(size)
     n = np.int64(size)
     args = (n, n, row, col, s.tableau, s.index)
+    check_values(games[:CHECKED], args, py_solve)
     solve_all(games[:2], *args)                       # compile / load outside the clock
     t_jit = best_of(lambda: solve_all(games, *args), runs=15) / count
     t_wall = best_of(lambda: solve_all(games, *args), runs=15, clock=time.perf_counter) / count

@@ -59,6 +59,23 @@ def test_the_twin_agrees_and_a_ratio_is_shown(twins, name):
         assert r["nodes"] == r["twin_nodes"] > 0
 
 
+@pytest.mark.parametrize("name", ["components", "chamber_counts", "touching", "opponent_paths"])
+def test_a_twin_that_writes_nothing_is_reported_as_disagreeing(monkeypatch, name):
+    # kernel and twin once shared their output arrays and the kernel ran first, so a
+    # "twin" returning the kernel's answer and writing nothing was reported as agreeing
+    monkeypatch.syspath_prepend(str(BENCH))
+    import twins
+
+    entry = next(e for e in twins.ENTRIES if e.name == name)
+    case = entry.case(True)
+    answer = entry.module._kernels.jit(entry.kernel)(*case.args)   # its own arrays
+    monkeypatch.setattr(twins, "twin_of", lambda e: lambda *args: answer)
+    # NRT statistics are off in this process (twins.py turns them on only as a script)
+    monkeypatch.setattr(twins, "allocations_per_call", lambda f, c: 0)
+    r = twins.measure(entry, tiny=True, budget=0.001)
+    assert r["agree"] is False and r["same_arrays"] is False
+
+
 @pytest.mark.parametrize("name", KERNELS)
 def test_no_hot_kernel_allocates_when_it_runs(twins, name):
     # the speed bar: scratch arrays are made once outside and passed in
@@ -268,3 +285,66 @@ def test_coldstart_starts_the_capture_bots_as_tronlab_bot_takes_them():
 def test_the_benchmarks_readme_has_a_line_for_every_script():
     listed = set(re.findall(r"`([a-z0-9_]+\.py)`", (BENCH / "README.md").read_text()))
     assert {p.name for p in BENCH.glob("*.py")} - listed == set()
+
+
+def _nothing_timed(*args, **kwargs):
+    raise AssertionError("timed before the answers were checked")
+
+
+def test_kernels_checks_each_kernel_against_its_twin_before_timing(monkeypatch):
+    # kernels.py, zero_sum.py and vs_c.py timed kernels whose answers nobody compared
+    monkeypatch.syspath_prepend(str(BENCH))
+    import kernels
+
+    kernels.Prepared(kernels.DEFAULT_BOARDS[2]).check()     # the real kernels agree
+    monkeypatch.setattr(kernels, "per_call", _nothing_timed)
+    monkeypatch.setattr(kernels, "flood_fill_kernel", lambda *args: 7)
+    with pytest.raises(kernels.Disagreement, match="rand30x20.txt: the flood kernel gives 7"):
+        kernels.measure(kernels.DEFAULT_BOARDS[2])
+
+
+def test_zero_sum_checks_the_kernel_against_python_and_linprog_before_timing(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCH))
+    import numpy as np
+    import zero_sum
+
+    py_solve = zero_sum.plain_python_solver()
+    monkeypatch.setattr(zero_sum, "best_of", _nothing_timed)
+    monkeypatch.setattr(zero_sum, "CHECKED", 5)
+    real = zero_sum.solve_kernel
+    monkeypatch.setattr(zero_sum, "solve_kernel", lambda a, *args: real(a, *args) + 1e-3)
+    with pytest.raises(AssertionError, match="game 0 .* the kernel's value is"):
+        zero_sum.measure(3, 20, np.random.default_rng(0), py_solve)
+
+
+def test_vs_c_checks_the_kernels_against_the_c_reference_before_timing(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCH))
+    import vs_c
+
+    path = vs_c.os.path.join(str(BENCH), "boards", "rand30x20.txt")
+    theirs = {"voronoi": [237, 199, 700, 578], "flood": [448], "articulation": [39, 8787]}
+    monkeypatch.setattr(vs_c, "c_answers", lambda exe, p: dict(theirs))
+    vs_c.check_against_c("ref", path, vs_c.Prepared(path))     # ref.c's printed answers
+    theirs["flood"] = [447]
+    with pytest.raises(vs_c.Disagreement, match="numba flood kernel gives \\[448\\], the C "
+                                                "reference \\[447\\]"):
+        vs_c.compare(_UntimedC(), "ref", path, 1)
+
+
+class _UntimedC:
+    """A stand-in for ref.c's library that refuses to time anything."""
+
+    def lib_load(self, path):
+        return 0
+
+    lib_bench = staticmethod(_nothing_timed)
+
+
+def test_capture_strength_table_refuses_a_missing_database(tmp_path):
+    # it made an empty database (and its folder) and printed empty tables
+    db = tmp_path / "none" / "none.sqlite"
+    out = _run(BENCH / "capture_strength.py", "table", "--db", db, timeout=120)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.strip() == (f"capture_strength.py: no database at {db}: play the games "
+                                  f"first (capture_strength.py run --db {db})")
+    assert not (tmp_path / "none").exists()
