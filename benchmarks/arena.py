@@ -23,7 +23,7 @@ a game), the bookkeeping.  On two cores two
 workers should be close to twice one worker when nothing else runs; on a
 shared machine the ratio shows how much of the second core the run got.
 
-Measured in session 49 (2026-11-30), 2 cores shared with a browser and other
+Measured in session 50 (2026-11-30), 2 cores shared with a browser and other
 jobs, load average 2.7, by ``python benchmarks/arena.py --repeats 1`` (the
 default plan: 60 games)::
 
@@ -39,8 +39,13 @@ default plan: 60 games)::
 
 An audit's run of the same command the same day printed 9.03 ms a game of
 overhead, so 7-9 ms here.  (The figure quoted before, 1.67 ms a game from 90
-games at load 15.7, is not what the script measures today.)  The overhead -
-the record's JSON and one SQLite transaction with a full sync - is about a
+games at load 15.7, is not what the script measures today.)  A profile of the
+200 short games (load 1.3: bare 3.98 ms, arena 10.30 ms a game) puts most of
+the difference in the engine's clock, not the store: ``bare`` plays without a
+time limit, the arena with one, and under a limit each move of an in-process
+bot runs in a thread the engine can abandon if it hangs (about 0.2 ms a move,
+24 moves a game); the record's JSON and one SQLite transaction with a full sync
+are about 1 ms.  The overhead is about a
 tenth of a depth-3 game on 20x20 maps (70 ms a game in ``bare``) and small
 next to games at real time limits (0.1 s a move and more).  Two workers were
 no faster than one on this shared machine: rerun on an idle one for the ratio.
