@@ -25,24 +25,28 @@ SLIPS = [
 ]
 
 
+def _region(board, start, seen):
+    """The free squares reached from free square ``start`` avoiding ``seen`` (which grows)."""
+    piece, todo = {start}, [start]
+    seen.add(start)
+    while todo:
+        here = todo.pop()
+        for step in board.offsets:
+            nxt = here + int(step)
+            if board.flat[nxt] == FREE and nxt not in seen:
+                seen.add(nxt)
+                piece.add(nxt)
+                todo.append(nxt)
+    return piece
+
+
 def _sides(board, square):
     """The pieces the free squares next to ``square`` fall into when it is blocked."""
     seen, pieces = {square}, []
     for step in board.offsets:
         start = square + int(step)
-        if board.flat[start] != FREE or start in seen:
-            continue
-        piece, todo = {start}, [start]
-        seen.add(start)
-        while todo:
-            here = todo.pop()
-            for step2 in board.offsets:
-                nxt = here + int(step2)
-                if board.flat[nxt] == FREE and nxt not in seen:
-                    seen.add(nxt)
-                    piece.add(nxt)
-                    todo.append(nxt)
-        pieces.append(piece)
+        if board.flat[start] == FREE and start not in seen:
+            pieces.append(_region(board, start, seen))
     return pieces
 
 
@@ -102,15 +106,7 @@ def test_fill_bound_with_greater_or_equal_is_named():
     """fill_bound's hint for the same slip was "never the larger of the two"."""
     def fill_bound(board, player):
         start = int(board.heads[player])
-        seen, todo = {start}, [start]
-        while todo:
-            here = todo.pop()
-            for step in board.offsets:
-                nxt = here + int(step)
-                if board.flat[nxt] == FREE and nxt not in seen:
-                    seen.add(nxt)
-                    todo.append(nxt)
-        seen.discard(start)
+        seen = _region(board, start, set()) - {start}
         same = sum(1 for q in seen if sum(divmod(q, board.stride)) % 2
                    == sum(divmod(start, board.stride)) % 2)
         other = len(seen) - same

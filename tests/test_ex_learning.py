@@ -224,14 +224,20 @@ def test_fit_weights_failures_show_the_call_without_a_board():
     assert "board" not in r.message and r.board is not None
 
 
+def _features(records, sample):
+    """A learner's least-squares rows: ``(rows, ys)`` of the games ``sample`` separates."""
+    rows, ys = [], []
+    for record in records:
+        s = sample(record)
+        if s is not None:
+            rows.append(s[:2])
+            ys.append(s[2] - s[3])
+    return rows, ys
+
+
 def test_the_whole_lstsq_result_is_explained():
     def fit_weights(records):
-        rows, ys = [], []
-        for rec in records:
-            s = solution_sample(rec)
-            if s is not None:
-                rows.append(s[:2])
-                ys.append(s[2] - s[3])
+        rows, ys = _features(records, solution_sample)
         return np.linalg.lstsq(np.array(rows, float), np.array(ys, float), rcond=None)
     r = check_fit_weights(fit_weights)
     assert r.status == WRONG_TYPE, r.message
@@ -364,12 +370,7 @@ def test_a_checker_given_a_value_shows_the_call_with_the_functions_own_argument(
 def fit_with(sample):
     """The solution's fit_weights calling ``sample`` for the features."""
     def fit_weights(records):
-        rows, ys = [], []
-        for record in records:
-            s = sample(record)
-            if s is not None:
-                rows.append(s[:2])
-                ys.append(s[2] - s[3])
+        rows, ys = _features(records, sample)
         if not rows:
             return None
         k = np.linalg.lstsq(np.array(rows, float), np.array(ys, float), rcond=None)[0]
