@@ -131,10 +131,12 @@ class NashSearcher:
         self.node_cost = 0
 
     def search_depth(self, board, player, depth, *, deadline=NO_DEADLINE, prior=None,
-                     stats=None):
+                     stats=None, _checked=True):
         """One search ``depth`` turns deep: ``(value, strategies, completed)`` where
         ``strategies`` is float64[2, 4], the root equilibrium of me and the
-        opponent by move code; ``prior`` the same shape (:func:`check_prior`), or None."""
+        opponent by move code; ``prior`` the same shape (:func:`check_prior`), or None.
+        The kernel's arguments are checked unless ``_checked`` is false (:meth:`search`'s
+        later depths, whose arguments the first depth checked)."""
         me, opp = check_two_players(board, player)
         depth = check_whole(depth, "depth", 1, ts.MAX_DEPTH, "turns")
         size = board.flat.size
@@ -146,7 +148,7 @@ class NashSearcher:
                 and stats.shape == (ts.N_STATS,)):
             raise ValueError(f"stats must be an int64 array of {ts.N_STATS} counts (N_STATS)")
         prior = np.full((2, 4), -1.0) if prior is None else check_prior(prior)
-        kernel = ts.nash_search_kernel
+        kernel = ts.nash_search_kernel if _checked else ts._kernels.fast("nash_search_kernel")
         v, done = kernel(board.flat.copy(), np.int64(board.heads[me]), np.int64(board.heads[opp]),
                          np.int64(board.stride), np.int64(depth), np.int64(self.code), self.k1,
                          self.k2, np.int64(self.sep_weight), self.draw, self.prune, self.ordering,
@@ -172,7 +174,7 @@ class NashSearcher:
         for d in range(1, max_depth + 1 if len(legal) > 1 else 1):
             evals = stats[ts.S_EVALS] + stats[ts.S_TABLE]
             v, s, done = self.search_depth(board, me, d, deadline=deadline, prior=strategy,
-                                           stats=stats)
+                                           stats=stats, _checked=d == 1)
             if not done:
                 break
             value, depth, strategy = v, d, s

@@ -107,6 +107,7 @@ import time as _time
 import numpy as np
 
 from ..jit.clock import NO_DEADLINE, check_deadline, now_ns, search_deadline
+from . import alphabeta as _alphabeta
 from .alphabeta import negamax_kernel, update_kernel  # noqa: F401 - shown by notebook 04
 from .board import Board  # noqa: F401 - the doctests use it
 from .chambers import new_scratch
@@ -197,8 +198,10 @@ class Searcher:
             self.reset()
 
     def search_depth(self, board, player, depth, *, deadline=NO_DEADLINE, prev_pv=None,
-                     stats=None):
-        """One depth-limited search (``depth`` turns): ``(value, move, completed)``."""
+                     stats=None, _checked=True):
+        """One depth-limited search (``depth`` turns): ``(value, move, completed)``.
+        The kernel's arguments are checked (types and values) unless ``_checked`` is
+        false: :meth:`search`'s later depths, whose arguments the first depth checked."""
         me, opp = check_two_players(board, player)
         depth = check_whole(depth, "depth", 1, MAX_DEPTH, "turns")
         self._prepare(board)
@@ -210,7 +213,8 @@ class Searcher:
             n_prev = min(len(prev_pv), MAX_PLY)
             prev[:n_prev] = prev_pv[:n_prev]
         flat = board.flat.copy()
-        v, m, done = negamax_kernel(
+        kernel = negamax_kernel if _checked else _alphabeta._kernels.fast("negamax_kernel")
+        v, m, done = kernel(
             flat, board.heads[me], board.heads[opp], np.int64(board.stride), np.int64(depth),
             np.int64(self.code), self.k1, self.k2, np.int64(self.sep_weight), np.int64(self.draw),
             np.int64(self.crash), self.tt, self.ordering, np.int64(self.reduce),
@@ -239,7 +243,7 @@ class Searcher:
             for d in range(1, max_depth + 1):
                 before = stats.copy()
                 v, m, done = self.search_depth(board, me, d, deadline=deadline, prev_pv=pv,
-                                               stats=stats)
+                                               stats=stats, _checked=d == 1)
                 if not done:
                     break
                 value, move, depth = v, m, d
