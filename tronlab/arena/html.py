@@ -240,9 +240,10 @@ def _first_fault(store, row, name, code, games) -> str:
     return f"{game}: {html.escape(said)}"
 
 
-def _faults(store, rows, games) -> str:
+def _faults(store, rows, games, hung=None) -> str:
     """The faults of each bot over ``rows``, as the printed table's faults lines give them,
-    each with the first game it happened in and what the bot did there."""
+    each with the first game it happened in and what the bot did there (``hung``:
+    :func:`~tronlab.arena.report.never_answered`'s list, if known)."""
     counts = fault_counts(rows)
     if not counts:
         these = "this game" if len(rows) == 1 else f"these {len(rows)} games"
@@ -252,11 +253,11 @@ def _faults(store, rows, games) -> str:
               _first_fault(store, first[name, code], name, code, games)]
              for name, c in sorted(counts.items(), key=lambda item: by_name(item[0]))
              for code, n in sorted(c.items())]
-    hung = " ".join(line.strip() for line in first_move_note(rows, store))
+    note = " ".join(line.strip() for line in first_move_note(rows, store, hung))
     return (f"<p>Games in which a bot timed out, crashed, answered badly or broke a rule, "
             f"out of {len(rows)}, and what it did the first time.</p>"
             + _table(["bot", "faults", "the first time"], lines, "faults counts")
-            + (f"<p>{html.escape(hung)}.</p>" if hung else ""))
+            + (f"<p>{html.escape(note)}.</p>" if note else ""))
 
 
 def _slow(rows, games) -> str:
@@ -338,13 +339,13 @@ def _pairs(rows) -> str:
                       _pairs_table(rows, every), "</details>"])
 
 
-def _middle(store, rows, games, left_out, names) -> list[str]:
+def _middle(store, rows, games, left_out, names, hung) -> list[str]:
     """The sections between the ratings and the games: head to head and the pairs, then
     the faults, the contest's clock and the bots left out; for a class, what to fix
     first (as the printed table)."""
     duels = ["<h2>Head to head</h2><p>Score of the row's bot against the column's (the "
              "columns are numbered as the rows are).</p>", _h2h(rows, names), _pairs(rows)]
-    fix = ["<h2>Faults</h2>", _faults(store, rows, games), _slow(rows, games),
+    fix = ["<h2>Faults</h2>", _faults(store, rows, games, hung), _slow(rows, games),
            _left_out(left_out)]
     return fix + duels if is_class(default_pairs(rows)) else duels + fix
 
@@ -379,7 +380,7 @@ def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
         _table(["rank", "bot", "rating", "95%", "points", "results"], rating_rows, "ratings"),
         _reference_note(table), f"<p>{html.escape(HUNG_NOTE)}</p>" if hung else "",
         _rating_svg(table),
-        *_middle(store, rows, games, left_out, names),
+        *_middle(store, rows, games, left_out, names, hung),
         "<h2>Games</h2>", _replays_note(len(rows), len(games), store.path),
         _table(["game", "bots (by seat)", "map", "result", "turns"], game_rows, "games"),
         f'<script type="application/json" id="games-data">{data}</script>',

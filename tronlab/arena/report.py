@@ -79,11 +79,12 @@ HUNG_NOTE = ("* never answered a first move: its few games are all timeouts, so 
              "says nothing of its play (see the faults)")
 
 
-def ratings_text(rows, store=None) -> str:
+def ratings_text(rows, store=None, hung=None) -> str:
     """The ratings table; a bot that never answered a first move is marked
-    (:data:`HUNG_MARK`), with ``store`` read as :func:`never_answered` reads it."""
+    (:data:`HUNG_MARK`): those of ``hung`` if given, else :func:`never_answered` with
+    ``store``."""
     table = ratings(rows)
-    hung = set(never_answered(rows, store))
+    hung = set(never_answered(rows, store) if hung is None else hung)
     # a long name (a cmd: line, a long file name) widens the column: cut to fit, two
     # names that differed only after the cut looked the same
     width = max([22] + [len(r.name) + 1 + len(HUNG_MARK) * (r.name in hung) for r in table])
@@ -238,11 +239,11 @@ def fault_count(code: str, games: int) -> str:
     return f"{code} in {plural(games, 'game')}"
 
 
-def faults_text(rows, store=None) -> str:
+def faults_text(rows, store=None, hung=None) -> str:
     """The faults of each bot, a line each: how many games it lost to each kind of
     fault and the first game of each, which ``tronlab arena replay`` shows; with the
     ``store`` the rows come from, each first game's line follows, saying what the bot
-    did there (as the page does)."""
+    did there (as the page does).  ``hung``: :func:`never_answered`'s list, if known."""
     counts = fault_counts(rows)
     if not counts:
         return f"faults (timeouts, crashes, bad output): none in {plural(len(rows), 'game')}"
@@ -261,7 +262,7 @@ def faults_text(rows, store=None) -> str:
                                                     for code, n in sorted(c.items()))]
              + said(name, c)]
     return "\n".join([f"faults in {plural(len(rows), 'game')} (tronlab arena replay DB GAME "
-                      f"says what happened):"] + lines + first_move_note(rows, store))
+                      f"says what happened):"] + lines + first_move_note(rows, store, hung))
 
 
 def never_answered(rows, store=None) -> list[str]:
@@ -285,14 +286,14 @@ def never_answered(rows, store=None) -> list[str]:
     return sorted((n for n in games if games[n] >= 2 and hung[n] == games[n]), key=by_name)
 
 
-def first_move_note(rows, store=None) -> list[str]:
-    """Lines saying what the bots of :func:`never_answered` cost the run (each of their
-    games waited out the first move's limit, which starting a program needs), that a
-    run gives up on such a program and how to play its other games; none when there
-    are none."""
+def first_move_note(rows, store=None, names=None) -> list[str]:
+    """Lines saying what the bots of :func:`never_answered` (``names``, if known) cost the
+    run (each of their games waited out the first move's limit, which starting a program
+    needs), that a run gives up on such a program and how to play its other games; none
+    when there are none."""
     from .giveup import GIVE_UP_AFTER
 
-    names = never_answered(rows, store)
+    names = never_answered(rows, store) if names is None else names
     if not names:
         return []
     theirs = [r for r in rows if set(r["names"]) & set(names)]
@@ -316,13 +317,14 @@ def table_text(rows, pairs=None, store=None) -> str:
     head += "\n" + clocks_phrase(rows)
     slow = "\n".join(slow_lines(rows))
     every = default_pairs(rows) if pairs is None else pairs
+    hung = never_answered(rows, store)      # read once: the ratings and the faults name them
+    ranked, faults = ratings_text(rows, hung=hung), faults_text(rows, store, hung)
     if pairs is not None or not is_class(every):
-        return "\n\n".join(filter(None, [head, ratings_text(rows, store), pairs_text(rows, every),
-                                         faults_text(rows, store), slow]))
+        return "\n\n".join(filter(None, [head, ranked, pairs_text(rows, every), faults, slow]))
     # a class: what to fix before how the pairs went, and only the pairs worth reading
     shown = class_pairs(rows, every)
-    return "\n\n".join(filter(None, [head, ratings_text(rows, store), faults_text(rows, store),
-                                     slow, pairs_summary(rows, every, shown)
+    return "\n\n".join(filter(None, [head, ranked, faults, slow,
+                                     pairs_summary(rows, every, shown)
                                      + ("\n" + pairs_text(rows, shown) if shown else "")]))
 
 
