@@ -27,7 +27,8 @@ from .ring import POTENTIAL_ARTICULATION
 # ---------------------------------------------------------------------------
 # kernels (and the checks of the two the course calls from Python, tronlab.grid.guards)
 # ---------------------------------------------------------------------------
-def _fill_guard(flat, start, stride, seen, stack):
+def fill_guard(flat, start, stride, seen, stack):
+    """The guard of flood_fill_kernel, and of parity.fill_bound_kernel (the same arguments)."""
     guards.padded_grid(flat, stride)
     guards.inside(flat, stride, start, "start")
     guards.long_enough(flat.size, seen=seen, stack=stack)
@@ -46,7 +47,7 @@ def _fill_square_guard(flat, stride, square, table, labels, sizes, equiv, n_labe
                          f"(0..{sizes.size - 1})")
 
 
-@kernel(sig="i8(u1[::1], i8, i8, u1[::1], i4[::1])", guard=_fill_guard)
+@kernel(sig="i8(u1[::1], i8, i8, u1[::1], i4[::1])", guard=fill_guard)
 def flood_fill_kernel(flat, start, stride, seen, stack):
     """Number of free squares reachable from ``start``'s free neighbours, ``start``
     itself not counted.  ``flat`` uint8[n], ``start`` int64, ``stride`` int64;

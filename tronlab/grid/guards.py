@@ -96,6 +96,14 @@ def players(heads, alive, me=None) -> None:
         raise ValueError(f"me {me} is not a player: the heads are players 0..{heads.size - 1}")
 
 
+def living_heads(flat, stride, heads, alive, me=None) -> None:
+    """:func:`players`, then :func:`inside` for the head of each living player."""
+    players(heads, alive, me)
+    for p in range(heads.size):
+        if alive[p]:
+            inside(flat, stride, heads[p], f"head of living player {p}")
+
+
 
 def on_grid(flat, stride, squares=None, **arrays) -> int:
     """:func:`padded_grid`, then :func:`inside` for each ``{name: square}`` of

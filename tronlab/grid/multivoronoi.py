@@ -47,10 +47,7 @@ class MultiTerritory(NamedTuple):
 
 def _turn_order_guard(flat, heads, alive, first, stride, owner, queue, counts):
     guards.on_grid(flat, stride, owner=owner, queue=queue)
-    guards.players(heads, alive)
-    for p in range(heads.size):
-        if alive[p]:
-            guards.inside(flat, stride, heads[p], f"head of living player {p}")
+    guards.living_heads(flat, stride, heads, alive)
     guards.long_enough(heads.size, counts=counts)
 
 

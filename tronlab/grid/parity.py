@@ -39,10 +39,6 @@ class FillBound(NamedTuple):
     same: int    # reachable free squares of the start's colour (start not counted)
 
 
-def _fill_bound_guard(flat, start, stride, seen, stack):
-    guards.on_grid(flat, stride, {"start": start}, seen=seen, stack=stack)
-
-
 def _colours_guard(stride, labels, n_labels, counts):
     guards.between("stride", stride, 3, max(3, labels.size))
     guards.between("n_labels", n_labels, 0, counts.shape[0] - 1)
@@ -52,7 +48,7 @@ def _colours_guard(stride, labels, n_labels, counts):
                          f"0..{counts.shape[0] - 1}")
 
 
-@kernel(sig="UniTuple(i8, 3)(u1[::1], i8, i8, u1[::1], i4[::1])", guard=_fill_bound_guard)
+@kernel(sig="UniTuple(i8, 3)(u1[::1], i8, i8, u1[::1], i4[::1])", guard=flood.fill_guard)
 def fill_bound_kernel(flat, start, stride, seen, stack):
     """``(bound, other, same)`` for the region reachable from ``start``; see the
     module docstring.  ``flat`` uint8[n], ``start`` int64, ``stride`` int64;

@@ -164,10 +164,7 @@ def evaluate_kernel(flat, me, opp, stride, code, k1, k2, sep_weight, cs):
 def _multi_score_guard(flat, heads, alive, me, stride, owner, queue, counts, dist):
     """What multi_score_kernel needs beyond its types (notebook 03 calls it directly)."""
     guards.padded_grid(flat, stride)
-    guards.players(heads, alive, me)
-    for p in range(heads.size):
-        if alive[p]:
-            guards.inside(flat, stride, heads[p], f"head of living player {p}")
+    guards.living_heads(flat, stride, heads, alive, me)
     guards.long_enough(flat.size, owner=owner, queue=queue, dist=dist)
     if counts.size < heads.size:
         raise ValueError(f"counts holds {counts.size} items, one per player ({heads.size}) needed")
