@@ -159,10 +159,14 @@ class _Bot(ABC):
                                             urgent=self.urgency(), full=self._full_bank))
         return min(plan, think) if self._first else plan
 
+    def _limit_now(self):
+        """The engine's limit (s) for the move about to be played, None: none told."""
+        return None if self._limits is None else self._limits[1 if self._first else 0]
+
     def _limit_cap(self) -> float:
         """The most this move may plan under the engine's limit a move, if one was told
         (:data:`LIMIT_SHARE` of it less :data:`LIMIT_MARGIN`, at least ``floor``)."""
-        limit = None if self._limits is None else self._limits[1 if self._first else 0]
+        limit = self._limit_now()
         if limit is None:
             return float("inf")
         return max(self.floor, LIMIT_SHARE * limit - LIMIT_MARGIN)
@@ -181,8 +185,7 @@ class _Bot(ABC):
         deadline = (deadline_after(self.budget()) if start is None
                     else start + int(self.budget() * 1e9))
         self._move_start = now_ns() if start is None else start
-        self._move_limit = (None if self._limits is None else
-                            self._limits[1] if self._first else self._limits[0])
+        self._move_limit = self._limit_now()
         self._first = False
         legal = board.legal_moves(player)
         self.last_stats = {"mode": "forced", "depth": 0, "nodes": 0}
