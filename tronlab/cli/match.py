@@ -72,7 +72,7 @@ def _board_for(args, n_bots: int, rng):
     if args.map is not None:
         board = load_map(args.map)
         if args.rules == "lightriders":
-            _lightriders_facing(board, args.map)
+            _two_players(board, args.map)     # play() gives a map the contest's facings
         return board, args.map
     if args.rules == "google2010":
         return load_map(DEFAULT_MAP), DEFAULT_MAP
@@ -83,13 +83,12 @@ def _board_for(args, n_bots: int, rng):
     return lightriders_board(rng=rng), "lightriders 16x16"
 
 
-def _lightriders_facing(board, name) -> None:
-    """A map file has no facings: give the contest's (player 0 right, player 1 left)."""
+def _two_players(board, name) -> None:
+    """Light Riders is for two: a map of another number of players is refused here, in
+    the CLI's words."""
     if board.n_players != 2:
         raise CLIError(f"lightriders is a 2-player game but map {name} has "
                        f"{board.n_players} players")
-    from ..tron.lightriders import give_contest_facings
-    give_contest_facings(board)
 
 
 def _bank(args):
