@@ -35,7 +35,7 @@ gave the same to within 6%)::
 (the header shortened here: the twin and the kernel run a 2,000-node search,
 the last two columns are the rectangle scan and the L-shapes, ms a call).
 
-The same command in session 49 (2026-11-30, 2 shared cores of an AMD EPYC,
+The same command in session 50 (2026-11-30, 2 shared cores of an AMD EPYC,
 load average 2.5, a browser running beside it) printed about half those speeds,
 the kernel and the twin alike, so the machine, not the code::
 

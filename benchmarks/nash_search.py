@@ -11,7 +11,7 @@ by a saddle point, by a window cut-off and by a real solve (the rest are
 single moves or decided by the solver's cheap cases), cells never searched,
 hint hits and time; the values must agree.
 
-Measured again in session 49 (2026-11-30; 2 cores shared, load about 3; the
+Measured again in session 50 (2026-11-30; 2 cores shared, load about 3; the
 node counts are deterministic, only the seconds move), as printed by
 ``python benchmarks/nash_search.py`` and ``... --depth 6``::
 

@@ -27,7 +27,7 @@ the table is cleared outside the timed call.  These three (``negamax``,
 their compiled figure *does* include the Python-to-numba call with its 14-26
 arguments: a compiled no-op taking the same arguments cost 6 us (endgame),
 17 us (nash_search) and 22 us (negamax) a call on the 2-core machine of
-session 49 (load about 2), some 7-9% of the measured times; the text report
+session 50 (load about 2), some 7-9% of the measured times; the text report
 marks them ``incl. call``.  Every board comes from the
 package (built-in maps, :mod:`tronlab.tron.mapgen`, ASCII), so nothing beside
 the checkout is needed.  ``--tiny`` runs everything on small boards with
