@@ -10,8 +10,8 @@ exact; ``-inf``/``inf`` when not searched).  Whatever the unknown cells hold,
 the node's value lies between the best row's smallest lower bound and the best
 column's largest upper bound (the row player can guarantee the first with that
 row, the column player the second).  When the two meet, the matrix has a
-saddle point and that is its value; the Light Riders write-up (seed 004,
-"Lightriders-AI") stops filling its matrices there.  A node searched with a
+saddle point and that is its value; the Light Riders write-up
+("Lightriders-AI") stops filling its matrices there.  A node searched with a
 window ``(alpha, beta)`` may also stop once the first bound reaches ``beta`` or
 the second falls to ``alpha``, answering with a bound (fail-soft).
 

@@ -6,7 +6,7 @@ player.  The row player maximises, the column player minimises.  With mixed
 strategies (probabilities over rows and over columns) von Neumann's minimax
 theorem gives one *value* ``v``: the row player has a strategy that earns at
 least ``v`` against every column, the column player one that pays at most
-``v`` against every row.  The Light Riders Nash bot (seed 004, "Lightriders-AI")
+``v`` against every row.  The Light Riders Nash bot ("Lightriders-AI")
 values every node of its simultaneous-move search this way.
 
 The matrices of a Tron search are tiny (at most 4x4) and usually degenerate, so

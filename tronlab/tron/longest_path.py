@@ -2,7 +2,7 @@
 
 Once the players cannot reach each other the opponent no longer matters: the
 game is the longest path from one's head through one's own region.  The
-write-up (seed 004, "Lightriders-AI") searches it like its main search: every
+write-up ("Lightriders-AI") searches it like its main search: every
 sequence of the next ``d`` own moves, iteratively deepened, with an *estimate*
 of the rest of the path at the cutoff.  Here the estimate is the
 checkerboard-parity bound of what is left (A10,

@@ -1,5 +1,5 @@
 """Simultaneous-move search for two-player Tron valued by Nash equilibria
-(techniques L1, L2, L3, L5, L6; after the Light Riders write-up, seed 004,
+(techniques L1, L2, L3, L5, L6; after the Light Riders write-up,
 "Lightriders-AI").
 
 The game tree

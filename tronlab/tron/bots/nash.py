@@ -1,6 +1,6 @@
 """The ``nash`` bot: simultaneous-move search valued by Nash equilibria (L1-L6).
 
-After the Light Riders write-up (seed 004, "Lightriders-AI"): while the heads
+After the Light Riders write-up ("Lightriders-AI", the README of a riddles.io bot): while the heads
 can still meet, every turn is a payoff matrix over both players' moves, solved
 as a zero-sum game, searched with saddle-point pruning and iterative deepening
 under the clock, territory at the cutoff (:mod:`tronlab.tron.nash_search`).
