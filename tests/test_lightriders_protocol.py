@@ -470,3 +470,32 @@ def test_facings_are_not_carried_over_a_change_of_field_size():
               "update game field .,.,.,.,1,.,.,.,.,.,0,.\naction move 500\n")
     (r1,) = feed_all(client, second)
     assert r1.board.head_xy(1) == (0, 1) and r1.board.facing.tolist() == [1, 3]
+
+
+def test_the_first_rounds_clock_starts_at_the_round_not_at_the_settings():
+    # the settings lines come once, before the game; the server's clock for round 0 starts
+    # with its 'action move' (a server may send them at start-up and the round seconds
+    # later). Counting from the settings, a bot planned round 0 from a deadline long gone
+    from tronlab.jit.clock import now_ns
+    seen = []
+
+    class Bot:
+        def set_turn_start(self, start_ns):
+            seen.append(start_ns)
+
+        def __call__(self, board, player):
+            return 1
+
+    marks = {}
+    board = lightriders_board(x=3, y=7)
+
+    def lines():
+        yield from GAMES_MD_SETTINGS.splitlines(True)
+        time.sleep(0.05)                    # the round comes later
+        marks["round"] = now_ns()
+        yield from lightriders_state(board, 0, round=0, time_ms=200).splitlines(True)
+
+    out = io.StringIO()
+    assert run_stdio(Bot(), "lightriders", stdin=lines(), stdout=out) == 1
+    assert out.getvalue() == "right\n"
+    assert seen[0] >= marks["round"]

@@ -215,6 +215,12 @@ class LightRidersClient:
             return pr.Request(board, self.player, self.round, ms / 1000.0)
         raise pr.ProtocolError(f"lightriders: unexpected line {pr.quote(line.strip())}")
 
+    @staticmethod
+    def between_turns(line: str) -> bool:
+        """Whether ``line`` belongs to no round (a ``settings`` line, sent once before the
+        game): a contest program starts the round's clock at its first line, not there."""
+        return line.split()[:1] == ["settings"]
+
     @property
     def player(self) -> int:
         return int(self.settings["your_botid"])
