@@ -499,3 +499,26 @@ def test_the_first_rounds_clock_starts_at_the_round_not_at_the_settings():
     assert run_stdio(Bot(), "lightriders", stdin=lines(), stdout=out) == 1
     assert out.getvalue() == "right\n"
     assert seen[0] >= marks["round"]
+
+
+@pytest.mark.parametrize("bad, answer", [("update game field {a} {b}", "pass"),
+                                         ("update game field", "pass"),
+                                         ("update game round 1 2", "right")])
+def test_a_broken_round_line_is_reported_not_answered_from_the_last_round(bad, answer):
+    # a field line cut in two by a space fell through to 'other updates' and was dropped
+    # without a word: the bot answered round 1 from round 0's field ('right' into the
+    # square it had just left, had round 1 moved it) and the program exited 0
+    board = lightriders_board(x=3, y=7)
+    moved = board.copy()
+    moved.flat[moved.heads[0] + 1] = moved.flat[moved.heads[0]]
+    moved.heads[0] += 1
+    field = lightriders_state(moved, 0, round=1, time_ms=500).splitlines()[1].split()[-1]
+    line = bad.format(a=field[:100], b=field[100:])
+    text = (GAMES_MD_SETTINGS + lightriders_state(board, 0, round=0, time_ms=500)
+            + "update game round 1\n" + line + "\naction move 500\n")
+    out, err, problems = io.StringIO(), io.StringIO(), []
+    run_stdio(lambda b, p: "right", "lightriders", stdin=io.StringIO(text), stdout=out,
+              stderr=err, problems=problems)
+    assert out.getvalue() == f"right\n{answer}\n"     # a good field and action: a move
+    assert "tronlab bot: bad input: lightriders" in err.getvalue()
+    assert bool(problems) == (answer == "pass")
