@@ -525,3 +525,29 @@ def test_a_debug_line_on_stdout_is_named_as_such_and_the_next_answer_explained()
     assert details[1] == ("'up' printed without being asked: 'thinking' was read as turn 1's "
                           "answer, so this line came one too many (stdout carries the answers "
                           "only, one line a turn: write anything else to stderr)")
+
+
+SLOW_START_CODINGAME = """
+import sys, time
+time.sleep(1.5)                 # imports, a JIT, a busy machine
+for line in sys.stdin:
+    n, me = map(int, line.split())
+    heads = [sys.stdin.readline().split() for _ in range(n)]
+    x, y = int(heads[me][2]), int(heads[me][3])
+    print("DOWN" if y < 19 else "RIGHT", flush=True)
+"""
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_starting_up_is_not_the_first_moves_thinking(tmp_path, seat):
+    # with no engine clock a program keeps the contest's: 1 s for the first CodinGame move.
+    # That second included starting the program, and both programs start at start_game,
+    # so the seat asked first paid its start-up and the other started up for free while
+    # waiting: two copies of `tronlab bot chamber` on a busy machine, seat 0 always died
+    # at turn 1. The clock now starts once the program has read the turn (it is up)
+    path = tmp_path / "slow_start_cg.py"
+    path.write_text(SLOW_START_CODINGAME)
+    bots = [get_bot("hugger"), get_bot("hugger")]
+    bots[seat] = ExternalBot([PY, str(path)], protocol="codingame")
+    rec = play(codingame_board(2, rng=1), bots, rules="codingame", rng=0, max_turns=3)
+    assert not faults_of(rec, seat), rec.events

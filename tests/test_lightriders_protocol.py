@@ -470,3 +470,55 @@ def test_facings_are_not_carried_over_a_change_of_field_size():
               "update game field .,.,.,.,1,.,.,.,.,.,0,.\naction move 500\n")
     (r1,) = feed_all(client, second)
     assert r1.board.head_xy(1) == (0, 1) and r1.board.facing.tolist() == [1, 3]
+
+
+def test_the_first_rounds_clock_starts_at_the_round_not_at_the_settings():
+    # the settings lines come once, before the game; the server's clock for round 0 starts
+    # with its 'action move' (a server may send them at start-up and the round seconds
+    # later). Counting from the settings, a bot planned round 0 from a deadline long gone
+    from tronlab.jit.clock import now_ns
+    seen = []
+
+    class Bot:
+        def set_turn_start(self, start_ns):
+            seen.append(start_ns)
+
+        def __call__(self, board, player):
+            return 1
+
+    marks = {}
+    board = lightriders_board(x=3, y=7)
+
+    def lines():
+        yield from GAMES_MD_SETTINGS.splitlines(True)
+        time.sleep(0.05)                    # the round comes later
+        marks["round"] = now_ns()
+        yield from lightriders_state(board, 0, round=0, time_ms=200).splitlines(True)
+
+    out = io.StringIO()
+    assert run_stdio(Bot(), "lightriders", stdin=lines(), stdout=out) == 1
+    assert out.getvalue() == "right\n"
+    assert seen[0] >= marks["round"]
+
+
+@pytest.mark.parametrize("bad, answer", [("update game field {a} {b}", "pass"),
+                                         ("update game field", "pass"),
+                                         ("update game round 1 2", "right")])
+def test_a_broken_round_line_is_reported_not_answered_from_the_last_round(bad, answer):
+    # a field line cut in two by a space fell through to 'other updates' and was dropped
+    # without a word: the bot answered round 1 from round 0's field ('right' into the
+    # square it had just left, had round 1 moved it) and the program exited 0
+    board = lightriders_board(x=3, y=7)
+    moved = board.copy()
+    moved.flat[moved.heads[0] + 1] = moved.flat[moved.heads[0]]
+    moved.heads[0] += 1
+    field = lightriders_state(moved, 0, round=1, time_ms=500).splitlines()[1].split()[-1]
+    line = bad.format(a=field[:100], b=field[100:])
+    text = (GAMES_MD_SETTINGS + lightriders_state(board, 0, round=0, time_ms=500)
+            + "update game round 1\n" + line + "\naction move 500\n")
+    out, err, problems = io.StringIO(), io.StringIO(), []
+    run_stdio(lambda b, p: "right", "lightriders", stdin=io.StringIO(text), stdout=out,
+              stderr=err, problems=problems)
+    assert out.getvalue() == f"right\n{answer}\n"     # a good field and action: a move
+    assert "tronlab bot: bad input: lightriders" in err.getvalue()
+    assert bool(problems) == (answer == "pass")

@@ -15,6 +15,7 @@ from tronlab.capture.ascii import parse_grid
 from tronlab.capture.bots import NearestBot
 from tronlab.capture.external import CaptureProgram, ProgramFault
 from tronlab.capture.game import play_capture
+from tronlab.capture.rules import ELIMINATIONS
 from tronlab.capture.state import initial_state, make_config
 from tronlab.runner.external import ANSWERS_ONLY
 
@@ -271,3 +272,24 @@ def test_a_fault_raised_by_any_bot_is_recorded_with_its_code():
 
     rec = play_capture([bot, "nearest"], rng=1, width=8, height=5)
     assert rec.actions[0][0] == "timeout" and rec.notes[0] == [1, 0, "too slow"]
+
+
+def test_starting_up_is_not_the_first_turns_thinking(tmp_path):
+    # the program reads the opponent count once it is up; the first turn's clock starts
+    # then, as a Light Riders program's bank starts once it read its settings. Before,
+    # the 1000 ms of the first turn included starting the program: `tronlab bot paths`
+    # itself (1.5 s to start on a busy machine) was eliminated in round 1 by timeout
+    path = tmp_path / "slowstart.py"
+    path.write_text(textwrap.dedent("""
+        import time
+        time.sleep(1.5)     # imports, a JIT, a busy machine
+        n = int(input()) + 1
+        while True:
+            for _ in range(1 + n + 20):
+                input()
+            print("0 0", flush=True)
+    """))
+    prog = CaptureProgram([PY, str(path)], first_time_limit=1.0, time_limit=1.0)
+    rec = play_capture([prog, "nearest"], rng=1, round_limit=3)
+    assert [e for e in rec.events if e[3] in ELIMINATIONS] == []
+    assert len(prog.answer_seconds) == 3 and max(prog.answer_seconds) < 1.0

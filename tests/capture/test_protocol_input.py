@@ -81,3 +81,36 @@ def test_input_that_ends_inside_a_turn_is_an_error_not_the_end_of_the_game():
                                          r"6 lines read\)"):
         client.read_turn()
     assert _client("1\n").read_turn() is None
+
+
+def test_a_server_that_stopped_reading_is_not_called_a_failing_bot():
+    # the referee may close the program's stdout at the end of the game; the write of
+    # the last answer then fails, and the program used to report it as the bot's failure
+    # ("the bot failed (BrokenPipeError ...), staying at ...")
+    from tronlab.capture.cli import run_program
+
+    class Gone(io.StringIO):
+        def write(self, text):
+            raise BrokenPipeError(32, "Broken pipe")
+
+    asked = []
+
+    def bot(view, player):
+        asked.append(view.round)
+        return (1, 1)
+
+    err = io.StringIO()
+    text = "1\n1\n0 0 1\n4 2 1\n" + "\n".join(GRID) + "\n"
+    run_program(bot, stdin=io.StringIO(text), stdout=Gone(), stderr=err, width=5, height=3)
+    assert asked == [1]
+    assert err.getvalue() == ""
+
+
+def test_an_answer_that_is_no_action_is_still_answered_for():
+    from tronlab.capture.cli import run_program
+    out, err = io.StringIO(), io.StringIO()
+    text = "1\n1\n0 0 1\n4 2 1\n" + "\n".join(GRID) + "\n"
+    run_program(lambda view, player: "left", stdin=io.StringIO(text), stdout=out, stderr=err,
+                width=5, height=3)
+    assert out.getvalue() == "0 0\n"
+    assert "the bot failed (ValueError: not an action: 'left'" in err.getvalue()

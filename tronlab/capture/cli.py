@@ -24,7 +24,7 @@ import traceback
 
 from .ascii import format_grid
 from .game import CaptureRecord, play_capture
-from .protocol import CaptureClient
+from .protocol import CaptureClient, format_answer
 
 
 def _error(message):
@@ -138,13 +138,13 @@ def run_program(bot, *, stdin=None, stdout=None, stderr=None, verbose=False,
             t0 = time.perf_counter()
             try:
                 text = action = bot(view, 0)
-                client.answer(action)
+                format_answer(action)       # a ValueError for what is no action
             except Exception as err:
-                text = view.positions[0]    # a square: the client refuses an own '-1 -1 0'
+                text = action = view.positions[0]   # a square: never an own '-1 -1 0'
                 log(f"tronlab bot: round {view.round}: the bot failed ({type(err).__name__}: "
                     f"{err}), staying at {text[0]} {text[1]}"
                     + ("\n" + traceback.format_exc() if verbose else ""))
-                client.answer(text)
+            client.answer(action)   # a server gone away (BrokenPipeError) ends the game
             if verbose:
                 stderr.write(f"round {view.round}: {text} "
                              f"({(time.perf_counter() - t0) * 1000:.1f} ms)\n"

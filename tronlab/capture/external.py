@@ -27,7 +27,11 @@ end of the game, so nothing is left running.
 
 Time: 1000 ms for the first turn and 100 ms after, as advertised to the
 contestants; like CodinGame's referee the clock allows ``grace`` (50 ms by
-default) on top of the later turns' limit.  ``start_game`` (called by
+default) on top of the later turns' limit.  The first turn's clock starts once the
+program has read the opponent count (it started up and reads its input), so starting
+Python and its imports is not thinking time; that is waited for up to
+``TRONLAB_PROGRAM_START`` (5 s) less the first turn's limit, so a program that never
+reads its input is given up on after the longer of the two, as before.  ``start_game`` (called by
 ``play_capture(..., time_limit=...)``) may set other limits for one game.
 """
 
@@ -110,6 +114,15 @@ class CaptureProgram:
                                          f"{err.strerror or err}") from None
         self._sink = self._program.sink
         self._program.send(format_start(n_players))
+        # its start-up is not the first turn's thinking: the clock starts once it has read
+        # the opponent count, as a Light Riders program's bank starts once it read its
+        # settings (runner.external).  Waited for up to the start-up floor less the first
+        # turn's limit, so a program that never reads costs no more than before: the floor
+        # or the limit, whichever is longer (the arena's limit is the floor already)
+        from ..arena.play import program_start
+        wait = program_start() - self.first_time_limit
+        if wait > 0:
+            self._program.wait_read(time.monotonic() + wait)
 
     def __call__(self, view, player):
         """Send this turn (``view`` with real ids, as the game loop gives it)

@@ -47,6 +47,11 @@ codingame    1              0.1
 lightriders  time bank 10   +0.2 a move, bank capped at 10 s
 ===========  =============  ============================================
 
+When the engine keeps no clock, the first move's limit counts from the moment the
+program has read the turn (it started up and reads its input; waited for up to
+``TRONLAB_PROGRAM_START``, 5 s, less that limit), so starting Python is not thinking
+and the seat asked first does not pay a start-up the others make while it thinks.
+
 For Light Riders ``first_time_limit`` is the starting (and maximum) time bank
 and ``time_limit`` the time added each move, when the engine sets no clock.  When
 the engine runs the game with its own ``time_limit`` and none was given here, that
@@ -239,6 +244,8 @@ class ExternalBot:
         told_ms = whole_ms(limit if self._banked else self._later)
         self._program.send(encode_state(self.protocol, board, player, turn=turn,
                                        time_ms=told_ms))
+        if turn == 0 and told is None and not self._banked and self._game[0] is None:
+            t0 = self._started_up(limit)
         line = self._next_line(t0 + limit, limit, game)
         if self._banked:
             self._bank = max(self._bank - (time.monotonic() - t0), 0.0)
@@ -250,6 +257,18 @@ class ExternalBot:
             raise self._answer_fault(line, err) from None
         self._stray = None
         return "pass" if move is None else move  # Light Riders 'pass': keep going straight
+
+    def _started_up(self, limit: float) -> float:
+        """When the first move's clock starts, the engine keeping none: once the program
+        has read the turn (it is up; starting Python and its imports is no thinking),
+        waited for up to :func:`~tronlab.arena.play.program_start` less ``limit``, so a
+        program that never reads is given up on after the longer of the two."""
+        from ..arena.play import program_start
+
+        wait = program_start() - limit
+        if wait > 0:
+            self._program.wait_read(time.monotonic() + wait)
+        return time.monotonic()
 
     def _answer_fault(self, line: str, err: ProtocolError) -> BotFault:
         """The fault of the answer ``line``, which is not a move: "bad-output" (a subclass

@@ -65,7 +65,8 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
     with a ``set_clock(time_left, time_per_move)`` method hears it before the
     move (seconds until the answer's deadline; seconds added a move, or None).  A bot
     with a ``set_turn_start(start_ns)`` method hears when the turn's first input line
-    was read (:func:`tronlab.jit.clock.now_ns`): its clock starts there, and it knows it
+    was read (:func:`tronlab.jit.clock.now_ns`; Light Riders' ``settings`` lines, sent
+    once before the game, are no turn's): its clock starts there, and it knows it
     is a contest program (the search bots then keep a margin that survives a busy
     machine, :data:`tronlab.tron.bots.base.CONTEST_SHARE`).
     ``problems``, a list, receives why the input ended on a broken turn (a bad line
@@ -79,9 +80,10 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
     answers = 0
     turn_start = None       # now_ns() when the turn's first line was read: its clock's start
     broken = None           # the last bad input since the last good turn
+    between_turns = getattr(client, "between_turns", lambda line: False)   # LR settings
     try:
         for line in stdin:
-            if turn_start is None and line.strip():
+            if turn_start is None and line.strip() and not between_turns(line):
                 turn_start = now_ns()
             try:
                 request = client.feed(line)

@@ -193,13 +193,18 @@ class LightRidersClient:
                                        f"got {pr.quote(line.strip())}")
             self.settings[parts[1]] = check_setting(parts[1], parts[2])
             return None
-        if parts[:3] == ["update", "game", "round"] and len(parts) == 4:
-            r = pr._int_fields(parts[3], 1, "lightriders round")[0]
+        if parts[:3] == ["update", "game", "round"]:
+            r = pr._int_fields(" ".join(parts[3:]), 1, "lightriders round")[0]
             if r < 0:
                 raise pr.ProtocolError(f"lightriders round: {r} is negative (rounds count from 0)")
             self.round = r
             return None
-        if parts[:3] == ["update", "game", "field"] and len(parts) == 4:
+        if parts[:3] == ["update", "game", "field"]:
+            self._field = None      # the last round's field is stale now, whatever comes
+            if len(parts) != 4:
+                raise pr.ProtocolError(f"lightriders: a field line is 'update game field' and "
+                                       f"one word of comma-separated tokens, got "
+                                       f"{pr.quote(line.strip())}")
             self._field = parts[3]
             return None
         if parts[0] == "update":
@@ -209,11 +214,17 @@ class LightRidersClient:
             if ms < 0:
                 raise pr.ProtocolError(f"lightriders time bank: {ms} ms is negative")
             if self._field is None:
-                raise pr.ProtocolError("lightriders: 'action move' before any "
-                                       "'update game field'")
+                raise pr.ProtocolError("lightriders: 'action move' with no field to move on "
+                                       "(before any 'update game field', or its line was bad)")
             board = self.decode(self._field)
             return pr.Request(board, self.player, self.round, ms / 1000.0)
         raise pr.ProtocolError(f"lightriders: unexpected line {pr.quote(line.strip())}")
+
+    @staticmethod
+    def between_turns(line: str) -> bool:
+        """Whether ``line`` belongs to no round (a ``settings`` line, sent once before the
+        game): a contest program starts the round's clock at its first line, not there."""
+        return line.split()[:1] == ["settings"]
 
     @property
     def player(self) -> int:
