@@ -239,6 +239,29 @@ def test_l_shapes_match_brute_force(game, max_len, constant):
     assert tuple(got)[1:] == want[1:]
 
 
+@pytest.mark.parametrize("jit", [True, False])
+def test_an_l_walk_does_not_see_squares_an_earlier_walk_took(jit):
+    """The scan marks each walk's squares in a work copy and puts them back.  Here
+    only the walk's last square (5, 1), max_len steps out, opens the pocket of six to
+    the edge: the best walk ends there, 7 squares in 5 turns.  A scan that put back
+    one square short (range(1, max_len)) left (5, 1) taken for the walks after, and
+    two steps east then 'closed' the pocket (6 in 3 turns): the random grids, where
+    such a square is rare, did not see it."""
+    g = parse_grid("""
+        11111.11
+        1A000.01
+        1110..01
+        1110..01
+        1110..01
+        11100001
+        11111111
+    """)
+    want = best_l_walk(g.owner, 0, g.positions[0], 4, 0.0)
+    assert want == (1.4, 0, -1, 4, 0, 7, (5, 1))
+    got = best_l_shape(g.owner, 0, g.positions[0], max_len=4, jit=jit)
+    assert got.score == pytest.approx(want[0]) and tuple(got)[1:] == want[1:]
+
+
 def test_l_shape_closes_a_pocket_of_own_squares():
     g = parse_grid("""
         .......
