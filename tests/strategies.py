@@ -10,7 +10,7 @@ hypothesis still shrinks size, density and player count.
     @given(boards(max_players=2))
     def test_something(board): ...
 
-``EXAMPLES`` is 200 when the environment variable ``CI`` is set, else 40.
+``EXAMPLES`` is 100 when the environment variable ``CI`` is set, else 40.
 """
 
 from __future__ import annotations

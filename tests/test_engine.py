@@ -327,6 +327,25 @@ def test_think_seconds_add_up_every_move(monkeypatch):
     assert rec.metadata["think_seconds"] == [1.5, 0.0]
 
 
+def test_an_answer_a_tenth_of_a_millisecond_over_the_limit_is_a_timeout(monkeypatch):
+    """The limit on the fake clock: exactly the limit is in time, 0.1 ms more is late.
+    The other timeout tests sleep several times the limit, so an engine that let an
+    answer run 10 ms over (elapsed > limit + 0.01) passed them all."""
+    import types
+    from tronlab.runner import engine
+    clock = [0.0]
+    monkeypatch.setattr(engine, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
+    costs, moves = [0.5, 0.25, 0.2501], [DOWN, RIGHT, RIGHT]    # the first move: 0.5 s
+
+    def thinker(board, player):
+        clock[0] += costs.pop(0)
+        return moves.pop(0)
+    rec = play(B(CORRIDOR), [thinker, script(DOWN, LEFT, LEFT)], time_limit=0.25,
+               first_time_limit=0.5, max_turns=3)
+    assert rec.outcome.deaths[0] == "timeout" and rec.outcome.death_turns[0] == 3
+    assert "over the 0.25 s limit" in rec.outcome.details[0], rec.outcome.details
+
+
 def test_first_time_limit_defaults_to_three_times_the_limit():
     rec = play(B(CORRIDOR), [script(DOWN), script(DOWN)], time_limit=0.25, max_turns=1)
     assert rec.metadata["time_limit"] == 0.25 and rec.metadata["first_time_limit"] == 0.75

@@ -64,6 +64,21 @@ def test_the_bank_is_refilled_capped_and_spent_exactly(clock):
     assert rec.metadata["think_seconds"] == [2.0, 0.0]
 
 
+def test_a_bank_overdrawn_by_a_millisecond_is_overdrawn_and_left_empty():
+    """TimeBank alone, as the contest clock uses it (spend's answer decides a timeout).
+    The games above overdraw by 0.25 s or not at all, so a spend that let a bot run
+    0.05 s past its bank (and left the bank negative) passed them."""
+    from tronlab.runner.timebank import TimeBank
+
+    bank = TimeBank(1.0, 0.25)
+    assert bank.refill() == 1.0                     # capped at the size
+    assert bank.spend(0.75) is False and bank.left == 0.25
+    assert bank.refill() == 0.5
+    assert bank.spend(0.501) is True and bank.left == 0.0 and bank.least == 0.0
+    assert bank.refill() == 0.25
+    assert bank.spend(0.25) is False and bank.left == 0.0     # all of it, in time
+
+
 def test_running_out_is_a_timeout_and_shuts_the_bot_down(clock):
     bot = Spender(clock, [0.75, 0.75, 0.0, 0.0])
     rec = play(board(), [bot, down], rules="lightriders", time_bank=(1.0, 0.25), max_turns=5)

@@ -101,6 +101,27 @@ def test_region_touching_another_players_square_diagonally_is_not_taken():
         ".000.\n....1", ".001.\n....1")
 
 
+@pytest.mark.parametrize("jit", [True, False])
+def test_the_square_the_player_stands_on_seeds_no_region(jit):
+    """games.md: the neutral squares *among the 8 around* the player are flooded.  Its own
+    square, left neutral when two players share it, is taken only as part of a region
+    seeded next to it.  Random grids rarely put a player on a neutral square walled in
+    by its own eight, so a kernel that also flooded from there passed them."""
+    owner = parse_grid("""
+        ......
+        .0000.
+        .0.00.
+        .0000.
+        ......
+    """).owner
+    new, taken = enclose(owner, 0, 2, 2, jit=jit)       # on a shared, neutral square
+    assert taken == 0 and new[2, 2] == -1
+    assert new.tolist() == scipy_enclose(owner, 0, 2, 2).tolist() == owner.tolist()
+    owner[2, 3] = -1        # a neighbour opens into the centre: seeded there, both are taken
+    new, taken = enclose(owner, 0, 2, 2, jit=jit)
+    assert taken == 2 and new[2, 2] == new[2, 3] == 0
+
+
 def test_bad_arguments_are_refused():
     with pytest.raises(ValueError, match="int8"):
         neutral_region(np.zeros((3, 3), int), 0, 0)

@@ -152,6 +152,22 @@ def test_in_process_bots_are_timed_first_turn_apart(bot_clock):
     assert timeouts(rec) == [(2, 0), (2, 1)]    # 0.05 s is over 0.01 s from turn 2 on
 
 
+def test_an_answer_of_exactly_the_limit_is_in_time_and_a_hair_more_is_not(bot_clock):
+    """Binary fractions on the fake clock, so the seconds spent are exact.  The test
+    above is late by 0.1 s or five times the limit, so a game that let a bot run 10 ms
+    over (spent > limit + 0.01) passed it."""
+    def still(view, player):
+        bot_clock[0] += 0.5 if view.round == 1 else 0.0625
+        return view.positions[player]
+
+    rec = play_capture([still, still], rng=1, width=8, height=5, time_limit=0.0625,
+                       first_time_limit=0.5)
+    assert timeouts(rec) == [] and rec.outcome["reason"] == "idle"
+    rec = play_capture([still, still], rng=1, width=8, height=5, time_limit=0.0624,
+                       first_time_limit=0.5)
+    assert timeouts(rec) == [(2, 0), (2, 1)]
+
+
 def test_an_eliminated_bot_is_closed_at_once_and_not_asked_again():
     turns = []
 

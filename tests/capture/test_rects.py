@@ -79,6 +79,44 @@ def test_plain_python_twin_matches_brute_force(game):
     _check_scan(game, jit=False)
 
 
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(small_games())
+def test_the_pruning_bounds_never_undercut_a_rectangle(game):
+    """scan_rectangles skips a rectangle when ``_most / _fewest_turns_bound`` is at most
+    the best score so far: the turns must bound brute force's fewest turns from below
+    and the quotient every score from above.  The scans' own tests meet a too tight
+    bound only when it hides the best rectangle (a near tie): one that counted a turn
+    too many passed them."""
+    from tronlab.capture import rects
+
+    owner, pos, opponents, aimed, terms, n = game
+    h, w = owner.shape
+    params = terms.params(n, w)
+    (cap, win_bonus, _, approach, constant, _, _, border_bonus, border_col, _, edge_bonus,
+     _, _, _, stable, _) = params
+    need = needed_to_win(owner, 0)
+    prev = (0, 0, 1, 1)
+    want = all_rect_scores(owner, 0, pos, params, blocked=np.zeros(owner.shape, bool),
+                           aimed=aimed, opponents=opponents, needed=need, prev=prev)
+    plane = (h + 1) * (w + 1)
+    pre = np.zeros(4 * plane, np.int64)             # the kernel reads plane 3: own squares
+    pre[3 * plane:].reshape(h + 1, w + 1)[1:, 1:] = (owner == 0).cumsum(0).cumsum(1)
+    fewest_bound = rects._kernels.plain("_fewest_turns_bound")
+    most = rects._kernels.plain("_most")
+    for (x0, y0, x1, y1), score in want.items():
+        neutral = int(np.count_nonzero(owner[y0:y1 + 1, x0:x1 + 1] == -1))
+        if neutral == 0:
+            continue                                # scored 0 without the bound
+        turns = fewest_bound(pre, 3 * plane, w + 1, x0, y0, x1, y1, pos[0], pos[1], approach,
+                             constant)
+        fewest, _, _ = fewest_turns(owner, 0, pos, border_squares(x0, y0, x1, y1), approach,
+                                    constant)
+        assert turns <= fewest, (x0, y0, x1, y1)
+        top = most(neutral, need, cap, win_bonus, x0, y0, x1, y1, border_col, border_bonus,
+                   edge_bonus, w, h, prev, stable)
+        assert top / turns >= score - 1e-12, (x0, y0, x1, y1)
+
+
 def test_border_cycle_is_the_oracles_walk():
     for rect in [(0, 0, 1, 1), (2, 1, 5, 3), (0, 0, 6, 1)]:
         assert border_cycle(*rect) == border_squares(*rect)
@@ -199,6 +237,29 @@ def test_l_shapes_match_brute_force(game, max_len, constant):
         return
     assert got.score == pytest.approx(want[0])
     assert tuple(got)[1:] == want[1:]
+
+
+@pytest.mark.parametrize("jit", [True, False])
+def test_an_l_walk_does_not_see_squares_an_earlier_walk_took(jit):
+    """The scan marks each walk's squares in a work copy and puts them back.  Here
+    only the walk's last square (5, 1), max_len steps out, opens the pocket of six to
+    the edge: the best walk ends there, 7 squares in 5 turns.  A scan that put back
+    one square short (range(1, max_len)) left (5, 1) taken for the walks after, and
+    two steps east then 'closed' the pocket (6 in 3 turns): the random grids, where
+    such a square is rare, did not see it."""
+    g = parse_grid("""
+        11111.11
+        1A000.01
+        1110..01
+        1110..01
+        1110..01
+        11100001
+        11111111
+    """)
+    want = best_l_walk(g.owner, 0, g.positions[0], 4, 0.0)
+    assert want == (1.4, 0, -1, 4, 0, 7, (5, 1))
+    got = best_l_shape(g.owner, 0, g.positions[0], max_len=4, jit=jit)
+    assert got.score == pytest.approx(want[0]) and tuple(got)[1:] == want[1:]
 
 
 def test_l_shape_closes_a_pocket_of_own_squares():
