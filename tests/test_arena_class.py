@@ -545,3 +545,29 @@ def test_a_python_program_that_cannot_start_is_left_out_with_its_line(tmp_path, 
            f"installed" in out, out
     assert f"left out sy: {folder / 'sy.py'}:1: SyntaxError: " in out, out
     assert "(the program cannot start)" in out
+
+
+def test_a_bot_saved_with_a_byte_order_mark_and_crlf_lines_is_a_bot(tmp_path):
+    # Notepad on Windows saves 'UTF-8 with BOM' and CRLF line ends: still ann's move()
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "ann.py").write_bytes(b"\xef\xbb\xbf" + GOOD.replace("\n", "\r\n").encode())
+    (folder / "prog.py").write_bytes(b"\xef\xbb\xbf#!/usr/bin/env python3\nprint(1)\n")
+    found = scan_bots_folder(folder)
+    assert found.skipped == []
+    assert found.specs[0] == f"py:{folder / 'ann.py'}"
+    assert found.specs[1].startswith("cmd:") and found.specs[1].endswith("prog.py")
+
+
+@pytest.mark.skipif(sys.platform == "darwin", reason="macOS refuses file names that are not UTF-8")
+def test_a_file_whose_name_is_not_utf8_is_left_out_and_the_others_play(tmp_path, capsys):
+    # a zip made on an old Windows machine unpacks 'café.py' with its name in Latin-1
+    folder = _folder(tmp_path, {"ann.py": GOOD, "bob.py": LAST})
+    latin = os.path.join(os.fsencode(folder), "caf\xe9.py".encode("latin-1"))
+    with open(latin, "w") as f:
+        f.write(LAST)
+    db = tmp_path / "class.sqlite"
+    code, out, err = _run(["--bots-dir", str(folder), "--db", str(db)], capsys)
+    assert code == 0, err
+    assert "skipped caf\ufffd.py: its name is not UTF-8" in out and "rename" in out
+    assert "2 games planned" in out
