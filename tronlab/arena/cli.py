@@ -52,9 +52,12 @@ def _check_run_options(args) -> None:
     from ..cli.parser import file_problem
 
     _check_html_path(args.html)
-    problem = file_problem(args.db)
+    problem = file_problem(args.db, database=True)
     if problem:
         raise ArenaError(f"--db {args.db}: {problem}")
+    if args.html is not None and os.path.realpath(args.html) == os.path.realpath(args.db):
+        raise ArenaError(f"--html and --db are the same file ({args.db}): the page would be "
+                         f"written over the results, give it another name")
     for option, value in (("--bots-dir", args.bots_dir), ("--dask", args.dask)):
         if value is not None and not value.strip():
             raise ArenaError(f"{option}: the value is empty")
