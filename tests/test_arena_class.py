@@ -571,3 +571,20 @@ def test_a_file_whose_name_is_not_utf8_is_left_out_and_the_others_play(tmp_path,
     assert code == 0, err
     assert "skipped caf\ufffd.py: its name is not UTF-8" in out and "rename" in out
     assert "2 games planned" in out
+
+
+@pytest.mark.skipif(sys.platform == "darwin", reason="macOS refuses file names that are not UTF-8")
+def test_a_map_whose_name_is_not_utf8_stops_the_run_before_any_game(tmp_path, capsys):
+    # before: "'utf-8' codec can't encode character '\udce9' ... surrogates not allowed"
+    maps = tmp_path / "maps"
+    maps.mkdir()
+    (maps / "a_good.txt").write_text("5 4\n#####\n#1 2#\n#   #\n#####\n")
+    latin = os.path.join(os.fsencode(maps), "r\xe9seau.txt".encode("latin-1"))
+    with open(latin, "w") as f:
+        f.write("5 4\n#####\n#1 2#\n#   #\n#####\n")
+    db = tmp_path / "m.sqlite"
+    for where in (str(maps), os.fsdecode(latin)):
+        code, out, err = _run(["--bots", "random", "hugger", "--maps", where, "--db", str(db)],
+                              capsys)
+        assert code == 2 and err.count("\n") == 1 and out == "" and not db.exists()
+        assert "r\ufffdseau.txt': its name is not UTF-8" in err and "rename it" in err

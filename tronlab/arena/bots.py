@@ -35,6 +35,7 @@ import sys
 from typing import NamedTuple
 
 from ..runner.games import get_game
+from .common import NOT_UTF8, is_utf8, shown_name
 from .stats import by_name
 
 #: registered Tron bots that take a fixed search depth
@@ -113,7 +114,7 @@ def check_spec(spec: str, game: str) -> None:
     family = get_game(game).family
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"a bot is a non-empty string, got {spec!r}")
-    if not _is_utf8(spec):
+    if not is_utf8(spec):
         raise ValueError(f"{shown_name(spec)!r}: {NOT_UTF8}")
     if spec.startswith("py:"):
         if family != "tron":
@@ -299,7 +300,7 @@ def scan_bots_folder(folder) -> FolderBots:
         path = os.path.abspath(os.path.join(folder, entry))
         if entry.startswith((".", "_")) or not os.path.isfile(path):
             continue
-        if not _is_utf8(entry):
+        if not is_utf8(entry):
             skipped.append((shown_name(path), NOT_UTF8))
             continue
         if entry.endswith(".py"):
@@ -320,25 +321,6 @@ def scan_bots_folder(folder) -> FolderBots:
             elif os.access(path, os.X_OK):
                 skipped.append((path, "executable but not a program (no #! line)"))
     return FolderBots(specs, skipped)
-
-
-#: why a file whose name is not UTF-8 cannot play: its name goes into the game keys, the
-#: database and the table, all UTF-8 text
-NOT_UTF8 = ("its name is not UTF-8 (unpacked from a zip made on another system?): rename it "
-            "with letters a-z, digits and _")
-
-
-def _is_utf8(name: str) -> bool:
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:          # os.listdir's surrogate escapes of bytes not UTF-8
-        return False
-    return True
-
-
-def shown_name(text: str) -> str:
-    """``text`` printable: a byte of a file name that is not UTF-8 shown as U+FFFD."""
-    return os.fsencode(text).decode("utf-8", "replace") if not _is_utf8(text) else text
 
 
 #: words in a Python file that show it reads the referee's lines
