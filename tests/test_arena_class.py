@@ -588,3 +588,13 @@ def test_a_map_whose_name_is_not_utf8_stops_the_run_before_any_game(tmp_path, ca
                               capsys)
         assert code == 2 and err.count("\n") == 1 and out == "" and not db.exists()
         assert "r\ufffdseau.txt': its name is not UTF-8" in err and "rename it" in err
+
+
+def test_a_tag_that_is_not_utf8_is_refused_before_the_database_is_made(tmp_path, capsys):
+    # a terminal in Latin-1 passes 'café' as bytes that are not UTF-8; the tag is stored
+    # text: the run stopped after planning with "... surrogates not allowed"
+    db = tmp_path / "t.sqlite"
+    code, out, err = _run(["--bots", "random", "hugger", "--db", str(db),
+                           "--tag", "caf\udce9"], capsys)
+    assert code == 2 and err.count("\n") == 1 and out == "" and not db.exists()
+    assert "--tag 'caf\ufffd': it is not UTF-8" in err

@@ -29,7 +29,7 @@ import sys
 
 from ..runner.reprs import plural
 from .bots import bot_name
-from .common import ArenaError, _open
+from .common import ArenaError, _open, is_utf8, shown_name
 from .stats import by_name
 from .export import cmd_export
 from .parser import MAX_JOBS, build_parser
@@ -61,6 +61,9 @@ def _check_run_options(args) -> None:
     for option, value in (("--bots-dir", args.bots_dir), ("--dask", args.dask)):
         if value is not None and not value.strip():
             raise ArenaError(f"{option}: the value is empty")
+    if args.tag is not None and not is_utf8(args.tag):     # a Latin-1 terminal's bytes
+        raise ArenaError(f"--tag {shown_name(args.tag)!r}: it is not UTF-8, the text the "
+                         f"database stores: write it in letters a-z, digits and _")
     if not 1 <= args.jobs <= MAX_JOBS:
         raise ArenaError(f"--jobs is 1 to {MAX_JOBS} (each job is a process with its own "
                          f"bots), got {args.jobs}")
