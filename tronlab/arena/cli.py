@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 
 from ..runner.reprs import plural
@@ -204,18 +205,14 @@ def cmd_run(args) -> int:
     print(f"{plural(len(plan), 'game')} planned, {done} already in {args.db}, "
           f"{len(plan) - done - kept} to play{held}"
           + plan_note(plan, args.schedule, len(plan) - done - kept), flush=True)
-
-    def say(row):
-        if args.verbose:
-            game = f" as game {row['id']}" if "id" in row else ""
-            print(f"stored {row['key']}{game}: {' v '.join(row['names'])} on {row['map']}: "
-                  f"{'draw' if row['winner'] is None else row['names'][row['winner']] + ' wins'}",
-                  flush=True)
+    term = _TermAsCtrlC() if getattr(args, "command_line", False) else None
     try:
         result = run(plan, store, executor=executor, jobs=args.jobs,
-                     progress=not args.no_progress, on_game=say, check_load=False,
-                     give_up_after=args.give_up_after)
+                     progress=not args.no_progress, on_game=_stored if args.verbose else None,
+                     check_load=False, give_up_after=args.give_up_after)
     finally:
+        if term is not None:
+            term.restore()
         if client is not None:
             client.close()
     rows = store.rows(keys={s.key for s in plan})
@@ -237,7 +234,36 @@ def cmd_run(args) -> int:
     store.close()
     if result.failed:
         raise ArenaError(f"{result.failed}; the games stored so far are kept")
-    return 130 if result.interrupted else 0
+    if result.interrupted:
+        return 128 + signal.SIGTERM if term is not None and term.came else 130
+    return 0
+
+
+def _stored(row) -> None:
+    """``--verbose``: a line for each game stored, with its number for ``arena replay``."""
+    game = f" as game {row['id']}" if "id" in row else ""
+    print(f"stored {row['key']}{game}: {' v '.join(row['names'])} on {row['map']}: "
+          f"{'draw' if row['winner'] is None else row['names'][row['winner']] + ' wins'}",
+          flush=True)
+
+
+class _TermAsCtrlC:
+    """While the games are played, SIGTERM (``kill PID``, ``timeout``) stops the run as
+    Ctrl-C does: the pool and the programs are ended, and the finished games' table and
+    the 'stopped:' line are printed; the exit code is then 143, a SIGTERM's.  Dying by
+    the signal printed none of it, and Python's resource tracker warned of "leaked
+    semaphore objects"."""
+
+    def __init__(self):
+        self.came = False
+        self.old = signal.signal(signal.SIGTERM, self._stop)
+
+    def _stop(self, signum, frame):
+        self.came = True
+        raise KeyboardInterrupt
+
+    def restore(self) -> None:
+        signal.signal(signal.SIGTERM, self.old)
 
 
 def _held_back(plan, store, done_keys, after) -> tuple[int, str]:
