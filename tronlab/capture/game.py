@@ -217,12 +217,11 @@ def play_capture(bots, *, n_players: int | None = None, rng=None, width: int = 3
     capture bots (:data:`tronlab.capture.bots.BOTS` or the registry's, each
     seeded from ``rng``); ``rng`` (a Generator or a seed) also draws the starts.
 
-    Time limits (seconds): a bot with a ``start_game`` hook (an external
-    program, :class:`~tronlab.capture.external.CaptureProgram`) is handed
-    ``time_limit`` and ``first_time_limit`` and keeps its own clock; any other
-    bot is timed only when ``time_limit`` is given: an answer that came later
-    than the limit (``first_time_limit`` on the first turn), or none by then (the
-    call runs in a thread, abandoned when it hangs), is recorded as "timeout".
+    Time limits (seconds): a bot with a ``start_game`` hook (an external program,
+    :class:`~tronlab.capture.external.CaptureProgram`) is handed ``time_limit`` and
+    ``first_time_limit`` and keeps its own clock; any other bot is timed only when
+    ``time_limit`` is given: an answer later than the limit (``first_time_limit`` on
+    the first turn), or none by then (the call runs in a thread), is a "timeout".
     ``first_time_limit`` defaults to three times ``time_limit``, at least the
     contest's 1 s (as ``tronlab match --rules backtothecode`` sets it;
     :func:`tronlab.play` takes three times too), so the first turn is never the
