@@ -18,7 +18,7 @@ bots' depth (games between registered bots then replay identically anywhere, whe
 endgame is capped too, ``chamber+endgame_depth=2``: :mod:`tronlab.arena.play`).  ``--bank S`` plays
 Light Riders under the contest's time bank (S seconds, ``--time`` added a
 move).  ``--dask ADDRESS`` plays on a Dask cluster instead of ``--jobs`` local
-processes.  Ctrl-C stops cleanly and prints the table of the games finished so far.
+processes.  Ctrl-C (or SIGTERM) stops cleanly and prints the table of the games finished so far.
 """
 
 from __future__ import annotations
