@@ -282,3 +282,23 @@ def test_a_new_database_and_its_page_may_not_be_one_file(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--html and --db are the same file" in err
     assert not (tmp_path / "new.sqlite").exists()
+
+
+def test_a_bot_name_a_spreadsheet_would_run_as_a_formula_is_exported_as_text(tmp_path, capsys):
+    # a student's file '=HYPERLINK(...).py' or '=1+2.py' is a bot named '=1+2': a
+    # spreadsheet opening the export ran it as a formula in the teacher's grading sheet
+    # (CSV injection); a cell starting with = + - @ gets a leading ' that keeps it text
+    names = ("=1+2", "@SUM(A1)")
+    db = str(tmp_path / "f.sqlite")
+    with Store(db) as store:
+        store.add(_stored("k1", 1, 0, [0, 1], None, names=names))
+        store.add(_stored("k2", 2, 1, [1, 0], None, names=("-rf", "+x")))
+    table, games = str(tmp_path / "t.csv"), str(tmp_path / "g.csv")
+    assert tronlab_main(["arena", "export", db, "--table", table, "--games", games]) == 0
+    capsys.readouterr()
+    assert sorted(s["bot"] for s in _read(table)) == ["'+x", "'-rf", "'=1+2", "'@SUM(A1)"]
+    played = _read(games)
+    assert [(g["winner"], g["seat0_bot"], g["seat1_bot"]) for g in played] == [
+        ("'=1+2", "'=1+2", "'@SUM(A1)"), ("'+x", "'-rf", "'+x")]
+    ratings_ = [int(s["rating"]) for s in _read(table)]    # numbers stay numbers
+    assert min(ratings_) < 0
