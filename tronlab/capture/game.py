@@ -333,9 +333,13 @@ class _Hung(Exception):
     reason = "timeout"
 
 
+#: seconds a timed bot may overrun its limit and still have its late answer noted as such
+GRACE = 1.0
+
+
 def _call(bot, view, p, limit):
-    """``bot(view, p)``; with a ``limit`` (seconds) in a daemon thread joined with it, so
-    that a bot stuck in a loop cannot hang the game (:class:`_Hung`)."""
+    """``bot(view, p)``; with a ``limit`` (seconds) in a daemon thread joined with it plus
+    :data:`GRACE`, so that a bot stuck in a loop cannot hang the game (:class:`_Hung`)."""
     if limit is None:
         return bot(view, p)
     box = {}
@@ -348,9 +352,10 @@ def _call(bot, view, p, limit):
 
     worker = threading.Thread(target=run, daemon=True, name=f"tronlab-capture-bot-{p}")
     worker.start()
-    worker.join(limit)
+    worker.join(limit + GRACE)
     if worker.is_alive():
-        raise _Hung(f"no answer within {limit * 1000:.0f} ms")
+        raise _Hung(f"no answer {(limit + GRACE) * 1000:.0f} ms after it was asked, "
+                    f"limit {limit * 1000:.0f} ms")
     if "error" in box:
         raise box["error"]
     return box["value"]
