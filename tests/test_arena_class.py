@@ -598,3 +598,27 @@ def test_a_tag_that_is_not_utf8_is_refused_before_the_database_is_made(tmp_path,
                            "--tag", "caf\udce9"], capsys)
     assert code == 2 and err.count("\n") == 1 and out == "" and not db.exists()
     assert "--tag 'caf\ufffd': it is not UTF-8" in err
+
+
+def test_a_program_saved_with_windows_line_ends_is_left_out_with_the_fix(tmp_path, capsys):
+    """A #! script saved on Windows ends its first line in CR LF: the system looks for an
+    interpreter '/bin/sh\\r'.  Every game was lost at the first turn with 'could not start
+    .../kim: No such file or directory' (the file is there) or env's 'use -[v]S to pass
+    options in shebang lines'; a #! naming an interpreter this machine lacks is the same."""
+    folder = _folder(tmp_path, {"ann.py": GOOD, "bob.py": LAST})
+    for name, text in (("kim", b"#!/bin/sh\r\necho 1\r\n"),
+                       ("lou", b"#!/usr/bin/env python3\r\nprint(1)\r\n"),
+                       ("max", b"#!/no/such/python3\nprint(1)\n")):
+        (folder / name).write_bytes(text)
+        os.chmod(folder / name, 0o755)
+    code, out, err = _run(["--bots-dir", str(folder), "--db", str(tmp_path / "x.sqlite")],
+                          capsys)
+    assert code == 0, err
+    for name in ("kim", "lou"):
+        assert f"left out {name}: {folder / name}: its #! line ends in a Windows line end" \
+               in out and f"dos2unix {folder / name}" in out
+    assert f"left out max: {folder / 'max'}: its #! line names /no/such/python3, which " \
+           f"this machine does not have" in out
+    assert "2 games planned" in out
+    r = tronlab_main(["match", "random", f"cmd:{folder / 'kim'}"])
+    assert r == 2 and "Windows line end" in capsys.readouterr().err
