@@ -1143,3 +1143,18 @@ def test_a_py_bots_program_loads_none_of_the_arenas_own_modules():
     assert arena.Store is Store and arena.run.__module__ == "tronlab.arena.tournament"
     assert {"GameSpec", "dask_executor", "gauntlet", "process_pool", "record_of",
             "round_robin"} <= set(dir(arena))
+
+
+def test_a_whole_number_of_seconds_is_the_same_clock_as_its_float():
+    # round_robin(time=1) hashed the int 1 into the keys, 'arena run --time 1' the float
+    # 1.0: the same clock made other keys, and a plan made in a notebook was played again
+    # from the command line; a numpy integer could not be hashed at all
+    def keys(**clock):
+        return [g.key for g in round_robin(["random", "hugger"], "arena", **clock)]
+
+    assert keys(time=1) == keys(time=1.0) == keys(time=np.int64(1))
+    assert [g.key for g in gauntlet("random", ["hugger"], "arena", time=2)] == \
+        [g.key for g in gauntlet("random", ["hugger"], "arena", time=2.0)]
+    assert keys(time=0.5) != keys(time=1.0)
+    with pytest.raises((TypeError, ValueError), match="time is a positive number of seconds"):
+        keys(time="1")

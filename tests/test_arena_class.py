@@ -545,3 +545,80 @@ def test_a_python_program_that_cannot_start_is_left_out_with_its_line(tmp_path, 
            f"installed" in out, out
     assert f"left out sy: {folder / 'sy.py'}:1: SyntaxError: " in out, out
     assert "(the program cannot start)" in out
+
+
+def test_a_bot_saved_with_a_byte_order_mark_and_crlf_lines_is_a_bot(tmp_path):
+    # Notepad on Windows saves 'UTF-8 with BOM' and CRLF line ends: still ann's move()
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "ann.py").write_bytes(b"\xef\xbb\xbf" + GOOD.replace("\n", "\r\n").encode())
+    (folder / "prog.py").write_bytes(b"\xef\xbb\xbf#!/usr/bin/env python3\nprint(1)\n")
+    found = scan_bots_folder(folder)
+    assert found.skipped == []
+    assert found.specs[0] == f"py:{folder / 'ann.py'}"
+    assert found.specs[1].startswith("cmd:") and found.specs[1].endswith("prog.py")
+
+
+@pytest.mark.skipif(sys.platform == "darwin", reason="macOS refuses file names that are not UTF-8")
+def test_a_file_whose_name_is_not_utf8_is_left_out_and_the_others_play(tmp_path, capsys):
+    # a zip made on an old Windows machine unpacks 'café.py' with its name in Latin-1
+    folder = _folder(tmp_path, {"ann.py": GOOD, "bob.py": LAST})
+    latin = os.path.join(os.fsencode(folder), "caf\xe9.py".encode("latin-1"))
+    with open(latin, "w") as f:
+        f.write(LAST)
+    db = tmp_path / "class.sqlite"
+    code, out, err = _run(["--bots-dir", str(folder), "--db", str(db)], capsys)
+    assert code == 0, err
+    assert "skipped caf\ufffd.py: its name is not UTF-8" in out and "rename" in out
+    assert "2 games planned" in out
+
+
+@pytest.mark.skipif(sys.platform == "darwin", reason="macOS refuses file names that are not UTF-8")
+def test_a_map_whose_name_is_not_utf8_stops_the_run_before_any_game(tmp_path, capsys):
+    # before: "'utf-8' codec can't encode character '\udce9' ... surrogates not allowed"
+    maps = tmp_path / "maps"
+    maps.mkdir()
+    (maps / "a_good.txt").write_text("5 4\n#####\n#1 2#\n#   #\n#####\n")
+    latin = os.path.join(os.fsencode(maps), "r\xe9seau.txt".encode("latin-1"))
+    with open(latin, "w") as f:
+        f.write("5 4\n#####\n#1 2#\n#   #\n#####\n")
+    db = tmp_path / "m.sqlite"
+    for where in (str(maps), os.fsdecode(latin)):
+        code, out, err = _run(["--bots", "random", "hugger", "--maps", where, "--db", str(db)],
+                              capsys)
+        assert code == 2 and err.count("\n") == 1 and out == "" and not db.exists()
+        assert "r\ufffdseau.txt': its name is not UTF-8" in err and "rename it" in err
+
+
+def test_a_tag_that_is_not_utf8_is_refused_before_the_database_is_made(tmp_path, capsys):
+    # a terminal in Latin-1 passes 'café' as bytes that are not UTF-8; the tag is stored
+    # text: the run stopped after planning with "... surrogates not allowed"
+    db = tmp_path / "t.sqlite"
+    code, out, err = _run(["--bots", "random", "hugger", "--db", str(db),
+                           "--tag", "caf\udce9"], capsys)
+    assert code == 2 and err.count("\n") == 1 and out == "" and not db.exists()
+    assert "--tag 'caf\ufffd': it is not UTF-8" in err
+
+
+def test_a_program_saved_with_windows_line_ends_is_left_out_with_the_fix(tmp_path, capsys):
+    """A #! script saved on Windows ends its first line in CR LF: the system looks for an
+    interpreter '/bin/sh\\r'.  Every game was lost at the first turn with 'could not start
+    .../kim: No such file or directory' (the file is there) or env's 'use -[v]S to pass
+    options in shebang lines'; a #! naming an interpreter this machine lacks is the same."""
+    folder = _folder(tmp_path, {"ann.py": GOOD, "bob.py": LAST})
+    for name, text in (("kim", b"#!/bin/sh\r\necho 1\r\n"),
+                       ("lou", b"#!/usr/bin/env python3\r\nprint(1)\r\n"),
+                       ("max", b"#!/no/such/python3\nprint(1)\n")):
+        (folder / name).write_bytes(text)
+        os.chmod(folder / name, 0o755)
+    code, out, err = _run(["--bots-dir", str(folder), "--db", str(tmp_path / "x.sqlite")],
+                          capsys)
+    assert code == 0, err
+    for name in ("kim", "lou"):
+        assert f"left out {name}: {folder / name}: its #! line ends in a Windows line end" \
+               in out and f"dos2unix {folder / name}" in out
+    assert f"left out max: {folder / 'max'}: its #! line names /no/such/python3, which " \
+           f"this machine does not have" in out
+    assert "2 games planned" in out
+    r = tronlab_main(["match", "random", f"cmd:{folder / 'kim'}"])
+    assert r == 2 and "Windows line end" in capsys.readouterr().err

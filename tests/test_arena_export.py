@@ -245,3 +245,60 @@ def test_a_large_gauntlet_and_a_three_player_plan_say_how_they_are_made():
     three = round_robin(EIGHT[:6], "random:2", game="codingame", players=3)
     pairs = len(round_robin(EIGHT[:6], "random:2", game="codingame", players=2))
     assert len(three) > schedule.LARGE_PLAN and f"--players 2 ({pairs} games)" in plan_note(three)
+
+
+def test_no_output_file_may_be_a_results_database(tmp_path, capsys):
+    # before: `arena export class.sqlite --games class.sqlite` (a tab completion too far)
+    # wrote the CSV over the database, and every game of the class was gone
+    db = str(tmp_path / "class.sqlite")
+    other = str(tmp_path / "last_year.sqlite")
+    for path in (db, other):
+        with Store(path) as store:
+            run(round_robin(["random", "hugger"], "arena"), store, progress=False)
+    with open(db, "rb") as f:
+        before = f.read()
+    slips = [["arena", "export", db, "--games", db],
+             ["arena", "export", db, "--table", other],
+             ["arena", "table", db, "--html", db],
+             ["arena", "run", "--no-progress", "--bots", "random", "hugger", "--db", db,
+              "--html", other],
+             ["match", "random", "hugger", "--save", db],
+             ["match", "--rules", "backtothecode", "random", "nearest", "--save", db]]
+    for args in slips:
+        assert tronlab_main(args) == 2, args
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "SQLite database" in err, (args, err)
+    with open(db, "rb") as f:
+        assert f.read() == before
+    with Store(other, read_only=True) as store:
+        assert len(store.rows()) == 2
+
+
+def test_a_new_database_and_its_page_may_not_be_one_file(tmp_path, capsys):
+    # the page is written after the games, over the database the run has just filled
+    db = str(tmp_path / "new.sqlite")
+    args = ["arena", "run", "--no-progress", "--bots", "random", "hugger", "--db", db]
+    assert tronlab_main([*args, "--html", db]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--html and --db are the same file" in err
+    assert not (tmp_path / "new.sqlite").exists()
+
+
+def test_a_bot_name_a_spreadsheet_would_run_as_a_formula_is_exported_as_text(tmp_path, capsys):
+    # a student's file '=HYPERLINK(...).py' or '=1+2.py' is a bot named '=1+2': a
+    # spreadsheet opening the export ran it as a formula in the teacher's grading sheet
+    # (CSV injection); a cell starting with = + - @ gets a leading ' that keeps it text
+    names = ("=1+2", "@SUM(A1)")
+    db = str(tmp_path / "f.sqlite")
+    with Store(db) as store:
+        store.add(_stored("k1", 1, 0, [0, 1], None, names=names))
+        store.add(_stored("k2", 2, 1, [1, 0], None, names=("-rf", "+x")))
+    table, games = str(tmp_path / "t.csv"), str(tmp_path / "g.csv")
+    assert tronlab_main(["arena", "export", db, "--table", table, "--games", games]) == 0
+    capsys.readouterr()
+    assert sorted(s["bot"] for s in _read(table)) == ["'+x", "'-rf", "'=1+2", "'@SUM(A1)"]
+    played = _read(games)
+    assert [(g["winner"], g["seat0_bot"], g["seat1_bot"]) for g in played] == [
+        ("'=1+2", "'=1+2", "'@SUM(A1)"), ("'+x", "'-rf", "'+x")]
+    ratings_ = [int(s["rating"]) for s in _read(table)]    # numbers stay numbers
+    assert min(ratings_) < 0

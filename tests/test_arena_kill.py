@@ -80,3 +80,24 @@ def test_kill_9_at_ten_random_moments_loses_no_finished_game(tmp_path):
     stored, ids = _check(db, plan_keys)
     assert stored == plan_keys
     assert {k: ids[k] for k in kept} == kept
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path, jobs):
+    # 'timeout 600 tronlab arena run ...' or a plain 'kill PID': the run died by the
+    # signal, without the table or the 'stopped:' line, and with two jobs Python's
+    # resource tracker warned of "leaked semaphore objects" on stderr
+    db = tmp_path / "t.sqlite"
+    proc = subprocess.Popen([*_command(db), "--jobs", jobs], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    for line in proc.stdout:
+        if line.startswith("stored "):
+            break
+    os.kill(proc.pid, signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert "Traceback" not in err and "leaked" not in err, err
+    stopped = next(line for line in out.splitlines() if line.startswith("stopped: "))
+    played = int(stopped.split()[1])
+    keys, _ids = _check(db, {s.key for s in round_robin(BOTS, MAPS, time=1.0)})
+    assert len(keys) == played and "rank bot" in out       # the table of what was played

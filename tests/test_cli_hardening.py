@@ -188,3 +188,22 @@ def test_bot_help_says_what_protocol_is_and_that_lightriders_plans_from_the_bank
             bot.set_clock(3.0, 0.2)
             budgets.append(bot.budget())
     assert budgets[0] == budgets[1]
+
+
+def _closing(fd):
+    return lambda: os.close(fd)
+
+
+def test_a_run_started_with_stderr_closed_plays_every_game(tmp_path):
+    # before: `tronlab arena run ... 2>&-` died at its progress bar ('NoneType' object has
+    # no attribute 'write') with exit code 1, no game played and nowhere to say so
+    db = tmp_path / "r.sqlite"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    r = subprocess.run([PY, "-m", "tronlab", "arena", "run", "--bots", "random", "hugger",
+                        "--maps", "random:1", "--db", str(db)], env=env, text=True,
+                       stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                       preexec_fn=_closing(2), timeout=120)
+    assert r.returncode == 0 and "2 games planned" in r.stdout and "rank bot" in r.stdout
+    r = tronlab("arena", "table", db)
+    assert r.stdout.startswith("2 games (google2010)"), r.stdout + r.stderr
+

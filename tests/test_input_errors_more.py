@@ -402,3 +402,11 @@ def test_ring_functions_refuse_float_coordinates_and_territory_bool_maps():
         voronoi.territory_from_distances(b, d0 >= 0, d1)
     assert voronoi.territory_from_distances(b, d0, d1) == voronoi.territory_from_distances(
         b, d0.astype(float), d1)
+
+
+def test_a_map_file_saved_with_a_byte_order_mark_reads_as_the_same_map(tmp_path):
+    # Windows Notepad (before 2019) wrote UTF-8 files with a BOM; the map itself is the same
+    board = Board.from_ascii(SMALL)
+    text = format_map(board).replace("\n", "\r\n")
+    (tmp_path / "bom.txt").write_bytes(b"\xef\xbb\xbf" + text.encode("ascii"))
+    assert load_map(tmp_path / "bom.txt") == board

@@ -172,3 +172,30 @@ def test_a_program_that_prints_without_end_loses_at_once_with_bounded_memory():
     rss_mb = int(out.stderr.split("maxrss_kb")[1].split()[0]) / 1024
     assert rss_mb < 400, f"peak memory {rss_mb:.0f} MB"
     assert seconds < 30
+
+
+def test_a_second_ctrl_c_while_exiting_still_ends_the_programs_without_a_traceback(tmp_path):
+    # An impatient Ctrl-C Ctrl-C stopping 'tronlab arena run': the second one came while
+    # the exit hook waited for the watchdog, and Python printed "Exception ignored in
+    # atexit callback" with a KeyboardInterrupt traceback.  Here the second Ctrl-C comes
+    # in the middle of the exit hook's kill_all; the program must still be ended.
+    code = textwrap.dedent("""
+        import os, signal, sys, time
+        from tronlab.runner import reaper
+        from tronlab.runner.program import Program
+        p = Program([sys.executable, '-c', 'import time; time.sleep(60)'])
+        print(p.proc.pid, reaper._watchdog.pid, flush=True)
+        kill_all = reaper.kill_all
+
+        def interrupted():
+            os.kill(os.getpid(), signal.SIGINT)     # the second Ctrl-C
+            time.sleep(0.2)
+            kill_all()
+
+        reaper.kill_all = interrupted
+        sys.exit(0)         # no close(): the exit hook ends the program
+    """)
+    out = subprocess.run([PY, "-c", code], env=_env(), capture_output=True, text=True,
+                         timeout=60)
+    assert "Traceback" not in out.stderr and "KeyboardInterrupt" not in out.stderr, out.stderr
+    assert wait_gone([int(pid) for pid in out.stdout.split()]) == []

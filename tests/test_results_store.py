@@ -92,3 +92,24 @@ def test_rows_are_oldest_first_and_filtered_by_tag_game_and_keys(tmp_path):
         assert [r["key"] for r in store.rows(tag="b", game="google2010")] == ["b-0"]
         assert [r["key"] for r in store.rows(keys={"a-3", "b-0", "zz"})] == ["b-0", "a-3"]
         assert store.rows(keys=[]) == [] and store.done_keys() == {"b-0", "a-1", "b-2", "a-3"}
+
+
+def test_a_run_leaves_another_programs_sqlite_database_alone(tmp_path, capsys):
+    # '--db grades.sqlite' (the school's own file): the run switched it to WAL, added a
+    # games table beside the school's tables and played into it
+    import sqlite3
+
+    from tronlab.cli import main as tronlab_main
+
+    db = tmp_path / "grades.sqlite"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE marks (student TEXT, mark REAL)")
+    conn.commit()
+    conn.close()
+    before = db.read_bytes()
+    code = tronlab_main(["arena", "run", "--no-progress", "--bots", "random", "hugger",
+                         "--db", str(db)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert "is not a tronlab results database: it holds other tables (marks)" in err
+    assert db.read_bytes() == before

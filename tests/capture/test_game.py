@@ -3,6 +3,8 @@ exact replay, bot failures as faults, and golden games replayed exactly."""
 
 import json
 import os
+import sys
+import time
 
 import numpy as np
 import pytest
@@ -269,3 +271,36 @@ def test_the_first_turn_limit_defaults_to_three_times_the_later_ones(bot_clock):
     mine = CaptureProgram(["true"], first_time_limit=5)
     mine.start_game(2, 0, time_limit=0.1)
     assert mine.first_time_limit == 5
+
+
+def test_a_bot_that_never_answers_times_out_instead_of_hanging_the_game():
+    # tronlab.play abandons a timed bot that hangs; play_capture waited for it forever
+    import threading
+    release = threading.Event()
+
+    def stuck(view, player):
+        release.wait(60)                    # an endless loop, set free when the test ends
+        return view.positions[player]
+
+    start = time.perf_counter()
+    try:
+        rec = play_capture([stuck, "nearest"], rng=1, width=8, height=5, time_limit=0.2,
+                           first_time_limit=0.3)
+    finally:
+        release.set()
+    assert time.perf_counter() - start < 10
+    assert timeouts(rec) == [(1, 0)] and rec.actions[0][0] == "timeout"
+    assert rec.outcome["ranks"] == [2, 1]
+    assert any(p == 0 and "no answer 1300 ms after it was asked, limit 300 ms" in text
+               for _t, p, text in rec.notes)
+
+
+@pytest.mark.parametrize("call", [lambda: sys.exit(3), lambda: exit()])
+def test_a_bot_that_ends_the_program_is_an_error_not_the_end_of_the_caller(call):
+    def quits(view, player):
+        call()
+
+    for limit in (None, 0.5):               # untimed, and timed in a thread
+        rec = play_capture([quits, "nearest"], rng=1, width=8, height=5, time_limit=limit)
+        assert rec.actions[0][0] == "error" and rec.outcome["ranks"] == [2, 1]
+        assert rec.notes[0][:2] == [1, 0] and rec.notes[0][2].startswith("SystemExit")

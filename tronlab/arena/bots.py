@@ -35,6 +35,7 @@ import sys
 from typing import NamedTuple
 
 from ..runner.games import get_game
+from .common import NOT_UTF8, is_utf8, shown_name
 from .stats import by_name
 
 #: registered Tron bots that take a fixed search depth
@@ -113,6 +114,8 @@ def check_spec(spec: str, game: str) -> None:
     family = get_game(game).family
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"a bot is a non-empty string, got {spec!r}")
+    if not is_utf8(spec):
+        raise ValueError(f"{shown_name(spec)!r}: {NOT_UTF8}")
     if spec.startswith("py:"):
         if family != "tron":
             raise ValueError(f"py: bots play the Tron games, not {game}: a {game} bot is a "
@@ -142,6 +145,7 @@ def check_program(spec: str) -> list[str]:
     args = _command(spec)
     program = args[0]
     if shutil.which(program) is not None:
+        _check_interpreter(shutil.which(program))
         _check_python_script(args)
         return args
     if not os.path.isfile(program):
@@ -153,8 +157,31 @@ def check_program(spec: str) -> list[str]:
                          f"cmd:./{program}" + (f" or cmd:{run}{program}" if run else ""))
     if not os.access(program, os.X_OK):
         raise ValueError(f"{program} is not executable: chmod +x {shlex.quote(program)}")
+    _check_interpreter(program)
     _check_python_script(args)
     return args
+
+
+def _check_interpreter(program: str) -> None:
+    """A ``#!`` script must name an interpreter the system can start: a first line saved
+    with Windows line ends names ``'/bin/sh\\r'``, and the program then failed every game
+    with 'could not start ...: No such file or directory', its file being there."""
+    try:
+        with open(program, "rb") as f:
+            line = f.readline(256)
+    except OSError:
+        return
+    if not line.startswith(b"#!"):
+        return
+    if line.endswith(b"\r\n"):
+        raise ValueError(f"{program}: its #! line ends in a Windows line end (CR LF), so the "
+                         f"system looks for an interpreter whose name ends in CR: save it "
+                         f"with Unix line ends (dos2unix {shlex.quote(program)})")
+    words = line[2:].split()
+    interpreter = os.fsdecode(words[0]) if words else ""
+    if interpreter.startswith("/") and not os.access(interpreter, os.X_OK):
+        raise ValueError(f"{program}: its #! line names {interpreter}, which this machine "
+                         f"does not have: name one it has (#!/usr/bin/env python3)")
 
 
 def _check_python_script(args: list[str]) -> None:
@@ -297,8 +324,11 @@ def scan_bots_folder(folder) -> FolderBots:
         path = os.path.abspath(os.path.join(folder, entry))
         if entry.startswith((".", "_")) or not os.path.isfile(path):
             continue
+        if not is_utf8(entry):
+            skipped.append((shown_name(path), NOT_UTF8))
+            continue
         if entry.endswith(".py"):
-            with open(path, encoding="utf-8", errors="replace") as f:
+            with open(path, encoding="utf-8-sig", errors="replace") as f:    # Notepad's BOM
                 text = f.read()
             if "\ndef move(" in "\n" + text:
                 specs.append(f"py:{path}")

@@ -18,18 +18,19 @@ bots' depth (games between registered bots then replay identically anywhere, whe
 endgame is capped too, ``chamber+endgame_depth=2``: :mod:`tronlab.arena.play`).  ``--bank S`` plays
 Light Riders under the contest's time bank (S seconds, ``--time`` added a
 move).  ``--dask ADDRESS`` plays on a Dask cluster instead of ``--jobs`` local
-processes.  Ctrl-C stops cleanly and prints the table of the games finished so far.
+processes.  Ctrl-C (or SIGTERM) stops cleanly and prints the table of the games finished so far.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 
 from ..runner.reprs import plural
 from .bots import bot_name
-from .common import ArenaError, _open
+from .common import ArenaError, _open, is_utf8, shown_name
 from .stats import by_name
 from .export import cmd_export
 from .parser import MAX_JOBS, build_parser
@@ -52,12 +53,18 @@ def _check_run_options(args) -> None:
     from ..cli.parser import file_problem
 
     _check_html_path(args.html)
-    problem = file_problem(args.db)
+    problem = file_problem(args.db, database=True)
     if problem:
         raise ArenaError(f"--db {args.db}: {problem}")
+    if args.html is not None and os.path.realpath(args.html) == os.path.realpath(args.db):
+        raise ArenaError(f"--html and --db are the same file ({args.db}): the page would be "
+                         f"written over the results, give it another name")
     for option, value in (("--bots-dir", args.bots_dir), ("--dask", args.dask)):
         if value is not None and not value.strip():
             raise ArenaError(f"{option}: the value is empty")
+    if args.tag is not None and not is_utf8(args.tag):     # a Latin-1 terminal's bytes
+        raise ArenaError(f"--tag {shown_name(args.tag)!r}: it is not UTF-8, the text the "
+                         f"database stores: write it in letters a-z, digits and _")
     if not 1 <= args.jobs <= MAX_JOBS:
         raise ArenaError(f"--jobs is 1 to {MAX_JOBS} (each job is a process with its own "
                          f"bots), got {args.jobs}")
@@ -198,18 +205,14 @@ def cmd_run(args) -> int:
     print(f"{plural(len(plan), 'game')} planned, {done} already in {args.db}, "
           f"{len(plan) - done - kept} to play{held}"
           + plan_note(plan, args.schedule, len(plan) - done - kept), flush=True)
-
-    def say(row):
-        if args.verbose:
-            game = f" as game {row['id']}" if "id" in row else ""
-            print(f"stored {row['key']}{game}: {' v '.join(row['names'])} on {row['map']}: "
-                  f"{'draw' if row['winner'] is None else row['names'][row['winner']] + ' wins'}",
-                  flush=True)
+    term = _TermAsCtrlC() if getattr(args, "command_line", False) else None
     try:
         result = run(plan, store, executor=executor, jobs=args.jobs,
-                     progress=not args.no_progress, on_game=say, check_load=False,
-                     give_up_after=args.give_up_after)
+                     progress=not args.no_progress, on_game=_stored if args.verbose else None,
+                     check_load=False, give_up_after=args.give_up_after)
     finally:
+        if term is not None:
+            term.restore()
         if client is not None:
             client.close()
     rows = store.rows(keys={s.key for s in plan})
@@ -231,7 +234,36 @@ def cmd_run(args) -> int:
     store.close()
     if result.failed:
         raise ArenaError(f"{result.failed}; the games stored so far are kept")
-    return 130 if result.interrupted else 0
+    if result.interrupted:
+        return 128 + signal.SIGTERM if term is not None and term.came else 130
+    return 0
+
+
+def _stored(row) -> None:
+    """``--verbose``: a line for each game stored, with its number for ``arena replay``."""
+    game = f" as game {row['id']}" if "id" in row else ""
+    print(f"stored {row['key']}{game}: {' v '.join(row['names'])} on {row['map']}: "
+          f"{'draw' if row['winner'] is None else row['names'][row['winner']] + ' wins'}",
+          flush=True)
+
+
+class _TermAsCtrlC:
+    """While the games are played, SIGTERM (``kill PID``, ``timeout``) stops the run as
+    Ctrl-C does: the pool and the programs are ended, and the finished games' table and
+    the 'stopped:' line are printed; the exit code is then 143, a SIGTERM's.  Dying by
+    the signal printed none of it, and Python's resource tracker warned of "leaked
+    semaphore objects"."""
+
+    def __init__(self):
+        self.came = False
+        self.old = signal.signal(signal.SIGTERM, self._stop)
+
+    def _stop(self, signum, frame):
+        self.came = True
+        raise KeyboardInterrupt
+
+    def restore(self) -> None:
+        signal.signal(signal.SIGTERM, self.old)
 
 
 def _held_back(plan, store, done_keys, after) -> tuple[int, str]:

@@ -109,8 +109,20 @@ def game_lines(store, rows) -> list[list]:
     return out
 
 
+#: a spreadsheet runs a cell that starts with one of these as a formula
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def as_text(cell):
+    """``cell``, a text a spreadsheet would run as a formula (a bot named after a
+    student's file '=1+2.py') behind a ' that keeps it text: CSV injection."""
+    return "'" + cell if isinstance(cell, str) and cell.startswith(FORMULA_START) else cell
+
+
 def write_csv(lines, path) -> None:
-    """``lines`` as CSV to the file ``path``, or to standard output for ``-``."""
+    """``lines`` as CSV to the file ``path``, or to standard output for ``-``; texts a
+    spreadsheet would run as formulas are written as text (:func:`as_text`)."""
+    lines = [[as_text(cell) for cell in line] for line in lines]
     if path == "-":
         csv.writer(sys.stdout).writerows(lines)
         sys.stdout.flush()

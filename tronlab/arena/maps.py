@@ -94,6 +94,9 @@ def _random_item(game, item, count, width, height, first) -> list[MapRef]:
 
 
 def _file_ref(path: str) -> MapRef:
+    from .common import NOT_UTF8, is_utf8, shown_name
+    if not is_utf8(path):
+        raise ValueError(f"map {shown_name(path)!r}: {NOT_UTF8}")
     path = os.path.abspath(path)
     folder = os.path.basename(os.path.dirname(path))
     return MapRef(path, os.path.basename(path)[:-4] if path.endswith(".txt")

@@ -164,12 +164,12 @@ def check_plan_size(seatings: int, maps: int, seeds) -> None:
 
 
 def _check_options(depth, time, game, bank) -> tuple:
-    """``(depth, bank)`` as an int and a float (or None), once they and ``time`` are
-    checked."""
+    """``(depth, time, bank)`` as an int and floats (or None), once checked: ``time=1``
+    and ``--time 1`` are one clock, so they must make the same game keys."""
     depth = check_depth(depth)
-    if time is not None and not time > 0:
+    if time is not None and (not is_real(time) or not time > 0):
         raise ValueError(f"time is a positive number of seconds a move, got {time!r}")
-    return depth, check_bank(bank, game, time)
+    return depth, None if time is None else float(time), check_bank(bank, game, time)
 
 
 def check_bank(bank, game, time=0.1, name="bank", time_name="time") -> float | None:
@@ -244,7 +244,7 @@ def round_robin(bots, maps=None, *, game="google2010", players=2, seeds=1, time=
         raise ValueError(f"a round robin of {players}-player games needs at least {players} "
                          f"different bots, got {len(bots)}")
     time = default_time(time, bank)
-    depth, bank = _check_options(depth, time, game, bank)
+    depth, time, bank = _check_options(depth, time, game, bank)
     maps = _maps(game, maps)
     check_plan_size(math.comb(len(bots), players) * len(_seatings(range(players), players)),
                     len(maps), seeds)
@@ -261,7 +261,7 @@ def gauntlet(hero, others, maps=None, *, game="google2010", players=2, seeds=1, 
     if not others:
         raise ValueError("a gauntlet needs at least one bot besides the hero")
     time = default_time(time, bank)
-    depth, bank = _check_options(depth, time, game, bank)
+    depth, time, bank = _check_options(depth, time, game, bank)
     maps = _maps(game, maps)
     check_plan_size(len(others) * len(_seatings(range(players), players)), len(maps), seeds)
     seatings = [s for o in others for s in _seatings([hero] + [o] * (players - 1), players)]

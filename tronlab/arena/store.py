@@ -84,6 +84,11 @@ def _open(path: str) -> sqlite3.Connection:
     wait), and :class:`Store` retries the whole opening while the database is locked."""
     conn = sqlite3.connect(path, timeout=LOCK_WAIT, isolation_level=None)
     try:
+        tables = sorted(name for (name,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'"))
+        if tables and "games" not in tables:    # another program's database: not a byte of it
+            raise sqlite3.DatabaseError(f"it holds other tables ({', '.join(tables[:5])}) "
+                                        f"and no games table")
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("BEGIN IMMEDIATE")

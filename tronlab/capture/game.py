@@ -3,9 +3,10 @@
 :func:`play_capture` asks every active bot for its action (all of them
 first, then :func:`~tronlab.capture.rules.step` applies them together), turns
 a bot's exception into the fault "error", and returns a :class:`CaptureRecord`.
-Bots here run in-process and untimed (about 0.3 ms a turn for four random
-bots, 0.7 ms for four nearest bots); "timeout" and "exited" come from runners
-of external programs, which record them like any other action.
+Bots here run in-process (about 0.3 ms a turn for four random bots, 0.7 ms for
+four nearest bots); under a ``time_limit`` each call runs in a thread joined with
+the limit, so a bot that never answers times out.  "timeout" and "exited" also
+come from runners of external programs, which record them like any other action.
 
 JSON schema (``format`` "tronlab-capture", ``version`` 1)::
 
@@ -30,6 +31,7 @@ target ``(x, y)``.
 from __future__ import annotations
 
 import json
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 
@@ -215,13 +217,13 @@ def play_capture(bots, *, n_players: int | None = None, rng=None, width: int = 3
     capture bots (:data:`tronlab.capture.bots.BOTS` or the registry's, each
     seeded from ``rng``); ``rng`` (a Generator or a seed) also draws the starts.
 
-    Time limits (seconds): a bot with a ``start_game`` hook (an external
-    program, :class:`~tronlab.capture.external.CaptureProgram`) is handed
-    ``time_limit`` and ``first_time_limit`` and keeps its own clock; any other
-    bot is timed only when ``time_limit`` is given, and an answer that came
-    later than the limit (``first_time_limit`` on the first turn) is recorded as
-    "timeout".  ``first_time_limit`` defaults to three times ``time_limit``, at
-    least the contest's 1 s (as ``tronlab match --rules backtothecode`` sets it;
+    Time limits (seconds): a bot with a ``start_game`` hook (an external program,
+    :class:`~tronlab.capture.external.CaptureProgram`) is handed ``time_limit`` and
+    ``first_time_limit`` and keeps its own clock; any other bot is timed only when
+    ``time_limit`` is given: an answer later than the limit (``first_time_limit`` on
+    the first turn), or none by then (the call runs in a thread), is a "timeout".
+    ``first_time_limit`` defaults to three times ``time_limit``, at least the
+    contest's 1 s (as ``tronlab match --rules backtothecode`` sets it;
     :func:`tronlab.play` takes three times too), so the first turn is never the
     shorter.  Bots with a ``close`` hook are closed when their player is
     eliminated and at the end of the game.
@@ -325,21 +327,57 @@ def _error_text(err, fault: bool) -> str:
     return text if fault else f"{type(err).__name__}: {text}"
 
 
+class _Hung(Exception):
+    """A timed bot still running at its limit (its thread is abandoned, as tronlab.play
+    abandons one: the player is eliminated and never asked again)."""
+    reason = "timeout"
+
+
+#: seconds a timed bot may overrun its limit and still have its late answer noted as such
+GRACE = 1.0
+
+
+def _call(bot, view, p, limit):
+    """``bot(view, p)``; with a ``limit`` (seconds) in a daemon thread joined with it plus
+    :data:`GRACE`, so that a bot stuck in a loop cannot hang the game (:class:`_Hung`)."""
+    if limit is None:
+        return bot(view, p)
+    box = {}
+
+    def run():
+        try:
+            box["value"] = bot(view, p)
+        except BaseException as err:  # noqa: BLE001 - raised again in the game's thread
+            box["error"] = err
+
+    worker = threading.Thread(target=run, daemon=True, name=f"tronlab-capture-bot-{p}")
+    worker.start()
+    worker.join(limit + GRACE)
+    if worker.is_alive():
+        raise _Hung(f"no answer {(limit + GRACE) * 1000:.0f} ms after it was asked, "
+                    f"limit {limit * 1000:.0f} ms")
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
 def _ask(bot, view, p, record, state, clock):
-    """Bot ``p``'s action in recorded form; faults and exceptions become fault
-    codes, and whatever the bot returns that is not an action "bad-output" (the
-    notes say why)."""
+    """Bot ``p``'s action in recorded form; faults and exceptions (``sys.exit`` too)
+    become fault codes, and whatever the bot returns that is not an action
+    "bad-output" (the notes say why)."""
     turn = state.turns + 1
+    limit = None if clock is None else clock[0] if state.turns == 0 else clock[1]
     t0 = time.perf_counter()
     try:
-        action = plain_action(bot(view, p))
-    except Exception as err:    # a bot's bug is its fault, not the game's
+        action = plain_action(_call(bot, view, p, limit))
+    except KeyboardInterrupt:
+        raise
+    except BaseException as err:    # a bot's bug (sys.exit too) is its fault, not the game's
         code = getattr(err, "reason", None)
         fault = _is_fault(code)
         action = code if fault else "error"
         record.notes.append([turn, p, _error_text(err, fault)])
     if clock is not None and not _is_fault(action):
-        limit = clock[0] if state.turns == 0 else clock[1]
         spent = time.perf_counter() - t0
         if spent > limit:
             record.notes.append([turn, p, f"answered after {spent * 1000:.0f} ms, "

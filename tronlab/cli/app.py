@@ -20,6 +20,8 @@ def main(argv=None) -> int:
     debug = bool(os.environ.get("TRONLAB_DEBUG"))
     command_line = argv is None         # the real command, not a call from Python code
     argv = sys.argv[1:] if argv is None else list(argv)
+    if command_line:
+        reopen_closed_streams()
     if argv[:1] == ["arena"]:
         from ..arena.cli import main as arena_main
         return arena_main(argv[1:], command_line=command_line)
@@ -56,3 +58,20 @@ def silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):
         pass
+
+
+def reopen_closed_streams() -> None:
+    """Put /dev/null where the command was started with stdin, stdout or stderr closed
+    (``2>&-``, some service managers): Python leaves ``sys.stderr`` None there, and the
+    first progress line or warning killed the command before any game, with nowhere to
+    say why; and the file or pipe opened next would take the free descriptor, so that a
+    program's output to it would land in that file."""
+    for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDONLY if fd == 0 else os.O_WRONLY)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+            setattr(sys, name, open(fd, "r" if fd == 0 else "w", closefd=False))  # noqa: SIM115

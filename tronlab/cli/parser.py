@@ -59,13 +59,31 @@ def turn_count(text: str) -> int:
     return int(text)
 
 
-def file_problem(path) -> str | None:
+#: the first 16 bytes of every SQLite database file
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def is_database(path) -> bool:
+    """True when ``path`` is an SQLite database file (a results database, say)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
+
+
+def file_problem(path, *, database=False) -> str | None:
     """Why a file could not be written at ``path`` (it is a folder, its folder is
     missing or not writable, it is there and not writable), or None: commands check
     their output files before the work, not after it.  An empty path is a problem too:
-    ``--save ""`` is a slip, not a request to save nothing."""
+    ``--save ""`` is a slip, not a request to save nothing.  A page, a CSV file or a
+    record is never written over an SQLite database (a results file one tab completion
+    away); ``database=True`` is for the database itself."""
     if not path:
         return "the path is empty"
+    if not database and os.path.isfile(path) and is_database(path):
+        return ("it is an SQLite database (a results file?): writing there would destroy "
+                "it, give another file name")
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         return "it is a folder"

@@ -114,7 +114,10 @@ def prepare() -> None:
 def _at_exit() -> None:
     """Interpreter exit: :func:`kill_all`, then end the watchdog (nothing is left for it
     to kill, :data:`CLEAN` tells it so) and reap it: a watchdog left running made Python
-    warn "subprocess ... is still running" and "unclosed file" as it shut down."""
+    warn "subprocess ... is still running" and "unclosed file" as it shut down.  A second
+    Ctrl-C meanwhile is ignored: it would stop this in the middle, with a traceback."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)     # the process is ending anyway
     kill_all()
     watchdog = _watchdog
     if not watchdog or _watchdog_owner != os.getpid():   # a forked child's copy: not ours

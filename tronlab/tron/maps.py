@@ -115,7 +115,7 @@ def load_map(path) -> Board:
             raise BoardError(f"no such map file or built-in map: {path}")
         path = builtin
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:     # Windows Notepad's BOM: not the map's
             text = f.read()
     except UnicodeDecodeError:
         raise BoardError(f"{path}: not a text file") from None
