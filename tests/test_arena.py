@@ -1,6 +1,7 @@
 """The arena: plans, the store, the statistics against scipy, the ratings against a
 brute-force fit, and the ``tronlab arena`` command."""
 
+import itertools
 import json
 import os
 import signal
@@ -10,6 +11,7 @@ import sys
 import textwrap
 import threading
 import types
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -113,11 +115,17 @@ def test_plan_size_limits_are_inclusive():
 
 
 def test_codingame_groups_rotate_through_every_seat():
-    plan = round_robin(["random", "hugger", "filler", "multivoronoi"], "random:1",
-                       game="codingame", players=4)
-    assert len(plan) == 4
+    bots = ["random", "hugger", "filler", "multivoronoi"]
+    plan = round_robin(bots, "random:1", game="codingame", players=4)
+    assert len(plan) == 8 and len({g.bots for g in plan}) == 8
     for seat in range(4):
-        assert {g.bots[seat] for g in plan} == {"random", "hugger", "filler", "multivoronoi"}
+        assert Counter(g.bots[seat] for g in plan) == {b: 2 for b in bots}
+    # CodinGame Tron moves in index order: every pair sits each way round as often
+    # (rotations alone sat each pair adjacent in the list first in 3 games of 4)
+    for a, b in itertools.permutations(bots, 2):
+        assert sum(g.bots.index(a) < g.bots.index(b) for g in plan) == 4, (a, b)
+    three = round_robin(bots[:3], "random:1", game="codingame", players=3)
+    assert sorted(g.bots for g in three) == sorted(itertools.permutations(bots[:3]))
     three = gauntlet("multivoronoi", ["random"], "random:2", game="codingame", players=3)
     assert sorted(g.bots.index("multivoronoi") for g in three) == [0, 0, 1, 1, 2, 2]
 
@@ -866,10 +874,10 @@ def test_the_report_says_what_a_result_is_when_games_had_more_players(tmp_path):
                         players=3), store, progress=False)
         rows = store.rows()
         text, page = table_text(rows), leaderboard_html(store, rows)
-    assert len(rows) == 3 and "3 games (codingame), 1 map\n" in text
+    assert len(rows) == 6 and "6 games (codingame), 1 map\n" in text
     results = {line.split()[1]: int(line.split()[-1]) for line in text.splitlines()
                if line[:1].isdigit() and len(line.split()) == 6}
-    assert results == {"random": 6, "hugger": 6, "filler": 6}, text
+    assert results == {"random": 12, "hugger": 12, "filler": 12}, text
     assert RESULTS_NOTE in text and "n - 1 results" in page and "on 1 map," in page
     with Store(tmp_path / "two.sqlite") as store:
         run(round_robin(["random", "hugger"], "random:2:9x9"), store, progress=False)

@@ -30,8 +30,8 @@ def test_a_large_plan_says_how_it_is_made_and_how_to_make_it_smaller():
     # before: 8 bots of a 4-player CodinGame run planned 280 games with no word why
     plan = round_robin(EIGHT, "random:1", game="codingame", players=4)
     note = plan_note(plan)
-    assert len(plan) == 280 and note.count("\n") == 2, note
-    assert "70 groups of 4 of the 8 bots x 4 seatings x 1 map x 1 seed" in note
+    assert len(plan) == 560 and note.count("\n") == 2, note
+    assert "70 groups of 4 of the 8 bots x 8 seatings x 1 map x 1 seed" in note
     # the counts it offers are those of the plans the options make
     two = len(round_robin(EIGHT, "random:1", game="codingame", players=2))
     short = len(gauntlet(EIGHT[0], EIGHT[1:], "random:1", game="codingame", players=4))
@@ -76,13 +76,15 @@ def test_the_plan_note_offers_only_options_that_give_fewer_games():
         assert plan_note(plan).endswith("\n  smaller plans: fewer --maps"), plan_note(plan)
     four = round_robin(EIGHT[:4], "random:40", game="codingame", players=3)
     pairs = round_robin(EIGHT[:4], "random:40", game="codingame")
-    assert len(four) == len(pairs) == 480 and "--players" not in plan_note(four)   # as many
+    assert (len(four), len(pairs)) == (960, 480) and "--players 2 (480 games)" in plan_note(four)
     assert "--schedule gauntlet (360 games" in plan_note(four)
     five = round_robin(EIGHT[:5], "random:10", game="codingame", players=4)   # 5 groups
     short = len(gauntlet(EIGHT[0], EIGHT[1:5], "random:10", game="codingame", players=4))
-    assert (len(five), short) == (200, 160)
-    assert plan_note(five).endswith(f"smaller plans: --schedule gauntlet ({short} games: "
-                                    "the first bot v the others), fewer --maps")
+    pairs = len(round_robin(EIGHT[:5], "random:10", game="codingame"))
+    assert (len(five), short, pairs) == (400, 160, 200)
+    assert plan_note(five).endswith(f"smaller plans: --players 2 ({pairs} games), --schedule "
+                                    f"gauntlet ({short} games: the first bot v the others), "
+                                    "fewer --maps"), plan_note(five)
 
 
 # ---- the export ---------------------------------------------------------------------------
@@ -116,7 +118,7 @@ def test_the_export_is_the_table_of_the_same_database(contest, capsys):
     table, games = str(folder / "standings.csv"), str(folder / "games.csv")
     assert tronlab_main(["arena", "export", db, "--table", table, "--games", games]) == 0
     out = capsys.readouterr().out
-    assert f"9 games written to {games}" in out and f"written to {table}" in out
+    assert f"12 games written to {games}" in out and f"written to {table}" in out
     standing, played = _read(table), _read(games)
     with Store(db, read_only=True) as store:
         rows = store.rows()
@@ -155,7 +157,7 @@ def test_the_export_is_the_table_of_the_same_database(contest, capsys):
         assert [int(g[f"seat{k}_place"]) for k in seats] == [x + 1 for x in r["ranks"]]
         assert (g["map"], int(g["turns"])) == (r["map"], r["turns"])
     assert math.isclose(sum(float(s["points"]) for s in standing if s["rules"] == "codingame"),
-                        3 * 3)          # 3 games of 3 players: 3 results each, 1 point each
+                        6 * 3)          # 6 games of 3 players: 3 results each, 1 point each
 
 
 def test_the_export_writes_to_standard_output_and_refuses_a_slip(contest, capsys, tmp_path):
@@ -163,7 +165,7 @@ def test_the_export_writes_to_standard_output_and_refuses_a_slip(contest, capsys
     assert tronlab_main(["arena", "export", db, "--games", "-", "--game", "codingame"]) == 0
     captured = capsys.readouterr()
     lines = list(csv.DictReader(io.StringIO(captured.out)))
-    assert len(lines) == 3 and {g["rules"] for g in lines} == {"codingame"}
+    assert len(lines) == 6 and {g["rules"] for g in lines} == {"codingame"}
     assert captured.err == ""
     for args, message in [([], "say what to export: --table FILE"),
                           (["--table", "-", "--games", "-"], "give two files"),

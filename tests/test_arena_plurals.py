@@ -45,9 +45,9 @@ def test_one_games_table_and_page_say_1_game():
 def test_a_single_group_of_three_bots_is_1_group():
     plan = schedule.round_robin(["random", "hugger", "filler"], "random:40", game="codingame",
                                 players=3)
-    assert "the plan: 1 group of 3 of the 3 bots x 3 seatings x 40 maps" in schedule.plan_note(
+    assert "the plan: 1 group of 3 of the 3 bots x 6 seatings x 40 maps" in schedule.plan_note(
         plan), schedule.plan_note(plan)
-    assert len(plan) == 3 * 40                   # the three rotations of the seats
+    assert len(plan) == 6 * 40                   # the rotations of the seats and of their reverse
     four = schedule.round_robin(["random", "hugger", "filler", "chamber"], "random:40",
                                 game="codingame", players=3)
-    assert "the plan: 4 groups of 3 of the 4 bots x 3 seatings" in schedule.plan_note(four)
+    assert "the plan: 4 groups of 3 of the 4 bots x 6 seatings" in schedule.plan_note(four)

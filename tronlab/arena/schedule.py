@@ -5,7 +5,8 @@ play the game again identically, and its :attr:`GameSpec.key` (a hash of all
 that) is how the store knows whether the game was played.  Two schedules:
 
 * :func:`round_robin` - every group of ``players`` bots (every pair, for two)
-  on every map, in every seating (both seats; for 3-4 players every rotation),
+  on every map, in every seating (both seats; for 3-4 players every rotation of
+  the group and of its reverse, so each pair sits each way round as often),
   ``seeds`` times each;
 * :func:`gauntlet` - one bot against each of the others, with ``players - 1``
   copies of the other for 3-4 player games, seats rotated.
@@ -110,9 +111,24 @@ class GameSpec:
 
 
 def _seatings(group, players):
-    if players == 2:
-        return [tuple(group), tuple(reversed(group))]
-    return [tuple(group[k:]) + tuple(group[:k]) for k in range(players)]
+    """The seatings ``group`` plays in: every rotation of it and of its reverse.  Seat
+    order matters beyond the first seat (CodinGame Tron moves in index order, the
+    capture game resolves in id order), and rotations alone sit each pair in one order
+    two times in three (three players) or three in four: with the reverse's rotations
+    too, every pair sits each way round equally often and every bot in every seat.
+    For two players that is both seats; a gauntlet's copies of one bot make some
+    seatings alike, played once."""
+    group = tuple(group)
+    turns = [group[k:] + group[:k] for k in range(players)]
+    return list(dict.fromkeys(turns + [tuple(reversed(t)) for t in turns]))
+
+
+def _seating_count(players: int, gauntlet: bool = False) -> int:
+    """How many seatings a group of ``players`` bots plays in: a gauntlet's group (one
+    bot and copies of another) in each rotation, a round robin's in twice that (two
+    players: both seats either way)."""
+    group = [0] + [1] * (players - 1) if gauntlet else range(players)
+    return len(_seatings(group, players))
 
 
 def check_players(game: str, players, name: str = "players") -> int:
@@ -246,7 +262,7 @@ def round_robin(bots, maps=None, *, game="google2010", players=2, seeds=1, time=
     time = default_time(time, bank)
     depth, time, bank = _check_options(depth, time, game, bank)
     maps = _maps(game, maps)
-    check_plan_size(math.comb(len(bots), players) * len(_seatings(range(players), players)),
+    check_plan_size(math.comb(len(bots), players) * _seating_count(players),
                     len(maps), seeds)
     seatings = [s for g in itertools.combinations(bots, players) for s in _seatings(g, players)]
     return _specs(game, seatings, maps, seeds, (time, depth, bank), tag)
@@ -263,7 +279,7 @@ def gauntlet(hero, others, maps=None, *, game="google2010", players=2, seeds=1, 
     time = default_time(time, bank)
     depth, time, bank = _check_options(depth, time, game, bank)
     maps = _maps(game, maps)
-    check_plan_size(len(others) * len(_seatings(range(players), players)), len(maps), seeds)
+    check_plan_size(len(others) * _seating_count(players, True), len(maps), seeds)
     seatings = [s for o in others for s in _seatings([hero] + [o] * (players - 1), players)]
     return _specs(game, seatings, maps, seeds, (time, depth, bank), tag)
 
@@ -284,7 +300,7 @@ def plan_note(plan, schedule: str = "round-robin", to_play: int | None = None) -
     bots = len({b for g in plan for b in g.bots})
     maps = len({g.map for g in plan})
     seeds = len(plan) // len({(g.bots, g.map) for g in plan})
-    seatings = len(_seatings(range(players), players))
+    seatings = _seating_count(players, schedule == "gauntlet")
     if schedule == "gauntlet":
         groups = f"{plural(bots - 1, 'opponent')} of the first bot"
     else:
@@ -298,7 +314,7 @@ def plan_note(plan, schedule: str = "round-robin", to_play: int | None = None) -
         offers.append(("--players 2 ({} games)", two * 2 * each))
     if schedule != "gauntlet":
         offers.append(("--schedule gauntlet ({} games: the first bot v the others)",
-                       (bots - 1) * seatings * each))
+                       (bots - 1) * _seating_count(players, True) * each))
     smaller = [text.format(n) for text, n in offers if n < len(plan)]
     fewer = [option for option, n in (("--maps", maps), ("--seeds", seeds)) if n > 1]
     smaller += [f"fewer {' or '.join(fewer)}"] if fewer else []
