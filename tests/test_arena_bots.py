@@ -295,3 +295,31 @@ def test_a_bot_that_kills_its_worker_stops_the_run_in_one_line_and_keeps_the_res
     assert report["left"] == [], f"processes left behind: {report['left']}"
     with Store(db) as store:
         assert all("killer" not in row["names"] for row in store.rows())
+
+
+def test_a_command_line_or_a_file_given_as_a_bot_name_is_told_how_to_write_it(tmp_path,
+                                                                             monkeypatch):
+    """``tronlab match hugger "python3 mybot.py"`` (or ``mybot.py``) said only "unknown bot"
+    and listed the registered names: the contest programmer who forgot ``cmd:`` or ``py:``
+    was not told that either exists."""
+    from tronlab.arena.bots import check_spec
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mybot.py").write_text("print(1)\n")
+    (tmp_path / "prog").write_text("#!/bin/sh\n")
+
+    def message(spec, game="google2010"):
+        with pytest.raises(ValueError) as err:
+            check_spec(spec, game)
+        return str(err.value)
+
+    both = ("; a contest program is cmd:COMMAND (cmd:python3 mybot.py), or py:mybot.py for "
+            "a file with move(board, player)")
+    assert message("python3 mybot.py").endswith(both)
+    assert message("mybot.py").endswith(both)
+    assert message("prog").endswith("; a contest program is cmd:COMMAND (cmd:./prog)")
+    assert message("mybot.py", "backtothecode").endswith("(cmd:python3 mybot.py)")  # no py:
+    assert message("chamberx").endswith("voronoi")          # a misspelt name: the list alone
+    r = subprocess.run([sys.executable, "-m", "tronlab", "match", "hugger", "mybot.py"],
+                       capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and both in r.stderr, r.stderr

@@ -412,14 +412,15 @@ def test_a_py_bot_returning_a_non_move_is_illegal_naming_the_value(tmp_path, gam
     from tronlab import get_bot
     from tronlab.arena.bots import make_bot
     from tronlab.runner.engine import play
-    from tronlab.tron.mapgen import lightriders_board, load_builtin
+    from tronlab.tron.mapgen import codingame_board, lightriders_board, load_builtin
 
     bot = tmp_path / "ann.py"
     bot.write_text("calls = []\n\ndef move(board, player):\n    calls.append(1)\n"
                    f"    if len(calls) == 1:\n        return {value}\n"
                    "    moves = board.legal_moves(player)\n"
                    "    return moves[0] if moves else 0\n")
-    board = lightriders_board(rng=1) if game == "lightriders" else load_builtin("arena")
+    boards = {"lightriders": lightriders_board(rng=1), "codingame": codingame_board(rng=1)}
+    board = boards.get(game) or load_builtin("arena")    # codingame: a board it is shown
     ann = make_bot(f"py:{bot}", game, rng=None, time=None, depth=None, limits=(2.0, 6.0))
     try:
         record = play(board, [ann, get_bot("hugger")], rules=game, time_limit=2.0,

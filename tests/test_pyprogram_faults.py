@@ -19,7 +19,7 @@ from tronlab.arena.pyprogram import load_bot
 from tronlab.arena.store import Store
 from tronlab.cli import main as tronlab_main
 from tronlab.runner.engine import play
-from tronlab.tron.mapgen import lightriders_board, load_builtin
+from tronlab.tron.mapgen import codingame_board, lightriders_board, load_builtin
 
 RAISER = 'def move(board, player):\n    raise RuntimeError("oops")\n'
 
@@ -57,7 +57,8 @@ class _InProcess:
 
 
 def _play(bot, rules, max_turns=None, limits=(2.0, 6.0)):
-    board = lightriders_board(rng=1) if rules == "lightriders" else load_builtin("arena")
+    boards = {"lightriders": lightriders_board(rng=1), "codingame": codingame_board(rng=1)}
+    board = boards.get(rules) or load_builtin("arena")   # codingame: a board it is shown
     clock = ({"time_bank": (10.0, 1.0)} if rules == "lightriders" else
              {"time_limit": limits[0], "first_time_limit": limits[1]})
     return play(board, [bot, get_bot("hugger")], rules=rules, rng=3, max_turns=max_turns,

@@ -1,5 +1,6 @@
 """tronlab.jit.warmup compiles every kernel family through the public API without error."""
 
+import os
 import subprocess
 import sys
 
@@ -118,3 +119,20 @@ def test_a_cold_compile_gives_every_kernel_one_signature(tmp_path):
                        timeout=900, env=env)
     assert r.returncode == 0, r.stderr[-3000:]
     assert r.stdout.strip().splitlines()[-1] == "[]", r.stdout[-3000:]
+
+
+def test_a_second_warmup_keeps_the_ahead_of_time_module_it_built(aot_build):
+    """``tronlab warmup`` built the AOT module again on every run, though the build for
+    these sources and versions was there and loaded: over a minute (70 s on 2 busy cores)
+    for nothing, each time a setup script or a user ran it again."""
+    directory, module = aot_build
+    before = os.stat(module.__file__).st_mtime_ns
+    env = child_env(TRONLAB_AOT_DIR=directory)
+    r = subprocess.run([sys.executable, "-m", "tronlab", "warmup", "--quiet"],
+                       capture_output=True, text=True, timeout=1800, env=env)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert "the ahead-of-time module is up to date" in r.stdout, r.stdout
+    assert not any(line.startswith(("built ", "building ")) for line in lines), r.stdout
+    assert os.stat(module.__file__).st_mtime_ns == before
+    assert lines[-1].startswith("tronlab AOT: ") and "kernels loaded from" in lines[-1]

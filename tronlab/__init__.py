@@ -58,13 +58,24 @@ _LAZY = {
 }
 
 
-#: what ``from tronlab import *`` gives: the names above and the lazy ones (which it imports)
+#: lazy names whose module needs an optional extra (``pip install 'tronlab[pettingzoo]'``)
+_NEEDS = {"parallel_env": ("pettingzoo", "gymnasium")}
+
+
+def _installed(modules) -> bool:
+    from importlib.util import find_spec    # finds without importing
+
+    return all(find_spec(m) is not None for m in modules)
+
+
+#: what ``from tronlab import *`` gives: the names above and the lazy ones (which it imports),
+#: those of an optional extra only where it is installed (a plain install's star import failed)
 __all__ = [
     "DOWN", "FREE", "LEFT", "MOVE_NAMES", "RIGHT", "TRAIL", "UP", "WALL", "Board", "BoardError",
     "opposite", "parse_ascii", "parse_move", "bot_names", "get_bot", "register", "BotFault",
     "play", "builtin_maps", "codingame_board", "lightriders_board", "load_builtin", "random_map",
     "format_map", "load_map", "parse_map", "save_map", "GameRecord", "REASONS", "Outcome",
-    "get_rules", *_LAZY,
+    "get_rules", *(n for n in _LAZY if n not in _NEEDS or _installed(_NEEDS[n])),
 ]
 
 

@@ -131,9 +131,22 @@ def check_spec(spec: str, game: str) -> None:
         from ..runner.registry import bot_names, unknown_bot
         name, opts = _options(spec)
         if name not in bot_names(family):
-            raise ValueError(unknown_bot(name, family))
+            raise ValueError(unknown_bot(name, family) + _program_hint(spec, family))
         if opts:
             _check_bot_options(spec, name, family, opts)
+
+
+def _program_hint(spec: str, family: str) -> str:
+    """For a spec that is a command line or names a file (``python3 mybot.py``,
+    ``mybot.py``): how to write it as a bot, '' for anything else."""
+    words = spec.split()
+    if len(words) < 2 and not os.path.isfile(spec):
+        return ""
+    command = spec.strip() if len(words) > 1 else (
+        f"python3 {spec}" if spec.endswith(".py") else spec if os.sep in spec else f"./{spec}")
+    move = (f", or py:{words[-1]} for a file with move(board, player)"
+            if family == "tron" and words[-1].endswith(".py") else "")
+    return f"; a contest program is cmd:COMMAND (cmd:{command}){move}"
 
 
 def check_program(spec: str) -> list[str]:

@@ -163,11 +163,14 @@ def make_board(game: str, spec: str, n_players: int):
     return board
 
 
-def check_maps(game: str, refs, n_players: int) -> None:
+def check_maps(game: str, refs, n_players: int, programs: bool = False) -> None:
     """Make each map's board once and check it against the rules of ``game``, so a
     malformed file or a map for another number of players stops a tournament before
-    its first game, not in the middle.  Random maps are made for the game: not checked."""
+    its first game, not in the middle.  Random maps are made for the game: not checked.
+    When ``programs`` play (``py:``, ``cmd:``), a codingame map must be one the protocol
+    can show them: the contest's empty 30x20 board."""
     from ..runner.games import get_game
+    from ..tron.protocol import codingame_board_problem
     from ..tron.rules import get_rules
 
     if get_game(game).family != "tron":
@@ -177,7 +180,13 @@ def check_maps(game: str, refs, n_players: int) -> None:
         if ref.spec.startswith(("random:", "codingame:", "lightriders:")):
             continue
         try:
-            rules.check(make_board(game, ref.spec, n_players))
+            board = make_board(game, ref.spec, n_players)
+            rules.check(board)
+            problem = codingame_board_problem(board) if programs and game == "codingame" \
+                else None
+            if problem is not None:
+                raise ValueError(f"{problem}; programs play codingame on random:N maps (the "
+                                 f"contest's boards)")
         except ValueError as err:
             text = " ".join(str(err).split())
             raise ValueError(text if ref.label in text or ref.spec in text

@@ -35,7 +35,7 @@ from ..runner.reprs import plural, safe_repr
 from ..runner.timebank import MAX_SECONDS
 from ..tron import nash_table, search_state
 from ..tron.values import is_real, is_whole
-from .bots import bot_files_hash, bot_name, check_spec
+from .bots import bot_files_hash, bot_name, check_spec, is_program
 from .helptext import DEFAULT_TIME, bank_move_time
 from .maps import DEFAULT_MAPS, MapRef, check_maps, expand_maps
 
@@ -229,7 +229,8 @@ def _specs(game, seatings, maps, seeds, clock, tag):
             raise ValueError(f"two bots have the name {bot_name(spec)!r}: {other!r} and "
                              f"{spec!r}; the tables tell bots apart by name, "
                              f"{_renaming(bot_name(spec))}")
-    check_maps(game, maps, len(seatings[0]) if seatings else 2)
+    check_maps(game, maps, len(seatings[0]) if seatings else 2,
+               programs=any(is_program(spec) for seating in seatings for spec in seating))
     plan = []
     hashes = {}
     for seating in seatings:

@@ -77,7 +77,11 @@ def cmd_warmup(args) -> int:
     seconds = warm_up(verbose=not args.quiet)
     print(f"numba's cache is ready ({seconds:.1f} s)", flush=True)
     os.environ.pop("TRONLAB_AOT", None)
-    if not args.no_aot:
+    aot.unload()
+    if not args.no_aot and aot.load() is not None:     # this version's build loads: keep it
+        print("the ahead-of-time module is up to date (`python -m tronlab.jit.aot build` "
+              "builds it again)")
+    elif not args.no_aot:
         print("building the ahead-of-time module (no numba needed when a bot starts)",
               flush=True)
         try:

@@ -91,6 +91,18 @@ def _two_players(board, name) -> None:
                        f"{board.n_players} players")
 
 
+def _programs_see(board, name, specs) -> None:
+    """A CodinGame program is told no grid: a map it cannot see is refused before the game
+    when a program plays (each would lose on a wall it was never shown)."""
+    from ..arena.bots import is_program
+    from ..tron.protocol import codingame_board_problem
+
+    problem = codingame_board_problem(board)
+    if problem is not None and any(is_program(spec) for spec in specs):
+        raise CLIError(f"--map {name}: {problem}; a program plays codingame on the "
+                       f"contest's board (leave out --map)")
+
+
 def _bank(args):
     """The engine's ``time_bank`` for ``--bank`` (None without it): the bank, and
     ``--time`` (default: the contest's 0.2 s) added before each move."""
@@ -119,6 +131,8 @@ def cmd_match(args) -> int:
     if board.n_players != len(args.bots):
         raise CLIError(f"the map has {board.n_players} players but {len(args.bots)} bots "
                        f"were given")
+    if args.rules == "codingame":
+        _programs_see(board, map_name, args.bots)
     bots, specs = zip(*(_make_bot(spec, args.rules, args.time) for spec in args.bots))
     names = [getattr(bot, "name", None) or spec for bot, spec in zip(bots, specs)]
     names = [spec if spec.startswith("cmd:") or (not spec.startswith("py:") and "+" in spec)

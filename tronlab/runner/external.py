@@ -89,8 +89,8 @@ from . import reaper
 from .engine import BotFault
 from .games import games
 from .program import STDERR_CAP, Program, StderrSink, check_seconds, parse_command  # noqa: F401
-from ..tron.protocol import (ProtocolError, check_protocol, encode_state, lightriders_settings,
-                             parse_answer, quote)
+from ..tron.protocol import (ProtocolError, check_protocol, codingame_board_problem, encode_state,
+                             lightriders_settings, parse_answer, quote)
 
 _MARGIN = 0.9  # fraction of an engine-imposed limit this bot waits
 #: what a bad-output fault of a program adds: the commonest cause is a debug print
@@ -156,10 +156,8 @@ class ExternalBot:
         ``time_bank`` its ``(bank, per_move)`` (see the module docstring).
         """
         self.close()
-        game = getattr(rules, "name", rules)
-        if game is not None and game != self.protocol:
-            msg = (f"{self.name} speaks the {self.protocol} protocol but the game is played "
-                   f"under {game} rules (pass protocol={game!r})")
+        msg = self._unplayable(board, getattr(rules, "name", rules))
+        if msg is not None:
             self._failure = BotFault("error", msg)  # every later move fails the same way
             raise ValueError(msg)
         self._sink = StderrSink()
@@ -186,6 +184,14 @@ class ExternalBot:
                 hook = self._first if first_time_limit is None else min(self._first,
                                                                         first_time_limit)
                 self._program.wait_read(time.monotonic() + _MARGIN * hook)
+
+    def _unplayable(self, board, game) -> str | None:
+        """Why this program cannot play this game on ``board``, or None."""
+        if game is not None and game != self.protocol:
+            return (f"{self.name} speaks the {self.protocol} protocol but the game is played "
+                    f"under {game} rules (pass protocol={game!r})")
+        problem = codingame_board_problem(board) if self.protocol == "codingame" else None
+        return None if problem is None else f"{self.name} cannot play here: {problem}"
 
     def _command(self) -> list[str]:
         """The arguments that start this game's program (a subclass may add some)."""

@@ -185,6 +185,34 @@ def codingame_state(board: Board, player: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def codingame_board_problem(board: Board) -> str | None:
+    """Why a CodinGame program cannot be shown ``board``, or None when it can.
+
+    The protocol sends no grid, only each player's start and head: a program plays on the
+    contest's empty 30x20 board and rebuilds the trails from the heads it was told.  A
+    board of another size, or one with walls or trails besides the heads when the game
+    starts, would be played blind: a move the program reads as legal runs into a wall it
+    was never shown.
+
+    >>> from tronlab.tron.mapgen import codingame_board, load_builtin
+    >>> codingame_board_problem(codingame_board(3, rng=1)) is None
+    True
+    >>> print(codingame_board_problem(load_builtin("arena"))[:60])
+    the board is 15x15 with 56 squares blocked besides the heads
+    """
+    heads = {int(board.heads[p]) for p in range(board.n_players) if board.alive[p]}
+    blocked = int(np.count_nonzero(board.cells[1:-1, 1:-1] != FREE)) - len(heads)
+    size = (board.width, board.height)
+    if size == CODINGAME_SIZE and blocked == 0:
+        return None
+    what = [f"{board.width}x{board.height}"] if size != CODINGAME_SIZE else []
+    what += [f"with {blocked} square{'s' * (blocked != 1)} blocked besides the heads"
+             ] if blocked else []
+    return (f"the board is {' '.join(what)}, and the CodinGame protocol sends no grid, only "
+            f"the heads: a program sees the contest's empty {CODINGAME_SIZE[0]}x"
+            f"{CODINGAME_SIZE[1]} board")
+
+
 def encode_state(protocol: str, board: Board, player: int, *, turn: int = 0,
                  time_ms: int = 0) -> str:
     """One turn's server input for ``player`` in ``protocol`` (``turn`` counts from 0)."""
