@@ -370,9 +370,8 @@ def _ask(bot, view, p, record, state, clock):
     t0 = time.perf_counter()
     try:
         action = plain_action(_call(bot, view, p, limit))
-    except KeyboardInterrupt:
-        raise
-    except BaseException as err:    # a bot's bug (sys.exit too) is its fault, not the game's
+    except (Exception, SystemExit) as err:  # a bot's bug (sys.exit too) is its fault;
+        # other BaseExceptions (Ctrl-C, a caller's own stop signal) end the game
         code = getattr(err, "reason", None)
         fault = _is_fault(code)
         action = code if fault else "error"
