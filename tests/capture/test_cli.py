@@ -171,3 +171,29 @@ def test_bot_refuses_a_thinking_time_it_would_not_use():
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.startswith("tronlab: error: --time: the backtothecode bots keep to")
     assert len(r.stderr.splitlines()) == 1
+
+
+def test_bot_plays_a_grid_of_another_size_it_is_told_and_names_the_option_when_not():
+    # before: the input never gives the grid's size, so a program on a 12x8 arena map read
+    # its rows as 35 wide, skipped into the next turn and waited for lines never sent (a
+    # timeout in the arena), and tronlab bot had no way to be told the size
+    state = reset(2, rng=3, width=12, height=8)
+    bot = get_bot("nearest", game="backtothecode")
+    text, want = format_start(2), []
+    for _ in range(2):
+        text += format_turn(state, 1)
+        want.append("%d %d" % bot(state.view(), 1))
+        state = step(state, [(0, 0), tuple(map(int, want[-1].split()))]).state
+    r = tronlab("bot", "nearest", "--protocol", "backtothecode", "--width", 12, "--height", 8,
+                stdin=text)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert r.stdout.splitlines() == want
+    r = tronlab("bot", "nearest", "--protocol", "backtothecode", stdin=text)
+    assert r.returncode == 2
+    assert ("grid row 0 has 12 characters, not 35 (another grid size? the input never gives "
+            "it: start the program with --width 12 --height H)") in r.stderr, r.stderr
+    r = tronlab("bot", "chamber", "--protocol", "google2010", "--width", 12)
+    assert r.returncode == 2 and r.stderr.startswith("tronlab: error: --width/--height are for "
+                                                     "--protocol backtothecode"), r.stderr
+    r = tronlab("bot", "nearest", "--protocol", "backtothecode", "--width", 0)
+    assert r.returncode == 2 and "the grid is 1 to 1000 squares a side" in r.stderr, r.stderr

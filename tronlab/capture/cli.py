@@ -25,6 +25,7 @@ import traceback
 from .ascii import format_grid
 from .game import CaptureRecord, play_capture
 from .protocol import CaptureClient, format_answer
+from .state import MAX_SIDE
 
 
 def _error(message):
@@ -163,9 +164,14 @@ def cmd_bot(args) -> int:
     if args.time is not None:
         raise _error("--time: the backtothecode bots keep to the contest's clock (1000 ms "
                        "for the first turn, 100 ms after) and take no thinking time")
+    width = 35 if getattr(args, "width", None) is None else args.width
+    height = 20 if getattr(args, "height", None) is None else args.height
+    if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
+        raise _error(f"--width/--height: the grid is 1 to {MAX_SIDE} squares a side, got "
+                     f"{width}x{height}")
     problems = []
     answers = run_program(make_spec_bot(args.name, game="backtothecode", rng=args.seed),
-                          verbose=args.verbose, problems=problems)
+                          verbose=args.verbose, problems=problems, width=width, height=height)
     if problems:        # garbage in: say so by the exit code, as the Tron protocols do
         raise _error(f"the backtothecode input ended on a broken turn (see the line above); "
                      f"{answers} turn{'s were' if answers != 1 else ' was'} answered")

@@ -213,7 +213,9 @@ def parse_turn_line(k: int, line: str, n_players: int, *, width: int = 35, heigh
         return x, y, backs
     y = k - 1 - n_players
     if len(text) != width:
-        raise ValueError(f"grid row {y} has {len(text)} characters, not {width}")
+        other = (f" (another grid size? the input never gives it: start the program with "
+                 f"--width {len(text)} --height H)") if y == 0 and text.strip() else ""
+        raise ValueError(f"grid row {y} has {len(text)} characters, not {width}{other}")
     for x, ch in enumerate(text):
         if ch != "." and ch not in "0123"[:n_players]:
             raise ValueError(f"unexpected grid character {ch!r} at ({x}, {y})")

@@ -28,6 +28,10 @@ def cmd_bot(args) -> int:
     if args.protocol == "backtothecode":
         from ..capture.cli import cmd_bot as capture_bot
         return capture_bot(args)
+    if getattr(args, "width", None) is not None or getattr(args, "height", None) is not None:
+        from .parser import CLIError
+        raise CLIError(f"--width/--height are for --protocol backtothecode, whose input never "
+                       f"gives the grid's size; the {args.protocol} input gives it")
     from ..runner.stdio import run_stdio, start_bot
 
     if args.verbose:

@@ -179,6 +179,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "the contest's 100 ms and take no --time)")
     b.add_argument("--seed", type=whole_count, metavar="N",
                    help="seed for the bot (default: a fresh random seed)")
+    b.add_argument("--width", type=whole_count, metavar="W",
+                   help="backtothecode only: the grid's width (default 35, the contest's; its "
+                        "input never says; the Tron protocols' input gives the size)")
+    b.add_argument("--height", type=whole_count, metavar="H",
+                   help="backtothecode only: the grid's height (default 20)")
     b.add_argument("--verbose", action="store_true", help="log every turn on stderr")
 
     sub.add_parser("arena", help="tournaments: run, table, replay (tronlab arena --help)",
