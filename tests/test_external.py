@@ -486,8 +486,9 @@ def test_a_silent_program_is_asked_whether_it_flushed():
     with unfinished("unflushed", "1", first_time_limit=0.3) as (bot, board):
         with pytest.raises(BotFault) as err:
             bot(board, 0)
+    # its last stderr line follows: a program that printed nothing may have said why there
     assert err.value.detail == ("no answer within 0.3 s, nothing on stdout yet (too slow, or "
-                                "did it print without flushing?)")
+                                "did it print without flushing?) (last stderr line: 'ready')")
 
 
 def test_a_program_that_answered_before_is_only_told_it_was_slow():

@@ -298,9 +298,9 @@ class Program:
             text = quote(partial.decode("utf-8", errors="replace"), PARTIAL_SHOWN)
             return (f"no complete answer line within {within}: it wrote {text} without a "
                     f"newline (end each answer with \\n and flush stdout)")
-        if not seen:
+        if not seen:        # what it said on stderr may say why (a wrong grid size, ...)
             return (f"no answer within {within}{SILENT} (too slow, or did it print without "
-                    f"flushing?)")
+                    f"flushing?){self._stderr_tail()}")
         return f"no answer within {within}"
 
     def exit_detail(self, deadline: float | None = None) -> str:
@@ -329,13 +329,17 @@ class Program:
                 what = f"was killed by signal {-code}"
         else:
             what = f"exited with code {code}"
+        return f"program {what}{self._stderr_tail()}"
+
+    def _stderr_tail(self) -> str:
+        """`` (last stderr line: '...')``, cut at :data:`STDERR_SHOWN` characters; ''
+        when the program wrote nothing on stderr."""
         last = [ln for ln in self.sink.text().splitlines() if ln.strip()]
-        tail = ""
-        if last:
-            line = last[-1]
-            cut = f"... ({len(line)} characters)" if len(line) > STDERR_SHOWN else ""
-            tail = f" (last stderr line: {line[:STDERR_SHOWN]!r}{cut})"
-        return f"program {what}{tail}"
+        if not last:
+            return ""
+        line = last[-1]
+        cut = f"... ({len(line)} characters)" if len(line) > STDERR_SHOWN else ""
+        return f" (last stderr line: {line[:STDERR_SHOWN]!r}{cut})"
 
     def close(self) -> None:
         """Close stdin (a polite program exits by itself), then kill the program,
