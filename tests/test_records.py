@@ -138,6 +138,16 @@ def test_record_errors():
     data["moves"].append(data["moves"][-1])
     with pytest.raises(ValueError, match="moves after the game ended"):
         GameRecord.from_dict(data).replay()
+    # a record edited by hand: one line naming the field (events "zz" raised AttributeError
+    # deep in a replay, moves of numbers a TypeError)
+    for key, value, message in [("events", "zz", "events must be a list of objects"),
+                                ("events", [1], "events must be a list of objects"),
+                                ("moves", [1, 2], "moves must be a list of turns"),
+                                ("moves", "01", "moves must be a list of turns"),
+                                ("metadata", [], "metadata must be an object"),
+                                ("stderr", "x", "stderr must be an object")]:
+        with pytest.raises(ValueError, match=f"^game record: {message}.*edited by hand"):
+            GameRecord.from_dict({**rec.to_dict(), key: value})
     rec.metadata["when"] = object()
     with pytest.raises(TypeError, match="check metadata"):
         rec.to_json()

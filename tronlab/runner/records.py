@@ -173,6 +173,9 @@ class GameRecord:
         if data.get("version") != VERSION:
             raise ValueError(f"game record version {data.get('version')!r} is not supported "
                              f"(this tronlab reads version {VERSION})")
+        problem = _shape_problem(data)
+        if problem:
+            raise ValueError(f"game record: {problem} (was the file edited by hand?)")
         try:
             final = data.get("final")
             return cls(data["rules"], board_from_dict(data["start"]), data["moves"],
@@ -206,3 +209,20 @@ class GameRecord:
     def load(cls, path) -> "GameRecord":
         with open(os.fspath(path), encoding="utf-8") as f:
             return cls.from_json(f.read())
+
+
+def _shape_problem(data: dict) -> str | None:
+    """Which field of a record's JSON has the wrong shape (moves a list of turns, each a
+    list of moves; events a list of objects; metadata and stderr objects), or None: a
+    record edited by hand should fail in one line, not deep in a replay."""
+    moves, events = data.get("moves", []), data.get("events")
+    if not isinstance(moves, list) or not all(isinstance(t, list) for t in moves):
+        return "moves must be a list of turns, each a list of the players' moves"
+    if events is not None and (not isinstance(events, list)
+                               or not all(isinstance(e, dict) for e in events)):
+        return "events must be a list of objects"
+    for key in ("metadata", "stderr"):
+        if data.get(key) is not None and not isinstance(data[key], dict):
+            return f"{key} must be an object"
+    return None
+
