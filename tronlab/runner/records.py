@@ -225,4 +225,3 @@ def _shape_problem(data: dict) -> str | None:
         if data.get(key) is not None and not isinstance(data[key], dict):
             return f"{key} must be an object"
     return None
-
