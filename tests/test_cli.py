@@ -305,6 +305,9 @@ def test_match_says_the_clock_it_played_under():
     """The text and the JSON say the game's clock (a limit a move, a bank or none)."""
     r = tronlab("match", "hugger", "hugger", "--seed", 1, "--time", "0.1")
     assert r.stdout.splitlines()[0].endswith("; clock: 0.1 s a move, 0.3 s the first")
+    r = tronlab("match", "hugger", "hugger", "--seed", 1, "--time", "0.1", "--json")
+    clock = json.loads(r.stdout)["clock"]       # not 0.30000000000000004
+    assert clock == {"time_limit": 0.1, "first_time_limit": 0.3, "time_bank": None}, clock
     r = tronlab("match", "--rules", "lightriders", "hugger", "hugger", "--seed", 1,
                 "--bank", "2", "--json")
     clock = json.loads(r.stdout)["clock"]

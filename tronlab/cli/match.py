@@ -62,7 +62,7 @@ def _first_limit(time, specs):
     if time is None:
         return None
     programs = any(is_program(spec) for spec in specs)
-    return max(3 * time, program_start() if programs else 0)
+    return max(round(3 * time, 9), program_start() if programs else 0)    # 0.3, not 0.300..04
 
 
 def _board_for(args, n_bots: int, rng):
