@@ -276,6 +276,11 @@ def strip(args) -> int:
     """Strip the named notebooks (default: every course notebook); say which changed.
     Every file is read first: one that is not a notebook stops the command before any
     is written, with one error line and exit code 2."""
+    if args in (["-h"], ["--help"]):    # not a notebook called '--help'
+        print("usage: python3 dev.py strip [NOTEBOOK ...]\n\nRemove outputs and execution "
+              "counts from the named notebooks (default: every notebook of the course, in "
+              "notebooks/, exercises/ and solutions/); cell tags stay.")
+        return 0
     if any(not a.strip() for a in args):
         return _strip_error("an empty path names no notebook")
     notebooks = []

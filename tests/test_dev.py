@@ -160,6 +160,11 @@ def test_strip_of_an_empty_path_and_help(tmp_path, monkeypatch, capsys):
         assert dev.main([flag]) == 0
         assert "python3 dev.py course" in capsys.readouterr().out
     assert dev.main([]) == 2 and dev.main(["nosuch"]) == 2
+    capsys.readouterr()
+    for flag in ("--help", "-h"):       # before: "dev.py strip: error: .../--help: no such file"
+        assert dev.main(["strip", flag]) == 0
+        out = capsys.readouterr()
+        assert out.out.startswith("usage: python3 dev.py strip [NOTEBOOK ...]") and not out.err
 
 
 def free_port() -> int:
