@@ -98,18 +98,18 @@ def write_lab_settings() -> Path:
 def build_fast_start() -> None:
     """Compile the kernels ahead of use, so that no notebook waits for the compiler.
 
-    numba's cache is filled by ``tronlab.jit.warmup`` (about 30 s the first time, 3 s after).
+    numba's cache is filled by ``tronlab.jit.warmup`` (30-60 s the first time, 3 s after).
     The ahead-of-time module is optional: without a C compiler tronlab uses numba's cache.
     Both are done once per state of the sources (:data:`WARM_STAMP`).
     """
     if is_warm():
         return
-    say("filling numba's compile cache (about 30 s the first time)")
+    say("filling numba's compile cache (30-60 s the first time)")
     run(PY, "-m", "tronlab.jit.warmup", "--quiet", cwd=ROOT)
     built = ("import os, sys, tronlab.jit.aot as a; "
              "sys.exit(0 if os.path.exists(a.module_path()) else 1)")
     if subprocess.call([str(PY), "-c", built], cwd=ROOT) != 0:
-        say("compiling the ahead-of-time kernels (about 20 s; optional)")
+        say("compiling the ahead-of-time kernels (under a minute; optional)")
         if subprocess.call([str(PY), "-m", "tronlab.jit.aot", "build"], cwd=ROOT) != 0:
             say("no ahead-of-time kernels: tronlab will use numba's compile cache instead")
     mark_warm()

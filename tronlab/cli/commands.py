@@ -76,7 +76,7 @@ def cmd_warmup(args) -> int:
     from ..jit import aot
     from ..jit.warmup import warm_up
 
-    print("compiling tronlab's kernels into numba's cache (about half a minute the first time)",
+    print("compiling tronlab's kernels into numba's cache (30-60 s the first time)",
           flush=True)
     seconds = warm_up(verbose=not args.quiet)
     print(f"numba's cache is ready ({seconds:.1f} s)", flush=True)

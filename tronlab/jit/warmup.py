@@ -1,7 +1,7 @@
 """Fill numba's compile cache once, so no notebook or bot waits for the compiler.
 
-Compiling every kernel from scratch takes about half a minute (32 s on two cores,
-measured with an empty cache); loading them from numba's cache afterwards takes
+Compiling every kernel from scratch takes half a minute to a minute (32 s on two idle
+cores, 61-65 s in CI runs with an empty cache); loading them from numba's cache afterwards takes
 about a second.  ``python -m tronlab.jit.warmup`` calls each compiled kernel once,
 through the same public functions the notebooks and bots use, on a small board;
 ``python3 dev.py`` runs it after installing.  The ahead-of-time twins of
