@@ -38,6 +38,8 @@ EXTRAS = "test,pettingzoo"
 TEST_WORKERS = 2
 STAMP = VENV / ".tronlab-installed"
 WARM_STAMP = VENV / ".tronlab-warm"
+#: what the warm-up compiled (tronlab.jit.warmup.signature_report); the tests read it
+WARMUP_REPORT = VENV / ".tronlab-warmup-report.json"
 SETTINGS = VENV / "share" / "jupyter" / "lab" / "settings"
 #: JupyterLab settings for a class: no news popup, no update check, no autosave (a notebook
 #: changes on disk only when the student saves it)
@@ -105,7 +107,9 @@ def build_fast_start() -> None:
     if is_warm():
         return
     say("filling numba's compile cache (30-60 s the first time)")
-    run(PY, "-m", "tronlab.jit.warmup", "--quiet", cwd=ROOT)
+    WARMUP_REPORT.unlink(missing_ok=True)
+    run(PY, "-m", "tronlab.jit.warmup", "--quiet", cwd=ROOT,
+        env=dict(os.environ, TRONLAB_WARMUP_REPORT=str(WARMUP_REPORT)))
     built = ("import os, sys, tronlab.jit.aot as a; "
              "sys.exit(0 if os.path.exists(a.module_path()) else 1)")
     if subprocess.call([str(PY), "-c", built], cwd=ROOT) != 0:
@@ -174,6 +178,10 @@ def test(args) -> int:
     aot_dir = subprocess.run([str(PY), "-c", where], cwd=ROOT, capture_output=True, text=True)
     if aot_dir.returncode == 0 and aot_dir.stdout.strip():
         env.setdefault("TRONLAB_TEST_AOT_DIR", aot_dir.stdout.strip())
+    # the warm-up's signature check uses the report of a cold warm-up just made, if any
+    # (tests/test_warmup.py checks it is cold and of these sources, else compiles anew)
+    if WARMUP_REPORT.exists():
+        env.setdefault("TRONLAB_TEST_WARMUP_REPORT", str(WARMUP_REPORT))
     return subprocess.call([str(PY), "-m", "pytest", *parallel_args(args), *args],
                            cwd=ROOT, env=env)
 

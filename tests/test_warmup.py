@@ -1,5 +1,6 @@
 """tronlab.jit.warmup compiles every kernel family through the public API without error."""
 
+import json
 import os
 import subprocess
 import sys
@@ -7,6 +8,7 @@ import sys
 import pytest
 
 from aot_support import child_env
+from tronlab.jit.warmup import sources_digest
 
 
 def test_warmup_runs_every_step_in_a_fresh_process():
@@ -98,14 +100,20 @@ def test_a_bots_own_warm_up_covers_its_whole_games(name):
     assert r.stdout.strip().splitlines()[-1] == "{}"
 
 
-_ONE_SIGNATURE = """
-from tronlab.jit import kernels
-from tronlab.jit.warmup import warm_up
-warm_up(verbose=False)
-print(sorted(f"{module}.{name}: {[str(s) for s in table._ns[name].signatures]}"
-             for module, table in kernels.TABLES.items() if table._compiled
-             for name in table._kernels if len(table._ns[name].signatures) > 1))
-"""
+def _cold_report():
+    """The signature report of ``dev.py test``'s own warm-up (``$TRONLAB_TEST_WARMUP_REPORT``)
+    when it fits: made from these sources with nothing loaded from numba's cache (a cold
+    compile, as in a fresh clone); else None."""
+    path = os.environ.get("TRONLAB_TEST_WARMUP_REPORT")
+    if not path:
+        return None
+    try:
+        with open(path, encoding="utf-8") as f:
+            report = json.load(f)
+    except (OSError, ValueError):
+        return None
+    fits = report.get("sources") == sources_digest() and report.get("cache_hits") == 0
+    return report if fits else None
 
 
 @pytest.mark.slow
@@ -113,26 +121,50 @@ def test_a_cold_compile_gives_every_kernel_one_signature(tmp_path):
     """numba caches one entry per signature a kernel was compiled for; a compiled caller
     that passes a bare constant (``False``, ``-1``, a module's flag) adds a Literal
     signature beside the int64 or bool one the other callers use.  From an empty cache,
-    the warm-up (every public function, every compiled caller) leaves one each."""
+    the warm-up (every public function, every compiled caller) leaves one each.  The
+    cold warm-up ``dev.py test`` just ran says so in its report (a minute of compiling
+    saved); anywhere else the test compiles everything into an empty cache itself."""
+    report = _cold_report()
+    if report is None:
+        path = tmp_path / "report.json"
+        env = child_env(NUMBA_CACHE_DIR=str(tmp_path / "numba"), TRONLAB_AOT="0",
+                        TRONLAB_WARMUP_REPORT=str(path))
+        r = subprocess.run([sys.executable, "-m", "tronlab.jit.warmup", "--quiet"],
+                           capture_output=True, text=True, timeout=900, env=env)
+        assert r.returncode == 0, r.stderr[-3000:]
+        report = json.loads(path.read_text(encoding="utf-8"))
+        assert report["cache_hits"] == 0, report        # the empty cache gave nothing
+    assert report["sources"] == sources_digest()
+    assert report["kernels"] >= 40, report              # every family compiled
+    assert report["multi"] == [], report["multi"]
+
+
+def test_the_signature_report_counts_cache_loads_and_second_signatures(tmp_path, monkeypatch):
+    """The report the check above trusts: a load from numba's cache shows in
+    ``cache_hits`` (so a warm report is never taken for a cold one), and a kernel with
+    two signatures in ``multi``."""
+    code = ("import json\n"
+            "from tronlab.jit.warmup import signature_report\n"
+            "from tronlab.grid import voronoi\n"
+            "from tronlab.tron import mapgen\n"
+            "voronoi.territory(mapgen.load_builtin('arena'))\n"
+            "print(json.dumps(signature_report()))\n")
     env = child_env(NUMBA_CACHE_DIR=str(tmp_path / "numba"), TRONLAB_AOT="0")
-    r = subprocess.run([sys.executable, "-c", _ONE_SIGNATURE], capture_output=True, text=True,
-                       timeout=900, env=env)
-    assert r.returncode == 0, r.stderr[-3000:]
-    assert r.stdout.strip().splitlines()[-1] == "[]", r.stdout[-3000:]
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           timeout=600, env=env) for _ in range(2)]
+    assert all(r.returncode == 0 for r in runs), runs[0].stderr[-3000:]
+    cold, warm = (json.loads(r.stdout) for r in runs)
+    assert cold["kernels"] >= 3 and cold["multi"] == [] and cold["sources"] == sources_digest()
+    assert cold["cache_hits"] == 0 and warm["cache_hits"] >= 1, (cold, warm)
 
+    from collections import Counter
+    from types import SimpleNamespace
 
-def test_a_second_warmup_keeps_the_ahead_of_time_module_it_built(aot_build):
-    """``tronlab warmup`` built the AOT module again on every run, though the build for
-    these sources and versions was there and loaded: over a minute (70 s on 2 busy cores)
-    for nothing, each time a setup script or a user ran it again."""
-    directory, module = aot_build
-    before = os.stat(module.__file__).st_mtime_ns
-    env = child_env(TRONLAB_AOT_DIR=directory)
-    r = subprocess.run([sys.executable, "-m", "tronlab", "warmup", "--quiet"],
-                       capture_output=True, text=True, timeout=1800, env=env)
-    assert r.returncode == 0, r.stderr
-    lines = r.stdout.splitlines()
-    assert "the ahead-of-time module is up to date" in r.stdout, r.stdout
-    assert not any(line.startswith(("built ", "building ")) for line in lines), r.stdout
-    assert os.stat(module.__file__).st_mtime_ns == before
-    assert lines[-1].startswith("tronlab AOT: ") and "kernels loaded from" in lines[-1]
+    from tronlab.jit import kernels, warmup
+    twice = SimpleNamespace(signatures=["(int64,)", "(Literal[int](-1),)"],
+                            stats=SimpleNamespace(cache_hits=Counter()))
+    table = SimpleNamespace(_compiled=True, _kernels={"k": None}, _ns={"k": twice})
+    monkeypatch.setattr(kernels, "TABLES", {"fake": table})
+    report = warmup.signature_report()
+    assert report["kernels"] == 1 and report["multi"] == [
+        "fake.k: ['(int64,)', '(Literal[int](-1),)']"], report

@@ -87,6 +87,45 @@ def warm_bot(name: str) -> float:
     return time.perf_counter() - t0
 
 
+def sources_digest() -> str:
+    """A hash of every module of the package: which code a :func:`signature_report`
+    was made with."""
+    import hashlib
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    h = hashlib.sha256()
+    for folder, dirs, files in sorted(os.walk(root)):
+        dirs.sort()
+        for name in sorted(f for f in files if f.endswith(".py")):
+            path = os.path.join(folder, name)
+            with open(path, "rb") as f:
+                h.update(os.path.relpath(path, root).encode() + b"\0" + f.read() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def signature_report() -> dict:
+    """What this process compiled or loaded: how many kernels, the signatures numba's
+    cache gave (``cache_hits``; 0 after a cold compile), each kernel with more than one
+    signature (``multi``: a compiled caller passing a bare constant adds a Literal one),
+    and the :func:`sources_digest`.  ``python -m tronlab.jit.warmup`` writes it to
+    ``$TRONLAB_WARMUP_REPORT``; tests/test_warmup.py reads the one ``dev.py test``'s own
+    cold warm-up made instead of compiling everything a second time."""
+    from . import kernels
+
+    count, hits, multi = 0, 0, []
+    for module, table in kernels.TABLES.items():
+        if not table._compiled:
+            continue
+        for name in table._kernels:
+            dispatcher = table._ns[name]
+            count += 1
+            hits += sum(dispatcher.stats.cache_hits.values())
+            if len(dispatcher.signatures) > 1:
+                multi.append(f"{module}.{name}: {[str(s) for s in dispatcher.signatures]}")
+    return {"kernels": count, "cache_hits": hits, "multi": sorted(multi),
+            "sources": sources_digest()}
+
+
 def _exit_with_parent(pid: int) -> None:
     """Leave as soon as process ``pid`` is gone (the bot that started this compile)."""
     import threading
@@ -116,6 +155,11 @@ def main(argv=None) -> int:
         return 0
     seconds = warm_up(verbose=not args.quiet)
     print(f"numba kernels compiled or loaded from the cache in {seconds:.1f} s")
+    report = os.environ.get("TRONLAB_WARMUP_REPORT")
+    if report:
+        import json
+        with open(report, "w", encoding="utf-8") as f:
+            json.dump(signature_report(), f)
     return 0
 
 
