@@ -22,6 +22,10 @@ from tronlab.arena import Store
 #: a hanging program costs its game the first-move floor (5 s by default); 2 s still covers
 #: starting Python on this busy 2-core machine and keeps these runs short
 FAST_START = {**os.environ, "TRONLAB_PROGRAM_START": "2"}
+#: the class run below plays two games at once while hang.py spins a core in each game
+#: it is in: 2 s was once too short for crash.py's Python to start and fault (CI, session
+#: 51: a 'timeout' where an 'error' was asserted); 4 s keeps hang's waits short still
+CLASS_START = {**os.environ, "TRONLAB_PROGRAM_START": "4"}
 
 BOTS = {
     "good.py": """
@@ -121,7 +125,7 @@ def test_bad_bots_lose_and_leave_no_process(tmp_path, jobs):
            "--bots", "hugger", "--maps", "arena", "--time", "0.05", "--db", str(db),
            "--no-progress", "--jobs", str(jobs), "--html", str(html)]
     out = subprocess.run([sys.executable, "-c", SUPERVISOR, *cmd], capture_output=True, text=True,
-                         timeout=300, env=FAST_START)
+                         timeout=300, env=CLASS_START)
     report = json.loads(out.stdout)
     assert report["code"] == 0, report["err"]
     assert report["left"] == [], f"processes left behind: {report['left']}"
