@@ -119,10 +119,7 @@ class CaptureProgram:
         # settings (runner.external).  Waited for up to the start-up floor less the first
         # turn's limit, so a program that never reads costs no more than before: the floor
         # or the limit, whichever is longer (the arena's limit is the floor already)
-        from ..arena.play import program_start
-        wait = program_start() - self.first_time_limit
-        if wait > 0:
-            self._program.wait_read(time.monotonic() + wait)
+        self._program.wait_started(self.first_time_limit)
 
     def __call__(self, view, player):
         """Send this turn (``view`` with real ids, as the game loop gives it)

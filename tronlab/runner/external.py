@@ -266,14 +266,8 @@ class ExternalBot:
 
     def _started_up(self, limit: float) -> float:
         """When the first move's clock starts, the engine keeping none: once the program
-        has read the turn (it is up; starting Python and its imports is no thinking),
-        waited for up to :func:`~tronlab.arena.play.program_start` less ``limit``, so a
-        program that never reads is given up on after the longer of the two."""
-        from ..arena.play import program_start
-
-        wait = program_start() - limit
-        if wait > 0:
-            self._program.wait_read(time.monotonic() + wait)
+        has read the turn (:meth:`~tronlab.runner.program.Program.wait_started`)."""
+        self._program.wait_started(limit)
         return time.monotonic()
 
     def _answer_fault(self, line: str, err: ProtocolError) -> BotFault:

@@ -225,6 +225,17 @@ class Program:
         self._sent += 1
         self._pending.put(text)
 
+    def wait_started(self, limit: float) -> None:
+        """Before the first turn's clock starts: wait until the program has read what was
+        sent (it is up; starting Python and its imports is no thinking), for at most
+        :func:`~tronlab.arena.play.program_start` less the first turn's ``limit``, so a
+        program that never reads is given up on after the longer of the two."""
+        from ..arena.play import program_start
+
+        wait = program_start() - limit
+        if wait > 0:
+            self.wait_read(time.monotonic() + wait)
+
     def wait_read(self, deadline: float) -> bool:
         """Wait until the program has read all that was sent to it (it started up and
         reads its input), or until ``deadline`` (a ``time.monotonic()`` time); whether
