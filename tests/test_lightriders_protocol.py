@@ -20,7 +20,8 @@ from tronlab.runner.external import ExternalBot
 from tronlab.runner.registry import get_bot
 from tronlab.runner.stdio import run_stdio
 from tronlab.tron.lightriders import (LightRidersClient, give_contest_facings,
-                                      lightriders_settings, lightriders_state, move_time)
+                                      lightriders_settings, lightriders_state, move_time,
+                                      rounds_left)
 from tronlab.tron.mapgen import lightriders_board
 from tronlab.tron.protocol import ProtocolError, encode_state, make_client
 
@@ -522,3 +523,104 @@ def test_a_broken_round_line_is_reported_not_answered_from_the_last_round(bad, a
     assert out.getvalue() == f"right\n{answer}\n"     # a good field and action: a move
     assert "tronlab bot: bad input: lightriders" in err.getvalue()
     assert bool(problems) == (answer == "pass")
+
+
+# ---- the turn limit (settings max_rounds) bounds the rounds a bank is shared over -----
+
+def _planning(name="chamber"):
+    """A search bot whose choice is instant: ``plans`` collects, for each move it is
+    asked under a bank, (the bank told, the rounds it shares it over, its budget)."""
+    bot, plans = get_bot(name, time=0.2), []
+    told = bot.set_clock
+    bot.set_clock = lambda left, per=None: (plans.append([left]), told(left, per))[1]
+    budget = bot.budget
+    bot.budget = lambda: plans[-1].extend((bot._rounds_left, budget())) or plans[-1][-1]
+    bot.choose = lambda board, player, deadline: board.legal_moves(player)[0]
+    return bot, plans
+
+
+def test_rounds_left_is_half_the_free_squares_or_the_rounds_to_the_limit():
+    for free, played, limit, left in [(254, 0, None, 128), (254, 0, 300, 128),
+                                      (254, 0, 100, 100), (200, 27, 30, 3), (200, 29, 30, 1),
+                                      (200, 30, 30, 1), (3, 0, 100, 2), (0, 5, None, 1)]:
+        assert rounds_left(free, played, limit) == left, (free, played, limit)
+
+
+def test_an_in_process_bot_spends_its_bank_before_the_turn_limit():
+    """Before: start_game took no max_turns, so the bot shared its 10 s bank over the
+    128 rounds the free squares allow (0.28 s a move) in a game of 4 turns."""
+    bot, plans = _planning()
+    play(lightriders_board(x=3, y=3), [bot, get_bot("hugger")], rules="lightriders",
+         time_bank=(10.0, 0.2), max_turns=4, rng=1)
+    assert [p[1] for p in plans] == [4, 3, 2, 1]
+    for bank, rounds, planned in plans[1:]:        # the first move: a quarter of the rule
+        assert planned == pytest.approx(0.8 * move_time(bank, 0.2, rounds))
+    assert plans[-1][2] > 0.8 * (10 / 2 - 0.02) - 0.01   # the last: half the bank
+
+
+def test_a_contest_program_counts_the_rounds_to_max_rounds_off_the_field():
+    """Before: 'settings max_rounds 3' was read but never reached the bot.  The rounds
+    played are read off the field, so a broken round (answered 'pass' without the bot)
+    does not make the bot think the game is younger than it is."""
+    from tronlab.tron.match import Match
+
+    match, texts = Match(lightriders_board(x=3, y=3), "lightriders"), []
+    for r in range(3):
+        texts.append(lightriders_state(match.board, 0, round=r, time_ms=10000))
+        match.step({0: 2, 1: 2})            # both go down
+    texts[1] = texts[1].replace("update game field ", "update game field x,")   # 257 tokens
+    bot, plans = _planning("nash")
+    run_stdio(bot, "lightriders", stdin=io.StringIO(GAMES_MD_SETTINGS + "settings max_rounds 3\n"
+                                                     + "".join(texts)),
+              stdout=io.StringIO(), stderr=io.StringIO())
+    assert [p[1] for p in plans] == [3, 1]   # rounds 0 and 2 (round 1 was broken)
+
+
+def test_focus_shares_an_important_moves_surplus_over_no_more_rounds_than_are_left():
+    """Before: with focus=8 and two rounds to the limit an important move planned the
+    surplus shared over 8 moves (1.4 s of the 10 s bank), not a third of the bank (3.3 s)."""
+    bot = get_bot("nash", time=0.2, focus=8)
+    board = lightriders_board(x=3, y=3)
+    for limit, left, moves in ((3, 2, 2), (300, 100, 8), (None, 2, 8)):
+        bot.start_game(board, 0, rules="lightriders", time_bank=(10.0, 0.2), max_turns=limit)
+        bot._first, bot._important, bot._rounds_left = False, True, left
+        bot.set_clock(10.0, 0.2)
+        planned = 0.95 * min(move_time(10.0, 0.2, moves), 10.0 / 3 - 0.02)
+        assert bot.budget() == pytest.approx(planned), limit
+
+
+def test_a_starting_bot_passes_the_turn_limit_to_a_bot_that_takes_it(monkeypatch, tmp_path):
+    """Before: StartingBot.start_game took no max_turns, so a program started before its
+    kernels were compiled never told its compiled bot the limit."""
+    from tronlab.jit import cache
+    from tronlab.runner import registry, starting
+
+    class Heard:
+        def __call__(self, board, player):
+            return 0
+
+        def start_game(self, board, player, *, rules=None, time_limit=None, rng=None,
+                       max_turns="not told"):
+            self.last_stats = {"max_turns": max_turns}
+
+    class Deaf(Heard):
+        def start_game(self, board, player, *, rules=None, time_limit=None, rng=None):
+            self.last_stats = {"max_turns": "not told"}
+
+    board = lightriders_board(x=3, y=3)
+    for kind, heard in ((Heard, 7), (Deaf, "not told")):
+        proxy = starting.StartingBot("heard")
+        proxy.start_game(board, 0, rules="lightriders", time_limit=None, max_turns=7)
+        messages = io.BytesIO()
+        starting.send(messages, ("start_game", *proxy._game))
+        starting.send(messages, ("move", board, 0, None, None))
+        monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=io.BytesIO(
+            messages.getvalue())))
+        monkeypatch.setattr(registry, "make_spec_bot", lambda spec, kind=kind, **kw: kind())
+        monkeypatch.setattr(cache, "mark_warm", lambda name: None)
+        with open(tmp_path / "out", "wb+") as out:
+            monkeypatch.setattr(sys, "stdout", out)
+            assert starting.worker_main(["heard"]) == 0
+            out.seek(0)
+            assert starting.receive(out)[0] == "ready"
+            assert starting.receive(out)[2] == {"max_turns": heard}

@@ -205,14 +205,16 @@ class StartingBot:
         return self.ready
 
     # ---- the bot protocol -----------------------------------------------------------
-    def start_game(self, board, player, *, rules=None, time_limit=None, rng=None, time_bank=None):
-        """Kept for the worker's bot, heard when it first moves (``time_bank`` too, the
-        game's whole Light Riders bank, passed on if its ``start_game`` takes it)."""
+    def start_game(self, board, player, *, rules=None, time_limit=None, rng=None, time_bank=None,
+                   max_turns=None):
+        """Kept for the worker's bot, heard when it first moves (``time_bank``, the
+        game's whole Light Riders bank, and ``max_turns``, its turn limit, too: each
+        passed on if its ``start_game`` takes it)."""
         from .games import get_game
 
         rules = getattr(rules, "name", rules)
         self._game = (board.copy(), player, {"rules": rules, "time_limit": time_limit,
-                                             "time_bank": time_bank})
+                                             "time_bank": time_bank, "max_turns": max_turns})
         limit = self.time or time_limit
         if limit is None and rules is not None:
             limit = get_game(rules).move_time
@@ -335,8 +337,9 @@ def worker_main(argv=None) -> int:
             hook = getattr(bot, "start_game", None)
             if hook is not None:
                 from .engine import takes_keyword
-                if not takes_keyword(hook, "time_bank"):
-                    kw.pop("time_bank", None)
+                for name in ("time_bank", "max_turns"):
+                    if not takes_keyword(hook, name):
+                        kw.pop(name, None)
                 hook(board, player, **kw)
         elif message[0] == "move":
             _, board, player, *clock = message

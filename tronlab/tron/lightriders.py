@@ -18,7 +18,8 @@ right, p1 left) so the bot knows which move would be a reverse.
 Time: the number in ``action move`` is the time bank, and the bank is the
 deadline for this answer.  After it, bank = min(max(bank - used, 0) +
 time_per_move, timebank).  :func:`move_time` is how long a bot should plan to
-think with a given bank (the request's ``time_left``).
+think with a given bank (the request's ``time_left``), sharing the bank's surplus
+over the :func:`rounds_left` (fewer when ``settings max_rounds`` ends the game early).
 
 >>> from tronlab.tron.mapgen import lightriders_board
 >>> print(lightriders_settings(lightriders_board(x=2, y=5), 1), end="")
@@ -137,6 +138,24 @@ def move_time(bank: float, time_per_move: float, rounds_left: int, *,
     if urgent > 1:
         think = max(think, min(urgent * (think + margin), bank / 3) - margin)
     return max(think, min(0.001, bank / 4))
+
+
+def rounds_left(free: int, played: int = 0, max_rounds: int | None = None) -> int:
+    """The rounds a Light Riders game can still last, this one included: each round
+    fills two free squares, so at most half the ``free`` squares plus one; with a
+    turn limit (``settings max_rounds``) also at most ``max_rounds - played``, where
+    ``played`` rounds are over (the round to play is round ``played``, counting from 0).
+    At least 1.  :func:`move_time` shares a bank's surplus over them.
+
+    >>> rounds_left(254)                           # a fresh 16x16 field
+    128
+    >>> rounds_left(254, 97, max_rounds=100)       # rounds 97, 98 and 99 are left
+    3
+    """
+    left = int(free) // 2 + 1
+    if max_rounds is not None:
+        left = min(left, int(max_rounds) - int(played))
+    return max(left, 1)
 
 
 # (setting name, smallest allowed value, largest) for the numeric settings

@@ -12,7 +12,8 @@ the protocol), a quarter of that on a game's first move, whose clock may hold
 the program's start-up.  Under a time bank (Light Riders: the server says before
 each move how long the bot has, ``set_clock``) it plans 80% of
 :func:`tronlab.tron.lightriders.move_time`: the time added a move plus the bank's
-surplus shared over the rounds the game can still last, less a margin, so the
+surplus shared over the rounds the game can still last (fewer when the game's turn
+limit, ``start_game``'s ``max_turns``, ends it sooner), less a margin, so the
 bank never runs dry; a bank that cannot grow (``start_game``'s ``time_bank`` no
 more than the time added a move) is a limit a move: four fifths of it, less the margin.
 A searching bot made with ``depth=D`` searches exactly D turns in a game with no clock,
@@ -37,7 +38,7 @@ import numpy as np
 from ..board import FREE, Board
 from ..chambers import new_scratch
 from ...jit.clock import NO_DEADLINE, deadline_after, now_ns
-from ..lightriders import move_time
+from ..lightriders import move_time, rounds_left
 from ..evaluate import multi_score_kernel
 from ..values import check_flag
 from ...runner.registry import check_time, warm_up_wanted
@@ -69,7 +70,9 @@ class _Bot(ABC):
     _clock = None          # (bank, seconds added a move) from set_clock, for the next move
     _turn_start = None     # now_ns() when the next move's input began (set_turn_start)
     _contest = False       # a contest program (set_turn_start heard): the contest's shares
-    _rounds_left = 1       # rounds the game can still last (half the free squares, plus one)
+    _rounds_left = 1       # rounds the game can still last (lightriders.rounds_left)
+    _max_rounds = None     # the game's turn limit (start_game's max_turns), None: none
+    _start_free = None     # (cells' shape, free squares) of the game's start, None: unknown
     _full_bank = None      # the game's whole bank (start_game's time_bank), None: unknown
     _limits = None          # the engine's (time_limit, first_time_limit) from start_game;
                             # None: no start_game heard, so no telling whether a clock runs
@@ -88,8 +91,10 @@ class _Bot(ABC):
 
     # ---- hooks -------------------------------------------------------------
     def start_game(self, board, player, *, rules=None, time_limit=None, rng=None, time_bank=None,
-                   first_time_limit=None):
+                   first_time_limit=None, max_turns=None):
         self.rules = getattr(rules, "name", rules)
+        self._max_rounds = None if max_turns is None else int(max_turns)
+        self._start_free = (board.cells.shape, int((board.cells == FREE).sum()))
         self._limits = (time_limit, time_limit if first_time_limit is None else first_time_limit)
         self._full_bank = None if time_bank is None else float(time_bank[0])
         if self._time_from_limit:               # the last game's limit, not this bot's own
@@ -173,11 +178,22 @@ class _Bot(ABC):
 
     def __call__(self, board: Board, player: int) -> int:
         if self._clock is not None:          # only a bank is shared over the rounds left
-            self._rounds_left = int((board.cells == FREE).sum()) // 2 + 1
+            self._rounds_left = self._rounds_left_on(board)
         try:
             return self._move(board, player)
         finally:
             self._clock = self._turn_start = None
+
+    def _rounds_left_on(self, board: Board) -> int:
+        """The rounds the game can still last from ``board`` (:func:`rounds_left`): the
+        rounds played are read off the board (each fills two squares), not counted
+        from calls, so a turn the bot was not asked (broken input) or a bot that took
+        over mid-game (a StartingBot's worker) still knows the round."""
+        free = int((board.cells == FREE).sum())
+        played = 0
+        if self._start_free is not None and self._start_free[0] == board.cells.shape:
+            played = max(self._start_free[1] - free, 0) // 2
+        return rounds_left(free, played, self._max_rounds)
 
     def _move(self, board: Board, player: int) -> int:
         t0 = _time.perf_counter()

@@ -100,16 +100,20 @@ class ClockedBot(_EndgameBot):
 
     def budget(self) -> float:
         """With ``focus`` K and a bank: an important move plans the time added a
-        move plus the bank's surplus shared over K moves (a third of the bank at
-        most), any other move only the time added a move, so the bank is spent
-        where the heads race (the first move as in :meth:`_Bot.budget`).  A bank that
-        cannot grow (no larger than the time added a move) has nothing to move."""
+        move plus the bank's surplus shared over K moves, or over the rounds left
+        if a turn limit leaves fewer (a third of the bank at most), any other move
+        only the time added a move, so the bank is spent where the heads race (the
+        first move as in :meth:`_Bot.budget`).  A bank that cannot grow (no larger
+        than the time added a move) has nothing to move."""
         if not self.focus or self._clock is None or (
                 self._full_bank is not None and self._full_bank <= self._clock[1]):
             return super().budget()
         bank, per = self._clock
         if self._important:
-            think = min(move_time(bank, per, self.focus), bank / 3 - MOVE_MARGIN)
+            moves = self.focus          # but no more than the game can last to its turn limit
+            if self._max_rounds is not None:
+                moves = min(moves, self._rounds_left)
+            think = min(move_time(bank, per, moves), bank / 3 - MOVE_MARGIN)
         else:
             think = move_time(bank, per, 1 << 30)      # no surplus: the time a move alone
         plan = max(0.001, self.shares()[0] * think)
@@ -171,9 +175,10 @@ class NashBot(ClockedBot):
         return self._rng
 
     def start_game(self, board, player, *, rules=None, time_limit=None, rng=None,
-                   time_bank=None, first_time_limit=None):
+                   time_bank=None, first_time_limit=None, max_turns=None):
         super().start_game(board, player, rules=rules, time_limit=time_limit, rng=rng,
-                           time_bank=time_bank, first_time_limit=first_time_limit)
+                           time_bank=time_bank, first_time_limit=first_time_limit,
+                           max_turns=max_turns)
         if rng is not None:
             self._rng_source, self._rng = rng, None
 
