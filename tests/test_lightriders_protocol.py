@@ -624,3 +624,22 @@ def test_a_starting_bot_passes_the_turn_limit_to_a_bot_that_takes_it(monkeypatch
             out.seek(0)
             assert starting.receive(out)[0] == "ready"
             assert starting.receive(out)[2] == {"max_turns": heard}
+
+
+@pytest.mark.parametrize("good, said", [
+    (1, "2 turns were answered, 1 of them with pass because its input was broken"),
+    (0, "1 turn was answered, with pass because its input was broken")],
+    ids=["after-a-good-round", "alone"])
+def test_the_exit_line_counts_the_turns_answered_with_pass(capsys, monkeypatch, good, said):
+    """Before: '1 turn was answered' after two answer lines, the second a 'pass' written
+    for a round whose field could not be read (and '0 turns' after one)."""
+    from tronlab.cli import main
+
+    board = lightriders_board(x=3, y=7)
+    text = (GAMES_MD_SETTINGS + lightriders_state(board, 0, round=0, time_ms=10000) * good
+            + "update game round 1\nupdate game field .,.\naction move 9000\n")
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    assert main(["bot", "random", "--protocol", "lightriders", "--seed", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == good + 1 and out.splitlines()[-1] == "pass"
+    assert err.rstrip().endswith(said), err

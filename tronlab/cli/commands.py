@@ -42,14 +42,32 @@ def cmd_bot(args) -> int:
     # the seed itself, not a Generator: bots that draw make one (as_rng), the others never
     # import numpy.random (a tenth of the start-up budget)
     bot = start_bot(args.name, rng=args.seed, time=args.time)     # never waits for the compiler
-    problems = []
+    problems, passed = [], []
     answers = run_stdio(bot, args.protocol, time_limit=args.time, rng=args.seed,
-                        verbose=args.verbose, problems=problems)
+                        verbose=args.verbose, problems=problems, passed=passed)
     if problems:        # garbage in: a contest program says so by its exit code
         from .parser import CLIError
         raise CLIError(f"the {args.protocol} input ended on a broken turn (see the line "
-                       f"above); {answers} turn{'s were' if answers != 1 else ' was'} answered")
+                       f"above); {answered(answers, len(passed))}")
     return 0
+
+
+def answered(answers: int, passes: int = 0) -> str:
+    """How many turns a contest program answered, in words: ``answers`` by the bot and
+    ``passes`` with ``pass`` written for a broken turn (Light Riders), answers too.
+
+    >>> print(answered(1)); print(answered(3, 1)); print(answered(0, 2))
+    1 turn was answered
+    4 turns were answered, 1 of them with pass because its input was broken
+    2 turns were answered, all with pass because their input was broken
+    """
+    total = answers + passes
+    words = f"{total} turn{'s were' if total != 1 else ' was'} answered"
+    if not passes:
+        return words
+    which = "" if total == 1 else "all " if passes == total else f"{passes} of them "
+    whose = "its" if passes == 1 else "their"
+    return f"{words}, {which}with pass because {whose} input was broken"
 
 
 def _check_spec(spec: str, protocol: str) -> None:

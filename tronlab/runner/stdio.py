@@ -53,8 +53,9 @@ def fallback_move(board, player: int, protocol: str):
 
 def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
               time_limit: float | None = None, rng=None, verbose: bool = False,
-              problems: list | None = None) -> int:
-    """Play one game of ``protocol`` as a contest program; return the number of answers.
+              problems: list | None = None, passed: list | None = None) -> int:
+    """Play one game of ``protocol`` as a contest program; return the number of the
+    bot's answers (the ``pass`` lines written for broken turns not counted: ``passed``).
 
     ``bot`` is a callable ``bot(board, player) -> move`` with the optional
     ``start_game``/``close`` hooks of :func:`tronlab.runner.engine.play`; a ``start_game``
@@ -70,7 +71,9 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
     is a contest program (the search bots then keep a margin that survives a busy
     machine, :data:`tronlab.tron.bots.base.CONTEST_SHARE`).
     ``problems``, a list, receives why the input ended on a broken turn (a bad line
-    with no good turn after it, or a turn cut short), if it did.
+    with no good turn after it, or a turn cut short), if it did; ``passed``, a list,
+    why each Light Riders turn the bot was not asked was answered ``pass`` (its input
+    was broken).
     """
     _check_arguments(bot, protocol, time_limit)
     stdin = sys.stdin if stdin is None else stdin
@@ -89,7 +92,7 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
                 request = client.feed(line)
             except ProtocolError as err:
                 turn_start = None
-                broken = _bad_line(err, line, protocol, stdout, log)
+                broken = _bad_line(err, line, protocol, stdout, log, passed)
                 continue
             if request is None:
                 continue
@@ -107,13 +110,16 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
     return answers
 
 
-def _bad_line(err, line, protocol, stdout, log) -> str:
+def _bad_line(err, line, protocol, stdout, log, passed=None) -> str:
     """Log an input line that breaks the protocol and return what it broke.  Under
-    Light Riders an ``action`` line still wants an answer: ``pass``, going straight."""
+    Light Riders an ``action`` line still wants an answer: ``pass``, going straight
+    (why is noted in ``passed``, a list, if given)."""
     broken = f"bad input: {err}"
     log(f"tronlab bot: {broken}")
     if protocol == "lightriders" and line.split()[:1] == ["action"]:
         _write_line(stdout, "pass")
+        if passed is not None:
+            passed.append(broken)
     return broken
 
 
