@@ -137,7 +137,8 @@ def test_facings_are_not_carried_over_a_change_of_field_size():
 
 @pytest.mark.parametrize("bad, answer", [("update game field {a} {b}", "pass"),
                                          ("update game field", "pass"),
-                                         ("update game round 1 2", "right")])
+                                         ("update game round 1 2\nupdate game field {a}{b}",
+                                          "right")])
 def test_a_broken_round_line_is_reported_not_answered_from_the_last_round(bad, answer):
     # a field line cut in two by a space fell through to 'other updates' and was dropped
     # without a word: the bot answered round 1 from round 0's field ('right' into the
@@ -156,3 +157,20 @@ def test_a_broken_round_line_is_reported_not_answered_from_the_last_round(bad, a
     assert out.getvalue() == f"right\n{answer}\n"     # a good field and action: a move
     assert "tronlab bot: bad input: lightriders" in err.getvalue()
     assert bool(problems) == (answer == "pass")
+
+
+@pytest.mark.parametrize("lost", ["update game feild {f}", "update game Field {f}", ""],
+                         ids=["misspelt", "capitalised", "missing"])
+def test_a_round_without_its_field_is_passed_not_answered_from_the_last(lost):
+    # a round whose field line was lost (or garbled into an 'update' the client skips) was
+    # answered from the last round's field without a word, and the program exited 0
+    board = lightriders_board(x=3, y=7)
+    field = lightriders_state(board, 0, round=0, time_ms=500).splitlines()[1].split()[-1]
+    text = (GAMES_MD_SETTINGS + lightriders_state(board, 0, round=0, time_ms=500)
+            + "update game round 1\n" + lost.format(f=field) + "\naction move 500\n")
+    out, err, problems = io.StringIO(), io.StringIO(), []
+    run_stdio(lambda b, p: "right", "lightriders", stdin=io.StringIO(text), stdout=out,
+              stderr=err, problems=problems)
+    assert out.getvalue() == "right\npass\n"
+    assert "bad input: lightriders: 'action move' with no field" in err.getvalue()
+    assert problems

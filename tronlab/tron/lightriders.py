@@ -10,7 +10,10 @@ Client side: :class:`LightRidersClient` reads those lines back.  Every
 setting is checked as it arrives: a bad one (``your_botid 7``,
 ``field_width abc``, a negative size or time) raises
 :class:`~tronlab.tron.protocol.ProtocolError` naming it and is not kept, so
-the program reports bad input and plays on with the default.  Players keep
+the program reports bad input and plays on with the default.  A round is
+answered from its own field: an ``action move`` with no field line since the last
+one (missing, or garbled into another ``update``) is bad input too, answered
+``pass``, not a move on the last round's field.  Players keep
 their ids 0 and 1; walls and trails both arrive as ``x``; each player's facing
 is carried from round to round (from how its head moved; p0 starts facing
 right, p1 left) so the bot knows which move would be a reverse.
@@ -229,13 +232,15 @@ class LightRidersClient:
         if parts[0] == "update":
             return None  # other updates (e.g. player data) carry nothing we need
         if parts[:2] == ["action", "move"] and len(parts) == 3:
+            field, self._field = self._field, None     # each round sends its own field
             ms = pr._int_fields(parts[2], 1, "lightriders time bank")[0]
             if ms < 0:
                 raise pr.ProtocolError(f"lightriders time bank: {ms} ms is negative")
-            if self._field is None:
+            if field is None:
                 raise pr.ProtocolError("lightriders: 'action move' with no field to move on "
-                                       "(before any 'update game field', or its line was bad)")
-            board = self.decode(self._field)
+                                       "(before any 'update game field', none since the "
+                                       "last 'action move', or its line was bad)")
+            board = self.decode(field)
             return pr.Request(board, self.player, self.round, ms / 1000.0)
         raise pr.ProtocolError(f"lightriders: unexpected line {pr.quote(line.strip())}")
 
