@@ -59,7 +59,6 @@ from __future__ import annotations
 import datetime
 import inspect
 import threading
-import time
 
 import numpy as np
 
@@ -70,6 +69,7 @@ from ..tron.rules import FAULTS, get_rules
 from ..tron.values import is_real, is_whole
 from .records import GameRecord
 from .reprs import safe_repr
+from .threadcall import call_in_thread
 from .timebank import GRACE, TimeBank, check_time_bank, overdrawn
 
 SHOWN = 197     # characters of a value shown in a message (at most 200 with the "...")
@@ -116,32 +116,15 @@ class _Seat:
         """
         if not force and self.busy is not None and self.busy.is_alive():
             return None, "timeout", "still busy with an earlier call that ran over its time"
-        box = {}
-
-        def run():
-            try:
-                box["value"] = fn(*args, **kwargs)
-            except BaseException as err:  # noqa: BLE001 - a bot must never crash the game
-                box["error"] = err
-
-        start = time.perf_counter()
-        if limit is None:
-            run()
-        else:
-            worker = threading.Thread(target=run, daemon=True,
-                                      name=f"tronlab-bot-{self.player}")
-            worker.start()
-            worker.join(limit + grace)
-            if worker.is_alive():
-                self.busy = worker
-                self.seconds += limit + grace
-                self.last = limit + grace
-                return None, "timeout", (late(limit, self.last, False) if late else
-                                         f"no answer within {limit:g} s")
-        elapsed = time.perf_counter() - start
-        self.seconds += elapsed
-        self.last = elapsed
-        err = box.get("error")
+        called = call_in_thread(fn, args, kwargs, None if limit is None else limit + grace,
+                                name=f"tronlab-bot-{self.player}")
+        self.seconds += called.seconds
+        self.last = elapsed = called.seconds
+        if called.overran:
+            self.busy = called.worker
+            return None, "timeout", (late(limit, elapsed, False) if late else
+                                     f"no answer within {limit:g} s")
+        err = called.error
         if isinstance(err, KeyboardInterrupt):
             raise err
         if getattr(err, "reason", None) in FAULTS:   # BotFault or any exception that names a fault
@@ -151,7 +134,7 @@ class _Seat:
         if limit is not None and elapsed > limit:
             return None, "timeout", (late(limit, elapsed, True) if late else
                                      f"answered after {elapsed:.3f} s, over the {limit:g} s limit")
-        return box.get("value"), None, None
+        return called.value, None, None
 
 
 def _check_limit(name, value):
