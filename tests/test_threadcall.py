@@ -11,8 +11,8 @@ import threading
 import pytest
 
 from tronlab.capture.game import play_capture
-from tronlab.runner.engine import play
-from tronlab.runner.threadcall import call_in_thread
+from tronlab.runner.engine import _Seat, play
+from tronlab.runner.threadcall import Worker, call_in_thread
 from tronlab.tron.board import Board
 
 
@@ -59,6 +59,65 @@ def test_a_call_still_running_after_the_wait_is_handed_back_running():
         release.set()
     called.worker.join(5)
     assert not called.worker.is_alive()
+
+
+def test_a_worker_runs_its_calls_on_one_thread_and_stops():
+    worker = Worker("tronlab-test-worker")
+    try:
+        first = worker.call(threading.current_thread, wait=5.0)
+        second = worker.call(threading.current_thread, wait=None)
+        assert first.value is second.value is worker.thread
+        assert worker.thread.name == "tronlab-test-worker" and worker.thread.daemon
+        assert type(worker.call(int, ("x",), wait=5.0).error) is ValueError
+    finally:
+        worker.stop()
+    worker.thread.join(5)
+    assert not worker.thread.is_alive()
+
+
+def test_a_worker_busy_with_an_overrun_call_takes_no_other_and_drops_its_late_answer():
+    release, worker = threading.Event(), Worker()
+    try:
+        late = worker.call(lambda: release.wait(10) and "late", wait=0.02)
+        assert late.overran and late.value is None and late.seconds == 0.02 and worker.busy
+        with pytest.raises(RuntimeError, match="busy"):
+            worker.call(int, wait=1.0)
+        release.set()
+        for _ in range(500):                    # the overrun call ends soon after
+            if not worker.busy:
+                break
+            threading.Event().wait(0.01)
+        assert not worker.busy
+        assert worker.call(lambda: "fresh", wait=5.0).value == "fresh"
+    finally:
+        release.set()
+        worker.stop()
+
+
+def test_a_seat_still_busy_times_out_at_once_but_its_hooks_still_run():
+    release, seat = threading.Event(), _Seat(None, 0, None)
+    try:
+        assert seat.call(release.wait, (10,), {}, 0.02)[1] == "timeout"
+        assert seat.call(int, ("1",), {}, 5.0) == (
+            None, "timeout", "still busy with an earlier call that ran over its time")
+        assert seat.call(int, ("1",), {}, 5.0, force=True) == (1, None, None)
+    finally:
+        release.set()
+        seat.worker.stop()
+
+
+def test_a_timed_bot_thinks_on_one_thread_that_ends_with_the_game():
+    threads = {0: set(), 1: set()}
+
+    def bot(board, player):
+        threads[player].add(threading.current_thread())
+        return 2
+
+    rec = play(CORRIDOR, [bot, bot], time_limit=5.0)
+    assert rec.outcome.turns == 2 and [len(t) for t in threads.values()] == [1, 1]
+    for (thread,) in threads.values():
+        thread.join(5)
+        assert thread is not threading.current_thread() and not thread.is_alive()
 
 
 CORRIDOR = Board.from_ascii("""
