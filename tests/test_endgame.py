@@ -133,3 +133,45 @@ def test_no_move_and_bad_arguments():
         solve_endgame(b, 0, max_depth=0)
     with pytest.raises(ValueError, match="time"):
         Endgame().solve(b, 0, time=-1)
+
+
+def _kernel_args(board):
+    """The arguments Endgame.solve gives endgame_kernel, for ``board``'s player 0."""
+    import numpy as np
+
+    from tronlab.grid.ring import POTENTIAL_ARTICULATION
+    from tronlab.tron.endgame import MAX_ENDGAME_DEPTH, N_STATS, new_filler_scratch
+    size = board.flat.size
+    frames = [np.zeros(MAX_ENDGAME_DEPTH + 1, np.int64) for _ in range(3)]
+    return [board.flat.copy(), int(board.heads[0]), board.stride, 2, 5, 0, *frames,
+            np.zeros(size, np.uint8), np.zeros(size, np.int32), POTENTIAL_ARTICULATION,
+            new_filler_scratch(size), np.zeros(N_STATS, np.int64)]
+
+
+def test_the_endgame_guard_checks_the_border_once_and_refuses_what_it_did(monkeypatch):
+    # it checked the grid's border twice a call (its own check, then the filler's)
+
+    from tronlab.grid import guards
+    from tronlab.tron.endgame import _endgame_guard
+    board = Board.from_ascii("""
+        1....
+        .....
+        ....2
+    """)
+    real, borders = guards.padded_grid, []
+    monkeypatch.setattr(guards, "padded_grid", lambda *a: borders.append(a) or real(*a))
+    args = _kernel_args(board)
+    _endgame_guard(*args)
+    assert len(borders) == 1
+    monkeypatch.undo()
+    opened = args[0].copy()
+    opened[0] = 0
+    refused = [(0, opened, "border squares are all blocked"),
+               (1, 0, "head 0 is on the border"),
+               (12, args[12]._replace(mark=args[12].mark[:-1]), "fs must be spacefill.new_scratch"),
+               (12, args[12]._replace(mark=args[12].mark + 1), "mark must be all zero")]
+    for i, value, message in refused:
+        wrong = list(args)
+        wrong[i] = value
+        with pytest.raises(ValueError, match=message):
+            _endgame_guard(*wrong)

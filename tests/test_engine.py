@@ -315,9 +315,9 @@ def test_start_game_is_told_the_turn_limit(limit):
 def test_think_seconds_add_up_every_move(monkeypatch):
     # a fake clock that only the bot advances, 0.5 s a move: no real timing involved
     import types
-    from tronlab.runner import engine
+    from tronlab.runner import threadcall
     clock = [0.0]
-    monkeypatch.setattr(engine, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
+    monkeypatch.setattr(threadcall, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
 
     def thinker(board, player):
         clock[0] += 0.5
@@ -332,9 +332,9 @@ def test_an_answer_a_tenth_of_a_millisecond_over_the_limit_is_a_timeout(monkeypa
     The other timeout tests sleep several times the limit, so an engine that let an
     answer run 10 ms over (elapsed > limit + 0.01) passed them all."""
     import types
-    from tronlab.runner import engine
+    from tronlab.runner import threadcall
     clock = [0.0]
-    monkeypatch.setattr(engine, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
+    monkeypatch.setattr(threadcall, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
     costs, moves = [0.5, 0.25, 0.2501], [DOWN, RIGHT, RIGHT]    # the first move: 0.5 s
 
     def thinker(board, player):

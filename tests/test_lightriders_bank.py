@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tronlab.runner import engine
+from tronlab.runner import threadcall
 from tronlab.runner.engine import play
 from tronlab.runner.external import ExternalBot
 from tronlab.runner.records import GameRecord
@@ -24,9 +24,9 @@ def board():
 
 @pytest.fixture
 def clock(monkeypatch):
-    """A fake perf_counter that only the bots advance: exact bank arithmetic."""
+    """A fake perf_counter (the timed call's) that only the bots advance: exact arithmetic."""
     now = [0.0]
-    monkeypatch.setattr(engine, "time", types.SimpleNamespace(perf_counter=lambda: now[0]))
+    monkeypatch.setattr(threadcall, "time", types.SimpleNamespace(perf_counter=lambda: now[0]))
     return now
 
 

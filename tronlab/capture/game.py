@@ -31,7 +31,6 @@ target ``(x, y)``.
 from __future__ import annotations
 
 import json
-import threading
 import time
 from dataclasses import asdict, dataclass, field
 
@@ -39,6 +38,7 @@ import numpy as np
 
 from .ascii import format_grid
 from ..runner.reprs import safe_repr
+from ..runner.threadcall import call_in_thread
 from .bots import BOTS, get_bot
 from .protocol import first_turn_default
 from .rules import SHOWN, read_action, reset, step
@@ -339,26 +339,17 @@ GRACE = 1.0
 
 def _call(bot, view, p, limit):
     """``bot(view, p)``; with a ``limit`` (seconds) in a daemon thread joined with it plus
-    :data:`GRACE`, so that a bot stuck in a loop cannot hang the game (:class:`_Hung`)."""
+    :data:`GRACE`, so that a bot stuck in a loop cannot hang the game (:class:`_Hung`).
+    What the bot raised is raised again here, in the game's thread."""
     if limit is None:
         return bot(view, p)
-    box = {}
-
-    def run():
-        try:
-            box["value"] = bot(view, p)
-        except BaseException as err:  # noqa: BLE001 - raised again in the game's thread
-            box["error"] = err
-
-    worker = threading.Thread(target=run, daemon=True, name=f"tronlab-capture-bot-{p}")
-    worker.start()
-    worker.join(limit + GRACE)
-    if worker.is_alive():
+    called = call_in_thread(bot, (view, p), wait=limit + GRACE, name=f"tronlab-capture-bot-{p}")
+    if called.overran:
         raise _Hung(f"no answer {(limit + GRACE) * 1000:.0f} ms after it was asked, "
                     f"limit {limit * 1000:.0f} ms")
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
+    if called.error is not None:
+        raise called.error
+    return called.value
 
 
 def _ask(bot, view, p, record, state, clock):

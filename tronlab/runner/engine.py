@@ -39,10 +39,10 @@ Time limits
 -----------
 ``time_limit`` is in seconds per move (None: no limit); the first move (and
 ``start_game``) get ``first_time_limit``, by default three times as long.  A
-timed call runs in a daemon worker thread joined with the timeout, so a bot
-stuck in an endless Python loop cannot hang the game; the thread is
-abandoned.  A bot whose earlier call is still running is not asked again: it
-times out at once.  A bot that answers, but late, has timed out too.
+bot's timed calls run in its own daemon worker thread, waited for with the
+timeout, so a bot stuck in an endless Python loop cannot hang the game; the
+thread is abandoned.  A bot whose earlier call is still running is not asked
+again: it times out at once.  A bot that answers, but late, has timed out too.
 
 Light Riders' own clock is a time bank: ``time_bank=(bank, per_move)`` (or
 ``True``: the contest's 10 s and 0.2 s) instead of ``time_limit``.  Each bot's
@@ -58,8 +58,6 @@ from __future__ import annotations
 
 import datetime
 import inspect
-import threading
-import time
 
 import numpy as np
 
@@ -70,6 +68,7 @@ from ..tron.rules import FAULTS, get_rules
 from ..tron.values import is_real, is_whole
 from .records import GameRecord
 from .reprs import safe_repr
+from .threadcall import Worker, call_in_thread
 from .timebank import GRACE, TimeBank, check_time_bank, overdrawn
 
 SHOWN = 197     # characters of a value shown in a message (at most 200 with the "...")
@@ -98,7 +97,7 @@ class _Seat:
 
     def __init__(self, bot, player, rng):
         self.bot, self.player, self.rng = bot, player, rng
-        self.busy: threading.Thread | None = None   # a call that overran and still runs
+        self.worker: Worker | None = None           # runs its timed calls, started at the first
         self.pending: tuple[str, str] | None = None  # a fault from start_game
         self.calls = 0
         self.seconds = 0.0
@@ -114,34 +113,21 @@ class _Seat:
         still running ``grace`` seconds after ``limit`` is abandoned; ``late(limit,
         seconds, answered)``, if given, says what a timeout's note says.
         """
-        if not force and self.busy is not None and self.busy.is_alive():
+        busy = self.worker is not None and self.worker.busy
+        if busy and not force:
             return None, "timeout", "still busy with an earlier call that ran over its time"
-        box = {}
-
-        def run():
-            try:
-                box["value"] = fn(*args, **kwargs)
-            except BaseException as err:  # noqa: BLE001 - a bot must never crash the game
-                box["error"] = err
-
-        start = time.perf_counter()
-        if limit is None:
-            run()
+        wait, name = None if limit is None else limit + grace, f"tronlab-bot-{self.player}"
+        if wait is None or busy:        # untimed, or a hook while an overrun call still runs
+            called = call_in_thread(fn, args, kwargs, wait, name=name)
         else:
-            worker = threading.Thread(target=run, daemon=True,
-                                      name=f"tronlab-bot-{self.player}")
-            worker.start()
-            worker.join(limit + grace)
-            if worker.is_alive():
-                self.busy = worker
-                self.seconds += limit + grace
-                self.last = limit + grace
-                return None, "timeout", (late(limit, self.last, False) if late else
-                                         f"no answer within {limit:g} s")
-        elapsed = time.perf_counter() - start
-        self.seconds += elapsed
-        self.last = elapsed
-        err = box.get("error")
+            self.worker = self.worker or Worker(name)
+            called = self.worker.call(fn, args, kwargs, wait)
+        self.seconds += called.seconds
+        self.last = elapsed = called.seconds
+        if called.overran:
+            return None, "timeout", (late(limit, elapsed, False) if late else
+                                     f"no answer within {limit:g} s")
+        err = called.error
         if isinstance(err, KeyboardInterrupt):
             raise err
         if getattr(err, "reason", None) in FAULTS:   # BotFault or any exception that names a fault
@@ -151,7 +137,7 @@ class _Seat:
         if limit is not None and elapsed > limit:
             return None, "timeout", (late(limit, elapsed, True) if late else
                                      f"answered after {elapsed:.3f} s, over the {limit:g} s limit")
-        return box.get("value"), None, None
+        return called.value, None, None
 
 
 def _check_limit(name, value):
@@ -222,8 +208,13 @@ def play(board: Board, bots, *, rules="google2010", rng=None, time_limit=None,
         if bank is not None:        # the least each bot's bank held after a move
             meta["least_bank"] = [round(seat.bank.least, 6) for seat in seats]
         meta.update(metadata or {})
-        record = match.record(metadata=meta, events=events)
-        _finish(seats, record, hook_limit)
+        try:
+            record = match.record(metadata=meta, events=events)
+            _finish(seats, record, hook_limit)
+        finally:
+            for seat in seats:
+                if seat.worker is not None:
+                    seat.worker.stop()
     return record
 
 

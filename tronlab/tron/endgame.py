@@ -56,7 +56,7 @@ def _endgame_guard(flat, head, stride, depth, target, deadline, pos, idx, first,
     guards.on_grid(flat, stride, {"head": head}, seen=seen, stack=stack)
     guards.between("depth", depth, 0, min(pos.size, idx.size, first.size) - 1)
     guards.sized(fs, flat.size, new_filler_scratch, "spacefill.new_scratch", "fs")
-    search_guards.filler(flat, head, stride, table, *fs)
+    search_guards.filler_scratch(flat, table, *fs)   # the grid and head: checked above
     guards.long_enough(N_STATS, stats=stats)
 
 

@@ -61,7 +61,13 @@ def chamber_values(count, k1, k2, flags, cs):
 def filler(flat, head, stride, table, mark, queue, groups, gpar, gpend, cur, cand, best,
            trail=None):
     """The greedy filler's arguments (:class:`tronlab.tron.spacefill.FillerScratch`)."""
-    guards.on_grid(flat, stride, {"head": head}, mark=mark, queue=queue)
+    guards.on_grid(flat, stride, {"head": head})
+    filler_scratch(flat, table, mark, queue, groups, gpar, gpend, cur, cand, best, trail)
+
+
+def filler_scratch(flat, table, mark, queue, groups, gpar, gpend, cur, cand, best, trail=None):
+    """:func:`filler` without the grid and head, for a guard that has checked them."""
+    guards.long_enough(flat.size, mark=mark, queue=queue)
     if trail is not None:
         guards.long_enough(flat.size, trail=trail)
     guards.long_enough(256, table=table)
