@@ -12,7 +12,8 @@ re-installed only when ``pyproject.toml`` changes, so after either command has r
 the course starts without a network.  JupyterLab serves the repository's root (lessons in
 ``notebooks/``, ``exercises/``, ``solutions/``) without the news popup and without
 autosave.  Extra arguments go to JupyterLab (``python3 dev.py course --no-browser``),
-to pytest (``python3 dev.py test -k rules``) or name the notebooks to strip.
+to pytest (``python3 dev.py test -k rules``) or name the notebooks to strip;
+``python3 dev.py COMMAND --help`` says what a command does without installing anything.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import os
 import shutil
 import subprocess
 import sys
+import textwrap
 import venv
 from pathlib import Path
 
@@ -310,6 +312,29 @@ def strip(args) -> int:
 
 
 COMMANDS = {"course": course, "test": test, "strip": strip}
+#: what ``course`` and ``test`` do: their usage, a sentence, the tool taking their extra
+#: arguments, an example of one, and that tool's help in the environment
+TOOL_HELP = {
+    "course": ("[JUPYTERLAB-OPTION ...]", "opens the course in JupyterLab on the repository's "
+               "root, the first lesson open", "JupyterLab", "--no-browser",
+               "-m jupyterlab --help"),
+    "test": ("[PYTEST-ARGUMENT ...]", f"runs the test suite, in at most {TEST_WORKERS} "
+             "processes", "pytest", "-k rules", "-m pytest --help"),
+}
+
+
+def command_help(name: str) -> str:
+    """``dev.py NAME --help``: what the command does and where its extra arguments go,
+    said without setting anything up (the tool's own help needs the environment)."""
+    usage, what, tool, example, own_help = TOOL_HELP[name]
+    where = os.path.relpath(PY) if PY.is_relative_to(Path.cwd()) else str(PY)
+    state = ("it is set up" if is_installed() else
+             "it is not set up yet: the first run of a command sets it up")
+    about = textwrap.fill(f"Sets up the environment in {VENV} (the first time: a few minutes, "
+                          f"installing tronlab and its dependencies), then {what}.", 88)
+    return (f"usage: python3 dev.py {name} {usage}\n\n{about}\n"
+            f"Extra arguments go to {tool}: python3 dev.py {name} {example}\n"
+            f"{tool}'s own options: {where} {own_help}\n({state})")
 
 
 def main(argv) -> int:
@@ -319,6 +344,9 @@ def main(argv) -> int:
     if not argv or argv[0] not in COMMANDS:
         print(__doc__.strip())
         return 2
+    if argv[0] in TOOL_HELP and argv[1:2] in (["-h"], ["--help"]):   # before any install
+        print(command_help(argv[0]))
+        return 0
     try:
         return COMMANDS[argv[0]](argv[1:])
     except subprocess.CalledProcessError as err:

@@ -92,8 +92,9 @@ def test_the_searches_check_max_depth(searcher):
     b = tronlab.Board.from_ascii(ROOM)
     for bad in (0, -1, 1.5, None, True, "3"):
         # before: 0 and -1 searched nothing and True one turn; 1.5 and None raised
-        # from inside range()
-        with pytest.raises(ValueError, match="max_depth must be a positive int"):
+        # from inside range().  A wrong type is a TypeError, a bad int a ValueError
+        error = ValueError if bad in (0, -1) and bad is not True else TypeError
+        with pytest.raises(error, match="max_depth must be a positive int"):
             searcher().search(b, 0, max_depth=bad)
     assert searcher().search(b, 0, max_depth=np.int64(2))[1] in b.legal_moves(0)
     assert searcher().search(b, 0, max_depth=1000)[1] in b.legal_moves(0)   # its own limit

@@ -177,3 +177,14 @@ def test_games_without_a_tag_are_named_so_not_as_empty_quotes(capsys, tmp_path):
 def test_a_filtered_table_of_an_empty_database_says_it_is_empty(capsys, db):
     one_error(capsys, ["arena", "table", db, "--tag", "x"], "holds no games yet")
     assert tronlab_main(["arena", "table", db]) == 0       # no filter: an empty table
+
+
+def test_a_py_folder_is_called_a_folder(capsys, db, tmp_path):
+    """``py:FOLDER`` was refused as 'no such Python file', as if the path were mistyped;
+    it names the folder and where a folder of bots goes (--bots-dir)."""
+    folder = str(tmp_path)
+    words = ("is a folder", "one Python file", f"--bots-dir {folder}")
+    one_error(capsys, ["match", f"py:{folder}", "random"], *words, prefix="tronlab: error: ")
+    err = one_error(capsys, ["arena", "run", "--bots", "random", f"py:{folder}", "--db", db,
+                             "--no-progress"], *words)
+    assert "no such" not in err

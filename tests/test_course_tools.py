@@ -74,7 +74,7 @@ def test_hint_errors_name_the_problem():
         hint("voronoi")
     with pytest.raises(ValueError, match="territory has hints 1 to 3, got level 4"):
         hint("territory", 4)
-    with pytest.raises(ValueError, match="got level True"):
+    with pytest.raises(TypeError, match="the level is an int, got bool True"):
         hint("territory", True)
     with pytest.raises(TypeError, match="name of an exercise function"):
         hint(42)

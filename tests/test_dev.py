@@ -167,6 +167,28 @@ def test_strip_of_an_empty_path_and_help(tmp_path, monkeypatch, capsys):
         assert out.out.startswith("usage: python3 dev.py strip [NOTEBOOK ...]") and not out.err
 
 
+@pytest.mark.parametrize("command, tool, own_help", [
+    ("course", "JupyterLab", "-m jupyterlab --help"), ("test", "pytest", "-m pytest --help")])
+def test_help_of_course_and_test_installs_nothing(tmp_path, monkeypatch, capsys, command, tool,
+                                                   own_help):
+    """``dev.py course --help`` set the environment up (minutes on a fresh machine) and then
+    showed JupyterLab's help; it now says what the command does at once."""
+    dev = load_dev(tmp_path / "env", monkeypatch)
+
+    def no_setup(*args, **kw):
+        raise AssertionError("set up or ran a tool")
+    for name in ("ensure_venv", "build_fast_start", "ensure_chromium", "run"):
+        monkeypatch.setattr(dev, name, no_setup)
+    monkeypatch.setattr(dev.subprocess, "call", no_setup)
+    for flag in ("--help", "-h"):
+        assert dev.main([command, flag]) == 0
+        out = " ".join(capsys.readouterr().out.split())
+        assert out.startswith(f"usage: python3 dev.py {command} ")
+        assert f"Extra arguments go to {tool}" in out and own_help in out
+        assert "not set up yet" in out
+    assert not (tmp_path / "env").exists()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

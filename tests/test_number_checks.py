@@ -130,10 +130,10 @@ def test_course_helpers_take_numpy_ints():
     assert source.fold == 3 and type(source.fold) is int and "def is_whole" in source.text
     trace = trace_alphabeta(Board.from_ascii("#####\n#1.2#\n#####"), np.int64(1))
     assert type(trace.depth) is int and trace.depth == 1
-    for bad in (True, np.bool_(True)):
-        with pytest.raises(ValueError, match="flood_fill has hints 1 to"):
+    for bad in (True, np.bool_(True)):          # a bool is the wrong type: TypeError
+        with pytest.raises(TypeError, match="flood_fill has hints 1 to"):
             hint("flood_fill", bad)
-        with pytest.raises(ValueError, match="fold is a number of lines"):
+        with pytest.raises(TypeError, match="fold is a number of lines"):
             show_source(shown, fold=bad)
         with pytest.raises(TypeError, match="depth must be an int from 1 to 8"):
             trace_alphabeta(Board.from_ascii("#####\n#1.2#\n#####"), bad)
@@ -191,19 +191,16 @@ def _depth_entry_points():
     ]
 
 
-#: the entry points checked by tronlab.tron.values.check_whole: a bool is the wrong type there
-BY_CHECK_WHOLE = {"Searcher tt_bits", "Searcher depth", "NashSearcher hint_bits",
-                  "NashSearcher depth", "solve_endgame", "reference_search"}
-
-
 @pytest.mark.parametrize("k", range(11))
 def test_search_depths_take_numpy_ints_and_refuse_bools(k):
     label, call, message = _depth_entry_points()[k]
     call(np.int64(8 if "bits" in label else 2))            # refused before
-    error = TypeError if label in BY_CHECK_WHOLE else ValueError
-    for bad in (True, np.bool_(True)):                     # True was taken as 1 before
-        with pytest.raises(error, match=message):
+    for bad in (True, np.bool_(True), 2.5, "2"):           # True was taken as 1 before
+        # the wrong type is a TypeError at every entry point (five raised ValueError)
+        with pytest.raises(TypeError, match=message):
             call(bad)
+    with pytest.raises(ValueError, match=message):
+        call(-1)
 
 
 def test_check_number_says_each_kind_of_range():

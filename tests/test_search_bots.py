@@ -231,7 +231,7 @@ def test_voronoi_bot_fills_greedily_once_separated():
 
 
 def test_voronoi_bot_rejects_a_bad_draw_value():
-    with pytest.raises(ValueError, match="draw"):
+    with pytest.raises(TypeError, match="draw must be an int"):
         get_bot("voronoi", draw=0.5)
 
 

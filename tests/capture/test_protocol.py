@@ -244,13 +244,33 @@ def test_format_answer_takes_numpy_integers():
 
 
 def test_a_bot_answering_floats_is_answered_for(capsys, monkeypatch):
-    monkeypatch.setattr(program, "get_bot", lambda name, seed: lambda view, p: (1.5, 2))
+    monkeypatch.setattr(program, "_make_bot", lambda name, seed: lambda view, p: (1.5, 2))
     s = reset(2, rng=9)
     out = io.StringIO()
     assert main(["nearest"], io.StringIO(format_start(2) + format_turn(s, 0)), out) == 0
     assert out.getvalue() == "%d %d\n" % s.positions[0]
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and "(ValueError: not an action: (1.5, 2)" in err[0], err
+
+
+def test_the_contest_program_plays_every_capture_bot_of_the_registry(capsys):
+    """python -m tronlab.capture.program offered three bots (its own table) while
+    tronlab bot --protocol backtothecode ran every capture bot: both now read the
+    registry, and the help lists its bots."""
+    from tronlab.runner.registry import bot_names
+    s = reset(2, rng=9)
+    turn = format_start(2) + format_turn(s, 0)
+    for spec in ("rectangles", "paths+max_nodes=50"):
+        out = io.StringIO()
+        assert main([spec, "--seed", "1"], io.StringIO(turn), out) == 0, capsys.readouterr()
+        assert len(out.getvalue().splitlines()) == 1
+    assert main(["paths+nosuch=1"], io.StringIO(turn), io.StringIO()) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    shown = capsys.readouterr().out
+    assert "tronlab bot NAME --protocol backtothecode" in " ".join(shown.split())
+    assert f"bots: {', '.join(bot_names('capture'))}" in shown
 
 
 @pytest.mark.parametrize("player", [2, -1, 1.0, "0"])
@@ -262,7 +282,7 @@ def test_format_turn_names_a_player_not_in_the_game(player):
 def test_the_contest_program_answers_for_a_bot_that_raises(capsys, monkeypatch):
     def broken(view, player):
         raise RuntimeError("oops")
-    monkeypatch.setattr(program, "get_bot", lambda name, seed: broken)
+    monkeypatch.setattr(program, "_make_bot", lambda name, seed: broken)
     s = reset(2, rng=9)
     out = io.StringIO()
     assert main(["nearest"], io.StringIO(format_start(2) + format_turn(s, 0)), out) == 0

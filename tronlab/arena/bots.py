@@ -121,8 +121,7 @@ def check_spec(spec: str, game: str) -> None:
             raise ValueError(f"py: bots play the Tron games, not {game}: a {game} bot is a "
                              f"program speaking its protocol (cmd:COMMAND; what it reads and "
                              f"answers: tronlab/capture/protocol.py)")
-        if not os.path.isfile(spec[3:]):
-            raise ValueError(f"no such Python file: {spec[3:]!r} (from {spec!r})")
+        _check_python_path(spec)
         from .pycheck import check_python_bot
         check_python_bot(spec[3:])
     elif spec.startswith("cmd:"):
@@ -134,6 +133,18 @@ def check_spec(spec: str, game: str) -> None:
             raise ValueError(unknown_bot(name, family) + _program_hint(spec, family))
         if opts:
             _check_bot_options(spec, name, family, opts)
+
+
+def _check_python_path(spec: str) -> None:
+    """A ValueError if the path of a ``py:`` spec is not a file: a folder is named
+    as one, with where a folder of bots goes (``--bots-dir``)."""
+    path = spec[3:]
+    if os.path.isdir(path):
+        raise ValueError(f"{path!r} (from {spec!r}) is a folder: py: takes one Python file "
+                         f"with move(board, player); a folder of bots plays in "
+                         f"'tronlab arena run --bots-dir {shlex.quote(path)}'")
+    if not os.path.isfile(path):
+        raise ValueError(f"no such Python file: {path!r} (from {spec!r})")
 
 
 def _program_hint(spec: str, family: str) -> str:

@@ -1,7 +1,12 @@
-"""Run a built-in Back to the Code bot as a contest program on stdin/stdout.
+"""Run a Back to the Code bot as a contest program on stdin/stdout.
 
     python -m tronlab.capture.program nearest
     python -m tronlab.capture.program random --seed 7
+    python -m tronlab.capture.program paths+max_nodes=5000
+
+The bots are those of ``tronlab bot NAME --protocol backtothecode``: every capture
+bot of the registry (:mod:`tronlab.runner.registry`; ``tronlab bots --game
+backtothecode`` lists them), with options as ``NAME+key=value``.
 
 The program reads the referee's lines (:mod:`tronlab.capture.protocol`) and
 answers one line a turn until its input ends, as ``tronlab bot NAME --protocol
@@ -16,13 +21,39 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .bots import BOTS, get_bot
+from ..runner.registry import bot_names, make_spec_bot, no_warm_up
+
+_DESCRIPTION = ("a Back to the Code bot as a contest program: the same bots as 'tronlab bot "
+                "NAME --protocol backtothecode', every capture bot that 'tronlab bots --game "
+                "backtothecode' lists")
+
+
+class _Parser(argparse.ArgumentParser):
+    def format_help(self) -> str:
+        """The help, ending with the registry's capture bots (looked up only here: loading
+        every bot module costs a run that plays one bot)."""
+        return super().format_help() + f"\nbots: {', '.join(bot_names('capture'))}\n"
+
+
+def _make_bot(spec: str, seed):
+    """The bot ``tronlab bot SPEC --protocol backtothecode`` plays, else a ValueError
+    naming the problem (an unknown name, a wrong option, a program): checked as
+    ``tronlab bot`` checks it (:func:`tronlab.arena.bots.check_spec`)."""
+    if "+" in spec or spec.startswith(("py:", "cmd:")):
+        from ..arena.bots import check_spec, is_program
+        if is_program(spec):
+            raise ValueError(f"this runs a registered bot, got {spec!r}: py: files and cmd: "
+                             f"programs play in tronlab match and arena run")
+        with no_warm_up():
+            check_spec(spec, "backtothecode")
+    return make_spec_bot(spec, game="backtothecode", rng=seed)
 
 
 def main(argv=None, stdin=None, stdout=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tronlab.capture.program",
-                                     description="a Back to the Code bot as a contest program")
-    parser.add_argument("bot", choices=sorted(BOTS))
+    parser = _Parser(prog="python -m tronlab.capture.program", description=_DESCRIPTION)
+    parser.add_argument("bot", metavar="BOT",
+                        help="a capture bot's name, with options as NAME+key=value "
+                             "(paths+max_nodes=5000)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the bot's random choices")
     parser.add_argument("--width", type=int, default=35)
     parser.add_argument("--height", type=int, default=20)
@@ -31,7 +62,8 @@ def main(argv=None, stdin=None, stdout=None) -> int:
 
     problems = []
     try:
-        run_program(get_bot(args.bot, args.seed), stdin=stdin, stdout=stdout,
+        bot = _make_bot(args.bot, args.seed)
+        run_program(bot, stdin=stdin, stdout=stdout,
                     width=args.width, height=args.height, problems=problems)
     except ValueError as err:
         problems = [" ".join(str(err).split())]

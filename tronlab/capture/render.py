@@ -108,6 +108,11 @@ def draw_grid(owner, positions=(), *, ax=None, flash=(), title=None, labels=True
 def draw_state(state, *, ax=None, before=None, title=None):
     """Draw a :class:`~tronlab.capture.state.State` (or a View); with ``before``
     (the state one round earlier) the squares enclosures took are outlined."""
+    from .state import State, View
+    for name, value in (("state", state), ("before", before)):
+        if not isinstance(value, (State, View)) and (name == "state" or value is not None):
+            raise TypeError(f"draw_state: {name} must be a capture State or View (from reset "
+                            f"or step), got {type(value).__name__}")
     flash = () if before is None else just_captured(before.owner, state.owner, state.positions)
     if title is None:
         scores = np.bincount(state.owner[state.owner >= 0].astype(np.intp),

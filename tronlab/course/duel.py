@@ -158,8 +158,7 @@ class Duel:
 
         if not self.records:
             return self
-        if not 0 <= game < len(self.records):
-            raise ValueError(f"game is 0 to {len(self.records) - 1}, got {game!r}")
+        game = check_whole(game, "game", 0, len(self.records) - 1)
         return BoardWidget.replay(self.records[game], fps=12)
 
 

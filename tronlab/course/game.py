@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from ..tron.board import FREE, MOVE_NAMES, TRAIL, Board
 from ..grid.voronoi import territory
+from ..tron.values import is_whole
 
 #: value of a position whose side to move has no legal move
 LOSS = -10000
@@ -48,10 +49,12 @@ class TurnGame:
         if board.n_players != 2:
             raise ValueError(f"TurnGame is a two-player game; this board has "
                              f"{board.n_players} players")
+        if not is_whole(player):
+            raise TypeError(f"player must be 0 or 1, got {type(player).__name__} {player!r}")
         if player not in (0, 1):
             raise ValueError(f"player must be 0 or 1, got {player!r}")
         self.board = board.copy()
-        self.player = player
+        self.player = int(player)
         self.nodes = 1
         self.evaluations = 0
         self._history: list[tuple[int, int]] = []

@@ -163,6 +163,9 @@ def hint(exercise, level: int = 1) -> Hint:
     if name not in HINTS:
         raise ValueError(f"no exercise called {name!r}; exercises: {', '.join(sorted(HINTS))}")
     total = len(HINTS[name])
-    if not is_whole(level) or not 1 <= level <= total:
+    if not is_whole(level):
+        raise TypeError(f"{name} has hints 1 to {total}: the level is an int, got "
+                        f"{type(level).__name__} {level!r}")
+    if not 1 <= level <= total:
         raise ValueError(f"{name} has hints 1 to {total}, got level {level!r}")
     return Hint(name, int(level), HINTS[name][level - 1])

@@ -72,6 +72,9 @@ def show_source(*functions, fold: int = 20) -> Source:
     each listing longer than ``fold`` lines is folded behind its name."""
     if not functions:
         raise TypeError("show_source needs at least one function")
-    if not is_whole(fold) or fold < 1:
+    if not is_whole(fold):
+        raise TypeError(f"fold is a number of lines (an int, 1 or more), got "
+                        f"{type(fold).__name__} {fold!r}")
+    if fold < 1:
         raise ValueError(f"fold is a number of lines (1 or more), got {fold!r}")
     return Source([_one(f) for f in functions], int(fold))

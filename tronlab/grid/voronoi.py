@@ -283,7 +283,10 @@ def _scratch(board, scratch):
 def _pair(board, players):
     if isinstance(players, np.ndarray) and players.ndim == 1:
         players = list(players)         # np.array([0, 1]) or argsort's answer
-    if not isinstance(players, (tuple, list)) or len(players) != 2:
+    if not isinstance(players, (tuple, list)):
+        raise TypeError(f"players must be two player numbers (a tuple or list), got "
+                        f"{type(players).__name__} {players!r}")
+    if len(players) != 2:
         raise ValueError(f"players must be two player numbers, got {players!r}")
     p, q = (check_head(board, x) for x in players)
     if p == q:

@@ -126,8 +126,12 @@ def reference_search_kernel(flat, head0, head1, stride, depth, dist, owner, queu
 def reference_search(board, *, depth=6):
     """ref.c's search from player 0 (see :func:`reference_search_kernel`):
     ``(value, move, nodes)``."""
-    if not isinstance(board, Board) or board.n_players != 2:
-        raise ValueError("reference_search needs a 2-player Board")
+    if not isinstance(board, Board):
+        raise TypeError(f"reference_search needs a 2-player tronlab Board, got "
+                        f"{type(board).__name__}")
+    if board.n_players != 2:
+        raise ValueError(f"reference_search needs a 2-player Board, this one has "
+                         f"{board.n_players}")
     depth = check_whole(depth, "depth", 0, 40)
     flat = board.flat.copy()
     s = new_scratch(flat.size)

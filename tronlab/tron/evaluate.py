@@ -61,7 +61,7 @@ from ..grid.multivoronoi import turn_order_territory_kernel
 from ..grid.parity import fill_bound_kernel
 from ..grid.voronoi import _pair, bfs_distances_kernel, territory_kernel
 from ..jit.kernels import KernelTable, kernel
-from .values import check_number, is_whole
+from .values import check_number, check_positive, is_whole
 
 TERRITORY, EDGES, LINEAR, CHAMBER, CHAMBER_A13 = 0, 1, 2, 3, 4
 CHAMBER_LAST = CHAMBER + 31              # CHAMBER + every chamber_flags word
@@ -230,17 +230,13 @@ def check_two_players(board, player):
 def check_max_depth(max_depth) -> int:
     """Validate a search's ``max_depth`` (a whole number of turns, at least 1;
     the deepening stops at its own limit whatever the value); returns it as an int."""
-    if not is_whole(max_depth) or max_depth < 1:
-        raise ValueError(f"max_depth must be a positive int (turns), got {max_depth!r}")
-    return int(max_depth)
+    return check_positive(max_depth, "max_depth", " (turns)")
 
 
 def check_weights(k1, k2, sep_weight):
     """Validate the linear weights and the separation weight; returns them typed."""
     k1, k2 = check_number(k1, "k1", None), check_number(k2, "k2", None)
-    if not is_whole(sep_weight) or sep_weight < 1:
-        raise ValueError(f"sep_weight must be a positive int, got {sep_weight!r}")
-    return k1, k2, int(sep_weight)
+    return k1, k2, check_positive(sep_weight, "sep_weight")
 
 
 def is_separated(board, players=(0, 1)) -> bool:

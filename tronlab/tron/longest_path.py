@@ -33,7 +33,7 @@ import numpy as np
 
 from .board import Board, check_board, check_head
 from ..grid import parity
-from .values import is_real, is_whole
+from .values import check_positive, is_real
 
 
 class LongestPath(NamedTuple):
@@ -95,9 +95,7 @@ def longest_path(board: Board, player: int = 0, *, max_depth: int = 64, time=Non
     deepen one move at a time until no line reaches the cutoff (exact), ``max_depth``
     or ``time`` seconds; the last completed depth's answer."""
     player = check_head(check_board(board), player)
-    if not is_whole(max_depth) or max_depth < 1:
-        raise ValueError(f"max_depth must be a positive int, got {max_depth!r}")
-    max_depth = int(max_depth)
+    max_depth = check_positive(max_depth, "max_depth")
     if time is not None and not is_real(time):
         raise TypeError(f"time must be a number of seconds or None, got {type(time).__name__}")
     if time is not None and not time >= 0:

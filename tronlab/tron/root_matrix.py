@@ -29,7 +29,7 @@ from .board import TRAIL, Board
 from ..jit.clock import now_ns
 from ..nash.zero_sum import solve_zero_sum
 from .search import MAX_DEPTH, WIN, Searcher
-from .values import is_whole
+from .values import check_whole
 
 
 def can_collide(board: Board, turns: int) -> bool:
@@ -94,10 +94,8 @@ class RootMatrixSearcher:
     within ``near`` turns, the Searcher's own alpha-beta otherwise."""
 
     def __init__(self, *, evaluation="chamber", draw=-1, near=3, reduce=0):
-        if not is_whole(near) or near < 1:
-            raise ValueError(f"near must be a positive int (turns), got {near!r}")
+        self.near = check_whole(near, "near", 1, unit="turns")
         self.searcher = Searcher(evaluation=evaluation, draw=draw, reduce=reduce)
-        self.near = int(near)
         self.last_stats: dict = {}
 
     def reset(self) -> None:

@@ -89,6 +89,24 @@ def check_whole(value, name: str, low: int, high: int | None = None, unit: str =
     return int(value)
 
 
+def check_positive(value, name: str, unit: str = "") -> int:
+    """``value`` as an int if it is a whole number of at least 1; else a TypeError
+    (a float, a bool, a str, None) or a ValueError (0 or less) saying ``name`` must
+    be a positive int (``unit``, e.g. ``" (turns)"``, follows those words).
+
+    >>> check_positive(2.5, "max_depth", " (turns)")
+    Traceback (most recent call last):
+    ...
+    TypeError: max_depth must be a positive int (turns), got float 2.5
+    """
+    if not is_whole(value):
+        raise TypeError(f"{name} must be a positive int{unit}, got {type(value).__name__} "
+                        f"{value!r}")
+    if value < 1:
+        raise ValueError(f"{name} must be a positive int{unit}, got {value!r}")
+    return int(value)
+
+
 def check_number(value, name: str, low: float = 0.0, unit: str = "", *,
                  high: float | None = None) -> float:
     """``value`` as a float if it is a finite real number (a numpy scalar too) of at

@@ -71,7 +71,7 @@ from ..evaluate import K1_DEFAULT, K2_DEFAULT
 from ..lightriders import MOVE_MARGIN, move_time
 from ..nash_search import MAX_DEPTH
 from ..nash_searcher import NashSearcher
-from ..values import check_flag, check_number, check_whole, is_whole
+from ..values import check_flag, check_number, check_whole
 from .base import _warm
 from .search import _EndgameBot
 
@@ -155,10 +155,8 @@ class NashBot(ClockedBot):
         super().__init__(endgame_depth=endgame_depth, time=time, verbose=verbose, rng=rng)
         self.urgent = check_number(urgent, "urgent", 1, "1: no extra time")
         self.focus = check_whole(focus, "focus", 0, unit="0: off")
-        if depth is not None and (not is_whole(depth) or not 1 <= depth <= MAX_DEPTH):
-            raise ValueError(f"depth must be an int from 1 to {MAX_DEPTH} (turns) or None, "
-                             f"got {depth!r}")
-        self.depth = None if depth is None else int(depth)
+        self.depth = None if depth is None else check_whole(depth, "depth", 1, MAX_DEPTH,
+                                                            "turns; or None")
         self.sample = check_flag(sample, "sample")
         self._rng_source, self._rng = rng, None
         self.searcher = NashSearcher(evaluation=evaluation, draw=draw, prune=prune,

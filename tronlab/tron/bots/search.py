@@ -47,9 +47,15 @@ from ..endgame import Endgame
 from ..evaluate import (CHAMBER, K1_DEFAULT, K2_DEFAULT, SEP_WEIGHT_DEFAULT, TERRITORY,
                         evaluate_kernel, is_separated)
 from ..search import Searcher
-from ..values import check_number, is_whole
+from ..values import check_number, check_positive, is_whole
 from ...runner.registry import register
 from .base import _WARMUP, _Bot, _warm
+
+
+def positive_or_none(value, name: str, unit: str = ""):
+    """``value`` as an int >= 1, or None; else a TypeError (not a whole number: 2.5,
+    '2', True) or a ValueError (0 or less) naming the option."""
+    return None if value is None else check_positive(value, name, f"{unit} or None")
 
 
 class _EndgameBot(_Bot):
@@ -62,9 +68,7 @@ class _EndgameBot(_Bot):
 
     def __init__(self, *, endgame_depth=None, time=None, verbose=False, rng=None):
         super().__init__(time=time, verbose=verbose, rng=rng)
-        if endgame_depth is not None and (not is_whole(endgame_depth) or endgame_depth < 1):
-            raise ValueError(f"endgame_depth must be a positive int or None, got {endgame_depth!r}")
-        self.endgame_depth = None if endgame_depth is None else int(endgame_depth)
+        self.endgame_depth = positive_or_none(endgame_depth, "endgame_depth")
         self.endgame = Endgame()
 
     def warm_up(self):
@@ -110,7 +114,8 @@ class VoronoiBot(_EndgameBot):
     def __init__(self, *, draw=-1, time=None, verbose=False, rng=None):
         super().__init__(endgame_depth=1, time=time, verbose=verbose, rng=rng)
         if not is_whole(draw):
-            raise ValueError(f"draw must be an int (squares; 0 = neutral), got {draw!r}")
+            raise TypeError(f"draw must be an int (squares; 0 = neutral), got "
+                            f"{type(draw).__name__} {draw!r}")
         self.draw = int(draw)
 
     def contested_move(self, board, player, deadline):
@@ -157,9 +162,7 @@ class SearchBot(_EndgameBot):
         self.draw = draw
         self.searcher = Searcher(evaluation=evaluation, k1=k1, k2=k2, sep_weight=sep_weight,
                                  draw=draw, crash=crash, tt=tt, ordering=ordering, reduce=reduce)
-        if depth is not None and (not is_whole(depth) or depth < 1):
-            raise ValueError(f"depth must be a positive int (turns) or None, got {depth!r}")
-        self.depth = None if depth is None else int(depth)
+        self.depth = positive_or_none(depth, "depth", " (turns)")
 
     def contested_move(self, board, player, deadline):
         kw = {} if self.depth is None else {"max_depth": self.depth}
