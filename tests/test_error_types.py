@@ -16,13 +16,21 @@ import tronlab
 import tronlab.capture as capture
 from tronlab.course import hint, show_source
 from tronlab.course.game import TurnGame
+from tronlab.render import draw_record
+from tronlab.runner.engine import play
 from tronlab.tron.c_reference import reference_search
+from tronlab.tron.env import TronParallelEnv
 from tronlab.tron.learn import separation_turn
 from tronlab.tron.longest_path import longest_path
+from tronlab.tron.nash_searcher import NashSearcher
 from tronlab.tron.root_matrix import RootMatrixSearcher
 
 BOARD = tronlab.Board.from_ascii("#####\n#1..#\n#..2#\n#####")
 CELLS = BOARD.cells.tolist()
+
+
+def _record():
+    return play(BOARD, [lambda b, p: 1, lambda b, p: 3], max_turns=2)
 
 
 def _state():
@@ -49,6 +57,10 @@ WRONG_TYPE = [
     ("TurnGame player str", lambda: TurnGame(BOARD, "0")),
     ("hint level", lambda: hint("territory", 1.5)),
     ("show_source fold", lambda: show_source(hint, fold=2.5)),
+    ("env max_cycles", lambda: TronParallelEnv(board=BOARD, max_cycles=2.5)),
+    ("random_map density", lambda: tronlab.random_map(9, 9, density="0.2")),
+    ("draw_record ncols", lambda: draw_record(_record(), ncols=2.5)),
+    ("nash draw", lambda: NashSearcher(draw="0")),
 ]
 
 #: the same arguments with the right type and a bad value
@@ -63,6 +75,10 @@ BAD_VALUE = [
     ("TurnGame player", lambda: TurnGame(BOARD, 2)),
     ("hint level", lambda: hint("territory", 9)),
     ("show_source fold", lambda: show_source(hint, fold=0)),
+    ("env max_cycles", lambda: TronParallelEnv(board=BOARD, max_cycles=0)),
+    ("random_map density", lambda: tronlab.random_map(9, 9, density=1.0)),
+    ("draw_record ncols", lambda: draw_record(_record(), ncols=0)),
+    ("nash draw", lambda: NashSearcher(draw=2e9)),
 ]
 
 
@@ -89,8 +105,6 @@ def test_a_bad_value_of_the_right_type_is_a_value_error(label, call):
 def test_a_duel_replay_names_a_game_that_is_not_an_int():
     """``duel.replay(1.5)`` raised 'list indices must be integers or slices' from inside."""
     from tronlab.course.duel import Duel
-    from tronlab.runner.engine import play
-
     record = play(BOARD, [lambda b, p: 1, lambda b, p: 3], max_turns=2)
     duel = Duel("territory", "hugger", [record], [0])
     for bad, error in ((1.5, TypeError), ("0", TypeError), (1, ValueError)):

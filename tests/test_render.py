@@ -222,8 +222,9 @@ def test_draw_record_small_multiples():
     assert [ax.get_title() for ax in draw_record(rec, turns=-1).axes] == [f"turn {last}"]
     with pytest.raises(TypeError, match=r"turns is a list of turn numbers \(or one turn\)"):
         draw_record(rec, turns="0, 2")
-    for bad in (0, 2.5, "2"):          # "2" used to be a TypeError from '<'
-        with pytest.raises(ValueError, match="ncols must be a whole number of at least 1"):
+    # "2" used to fail inside, comparing a str with '<'; now one line naming ncols
+    for bad, error in ((0, ValueError), (2.5, TypeError), ("2", TypeError)):
+        with pytest.raises(error, match="ncols must be a whole number of at least 1"):
             draw_record(rec, ncols=bad)
 
 

@@ -290,7 +290,10 @@ def draw_record(record, *, turns=None, ncols: int = 5, size: float = 2.6, titles
         picked.append(real)
     if not picked:
         raise ValueError("turns is empty: name at least one turn to draw")
-    if not is_whole(ncols) or ncols < 1:
+    if not is_whole(ncols):
+        raise TypeError(f"ncols must be a whole number of at least 1, got "
+                        f"{type(ncols).__name__} {ncols!r}")
+    if ncols < 1:
         raise ValueError(f"ncols must be a whole number of at least 1, got {ncols!r}")
     ncols = min(ncols, len(picked))
     nrows = -(-len(picked) // ncols)

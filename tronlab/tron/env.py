@@ -92,8 +92,10 @@ def _players(rules, board: Board | None, n_players) -> int:
 def _check_max_cycles(max_cycles):
     if max_cycles is None:
         return None
-    if not is_whole(max_cycles) \
-            or max_cycles < 1:
+    if not is_whole(max_cycles):
+        raise TypeError(f"max_cycles is None or a positive int, got "
+                        f"{type(max_cycles).__name__} {max_cycles!r}")
+    if max_cycles < 1:
         raise ValueError(f"max_cycles is None or a positive int, got {max_cycles!r}")
     return int(max_cycles)
 

@@ -130,7 +130,10 @@ def random_map(width: int, height: int, *, density: float = 0.15, border: bool =
     """
     width = _check_size("width", width, 3 if border else 1, MAX_SIDE)
     height = _check_size("height", height, 3 if border else 1, MAX_SIDE)
-    if not is_real(density) or not 0 <= density < 1:
+    if not is_real(density):
+        raise TypeError(f"density is a fraction in [0, 1), got {type(density).__name__} "
+                        f"{density!r}")
+    if not 0 <= density < 1:
         raise ValueError(f"density is a fraction in [0, 1), got {density!r}")
     tries = _check_size("tries", tries, 1)
     gen = as_rng(rng)

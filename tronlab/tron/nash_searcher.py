@@ -105,7 +105,10 @@ class NashSearcher:
                  hybrid=False, table=True, killers=True, hint_bits=16):
         self.code = eval_code(evaluation)
         self.k1, self.k2, self.sep_weight = check_weights(k1, k2, sep_weight)
-        if not is_real(draw) or not abs(draw) < ts.WIN:
+        if not is_real(draw):
+            raise TypeError(f"draw must be a number well inside +-WIN, got "
+                            f"{type(draw).__name__} {draw!r}")
+        if not abs(draw) < ts.WIN:
             raise ValueError(f"draw must be a number well inside +-WIN, got {draw!r}")
         hint_bits = check_whole(hint_bits, "hint_bits", 4, 24)
         self.draw = float(draw)
