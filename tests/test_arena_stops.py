@@ -51,3 +51,27 @@ def test_a_verbose_run_whose_output_nobody_reads_stops_and_says_so_on_stderr(
     assert err == ("stopped: nobody reads the output: 2 games finished in this run are "
                    f"stored in {db}; run the same command again to play the other 2\n")
 
+
+
+class _CtrlCOnImport:
+    """A module finder that raises KeyboardInterrupt when ``name`` is imported, as a
+    Ctrl-C while Python loads it would."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def find_spec(self, name, path=None, target=None):
+        if name == self.name:
+            raise KeyboardInterrupt
+        return None
+
+
+def test_ctrl_c_while_the_arena_modules_load_exits_130_without_a_traceback(monkeypatch):
+    import sys
+
+    from tronlab.cli import main
+
+    monkeypatch.delitem(sys.modules, "tronlab.arena.cli", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [_CtrlCOnImport("tronlab.arena.cli"),
+                                           *sys.meta_path])
+    assert main(["arena", "run", "--bots", "random", "hugger"]) == 130
