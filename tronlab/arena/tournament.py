@@ -16,6 +16,8 @@ exception (:func:`tronlab.arena.pycheck.check_bots_load`).  Executors:
   checked before its first game);
 * any other ``concurrent.futures.Executor`` you pass.
 
+Each game is claimed just before it is handed on (:mod:`tronlab.arena.claims`): runs
+sharing one database (a second terminal) share its games instead of each playing all.
 Ctrl-C stops the run cleanly: games not yet finished are dropped (a rerun plays
 them), the finished ones are in the store, and :func:`run` returns with
 ``interrupted`` set.  A worker process that dies in a game (a bot that kills
