@@ -226,7 +226,7 @@ def test_a_dask_run_cancels_the_games_of_a_bot_it_gave_up_on(tmp_path, quick_sta
                 [("hang", len(hang_keys) - len(hung))]
 
 
-def test_the_note_names_a_hung_bot_of_a_game_that_went_on_without_it(tmp_path):
+def test_the_note_names_a_hung_bot_of_a_game_that_went_on_without_it(tmp_path, monkeypatch):
     # three players: x timed out on turn 1 and the other two played on to turn 9, so the
     # rows alone (turns <= 1) do not tell; the records do
     from tronlab.arena.report import first_move_note, never_answered
@@ -239,6 +239,14 @@ def test_the_note_names_a_hung_bot_of_a_game_that_went_on_without_it(tmp_path):
         assert never_answered(rows) == []
         assert never_answered(rows, store) == ["x"]
         assert first_move_note(rows, store)[0].startswith("  x never answered a first move")
+        # the note tells of the run's --give-up-after, on the page as in the table
+        from tronlab.arena.html import leaderboard_html
+        assert "(--give-up-after, 2 by default)" in first_move_note(rows, store)[1]
+        assert "(--give-up-after, 3 in this run)" in first_move_note(rows, store, None, 3)[1]
+        monkeypatch.setattr("tronlab.arena.html._first_fault", lambda *a: "")  # no record
+        page = leaderboard_html(store, rows, max_replays=0, give_up_after=0)
+        assert "did not give up on such a program (--give-up-after 0)" in page
+        assert "gives up on such a program" not in page
         late = _row("k2", ["py:x", "random", "hugger"], set())
         late.update(turns=9, ranks=[2, 0, 1], winner=1, faults=["timeout", None, None],
                     record=json.dumps({"events": [{"turn": 4, "player": 0, "kind": "timeout"}]}))

@@ -254,7 +254,7 @@ def _print_run(args, plan, store, result, left_out, closed) -> None:
         for name, why in left_out.items():
             print(f"  {name}: {why}")
     if args.html:
-        _write_html(store, rows, args.html, args.replays, left_out)
+        _write_html(store, rows, args.html, args.replays, left_out, args.give_up_after)
 
 
 def _stored_or_stop(closed):
@@ -322,10 +322,11 @@ def _not_in_plan(store, plan, db) -> str:
             f"arena table and arena export count them too\n")
 
 
-def _write_html(store, rows, path, replays=500, left_out=None):
+def _write_html(store, rows, path, replays=500, left_out=None, after=None):
     from .html import leaderboard_html
     with open(path, "w", encoding="utf-8") as f:
-        f.write(leaderboard_html(store, rows, max_replays=replays, left_out=left_out))
+        f.write(leaderboard_html(store, rows, max_replays=replays, left_out=left_out,
+                                 give_up_after=after))
     print(f"leaderboard written to {path}")
 
 
