@@ -55,12 +55,15 @@ def process_start(pid: int) -> str | None:
     try:
         with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
             stat = f.read()
-        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as f:
-            boot = f.read().strip()
     except FileNotFoundError:
         return None if os.path.isdir("/proc/self") else ""
     except OSError:
         return ""
+    try:
+        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as f:
+            boot = f.read().strip()
+    except OSError:         # a container without it: the start tick alone
+        boot = ""
     return f"{boot}:{stat[stat.rindex(')') + 2:].split()[19]}"     # field 22, starttime
 
 
