@@ -22,8 +22,8 @@ plays the games.
 >>> from tronlab.arena.store import Store
 >>> db = Store(os.path.join(tempfile.mkdtemp(), "t.sqlite"))
 >>> mine, other = Claims(db), Claims(db, me=("elsewhere", 1, "x"))
->>> mine.claim(["k1", "k2"]), other.claim(["k1", "k3"]), other.held
-(['k1', 'k2'], ['k3'], {'k1': ...})
+>>> mine.claim(["k1", "k2"]), other.claim(["k1", "k3"]), list(other.held)
+(['k1', 'k2'], ['k3'], ['k1'])
 """
 
 from __future__ import annotations
