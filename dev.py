@@ -189,6 +189,9 @@ def test(args) -> int:
 
 
 def _cores() -> int:
+    """The cores this process may use.  tronlab.arena.pycheck.checks_at_once counts them
+    the same way; each keeps its own four lines: dev.py runs before tronlab (and numpy,
+    which ``import tronlab`` loads) is installed, and tronlab cannot import dev.py."""
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:                  # not on Linux

@@ -293,6 +293,8 @@ def test_two_runs_at_once_share_one_database(tmp_path):
         assert len(rows) == 72 == len({r["key"] for r in rows})
         assert sum(played) == 72          # a game both played is stored (and counted) once
         assert store.integrity_check() == "ok"
+        # each claimed the games it played (tronlab.arena.claims) and left no claim behind
+        assert store.conn.execute("SELECT COUNT(*) FROM claims").fetchone() == (0,)
 
 
 def test_opening_retries_while_sqlite_refuses_to_wait(tmp_path, monkeypatch):

@@ -17,7 +17,7 @@ from types import SimpleNamespace
 import pytest
 
 from tronlab.arena import Store, round_robin, run
-from tronlab.arena.giveup import first_move_timeouts
+from tronlab.arena.giveup import GiveUp, first_move_timeouts
 from tronlab.cli import main as tronlab_main
 
 HANG = "import time\n\ndef move(board, player):\n    time.sleep(60)\n"
@@ -115,7 +115,7 @@ def test_a_program_that_answers_once_after_a_slow_start_is_not_given_up_on(tmp_p
 
 
 def test_the_run_and_the_table_say_whom_it_gave_up_on_and_how_to_play_its_games(
-        tmp_path, quick_start, capsys):
+        tmp_path, quick_start, capsys, monkeypatch):
     folder = tmp_path / "class"
     folder.mkdir()
     (folder / "hang.py").write_text(HANG)
@@ -123,9 +123,18 @@ def test_the_run_and_the_table_say_whom_it_gave_up_on_and_how_to_play_its_games(
     db = str(tmp_path / "class.sqlite")
     args = ["arena", "run", "--no-progress", "--bots-dir", str(folder), "--bots", "hugger",
             "--maps", "arena", "--time", "0.05", "--db", db]
+    made = []
+    real_init = GiveUp.__init__
+
+    def counted(self, *a, **k):
+        made[-1] += 1
+        real_init(self, *a, **k)
+    monkeypatch.setattr(GiveUp, "__init__", counted)
+    made.append(0)
     assert tronlab_main(args) == 0
     out = capsys.readouterr().out
     assert out.startswith("6 games planned, 0 already in")
+    made.append(0)
     assert ("gave up on hang: it did not answer its first move in any of its 2 games, so its "
             "other 2 games were not played") in out
     assert f"fix {folder / 'hang.py'}" in out and "run the same command again" in out
@@ -137,9 +146,13 @@ def test_the_run_and_the_table_say_whom_it_gave_up_on_and_how_to_play_its_games(
     assert out.startswith("6 games planned, 4 already in")
     assert "0 to play (2 games of hang not: given up on in an earlier run" in out
     assert "gave up on hang in an earlier run (its file has not changed since)" in out
+    assert made == [1, 1]           # each run reads the stored games' records once
     assert tronlab_main(args + ["--give-up-after", "0"]) == 0
     out = capsys.readouterr().out
     assert "2 to play" in out and "gave up" not in out
+    # the table's note tells of the setting used, not of the default
+    assert "this run did not give up on such a program (--give-up-after 0)" in out
+    assert "gives up on such a program" not in out
 
 
 def test_first_move_timeouts_read_tron_and_capture_records():
@@ -213,7 +226,7 @@ def test_a_dask_run_cancels_the_games_of_a_bot_it_gave_up_on(tmp_path, quick_sta
                 [("hang", len(hang_keys) - len(hung))]
 
 
-def test_the_note_names_a_hung_bot_of_a_game_that_went_on_without_it(tmp_path):
+def test_the_note_names_a_hung_bot_of_a_game_that_went_on_without_it(tmp_path, monkeypatch):
     # three players: x timed out on turn 1 and the other two played on to turn 9, so the
     # rows alone (turns <= 1) do not tell; the records do
     from tronlab.arena.report import first_move_note, never_answered
@@ -226,6 +239,14 @@ def test_the_note_names_a_hung_bot_of_a_game_that_went_on_without_it(tmp_path):
         assert never_answered(rows) == []
         assert never_answered(rows, store) == ["x"]
         assert first_move_note(rows, store)[0].startswith("  x never answered a first move")
+        # the note tells of the run's --give-up-after, on the page as in the table
+        from tronlab.arena.html import leaderboard_html
+        assert "(--give-up-after, 2 by default)" in first_move_note(rows, store)[1]
+        assert "(--give-up-after, 3 in this run)" in first_move_note(rows, store, None, 3)[1]
+        monkeypatch.setattr("tronlab.arena.html._first_fault", lambda *a: "")  # no record
+        page = leaderboard_html(store, rows, max_replays=0, give_up_after=0)
+        assert "did not give up on such a program (--give-up-after 0)" in page
+        assert "gives up on such a program" not in page
         late = _row("k2", ["py:x", "random", "hugger"], set())
         late.update(turns=9, ranks=[2, 0, 1], winner=1, faults=["timeout", None, None],
                     record=json.dumps({"events": [{"turn": 4, "player": 0, "kind": "timeout"}]}))
@@ -295,7 +316,7 @@ def test_a_stopped_run_counts_the_games_a_rerun_plays_of_a_bot_that_answered(tmp
 def test_the_start_line_names_only_the_bots_whose_games_it_holds_back_in_class_order(tmp_path):
     # zed and amy were given up on in an earlier run (zed's games stored first); all of
     # old's games were played (--give-up-after 0), so none of the held games is old's
-    from tronlab.arena.cli import _held_back
+    from tronlab.arena.giveup import GiveUp, held_back
 
     def spec(key, bot):
         return SimpleNamespace(key=key, bots=(bot, "random"), names=(bot[3:], "random"))
@@ -307,7 +328,7 @@ def test_the_start_line_names_only_the_bots_whose_games_it_holds_back_in_class_o
         for key, bot in [("z0", "py:zed"), ("z1", "py:zed"), ("a0", "py:amy"),
                          ("a1", "py:amy"), ("o0", "py:old"), ("o1", "py:old")]:
             store.add(_row(key, [bot, "random"], {0}))
-        kept, words = _held_back(plan, store, store.done_keys(), 2)
+        kept, words = held_back(plan, GiveUp(plan, store, 2), store.done_keys())
     assert kept == 4
     assert words == " (4 games of amy, zed not: given up on in an earlier run, see the end)"
 

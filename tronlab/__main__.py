@@ -2,6 +2,9 @@
 
 import sys
 
-from .cli import main
+try:                # a Ctrl-C while the command's modules load: no traceback
+    from .cli import main
+except KeyboardInterrupt:
+    sys.exit(130)
 
 sys.exit(main())

@@ -29,7 +29,6 @@ import signal
 import sys
 
 from ..runner.reprs import plural
-from .bots import bot_name
 from .common import ArenaError, _open, is_utf8, shown_name
 from .stats import by_name
 from .export import cmd_export
@@ -180,8 +179,7 @@ def _executor(args, plan):
 
 
 def cmd_run(args) -> int:
-    from .giveup import given_up_lines
-    from .report import table_text
+    from .giveup import GiveUp, held_back
     from .tournament import run
 
     from ..runner import reaper
@@ -201,42 +199,76 @@ def cmd_run(args) -> int:
         store = _open(args.db, must_exist=False)
     from .schedule import plan_note
     done = len({s.key for s in plan} & done_keys)
-    kept, held = _held_back(plan, store, done_keys, args.give_up_after)
+    quit_ = GiveUp(plan, store, args.give_up_after)     # the stored games read once
+    kept, held = held_back(plan, quit_, done_keys)
     print(f"{plural(len(plan), 'game')} planned, {done} already in {args.db}, "
           f"{len(plan) - done - kept} to play{held}"
           + plan_note(plan, args.schedule, len(plan) - done - kept), flush=True)
     term = _TermAsCtrlC() if getattr(args, "command_line", False) else None
+    closed: list = []           # stdout's reader went away (`arena run --verbose | head`)
     try:
         result = run(plan, store, executor=executor, jobs=args.jobs,
-                     progress=not args.no_progress, on_game=_stored if args.verbose else None,
-                     check_load=False, give_up_after=args.give_up_after)
+                     progress=not args.no_progress,
+                     on_game=_stored_or_stop(closed) if args.verbose else None,
+                     check_load=False, give_up=quit_)
     finally:
         if term is not None:
             term.restore()
         if client is not None:
             client.close()
+    _print_run(args, plan, store, result, left_out, closed)
+    store.close()
+    if result.failed:
+        raise ArenaError(f"{result.failed}; the games stored so far are kept")
+    if closed:
+        return 128 + signal.SIGPIPE
+    if result.interrupted:
+        return 128 + signal.SIGTERM if term is not None and term.came else 130
+    return 0
+
+
+def _print_run(args, plan, store, result, left_out, closed) -> None:
+    """What ``arena run`` says after its games: why it stopped (on stderr when nobody
+    reads stdout any more: ``closed``), the table, the bots given up on, the games other
+    runs are playing, the bots not in the plan and those left out; and the page."""
+    from .claims import held_line
+    from .giveup import given_up_lines
+    from .report import table_text
+
     rows = store.rows(keys={s.key for s in plan})
     if result.interrupted or result.failed:
-        print(f"\nstopped: {plural(result.played, 'game')} finished in this run "
+        print(("" if closed else "\n") + f"stopped{': nobody reads the output' if closed else ''}: "
+              f"{plural(result.played, 'game')} finished in this run "
               f"{'is' if result.played == 1 else 'are'} stored in {args.db}; "
-              f"run the same command again to play the other {_to_play(plan, rows, result)}")
-    print(table_text(rows, store=store))
+              f"run the same command again to play the other {_to_play(plan, rows, result)}",
+              file=sys.stderr if closed else sys.stdout)
+    print(table_text(rows, store=store, give_up_after=args.give_up_after))
     given_up = given_up_lines(result.given_up)
     if given_up:
         print("\n" + "\n".join(given_up))
+    if result.held:
+        print("\n" + held_line(result.held))
     print(_not_in_plan(store, plan, args.db), end="")
     if left_out:
         print(f"\nleft out, cannot play: {', '.join(left_out)}")
         for name, why in left_out.items():
             print(f"  {name}: {why}")
     if args.html:
-        _write_html(store, rows, args.html, args.replays, left_out)
-    store.close()
-    if result.failed:
-        raise ArenaError(f"{result.failed}; the games stored so far are kept")
-    if result.interrupted:
-        return 128 + signal.SIGTERM if term is not None and term.came else 130
-    return 0
+        _write_html(store, rows, args.html, args.replays, left_out, args.give_up_after)
+
+
+def _stored_or_stop(closed):
+    """:func:`_stored`, and a stop as Ctrl-C's (``closed`` then says so) when stdout is a
+    pipe whose reader has gone (``| head``): playing on for nobody would be time lost."""
+    def on_game(row):
+        try:
+            _stored(row)
+        except BrokenPipeError:
+            from ..cli.app import silence_stdout
+            silence_stdout()
+            closed.append(True)
+            raise KeyboardInterrupt from None
+    return on_game
 
 
 def _stored(row) -> None:
@@ -266,23 +298,6 @@ class _TermAsCtrlC:
         signal.signal(signal.SIGTERM, self.old)
 
 
-def _held_back(plan, store, done_keys, after) -> tuple[int, str]:
-    """The games of ``plan`` not stored that the run will not play, because an earlier
-    run gave up on one of their bots, and the words for them ('' for none)."""
-    from .giveup import GiveUp
-    if not done_keys or not after:
-        return 0, ""
-    quit_ = GiveUp(plan, store, after)
-    held = {s.key: s for s in plan if s.key not in done_keys and quit_.skips(s)}
-    if not held:
-        return 0, ""
-    # those whose games are held back (one may have all its games stored), as a class list
-    names = ", ".join(sorted({bot_name(b) for s in held.values() for b in s.bots
-                              if b in quit_.given_up}, key=by_name))
-    return len(held), (f" ({plural(len(held), 'game')} of {names} not: given up on in an "
-                       f"earlier run, see the end)")
-
-
 def _to_play(plan, rows, result) -> int:
     """The games of ``plan`` a rerun would play: not in ``rows`` (those stored), and
     without a bot the run gave up on (one that answered in a game under way plays again)."""
@@ -307,10 +322,11 @@ def _not_in_plan(store, plan, db) -> str:
             f"arena table and arena export count them too\n")
 
 
-def _write_html(store, rows, path, replays=500, left_out=None):
+def _write_html(store, rows, path, replays=500, left_out=None, after=None):
     from .html import leaderboard_html
     with open(path, "w", encoding="utf-8") as f:
-        f.write(leaderboard_html(store, rows, max_replays=replays, left_out=left_out))
+        f.write(leaderboard_html(store, rows, max_replays=replays, left_out=left_out,
+                                 give_up_after=after))
     print(f"leaderboard written to {path}")
 
 

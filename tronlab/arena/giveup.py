@@ -140,6 +140,20 @@ class GiveUp:
         return out
 
 
+def held_back(plan, quit_, done_keys) -> tuple[int, str]:
+    """The games of ``plan`` not stored that the run will not play, because an earlier
+    run gave up on one of their bots (``quit_``, a :class:`GiveUp` of the stored games),
+    and the words for them ('' for none)."""
+    held = {s.key: s for s in plan if s.key not in done_keys and quit_.skips(s)}
+    if not held:
+        return 0, ""
+    # those whose games are held back (one may have all its games stored), as a class list
+    names = ", ".join(sorted({bot_name(b) for s in held.values() for b in s.bots
+                              if b in quit_.given_up}, key=by_name))
+    return len(held), (f" ({plural(len(held), 'game')} of {names} not: given up on in an "
+                       f"earlier run, see the end)")
+
+
 def given_up_lines(given_up) -> list[str]:
     """What ``tronlab arena run`` says at its end about the bots it gave up on: which,
     after how many games, how many of their games were not played, how to play them,

@@ -240,7 +240,7 @@ def _first_fault(store, row, name, code, games) -> str:
     return f"{game}: {html.escape(said)}"
 
 
-def _faults(store, rows, games, hung=None) -> str:
+def _faults(store, rows, games, hung=None, after=None) -> str:
     """The faults of each bot over ``rows``, as the printed table's faults lines give them,
     each with the first game it happened in and what the bot did there (``hung``:
     :func:`~tronlab.arena.report.never_answered`'s list, if known)."""
@@ -253,7 +253,7 @@ def _faults(store, rows, games, hung=None) -> str:
               _first_fault(store, first[name, code], name, code, games)]
              for name, c in sorted(counts.items(), key=lambda item: by_name(item[0]))
              for code, n in sorted(c.items())]
-    note = " ".join(line.strip() for line in first_move_note(rows, store, hung))
+    note = " ".join(line.strip() for line in first_move_note(rows, store, hung, after))
     return (f"<p>Games in which a bot timed out, crashed, answered badly or broke a rule, "
             f"out of {len(rows)}, and what it did the first time.</p>"
             + _table(["bot", "faults", "the first time"], lines, "faults counts")
@@ -339,21 +339,22 @@ def _pairs(rows) -> str:
                       _pairs_table(rows, every), "</details>"])
 
 
-def _middle(store, rows, games, left_out, names, hung) -> list[str]:
+def _middle(store, rows, games, left_out, names, hung, after=None) -> list[str]:
     """The sections between the ratings and the games: head to head and the pairs, then
     the faults, the contest's clock and the bots left out; for a class, what to fix
     first (as the printed table)."""
     duels = ["<h2>Head to head</h2><p>Score of the row's bot against the column's (the "
              "columns are numbered as the rows are).</p>", _h2h(rows, names), _pairs(rows)]
-    fix = ["<h2>Faults</h2>", _faults(store, rows, games, hung), _slow(rows, games),
+    fix = ["<h2>Faults</h2>", _faults(store, rows, games, hung, after), _slow(rows, games),
            _left_out(left_out)]
     return fix + duels if is_class(default_pairs(rows)) else duels + fix
 
 
 def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
-                     max_replays: int = 500, left_out=None) -> str:
+                     max_replays: int = 500, left_out=None, give_up_after=None) -> str:
     """The whole page for ``rows`` of ``store`` (see the module docstring); ``left_out``
-    is ``{name: why}`` of the bots of a class folder that could not play."""
+    is ``{name: why}`` of the bots of a class folder that could not play;
+    ``give_up_after``: the run's, for the faults' note (None: the default's words)."""
     table = ratings(rows)
     names = [r.name for r in table]
     hung = never_answered(rows, store)
@@ -380,7 +381,7 @@ def leaderboard_html(store, rows, *, title="tronlab arena leaderboard",
         _table(["rank", "bot", "rating", "95%", "points", "results"], rating_rows, "ratings"),
         _reference_note(table), f"<p>{html.escape(HUNG_NOTE)}</p>" if hung else "",
         _rating_svg(table),
-        *_middle(store, rows, games, left_out, names, hung),
+        *_middle(store, rows, games, left_out, names, hung, give_up_after),
         "<h2>Games</h2>", _replays_note(len(rows), len(games), store.path),
         _table(["game", "bots (by seat)", "map", "result", "turns"], game_rows, "games"),
         f'<script type="application/json" id="games-data">{data}</script>',

@@ -95,7 +95,8 @@ def check_bots_load(paths, timeout: float) -> None:
 def checks_at_once() -> int:
     """How many files :func:`load_problems` loads at once: one a core, at least two.
     All of a class's thirty at once on two cores took each past its timeout, and a
-    file whose top-level code raised passed unseen."""
+    file whose top-level code raised passed unseen.  (dev.py's ``_cores`` counts the
+    cores the same way, apart: it runs before tronlab is installed.)"""
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:                                 # not on Linux

@@ -239,7 +239,7 @@ def fault_count(code: str, games: int) -> str:
     return f"{code} in {plural(games, 'game')}"
 
 
-def faults_text(rows, store=None, hung=None) -> str:
+def faults_text(rows, store=None, hung=None, after=None) -> str:
     """The faults of each bot, a line each: how many games it lost to each kind of
     fault and the first game of each, which ``tronlab arena replay`` shows; with the
     ``store`` the rows come from, each first game's line follows, saying what the bot
@@ -262,7 +262,7 @@ def faults_text(rows, store=None, hung=None) -> str:
                                                     for code, n in sorted(c.items()))]
              + said(name, c)]
     return "\n".join([f"faults in {plural(len(rows), 'game')} (tronlab arena replay DB GAME "
-                      f"says what happened):"] + lines + first_move_note(rows, store, hung))
+                      f"says what happened):"] + lines + first_move_note(rows, store, hung, after))
 
 
 def never_answered(rows, store=None) -> list[str]:
@@ -286,11 +286,12 @@ def never_answered(rows, store=None) -> list[str]:
     return sorted((n for n in games if games[n] >= 2 and hung[n] == games[n]), key=by_name)
 
 
-def first_move_note(rows, store=None, names=None) -> list[str]:
+def first_move_note(rows, store=None, names=None, after=None) -> list[str]:
     """Lines saying what the bots of :func:`never_answered` (``names``, if known) cost the
     run (each of their games waited out the first move's limit, which starting a program
-    needs), that a run gives up on such a program and how to play its other games; none
-    when there are none."""
+    needs), that a run gives up on such a program (after ``after`` games: the run's
+    ``--give-up-after``, None for the default's words) and how to play its other games;
+    none when there are none."""
     from .giveup import GIVE_UP_AFTER
 
     names = never_answered(rows, store) if names is None else names
@@ -302,14 +303,25 @@ def first_move_note(rows, store=None, names=None) -> list[str]:
     return [f"  {', '.join(names)} never answered a first move: {whose} "
             f"{plural(len(theirs), 'game')} each waited out its limit ({waited:.0f} s of the "
             f"{sum(r.get('seconds') or 0.0 for r in rows):.0f} s all games took);",
-            f"  arena run gives up on such a program after its first games (--give-up-after, "
-            f"{GIVE_UP_AFTER} by default) and plays none of its others: to play those, fix "
-            f"{whose} file{'' if len(names) == 1 else 's'} and run the same command again"]
+            _give_up_words(after, GIVE_UP_AFTER) + f"fix {whose} "
+            f"file{'' if len(names) == 1 else 's'} and run the same command again"]
 
 
-def table_text(rows, pairs=None, store=None) -> str:
+def _give_up_words(after, default) -> str:
+    """The start of the note's second line, for the run's ``--give-up-after``."""
+    if after == 0:
+        return ("  this run did not give up on such a program (--give-up-after 0) and waited "
+                "in every game; to play those games anew, ")
+    when = "its first games (--give-up-after, " + \
+        (f"{default} by default)" if after is None else f"{after} in this run)")
+    return f"  arena run gives up on such a program after {when} and plays none of its " \
+        f"others: to play those, "
+
+
+def table_text(rows, pairs=None, store=None, give_up_after=None) -> str:
     """The whole report of ``rows`` (stored games); with the ``store`` they come from,
-    the faults say what each bot did wrong the first time."""
+    the faults say what each bot did wrong the first time; ``give_up_after``: the run's
+    (:func:`first_move_note`)."""
     if not rows:
         return "no games stored yet"
     games = sorted({r["game"] for r in rows})
@@ -318,7 +330,7 @@ def table_text(rows, pairs=None, store=None) -> str:
     slow = "\n".join(slow_lines(rows))
     every = default_pairs(rows) if pairs is None else pairs
     hung = never_answered(rows, store)      # read once: the ratings and the faults name them
-    ranked, faults = ratings_text(rows, hung=hung), faults_text(rows, store, hung)
+    ranked, faults = ratings_text(rows, hung=hung), faults_text(rows, store, hung, give_up_after)
     if pairs is not None or not is_class(every):
         return "\n\n".join(filter(None, [head, ranked, pairs_text(rows, every), faults, slow]))
     # a class: what to fix before how the pairs went, and only the pairs worth reading

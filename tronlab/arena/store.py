@@ -7,8 +7,9 @@ included - loses no finished game and leaves a database that passes
 ``PRAGMA integrity_check``; an unfinished game is simply not there, and a rerun
 of the same plan plays only the games whose key is missing.  The database is
 in WAL mode with a busy timeout, so several runs (several processes, several
-machines sharing a disk that supports locking) can add to one file; a game two
-runs both played is kept once (``INSERT OR IGNORE`` on its key).
+machines sharing a disk that supports locking) can add to one file; they share the
+games through the ``claims`` table (:mod:`tronlab.arena.claims`), and a game two
+runs both played anyway is kept once (``INSERT OR IGNORE`` on its key).
 
 >>> import os, tempfile
 >>> db = Store(os.path.join(tempfile.mkdtemp(), "t.sqlite"))
@@ -29,6 +30,7 @@ import sqlite3
 import time
 
 from ..tron.values import is_whole
+from .claims import SCHEMA as CLAIMS
 
 #: the schema, one statement each: created in one transaction when missing
 SCHEMA = ("""
@@ -92,7 +94,7 @@ def _open(path: str) -> sqlite3.Connection:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("BEGIN IMMEDIATE")
-        for statement in SCHEMA:
+        for statement in SCHEMA + (CLAIMS,):
             conn.execute(statement)
         found = _columns(conn)
         for column, kind in _ADDED.items():
@@ -203,6 +205,7 @@ class Store:
         try:
             cur = self.conn.execute(f"INSERT OR IGNORE INTO games ({cols}) VALUES ({marks})",
                                     values)
+            self.conn.execute("DELETE FROM claims WHERE key = ?", (values["key"],))
             self.conn.execute("COMMIT")
         except BaseException:
             # a Ctrl-C can land after COMMIT has returned: the game is stored, nothing to undo

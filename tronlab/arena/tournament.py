@@ -16,6 +16,8 @@ exception (:func:`tronlab.arena.pycheck.check_bots_load`).  Executors:
   checked before its first game);
 * any other ``concurrent.futures.Executor`` you pass.
 
+Each game is claimed just before it is handed on (:mod:`tronlab.arena.claims`): runs
+sharing one database (a second terminal) share its games instead of each playing all.
 Ctrl-C stops the run cleanly: games not yet finished are dropped (a rerun plays
 them), the finished ones are in the store, and :func:`run` returns with
 ``interrupted`` set.  A worker process that dies in a game (a bot that kills
@@ -34,11 +36,13 @@ played, not stored; those running finish), and ``given_up`` says which and how m
 from __future__ import annotations
 
 import concurrent.futures as cf
+import itertools
 import os
 import signal
 from dataclasses import dataclass, field
 
 from .cluster import dask_executor  # noqa: F401  (its home before cluster.py)
+from .claims import Claims
 from .giveup import GIVE_UP_AFTER, GiveUp
 from .play import DEFAULT_WARM, plan_warm, play_spec, program_start, warm_up
 from .pycheck import load_problems
@@ -57,6 +61,8 @@ class RunResult:
     failed: str | None = None     # why the executor could not go on (a worker died)
     #: the programs given up on (:class:`~tronlab.arena.giveup.GivenUp`), this run or before
     given_up: list = field(default_factory=list)
+    #: the games left to another run that is playing them: key -> its pid
+    held: dict = field(default_factory=dict)
 
 
 def _die_with_parent() -> None:
@@ -123,50 +129,75 @@ def _kill_pool(executor) -> None:
         manager.join(timeout=_POOL_GONE)
 
 
-def _results(todo, executor, cancel=True, quit_=None):
+def _results(todo, executor, cancel=True, quit_=None, claims=None, window=None):
     """Rows as games finish.  ``cancel=False`` for a pool run() owns: its futures are
     cancelled by the pool's own shutdown, because cancelling them from here while the
     pool breaks down (Ctrl-C reaches the workers too) makes CPython 3.11's pool thread
     fail with InvalidStateError (fixed in 3.12).  The games of a bot ``quit_`` (a
-    :class:`~tronlab.arena.giveup.GiveUp`) gives up on are not played from then on."""
+    :class:`~tronlab.arena.giveup.GiveUp`) gives up on are not played from then on.
+    Each game is claimed (``claims``, :mod:`tronlab.arena.claims`) just before it is
+    handed on, at most ``window`` at once (None: all at the start), and passed over when
+    another run holds it or stored it meanwhile."""
+    def claimed(specs):
+        if quit_ is not None:
+            quit_.dropped += sum(map(quit_.skips, specs))
+            specs = [s for s in specs if not quit_.skips(s)]
+        if claims is None or not specs:
+            return specs
+        got = set(claims.claim([s.key for s in specs]))
+        return [s for s in specs if s.key in got]
+
     if executor is None:
         for spec in todo:
-            if quit_ is not None and quit_.skips(spec):
-                quit_.dropped += 1
-                continue
-            yield play_spec(spec)
+            yield from map(play_spec, claimed([spec]))
         return
     # a Dask worker has a folder and an environment of its own: relative bot paths are
     # read from our folder, and programs get our TRONLAB_PROGRAM_START
     where = (os.getcwd(), program_start())
-    # a pool spawns its workers in submit(): they start with SIGINT blocked (the mask is
-    # inherited), so a Ctrl-C while one still imports does not print its traceback; this
-    # process still gets the Ctrl-C (another thread takes it, or it waits for the unblock)
-    mask = hasattr(signal, "pthread_sigmask")
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if mask else None
+    waiting = iter(todo)
+    futures: dict = {}              # future -> its game, all handed on
+    running: set = set()            # those not yet read nor cancelled
     try:
-        futures = {executor.submit(play_spec, spec, *where): spec for spec in todo}
-    finally:
-        if mask:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)
-    dropped: set = set()            # futures cancelled because their bot was given up on
-    seen = 0                        # bots given up on when the futures were last looked at
-    try:
-        for future in cf.as_completed(futures):
-            if future in dropped:
-                continue
-            try:
-                row = future.result()
-            except Exception as exc:
-                raise WorkerDied(worker_death(exc, futures[future])
-                                 or game_error(exc, futures[future])) from exc
-            yield row
-            if quit_ is not None and len(quit_.given_up) > seen:
-                seen = len(quit_.given_up)
-                dropped |= _drop(executor, futures, quit_)
+        while True:
+            # games another run holds make room for the next: fill the window again
+            while window is None or len(running) < window:
+                specs = list(itertools.islice(waiting, (window or len(todo)) - len(running)))
+                if not specs:
+                    break
+                for spec in claimed(specs):
+                    future = _submit(executor, spec, where)
+                    futures[future] = spec
+                    running.add(future)
+            if not running:
+                return
+            done, _ = cf.wait(running, return_when=cf.FIRST_COMPLETED)
+            for future in done:
+                running.discard(future)
+                try:
+                    row = future.result()
+                except Exception as exc:
+                    raise WorkerDied(worker_death(exc, futures[future])
+                                     or game_error(exc, futures[future])) from exc
+                yield row
+                if quit_ is not None and quit_.given_up:
+                    running -= _drop(executor, {f: futures[f] for f in running}, quit_)
     finally:
         if cancel:
             _cancel(executor, futures)
+
+
+def _submit(executor, spec, where):
+    """``executor.submit(play_spec, spec, *where)``.  A pool spawns its workers in
+    submit(): they start with SIGINT blocked (the mask is inherited), so a Ctrl-C while
+    one still imports does not print its traceback; this process still gets the Ctrl-C
+    (another thread takes it, or it waits for the unblock)."""
+    mask = hasattr(signal, "pthread_sigmask")
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if mask else None
+    try:
+        return executor.submit(play_spec, spec, *where)
+    finally:
+        if mask:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _drop(executor, futures, quit_) -> set:
@@ -275,27 +306,26 @@ def plan_load_problems(plan, done=frozenset()) -> dict:
 
 def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
         on_game=None, check_load: bool = True,
-        give_up_after: int = GIVE_UP_AFTER) -> RunResult:
+        give_up_after: int = GIVE_UP_AFTER, give_up=None) -> RunResult:
     """Play the games of ``plan`` that ``store`` lacks; see the module docstring.
 
     ``on_game(row)`` is called after each game is stored.  ``check_load=False``
     skips :func:`check_plan_loads` (the caller ran it).  ``give_up_after``: the games
     a program may time out on the first move of, each of its first, before the run
-    gives up on it (0: never; :mod:`tronlab.arena.giveup`).
+    gives up on it (0: never; :mod:`tronlab.arena.giveup`); ``give_up``: the
+    :class:`~tronlab.arena.giveup.GiveUp` of the stored games, if the caller made it.
     """
-    done = store.done_keys()
-    quit_ = GiveUp(plan, store, give_up_after)      # those given up on in an earlier run
-    todo = [spec for spec in {spec.key: spec for spec in plan if spec.key not in done}.values()
-            if not quit_.skips(spec)]
+    quit_ = GiveUp(plan, store, give_up_after) if give_up is None else give_up
+    todo, result = _todo(plan, store, quit_)
     if check_load:
         check_plan_loads(todo)
-    result = RunResult(planned=len({s.key for s in plan}), skipped=len({s.key for s in plan}
-                                                                        & done))
     own = None
     if executor is None and jobs > 1 and len(todo) > 1:
         executor = own = process_pool(min(jobs, len(todo)), plan_warm(todo))
-    bar = _progress(len(todo), progress)
-    rows = _results(todo, executor, cancel=own is None, quit_=quit_)
+    bar, claims = _progress(len(todo), progress), Claims(store)
+    # a pool's games are claimed as its workers take them, a Dask run's all at once
+    rows = _results(todo, executor, cancel=own is None, quit_=quit_, claims=claims,
+                    window=getattr(executor, "_max_workers", None))
     workers: set = set()         # every pool worker this run had: never swept as an orphan
     try:
         for row in rows:
@@ -306,30 +336,41 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
             quit_.add(row)
             if bar is not None:
                 bar.update(1)
-                bar.total = len(todo) - quit_.dropped
+                bar.total = len(todo) - quit_.dropped - claims.passed
             if on_game is not None:
                 on_game(row)
-    except KeyboardInterrupt:
-        result.interrupted = True
-        workers.update(getattr(executor, "_processes", None) or ())
-        if own is not None:
-            _kill_pool(own)
-            own = None
-    except WorkerDied as exc:
-        result.failed = str(exc)
+    except (KeyboardInterrupt, WorkerDied) as exc:
+        if isinstance(exc, WorkerDied):
+            result.failed = str(exc)
+        else:
+            result.interrupted = True
+            workers.update(getattr(executor, "_processes", None) or ())
         if own is not None:
             _kill_pool(own)
             own = None
     finally:
         if bar is not None:
-            bar.total = len(todo) - quit_.dropped
+            bar.total = len(todo) - quit_.dropped - claims.passed
             bar.close()
         if own is not None:
             own.shutdown(wait=True, cancel_futures=True)
         rows.close()
+        claims.release()
         _sweep(None, workers)
-    result.given_up = quit_.report(plan, store.done_keys())
+    done = store.done_keys()
+    result.given_up = quit_.report(plan, done)
+    result.held = claims.still_held(done)
     return result
+
+
+def _todo(plan, store, quit_) -> tuple[list, RunResult]:
+    """The games of ``plan`` to play (not stored, no bot given up on), and the run's
+    result so far (the games planned and those stored already)."""
+    done = store.done_keys()
+    todo = [spec for spec in {spec.key: spec for spec in plan if spec.key not in done}.values()
+            if not quit_.skips(spec)]
+    keys = {s.key for s in plan}
+    return todo, RunResult(planned=len(keys), skipped=len(keys & done))
 
 
 def _add(store, row, result) -> bool:

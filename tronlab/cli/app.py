@@ -23,7 +23,10 @@ def main(argv=None) -> int:
     if command_line:
         reopen_closed_streams()
     if argv[:1] == ["arena"]:
-        from ..arena.cli import main as arena_main
+        try:        # a Ctrl-C while the arena's modules load: no traceback
+            from ..arena.cli import main as arena_main
+        except KeyboardInterrupt:
+            return 130
         return arena_main(argv[1:], command_line=command_line)
     try:
         args = build_parser().parse_args(argv)
