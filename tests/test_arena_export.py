@@ -154,7 +154,8 @@ def test_the_export_is_the_table_of_the_same_database(contest, capsys):
     for g, r in zip(played, rows):               # seat by seat, as stored
         seats = range(len(r["names"]))
         assert [g[f"seat{k}_bot"] for k in seats] == r["names"]
-        assert [int(g[f"seat{k}_place"]) for k in seats] == [x + 1 for x in r["ranks"]]
+        assert [int(g[f"seat{k}_place"]) for k in seats] == [
+            1 + sum(y < x for y in r["ranks"]) for x in r["ranks"]]
         assert (g["map"], int(g["turns"])) == (r["map"], r["turns"])
     assert math.isclose(sum(float(s["points"]) for s in standing if s["rules"] == "codingame"),
                         6 * 3)          # 6 games of 3 players: 3 results each, 1 point each
@@ -235,6 +236,23 @@ def test_the_export_of_hand_made_rows(tmp_path, capsys):
     played = _read(games)
     assert [(g["game"], g["winner"], g["seat0_fault"], g["seat0_reason"]) for g in played] == [
         ("2", "", "", ""), ("3", "b", "", ""), ("4", "a", "", "")]
+
+
+def test_places_count_the_seats_placed_better_in_both_games(tmp_path):
+    """A Tron row stores a tie for first as ranks 0, 0, 1 and a capture row as 0, 0, 2: the
+    export called the third player 2nd in one and 3rd in the other; it is 3rd in both."""
+    from tronlab.arena.export import game_lines
+    from tronlab.arena.html import _result
+
+    with Store(str(tmp_path / "p.sqlite")) as store:
+        store.add(_stored("t", 1, None, [0, 0, 1], None, game="codingame", names=("a", "b", "c")))
+        store.add(_stored("c", 2, None, [0, 0, 2], None, game="backtothecode",
+                          names=("a", "b", "c")))
+        rows = store.rows()
+        lines = game_lines(store, rows)
+    place = lines[0].index("seat2_place")
+    assert [line[place] for line in lines[1:]] == [3, 3]
+    assert {_result(row) for row in rows} == {"places a 1, b 1, c 3"}
 
 
 def test_a_large_gauntlet_and_a_three_player_plan_say_how_they_are_made():

@@ -40,7 +40,7 @@ from ..runner.reprs import plural
 from .ratings import places, ratings
 from .report import clock_text, seat_faults
 from .slow import slow_by_bot
-from .stats import fault_codes, fault_counts
+from .stats import fault_codes, fault_counts, seat_places
 from .store import Store, record_of  # noqa: F401  (Store: the doctest's)
 
 
@@ -102,9 +102,10 @@ def game_lines(store, rows) -> list[list]:
         names = row["names"]
         line = [row["id"], row["game"], row["tag"], row["map"], row["seed"], clock_text(row),
                 row["turns"], "" if row["winner"] is None else names[row["winner"]]]
+        places = seat_places(row["ranks"])
         for k, reason in enumerate(_reasons(store, row)):
             fault = row["faults"][k]
-            line += [names[k], row["ranks"][k] + 1, fault if fault in codes else "", reason]
+            line += [names[k], places[k], fault if fault in codes else "", reason]
         out.append(line + [""] * (4 * (seats - len(names))))
     return out
 

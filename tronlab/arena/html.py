@@ -32,7 +32,8 @@ from .report import (CLASS_PAIRS, HUNG_MARK, HUNG_NOTE, RESULTS_NOTE, class_pair
                      first_faults, first_move_note, is_class, maps_phrase, multiplayer,
                      never_answered, pairs_counts, reference_note)
 from .slow import PAGE_EACH, allowance, clocks_text, slow_entries
-from .stats import by_name, fault_codes, fault_counts, head_to_head, pair_table
+from .stats import (by_name, fault_codes, fault_counts, head_to_head, pair_table,
+                    seat_places)
 from .store import record_of
 
 STYLE = """
@@ -118,7 +119,7 @@ def _result(row) -> str:
     elif len(names) == 2:
         text = "draw"
     else:
-        text = "places " + ", ".join(f"{n} {r + 1}" for n, r in zip(names, ranks))
+        text = "places " + ", ".join(f"{n} {r}" for n, r in zip(names, seat_places(ranks)))
     codes = fault_codes()
     faults = [f"{n}: {f}" for n, f in zip(names, row["faults"]) if f in codes]
     return text + (f" ({'; '.join(faults)})" if faults else "")

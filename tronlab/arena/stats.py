@@ -66,6 +66,18 @@ def verdict(wins: int, draws: int, losses: int, alpha: float = ALPHA) -> str:
     return "clear" if wins > losses else "lost"
 
 
+def seat_places(ranks) -> list[int]:
+    """Each seat's place, 1 for the first, as contests count them: one more than the
+    seats placed better, so two players level first are both 1 and the next is 3.
+    A stored row's ``ranks`` only order the seats (a Tron game stores 0, 0, 1 where a
+    capture game stores 0, 0, 2); a table, a page or an export shows these places.
+
+    >>> seat_places([0, 0, 1]), seat_places([0, 0, 2]), seat_places([1, 0, 2, 1])
+    ([1, 1, 3], [1, 1, 3], [2, 1, 4, 2])
+    """
+    return [1 + sum(other < mine for other in ranks) for mine in ranks]
+
+
 def comparisons(row):
     """``(name_i, name_j, s)`` for every ordered pair of seats with different bots:
     s = 1 if i placed better, 1/2 if level, 0 if worse."""
