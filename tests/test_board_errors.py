@@ -58,9 +58,10 @@ def test_player_numbers_are_checked(player):
             call()
 
 
-@pytest.mark.parametrize("players", [0, (0, 5), (1, 1), (0, 1, 2)])
-def test_is_separated_checks_its_pair(players):
-    with pytest.raises(ValueError, match="player"):
+@pytest.mark.parametrize("players, error", [(0, TypeError), ((0, 5), ValueError),
+                                            ((1, 1), ValueError), ((0, 1, 2), ValueError)])
+def test_is_separated_checks_its_pair(players, error):
+    with pytest.raises(error, match="player"):
         is_separated(padded("1.#.2"), players)
 
 
@@ -125,7 +126,7 @@ def test_random_map_takes_numpy_fractions():
     a = random_map(10, 10, density=np.float32(0.25), rng=3)
     b = random_map(10, 10, density=0.25, rng=3)
     assert a == b
-    with pytest.raises(ValueError, match="density"):
+    with pytest.raises(TypeError, match="density"):      # a bool is not a fraction
         random_map(10, 10, density=True, rng=3)
 
 

@@ -118,6 +118,10 @@ def test_an_arena_script_without_a_main_guard_is_told_so(tmp_path, guarded):
     else:
         assert "a worker process died" in r.stderr, r.stderr
         assert "run.py runs the arena" in r.stderr and "if __name__ ==" in r.stderr, r.stderr
+        # each worker's own tournament stops at once, naming the guard: since runs share
+        # their games (claims, session 52) it found both games held by the script's run,
+        # played nothing and let the unguarded script play on without a word
+        assert "the arena started inside a worker process" in r.stderr, r.stderr
 
 
 @pytest.mark.parametrize("name", ["voronoi", "chamber", "nash", "hybrid"])

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from .cluster import dask_executor  # noqa: F401  (its home before cluster.py)
 from .claims import Claims
 from .giveup import GIVE_UP_AFTER, GiveUp
+from .ownscript import check_not_importing, own_script_note
 from .play import DEFAULT_WARM, plan_warm, play_spec, program_start, warm_up
 from .pycheck import load_problems
 from ..tron.values import is_whole
@@ -233,7 +234,7 @@ def worker_death(exc, spec) -> str | None:
     if isinstance(exc, cf.BrokenExecutor):
         return ("a worker process died during a game (a bot may have ended the process "
                 "playing it, or the system killed it) and the process pool cannot go on"
-                + _own_script_note())
+                + own_script_note())
     game = f"the game {' v '.join(spec.names)} on {spec.map_label} (key {spec.key})"
     if type(exc).__name__ == "KilledWorker":
         return f"Dask gave up on {game}: every worker that played it died"
@@ -256,28 +257,6 @@ def game_error(exc, spec) -> str:
         if frames else ""
     return (f"the game {' v '.join(spec.names)} on {spec.map_label} (key {spec.key}) "
             f"failed where it was played: {type(exc).__name__}: {exc}{where}")
-
-
-def _own_script_note() -> str:
-    """The likeliest cause when the arena runs from a script of the user's own: the
-    workers start by importing that script, which without a ``__main__`` guard starts
-    the tournament again inside them and dies (multiprocessing's bootstrapping error)."""
-    import sys
-
-    module = sys.modules.get("__main__")
-    spec = getattr(module, "__spec__", None)
-    if spec is not None and spec.name.endswith("__main__"):
-        return ""       # python -m PACKAGE: the workers do not import it
-    main = getattr(module, "__file__", None)
-    try:
-        with open(main, encoding="utf-8", errors="replace") as f:
-            guarded = "__name__" in f.read(1_000_000)
-    except (OSError, TypeError):    # a notebook or the interpreter's prompt: no file
-        return ""
-    if guarded:                     # the tronlab command, a guarded script
-        return ""
-    return (f"; if it died at once: {os.path.basename(main)} runs the arena, and each worker "
-            f"imports it first, so its call must sit under 'if __name__ == \"__main__\":'")
 
 
 def _progress(total, progress):
@@ -315,6 +294,7 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
     gives up on it (0: never; :mod:`tronlab.arena.giveup`); ``give_up``: the
     :class:`~tronlab.arena.giveup.GiveUp` of the stored games, if the caller made it.
     """
+    check_not_importing()
     quit_ = GiveUp(plan, store, give_up_after) if give_up is None else give_up
     todo, result = _todo(plan, store, quit_)
     if check_load:
