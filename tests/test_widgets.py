@@ -370,11 +370,15 @@ def test_front_end_ships_inside_the_package_and_needs_no_network():
 
 # ---- issue 12: four players, watching, replaying a finished game, the saved picture -----------
 
-def test_four_player_play_builds_a_four_player_board_and_plays_to_the_end():
+def test_four_player_play_builds_a_four_player_board_and_plays_to_the_end(monkeypatch):
+    import tronlab.widgets as widgets
+    now = [100.0]       # the widget's clock: a tick comes a whole second after the last
+    monkeypatch.setattr(widgets, "_clock", lambda: now[0], raising=False)
     w = BoardWidget.play(["hugger", "filler", "random"], rules="codingame", seed=5)
     assert w.board.n_players == 4 and w.names == ["you", "hugger", "filler", "random"]
     while not w.game_over:
-        if w.watching:
+        if w.watching:      # (on the real clock this loop spun 25 s, 175,000 early ticks)
+            now[0] += 1.0
             w._on_browser_msg(w, {"type": "tick"}, [])
         else:
             w._on_browser_msg(w, {"type": "move", "move": 0}, [])   # straight up
