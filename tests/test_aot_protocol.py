@@ -131,8 +131,9 @@ def test_protocol_program_with_the_build_never_imports_numba(aot_build, name, pr
     out = tmp_path / "modules.json"
     env = _env(aot_build, tmp_path)
     # generous limits: this test is about what gets imported, not about time.  Light Riders
-    # limits are a time bank that nash and hybrid spend: a 10 s bank, 0.1 s added a move
-    limits = ({"first_time_limit": 10.0, "time_limit": 0.1} if protocol == "lightriders"
+    # limits are a time bank that nash and hybrid spend, over the 20 rounds the game is told
+    # it lasts (settings max_rounds): a 2 s bank, 0.1 s added a move (10 s took 12 s a game)
+    limits = ({"first_time_limit": 2.0, "time_limit": 0.1} if protocol == "lightriders"
               else {"first_time_limit": 60.0, "time_limit": 20.0})
     prog = Legal(ExternalBot([sys.executable, "-c", WRAP, str(out), "bot", name, "--protocol",
                               protocol, "--time", "0.05"], protocol=protocol, env=env, cwd=ROOT,
