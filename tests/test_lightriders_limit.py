@@ -7,6 +7,8 @@ import ast
 import sys
 from pathlib import Path
 
+import pytest
+
 from tronlab.arena.bots import make_bot
 from tronlab.runner.engine import play
 from tronlab.runner.registry import get_bot
@@ -95,11 +97,14 @@ def test_a_search_bot_told_its_limit_as_a_bank_plans_all_of_it():
     assert abs(contest - 0.85 * (0.2 + (10 - 0.2) / 128 - 0.02)) < 1e-9, contest
 
 
-def test_a_starting_bots_worker_hears_the_whole_bank_when_its_bot_takes_it(monkeypatch,
-                                                                           tmp_path):
-    """Before: StartingBot.start_game took no time_bank, so the compiled bot of a program
-    started cold never heard it (it planned a bank that cannot grow as half of it); a bot
-    whose start_game takes no time_bank is not given one."""
+@pytest.mark.parametrize("keyword, told, clock", [("time_bank", (0.18, 0.18), (0.18, 0.18)),
+                                                  ("max_turns", 7, None)])
+def test_a_starting_bots_worker_hears_the_game_when_its_bot_takes_it(monkeypatch, tmp_path,
+                                                                     keyword, told, clock):
+    """Before: StartingBot.start_game took no time_bank (nor, until session 52, max_turns),
+    so the compiled bot of a program started cold never heard the whole bank (it planned
+    a bank that cannot grow as half of it) or the game's turn limit; a bot whose
+    start_game does not take the keyword is not given it."""
     import io
 
     from tronlab.jit import cache
@@ -112,20 +117,20 @@ def test_a_starting_bots_worker_hears_the_whole_bank_when_its_bot_takes_it(monke
             return 0
 
         def start_game(self, board, player, *, rules=None, time_limit=None, rng=None,
-                       time_bank="not told"):
-            self.last_stats = {"time_bank": time_bank}
+                       time_bank="not told", max_turns="not told"):
+            self.last_stats = {keyword: {"time_bank": time_bank, "max_turns": max_turns}[keyword]}
 
     class Deaf(Heard):
         def start_game(self, board, player, *, rules=None, time_limit=None, rng=None):
-            self.last_stats = {"time_bank": "not told"}
+            self.last_stats = {keyword: "not told"}
 
     board = lightriders_board(x=3, y=3)
-    for kind, heard in ((Heard, (0.18, 0.18)), (Deaf, "not told")):
+    for kind, heard in ((Heard, told), (Deaf, "not told")):
         proxy = starting.StartingBot("heard")
-        proxy.start_game(board, 0, rules="lightriders", time_limit=None, time_bank=(0.18, 0.18))
+        proxy.start_game(board, 0, rules="lightriders", time_limit=None, **{keyword: told})
         messages = io.BytesIO()
         starting.send(messages, ("start_game", *proxy._game))
-        starting.send(messages, ("move", board, 0, (0.18, 0.18), None))
+        starting.send(messages, ("move", board, 0, clock, None))
         monkeypatch.setattr(sys, "stdin", type("In", (), {"buffer": io.BytesIO(
             messages.getvalue())})())
         monkeypatch.setattr(registry, "make_spec_bot", lambda spec, kind=kind, **kw: kind())
@@ -135,4 +140,4 @@ def test_a_starting_bots_worker_hears_the_whole_bank_when_its_bot_takes_it(monke
             assert starting.worker_main(["heard"]) == 0
             out.seek(0)
             assert starting.receive(out)[0] == "ready"
-            assert starting.receive(out)[2] == {"time_bank": heard}
+            assert starting.receive(out)[2] == {keyword: heard}

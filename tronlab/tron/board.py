@@ -93,6 +93,19 @@ def parse_move(move) -> int:
     raise TypeError(f"a move is an int 0-3 or a name like 'up', got {type(move).__name__}")
 
 
+def check_two_player_board(board, who: str, where: str = "") -> "Board":
+    """``board`` if it is a :class:`Board` of two players, else a TypeError (not a Board)
+    or a ValueError saying that ``who`` needs one (``where``, e.g. ``" at index 3"``,
+    says which of several)."""
+    if not isinstance(board, Board):
+        raise TypeError(f"{who} needs a 2-player tronlab Board{where}, got "
+                        f"{type(board).__name__}")
+    if board.n_players != 2:
+        raise ValueError(f"{who} needs a 2-player Board{where}, this one has "
+                         f"{board.n_players} players")
+    return board
+
+
 def check_board(board) -> "Board":
     """``board`` itself if it is a :class:`Board` the kernels can read safely, else a
     clear TypeError (not a Board) or BoardError.

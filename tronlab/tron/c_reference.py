@@ -28,7 +28,7 @@ import numpy as np
 
 from ..grid.voronoi import territory_kernel
 from ..jit.kernels import KernelTable, kernel
-from .board import Board
+from .board import check_two_player_board
 from .chambers import new_scratch
 from .values import check_whole
 
@@ -126,12 +126,7 @@ def reference_search_kernel(flat, head0, head1, stride, depth, dist, owner, queu
 def reference_search(board, *, depth=6):
     """ref.c's search from player 0 (see :func:`reference_search_kernel`):
     ``(value, move, nodes)``."""
-    if not isinstance(board, Board):
-        raise TypeError(f"reference_search needs a 2-player tronlab Board, got "
-                        f"{type(board).__name__}")
-    if board.n_players != 2:
-        raise ValueError(f"reference_search needs a 2-player Board, this one has "
-                         f"{board.n_players}")
+    check_two_player_board(board, "reference_search")
     depth = check_whole(depth, "depth", 0, 40)
     flat = board.flat.copy()
     s = new_scratch(flat.size)

@@ -52,7 +52,7 @@ import numpy as np
 from .board import FREE, TRAIL, Board
 from .match import Match
 from .rules import get_rules
-from .values import is_whole
+from .values import check_positive, is_whole
 
 try:
     from gymnasium import spaces
@@ -92,12 +92,7 @@ def _players(rules, board: Board | None, n_players) -> int:
 def _check_max_cycles(max_cycles):
     if max_cycles is None:
         return None
-    if not is_whole(max_cycles):
-        raise TypeError(f"max_cycles is None or a positive int, got "
-                        f"{type(max_cycles).__name__} {max_cycles!r}")
-    if max_cycles < 1:
-        raise ValueError(f"max_cycles is None or a positive int, got {max_cycles!r}")
-    return int(max_cycles)
+    return check_positive(max_cycles, "max_cycles", " (or None)")
 
 
 def _check_size(rules: str, size, board) -> tuple:

@@ -40,7 +40,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .board import Board
+from .board import check_two_player_board
 
 
 class Sample(NamedTuple):
@@ -66,12 +66,7 @@ def separation_turn(boards) -> int | None:
     from .evaluate import is_separated
 
     for i, board in enumerate(boards):
-        if not isinstance(board, Board):
-            raise TypeError(f"separation_turn needs 2-player tronlab Boards, got "
-                            f"{type(board).__name__} at index {i}")
-        if board.n_players != 2:
-            raise ValueError(f"separation_turn needs 2-player Boards, board {i} has "
-                             f"{board.n_players} players")
+        check_two_player_board(board, "separation_turn", f" at index {i}")
         if not (board.alive[0] and board.alive[1]):
             return None
         if is_separated(board):
