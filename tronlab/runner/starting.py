@@ -336,10 +336,10 @@ def worker_main(argv=None) -> int:
             _, board, player, kw = message
             hook = getattr(bot, "start_game", None)
             if hook is not None:
-                from .engine import takes_keyword
-                for name in ("time_bank", "max_turns"):
-                    if not takes_keyword(hook, name):
-                        kw.pop(name, None)
+                from .engine import START_KEYWORDS, takes_keyword
+                for name in START_KEYWORDS:     # the engine's list: none forgotten here
+                    if name in kw and not takes_keyword(hook, name):
+                        kw.pop(name)
                 hook(board, player, **kw)
         elif message[0] == "move":
             _, board, player, *clock = message
