@@ -13,6 +13,7 @@ puts the learner's function in a game and a match, guarded the same way.
 
 from __future__ import annotations
 
+import functools
 import inspect
 
 import numpy as np
@@ -79,8 +80,10 @@ def _tiny_cases():
     return out
 
 
+@functools.lru_cache(maxsize=4)
 def _game_cases(seed=1010, games=10):
-    """Positions from seeded games of random bots, early and late in each game."""
+    """Positions from seeded games of random bots, early and late in each game (played once
+    a process: the checker calls each case with a copy of its grid)."""
     from ..capture.game import play_capture
 
     rng = np.random.default_rng(seed)
@@ -96,7 +99,7 @@ def _game_cases(seed=1010, games=10):
             for p in s.active[:2]:
                 out.append(Case(f"game {g} ({n} players, {w}x{h}), round {s.round - 1}",
                                 CaptureGrid(s.view()), (p,)))
-    return out
+    return tuple(out)
 
 
 # ---- a plain-Python twin with switchable mistakes -----------------------------------------------
@@ -269,7 +272,7 @@ class NearestTarget(Exercise):
     index_hint = OWNER_INDEX
 
     def cases(self):
-        return _tiny_cases() + _game_cases()
+        return _tiny_cases() + list(_game_cases())
 
     def call(self, student, case, context):
         return student(context["board"].view, *case.args)

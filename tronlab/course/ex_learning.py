@@ -27,7 +27,7 @@ from ..runner.records import GameRecord
 from ..tron import learn
 from ..tron.values import is_whole
 from .answers import reject_text, reject_unordered
-from .ex_learning_games import hand_games, sample_games, scripted
+from .ex_learning_games import checker_games, hand_games, sample_games, scripted
 from .ex_learning_hints import fit_hint, sample_hint, sample_steps
 from .progress import recorded
 from .checker import (BAD_ARGUMENT, Case, CheckResult, Exercise, Failure, WrongType, draw,
@@ -121,7 +121,7 @@ class SeparationSample(Exercise):
             "take territory() there, and count the moves each player made after it")
 
     def cases(self):
-        games = hand_games() + sample_games(30, 6)
+        games = hand_games() + list(checker_games(30, 6))
         return [Case(label, rec.start, (rec,)) for label, rec in games]
 
     def call(self, student, case, context):
@@ -174,7 +174,7 @@ class FitWeights(Exercise):
             self.time_limit = check_time_limit(time_limit, "time_limit")
 
     def cases(self):
-        games = sample_games(60, 11)
+        games = list(checker_games(60, 11))
         never = [(lab, rec) for lab, rec in games if learn.sample_from_record(rec) is None]
         return [Case(f"{len(part)} games from seed 11{what}", part[0][1].start,
                      ([rec for _, rec in part],), {"labels": [lab for lab, _ in part]})

@@ -5,6 +5,8 @@ the package's bots on small random maps."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..tron.board import DOWN, LEFT, RIGHT, UP, Board
@@ -63,3 +65,11 @@ def sample_games(n: int, seed: int, *, size=(7, 13)):
         rec = play(board, [get_bot(names[0]), get_bot(names[1])], rng=g)
         out.append((f"game {g}: {names[0]} v {names[1]} on {w}x{h}", rec))
     return out
+
+
+@functools.lru_cache(maxsize=4)
+def checker_games(n: int, seed: int) -> tuple:
+    """:func:`sample_games` for the checkers, played once a process: a check is run again
+    and again while a learner works, and they pass each game on as a copy, never the
+    record itself.  A tuple of (label, record) pairs."""
+    return tuple(sample_games(n, seed))
