@@ -228,7 +228,8 @@ def test_root_decision_sampling_is_seeded():
 
 def test_bad_arguments():
     board = Board.from_ascii("1..2")
-    with pytest.raises(ValueError, match="needs a 2-player board, this one has 3"):
+    with pytest.raises(ValueError, match="a two-player search needs a 2-player Board, this "
+                                         "one has 3 players"):
         nash_search(Board.from_ascii("1.2.3"), 0)
     with pytest.raises(ValueError, match="depth must be an int from 1 to 48"):
         nash_search(board, 0, depth=0)

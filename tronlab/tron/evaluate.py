@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .board import Board, check_board  # noqa: F401 - the doctests use Board
+from .board import Board, check_board, check_two_player_board  # noqa: F401 - doctests use Board
 from .chamber_build import _F_N_ONLY
 from .chambers import chamber_counts_kernel, new_scratch
 from ..grid import guards
@@ -214,11 +214,9 @@ def eval_code(kind) -> int:
 def check_two_players(board, player):
     """Validate ``board`` and ``player`` for two-player search; returns (me, opp)."""
     check_board(board)
+    check_two_player_board(board, "a two-player search")
     if not is_whole(player):
         raise TypeError(f"player must be an int, got {type(player).__name__}")
-    if board.n_players != 2:
-        raise ValueError(f"two-player search needs a 2-player board, this one has "
-                         f"{board.n_players}")
     if not 0 <= player < 2:
         raise ValueError(f"player {player} does not exist: use 0 or 1")
     if not board.alive.all():
