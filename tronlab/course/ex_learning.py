@@ -27,7 +27,8 @@ from ..runner.records import GameRecord
 from ..tron import learn
 from ..tron.values import is_whole
 from .answers import reject_text, reject_unordered
-from .ex_learning_games import checker_games, hand_games, sample_games, scripted
+from .ex_learning_games import (checker_games, hand_games, package_sample, package_samples,
+                                 sample_games, scripted)
 from .ex_learning_hints import fit_hint, sample_hint, sample_steps
 from .progress import recorded
 from .checker import (BAD_ARGUMENT, Case, CheckResult, Exercise, Failure, WrongType, draw,
@@ -107,7 +108,7 @@ def _is_lstsq_result(value) -> bool:
 
 
 def _expected(record):
-    s = learn.sample_from_record(record)
+    s = package_sample(record)
     return None if s is None else (s.dn, s.de, s.moves0, s.moves1)
 
 
@@ -175,7 +176,7 @@ class FitWeights(Exercise):
 
     def cases(self):
         games = list(checker_games(60, 11))
-        never = [(lab, rec) for lab, rec in games if learn.sample_from_record(rec) is None]
+        never = [(lab, rec) for lab, rec in games if package_sample(rec) is None]
         return [Case(f"{len(part)} games from seed 11{what}", part[0][1].start,
                      ([rec for _, rec in part],), {"labels": [lab for lab, _ in part]})
                 for part, what in ((games[:30], ""), (games, ""),
@@ -184,7 +185,7 @@ class FitWeights(Exercise):
     @staticmethod
     def no_fit(case) -> bool:
         """Whether no game of ``case`` separates: nothing to fit, the answer is None."""
-        return not learn.samples_from_records(case.args[0])
+        return not package_samples(case.args[0])
 
     def no_fit_hint(self, case) -> str:
         return (f"none of these {len(case.args[0])} games separates, so there is no row to "
@@ -207,7 +208,7 @@ class FitWeights(Exercise):
         with contextlib.closing(call_each(calls, self.time_limit)) as outcomes:
             if not all(o.kind == "value" and o.value == ("value", None) for o in outcomes):
                 return None
-        apart = len(learn.samples_from_records(records))
+        apart = len(package_samples(records))
         return (f"your separation_sample returned None for all {len(records)} games, yet "
                 f"{apart} of them separate, so fit_weights had no row to fit and rightly "
                 f"returned None: make separation_sample pass check_separation_sample first")
@@ -233,7 +234,7 @@ class FitWeights(Exercise):
     def expected(self, case):
         if self.no_fit(case):
             return None
-        fit = learn.fit_weights(learn.samples_from_records(case.args[0]))
+        fit = learn.fit_weights(package_samples(case.args[0]))
         return fit.k1, fit.k2
 
     def judge(self, case, got, context):
@@ -370,7 +371,7 @@ def your_weights(fit_weights, records, *, time_limit=60.0):
 def _weights_problem(value, records) -> str | None:
     """Why ``value`` returned by fit_weights(records) is no pair of weights; None if it is."""
     if value is None:
-        apart = len(learn.samples_from_records(records))
+        apart = len(package_samples(records))
         return (f"it returned None, yet {apart} of these {len(records)} games separate: is "
                 f"a `return` missing, or does your separation_sample return None for every "
                 f"game? (check_fit_weights above says which)")

@@ -6,12 +6,14 @@ the package's bots on small random maps."""
 from __future__ import annotations
 
 import functools
+import weakref
 
 import numpy as np
 
 from ..tron.board import DOWN, LEFT, RIGHT, UP, Board
 
-__all__ = ["scripted", "hand_games", "sample_games"]
+__all__ = ["scripted", "hand_games", "sample_games", "checker_games", "package_sample",
+           "package_samples"]
 
 
 def scripted(moves):
@@ -73,3 +75,24 @@ def checker_games(n: int, seed: int) -> tuple:
     and again while a learner works, and they pass each game on as a copy, never the
     record itself.  A tuple of (label, record) pairs."""
     return tuple(sample_games(n, seed))
+
+
+_SAMPLES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def package_sample(record):
+    """:func:`tronlab.tron.learn.sample_from_record` of a checker's record, worked out once
+    a record: a check asks for the same game's features several times (the answer, the
+    hint, which games never separate).  The checkers never change their records; the
+    learner's functions get copies."""
+    try:
+        return _SAMPLES[record]
+    except KeyError:
+        from ..tron.learn import sample_from_record
+        sample = _SAMPLES[record] = sample_from_record(record)
+        return sample
+
+
+def package_samples(records) -> list:
+    """:func:`package_sample` of each record, the games that never separate left out."""
+    return [s for s in map(package_sample, records) if s is not None]

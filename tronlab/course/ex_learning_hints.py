@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..tron import learn
+from .ex_learning_games import package_samples
 
 __all__ = ["sample_steps", "sample_hint", "fit_hint"]
 
@@ -135,7 +136,7 @@ def _player_moves_hint(record, p, mine, right) -> str | None:
 
 def fit_hint(records, got, want) -> str | None:
     """The likely mistake behind the weights ``got`` (``want`` are right), or None."""
-    samples = learn.samples_from_records(records)
+    samples = package_samples(records)
     x, y = learn.design_matrix(samples)
 
     def close(a, b=got):
