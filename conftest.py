@@ -22,19 +22,18 @@ os.environ.setdefault("TRONLAB_PROGRESS",
                       os.path.join(os.environ["TRONLAB_TEST_TMPDIR"], "progress.json"))
 
 #: the slowest test files, slowest first (seconds in one process on two slow cores,
-#: 2026-11-30: 117, 78, 71, 61, 58, 57, 56, 56, 51, 50, 40, 38, 37, 32, 30, 27, 27).
+#: 2026-11-30; the exercise-checker files and test_widgets dropped out later that day, when
+#: the checkers stopped replaying their games on every call and the widget test its clock).
 #: pytest-xdist (``dev.py test``: whole files to a worker, in collection order) starts
 #: them first and fills in with the many short files, so the run does not end with one
 #: worker alone on a long file; xdist's own order (most tests first) put test_warmup,
 #: one test of 117 s, near the end.
 SLOW_FIRST = (
-    "tests/test_warmup.py", "tests/capture/test_ex_capture.py",
-    "tests/browser/test_jupyterlab.py", "tests/test_arena_bots.py",
-    "tests/browser/test_map_editor.py", "tests/test_arena_class.py", "tests/test_checker.py",
+    "tests/test_warmup.py", "tests/browser/test_jupyterlab.py", "tests/test_arena_bots.py",
+    "tests/browser/test_map_editor.py", "tests/test_arena_class.py",
     "tests/browser/test_course.py", "tests/test_coldstart.py", "tests/browser/test_stepper.py",
-    "tests/test_ex_learning.py", "tests/test_benchmarks.py", "tests/test_aot_protocol.py",
+    "tests/test_checker.py", "tests/test_benchmarks.py", "tests/test_aot_protocol.py",
     "tests/browser/test_capture_widget.py", "tests/test_arena_dask.py", "tests/test_cli.py",
-    "tests/test_widgets.py",
 )
 
 
