@@ -288,5 +288,5 @@ def test_the_slowest_files_start_first_and_each_keeps_its_own_order():
         assert (root / path).is_file(), path
     paths = [root / p for p in ("tests/test_a.py", "tests/test_a.py", "tests/test_cli.py",
                                 "notebooks/00.ipynb", "tests/test_warmup.py",
-                                "notebooks/00.ipynb", "tests/test_widgets.py")]
+                                "notebooks/00.ipynb", "tests/test_cli.py")]
     assert conf.slow_first(paths, root) == [4, 2, 6, 0, 1, 3, 5]
