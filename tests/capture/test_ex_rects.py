@@ -162,6 +162,13 @@ PLANTED = [
     ("x1 == view.width - 1 or y1 == view.height - 1",
      "x1 >= view.width - 2 or y1 >= view.height - 2", "one square short of the right",
      "one square short of it is not enough"),
+    # before: the slice's end left out got the hint of counting yourself as an opponent near
+    # (both halve the first grid's score); the learner's scores of other rectangles now tell
+    # the two apart.  The middle column read so passed every grid
+    ("box = owner[y0:y1 + 1, x0:x1 + 1]", "box = owner[y0:y1, x0:x1]", "points over turns",
+     "misses the last row and the last column"),
+    ("(owner[y0:y1 + 1, col] == -1)", "(owner[y0:y1, col] == -1)",
+     "11 neutral squares is enough", "leaves out the one on row y1"),
 ]
 
 
@@ -432,3 +439,23 @@ def test_a_float_rounded_down_to_0_keeps_the_enemy_hint_and_mentions_rounding():
         reference(view, player, rect))))
     assert "a neutral square (-1) taken for another player's?" in result.hint, result.hint
     assert "rounded down" in result.hint, result.hint
+
+
+@pytest.mark.parametrize("places", [2, 3])
+def test_a_score_rounded_to_decimal_places_is_named(solution_source, places):
+    """Before: round(score, 3), meant for printing, got the general hint."""
+    fn = learner(solution_source)
+    result = check_score_rectangle(lambda view, player, rect: round(fn(view, player, rect),
+                                                                    places))
+    assert result.status == WRONG and "FAILED on grid 1 " in result.message, result.message
+    assert f"rounded to {places} decimal places" in result.hint, result.hint
+
+
+def test_an_eliminated_players_position_is_named_when_it_crashes(solution_source):
+    """Before: unpacking view.positions[q] of an eliminated player (None) crashed with the
+    general "read the line above", where nearest_target's checker names the player."""
+    wrong = learner(solution_source.replace("if q != player and pos is not None:",
+                                            "if q != player:"))
+    result = check_score_rectangle(wrong)
+    assert result.status == "crash" and "NoneType" in result.message, result.message
+    assert "view.positions[2] is None: player 2 is eliminated" in result.hint, result.hint

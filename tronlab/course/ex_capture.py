@@ -27,7 +27,8 @@ from .ex_capture_grids import TINY_GRIDS
 from .learner import short_repr
 from .progress import recorded
 
-__all__ = ["check_nearest_target", "as_target", "variant", "CaptureGrid", "TINY_GRIDS"]
+__all__ = ["check_nearest_target", "as_target", "variant", "eliminated_hint", "CaptureGrid",
+           "TINY_GRIDS"]
 
 #: the hint for a function that writes into its view (read-only, as in a real game)
 READ_ONLY_VIEW = ("`view.owner` is read-only, as in a real game: for scratch space copy it, "
@@ -281,11 +282,9 @@ class NearestTarget(Exercise):
         return _stay_hint(case)
 
     def crash_hint(self, case, err):
-        gone = [q for q, p in enumerate(case.board.view.positions) if p is None]
-        if isinstance(err, TypeError) and "NoneType" in str(err) and gone:
-            return (f"view.positions[{gone[0]}] is None: player {gone[0]} is eliminated and "
-                    f"stands nowhere. Leave eliminated players (view.eliminated) out; the "
-                    f"late-game rule counts only active opponents")
+        gone = eliminated_hint(case.board.view, err, "the late-game rule")
+        if gone:
+            return gone
         stuck = isinstance(err, (ValueError, IndexError)) and "read-only" not in str(err)
         return _stay_hint(case) if stuck else None
 
@@ -334,6 +333,17 @@ def _ruled_out(options, case) -> bool:
                                                                                    player)):
             return True
     return False
+
+
+def eliminated_hint(view, err, rule: str) -> str | None:
+    """The hint for a crash on None, the position of an eliminated player (``rule``: what
+    counts only active opponents), or None when ``err`` is another crash."""
+    gone = [q for q, p in enumerate(view.positions) if p is None]
+    if not (isinstance(err, TypeError) and "NoneType" in str(err) and gone):
+        return None
+    return (f"view.positions[{gone[0]}] is None: player {gone[0]} is eliminated and stands "
+            f"nowhere. Leave eliminated players (view.eliminated) out; {rule} counts only "
+            f"active opponents")
 
 
 def _stay_hint(case) -> str | None:

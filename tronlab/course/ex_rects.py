@@ -31,11 +31,11 @@ from ..capture.rects_bot import scan_inputs
 from ..capture.rects_terms import RectTerms, needed_to_win
 from ..tron.values import is_real, is_whole
 from .checker import Exercise, WrongType, run_check
-from .ex_capture import OWNER_INDEX, READ_ONLY_VIEW
+from .ex_capture import OWNER_INDEX, READ_ONLY_VIEW, eliminated_hint
 from .ex_rects_best import BestRectangle, best_rectangle  # noqa: F401 (re-export)
 from .ex_rects_grids import TINY_GRIDS, RectGrid, _random_cases, _tiny_cases  # noqa: F401
 from .ex_rects_mistakes import MISTAKES, SWAPPED, TERMS  # noqa: F401 (TERMS re-export)
-from .ex_rects_mistakes import ROUNDED_DOWN, ZERO_EVERYWHERE, rounded_hint
+from .ex_rects_mistakes import ROUNDED_DOWN, ZERO_EVERYWHERE, decimals_hint, rounded_hint
 from .learner import short_repr
 from .progress import recorded
 
@@ -78,7 +78,9 @@ class Mistakes(NamedTuple):
     thin_side: str = "<2"       # "<3": x1 - x0 < 3, a side of 3 squares taken for thin
     column: str = "width"       # "height": the middle column as view.height // 2
     divide: str = "true"        # "floor": points // turns
-    box: str = "yx"             # "xy": the rectangle's squares read as owner[x0:x1 + 1, y0:y1 + 1]
+    box: str = "yx"             # "xy": the rectangle's squares read as owner[x0:x1 + 1, y0:y1 + 1];
+    #                             "end": as owner[y0:y1, x0:x1] (the slice's end left out)
+    column_end: bool = True     # False: the middle column read as owner[y0:y1, col]
     me: str = "player"          # "0": player 0's position, whoever scores
     needed: str = "active"      # "all": needed_to_win counting eliminated players' squares
     constant: str = "players"   # "active": CONSTANT by the players still in the game
@@ -138,7 +140,8 @@ def explain(view, player, rect, **mistakes) -> tuple[float, list[str]]:
     opponents, needed = scan_inputs(view, player)
     needed = needed_to_win(owner, player) if m.needed == "all" else needed
     x0, y0, x1, y1 = rect
-    box = owner[x0:x1 + 1, y0:y1 + 1] if m.box == "xy" else owner[y0:y1 + 1, x0:x1 + 1]
+    box = {"xy": owner[x0:x1 + 1, y0:y1 + 1],
+           "end": owner[y0:y1, x0:x1]}.get(m.box, owner[y0:y1 + 1, x0:x1 + 1])
     neutral = int(np.count_nonzero(box == -1))
     enemy = int(np.count_nonzero((box >= 0) & (box != player)))
     lines = []
@@ -209,7 +212,7 @@ def _factors(score, lines, owner, rect, players, needed, neutral, opponents, ter
         factor("size", 1 / terms.size_divisor, f"a side of {long_side} > {limit}")
     col = h // 2 if m.column == "height" else w // 2
     if (n_players == 2 or m.border == "all") and col in (x0, x1) and terms.border_bonus != 1:
-        free = int(np.count_nonzero(owner[y0:y1 + 1, col] == -1))
+        free = int(np.count_nonzero(owner[y0:y1 + int(m.column_end), col] == -1))
         if free > terms.border_free or (m.border_free == ">=" and free == terms.border_free):
             factor("border bonus", terms.border_bonus,
                    f"a side on column {col} with {free} > {terms.border_free} neutral squares")
@@ -340,10 +343,12 @@ class ScoreRectangle(Exercise):
         steps = "\n".join(explain(case.board.view, *case.args)[1])
         failure = failure._replace(expected=f"{failure.expected}\n{steps}")
         probes = context.get("probes") or []
-        rounded = rounded_hint(got, reference(case.board.view, *case.args), probes,
-                               context.get("int", False))
-        if rounded:
-            return failure._replace(hint=rounded)
+        want = reference(case.board.view, *case.args)
+        better = (rounded_hint(got, want, probes, context.get("int", False))
+                  or decimals_hint(got, want, probes)
+                  or self._mistake_fitting_probes(case, got, probes))
+        if better:
+            return failure._replace(hint=better)
         if len(probes) == 2 and all(self.same(got, mine, case) for _, mine, _ in probes):
             (r1, _, e1), (r2, _, e2) = probes
             return failure._replace(hint=(
@@ -354,6 +359,19 @@ class ScoreRectangle(Exercise):
                    "Work it out from rect: its neutral squares over the turns to close it, "
                    "then the factors")))
         return failure
+
+    def _mistake_fitting_probes(self, case, got, probes) -> str | None:
+        """The hint of the first mistake giving the learner's scores here and on the probes'
+        rectangles (on a 3x3 one you stand on, owner[y0:y1, x0:x1] and counting yourself
+        as an opponent both halve the score: probes tell them apart), else None."""
+        view, (player, rect) = case.board.view, case.args
+        scored = [(rect, got), *((r, mine) for r, mine, _ in probes)]
+        return next((text for options, text in MISTAKES if probes and all(
+            self.same(variant(view, player, r, **options), mine, case) for r, mine in scored)),
+            None)
+
+    def crash_hint(self, case, err):      # None at an eliminated player's: name it
+        return eliminated_hint(case.board.view, err, "the opponents-near divisor")
 
     def diagnose(self, case, got, want):
         """The hint of the first term or typical mistake that gives the learner's score,
