@@ -286,7 +286,7 @@ class NearestTarget(Exercise):
         if gone:
             return gone
         stuck = isinstance(err, (ValueError, IndexError)) and "read-only" not in str(err)
-        return _stay_hint(case) if stuck else None
+        return (_stay_hint(case) or _all_dropped_hint(case)) if stuck else None
 
     def describe_case(self, case):
         v = case.board.view
@@ -344,6 +344,23 @@ def eliminated_hint(view, err, rule: str) -> str | None:
     return (f"view.positions[{gone[0]}] is None: player {gone[0]} is eliminated and stands "
             f"nowhere. Leave eliminated players (view.eliminated) out; {rule} counts only "
             f"active opponents")
+
+
+def _all_dropped_hint(case) -> str | None:
+    """The hint for a crash (min() of nothing, say) where the late-game filter drops every
+    candidate, so the rule keeps them all; None elsewhere."""
+    view, player = case.board.view, case.args[0]
+    me = view.positions[player]
+    others = [p for q, p in enumerate(view.positions)
+              if q != player and p is not None and not view.eliminated[q]]
+    free = [(int(x), int(y)) for y, x in np.argwhere(np.asarray(view.owner) == NEUTRAL)]
+    kept = [sq for sq in free if sq != tuple(me) and all(
+        _distance("manhattan", sq, o) >= _distance("manhattan", sq, me) for o in others)]
+    if kept or len(free) > 0.5 * view.owner.size or not set(free) - {tuple(me)}:
+        return None
+    return ("late in the game every candidate here is strictly nearer an opponent: when the "
+            "filter would leave nothing, keep all the candidates (min() of an empty list "
+            "raises)")
 
 
 def _stay_hint(case) -> str | None:
