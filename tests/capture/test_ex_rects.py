@@ -459,3 +459,21 @@ def test_an_eliminated_players_position_is_named_when_it_crashes(solution_source
     result = check_score_rectangle(wrong)
     assert result.status == "crash" and "NoneType" in result.message, result.message
     assert "view.positions[2] is None: player 2 is eliminated" in result.hint, result.hint
+
+
+def test_eliminated_flags_given_to_needed_to_win_are_named(solution_source):
+    """Before: needed_to_win(owner, player, view.eliminated) took the flags False/True for
+    the ids 0 and 1, so on a 2-player grid no opponent counted; the learner's cap was wrong
+    and the hint was the general one."""
+    from tronlab.capture.rects_terms import needed_to_win
+
+    wrong = learner(solution_source.replace("needed_to_win(owner, player, active)",
+                                            "needed_to_win(owner, player, view.eliminated)"))
+    result = check_score_rectangle(wrong)
+    assert result.status == "crash" and "view.eliminated holds True/False flags" in \
+        result.message, result.message
+    owner = np.array([[0, 0, -1, -1], [1, -1, -1, -1]], np.int8)
+    assert needed_to_win(owner, 0, np.array([0, 1])) == needed_to_win(owner, 0, range(2)) == 3
+    for active in ([1.0], "01", 3, [None]):
+        with pytest.raises(TypeError, match="active must be a list of player ids"):
+            needed_to_win(owner, 0, active)
