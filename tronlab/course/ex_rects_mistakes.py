@@ -162,10 +162,10 @@ def rounded_hint(got, want, probes, is_int) -> str | None:
 
 def decimals_hint(got, want, probes) -> str | None:
     """The hint for a score rounded to 1-5 decimal places (``round(score, 3)``, often meant
-    for printing), when ``got`` and the learner's ``probes`` are all that rounding of the
-    expected scores, else None."""
-    for k in range(1, 6):
-        pairs = [(got, want), *((mine, score) for _, mine, score in probes)]
+    for printing), when ``got`` and the learner's ``probes`` (at least one) are all that
+    rounding of the expected scores, else None."""
+    pairs = [(got, want), *((mine, score) for _, mine, score in probes)]
+    for k in range(1, 6) if probes else ():       # one number alone could be a coincidence
         if got != want and all(mine == round(score, k) for mine, score in pairs):
             return (f"you returned {got:g} where the score is {want:.6g}: that is the score "
                     f"rounded to {k} decimal place{'' if k == 1 else 's'}. Return the number "
