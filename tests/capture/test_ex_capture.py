@@ -38,6 +38,9 @@ WRONG = [
     ({"around_own": False}, "never the square you stand on", "counts as a neutral neighbour"),
     ({"strict": False}, "as near to both is kept", "*strictly*"),
     ({"late": "always"}, "early in the game", "only matter late"),
+    # before: no such mistake; the grid's only fitting one was max(|dx|, |dy|), which the
+    # learner had passed a grid for, and that hint was given for lack of another
+    ({"occupied": True}, "early in the game", "another player stands on is still a candidate"),
 ]
 
 

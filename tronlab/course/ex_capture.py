@@ -115,7 +115,7 @@ def _distance(metric, a, b):
 
 
 def variant(view, player, *, metric="manhattan", cluster=True, late=True, own=False,
-            tie="reading", strict=True, around_own=True, neighbours=4):
+            tie="reading", strict=True, around_own=True, neighbours=4, occupied=False):
     """The B2 target computed square by square, with one part of the rule switchable
     to a typical mistake; all defaults give :func:`~tronlab.capture.bots.nearest_target`.
 
@@ -126,13 +126,16 @@ def variant(view, player, *, metric="manhattan", cluster=True, late=True, own=Fa
     first), "no-distance" or "no-neighbours" (skip that tie-break);
     ``strict=False`` drops squares as near to an opponent too; ``around_own=False``
     the player's own square never counts as a neutral neighbour; ``neighbours=8`` the
-    diagonal squares count as neighbours too.
+    diagonal squares count as neighbours too; ``occupied=True`` a neutral square another
+    player stands on is no candidate.
     """
     w, h = view.width, view.height
     owner = np.asarray(view.owner)
     me = tuple(view.positions[player])
     free = {(x, y) for y in range(h) for x in range(w) if owner[y, x] == NEUTRAL}
     cand = free if own else free - {me}
+    if occupied:
+        cand = cand - {tuple(p) for q, p in enumerate(view.positions) if p is not None}
     if not cand:
         return me
     if late == "always" or (late and len(free) <= 0.5 * w * h):
@@ -194,6 +197,9 @@ MISTAKES = [
                             "next to it is not alone"),
     ({"strict": False}, "late game: only squares *strictly* nearer an opponent are left out; "
                         "a square as near to you as to them stays"),
+    ({"occupied": True}, "a neutral square another player stands on is still a candidate: "
+                         "only owners count (walking there is no crash in this game), and "
+                         "early in the game the opponents do not matter at all"),
 ]
 
 
