@@ -169,6 +169,11 @@ PLANTED = [
      "misses the last row and the last column"),
     ("(owner[y0:y1 + 1, col] == -1)", "(owner[y0:y1, col] == -1)",
      "11 neutral squares is enough", "leaves out the one on row y1"),
+    # before: the gap to the nearest border square passed every grid (no opponent stood
+    # inside a rectangle two squares from its border)
+    ("gap = max(0, x0 - ox, ox - x1) + max(0, y0 - oy, oy - y1)",
+     "gap = min(abs(ox - x) + abs(oy - y) for x, y in border)", "an opponent inside",
+     "not the distance to the nearest border square"),
 ]
 
 

@@ -72,15 +72,15 @@ class Mistakes(NamedTuple):
     #                             edges tested as x1 == width, y1 == height (never true);
     #                             "near": one square short of an edge taken for touching it
     win: str = ">="             # ">": the win bonus only for more neutral squares than needed
-    prox: str = "manhattan"     # "chebyshev", "once" (one division at most), "<=" (gap 2 counts),
-    #                             "times" (/ (2 * near), not / 2 ** near), "self" (the scorer too)
+    prox: str = "manhattan"     # "chebyshev"; "border": to the nearest border square (not 0
+    #                             inside); "once": one division at most; "<=": gap 2 counts;
+    #                             "times": / (2 * near), not / 2 ** near; "self": the scorer too
     thin: str = "corner"        # "turns": 1 / (1 + d) without dividing by the turns
     thin_side: str = "<2"       # "<3": x1 - x0 < 3, a side of 3 squares taken for thin
     column: str = "width"       # "height": the middle column as view.height // 2
     divide: str = "true"        # "floor": points // turns
-    box: str = "yx"             # "xy": the rectangle's squares read as owner[x0:x1 + 1, y0:y1 + 1];
-    #                             "end": as owner[y0:y1, x0:x1] (the slice's end left out)
-    column_end: bool = True     # False: the middle column read as owner[y0:y1, col]
+    box: str = "yx"             # "xy": the squares as owner[x0:x1 + 1, y0:y1 + 1]; "end": as
+    column_end: bool = True     # owner[y0:y1, x0:x1].  False: the column as owner[y0:y1, col]
     me: str = "player"          # "0": player 0's position, whoever scores
     needed: str = "active"      # "all": needed_to_win counting eliminated players' squares
     constant: str = "players"   # "active": CONSTANT by the players still in the game
@@ -223,7 +223,8 @@ def _factors(score, lines, owner, rect, players, needed, neutral, opponents, ter
         near = 0
         for ox, oy in opponents:
             gx, gy = max(0, x0 - ox, ox - x1), max(0, y0 - oy, oy - y1)
-            gap = max(gx, gy) if m.prox == "chebyshev" else gx + gy
+            gap = {"chebyshev": max(gx, gy), "border": min(
+                abs(ox - x) + abs(oy - y) for x, y in border_cycle(*rect))}.get(m.prox, gx + gy)
             if gap < terms.proximity or (m.prox == "<=" and gap == terms.proximity):
                 near += 1
         if m.prox == "once":
@@ -362,8 +363,7 @@ class ScoreRectangle(Exercise):
 
     def _mistake_fitting_probes(self, case, got, probes) -> str | None:
         """The hint of the first mistake giving the learner's scores here and on the probes'
-        rectangles (on a 3x3 one you stand on, owner[y0:y1, x0:x1] and counting yourself
-        as an opponent both halve the score: probes tell them apart), else None."""
+        rectangles (they tell apart mistakes that agree on one rectangle), else None."""
         view, (player, rect) = case.board.view, case.args
         scored = [(rect, got), *((r, mine) for r, mine, _ in probes)]
         return next((text for options, text in MISTAKES if probes and all(

@@ -66,6 +66,10 @@ BOUNDARIES = [
     ({"column_end": False}, "the border bonus: the rectangle's squares on the middle column are "
                             "owner[y0:y1 + 1, col]; owner[y0:y1, col] leaves out the one on "
                             "row y1 (a slice leaves out its end)"),
+    ({"prox": "border"}, "opponents near: an opponent inside the rectangle is 0 squares from "
+                         "it, however far from the border: the gap is max(0, x0 - ox, ox - x1) "
+                         "+ max(0, y0 - oy, oy - y1), not the distance to the nearest border "
+                         "square"),
 ]
 
 #: (mistake, hint) pairs tried in order: an eliminated player's, the boundaries, the missing
