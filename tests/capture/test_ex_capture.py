@@ -425,3 +425,14 @@ def test_a_target_the_game_would_refuse_stops_the_game_even_past_the_checker(mon
     out = capsys.readouterr().out
     assert out.startswith("No game: nearest_target gave no target as player 0 in round 1: "
                           "the game refuses it, not an action: '4 1'"), out
+
+
+def test_an_attribute_a_view_lacks_is_named():
+    """Before: view.grid or view.active crashed with only "read the line above"."""
+    def grid_reader(view, player):
+        return view.grid[0, 0]
+
+    result = check_nearest_target(grid_reader)
+    assert result.status == "crash" and "has no attribute 'grid'" in result.message
+    assert result.hint.startswith("a view has owner (indexed owner[y, x]), positions"), \
+        result.hint

@@ -482,3 +482,13 @@ def test_eliminated_flags_given_to_needed_to_win_are_named(solution_source):
     for active in ([1.0], "01", 3, [None]):
         with pytest.raises(TypeError, match="active must be a list of player ids"):
             needed_to_win(owner, 0, active)
+
+
+def test_an_attribute_a_view_lacks_is_named(solution_source):
+    """Before: view.active (the state has .active, a view does not) got "read the line
+    above"; now the hint lists what a view has and how to get the active players."""
+    wrong = learner(solution_source.replace(
+        "active = [q for q in range(n) if not view.eliminated[q]]", "active = view.active"))
+    result = check_score_rectangle(wrong)
+    assert result.status == "crash" and "'View' object has no attribute" in result.message
+    assert "a view has owner" in result.hint and "not view.eliminated[q]]" in result.hint

@@ -27,8 +27,8 @@ from .ex_capture_grids import TINY_GRIDS
 from .learner import short_repr
 from .progress import recorded
 
-__all__ = ["check_nearest_target", "as_target", "variant", "eliminated_hint", "CaptureGrid",
-           "TINY_GRIDS"]
+__all__ = ["check_nearest_target", "as_target", "variant", "eliminated_hint",
+           "view_attribute_hint", "CaptureGrid", "TINY_GRIDS"]
 
 #: the hint for a function that writes into its view (read-only, as in a real game)
 READ_ONLY_VIEW = ("`view.owner` is read-only, as in a real game: for scratch space copy it, "
@@ -288,7 +288,8 @@ class NearestTarget(Exercise):
         return _stay_hint(case)
 
     def crash_hint(self, case, err):
-        gone = eliminated_hint(case.board.view, err, "the late-game rule")
+        gone = (eliminated_hint(case.board.view, err, "the late-game rule")
+                or view_attribute_hint(err))
         if gone:
             return gone
         stuck = isinstance(err, (ValueError, IndexError)) and "read-only" not in str(err)
@@ -339,6 +340,16 @@ def _ruled_out(options, case) -> bool:
                                                                                    player)):
             return True
     return False
+
+
+def view_attribute_hint(err) -> str | None:
+    """The hint for an attribute a view does not have (``view.active``, ``view.grid``...):
+    what it has, and how to get the active players; None for other crashes."""
+    if not (isinstance(err, AttributeError) and "'View' object has no attribute" in str(err)):
+        return None
+    return ("a view has owner (indexed owner[y, x]), positions, eliminated, n_players, width, "
+            "height, round and backs_left; the active players are "
+            "[q for q in range(view.n_players) if not view.eliminated[q]]")
 
 
 def eliminated_hint(view, err, rule: str) -> str | None:

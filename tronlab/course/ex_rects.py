@@ -31,7 +31,7 @@ from ..capture.rects_bot import scan_inputs
 from ..capture.rects_terms import RectTerms, needed_to_win
 from ..tron.values import is_real, is_whole
 from .checker import Exercise, WrongType, run_check
-from .ex_capture import OWNER_INDEX, READ_ONLY_VIEW, eliminated_hint
+from .ex_capture import OWNER_INDEX, READ_ONLY_VIEW, eliminated_hint, view_attribute_hint
 from .ex_rects_best import BestRectangle, best_rectangle  # noqa: F401 (re-export)
 from .ex_rects_grids import TINY_GRIDS, RectGrid, _random_cases, _tiny_cases  # noqa: F401
 from .ex_rects_mistakes import MISTAKES, SWAPPED, TERMS  # noqa: F401 (TERMS re-export)
@@ -60,10 +60,9 @@ class Mistakes(NamedTuple):
     enemy: bool = True          # an opponent square zeroes the score
     points: str = "all"         # "inside": only the squares inside the border
     walk: str = "fewest"        # "all": every border square walked; "clockwise": one way only;
-    #                             "nearest": start at the nearest border square; "corner":
-    #                             start at the corner (x0, y0); "to corner": the approach
-    #                             measured to (x0, y0) whatever the start; "squares": the
-    #                             start square counted as a step too (one more)
+    #                             "nearest": start at the nearest border square; "corner": at
+    #                             (x0, y0); "to corner": the approach measured to (x0, y0)
+    #                             whatever the start; "squares": the start square a step too
     closing: bool = True        # the closing turn
     size: str = ">"             # ">=": a side of exactly the limit is penalised
     border: str = "two"         # "all": the border bonus with 3-4 players too
@@ -370,8 +369,9 @@ class ScoreRectangle(Exercise):
             self.same(variant(view, player, r, **options), mine, case) for r, mine in scored)),
             None)
 
-    def crash_hint(self, case, err):      # None at an eliminated player's: name it
-        return eliminated_hint(case.board.view, err, "the opponents-near divisor")
+    def crash_hint(self, case, err):      # None at an eliminated player's, view.active...
+        return (eliminated_hint(case.board.view, err, "the opponents-near divisor")
+                or view_attribute_hint(err))
 
     def diagnose(self, case, got, want):
         """The hint of the first term or typical mistake that gives the learner's score,
