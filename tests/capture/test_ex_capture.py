@@ -436,3 +436,17 @@ def test_an_attribute_a_view_lacks_is_named():
     assert result.status == "crash" and "has no attribute 'grid'" in result.message
     assert result.hint.startswith("a view has owner (indexed owner[y, x]), positions"), \
         result.hint
+
+
+def test_writing_into_a_grid_made_writable_is_told_in_the_games_words():
+    """Before: a function that made view.owner writable and wrote into it was told not to
+    write into 'board.cells (or board.heads)', a Tron board's names."""
+    def scribbler(view, player):
+        view.owner.setflags(write=True)
+        view.owner[0, 0] = 3
+        return nearest_target(view, player)
+
+    result = check_nearest_target(scribbler)
+    assert result.status == "changed its input", result.message
+    assert "changed the grid it was given (view.owner)" in result.message
+    assert "board" not in result.hint and "np.array(view.owner)" in result.hint

@@ -18,60 +18,19 @@ import inspect
 
 import numpy as np
 
-from ..capture.ascii import format_grid, state_from_ascii
+from ..capture.ascii import state_from_ascii
 from ..capture.bots import nearest_target
 from ..capture.state import NEUTRAL
 from ..tron.values import is_whole
-from .checker import Case, Exercise, WrongType, run_check
+from .checker import Case, WrongType, run_check
 from .ex_capture_grids import TINY_GRIDS
+from .ex_capture_view import (OWNER_INDEX, READ_ONLY_VIEW, CaptureExercise,  # noqa: F401
+                              CaptureGrid, eliminated_hint, view_attribute_hint)
 from .learner import short_repr
 from .progress import recorded
 
 __all__ = ["check_nearest_target", "as_target", "variant", "eliminated_hint",
-           "view_attribute_hint", "CaptureGrid", "TINY_GRIDS"]
-
-#: the hint for a function that writes into its view (read-only, as in a real game)
-READ_ONLY_VIEW = ("`view.owner` is read-only, as in a real game: for scratch space copy it, "
-                  "`owner = np.array(view.owner)` or `view.owner.copy()` (`np.asarray` does not "
-                  "copy), and write into the copy")
-
-#: the hint for an index past the end of view.owner (x and y swapped, most often)
-OWNER_INDEX = ("an index ran past the end of an array: view.owner is indexed row first, "
-               "owner[y, x], so owner[x, y] runs off any grid that is not square")
-
-
-class CaptureGrid:
-    """A capture position in the shape the generic checker handles: ``copy``,
-    ``cells``, ``heads``, ``to_ascii``, ``width``, ``height``; ``view`` is what
-    the learner's function gets (its owner array is read-only)."""
-
-    def __init__(self, view):
-        self.view = view
-
-    @property
-    def cells(self):
-        return self.view.owner
-
-    @property
-    def heads(self):
-        return np.array([(-1, -1) if p is None else p for p in self.view.positions])
-
-    @property
-    def width(self):
-        return self.view.width
-
-    @property
-    def height(self):
-        return self.view.height
-
-    def copy(self):
-        owner = np.array(self.view.owner, copy=True)
-        owner.setflags(write=False)
-        return CaptureGrid(self.view._replace(owner=owner))
-
-    def to_ascii(self):
-        return format_grid(self.view.owner, self.view.positions)
-
+           "view_attribute_hint", "CaptureExercise", "CaptureGrid", "TINY_GRIDS"]
 
 def _tiny_cases():
     out = []
@@ -266,17 +225,13 @@ SWAPPED = ("a target is (x, y), column first, while the grid is indexed owner[y,
            "first: did you return (y, x)?")
 
 
-class NearestTarget(Exercise):
+class NearestTarget(CaptureExercise):
     function = "nearest_target"
     parameters = ("view", "player")
-    noun = "grid"
     returns = "a target (x, y): two whole numbers on the grid"
     time_limit = 5.0
     hint = ("follow the rule step by step on this grid: candidates, the late-game filter, "
             "cost = distance (+3 for a lone square), then the tie-breaks")
-    read_only_hint = READ_ONLY_VIEW
-    drawn_as = "with this grid"
-    index_hint = OWNER_INDEX
 
     def cases(self):
         return _tiny_cases() + list(_game_cases())
@@ -340,27 +295,6 @@ def _ruled_out(options, case) -> bool:
                                                                                    player)):
             return True
     return False
-
-
-def view_attribute_hint(err) -> str | None:
-    """The hint for an attribute a view does not have (``view.active``, ``view.grid``...):
-    what it has, and how to get the active players; None for other crashes."""
-    if not (isinstance(err, AttributeError) and "'View' object has no attribute" in str(err)):
-        return None
-    return ("a view has owner (indexed owner[y, x]), positions, eliminated, n_players, width, "
-            "height, round and backs_left; the active players are "
-            "[q for q in range(view.n_players) if not view.eliminated[q]]")
-
-
-def eliminated_hint(view, err, rule: str) -> str | None:
-    """The hint for a crash on None, the position of an eliminated player (``rule``: what
-    counts only active opponents), or None when ``err`` is another crash."""
-    gone = [q for q, p in enumerate(view.positions) if p is None]
-    if not (isinstance(err, TypeError) and "NoneType" in str(err) and gone):
-        return None
-    return (f"view.positions[{gone[0]}] is None: player {gone[0]} is eliminated and stands "
-            f"nowhere. Leave eliminated players (view.eliminated) out; {rule} counts only "
-            f"active opponents")
 
 
 def _all_dropped_hint(case) -> str | None:

@@ -30,8 +30,8 @@ from ..capture.rects import border_cycle, rectangle_scores
 from ..capture.rects_bot import scan_inputs
 from ..capture.rects_terms import RectTerms, needed_to_win
 from ..tron.values import is_real, is_whole
-from .checker import Exercise, WrongType, run_check
-from .ex_capture import OWNER_INDEX, READ_ONLY_VIEW, eliminated_hint, view_attribute_hint
+from .checker import WrongType, run_check
+from .ex_capture import CaptureExercise, eliminated_hint, view_attribute_hint
 from .ex_rects_best import BestRectangle, best_rectangle  # noqa: F401 (re-export)
 from .ex_rects_grids import TINY_GRIDS, RectGrid, _random_cases, _tiny_cases  # noqa: F401
 from .ex_rects_mistakes import MISTAKES, SWAPPED, TERMS  # noqa: F401 (TERMS re-export)
@@ -285,17 +285,13 @@ def _probes(student, view, case, value) -> list:
     return out
 
 
-class ScoreRectangle(Exercise):
+class ScoreRectangle(CaptureExercise):
     function = "score_rectangle"
     parameters = ("view", "player", "rect")
-    noun = "grid"
-    drawn_as = "with this grid"
     returns = "the rectangle's score: one number (a float, 0 or more)"
     time_limit = 5.0
     hint = ("take the expected score apart as shown above and recompute each line by hand: "
             "points, turns, then the factors one at a time")
-    read_only_hint = READ_ONLY_VIEW
-    index_hint = OWNER_INDEX
 
     def cases(self):
         return _tiny_cases() + list(_random_cases())
