@@ -78,8 +78,9 @@ class Mistakes(NamedTuple):
     thin_side: str = "<2"       # "<3": x1 - x0 < 3, a side of 3 squares taken for thin
     column: str = "width"       # "height": the middle column as view.height // 2
     divide: str = "true"        # "floor": points // turns
-    box: str = "yx"             # "xy": the squares as owner[x0:x1 + 1, y0:y1 + 1]; "end": as
-    column_end: bool = True     # owner[y0:y1, x0:x1].  False: the column as owner[y0:y1, col]
+    box: str = "yx"             # "xy": the rectangle's squares read as owner[x0:x1 + 1,
+    #                             y0:y1 + 1]; "end": as owner[y0:y1, x0:x1] (the ends left out)
+    column_end: bool = True     # False: the middle column read as owner[y0:y1, col]
     me: str = "player"          # "0": player 0's position, whoever scores
     needed: str = "active"      # "all": needed_to_win counting eliminated players' squares
     constant: str = "players"   # "active": CONSTANT by the players still in the game
