@@ -366,6 +366,11 @@ def test_notebook_11_teaches_b3_b4_b5_and_the_exercise_is_a_stub():
     assert {"B3", "B4", "B5"} <= findable_ids(nb)
     text = "\n".join(markdown_cells(nb))
     assert "../exercises/11_rectangles_exercise.ipynb" in text and "Recar" in text
+    # the exact score is in the module's docstring (the class's only points there)
+    from tronlab.capture import rects_terms
+    assert "help(tronlab.capture.rects_terms)" in text and "its docstring below" not in text
+    assert "The exact score, term by term" in rects_terms.__doc__
+    assert "exact score" not in rects_terms.RectTerms.__doc__
     for path in (ROOT / "notebooks" / "11_rectangles.ipynb", EXERCISE, SOLUTION):
         for cell in load(path)["cells"]:
             if cell["cell_type"] == "code":
