@@ -220,3 +220,15 @@ def test_a_pair_in_the_wrong_order_is_named():
     # before: "the value must be a number, got a numpy array of shape (2,)"
     r = check_solve_game(lambda a: lp_solve(a)[::-1])
     assert r.status == WRONG_TYPE and "looks like (row_strategy, value)" in r.hint, r.message
+
+
+def test_an_endless_loop_gets_a_hint_about_games_not_squares():
+    """Before: the generic time-out hint asked about 'a square visited again and again', on
+    a payoff matrix."""
+    def endless(payoff):
+        while True:
+            pass
+
+    result = check_solve_game(endless, time_limit=0.5)
+    assert result.status == "timeout" and "did not finish within 0.5 s" in result.message
+    assert "square" not in result.hint and "2x2 or 3x3 game" in result.hint, result.hint

@@ -38,6 +38,9 @@ WRONG = [
     ({"around_own": False}, "never the square you stand on", "counts as a neutral neighbour"),
     ({"strict": False}, "as near to both is kept", "*strictly*"),
     ({"late": "always"}, "early in the game", "only matter late"),
+    # before: no such mistake; the grid's only fitting one was max(|dx|, |dy|), which the
+    # learner had passed a grid for, and that hint was given for lack of another
+    ({"occupied": True}, "early in the game", "another player stands on is still a candidate"),
 ]
 
 
@@ -276,11 +279,12 @@ def test_a_right_but_slow_function_is_told_it_is_slow_not_endless(capsys):
     assert "never ends" not in out
 
 
-def _learner(*, index="yx", empty="stay", active=True, diagonals=False):
+def _learner(*, index="yx", empty="stay", active=True, diagonals=False, keep_all=True):
     """A plain-Python B2 written the way a learner might, with switchable slips: the grid
     read as owner[x, y], None or min() of nothing where nothing is neutral, every other
     player taken as an opponent (an eliminated one's position is None), the diagonal
-    squares counted as neighbours."""
+    squares counted as neighbours, the late filter's "unless that drops every candidate"
+    forgotten (``keep_all=False``)."""
     steps = [(1, 0), (-1, 0), (0, 1), (0, -1)]
     steps += [(1, 1), (1, -1), (-1, 1), (-1, -1)] if diagonals else []
 
@@ -299,7 +303,8 @@ def _learner(*, index="yx", empty="stay", active=True, diagonals=False):
 
             def d(a, b):
                 return abs(a[0] - b[0]) + abs(a[1] - b[1])
-            cand = {s for s in cand if not any(d(s, o) < d(s, me) for o in others)} or cand
+            kept = {s for s in cand if not any(d(s, o) < d(s, me) for o in others)}
+            cand = kept or cand if keep_all else kept
 
         def around(s):
             return sum((s[0] + dx, s[1] + dy) in free for dx, dy in steps)
@@ -326,6 +331,14 @@ def test_a_learner_twin_passes_and_its_slips_get_their_own_hints():
     assert result.status == "crash" and "eliminated" in result.case, result.message
     assert "view.positions[2] is None: player 2 is eliminated" in result.hint
     assert "with this grid:" in result.message and "this board" not in result.message
+
+
+def test_a_late_filter_that_leaves_nothing_is_named():
+    """Before: min() of an empty list on the grid where every square is nearer the opponent
+    got only "read the line above"."""
+    result = check_nearest_target(_learner(keep_all=False))
+    assert result.status == "crash" and "keep them all" in result.case, result.message
+    assert "when the filter would leave nothing, keep all the candidates" in result.hint
 
 
 def test_eight_neighbours_fail_on_a_tiny_grid_with_the_neighbour_rule():
@@ -412,3 +425,28 @@ def test_a_target_the_game_would_refuse_stops_the_game_even_past_the_checker(mon
     out = capsys.readouterr().out
     assert out.startswith("No game: nearest_target gave no target as player 0 in round 1: "
                           "the game refuses it, not an action: '4 1'"), out
+
+
+def test_an_attribute_a_view_lacks_is_named():
+    """Before: view.grid or view.active crashed with only "read the line above"."""
+    def grid_reader(view, player):
+        return view.grid[0, 0]
+
+    result = check_nearest_target(grid_reader)
+    assert result.status == "crash" and "has no attribute 'grid'" in result.message
+    assert result.hint.startswith("a view has owner (indexed owner[y, x]), positions"), \
+        result.hint
+
+
+def test_writing_into_a_grid_made_writable_is_told_in_the_games_words():
+    """Before: a function that made view.owner writable and wrote into it was told not to
+    write into 'board.cells (or board.heads)', a Tron board's names."""
+    def scribbler(view, player):
+        view.owner.setflags(write=True)
+        view.owner[0, 0] = 3
+        return nearest_target(view, player)
+
+    result = check_nearest_target(scribbler)
+    assert result.status == "changed its input", result.message
+    assert "changed the grid it was given (view.owner)" in result.message
+    assert "board" not in result.hint and "np.array(view.owner)" in result.hint

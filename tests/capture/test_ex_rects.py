@@ -162,6 +162,18 @@ PLANTED = [
     ("x1 == view.width - 1 or y1 == view.height - 1",
      "x1 >= view.width - 2 or y1 >= view.height - 2", "one square short of the right",
      "one square short of it is not enough"),
+    # before: the slice's end left out got the hint of counting yourself as an opponent near
+    # (both halve the first grid's score); the learner's scores of other rectangles now tell
+    # the two apart.  The middle column read so passed every grid
+    ("box = owner[y0:y1 + 1, x0:x1 + 1]", "box = owner[y0:y1, x0:x1]", "points over turns",
+     "misses the last row and the last column"),
+    ("(owner[y0:y1 + 1, col] == -1)", "(owner[y0:y1, col] == -1)",
+     "11 neutral squares is enough", "leaves out the one on row y1"),
+    # before: the gap to the nearest border square passed every grid (no opponent stood
+    # inside a rectangle two squares from its border)
+    ("gap = max(0, x0 - ox, ox - x1) + max(0, y0 - oy, oy - y1)",
+     "gap = min(abs(ox - x) + abs(oy - y) for x, y in border)", "an opponent inside",
+     "not the distance to the nearest border square"),
 ]
 
 
@@ -354,6 +366,11 @@ def test_notebook_11_teaches_b3_b4_b5_and_the_exercise_is_a_stub():
     assert {"B3", "B4", "B5"} <= findable_ids(nb)
     text = "\n".join(markdown_cells(nb))
     assert "../exercises/11_rectangles_exercise.ipynb" in text and "Recar" in text
+    # the exact score is in the module's docstring (the class's only points there)
+    from tronlab.capture import rects_terms
+    assert "help(tronlab.capture.rects_terms)" in text and "its docstring below" not in text
+    assert "The exact score, term by term" in rects_terms.__doc__
+    assert "exact score" not in rects_terms.RectTerms.__doc__
     for path in (ROOT / "notebooks" / "11_rectangles.ipynb", EXERCISE, SOLUTION):
         for cell in load(path)["cells"]:
             if cell["cell_type"] == "code":
@@ -432,3 +449,51 @@ def test_a_float_rounded_down_to_0_keeps_the_enemy_hint_and_mentions_rounding():
         reference(view, player, rect))))
     assert "a neutral square (-1) taken for another player's?" in result.hint, result.hint
     assert "rounded down" in result.hint, result.hint
+
+
+@pytest.mark.parametrize("places", [2, 3])
+def test_a_score_rounded_to_decimal_places_is_named(solution_source, places):
+    """Before: round(score, 3), meant for printing, got the general hint."""
+    fn = learner(solution_source)
+    result = check_score_rectangle(lambda view, player, rect: round(fn(view, player, rect),
+                                                                    places))
+    assert result.status == WRONG and "FAILED on grid 1 " in result.message, result.message
+    assert f"rounded to {places} decimal places" in result.hint, result.hint
+
+
+def test_an_eliminated_players_position_is_named_when_it_crashes(solution_source):
+    """Before: unpacking view.positions[q] of an eliminated player (None) crashed with the
+    general "read the line above", where nearest_target's checker names the player."""
+    wrong = learner(solution_source.replace("if q != player and pos is not None:",
+                                            "if q != player:"))
+    result = check_score_rectangle(wrong)
+    assert result.status == "crash" and "NoneType" in result.message, result.message
+    assert "view.positions[2] is None: player 2 is eliminated" in result.hint, result.hint
+
+
+def test_eliminated_flags_given_to_needed_to_win_are_named(solution_source):
+    """Before: needed_to_win(owner, player, view.eliminated) took the flags False/True for
+    the ids 0 and 1, so on a 2-player grid no opponent counted; the learner's cap was wrong
+    and the hint was the general one."""
+    from tronlab.capture.rects_terms import needed_to_win
+
+    wrong = learner(solution_source.replace("needed_to_win(owner, player, active)",
+                                            "needed_to_win(owner, player, view.eliminated)"))
+    result = check_score_rectangle(wrong)
+    assert result.status == "crash" and "view.eliminated holds True/False flags" in \
+        result.message, result.message
+    owner = np.array([[0, 0, -1, -1], [1, -1, -1, -1]], np.int8)
+    assert needed_to_win(owner, 0, np.array([0, 1])) == needed_to_win(owner, 0, range(2)) == 3
+    for active in ([1.0], "01", 3, [None]):
+        with pytest.raises(TypeError, match="active must be a list of player ids"):
+            needed_to_win(owner, 0, active)
+
+
+def test_an_attribute_a_view_lacks_is_named(solution_source):
+    """Before: view.active (the state has .active, a view does not) got "read the line
+    above"; now the hint lists what a view has and how to get the active players."""
+    wrong = learner(solution_source.replace(
+        "active = [q for q in range(n) if not view.eliminated[q]]", "active = view.active"))
+    result = check_score_rectangle(wrong)
+    assert result.status == "crash" and "'View' object has no attribute" in result.message
+    assert "a view has owner" in result.hint and "not view.eliminated[q]]" in result.hint

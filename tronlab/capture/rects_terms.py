@@ -50,7 +50,7 @@ from dataclasses import asdict, dataclass, fields, replace
 
 import numpy as np
 
-from ..tron.values import check_flag
+from ..tron.values import check_flag, is_whole
 from .checks import check_number, check_whole
 from .state import MAX_SIDE
 
@@ -162,12 +162,28 @@ def needed_to_win(owner, player: int, active=None) -> int:
     >>> owner = np.array([[0, 0, -1, -1], [1, -1, -1, -1]], np.int8)
     >>> needed_to_win(owner, 0)      # 2 + k > 1 + (5 - k)  ->  k = 3
     3
+
+    ``active`` holds player ids: flags such as ``view.eliminated`` (True/False, which
+    Python would take for ids 1 and 0) are a TypeError.
     """
     owner = np.asarray(owner)
     mine = int(np.count_nonzero(owner == player))
     free = int(np.count_nonzero(owner < 0))
     others = [q for q in range(int(owner.max(initial=0)) + 1) if q != player]
     if active is not None:
-        others = [q for q in active if q != player]
+        others = [q for q in _player_ids(active) if q != player]
     best = max((int(np.count_nonzero(owner == q)) for q in others), default=0)
     return max(1, (best + free - mine) // 2 + 1)
+
+
+def _player_ids(active) -> list:
+    """``active`` as a list of player ids, or a TypeError saying what it is instead."""
+    iterable = hasattr(active, "__iter__") and not isinstance(active, (str, bytes))
+    ids = list(active) if iterable else []
+    if iterable and all(is_whole(q) for q in ids):
+        return [int(q) for q in ids]
+    flags = ids and all(isinstance(q, (bool, np.bool_)) for q in ids)
+    raise TypeError(f"active must be a list of player ids (ints), got {active!r}"
+                    + (": view.eliminated holds True/False flags; the active ids are "
+                       "[q for q in range(view.n_players) if not view.eliminated[q]]"
+                       if flags else ""))

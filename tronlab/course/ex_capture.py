@@ -18,59 +18,19 @@ import inspect
 
 import numpy as np
 
-from ..capture.ascii import format_grid, state_from_ascii
+from ..capture.ascii import state_from_ascii
 from ..capture.bots import nearest_target
 from ..capture.state import NEUTRAL
 from ..tron.values import is_whole
-from .checker import Case, Exercise, WrongType, run_check
+from .checker import Case, WrongType, run_check
 from .ex_capture_grids import TINY_GRIDS
+from .ex_capture_view import (OWNER_INDEX, READ_ONLY_VIEW, CaptureExercise,  # noqa: F401
+                              CaptureGrid, eliminated_hint, view_attribute_hint)
 from .learner import short_repr
 from .progress import recorded
 
-__all__ = ["check_nearest_target", "as_target", "variant", "CaptureGrid", "TINY_GRIDS"]
-
-#: the hint for a function that writes into its view (read-only, as in a real game)
-READ_ONLY_VIEW = ("`view.owner` is read-only, as in a real game: for scratch space copy it, "
-                  "`owner = np.array(view.owner)` or `view.owner.copy()` (`np.asarray` does not "
-                  "copy), and write into the copy")
-
-#: the hint for an index past the end of view.owner (x and y swapped, most often)
-OWNER_INDEX = ("an index ran past the end of an array: view.owner is indexed row first, "
-               "owner[y, x], so owner[x, y] runs off any grid that is not square")
-
-
-class CaptureGrid:
-    """A capture position in the shape the generic checker handles: ``copy``,
-    ``cells``, ``heads``, ``to_ascii``, ``width``, ``height``; ``view`` is what
-    the learner's function gets (its owner array is read-only)."""
-
-    def __init__(self, view):
-        self.view = view
-
-    @property
-    def cells(self):
-        return self.view.owner
-
-    @property
-    def heads(self):
-        return np.array([(-1, -1) if p is None else p for p in self.view.positions])
-
-    @property
-    def width(self):
-        return self.view.width
-
-    @property
-    def height(self):
-        return self.view.height
-
-    def copy(self):
-        owner = np.array(self.view.owner, copy=True)
-        owner.setflags(write=False)
-        return CaptureGrid(self.view._replace(owner=owner))
-
-    def to_ascii(self):
-        return format_grid(self.view.owner, self.view.positions)
-
+__all__ = ["check_nearest_target", "as_target", "variant", "eliminated_hint",
+           "view_attribute_hint", "CaptureExercise", "CaptureGrid", "TINY_GRIDS"]
 
 def _tiny_cases():
     out = []
@@ -114,7 +74,7 @@ def _distance(metric, a, b):
 
 
 def variant(view, player, *, metric="manhattan", cluster=True, late=True, own=False,
-            tie="reading", strict=True, around_own=True, neighbours=4):
+            tie="reading", strict=True, around_own=True, neighbours=4, occupied=False):
     """The B2 target computed square by square, with one part of the rule switchable
     to a typical mistake; all defaults give :func:`~tronlab.capture.bots.nearest_target`.
 
@@ -125,13 +85,16 @@ def variant(view, player, *, metric="manhattan", cluster=True, late=True, own=Fa
     first), "no-distance" or "no-neighbours" (skip that tie-break);
     ``strict=False`` drops squares as near to an opponent too; ``around_own=False``
     the player's own square never counts as a neutral neighbour; ``neighbours=8`` the
-    diagonal squares count as neighbours too.
+    diagonal squares count as neighbours too; ``occupied=True`` a neutral square another
+    player stands on is no candidate.
     """
     w, h = view.width, view.height
     owner = np.asarray(view.owner)
     me = tuple(view.positions[player])
     free = {(x, y) for y in range(h) for x in range(w) if owner[y, x] == NEUTRAL}
     cand = free if own else free - {me}
+    if occupied:
+        cand = cand - {tuple(p) for q, p in enumerate(view.positions) if p is not None}
     if not cand:
         return me
     if late == "always" or (late and len(free) <= 0.5 * w * h):
@@ -193,6 +156,9 @@ MISTAKES = [
                             "next to it is not alone"),
     ({"strict": False}, "late game: only squares *strictly* nearer an opponent are left out; "
                         "a square as near to you as to them stays"),
+    ({"occupied": True}, "a neutral square another player stands on is still a candidate: "
+                         "only owners count (walking there is no crash in this game), and "
+                         "early in the game the opponents do not matter at all"),
 ]
 
 
@@ -259,17 +225,13 @@ SWAPPED = ("a target is (x, y), column first, while the grid is indexed owner[y,
            "first: did you return (y, x)?")
 
 
-class NearestTarget(Exercise):
+class NearestTarget(CaptureExercise):
     function = "nearest_target"
     parameters = ("view", "player")
-    noun = "grid"
     returns = "a target (x, y): two whole numbers on the grid"
     time_limit = 5.0
     hint = ("follow the rule step by step on this grid: candidates, the late-game filter, "
             "cost = distance (+3 for a lone square), then the tie-breaks")
-    read_only_hint = READ_ONLY_VIEW
-    drawn_as = "with this grid"
-    index_hint = OWNER_INDEX
 
     def cases(self):
         return _tiny_cases() + list(_game_cases())
@@ -281,13 +243,12 @@ class NearestTarget(Exercise):
         return _stay_hint(case)
 
     def crash_hint(self, case, err):
-        gone = [q for q, p in enumerate(case.board.view.positions) if p is None]
-        if isinstance(err, TypeError) and "NoneType" in str(err) and gone:
-            return (f"view.positions[{gone[0]}] is None: player {gone[0]} is eliminated and "
-                    f"stands nowhere. Leave eliminated players (view.eliminated) out; the "
-                    f"late-game rule counts only active opponents")
+        gone = (eliminated_hint(case.board.view, err, "the late-game rule")
+                or view_attribute_hint(err))
+        if gone:
+            return gone
         stuck = isinstance(err, (ValueError, IndexError)) and "read-only" not in str(err)
-        return _stay_hint(case) if stuck else None
+        return (_stay_hint(case) or _all_dropped_hint(case)) if stuck else None
 
     def describe_case(self, case):
         v = case.board.view
@@ -334,6 +295,23 @@ def _ruled_out(options, case) -> bool:
                                                                                    player)):
             return True
     return False
+
+
+def _all_dropped_hint(case) -> str | None:
+    """The hint for a crash (min() of nothing, say) where the late-game filter drops every
+    candidate, so the rule keeps them all; None elsewhere."""
+    view, player = case.board.view, case.args[0]
+    me = view.positions[player]
+    others = [p for q, p in enumerate(view.positions)
+              if q != player and p is not None and not view.eliminated[q]]
+    free = [(int(x), int(y)) for y, x in np.argwhere(np.asarray(view.owner) == NEUTRAL)]
+    kept = [sq for sq in free if sq != tuple(me) and all(
+        _distance("manhattan", sq, o) >= _distance("manhattan", sq, me) for o in others)]
+    if kept or len(free) > 0.5 * view.owner.size or not set(free) - {tuple(me)}:
+        return None
+    return ("late in the game every candidate here is strictly nearer an opponent: when the "
+            "filter would leave nothing, keep all the candidates (min() of an empty list "
+            "raises)")
 
 
 def _stay_hint(case) -> str | None:

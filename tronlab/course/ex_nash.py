@@ -213,6 +213,11 @@ class SolveGame(Exercise):
     def show_input(self, case):
         return ["The call: solve_game(payoff) with payoff =", _show(case.board)]
 
+    def timeout_hint(self, case):
+        return ("a 2x2 or 3x3 game takes a few milliseconds: is there a loop that never ends "
+                "(a while loop waiting for probabilities to become exactly equal, say, or one "
+                "that never moves on to the next guess of the supports)?")
+
     def changed_input(self, case, context):
         if np.array_equal(case.board, context["board"]):
             return None

@@ -30,12 +30,12 @@ from ..capture.rects import border_cycle, rectangle_scores
 from ..capture.rects_bot import scan_inputs
 from ..capture.rects_terms import RectTerms, needed_to_win
 from ..tron.values import is_real, is_whole
-from .checker import Exercise, WrongType, run_check
-from .ex_capture import OWNER_INDEX, READ_ONLY_VIEW
+from .checker import WrongType, run_check
+from .ex_capture import CaptureExercise, eliminated_hint, view_attribute_hint
 from .ex_rects_best import BestRectangle, best_rectangle  # noqa: F401 (re-export)
 from .ex_rects_grids import TINY_GRIDS, RectGrid, _random_cases, _tiny_cases  # noqa: F401
 from .ex_rects_mistakes import MISTAKES, SWAPPED, TERMS  # noqa: F401 (TERMS re-export)
-from .ex_rects_mistakes import ROUNDED_DOWN, ZERO_EVERYWHERE, rounded_hint
+from .ex_rects_mistakes import ROUNDED_DOWN, ZERO_EVERYWHERE, decimals_hint, rounded_hint
 from .learner import short_repr
 from .progress import recorded
 
@@ -60,10 +60,9 @@ class Mistakes(NamedTuple):
     enemy: bool = True          # an opponent square zeroes the score
     points: str = "all"         # "inside": only the squares inside the border
     walk: str = "fewest"        # "all": every border square walked; "clockwise": one way only;
-    #                             "nearest": start at the nearest border square; "corner":
-    #                             start at the corner (x0, y0); "to corner": the approach
-    #                             measured to (x0, y0) whatever the start; "squares": the
-    #                             start square counted as a step too (one more)
+    #                             "nearest": start at the nearest border square; "corner": at
+    #                             (x0, y0); "to corner": the approach measured to (x0, y0)
+    #                             whatever the start; "squares": the start square a step too
     closing: bool = True        # the closing turn
     size: str = ">"             # ">=": a side of exactly the limit is penalised
     border: str = "two"         # "all": the border bonus with 3-4 players too
@@ -72,13 +71,16 @@ class Mistakes(NamedTuple):
     #                             edges tested as x1 == width, y1 == height (never true);
     #                             "near": one square short of an edge taken for touching it
     win: str = ">="             # ">": the win bonus only for more neutral squares than needed
-    prox: str = "manhattan"     # "chebyshev", "once" (one division at most), "<=" (gap 2 counts),
-    #                             "times" (/ (2 * near), not / 2 ** near), "self" (the scorer too)
+    prox: str = "manhattan"     # "chebyshev"; "border": to the nearest border square (not 0
+    #                             inside); "once": one division at most; "<=": gap 2 counts;
+    #                             "times": / (2 * near), not / 2 ** near; "self": the scorer too
     thin: str = "corner"        # "turns": 1 / (1 + d) without dividing by the turns
     thin_side: str = "<2"       # "<3": x1 - x0 < 3, a side of 3 squares taken for thin
     column: str = "width"       # "height": the middle column as view.height // 2
     divide: str = "true"        # "floor": points // turns
-    box: str = "yx"             # "xy": the rectangle's squares read as owner[x0:x1 + 1, y0:y1 + 1]
+    box: str = "yx"             # "xy": the rectangle's squares read as owner[x0:x1 + 1,
+    #                             y0:y1 + 1]; "end": as owner[y0:y1, x0:x1] (the ends left out)
+    column_end: bool = True     # False: the middle column read as owner[y0:y1, col]
     me: str = "player"          # "0": player 0's position, whoever scores
     needed: str = "active"      # "all": needed_to_win counting eliminated players' squares
     constant: str = "players"   # "active": CONSTANT by the players still in the game
@@ -138,7 +140,8 @@ def explain(view, player, rect, **mistakes) -> tuple[float, list[str]]:
     opponents, needed = scan_inputs(view, player)
     needed = needed_to_win(owner, player) if m.needed == "all" else needed
     x0, y0, x1, y1 = rect
-    box = owner[x0:x1 + 1, y0:y1 + 1] if m.box == "xy" else owner[y0:y1 + 1, x0:x1 + 1]
+    box = {"xy": owner[x0:x1 + 1, y0:y1 + 1],
+           "end": owner[y0:y1, x0:x1]}.get(m.box, owner[y0:y1 + 1, x0:x1 + 1])
     neutral = int(np.count_nonzero(box == -1))
     enemy = int(np.count_nonzero((box >= 0) & (box != player)))
     lines = []
@@ -209,7 +212,7 @@ def _factors(score, lines, owner, rect, players, needed, neutral, opponents, ter
         factor("size", 1 / terms.size_divisor, f"a side of {long_side} > {limit}")
     col = h // 2 if m.column == "height" else w // 2
     if (n_players == 2 or m.border == "all") and col in (x0, x1) and terms.border_bonus != 1:
-        free = int(np.count_nonzero(owner[y0:y1 + 1, col] == -1))
+        free = int(np.count_nonzero(owner[y0:y1 + int(m.column_end), col] == -1))
         if free > terms.border_free or (m.border_free == ">=" and free == terms.border_free):
             factor("border bonus", terms.border_bonus,
                    f"a side on column {col} with {free} > {terms.border_free} neutral squares")
@@ -220,7 +223,8 @@ def _factors(score, lines, owner, rect, players, needed, neutral, opponents, ter
         near = 0
         for ox, oy in opponents:
             gx, gy = max(0, x0 - ox, ox - x1), max(0, y0 - oy, oy - y1)
-            gap = max(gx, gy) if m.prox == "chebyshev" else gx + gy
+            gap = {"chebyshev": max(gx, gy), "border": min(
+                abs(ox - x) + abs(oy - y) for x, y in border_cycle(*rect))}.get(m.prox, gx + gy)
             if gap < terms.proximity or (m.prox == "<=" and gap == terms.proximity):
                 near += 1
         if m.prox == "once":
@@ -282,17 +286,13 @@ def _probes(student, view, case, value) -> list:
     return out
 
 
-class ScoreRectangle(Exercise):
+class ScoreRectangle(CaptureExercise):
     function = "score_rectangle"
     parameters = ("view", "player", "rect")
-    noun = "grid"
-    drawn_as = "with this grid"
     returns = "the rectangle's score: one number (a float, 0 or more)"
     time_limit = 5.0
     hint = ("take the expected score apart as shown above and recompute each line by hand: "
             "points, turns, then the factors one at a time")
-    read_only_hint = READ_ONLY_VIEW
-    index_hint = OWNER_INDEX
 
     def cases(self):
         return _tiny_cases() + list(_random_cases())
@@ -340,10 +340,12 @@ class ScoreRectangle(Exercise):
         steps = "\n".join(explain(case.board.view, *case.args)[1])
         failure = failure._replace(expected=f"{failure.expected}\n{steps}")
         probes = context.get("probes") or []
-        rounded = rounded_hint(got, reference(case.board.view, *case.args), probes,
-                               context.get("int", False))
-        if rounded:
-            return failure._replace(hint=rounded)
+        want = reference(case.board.view, *case.args)
+        better = (rounded_hint(got, want, probes, context.get("int", False))
+                  or decimals_hint(got, want, probes)
+                  or self._mistake_fitting_probes(case, got, probes))
+        if better:
+            return failure._replace(hint=better)
         if len(probes) == 2 and all(self.same(got, mine, case) for _, mine, _ in probes):
             (r1, _, e1), (r2, _, e2) = probes
             return failure._replace(hint=(
@@ -354,6 +356,19 @@ class ScoreRectangle(Exercise):
                    "Work it out from rect: its neutral squares over the turns to close it, "
                    "then the factors")))
         return failure
+
+    def _mistake_fitting_probes(self, case, got, probes) -> str | None:
+        """The hint of the first mistake giving the learner's scores here and on the probes'
+        rectangles (they tell apart mistakes that agree on one rectangle), else None."""
+        view, (player, rect) = case.board.view, case.args
+        scored = [(rect, got), *((r, mine) for r, mine, _ in probes)]
+        return next((text for options, text in MISTAKES if probes and all(
+            self.same(variant(view, player, r, **options), mine, case) for r, mine in scored)),
+            None)
+
+    def crash_hint(self, case, err):      # None at an eliminated player's, view.active...
+        return (eliminated_hint(case.board.view, err, "the opponents-near divisor")
+                or view_attribute_hint(err))
 
     def diagnose(self, case, got, want):
         """The hint of the first term or typical mistake that gives the learner's score,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 __all__ = ["TERMS", "MISTAKES", "ELIMINATED", "BOUNDARIES", "SWAPPED", "ZERO_EVERYWHERE",
-           "ROUNDED_DOWN", "rounded_hint"]
+           "ROUNDED_DOWN", "rounded_hint", "decimals_hint"]
 
 #: the terms of the exercise (RectTerms names), in the order the score applies them
 TERMS = ("cap_to_win", "approach", "player_constant", "thin_corner", "win_bonus",
@@ -63,6 +63,13 @@ BOUNDARIES = [
     ({"edge": "near"}, "the edge bonus is for a rectangle that touches the edge: x0 == 0, "
                        "y0 == 0, x1 == view.width - 1 or y1 == view.height - 1; one square "
                        "short of it is not enough"),
+    ({"column_end": False}, "the border bonus: the rectangle's squares on the middle column are "
+                            "owner[y0:y1 + 1, col]; owner[y0:y1, col] leaves out the one on "
+                            "row y1 (a slice leaves out its end)"),
+    ({"prox": "border"}, "opponents near: an opponent inside the rectangle is 0 squares from "
+                         "it, however far from the border: the gap is max(0, x0 - ox, ox - x1) "
+                         "+ max(0, y0 - oy, oy - y1), not the distance to the nearest border "
+                         "square"),
 ]
 
 #: (mistake, hint) pairs tried in order: an eliminated player's, the boundaries, the missing
@@ -114,6 +121,9 @@ MISTAKES = ELIMINATED + BOUNDARIES + [({"off": (t,)}, f"a term is missing - {_TE
     ({"box": "xy"}, "the rectangle's squares are owner[y0:y1 + 1, x0:x1 + 1], rows (y) first: "
                     "owner[x0:x1 + 1, y0:y1 + 1] reads another patch of the grid (numpy cuts "
                     "a slice off at the edge without a word)"),
+    ({"box": "end"}, "the rectangle's squares are owner[y0:y1 + 1, x0:x1 + 1]: (x1, y1) is a "
+                     "square of the rectangle, and a slice leaves out its end, so "
+                     "owner[y0:y1, x0:x1] misses the last row and the last column"),
     ({"thin": "turns"}, "thin areas: 1 / (1 + distance to the corner) is the points; divide "
                         "it by the turns as usual"),
 ]
@@ -152,3 +162,16 @@ def rounded_hint(got, want, probes, is_int) -> str | None:
             f"not //, and do not round (no int(), round() or math.floor)"
             + (". If nothing is rounded, something sets the score to 0: is a neutral square "
                "(-1) taken for another player's?" if got == 0 else ""))
+
+
+def decimals_hint(got, want, probes) -> str | None:
+    """The hint for a score rounded to 1-5 decimal places (``round(score, 3)``, often meant
+    for printing), when ``got`` and the learner's ``probes`` (at least one) are all that
+    rounding of the expected scores, else None."""
+    pairs = [(got, want), *((mine, score) for _, mine, score in probes)]
+    for k in range(1, 6) if probes else ():       # one number alone could be a coincidence
+        if got != want and all(mine == round(score, k) for mine, score in pairs):
+            return (f"you returned {got:g} where the score is {want:.6g}: that is the score "
+                    f"rounded to {k} decimal place{'' if k == 1 else 's'}. Return the number "
+                    f"as it is (round only when you print it)")
+    return None
