@@ -115,6 +115,16 @@ def test_google2010_client_tolerates_stripped_trailing_spaces():
     assert a == b and a.free_count() == 10
 
 
+def test_google2010_client_reads_rows_with_trailing_blanks_past_the_width():
+    # a server (or a map file) that pads its rows: the header says 4, the blanks past
+    # column 4 are no squares.  They were refused as 'longer than width' and the turn lost
+    padded = "4 3 \n1   \t \n      \n   2  \r\n"
+    board = feed_all(make_client("google2010"), padded)[0].board
+    assert board.to_ascii() == "1...\n....\n...2"
+    with pytest.raises(ProtocolError, match="row 0 is longer than width 4"):
+        feed_all(make_client("google2010"), "4 1\n1  2 #\n")     # a square past it
+
+
 def test_google2010_several_turns_one_client():
     b = Board.from_ascii(SMALL)
     c = make_client("google2010")

@@ -40,6 +40,15 @@ def test_the_grids_last_cells_and_a_gone_player_are_in_the_protocol():
     assert parse_turn_line(2, "-1 -1 0", 2, width=5, height=3) == (-1, -1, 0)
 
 
+def test_grid_rows_with_trailing_blanks_are_read():
+    # no square is a blank, so blanks after a row carry nothing; they were refused as a
+    # row of 7 characters (and the advice to restart with --width 7), the turn lost
+    assert parse_turn_line(3, "0....  \r\n", 2, width=5, height=3) == "0...."
+    assert parse_turn_line(3, "0....\t", 2, width=5, height=3) == "0...."
+    with pytest.raises(ValueError, match="grid row 0 has 6 characters, not 5"):
+        parse_turn_line(3, " 0....", 2, width=5, height=3)
+
+
 def test_a_long_unreadable_answer_is_shown_cut_to_40_characters():
     reason = parse_answer("x" * 50).reason
     assert reason == f"cannot read {'x' * 37 + '...'!r}: expected 'x y [message]' or 'BACK n'"

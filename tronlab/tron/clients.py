@@ -80,10 +80,10 @@ class Google2010Client:
 
     def _row(self, line: str) -> Request | None:
         width, height = self._size
-        if len(line) > width:
+        if len(line) > width and line[width:].strip(" \t"):   # blanks past it carry nothing
             raise ProtocolError(f"google2010 row {len(self._rows)} is longer than width {width}: "
                                 f"{quote(line)}")
-        self._rows.append(line.ljust(width))  # tolerate stripped trailing spaces
+        self._rows.append(line[:width].ljust(width))  # stripped trailing spaces: empty squares
         if len(self._rows) < height:
             return None
         rows, self._size, self._rows = self._rows, None, []
