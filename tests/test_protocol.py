@@ -497,3 +497,54 @@ def test_stdio_bot_failure_is_one_line_counted_from_turn_1_traceback_when_verbos
     run_stdio(bot, "codingame", stdin=io.StringIO(text), stdout=io.StringIO(), stderr=err,
               verbose=True)
     assert "Traceback" in err.getvalue() and 'raise RuntimeError("kaboom")' in err.getvalue()
+
+
+def _missed_squares_the_reader_cannot_know(before, after, n):
+    """Oracle for a turn the reader did not read: the squares of the truth ``after``
+    that a reader who saw ``before`` (each (grid, alive, heads)) cannot place - a
+    head that moved diagonally with both corners possibly free (free, or the trail
+    of a player that died)."""
+    (grid0, alive0, heads0), (grid1, alive1, heads1) = before, after
+    dying = {2 + q for q in range(n) if alive0[q] and not alive1[q]}
+    unknown = set()
+    for p in range(n):
+        if not (alive0[p] and alive1[p]):
+            continue
+        (ox, oy), (nx, ny) = heads0[p], heads1[p]
+        if abs(nx - ox) + abs(ny - oy) <= 1 or ox == nx or oy == ny:
+            continue            # straight: the square between is certain
+        corners = [(nx, oy), (ox, ny)]
+        if all(grid0[y][x] == 0 or grid0[y][x] in dying for x, y in corners):
+            unknown |= {(x, y) for x, y in corners if grid1[y][x] == 2 + p}
+    return unknown
+
+
+@settings(max_examples=40)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 4), st.data())
+def test_codingame_client_after_a_broken_turn_keeps_every_trail_it_can_know(seed, n, data):
+    # a garbled turn was dropped whole, so each head's square in it was never marked: the
+    # reader later took it for free and could run into it.  Now the square between two
+    # heads two apart is marked when only one square can be it
+    reader = data.draw(st.integers(0, n - 1))
+    client = make_client("codingame")
+    client.width, client.height = 8, 6
+    views = [v for v in simulate_codingame(seed, n) if v[4] == reader]
+    if len(views) < 3:
+        return
+    broken = data.draw(st.integers(1, len(views) - 2))
+    for k, (grid, alive, heads, starts, _) in enumerate(views):
+        truth = board_from(grid, alive, heads, starts)
+        text = codingame_state(truth, reader)
+        if k == broken:         # the last player line garbled: the whole turn is dropped
+            with pytest.raises(ProtocolError):
+                feed_all(client, text.rsplit(" ", 1)[0] + " x\n")
+            continue
+        (req,) = feed_all(client, text)
+        if k == broken + 1:
+            before = views[broken - 1]
+            unknown = _missed_squares_the_reader_cannot_know(
+                (before[0], before[1], before[2]), (grid, alive, heads), n)
+            for y in range(6):
+                for x in range(8):
+                    seen, true = req.board.cells[y + 1, x + 1], grid[y][x]
+                    assert seen == true or ((x, y) in unknown and seen == FREE), (x, y)

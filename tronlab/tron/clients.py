@@ -308,6 +308,9 @@ class CodingameClient:
                                alive=np.zeros(n, np.bool_), starts=np.zeros(n, np.int64))
             self._seen = np.zeros(n, np.bool_)
         board = self.board
+        dying = {TRAIL + q for q, line in enumerate(players)        # their trails go now
+                 if tuple(line) == (-1, -1, -1, -1) and board.alive[q]}
+        missed = [self._missed_square(p, line, dying) for p, line in enumerate(players)]
         for p, (x0, y0, x1, y1) in enumerate(players):
             if (x0, y0, x1, y1) == (-1, -1, -1, -1):
                 if board.alive[p]:  # died since last turn: its trail disappears
@@ -320,9 +323,31 @@ class CodingameClient:
             board.starts[p], board.heads[p] = start, head
             board.flat[start] = TRAIL + p
             board.flat[head] = TRAIL + p
+            if missed[p] is not None:
+                board.flat[missed[p]] = TRAIL + p
             board.alive[p] = True
             self._seen[p] = True
         return board
+
+    def _missed_square(self, p: int, line, dying=frozenset()) -> int | None:
+        """The square player ``p``'s head passed in a turn the client did not read (a
+        broken one), when its head is now two squares from where it was last seen and
+        only one square can be it: the one between (a straight line), or of the two
+        corners of a diagonal step the only one that could be free then (free when last
+        seen, or the trail of a player that died since: a value in ``dying``).  Else None."""
+        board = self.board
+        if tuple(line) == (-1, -1, -1, -1) or not self._seen[p] or not board.alive[p]:
+            return None
+        old, new = int(board.heads[p]), self._index(line[2], line[3], "head")
+        ox, oy, nx, ny = *board.xy(old), *board.xy(new)
+        if abs(nx - ox) + abs(ny - oy) != 2:
+            return None
+        if ox == nx or oy == ny:                    # two steps the same way
+            squares = [board.index((ox + nx) // 2, (oy + ny) // 2)]
+        else:
+            squares = [board.index(nx, oy), board.index(ox, ny)]
+        open_ = [c for c in squares if board.flat[c] == FREE or int(board.flat[c]) in dying]
+        return open_[0] if len(open_) == 1 else None
 
     def answer(self, move) -> str:
         return format_answer(self.protocol, move)
