@@ -335,6 +335,11 @@ def test_lightriders_client_keeps_facing():
     ("hello there\n", "unexpected line 'hello there'"),
     ("settings field_width 2\nsettings field_height 1\nupdate game field 0,?\naction move 1\n",
      "unknown token"),
+    # int() took these: '1_0' as 10, an Arabic-Indic one as 1, and 5000 digits to be
+    # refused by Python's digit limit as 'not a whole number'
+    ("settings field_width 1_0\n", r"field_width: expected a whole number \(ASCII digits"),
+    ("settings your_botid \u0661\n", "your_botid: expected a whole number"),
+    ("settings timebank " + "9" * 5000 + "\n", r"18 at most\), got '999"),
 ])
 def test_lightriders_client_errors(text, message):
     with pytest.raises(ProtocolError, match=message):

@@ -123,3 +123,11 @@ def test_an_answer_that_is_no_action_is_still_answered_for():
                 width=5, height=3)
     assert out.getvalue() == "0 0\n"
     assert "the bot failed (ValueError: not an action: 'left'" in err.getvalue()
+
+
+def test_a_first_line_of_thousands_of_digits_is_named_as_the_opponent_count():
+    # before: Python's "Exceeds the limit (4300 digits) for integer string conversion"
+    # was the program's only error line
+    with pytest.raises(ValueError, match="^the first line must be the number of opponents, "
+                                         "1 to 3, got '9999"):
+        _client("9" * 5000 + "\n").read_turn()

@@ -285,7 +285,7 @@ class CaptureClient:
             if first is None:
                 return None
             count = first.strip()
-            if not (count.isascii() and count.isdigit() and 1 <= int(count) <= 3):
+            if not (_whole(count) and 1 <= int(count) <= 3):     # int: 9 digits at most
                 raise ValueError(f"the first line must be the number of opponents, 1 to 3, "
                                  f"got {first.strip()[:40]!r}")
             self.n_players = int(count) + 1
