@@ -490,6 +490,23 @@ def test_stdio_checks_its_arguments_before_reading(bot, protocol, time_limit, er
     assert stdin.tell() == 0
 
 
+@pytest.mark.parametrize("streams, words", [
+    # before: a str was read a character at a time ('bad input: ... got '5''), bytes
+    # streams failed inside the client with "a bytes-like object is required, not 'str'"
+    ({"stdin": "5 3\n#####\n#1 2#\n#####\n"}, "stdin must be a text stream, not the text "
+                                                r"itself: stdin=io\.StringIO\(text\)"),
+    ({"stdin": io.BytesIO(b"5 3\n")}, "stdin must be a text stream .* got a binary BytesIO"),
+    ({"stdout": io.BytesIO()}, "stdout must be a text stream .* got a binary BytesIO"),
+    ({"stdout": []}, "stdout must be a text stream .* got list"),
+])
+def test_stdio_refuses_streams_that_carry_no_text(streams, words):
+    said = io.StringIO()
+    with pytest.raises(TypeError, match=words):
+        run_stdio(lambda b, p: 0, "google2010", stderr=said,
+                  **{"stdin": io.StringIO("5 3\n"), "stdout": io.StringIO(), **streams})
+    assert said.getvalue() == ""
+
+
 def test_stdio_bot_failure_is_one_line_counted_from_turn_1_traceback_when_verbose():
     def bot(board, player):
         raise RuntimeError("kaboom")

@@ -131,3 +131,13 @@ def test_a_first_line_of_thousands_of_digits_is_named_as_the_opponent_count():
     with pytest.raises(ValueError, match="^the first line must be the number of opponents, "
                                          "1 to 3, got '9999"):
         _client("9" * 5000 + "\n").read_turn()
+
+
+def test_the_program_loop_refuses_streams_that_carry_no_text():
+    # before: AttributeError "'str' object has no attribute 'readline'" for the text itself
+    from tronlab.capture.cli import run_program
+
+    with pytest.raises(TypeError, match=r"stdin must be a text stream, not the text itself"):
+        run_program(lambda view, player: (0, 0), stdin="1\n1\n")
+    with pytest.raises(TypeError, match="stdout must be a text stream .* got a binary BytesIO"):
+        run_program(lambda view, player: (0, 0), stdin=io.StringIO("1\n"), stdout=io.BytesIO())

@@ -125,7 +125,10 @@ def run_program(bot, *, stdin=None, stdout=None, stderr=None, verbose=False,
     the game by silence.  A turn that breaks the protocol is reported in one line
     and answered with a square on the grid (:meth:`CaptureClient.turns`); when the
     input ends on such a turn, ``problems`` (a list) receives why."""
-    stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
+    from ..runner.stdio import check_stream
+
+    stdin = sys.stdin if stdin is None else check_stream("stdin", stdin, "readline")
+    stdout = sys.stdout if stdout is None else check_stream("stdout", stdout)
     stderr = stderr or sys.stderr
     client = CaptureClient(stdin, stdout, width=width, height=height)
     if hasattr(bot, "prepare_for_protocol"):    # e.g. load numba kernels in the background

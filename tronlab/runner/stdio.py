@@ -80,8 +80,8 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
     broken: ``pass`` under Light Riders, the client's guess under the others).
     """
     _check_arguments(bot, protocol, time_limit)
-    stdin = sys.stdin if stdin is None else stdin
-    stdout = sys.stdout if stdout is None else stdout
+    stdin = sys.stdin if stdin is None else check_stream("stdin", stdin)
+    stdout = sys.stdout if stdout is None else check_stream("stdout", stdout)
     log = _logger(sys.stderr if stderr is None else stderr)
     client = make_client(protocol)
     answers = 0
@@ -195,6 +195,26 @@ def _check_arguments(bot, protocol, time_limit) -> None:
     check_protocol(protocol)
     if time_limit is not None:
         check_time(time_limit)
+
+
+def check_stream(name: str, stream, need: str | None = None):
+    """``stream`` if it can carry the protocol's text, else a TypeError naming ``name``:
+    a str or bytes read line by line would be read a character at a time, and a binary
+    stream hands out bytes where the clients read text.  ``need``: the method it must
+    have (default: ``write`` for stdout and stderr, ``__iter__`` for stdin)."""
+    if isinstance(stream, (str, bytes)):
+        raise TypeError(f"{name} must be a text stream, not the text itself: "
+                        f"{name}=io.StringIO(text)")
+    import io
+
+    binary = isinstance(stream, (io.RawIOBase, io.BufferedIOBase)) or "b" in str(
+        getattr(stream, "mode", ""))
+    wanted = need or ("__iter__" if name == "stdin" else "write")
+    if binary or not hasattr(stream, wanted):
+        raise TypeError(f"{name} must be a text stream (io.StringIO, sys.{name}, a file "
+                        f"opened in text mode), got {'a binary ' if binary else ''}"
+                        f"{type(stream).__name__}")
+    return stream
 
 
 def _failure(log, verbose: bool, what: str) -> None:
