@@ -254,3 +254,15 @@ def test_registering_the_bot_itself_is_named_with_the_fix(own_bots, capsys):
     assert main(["bot", "the-bot-itself", "--protocol", "google2010"]) == 2
     err = capsys.readouterr().err
     assert said in err and len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_factory_option_without_a_default_is_named_as_an_option(own_bots):
+    from tronlab import get_bot
+    from tronlab.runner import registry
+
+    registry.register("needs-depth", lambda depth, *, rng=None, time=None:
+                      (lambda board, player: depth))
+    with pytest.raises(TypeError, match=r"^bot 'needs-depth' needs the option depth "
+                                        r"\(needs-depth\+depth=VALUE"):
+        get_bot("needs-depth")
+    assert get_bot("needs-depth", depth=2)(None, 0) == 2

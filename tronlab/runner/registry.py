@@ -206,7 +206,8 @@ def _fit(name: str, factory, options: dict) -> dict:
     if not missing:
         return options
     names = ", ".join(p.name for p in missing)
-    if any(p.kind is not p.KEYWORD_ONLY for p in missing):
+    positional = [p for p in missing if p.kind is not p.KEYWORD_ONLY]
+    if len(positional) == 2:        # bot(board, player) or bot(view, player)
         raise TypeError(f"bot {name!r} was registered with a callable that needs {names}: "
                         f"register() takes a factory that makes the bot, factory(*, "
                         f"rng=None, time=None, **options) -> bot, not the bot itself (for "
