@@ -327,3 +327,24 @@ def test_match_text_counts_one_turn_in_words():
     record = play(boxed, [get_bot("hugger"), get_bot("hugger")], rng=1)
     assert record.outcome.turns == 1
     assert "\nafter 1 turn: draw between players 0, 1\n" in match_text(record, "box")
+
+
+def test_match_json_names_a_fault_that_was_not_the_death():
+    # under Light Riders a faulty bot is shut down and goes straight: it dies later of
+    # something else.  The text said 'error on turn 2, then it kept going straight'; the
+    # JSON only the later death, so a program's timeout was invisible there
+    from tronlab import get_bot, lightriders_board, play
+    from tronlab.cli.match import match_summary
+
+    def fails_on_turn_2(board, player, turns=[]):
+        turns.append(1)
+        if len(turns) == 2:
+            raise RuntimeError("lost my way")
+        return 1                # right, straight on for player 0
+
+    record = play(lightriders_board(x=3, y=5), [fails_on_turn_2, get_bot("random")],
+                  rules="lightriders", rng=1)
+    data = json.loads(json.dumps(match_summary(record, "lightriders 16x16")))
+    (fault,) = [f for f in data["faults"] if f is not None]
+    assert data["faults"][0] == fault and fault["turn"] == 2 and fault["kind"] == "error"
+    assert "lost my way" in fault["detail"] and data["deaths"][0] != "error"

@@ -207,3 +207,62 @@ def test_a_run_started_with_stderr_closed_plays_every_game(tmp_path):
     r = tronlab("arena", "table", db)
     assert r.stdout.startswith("2 games (google2010)"), r.stdout + r.stderr
 
+
+
+@pytest.fixture
+def own_bots(monkeypatch):
+    """Register, in a scratch registry: a factory that takes no rng or time (a bot that
+    neither draws nor searches) and, by mistake, a bot function itself."""
+    import io
+
+    from tronlab.runner import registry
+
+    registry.bot_names()        # every built-in registered first: the copy keeps them
+    monkeypatch.setattr(registry, "_REGISTRY", {f: dict(t) for f, t in
+                                                registry._REGISTRY.items()})
+
+    def first_free(board, player):
+        return (board.legal_moves(player) or [0])[0]
+
+    registry.register("plain-factory", lambda: first_free)
+    registry.register("the-bot-itself", first_free)
+    monkeypatch.setattr("sys.stdin", io.StringIO("5 3\n#####\n#1 2#\n#####\n"))
+
+
+def test_a_factory_without_rng_or_time_plays_in_every_command(own_bots, capsys):
+    # before: 'tronlab: error: TypeError: plain-factory has no option 'rng'' in match and
+    # bot, though no option was given (the commands pass the seed and thinking time)
+    from tronlab.cli import main
+
+    assert main(["match", "plain-factory", "random", "--seed", "1", "--json"]) == 0
+    assert main(["bot", "plain-factory", "--protocol", "google2010", "--seed", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert '"winner"' in out[0] and out[-1] == "2"
+
+
+def test_registering_the_bot_itself_is_named_with_the_fix(own_bots, capsys):
+    # before: 'the-bot-itself has no option 'rng'' from the commands and Python's
+    # "first_free() missing 2 required positional arguments" from get_bot
+    from tronlab import get_bot
+    from tronlab.cli import main
+
+    said = ("bot 'the-bot-itself' was registered with a callable that needs board, player: "
+            "register() takes a factory that makes the bot")
+    with pytest.raises(TypeError) as error:
+        get_bot("the-bot-itself")
+    assert str(error.value).startswith(said)
+    assert main(["bot", "the-bot-itself", "--protocol", "google2010"]) == 2
+    err = capsys.readouterr().err
+    assert said in err and len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_factory_option_without_a_default_is_named_as_an_option(own_bots):
+    from tronlab import get_bot
+    from tronlab.runner import registry
+
+    registry.register("needs-depth", lambda depth, *, rng=None, time=None:
+                      (lambda board, player: depth))
+    with pytest.raises(TypeError, match=r"^bot 'needs-depth' needs the option depth "
+                                        r"\(needs-depth\+depth=VALUE"):
+        get_bot("needs-depth")
+    assert get_bot("needs-depth", depth=2)(None, 0) == 2

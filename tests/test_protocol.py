@@ -115,6 +115,16 @@ def test_google2010_client_tolerates_stripped_trailing_spaces():
     assert a == b and a.free_count() == 10
 
 
+def test_google2010_client_reads_rows_with_trailing_blanks_past_the_width():
+    # a server (or a map file) that pads its rows: the header says 4, the blanks past
+    # column 4 are no squares.  They were refused as 'longer than width' and the turn lost
+    padded = "4 3 \n1   \t \n      \n   2  \r\n"
+    board = feed_all(make_client("google2010"), padded)[0].board
+    assert board.to_ascii() == "1...\n....\n...2"
+    with pytest.raises(ProtocolError, match="row 0 is longer than width 4"):
+        feed_all(make_client("google2010"), "4 1\n1  2 #\n")     # a square past it
+
+
 def test_google2010_several_turns_one_client():
     b = Board.from_ascii(SMALL)
     c = make_client("google2010")
@@ -325,6 +335,11 @@ def test_lightriders_client_keeps_facing():
     ("hello there\n", "unexpected line 'hello there'"),
     ("settings field_width 2\nsettings field_height 1\nupdate game field 0,?\naction move 1\n",
      "unknown token"),
+    # int() took these: '1_0' as 10, an Arabic-Indic one as 1, and 5000 digits to be
+    # refused by Python's digit limit as 'not a whole number'
+    ("settings field_width 1_0\n", r"field_width: expected a whole number \(ASCII digits"),
+    ("settings your_botid \u0661\n", "your_botid: expected a whole number"),
+    ("settings timebank " + "9" * 5000 + "\n", r"18 at most\), got '999"),
 ])
 def test_lightriders_client_errors(text, message):
     with pytest.raises(ProtocolError, match=message):
@@ -475,6 +490,23 @@ def test_stdio_checks_its_arguments_before_reading(bot, protocol, time_limit, er
     assert stdin.tell() == 0
 
 
+@pytest.mark.parametrize("streams, words", [
+    # before: a str was read a character at a time ('bad input: ... got '5''), bytes
+    # streams failed inside the client with "a bytes-like object is required, not 'str'"
+    ({"stdin": "5 3\n#####\n#1 2#\n#####\n"}, "stdin must be a text stream, not the text "
+                                                r"itself: stdin=io\.StringIO\(text\)"),
+    ({"stdin": io.BytesIO(b"5 3\n")}, "stdin must be a text stream .* got a binary BytesIO"),
+    ({"stdout": io.BytesIO()}, "stdout must be a text stream .* got a binary BytesIO"),
+    ({"stdout": []}, "stdout must be a text stream .* got list"),
+])
+def test_stdio_refuses_streams_that_carry_no_text(streams, words):
+    said = io.StringIO()
+    with pytest.raises(TypeError, match=words):
+        run_stdio(lambda b, p: 0, "google2010", stderr=said,
+                  **{"stdin": io.StringIO("5 3\n"), "stdout": io.StringIO(), **streams})
+    assert said.getvalue() == ""
+
+
 def test_stdio_bot_failure_is_one_line_counted_from_turn_1_traceback_when_verbose():
     def bot(board, player):
         raise RuntimeError("kaboom")
@@ -487,3 +519,54 @@ def test_stdio_bot_failure_is_one_line_counted_from_turn_1_traceback_when_verbos
     run_stdio(bot, "codingame", stdin=io.StringIO(text), stdout=io.StringIO(), stderr=err,
               verbose=True)
     assert "Traceback" in err.getvalue() and 'raise RuntimeError("kaboom")' in err.getvalue()
+
+
+def _missed_squares_the_reader_cannot_know(before, after, n):
+    """Oracle for a turn the reader did not read: the squares of the truth ``after``
+    that a reader who saw ``before`` (each (grid, alive, heads)) cannot place - a
+    head that moved diagonally with both corners possibly free (free, or the trail
+    of a player that died)."""
+    (grid0, alive0, heads0), (grid1, alive1, heads1) = before, after
+    dying = {2 + q for q in range(n) if alive0[q] and not alive1[q]}
+    unknown = set()
+    for p in range(n):
+        if not (alive0[p] and alive1[p]):
+            continue
+        (ox, oy), (nx, ny) = heads0[p], heads1[p]
+        if abs(nx - ox) + abs(ny - oy) <= 1 or ox == nx or oy == ny:
+            continue            # straight: the square between is certain
+        corners = [(nx, oy), (ox, ny)]
+        if all(grid0[y][x] == 0 or grid0[y][x] in dying for x, y in corners):
+            unknown |= {(x, y) for x, y in corners if grid1[y][x] == 2 + p}
+    return unknown
+
+
+@settings(max_examples=40)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 4), st.data())
+def test_codingame_client_after_a_broken_turn_keeps_every_trail_it_can_know(seed, n, data):
+    # a garbled turn was dropped whole, so each head's square in it was never marked: the
+    # reader later took it for free and could run into it.  Now the square between two
+    # heads two apart is marked when only one square can be it
+    reader = data.draw(st.integers(0, n - 1))
+    client = make_client("codingame")
+    client.width, client.height = 8, 6
+    views = [v for v in simulate_codingame(seed, n) if v[4] == reader]
+    if len(views) < 3:
+        return
+    broken = data.draw(st.integers(1, len(views) - 2))
+    for k, (grid, alive, heads, starts, _) in enumerate(views):
+        truth = board_from(grid, alive, heads, starts)
+        text = codingame_state(truth, reader)
+        if k == broken:         # the last player line garbled: the whole turn is dropped
+            with pytest.raises(ProtocolError):
+                feed_all(client, text.rsplit(" ", 1)[0] + " x\n")
+            continue
+        (req,) = feed_all(client, text)
+        if k == broken + 1:
+            before = views[broken - 1]
+            unknown = _missed_squares_the_reader_cannot_know(
+                (before[0], before[1], before[2]), (grid, alive, heads), n)
+            for y in range(6):
+                for x in range(8):
+                    seen, true = req.board.cells[y + 1, x + 1], grid[y][x]
+                    assert seen == true or ((x, y) in unknown and seen == FREE), (x, y)

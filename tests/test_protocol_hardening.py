@@ -81,16 +81,24 @@ def test_a_non_ascii_digit_in_a_map_header_names_the_map():
                   name="mine.txt")
 
 
-@pytest.mark.parametrize("protocol, broken, words", [
-    ("codingame", ["5 0"] + ["1 1 1 1"] * 5, "bad player count or index '5 0'"),
-    ("codingame", ["1 0", "1 1 1 1"], "bad player count or index '1 0'"),
-    ("codingame", ["2 2", "1 1 1 1", "5 5 5 5"], "bad player count or index '2 2'"),
-    ("codingame", ["2 0", "40 1 40 1", "5 5 5 5"], "start (40, 1) is off the 30x20 grid"),
-    ("google2010", ["5 3", "#######", "#1 2#", "#####"], "row 0 is longer than width 5"),
-    ("google2010", ["0 3", "#####", "#1 2#", "#####"], "size 0x3 is empty"),
-    ("google2010", ["5 x", "#####", "#1 2#", "#####"], "expected 2 whole numbers"),
+@pytest.mark.parametrize("protocol, broken, words, guess", [
+    ("codingame", ["5 0"] + ["1 1 1 1"] * 5, "bad player count or index '5 0'", None),
+    ("codingame", ["1 0", "1 1 1 1"], "bad player count or index '1 0'", None),
+    ("codingame", ["2 2", "1 1 1 1", "5 5 5 5"], "bad player count or index '2 2'", None),
+    # the header is good, so the turn ends after its 2 lines: answered (the server waits);
+    # the reader's head (3, 0) has the grid's edge north, so the guess is east
+    ("codingame", ["2 0", "3 0 3 0", "40 1 40 1"], "start (40, 1) is off the 30x20 grid",
+     "RIGHT"),
+    ("codingame", ["2 1", "40 1 40 1", "3 0 3 0"], "start (40, 1) is off the 30x20 grid",
+     "RIGHT"),
+    ("google2010", ["5 3", "#######", "#1 2#", "#####"], "row 0 is longer than width 5", "2"),
+    ("google2010", ["5 3", "#####", "#1 2#", "#?###"], "unknown character '?'", "2"),
+    ("google2010", ["5 3", "#####", "#1  #", "#####"], "no player 2 head", "2"),
+    ("google2010", ["0 3", "#####", "#1 2#", "#####"], "size 0x3 is empty", None),
+    ("google2010", ["5 x", "#####", "#1 2#", "#####"], "expected 2 whole numbers", None),
 ])
-def test_a_broken_turn_is_one_error_line_and_the_next_turn_is_read(protocol, broken, words):
+def test_a_broken_turn_is_one_error_line_and_the_next_turn_is_read(protocol, broken, words,
+                                                                   guess):
     good = TURN if protocol == "google2010" else ["2 0", "1 1 1 1", "5 5 5 5"]
     err, out = io.StringIO(), io.StringIO()
     answers = run_stdio(lambda board, player: board.legal_moves(player)[0], protocol,
@@ -99,7 +107,9 @@ def test_a_broken_turn_is_one_error_line_and_the_next_turn_is_read(protocol, bro
     lines = err.getvalue().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"tronlab bot: bad input: {protocol}")
     assert words in lines[0] and "\\n" not in lines[0]     # no quoted newline either
-    assert answers == 1 and len(out.getvalue().splitlines()) == 1
+    # a turn whose lines all came is answered with a guess: the server waits for it
+    # (it was not, and the program lost on time); a bad header says nothing of the turn
+    assert answers == 1 and out.getvalue().splitlines()[:-1] == ([guess] if guess else [])
 
 
 @pytest.mark.parametrize("protocol, text, broken", [
@@ -149,3 +159,30 @@ def test_a_good_game_after_a_bad_line_still_exits_0(capsys, monkeypatch):
     out, err = capsys.readouterr()
     assert len(out.splitlines()) == 1
     assert "bad input" in err and "error" not in err
+
+
+def test_a_broken_codingame_turn_is_answered_off_the_trails_it_remembers():
+    # the reader went (1, 0) -> (0, 0) -> (0, 1); in the last turn the opponent's line is
+    # garbled.  The guess is made on the board the client remembers, with the lines
+    # that did read: north of (0, 1) is its own trail, so it goes east, not north
+    turns = ["2 0", "1 0 1 0", "9 9 9 9", "2 0", "1 0 0 0", "9 9 9 8",
+             "2 0", "1 0 0 1", "9 9 x"]
+    out, passed = io.StringIO(), []
+    answers = run_stdio(lambda board, player: board.legal_moves(player)[0], "codingame",
+                        stdin=io.StringIO("\n".join(turns) + "\n"), stdout=out,
+                        stderr=io.StringIO(), passed=passed)
+    assert answers == 2 and out.getvalue().splitlines()[-1] == "RIGHT"
+    assert len(passed) == 1 and "expected 4 whole numbers, got '9 9 x'" in passed[0]
+
+
+def test_the_exit_line_says_a_broken_google2010_turn_was_answered_with_a_guess(
+        capsys, monkeypatch):
+    from tronlab.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(TURN + ["5 3", "#####", "#1 2#",
+                                                                   "##?##"]) + "\n"))
+    assert main(["bot", "random", "--protocol", "google2010", "--seed", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 2 and out.splitlines()[1] == "2"
+    assert err.rstrip().endswith("2 turns were answered, 1 of them with a guess because its "
+                                 "input was broken")

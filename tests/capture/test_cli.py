@@ -197,3 +197,37 @@ def test_bot_plays_a_grid_of_another_size_it_is_told_and_names_the_option_when_n
                                                      "--protocol backtothecode"), r.stderr
     r = tronlab("bot", "nearest", "--protocol", "backtothecode", "--width", 0)
     assert r.returncode == 2 and "the grid is 1 to 1000 squares a side" in r.stderr, r.stderr
+
+
+def test_a_program_on_a_cold_cache_says_so_once_and_the_next_start_is_quiet(tmp_path,
+                                                                            monkeypatch):
+    # the rectangle and path bots answer with B2's nearest-neutral rule while a background
+    # thread compiles their kernels: on a cold numba cache tens of seconds, much of a game,
+    # and the program said nothing of it (the Tron programs say so in one line)
+    import io
+    import threading
+
+    from tronlab.capture.cli import COLD_HINT, run_program
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))     # holds the warm marker
+
+    class Loading:                      # a Warmup whose thread has finished
+        thread, done = threading.Thread(target=lambda: None), True
+
+    class Bot:
+        warmup = None
+
+        def prepare_for_protocol(self):
+            self.warmup = Loading()
+
+        def __call__(self, view, player):
+            return view.positions[0]
+
+    turn = "1\n" + format_turn(reset(2, rng=1), 0)
+    said = []
+    for _ in range(2):
+        err = io.StringIO()
+        assert run_program(Bot(), stdin=io.StringIO(turn), stdout=io.StringIO(),
+                           stderr=err) == 1
+        said.append(err.getvalue())
+    assert said == [COLD_HINT + "\n", ""]

@@ -40,6 +40,15 @@ def test_the_grids_last_cells_and_a_gone_player_are_in_the_protocol():
     assert parse_turn_line(2, "-1 -1 0", 2, width=5, height=3) == (-1, -1, 0)
 
 
+def test_grid_rows_with_trailing_blanks_are_read():
+    # no square is a blank, so blanks after a row carry nothing; they were refused as a
+    # row of 7 characters (and the advice to restart with --width 7), the turn lost
+    assert parse_turn_line(3, "0....  \r\n", 2, width=5, height=3) == "0...."
+    assert parse_turn_line(3, "0....\t", 2, width=5, height=3) == "0...."
+    with pytest.raises(ValueError, match="grid row 0 has 6 characters, not 5"):
+        parse_turn_line(3, " 0....", 2, width=5, height=3)
+
+
 def test_a_long_unreadable_answer_is_shown_cut_to_40_characters():
     reason = parse_answer("x" * 50).reason
     assert reason == f"cannot read {'x' * 37 + '...'!r}: expected 'x y [message]' or 'BACK n'"
@@ -114,3 +123,21 @@ def test_an_answer_that_is_no_action_is_still_answered_for():
                 width=5, height=3)
     assert out.getvalue() == "0 0\n"
     assert "the bot failed (ValueError: not an action: 'left'" in err.getvalue()
+
+
+def test_a_first_line_of_thousands_of_digits_is_named_as_the_opponent_count():
+    # before: Python's "Exceeds the limit (4300 digits) for integer string conversion"
+    # was the program's only error line
+    with pytest.raises(ValueError, match="^the first line must be the number of opponents, "
+                                         "1 to 3, got '9999"):
+        _client("9" * 5000 + "\n").read_turn()
+
+
+def test_the_program_loop_refuses_streams_that_carry_no_text():
+    # before: AttributeError "'str' object has no attribute 'readline'" for the text itself
+    from tronlab.capture.cli import run_program
+
+    with pytest.raises(TypeError, match=r"stdin must be a text stream, not the text itself"):
+        run_program(lambda view, player: (0, 0), stdin="1\n1\n")
+    with pytest.raises(TypeError, match="stdout must be a text stream .* got a binary BytesIO"):
+        run_program(lambda view, player: (0, 0), stdin=io.StringIO("1\n"), stdout=io.BytesIO())

@@ -125,14 +125,18 @@ def run_program(bot, *, stdin=None, stdout=None, stderr=None, verbose=False,
     the game by silence.  A turn that breaks the protocol is reported in one line
     and answered with a square on the grid (:meth:`CaptureClient.turns`); when the
     input ends on such a turn, ``problems`` (a list) receives why."""
-    stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
+    from ..runner.stdio import check_stream
+
+    stdin = sys.stdin if stdin is None else check_stream("stdin", stdin, "readline")
+    stdout = sys.stdout if stdout is None else check_stream("stdout", stdout)
     stderr = stderr or sys.stderr
     client = CaptureClient(stdin, stdout, width=width, height=height)
-    if hasattr(bot, "prepare_for_protocol"):    # e.g. load numba kernels in the background
-        bot.prepare_for_protocol()
+
     def log(message):
         stderr.write(message + "\n")
         stderr.flush()
+
+    warmup = _prepare(bot, log)
 
     try:
         for view in client.turns(log):
@@ -154,7 +158,33 @@ def run_program(bot, *, stdin=None, stdout=None, stderr=None, verbose=False,
         pass
     if client.broken is not None and problems is not None:
         problems.append(client.broken)
+    if warmup is not None and warmup.done:
+        from ..jit.cache import mark_warm
+        mark_warm(WARM_NAME)        # numba's cache holds them now: no hint next time
     return client.answers
+
+
+WARM_NAME = "capture"       # numba's cache marker of the capture bots' kernels
+COLD_HINT = ("tronlab bot: numba's cache is cold, so the capture search is not ready; "
+             "answering with the nearest-neutral rule (B2) while its kernels compile in the "
+             "background (run `tronlab warmup` once to start at full strength)")
+
+
+def _prepare(bot, log):
+    """The bot's ``prepare_for_protocol`` hook, if it has one (the rectangle and path bots
+    load their kernels in a background :class:`~tronlab.capture.warmup.Warmup`); returns
+    that Warmup, or None.  On a cold numba cache the compile takes tens of seconds, a
+    good part of the game played by the fallback rule: :data:`COLD_HINT` says so."""
+    if not hasattr(bot, "prepare_for_protocol"):
+        return None
+    bot.prepare_for_protocol()
+    warmup = getattr(bot, "warmup", None)
+    if getattr(warmup, "thread", None) is None:     # no Warmup, or the AOT twins: ready
+        return None
+    from ..jit.cache import is_warm
+    if not is_warm(WARM_NAME):
+        log(COLD_HINT)
+    return warmup
 
 
 def cmd_bot(args) -> int:

@@ -212,6 +212,7 @@ def parse_turn_line(k: int, line: str, n_players: int, *, width: int = 35, heigh
             raise ValueError(f"{who} ({x}, {y}) is off the {width}x{height} grid")
         return x, y, backs
     y = k - 1 - n_players
+    text = text.rstrip(" \t")      # no square is a blank: trailing blanks carry nothing
     if len(text) != width:
         other = (f" (another grid size? the input never gives it: start the program with "
                  f"--width {len(text)} --height H)") if y == 0 and text.strip() else ""
@@ -284,7 +285,7 @@ class CaptureClient:
             if first is None:
                 return None
             count = first.strip()
-            if not (count.isascii() and count.isdigit() and 1 <= int(count) <= 3):
+            if not (_whole(count) and 1 <= int(count) <= 3):     # int: 9 digits at most
                 raise ValueError(f"the first line must be the number of opponents, 1 to 3, "
                                  f"got {first.strip()[:40]!r}")
             self.n_players = int(count) + 1

@@ -48,18 +48,20 @@ def cmd_bot(args) -> int:
     if problems:        # garbage in: a contest program says so by its exit code
         from .parser import CLIError
         raise CLIError(f"the {args.protocol} input ended on a broken turn (see the line "
-                       f"above); {answered(answers, len(passed))}")
+                       f"above); {answered(answers, len(passed), args.protocol)}")
     return 0
 
 
-def answered(answers: int, passes: int = 0) -> str:
+def answered(answers: int, passes: int = 0, protocol: str = "lightriders") -> str:
     """How many turns a contest program answered, in words: ``answers`` by the bot and
-    ``passes`` with ``pass`` written for a broken turn (Light Riders), answers too.
+    ``passes`` answered for a broken turn (Light Riders ``pass``, else a guess), answers too.
 
     >>> print(answered(1)); print(answered(3, 1)); print(answered(0, 2))
     1 turn was answered
     4 turns were answered, 1 of them with pass because its input was broken
     2 turns were answered, all with pass because their input was broken
+    >>> print(answered(1, 1, "google2010"))
+    2 turns were answered, 1 of them with a guess because its input was broken
     """
     total = answers + passes
     words = f"{total} turn{'s were' if total != 1 else ' was'} answered"
@@ -67,7 +69,8 @@ def answered(answers: int, passes: int = 0) -> str:
         return words
     which = "" if total == 1 else "all " if passes == total else f"{passes} of them "
     whose = "its" if passes == 1 else "their"
-    return f"{words}, {which}with pass because {whose} input was broken"
+    how = "pass" if protocol == "lightriders" else "a guess"
+    return f"{words}, {which}with {how} because {whose} input was broken"
 
 
 def _check_spec(spec: str, protocol: str) -> None:

@@ -161,13 +161,17 @@ def cmd_match(args) -> int:
 
 
 def match_summary(record, map_name: str) -> dict:
-    """The ``--json`` object: the outcome plus who played where."""
+    """The ``--json`` object: the outcome plus who played where, and each player's first
+    fault (``{"turn", "kind", "detail"}`` or None: under Light Riders a bot that timed out
+    is shut down and dies later of something else, which ``deaths`` alone hides)."""
     out = record.outcome
     final = record.final if getattr(record, "final", None) is not None else record.replay()
     return {"rules": record.rules, "map": map_name, "names": record.metadata.get("names"),
             "seed": record.metadata.get("cli_seed"),
             "winner": out.winner, "ranking": out.ranking, "turns": out.turns,
             "deaths": out.deaths, "death_turns": out.death_turns, "details": out.details,
+            "faults": [_fault_summary(first_fault(record, p))
+                       for p in range(record.start.n_players)],
             "clock": {key: record.metadata.get(key)
                       for key in ("time_limit", "first_time_limit", "time_bank")},
             "final": final.to_ascii().split("\n")}
@@ -218,6 +222,10 @@ def clock_of(record) -> str:
     if limit is None:
         return "none from the game (each bot keeps its own time)"
     return f"{limit:g} s a move, {first:g} s the first" if first else f"{limit:g} s a move"
+
+
+def _fault_summary(event):
+    return None if event is None else {key: event.get(key) for key in ("turn", "kind", "detail")}
 
 
 def first_fault(record, player):

@@ -166,8 +166,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "NAME+key=value (JSON values: chamber+depth=3+tt=false; a wrong one "
                         "is refused before any input is read; an option time= is the bot's "
                         "thinking time and wins over --time, as in match); a bot your own code "
-                        "registers runs from a script that imports it and calls "
-                        "tronlab.cli.main(['bot', NAME, ...])")
+                        "registers runs from a script that imports it and tronlab.cli "
+                        "and calls tronlab.cli.main(['bot', NAME, ...])")
     b.add_argument("--protocol", choices=PROTOCOLS + ("backtothecode",), required=True,
                    help="the contest whose input the program reads on stdin and whose "
                         "answers it writes on stdout")

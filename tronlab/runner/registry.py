@@ -2,7 +2,8 @@
 
 A *factory* makes a bot: ``factory(*, rng=None, time=None, **options) ->
 bot``, where ``rng`` is a ``numpy.random.Generator`` (or int seed) and
-``time`` a thinking budget in seconds per move for bots that search.  What a
+``time`` a thinking budget in seconds per move for bots that search (a factory
+may leave both out: it is then called without them).  What a
 bot is depends on the game family (:mod:`tronlab.runner.games`): a Tron bot is a
 callable ``bot(board, player) -> move`` (see :mod:`tronlab.runner.engine`), a
 capture bot ``bot(view, player) -> action`` (see :mod:`tronlab.capture`).
@@ -171,6 +172,7 @@ def get_bot(name: str, *, game: str = "tron", **options):
     factory, _ = _entry(name, game)
     if options.get("time") is not None:
         options["time"] = check_time(options["time"])
+    options = _fit(name, factory, options)
     try:
         bot = factory(**options)
     except TypeError as err:    # Python's "SearchBot.__init__() got an unexpected keyword"
@@ -182,6 +184,37 @@ def get_bot(name: str, *, game: str = "tron", **options):
         raise TypeError(f"the factory of bot {name!r} returned a {type(bot).__name__}, "
                         f"not a callable bot")
     return bot
+
+
+def _fit(name: str, factory, options: dict) -> dict:
+    """``options`` for ``factory``: without ``rng`` and ``time`` when it takes neither
+    them nor ``**options`` (every caller passes them: a bot that neither draws nor
+    searches needs neither, as the built-in ones ignore them).  A factory with a
+    parameter no option gives is a TypeError saying so: most often the bot itself
+    was registered, not its factory."""
+    import inspect
+
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):     # a callable Python cannot look into: call it
+        return options
+    if not any(p.kind is p.VAR_KEYWORD for p in params):
+        taken = {p.name for p in params}
+        options = {k: v for k, v in options.items() if k in taken or k not in ("rng", "time")}
+    missing = [p for p in params if p.default is p.empty and p.name not in options
+               and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    if not missing:
+        return options
+    names = ", ".join(p.name for p in missing)
+    positional = [p for p in missing if p.kind is not p.KEYWORD_ONLY]
+    if len(positional) == 2:        # bot(board, player) or bot(view, player)
+        raise TypeError(f"bot {name!r} was registered with a callable that needs {names}: "
+                        f"register() takes a factory that makes the bot, factory(*, "
+                        f"rng=None, time=None, **options) -> bot, not the bot itself (for "
+                        f"a bot function: register({name!r}, lambda **options: bot))")
+    raise TypeError(f"bot {name!r} needs the option{'s' * (len(missing) > 1)} {names} "
+                    f"({name}+{missing[0].name}=VALUE, or get_bot({name!r}, "
+                    f"{missing[0].name}=...))")
 
 
 def make_spec_bot(spec: str, *, time=None, rng=None, game: str = "google2010"):

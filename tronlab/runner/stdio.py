@@ -4,9 +4,13 @@ One process plays one game: it reads the server's turns line by line with a
 :mod:`tronlab.tron.protocol` client, asks the bot for a move and prints the answer,
 flushing after every line.  Diagnostics go to stderr only: a line that breaks
 the protocol is reported (``tronlab bot: bad input: ...``) and skipped, and input
-that ends in the middle of a turn is reported too.  At end of input the program
-stops cleanly; ``tronlab bot`` exits with code 2 when the input ended on a broken
-turn (no good turn after the last bad line, or a turn cut short), 0 otherwise.
+that ends in the middle of a turn is reported too.  A broken turn whose end is known
+is still answered, since the server waits for it: Light Riders ``pass`` at its
+``action`` line; Google 2010 and CodinGame a guess at its last line (the client's
+``fallback``: a free square next to the head as the turn's lines showed it).  At end
+of input the program stops cleanly; ``tronlab bot`` exits with code 2 when the input
+ended on a broken turn (no good turn after the last bad line, or a turn cut short), 0
+otherwise.
 
 A bot that raises or returns something that is not a move must not lose the
 game by silence: the runner logs the problem to stderr in one line (with the
@@ -55,7 +59,7 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
               time_limit: float | None = None, rng=None, verbose: bool = False,
               problems: list | None = None, passed: list | None = None) -> int:
     """Play one game of ``protocol`` as a contest program; return the number of the
-    bot's answers (the ``pass`` lines written for broken turns not counted: ``passed``).
+    bot's answers (the answers written for broken turns not counted: ``passed``).
 
     ``bot`` is a callable ``bot(board, player) -> move`` with the optional
     ``start_game``/``close`` hooks of :func:`tronlab.runner.engine.play`; a ``start_game``
@@ -72,12 +76,12 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
     machine, :data:`tronlab.tron.bots.base.CONTEST_SHARE`).
     ``problems``, a list, receives why the input ended on a broken turn (a bad line
     with no good turn after it, or a turn cut short), if it did; ``passed``, a list,
-    why each Light Riders turn the bot was not asked was answered ``pass`` (its input
-    was broken).
+    why each turn the bot was not asked was answered all the same (its input was
+    broken: ``pass`` under Light Riders, the client's guess under the others).
     """
     _check_arguments(bot, protocol, time_limit)
-    stdin = sys.stdin if stdin is None else stdin
-    stdout = sys.stdout if stdout is None else stdout
+    stdin = sys.stdin if stdin is None else check_stream("stdin", stdin)
+    stdout = sys.stdout if stdout is None else check_stream("stdout", stdout)
     log = _logger(sys.stderr if stderr is None else stderr)
     client = make_client(protocol)
     answers = 0
@@ -93,8 +97,11 @@ def run_stdio(bot, protocol: str, *, stdin=None, stdout=None, stderr=None,
             except ProtocolError as err:
                 turn_start = None
                 broken = _bad_line(err, line, protocol, stdout, log, passed)
+                _answer_broken_turn(client, stdout, broken, passed)
                 continue
             if request is None:
+                if _answer_broken_turn(client, stdout, broken, passed):
+                    turn_start = None
                 continue
             _brief(bot, request, client, turn_start)
             turn_start = broken = None
@@ -121,6 +128,20 @@ def _bad_line(err, line, protocol, stdout, log, passed=None) -> str:
         if passed is not None:
             passed.append(broken)
     return broken
+
+
+def _answer_broken_turn(client, stdout, broken, passed=None) -> bool:
+    """Answer a turn whose lines all came but broke the protocol (Google 2010, CodinGame):
+    the server waits for that answer, and silence loses on time.  The client's guess
+    (its ``fallback``, set on the turn's last line) is written and ``broken`` noted in
+    ``passed``; True if it was."""
+    move = getattr(client, "fallback", None)
+    if move is None:
+        return False
+    _write_line(stdout, client.answer(move))
+    if passed is not None:
+        passed.append(broken)
+    return True
 
 
 def _write_line(stdout, text: str) -> None:
@@ -174,6 +195,26 @@ def _check_arguments(bot, protocol, time_limit) -> None:
     check_protocol(protocol)
     if time_limit is not None:
         check_time(time_limit)
+
+
+def check_stream(name: str, stream, need: str | None = None):
+    """``stream`` if it can carry the protocol's text, else a TypeError naming ``name``:
+    a str or bytes read line by line would be read a character at a time, and a binary
+    stream hands out bytes where the clients read text.  ``need``: the method it must
+    have (default: ``write`` for stdout and stderr, ``__iter__`` for stdin)."""
+    if isinstance(stream, (str, bytes)):
+        raise TypeError(f"{name} must be a text stream, not the text itself: "
+                        f"{name}=io.StringIO(text)")
+    import io
+
+    binary = isinstance(stream, (io.RawIOBase, io.BufferedIOBase)) or "b" in str(
+        getattr(stream, "mode", ""))
+    wanted = need or ("__iter__" if name == "stdin" else "write")
+    if binary or not hasattr(stream, wanted):
+        raise TypeError(f"{name} must be a text stream (io.StringIO, sys.{name}, a file "
+                        f"opened in text mode), got {'a binary ' if binary else ''}"
+                        f"{type(stream).__name__}")
+    return stream
 
 
 def _failure(log, verbose: bool, what: str) -> None:

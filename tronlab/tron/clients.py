@@ -8,8 +8,11 @@ turn is complete.  A line that breaks the protocol raises
 drops the half-read turn and passes over the rest of its lines without a word
 (the rows a Google 2010 header announced; CodinGame player lines, up to the next
 ``N P`` header), so one broken turn is one error and never locks a bot out of
-the rest of the game.  :meth:`finish` (at end of
-input) says whether the input stopped in the middle of a turn.
+the rest of the game.  When the broken turn's size was known (a good header), the
+server still waits for an answer: once its last line is read, the client's
+``fallback`` is a guess to answer with (a free square next to the reader's head as
+the turn's lines and the remembered trails show it), else None.  :meth:`finish` (at
+end of input) says whether the input stopped in the middle of a turn.
 
 >>> client = Google2010Client()
 >>> client.feed("0 3")
@@ -40,11 +43,18 @@ class Google2010Client:
         self._rows: list[str] = []
         self._turn = 0
         self._skip = 0      # lines of a broken turn still to pass over; -1: up to a header
+        self._broken: list[str] | None = None   # the rows so far of a broken turn
+        self._width = 0                             # ... and its width
+        self.fallback = None    # a move for a broken turn whose last row was just read
 
     def feed(self, line: str) -> Request | None:
         line = line.rstrip("\r\n")
+        self.fallback = None
         if self._skip > 0:              # the rest of a broken turn: reported already
             self._skip -= 1
+            if self._broken is not None:
+                self._broken.append(line)
+                self._end_broken()
             return None
         if self._size is None:
             if not line.strip():
@@ -64,8 +74,21 @@ class Google2010Client:
             # drop the turn and pass over its other rows: one error line per broken turn
             if self._size is not None:  # a bad row; else the whole grid was read
                 self._skip = self._size[1] - len(self._rows) - 1
+                self._width, self._broken = self._size[0], self._rows + [line]
             self._size, self._rows = None, []
+            self._end_broken()
             raise
+
+    def _end_broken(self) -> None:
+        """Once a broken turn's last row is read, set :attr:`fallback`: the server waits
+        for an answer to the turn, and silence loses on time.  The move is a guess from
+        the rows as they came (:func:`first_free_move`)."""
+        if self._broken is None or self._skip > 0:
+            return
+        width = self._width
+        self.fallback = first_free_move([row[:width].ljust(width) for row in self._broken])
+        self._broken = None
+        self._turn += 1
 
     @staticmethod
     def _header(line: str) -> tuple[int, int]:
@@ -80,14 +103,16 @@ class Google2010Client:
 
     def _row(self, line: str) -> Request | None:
         width, height = self._size
-        if len(line) > width:
+        if len(line) > width and line[width:].strip(" \t"):   # blanks past it carry nothing
             raise ProtocolError(f"google2010 row {len(self._rows)} is longer than width {width}: "
                                 f"{quote(line)}")
-        self._rows.append(line.ljust(width))  # tolerate stripped trailing spaces
+        self._rows.append(line[:width].ljust(width))  # stripped trailing spaces: empty squares
         if len(self._rows) < height:
             return None
         rows, self._size, self._rows = self._rows, None, []
+        self._width, self._broken = width, rows     # a guess answers a refused grid
         board = self.decode(rows)
+        self._broken = None
         self._turn += 1
         return Request(board, 0, self._turn - 1, None)
 
@@ -126,6 +151,27 @@ class Google2010Client:
         return format_answer(self.protocol, move)
 
 
+def first_free_move(rows, head: str = "1", free: str = " ") -> int:
+    """A broken turn's answer, read leniently from its grid rows: the first move (0-3,
+    north first) from the ``head`` character onto a ``free`` square, else 0 (north).
+
+    >>> first_free_move(["# #", "#1 ", "###"]), first_free_move(["###", "#1?"])
+    (0, 0)
+    >>> first_free_move(["###", "#1 ", "###"])
+    1
+    """
+    for y, row in enumerate(rows):
+        x = row.find(head)
+        if x < 0:
+            continue
+        for move, (dx, dy) in enumerate(((0, -1), (1, 0), (0, 1), (-1, 0))):
+            tx, ty = x + dx, y + dy
+            if 0 <= ty < len(rows) and 0 <= tx < len(rows[ty]) and rows[ty][tx] == free:
+                return move
+        break
+    return 0
+
+
 class CodingameClient:
     """Reads CodinGame Tron turns and rebuilds the trails from the heads (K3)."""
 
@@ -138,16 +184,24 @@ class CodingameClient:
         self._lines: list[list[int]] = []
         self._turn = 0
         self._lost = False      # after a broken turn: pass over lines up to the next header
+        self._broken = None     # a broken turn of known size: [N, P, {player: line}, read]
+        self.fallback = None    # a move for a broken turn whose last line was just read
 
     def feed(self, line: str) -> Request | None:
         line = line.rstrip("\r\n")
+        self.fallback = None
         if not line.strip():
             return None
         if self._lost and len(line.split()) != 2:
+            self._broken_line(line)
             return None         # a player line of the broken turn: reported already
+        self._broken = None     # a header: a broken turn shorter than it said gets no answer
         try:
             out = self._feed(line)
         except ProtocolError:
+            if self._header is not None:    # a bad player line: the turn's size is known
+                self._broken = [*self._header, dict(enumerate(self._lines)), len(self._lines)]
+                self._broken_line(None)
             self._header, self._lines = None, []   # drop the turn; the board is unchanged
             # the player lines of a broken turn are passed over silently (they have
             # four numbers, a header two), so one broken turn is one error
@@ -155,6 +209,49 @@ class CodingameClient:
             raise
         self._lost = False
         return out
+
+    def _broken_line(self, line: str | None) -> None:
+        """Count a line of a broken turn (keeping it if it reads; ``None``: the bad one).
+        After its last, :attr:`fallback` is set: the server waits for an answer to the
+        turn, and silence loses on time."""
+        if self._broken is None:
+            return
+        n, me, good, read = self._broken
+        if line is not None:
+            try:
+                fields = _int_fields(line, 4, "")
+                if fields != [-1, -1, -1, -1]:
+                    self._index(fields[0], fields[1], "start")
+                    self._index(fields[2], fields[3], "head")
+                good[read] = fields
+            except ProtocolError:
+                pass
+        self._broken[3] = read = read + 1
+        if read >= n:
+            self._broken = None
+            self.fallback = self._guess(me, good)
+            self._turn += 1
+
+    def _guess(self, me: int, good: dict) -> int:
+        """A broken turn's answer: the first move (north first) onto a square free on the
+        remembered board with the heads of the lines that read marked, else 0 (north)."""
+        known = self.board is not None and me < self.board.n_players and self._seen[me]
+        cells = (self.board.cells.copy() if self.board is not None
+                 else _empty_cells(self.width, self.height))
+        stride, flat = self.width + 2, cells.reshape(-1)
+        for x0, y0, x1, y1 in good.values():
+            if x0 >= 0:
+                flat[self._index(x0, y0, "start")] = flat[self._index(x1, y1, "head")] = WALL
+        if me in good and good[me][0] >= 0:
+            head = self._index(good[me][2], good[me][3], "head")
+        elif known and self.board.alive[me]:
+            head = int(self.board.heads[me])
+        else:
+            return 0
+        for move, step in enumerate((-stride, 1, stride, -1)):
+            if flat[head + step] == FREE:
+                return move
+        return 0
 
     def _feed(self, line: str) -> Request | None:
         if self._header is None:
@@ -174,8 +271,8 @@ class CodingameClient:
         n, me = self._header
         if len(self._lines) < n:
             return None
-        lines, self._header, self._lines = self._lines, None, []
-        board = self.update(lines)
+        board = self.update(self._lines)    # a refused turn is answered with a guess
+        self._header, self._lines = None, []
         self._turn += 1
         return Request(board.copy(), me, self._turn - 1, None)
 
@@ -211,6 +308,9 @@ class CodingameClient:
                                alive=np.zeros(n, np.bool_), starts=np.zeros(n, np.int64))
             self._seen = np.zeros(n, np.bool_)
         board = self.board
+        dying = {TRAIL + q for q, line in enumerate(players)        # their trails go now
+                 if tuple(line) == (-1, -1, -1, -1) and board.alive[q]}
+        missed = [self._missed_square(p, line, dying) for p, line in enumerate(players)]
         for p, (x0, y0, x1, y1) in enumerate(players):
             if (x0, y0, x1, y1) == (-1, -1, -1, -1):
                 if board.alive[p]:  # died since last turn: its trail disappears
@@ -223,9 +323,31 @@ class CodingameClient:
             board.starts[p], board.heads[p] = start, head
             board.flat[start] = TRAIL + p
             board.flat[head] = TRAIL + p
+            if missed[p] is not None:
+                board.flat[missed[p]] = TRAIL + p
             board.alive[p] = True
             self._seen[p] = True
         return board
+
+    def _missed_square(self, p: int, line, dying=frozenset()) -> int | None:
+        """The square player ``p``'s head passed in a turn the client did not read (a
+        broken one), when its head is now two squares from where it was last seen and
+        only one square can be it: the one between (a straight line), or of the two
+        corners of a diagonal step the only one that could be free then (free when last
+        seen, or the trail of a player that died since: a value in ``dying``).  Else None."""
+        board = self.board
+        if tuple(line) == (-1, -1, -1, -1) or not self._seen[p] or not board.alive[p]:
+            return None
+        old, new = int(board.heads[p]), self._index(line[2], line[3], "head")
+        ox, oy, nx, ny = *board.xy(old), *board.xy(new)
+        if abs(nx - ox) + abs(ny - oy) != 2:
+            return None
+        if ox == nx or oy == ny:                    # two steps the same way
+            squares = [board.index((ox + nx) // 2, (oy + ny) // 2)]
+        else:
+            squares = [board.index(nx, oy), board.index(ox, ny)]
+        open_ = [c for c in squares if board.flat[c] == FREE or int(board.flat[c]) in dying]
+        return open_[0] if len(open_) == 1 else None
 
     def answer(self, move) -> str:
         return format_answer(self.protocol, move)

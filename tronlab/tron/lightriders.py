@@ -174,11 +174,10 @@ def check_setting(name: str, value: str) -> int | str:
     if name not in _NUMERIC:
         return value
     low, high = _NUMERIC[name]
-    try:
-        number = int(value)
-    except ValueError:
-        raise pr.ProtocolError(f"lightriders settings {name}: expected a whole number, "
-                               f"got {pr.quote(value)}") from None
+    if not pr._is_int(value):       # int() also reads '1_000', '٣' and 5000 digits (slowly)
+        raise pr.ProtocolError(f"lightriders settings {name}: expected a whole number "
+                               f"(ASCII digits, 18 at most), got {pr.quote(value)}")
+    number = int(value)
     if number < low or (high is not None and number > high):
         span = f"from {low} to {high}" if high is not None else f"at least {low}"
         raise pr.ProtocolError(f"lightriders settings {name}: {number} is out of range "

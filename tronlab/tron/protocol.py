@@ -19,8 +19,10 @@ Client side (what a tronlab bot running as a contest program reads)
     :class:`Request` ``(board, player, turn, time_left)`` and the bot's move goes
     back out through ``client.answer(move)``.  A line that breaks the protocol
     raises :class:`ProtocolError` and the client drops the half-read turn, so the
-    next turn is read afresh; ``client.finish()`` at end of input says whether a
-    turn was cut short.  The Google 2010 and CodinGame clients live in
+    next turn is read afresh; a Google 2010 or CodinGame turn dropped after a good
+    header still wants an answer, and once its last line is read ``client.fallback``
+    holds a guess for it (else None).  ``client.finish()`` at end of input says
+    whether a turn was cut short.  The Google 2010 and CodinGame clients live in
     :mod:`tronlab.tron.clients`, the Light Riders one in :mod:`tronlab.tron.lightriders`.
 
 Who is who on the client's board
