@@ -540,6 +540,19 @@ def test_function_with_the_wrong_parameters_is_explained():
     assert "def negamax(game, depth, alpha, beta):" in result.message
 
 
+def test_parameters_in_another_order_are_named():
+    # the names the exercise uses, swapped: without this the board arrives as `player`
+    # and the function crashes somewhere inside with a message about something else
+    def flood_fill(player, board):
+        return 0
+    result = check("flood_fill", flood_fill)
+    assert result.status == BAD_ARGUMENT
+    assert ("calls flood_fill(board, player) in that order, but your function takes "
+            "(player, board)") in result.message
+    assert "def flood_fill(board, player):" in result.message
+    assert check("flood_fill", lambda b, p: 0).status != BAD_ARGUMENT   # own names: fine
+
+
 def test_result_renders_as_text_and_html():
     good = check("flood_fill", wrong.flood_counts_head)
     assert str(good) == good.message == repr(good)

@@ -171,6 +171,12 @@ def signature_problem(name: str, wanted, student) -> str | None:
         have = ", ".join(signature.parameters)
         return (f"the checker calls {name}({', '.join(wanted)}), but your function "
                 f"takes ({have}). Define it as: def {name}({', '.join(wanted)}):")
+    names = [p.name for p in signature.parameters.values()
+             if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)][:len(wanted)]
+    if names != list(wanted) and sorted(names) == sorted(wanted):
+        return (f"the checker calls {name}({', '.join(wanted)}) in that order, but your "
+                f"function takes ({', '.join(names)}): each argument would land in the "
+                f"other's name. Define it as: def {name}({', '.join(wanted)}):")
     return None
 
 
