@@ -28,6 +28,11 @@ that goes away cancels every game in progress: the run stops the same way, with
 executor plays it (:func:`game_error` names the game and the error).  A progress bar (tqdm; a
 widget in a notebook) shows games done, the rate and the time left.
 
+A game whose ``py:`` or ``cmd:`` bot's file changed since the plan was made (a student
+handed in a new file while the run played) is not stored: its key names the old file
+(:func:`~tronlab.arena.play.play_spec`); ``changed`` counts them, and a rerun plays
+that bot's games with the new file.
+
 A program that timed out on the first move of each of its first ``give_up_after`` games
 is given up on (:mod:`tronlab.arena.giveup`): its games not started are cancelled (not
 played, not stored; those running finish), and ``given_up`` says which and how many.
@@ -64,6 +69,8 @@ class RunResult:
     given_up: list = field(default_factory=list)
     #: the games left to another run that is playing them: key -> its pid
     held: dict = field(default_factory=dict)
+    #: bots whose file changed while the run played -> their games it did not store
+    changed: dict = field(default_factory=dict)
 
 
 def _die_with_parent() -> None:
@@ -310,14 +317,16 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
     try:
         for row in rows:
             _sweep(executor, workers)
-            if _add(store, row, result):
+            game = not _changed(row, result)     # else a file changed: no game
+            if game and _add(store, row, result):
                 result.played += 1
                 result.rows.append(row)
-            quit_.add(row)
+            if game:
+                quit_.add(row)
             if bar is not None:
                 bar.update(1)
                 bar.total = len(todo) - quit_.dropped - claims.passed
-            if on_game is not None:
+            if on_game is not None and game:
                 on_game(row)
     except (KeyboardInterrupt, WorkerDied) as exc:
         if isinstance(exc, WorkerDied):
@@ -351,6 +360,14 @@ def _todo(plan, store, quit_) -> tuple[list, RunResult]:
             if not quit_.skips(spec)]
     keys = {s.key for s in plan}
     return todo, RunResult(planned=len(keys), skipped=len(keys & done))
+
+
+def _changed(row, result) -> bool:
+    """Whether ``row`` holds no game because a bot's file changed since the plan
+    (:func:`~tronlab.arena.play.play_spec`); counted in ``result.changed``."""
+    for name in row.get("changed", ()):
+        result.changed[name] = result.changed.get(name, 0) + 1
+    return "changed" in row
 
 
 def _add(store, row, result) -> bool:
