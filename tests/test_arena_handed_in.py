@@ -75,3 +75,44 @@ def test_a_file_handed_in_during_the_run_stores_none_of_its_new_games(tmp_path, 
         assert store.rows() == []
     assert "ann's file changed while this run played: 2 games of ann were not stored" in out
     assert "run the same command again to play every game of the new file" in out
+
+
+def _stored(store, plan, winner):
+    """Store a made-up result for each game of ``plan`` (no game is played)."""
+    for s in plan:
+        store.add({"key": s.key, "tag": s.tag, "game": s.game, "bots": list(s.bots),
+                   "names": list(s.names), "map": s.map_label, "map_set": s.map_set,
+                   "seed": s.seed, "time": s.time, "depth": s.depth, "bank": s.bank,
+                   "winner": winner, "ranks": [1 - winner, winner], "turns": 1,
+                   "faults": [None, None], "record": "{}"})
+
+
+def test_going_back_to_an_earlier_file_brings_back_its_games_everywhere(tmp_path):
+    # ann v1 wins every game from seat 0, v2 from seat 1; the student goes back to v1:
+    # the run plays nothing (v1's games are stored) and arena table and export, which
+    # keep the latest version of each game, must keep v1's as the run's table does
+    from tronlab.arena.store import latest_versions
+    from tronlab.arena.tournament import run
+
+    ann = tmp_path / "ann.py"
+    plans = []
+    with Store(tmp_path / "class.sqlite") as store:
+        for version, winner in ((FIRST, 0), (FIRST + "# v2\n", 1)):
+            ann.write_text(version)
+            plans.append(round_robin([f"py:{ann}", "hugger"], ["arena"], time=0.05))
+            _stored(store, plans[-1], winner)
+        assert {r["key"] for r in latest_versions(store.rows())[0]} == {
+            s.key for s in plans[1]}
+        ann.write_text(FIRST)
+        again = round_robin([f"py:{ann}", "hugger"], ["arena"], time=0.05)
+        assert {s.key for s in again} == {s.key for s in plans[0]}
+        result = run(again, store, progress=False)
+        assert result.played == 0 and result.skipped == len(again)
+        kept, replaced = latest_versions(store.rows())
+        assert {r["key"] for r in kept} == {s.key for s in plans[0]} and replaced == 2
+        assert {r["winner"] for r in kept} == {0}
+        # and a third file, handed in after that, is the latest again
+        ann.write_text(FIRST + "# v3\n")
+        third = round_robin([f"py:{ann}", "hugger"], ["arena"], time=0.05)
+        _stored(store, third, 1)
+        assert {r["key"] for r in latest_versions(store.rows())[0]} == {s.key for s in third}

@@ -354,7 +354,10 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
 
 def _todo(plan, store, quit_) -> tuple[list, RunResult]:
     """The games of ``plan`` to play (not stored, no bot given up on), and the run's
-    result so far (the games planned and those stored already)."""
+    result so far (the games planned and those stored already).  The plan's stored
+    games are the latest of theirs again (a student went back to an earlier file:
+    :meth:`~tronlab.arena.store.Store.take`), for ``arena table`` and ``arena export``."""
+    store.take({spec.key for spec in plan})
     done = store.done_keys()
     todo = [spec for spec in {spec.key: spec for spec in plan if spec.key not in done}.values()
             if not quit_.skips(spec)]
