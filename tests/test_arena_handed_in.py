@@ -116,3 +116,28 @@ def test_going_back_to_an_earlier_file_brings_back_its_games_everywhere(tmp_path
         third = round_robin([f"py:{ann}", "hugger"], ["arena"], time=0.05)
         _stored(store, third, 1)
         assert {r["key"] for r in latest_versions(store.rows())[0]} == {s.key for s in third}
+
+
+def test_the_run_says_whose_changed_file_it_plays_again(tmp_path):
+    from tronlab.arena.runtext import played_again
+
+    ann, bob = tmp_path / "ann.py", tmp_path / "bob.py"
+    ann.write_text(FIRST)
+    bob.write_text(FIRST)
+
+    def plan():
+        return round_robin([f"py:{ann}", f"py:{bob}", "hugger"], ["arena"], time=0.05)
+
+    with Store(tmp_path / "class.sqlite") as store:
+        assert played_again(store, plan(), store.done_keys()) == ""      # a new database
+        _stored(store, plan(), 0)
+        assert played_again(store, plan(), store.done_keys()) == ""      # nothing changed
+        ann.write_text(FIRST + "# v2\n")
+        # ann's 4 games (2 opponents, 2 seats) again; bob, who played ann, did not change
+        assert played_again(store, plan(), store.done_keys()) == (
+            "\n  4 of them are played again: the file of ann changed since its games were "
+            "stored")
+        bob.write_text(FIRST + "# v2\n")
+        assert played_again(store, plan(), store.done_keys()) == (
+            "\n  6 of them are played again: the files of ann, bob changed since their "
+            "games were stored")

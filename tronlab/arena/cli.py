@@ -32,7 +32,7 @@ from ..runner.reprs import plural
 from .common import ArenaError, _open, is_utf8, shown_name
 from .export import cmd_export
 from .parser import MAX_JOBS, build_parser
-from .runtext import print_run, write_html
+from .runtext import played_again, print_run, write_html
 
 
 def _check_html_path(path) -> None:
@@ -203,6 +203,7 @@ def cmd_run(args) -> int:
     kept, held = held_back(plan, quit_, done_keys)
     print(f"{plural(len(plan), 'game')} planned, {done} already in {args.db}, "
           f"{len(plan) - done - kept} to play{held}"
+          + played_again(store, plan, done_keys)
           + plan_note(plan, args.schedule, len(plan) - done - kept), flush=True)
     term = _TermAsCtrlC() if getattr(args, "command_line", False) else None
     closed: list = []           # stdout's reader went away (`arena run --verbose | head`)

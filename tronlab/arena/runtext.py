@@ -85,3 +85,31 @@ def changed_line(changed: dict) -> str:
              f"its old file" for name, n in sorted(changed.items(), key=lambda i: by_name(i[0]))]
     new = "file" if len(changed) == 1 else "files"
     return "\n".join(lines + [f"  run the same command again to play every game of the new {new}"])
+
+
+def played_again(store, plan, done: set) -> str:
+    """An indented line (after a newline) naming the ``py:`` and ``cmd:`` bots whose
+    games the run plays again because their file changed since those were stored
+    (a bot all of whose games stored before are to play again), and how many games;
+    '' when there are none."""
+    if not plan:
+        return ""
+    from .bots import is_program
+    from .store import game_slot
+
+    stored = {game_slot(row) for row in store.rows(game=plan[0].game)}
+    again = {s.key for s in plan if s.key not in done and game_slot(s) in stored}
+    if not again:
+        return ""
+    games: dict = {}
+    for spec in plan:
+        for bot, name in zip(spec.bots, spec.names):
+            if is_program(bot) and spec.key in again | done:
+                games.setdefault(name, []).append(spec.key in again)
+    changed = [n for n, replays in games.items() if all(replays)]
+    names = ", ".join(sorted(changed, key=by_name))
+    whose = (f"the file of {names} changed since its" if len(changed) == 1 else
+             f"the files of {names} changed since their" if changed else
+             "a bot's file changed since their")
+    return (f"\n  {len(again)} of them {'is' if len(again) == 1 else 'are'} played again: "
+            f"{whose} games were stored")

@@ -227,11 +227,17 @@ class Store:
         whose plan holds them again (a student went back to an earlier file) counts them,
         and so must ``arena table`` and ``arena export``.  Returns how many were taken."""
         keys = set(keys)
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+
+        def stale():
             rows = self.rows()
             standing = {r["id"] for r in latest_versions(rows)[0]}
-            ids = [r["id"] for r in rows if r["key"] in keys and r["id"] not in standing]
+            return [r["id"] for r in rows if r["key"] in keys and r["id"] not in standing]
+
+        if not stale():                 # the usual case: no write lock taken
+            return 0
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            ids = stale()
             for game_id in ids:
                 self.conn.execute(f"UPDATE games SET taken = {_NEXT_TAKEN} WHERE id = ?",
                                   (game_id,))
@@ -299,6 +305,16 @@ class Store:
         return "; ".join(r[0] for r in self.conn.execute("PRAGMA integrity_check"))
 
 
+def game_slot(row) -> tuple:
+    """What a game played again for a changed bot file has of the old one (a row, or a
+    plan's :class:`~tronlab.arena.schedule.GameSpec`): all but the files' hash."""
+    if not isinstance(row, dict):
+        row = {"tag": row.tag, "game": row.game, "names": row.names, "map": row.map_label,
+               "seed": row.seed, "time": row.time, "depth": row.depth, "bank": row.bank}
+    return (row["tag"] or "", row["game"], tuple(row["names"]), row["map"], row["seed"],
+            row["time"], row["depth"], row.get("bank"))
+
+
 def latest_versions(rows) -> tuple[list, int]:
     """``rows`` without the games that a changed bot file made a run play again, and how
     many were left out.  A game played again has everything of the old one (tag, game,
@@ -309,8 +325,7 @@ def latest_versions(rows) -> tuple[list, int]:
     (``cap/`` to ``cap2/``) changes every spec's path but is the same class."""
     latest = {}
     for row in rows:
-        slot = (row["tag"], row["game"], tuple(row["names"]), row["map"], row["seed"],
-                row["time"], row["depth"], row.get("bank"))
+        slot = game_slot(row)
         order = (row.get("taken") or row["id"], row["id"])
         latest[slot] = max(latest.get(slot, order), order)
     standing = {game_id for _, game_id in latest.values()}
