@@ -141,3 +141,20 @@ def test_the_run_says_whose_changed_file_it_plays_again(tmp_path):
         assert played_again(store, plan(), store.done_keys()) == (
             "\n  6 of them are played again: the files of ann, bob changed since their "
             "games were stored")
+
+
+def test_a_worker_on_another_python_reads_the_files_the_run_hashed(tmp_path, monkeypatch):
+    # a cmd: line names the run's Python, which is no bot file; a Dask worker running
+    # another Python must leave it out too, or every such game looked changed
+    import sys
+
+    program = tmp_path / "ida.py"
+    program.write_text("print(1)\n")
+    spec = round_robin([f"cmd:{sys.executable} {program}", "hugger"], ["arena"], time=0.05)[0]
+    run_python = sys.executable
+    other = tmp_path / "python3"
+    other.write_text("")
+    monkeypatch.setattr(sys, "executable", str(other))
+    assert changed_bots(spec, str(tmp_path), run_python) == []
+    program.write_text("print(2)\n")
+    assert changed_bots(spec, str(tmp_path), run_python) == ["ida"]

@@ -44,6 +44,7 @@ import concurrent.futures as cf
 import itertools
 import os
 import signal
+import sys
 from dataclasses import dataclass, field
 
 from .cluster import dask_executor  # noqa: F401  (its home before cluster.py)
@@ -160,8 +161,9 @@ def _results(todo, executor, cancel=True, quit_=None, claims=None, window=None):
             yield from map(play_spec, claimed([spec]))
         return
     # a Dask worker has a folder and an environment of its own: relative bot paths are
-    # read from our folder, and programs get our TRONLAB_PROGRAM_START
-    where = (os.getcwd(), program_start())
+    # read from our folder, programs get our TRONLAB_PROGRAM_START, and the Python a
+    # cmd: line names is ours, not one of its files (play_spec)
+    where = (os.getcwd(), program_start(), sys.executable)
     waiting = iter(todo)
     futures: dict = {}              # future -> its game, all handed on
     running: set = set()            # those not yet read nor cancelled
