@@ -141,6 +141,13 @@ def test_the_run_says_whose_changed_file_it_plays_again(tmp_path):
         assert played_again(store, plan(), store.done_keys()) == (
             "\n  6 of them are played again: the files of ann, bob changed since their "
             "games were stored")
+        # the class folder moved, no file changed: its games are new games, none again
+        moved = tmp_path / "moved"
+        moved.mkdir()
+        ann, bob = (moved / "ann.py", moved / "bob.py")
+        ann.write_text(FIRST)
+        bob.write_text(FIRST)
+        assert played_again(store, plan(), store.done_keys()) == ""
 
 
 def test_a_worker_on_another_python_reads_the_files_the_run_hashed(tmp_path, monkeypatch):

@@ -97,8 +97,9 @@ def played_again(store, plan, done: set) -> str:
     from .bots import is_program
     from .store import game_slot
 
-    stored = {game_slot(row) for row in store.rows(game=plan[0].game)}
-    again = {s.key for s in plan if s.key not in done and game_slot(s) in stored}
+    # the same bots by path too: a class folder moved changes no file, only the paths
+    stored = {(game_slot(row), tuple(row["bots"])) for row in store.rows(game=plan[0].game)}
+    again = {s.key for s in plan if s.key not in done and (game_slot(s), s.bots) in stored}
     if not again:
         return ""
     games: dict = {}
