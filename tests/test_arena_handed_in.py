@@ -165,3 +165,27 @@ def test_a_worker_on_another_python_reads_the_files_the_run_hashed(tmp_path, mon
     assert changed_bots(spec, str(tmp_path), run_python) == []
     program.write_text("print(2)\n")
     assert changed_bots(spec, str(tmp_path), run_python) == ["ida"]
+
+
+def test_a_class_folder_copied_and_played_again_counts_once(tmp_path):
+    # the games of cap2/ replace those of cap/: every spec's path changed, and with it
+    # every game's seed (made from the specs), so seeds alone matched none of them
+    from tronlab.arena.store import latest_versions
+
+    plans = []
+    with Store(tmp_path / "class.sqlite") as store:
+        for folder, winner in (("cap", 0), ("cap2", 1)):
+            (tmp_path / folder).mkdir()
+            for name in ("ann", "bob"):
+                (tmp_path / folder / f"{name}.py").write_text(FIRST)
+            plans.append(round_robin([f"py:{tmp_path / folder / 'ann.py'}",
+                                      f"py:{tmp_path / folder / 'bob.py'}"],
+                                     ["arena", "ring"], seeds=2, time=0.05))
+            _stored(store, plans[-1], winner)
+        assert not {s.seed for s in plans[0]} & {s.seed for s in plans[1]}
+        kept, replaced = latest_versions(store.rows())
+        assert {r["key"] for r in kept} == {s.key for s in plans[1]} and replaced == 8
+        # a copy played in part (a stopped run) replaces as many games of each kind
+        partial = [r for r in store.rows() if r["key"] not in {s.key for s in plans[1][1:]}]
+        kept, replaced = latest_versions(partial)
+        assert len(kept) == 8 and replaced == 1

@@ -315,6 +315,12 @@ def game_slot(row) -> tuple:
             row["time"], row["depth"], row.get("bank"))
 
 
+def _specs_slot(row) -> tuple:
+    """:func:`game_slot` without the seed, with the bots' specs by seat."""
+    slot = game_slot(row)
+    return slot[:4] + slot[5:] + (tuple(row["bots"]),)
+
+
 def latest_versions(rows) -> tuple[list, int]:
     """``rows`` without the games that a changed bot file made a run play again, and how
     many were left out.  A game played again has everything of the old one (tag, game,
@@ -322,10 +328,18 @@ def latest_versions(rows) -> tuple[list, int]:
     which only its key holds: of the rows alike in all of that, the one a run took last
     stands (:meth:`Store.take`: its ``taken``, else its id).  Names,
     not specs: the tables know a bot by its name, and a class folder moved or copied
-    (``cap/`` to ``cap2/``) changes every spec's path but is the same class."""
+    (``cap/`` to ``cap2/``) changes every spec's path but is the same class.  Its
+    seeds change too (a game's seed comes from its bots' specs), so a seed is compared
+    by its place among the seeds of the games of the same bots (specs) by seat, map and
+    clock: the k-th seed of the moved folder's games replaces the k-th of the old one."""
+    seeds: dict = {}
+    for row in rows:
+        seeds.setdefault(_specs_slot(row), set()).add(row["seed"])
+    place = {slot: {seed: k for k, seed in enumerate(sorted(found))}
+             for slot, found in seeds.items()}
     latest = {}
     for row in rows:
-        slot = game_slot(row)
+        slot = game_slot(row)[:4] + game_slot(row)[5:] + (place[_specs_slot(row)][row["seed"]],)
         order = (row.get("taken") or row["id"], row["id"])
         latest[slot] = max(latest.get(slot, order), order)
     standing = {game_id for _, game_id in latest.values()}
