@@ -296,7 +296,7 @@ def test_a_stopped_run_counts_the_games_a_rerun_plays_of_a_bot_that_answered(tmp
     # the run gave up on x after two hung games, then x answered in a game under way, and
     # the run was stopped: the rerun plays x's 3 other games, and 'stopped: ... to play the
     # other N' counts them
-    from tronlab.arena.cli import _to_play
+    from tronlab.arena.runtext import to_play as _to_play
     from tronlab.arena.giveup import GiveUp
     plan, rows = _two_hung_then_answered()
     with Store(tmp_path / "s.sqlite") as store:

@@ -229,23 +229,29 @@ def _check_bot_options(spec: str, name: str, family: str, opts: dict) -> None:
         raise ValueError(f"bot {spec!r}: {err}") from None
 
 
-def bot_files(spec: str) -> list[str]:
+def bot_files(spec: str, cwd=None, python=None) -> list[str]:
     """The files a ``py:`` or ``cmd:`` bot runs, as named: the ``py:`` file; the
     program and every argument of a ``cmd:`` line that is a file here (not the Python
-    running tronlab); [] for a registered bot."""
+    running tronlab: ``python``, default this process's); [] for a registered bot.
+    ``cwd``: the folder relative names are read from, joined to them (None: this
+    process's, names as they are)."""
+    def here(name):
+        return name if cwd is None else os.path.join(cwd, name)
+
     if spec.startswith("py:"):
-        return [spec[3:]]
+        return [here(spec[3:])]
     if spec.startswith("cmd:"):
-        python = os.path.realpath(sys.executable)
-        return [a for a in _command(spec) if os.path.isfile(a) and os.path.realpath(a) != python]
+        python = os.path.realpath(python or sys.executable)
+        return [here(a) for a in _command(spec)
+                if os.path.isfile(here(a)) and os.path.realpath(here(a)) != python]
     return []
 
 
-def bot_files_hash(spec: str) -> str:
+def bot_files_hash(spec: str, cwd=None, python=None) -> str:
     """A short hash of the contents of :func:`bot_files`, '' for a registered bot or a
     program found on the PATH only.  Modules such a file imports are not read: a
     changed helper module alone does not change the hash."""
-    paths = bot_files(spec)
+    paths = bot_files(spec, cwd, python)
     digest = hashlib.sha1()
     for path in paths:
         try:

@@ -30,9 +30,9 @@ import sys
 
 from ..runner.reprs import plural
 from .common import ArenaError, _open, is_utf8, shown_name
-from .stats import by_name
 from .export import cmd_export
 from .parser import MAX_JOBS, build_parser
+from .runtext import played_again, print_run, write_html
 
 
 def _check_html_path(path) -> None:
@@ -203,6 +203,7 @@ def cmd_run(args) -> int:
     kept, held = held_back(plan, quit_, done_keys)
     print(f"{plural(len(plan), 'game')} planned, {done} already in {args.db}, "
           f"{len(plan) - done - kept} to play{held}"
+          + played_again(store, plan, done_keys)
           + plan_note(plan, args.schedule, len(plan) - done - kept), flush=True)
     term = _TermAsCtrlC() if getattr(args, "command_line", False) else None
     closed: list = []           # stdout's reader went away (`arena run --verbose | head`)
@@ -216,7 +217,7 @@ def cmd_run(args) -> int:
             term.restore()
         if client is not None:
             client.close()
-    _print_run(args, plan, store, result, left_out, closed)
+    print_run(args, plan, store, result, left_out, closed)
     store.close()
     if result.failed:
         raise ArenaError(f"{result.failed}; the games stored so far are kept")
@@ -225,36 +226,6 @@ def cmd_run(args) -> int:
     if result.interrupted:
         return 128 + signal.SIGTERM if term is not None and term.came else 130
     return 0
-
-
-def _print_run(args, plan, store, result, left_out, closed) -> None:
-    """What ``arena run`` says after its games: why it stopped (on stderr when nobody
-    reads stdout any more: ``closed``), the table, the bots given up on, the games other
-    runs are playing, the bots not in the plan and those left out; and the page."""
-    from .claims import held_line
-    from .giveup import given_up_lines
-    from .report import table_text
-
-    rows = store.rows(keys={s.key for s in plan})
-    if result.interrupted or result.failed:
-        print(("" if closed else "\n") + f"stopped{': nobody reads the output' if closed else ''}: "
-              f"{plural(result.played, 'game')} finished in this run "
-              f"{'is' if result.played == 1 else 'are'} stored in {args.db}; "
-              f"run the same command again to play the other {_to_play(plan, rows, result)}",
-              file=sys.stderr if closed else sys.stdout)
-    print(table_text(rows, store=store, give_up_after=args.give_up_after))
-    given_up = given_up_lines(result.given_up)
-    if given_up:
-        print("\n" + "\n".join(given_up))
-    if result.held:
-        print("\n" + held_line(result.held))
-    print(_not_in_plan(store, plan, args.db), end="")
-    if left_out:
-        print(f"\nleft out, cannot play: {', '.join(left_out)}")
-        for name, why in left_out.items():
-            print(f"  {name}: {why}")
-    if args.html:
-        _write_html(store, rows, args.html, args.replays, left_out, args.give_up_after)
 
 
 def _stored_or_stop(closed):
@@ -298,38 +269,6 @@ class _TermAsCtrlC:
         signal.signal(signal.SIGTERM, self.old)
 
 
-def _to_play(plan, rows, result) -> int:
-    """The games of ``plan`` a rerun would play: not in ``rows`` (those stored), and
-    without a bot the run gave up on (one that answered in a game under way plays again)."""
-    stored = {r["key"] for r in rows}
-    gone = {g.bot for g in result.given_up if not g.answered}
-    return len({s.key for s in plan if s.key not in stored and not gone & set(s.bots)})
-
-
-def _not_in_plan(store, plan, db) -> str:
-    """A line (after a newline) naming the bots with games of the plan's contest in
-    ``db`` that are not in ``plan`` (a student's file removed since an earlier run): the
-    run's table leaves them out, ``arena table`` and ``arena export`` count them; ''
-    when there are none."""
-    if not plan:
-        return ""
-    planned = {name for spec in plan for name in spec.names}
-    others = sorted({name for row in store.rows(game=plan[0].game) for name in row["names"]}
-                    - planned, key=by_name)
-    if not others:
-        return ""
-    return (f"\n{db} also holds games of {', '.join(others)}, not in this run's plan: "
-            f"arena table and arena export count them too\n")
-
-
-def _write_html(store, rows, path, replays=500, left_out=None, after=None):
-    from .html import leaderboard_html
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(leaderboard_html(store, rows, max_replays=replays, left_out=left_out,
-                                 give_up_after=after))
-    print(f"leaderboard written to {path}")
-
-
 def cmd_table(args) -> int:
     from .report import table_text
     from .store import latest_versions, none_stored
@@ -349,7 +288,7 @@ def cmd_table(args) -> int:
         print(f"\n{plural(replaced, 'older game')} left out: replaced by games of a changed "
               f"bot file")
     if args.html:
-        _write_html(store, rows, args.html, args.replays)
+        write_html(store, rows, args.html, args.replays)
     return 0
 
 

@@ -50,7 +50,7 @@ import os
 import time as _time
 
 from ..capture.rules import ELIMINATIONS
-from .bots import is_program, make_bot
+from .bots import bot_files, bot_files_hash, bot_name, is_program, make_bot
 
 _warm: set = set()
 #: the registered bots every worker of a pool or a cluster loads before its first game
@@ -229,18 +229,49 @@ def _play_capture(spec, cwd=None, start=None) -> dict:
             "slow": slow_answers(spec, bots), "record": json.dumps(rec.to_dict())}
 
 
-def play_spec(spec, cwd=None, start=None) -> dict:
+def changed_bots(spec, cwd=None, python=None) -> list:
+    """The names of the ``py:`` and ``cmd:`` bots of ``spec`` whose files no longer
+    hold what they held when the run made its plan (a student handed in a new file
+    while the run played): the game's key names the old file.  A file gone is no new
+    version: its game is played, and says the bot could not start.  ``cwd`` and
+    ``python`` (the run's folder and interpreter: :func:`play_spec`) make a Dask
+    worker read the files the run hashed."""
+    if cwd is not None and not os.path.isdir(cwd):
+        cwd = None
+
+    def changed(bot, digest):
+        files = bot_files(bot, cwd, python)
+        return bool(digest and files and all(map(os.path.isfile, files))
+                    and bot_files_hash(bot, cwd, python) != digest)
+
+    return list(dict.fromkeys(bot_name(b) for b, digest in zip(spec.bots, spec.files)
+                              if changed(b, digest)))
+
+
+def play_spec(spec, cwd=None, start=None, python=None) -> dict:
     """Play ``spec`` and return its row (see the module docstring).  When the game is
     played elsewhere (a Dask worker, with a folder and an environment of its own), the
     run sends ``cwd``, its folder, for the relative paths of ``py:`` and ``cmd:`` bots
-    and as the programs' working folder, and ``start``, its :func:`program_start`
-    (``TRONLAB_PROGRAM_START``).  None: this process's."""
+    and as the programs' working folder, ``start``, its :func:`program_start`
+    (``TRONLAB_PROGRAM_START``), and ``python``, its interpreter (not one of a
+    ``cmd:`` bot's files).  None: this process's.
+
+    A bot's file that differs from the one the plan hashed, before the game or after
+    it, would store under the old file's key a game its new file played: the game is
+    then not played, or its result dropped, and the row is only ``key``, ``names``
+    and ``changed`` (the names of those bots), for the run to say so."""
     from ..runner.games import get_game
 
     family = get_game(spec.game).family
+    changed = changed_bots(spec, cwd, python)
+    if changed:
+        return {"key": spec.key, "names": list(spec.names), "changed": changed}
     warm_up([b for b in spec.bots if not is_program(b)], family)
     t0 = _time.perf_counter()
     result = (_play_capture if family == "capture" else _play_tron)(spec, cwd, start)
+    changed = changed_bots(spec, cwd, python)   # handed in while the game was played
+    if changed:
+        return {"key": spec.key, "names": list(spec.names), "changed": changed}
     return {"key": spec.key, "tag": spec.tag, "game": spec.game, "bots": list(spec.bots),
             "names": list(spec.names), "map": spec.map_label, "map_set": spec.map_set,
             "seed": spec.seed, "time": spec.time, "depth": spec.depth,

@@ -55,15 +55,20 @@ CREATE TABLE IF NOT EXISTS games (
     created  TEXT NOT NULL,
     record   TEXT NOT NULL,      -- the full game record (JSON)
     bank     REAL,               -- Light Riders time bank (s), time then added a move
-    slow     TEXT                -- JSON list by seat: a program's [late, worst s, turn]
+    slow     TEXT,               -- JSON list by seat: a program's [late, worst s, turn]
                                  -- against the contest's own clock, or null
+    taken    INTEGER             -- when a run last took the game as its own, counted with
+                                 -- the ids (NULL: its id): latest_versions keeps the last
 )""",
           "CREATE INDEX IF NOT EXISTS games_tag ON games (tag)")
 _JSON = ("bots", "names", "ranks", "faults", "depths", "slow")
 _COLUMNS = ("id", "key", "tag", "game", "bots", "names", "map", "map_set", "seed", "time", "depth",
-            "winner", "ranks", "turns", "faults", "depths", "seconds", "created", "bank", "slow")
+            "winner", "ranks", "turns", "faults", "depths", "seconds", "created", "bank", "slow",
+            "taken")
 #: columns added since the first schema, with their type: added to an older database
-_ADDED = {"bank": "REAL", "slow": "TEXT"}
+_ADDED = {"bank": "REAL", "slow": "TEXT", "taken": "INTEGER"}
+#: the next value of ``taken``: after every game's, whether a run took it or it was added
+_NEXT_TAKEN = "(SELECT coalesce(max(coalesce(taken, id)), 0) + 1 FROM games)"
 
 
 #: seconds a run waits for another run that holds the database (busy timeout and retries)
@@ -192,15 +197,15 @@ class Store:
     def add(self, row: dict) -> bool:
         """Write one finished game in one transaction; False if its key was there already.
         A game written gets its ``id`` in ``row`` (``arena replay DB ID`` shows it)."""
-        values = {c: row.get(c) for c in _COLUMNS if c not in ("id", "created")}
+        values = {c: row.get(c) for c in _COLUMNS if c not in ("id", "created", "taken")}
         for c in _JSON:
             values[c] = None if values[c] is None else json.dumps(values[c])
         values["tag"] = values["tag"] or ""
         values["record"] = row["record"]
         values["created"] = datetime.datetime.now(datetime.timezone.utc).isoformat(
             timespec="seconds")
-        cols = ", ".join(values)
-        marks = ", ".join(f":{c}" for c in values)
+        cols = ", ".join(values) + ", taken"
+        marks = ", ".join(f":{c}" for c in values) + f", {_NEXT_TAKEN}"
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             cur = self.conn.execute(f"INSERT OR IGNORE INTO games ({cols}) VALUES ({marks})",
@@ -215,6 +220,33 @@ class Store:
         if cur.rowcount == 1:
             row["id"] = cur.lastrowid
         return cur.rowcount == 1
+
+    def take(self, keys) -> int:
+        """Make the stored games of ``keys`` the ones :func:`latest_versions` keeps again
+        (one transaction), where a later version's game of the same slot stood: a run
+        whose plan holds them again (a student went back to an earlier file) counts them,
+        and so must ``arena table`` and ``arena export``.  Returns how many were taken."""
+        keys = set(keys)
+
+        def stale():
+            rows = self.rows()
+            standing = {r["id"] for r in latest_versions(rows)[0]}
+            return [r["id"] for r in rows if r["key"] in keys and r["id"] not in standing]
+
+        if not stale():                 # the usual case: no write lock taken
+            return 0
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            ids = stale()
+            for game_id in ids:
+                self.conn.execute(f"UPDATE games SET taken = {_NEXT_TAKEN} WHERE id = ?",
+                                  (game_id,))
+            self.conn.execute("COMMIT")
+        except BaseException:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise
+        return len(ids)
 
     def done_keys(self) -> set:
         return {k for (k,) in self.conn.execute("SELECT key FROM games")}
@@ -273,18 +305,44 @@ class Store:
         return "; ".join(r[0] for r in self.conn.execute("PRAGMA integrity_check"))
 
 
+def game_slot(row) -> tuple:
+    """What a game played again for a changed bot file has of the old one (a row, or a
+    plan's :class:`~tronlab.arena.schedule.GameSpec`): all but the files' hash."""
+    if not isinstance(row, dict):
+        row = {"tag": row.tag, "game": row.game, "names": row.names, "map": row.map_label,
+               "seed": row.seed, "time": row.time, "depth": row.depth, "bank": row.bank}
+    return (row["tag"] or "", row["game"], tuple(row["names"]), row["map"], row["seed"],
+            row["time"], row["depth"], row.get("bank"))
+
+
+def _specs_slot(row) -> tuple:
+    """:func:`game_slot` without the seed, with the bots' specs by seat."""
+    slot = game_slot(row)
+    return slot[:4] + slot[5:] + (tuple(row["bots"]),)
+
+
 def latest_versions(rows) -> tuple[list, int]:
     """``rows`` without the games that a changed bot file made a run play again, and how
     many were left out.  A game played again has everything of the old one (tag, game,
     bots' names by seat, map, seed, clock (time and bank), depth) but the files' hash,
-    which only its key holds: of the rows alike in all of that, the latest stands.  Names,
+    which only its key holds: of the rows alike in all of that, the one a run took last
+    stands (:meth:`Store.take`: its ``taken``, else its id).  Names,
     not specs: the tables know a bot by its name, and a class folder moved or copied
-    (``cap/`` to ``cap2/``) changes every spec's path but is the same class."""
+    (``cap/`` to ``cap2/``) changes every spec's path but is the same class.  Its
+    seeds change too (a game's seed comes from its bots' specs), so a seed is compared
+    by its place among the seeds of the games of the same bots (specs) by seat, map and
+    clock: the k-th seed of the moved folder's games replaces the k-th of the old one."""
+    seeds: dict = {}
+    for row in rows:
+        seeds.setdefault(_specs_slot(row), set()).add(row["seed"])
+    place = {slot: {seed: k for k, seed in enumerate(sorted(found))}
+             for slot, found in seeds.items()}
     latest = {}
     for row in rows:
-        latest[(row["tag"], row["game"], tuple(row["names"]), row["map"], row["seed"],
-                row["time"], row["depth"], row.get("bank"))] = row["id"]
-    standing = set(latest.values())
+        slot = game_slot(row)[:4] + game_slot(row)[5:] + (place[_specs_slot(row)][row["seed"]],)
+        order = (row.get("taken") or row["id"], row["id"])
+        latest[slot] = max(latest.get(slot, order), order)
+    standing = {game_id for _, game_id in latest.values()}
     kept = [r for r in rows if r["id"] in standing]
     return kept, len(rows) - len(kept)
 

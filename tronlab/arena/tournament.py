@@ -28,6 +28,11 @@ that goes away cancels every game in progress: the run stops the same way, with
 executor plays it (:func:`game_error` names the game and the error).  A progress bar (tqdm; a
 widget in a notebook) shows games done, the rate and the time left.
 
+A game whose ``py:`` or ``cmd:`` bot's file changed since the plan was made (a student
+handed in a new file while the run played) is not stored: its key names the old file
+(:func:`~tronlab.arena.play.play_spec`); ``changed`` counts them, and a rerun plays
+that bot's games with the new file.
+
 A program that timed out on the first move of each of its first ``give_up_after`` games
 is given up on (:mod:`tronlab.arena.giveup`): its games not started are cancelled (not
 played, not stored; those running finish), and ``given_up`` says which and how many.
@@ -39,6 +44,7 @@ import concurrent.futures as cf
 import itertools
 import os
 import signal
+import sys
 from dataclasses import dataclass, field
 
 from .cluster import dask_executor  # noqa: F401  (its home before cluster.py)
@@ -64,6 +70,8 @@ class RunResult:
     given_up: list = field(default_factory=list)
     #: the games left to another run that is playing them: key -> its pid
     held: dict = field(default_factory=dict)
+    #: bots whose file changed while the run played -> their games it did not store
+    changed: dict = field(default_factory=dict)
 
 
 def _die_with_parent() -> None:
@@ -153,8 +161,9 @@ def _results(todo, executor, cancel=True, quit_=None, claims=None, window=None):
             yield from map(play_spec, claimed([spec]))
         return
     # a Dask worker has a folder and an environment of its own: relative bot paths are
-    # read from our folder, and programs get our TRONLAB_PROGRAM_START
-    where = (os.getcwd(), program_start())
+    # read from our folder, programs get our TRONLAB_PROGRAM_START, and the Python a
+    # cmd: line names is ours, not one of its files (play_spec)
+    where = (os.getcwd(), program_start(), sys.executable)
     waiting = iter(todo)
     futures: dict = {}              # future -> its game, all handed on
     running: set = set()            # those not yet read nor cancelled
@@ -310,14 +319,16 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
     try:
         for row in rows:
             _sweep(executor, workers)
-            if _add(store, row, result):
+            game = not _changed(row, result)     # else a file changed: no game
+            if game and _add(store, row, result):
                 result.played += 1
                 result.rows.append(row)
-            quit_.add(row)
+            if game:
+                quit_.add(row)
             if bar is not None:
                 bar.update(1)
                 bar.total = len(todo) - quit_.dropped - claims.passed
-            if on_game is not None:
+            if on_game is not None and game:
                 on_game(row)
     except (KeyboardInterrupt, WorkerDied) as exc:
         if isinstance(exc, WorkerDied):
@@ -345,12 +356,23 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
 
 def _todo(plan, store, quit_) -> tuple[list, RunResult]:
     """The games of ``plan`` to play (not stored, no bot given up on), and the run's
-    result so far (the games planned and those stored already)."""
+    result so far (the games planned and those stored already).  The plan's stored
+    games are the latest of theirs again (a student went back to an earlier file:
+    :meth:`~tronlab.arena.store.Store.take`), for ``arena table`` and ``arena export``."""
+    store.take({spec.key for spec in plan})
     done = store.done_keys()
     todo = [spec for spec in {spec.key: spec for spec in plan if spec.key not in done}.values()
             if not quit_.skips(spec)]
     keys = {s.key for s in plan}
     return todo, RunResult(planned=len(keys), skipped=len(keys & done))
+
+
+def _changed(row, result) -> bool:
+    """Whether ``row`` holds no game because a bot's file changed since the plan
+    (:func:`~tronlab.arena.play.play_spec`); counted in ``result.changed``."""
+    for name in row.get("changed", ()):
+        result.changed[name] = result.changed.get(name, 0) + 1
+    return "changed" in row
 
 
 def _add(store, row, result) -> bool:
