@@ -169,3 +169,22 @@ def test_tronlab_bot_tells_start_game_what_the_input_says(mine, monkeypatch, pro
             "time_bank": (5.0, 0.1) if protocol == "lightriders" else None,
             "max_turns": 40 if protocol == "lightriders" else None}
     assert mine[-1].calls == 1 and mine[-1].heard == told
+
+
+def test_an_arena_plan_refuses_a_registered_bot_its_factory_cannot_make(mine):
+    # the arena made a registered bot first when it warmed the run's bots up: a factory
+    # that needs an option or raises ended the run there with a traceback
+    from tronlab.arena.bots import check_spec
+
+    def broken(**options):
+        raise RuntimeError("weights.bin is missing")
+    registry.register("broken", broken)
+    registry.register("needy", lambda *, weights: Downward())
+    with pytest.raises(ValueError, match="bot 'broken' could not be made: its factory raised "
+                                         "RuntimeError: weights.bin is missing"):
+        check_spec("broken", "google2010")
+    with pytest.raises(ValueError, match="bot 'needy' needs the option weights"):
+        check_spec("needy", "google2010")
+    check_spec("needy+weights=3", "google2010")
+    check_spec("mine", "google2010")
+    assert len(mine) == 1                   # made once, to see that it can be

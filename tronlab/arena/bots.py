@@ -127,11 +127,11 @@ def check_spec(spec: str, game: str) -> None:
     elif spec.startswith("cmd:"):
         check_program(spec)
     else:
-        from ..runner.registry import bot_names, unknown_bot
+        from ..runner.registry import bot_names, is_builtin, unknown_bot
         name, opts = _options(spec)
         if name not in bot_names(family):
             raise ValueError(unknown_bot(name, family) + _program_hint(spec, family))
-        if opts:
+        if opts or not is_builtin(name, game=family):
             _check_bot_options(spec, name, family, opts)
 
 
@@ -220,13 +220,20 @@ def _check_python_script(args: list[str]) -> None:
 
 
 def _check_bot_options(spec: str, name: str, family: str, opts: dict) -> None:
-    """Make the bot once with its options: a wrong one is refused with the plan, not
-    found in every game as an 'error' fault (the bots check their options when made)."""
-    from ..runner.registry import get_bot
+    """Make the bot once with its options (a bot of one's own registering even without):
+    a wrong option, or a factory that cannot make its bot, is refused with the plan, not
+    found as a traceback when the run warms its bots up or in every game as an 'error'
+    fault (the bots check their options when made)."""
+    from ..runner.registry import get_bot, is_builtin
     try:
         get_bot(name, game=family, **opts)
     except (TypeError, ValueError) as err:   # get_bot names an unknown option itself
         raise ValueError(f"bot {spec!r}: {err}") from None
+    except Exception as err:  # noqa: BLE001 - a factory of one's own: said in one line
+        if is_builtin(name, game=family):
+            raise
+        raise ValueError(f"bot {spec!r} could not be made: its factory raised "
+                         f"{type(err).__name__}: {err}") from None
 
 
 def bot_files(spec: str, cwd=None, python=None) -> list[str]:
