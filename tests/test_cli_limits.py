@@ -188,3 +188,14 @@ def test_a_py_folder_is_called_a_folder(capsys, db, tmp_path):
     err = one_error(capsys, ["arena", "run", "--bots", "random", f"py:{folder}", "--db", db,
                              "--no-progress"], *words)
     assert "no such" not in err
+
+
+def test_replays_without_the_page_is_refused(capsys, db, played, tmp_path):
+    # --replays only chooses the page's replays: without --html it was accepted silently
+    for argv in (RUN + ["--db", db, "--replays", "5"],
+                 ["arena", "table", played, "--replays", "3"]):
+        one_error(capsys, argv, "--replays chooses how many games of the leaderboard page",
+                  "--html FILE")
+    page = tmp_path / "p.html"
+    assert tronlab_main(["arena", "table", played, "--replays", "0", "--html", str(page)]) == 0
+    assert page.exists()

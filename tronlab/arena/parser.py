@@ -14,6 +14,9 @@ from .giveup import GIVE_UP_AFTER
 from .helptext import RUN_EXAMPLES, bank_help, give_up_help, maps_default, time_help
 
 
+#: games with a replay in the leaderboard page, unless --replays says
+REPLAYS = 500
+
 #: games played at once by local processes: more than a big machine has cores is a typo
 MAX_JOBS = 256
 
@@ -21,6 +24,15 @@ MAX_JOBS = 256
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
         raise ArenaError(message)
+
+    def parse_args(self, args=None, namespace=None):
+        args = super().parse_args(args, namespace)
+        if "replays" in args:                   # run and table: the page's replays
+            if args.replays is not None and not args.html:
+                self.error("--replays chooses how many games of the leaderboard page get a "
+                           "replay: give the page too, --html FILE")
+            args.replays = REPLAYS if args.replays is None else args.replays
+        return args
 
 
 def _game_id(text):
@@ -79,7 +91,7 @@ def _add_run_parser(sub) -> None:
     r.add_argument("--db", default="arena.sqlite", help="results database (default arena.sqlite)")
     r.add_argument("--tag", default="", help="label of this run's games (default: none)")
     r.add_argument("--html", metavar="FILE", help="also write the leaderboard page")
-    r.add_argument("--replays", type=whole_count, default=500, metavar="N",
+    r.add_argument("--replays", type=whole_count, metavar="N",
                    help="games with a replay in the page (default 500, the first ones)")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.add_argument("--verbose", action="store_true",
@@ -98,7 +110,7 @@ def build_parser():
     t.add_argument("--game", help="only games of this game (google2010, codingame, "
                                   "lightriders, backtothecode)")
     t.add_argument("--html", metavar="FILE", help="also write the leaderboard page")
-    t.add_argument("--replays", type=whole_count, default=500, metavar="N",
+    t.add_argument("--replays", type=whole_count, metavar="N",
                    help="games with a replay in the page (default 500, the first ones)")
     v = sub.add_parser("replay", help="show one stored game")
     v.add_argument("db", help="the results database (arena run --db)")
