@@ -15,12 +15,13 @@ from tronlab.tron.spacefill import fill_length
 
 def solution_sample(record, *, board_shift=0, fatal_counted=False, no_fill=False, swap=False,
                     final_features=False, order_ed=False, dead_short=False, len_boards=False,
-                    fill_board=-1, fill_other=False, from_start=False):
+                    fill_board=-1, fill_other=False, from_start=False, alive_unchecked=False,
+                    own_counts=False):
     """The learner's function written out plainly, with switchable mistakes."""
     boards = record.boards()
     turn = None
     for i, b in enumerate(boards):
-        if not (b.alive[0] and b.alive[1]):
+        if not (b.alive[0] and b.alive[1]) and not alive_unchecked:
             break
         if is_separated(b):
             turn = i
@@ -29,7 +30,7 @@ def solution_sample(record, *, board_shift=0, fatal_counted=False, no_fill=False
         return None
     t = territory(boards[-1 if final_features else
                          min(max(turn + board_shift, 0), len(boards) - 1)])
-    dn, de = t.n0 - t.n1, t.e0 - t.e1
+    dn, de = (t.n0, t.e0) if own_counts else (t.n0 - t.n1, t.e0 - t.e1)
     if swap:
         dn, de = -dn, -de
     if order_ed:
@@ -100,6 +101,9 @@ def test_stubs_are_not_implemented():
     ({"len_boards": True}, "len(record.boards()) is one more"),
     ({"fill_board": "separation"}, "from the final board, record.boards()[-1]"),
     ({"fill_other": True}, "player 0's own estimate, not the other player's"),
+    # before: the general hint
+    ({"own_counts": True}, "(4, 6) are player 0's own counts n0, e0; the features are "
+                           "differences: dn = n0 - n1 = 0"),
 ])
 def test_planted_mistakes_get_their_hint(mistake, words):
     r = check_separation_sample(lambda record: solution_sample(record, **mistake))
@@ -130,6 +134,18 @@ def test_weights_in_a_column_or_three_of_them_are_explained():
     assert r.status == WRONG_TYPE and "an array of shape (2, 1)" in r.hint, r.message
     r = check_fit_weights(lambda records: [0.05, 0.2, 0.0])
     assert r.status == WRONG_TYPE and "not 3 values" in r.hint, r.message
+
+
+def test_a_separation_found_once_a_player_is_out_is_wrong():
+    """The exercise asks for a board where both players are alive and apart. Before, no game
+    had a board where the heads could not meet only because one player had just died, so a
+    function without the alive check passed every game (and fed fit_weights a sample with
+    -1 moves)."""
+    r = check_separation_sample(lambda record: solution_sample(record, alive_unchecked=True))
+    assert r.status == WRONG and r.expected == "None", r.message
+    assert r.got.endswith(", -1)") and "takes the door" in r.case, r.message
+    assert ("on board 1 the heads cannot meet, but only because player 1 is out (it died on "
+            "turn 1)") in r.hint and "return None" in r.hint, r.message
 
 
 def test_never_separating_and_always_none():

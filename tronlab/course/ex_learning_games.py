@@ -1,6 +1,7 @@
-"""The games of the A9 checkers (:mod:`tronlab.course.ex_learning`): three hand-made games
+"""The games of the A9 checkers (:mod:`tronlab.course.ex_learning`): four hand-made games
 (a wall that separates the players, two rooms with a crash, a head-on collision that never
-separates) played by :func:`scripted` bots, and :func:`sample_games`, seeded games between
+separates, a door taken on the turn the other player dies: apart only once one is out)
+played by :func:`scripted` bots, and :func:`sample_games`, seeded games between
 the package's bots on small random maps."""
 
 from __future__ import annotations
@@ -40,6 +41,11 @@ def hand_games():
         1..#...
         ...#..2
     """)
+    door = Board.from_ascii("""
+        ....#..2
+        .....1..
+        ....#...
+    """)
     return [
         ("hand: a wall along the second row",
          play(rows, [scripted([RIGHT, RIGHT, RIGHT, RIGHT, UP, LEFT]),
@@ -48,6 +54,10 @@ def hand_games():
          play(rooms, [scripted([RIGHT, RIGHT, DOWN, LEFT]), scripted([UP, LEFT, LEFT, LEFT])])),
         ("hand: head-on, never separated",
          play(Board.from_ascii("1.2"), [scripted([RIGHT]), scripted([LEFT])])),
+        # player 0 steps into the door as player 1 leaves the grid: the board after turn 1
+        # is separated, but player 1 is out by then, so the game never separates
+        ("hand: player 1 leaves the grid as player 0 takes the door",
+         play(door, [scripted([LEFT, LEFT, DOWN]), scripted([UP])])),
     ]
 
 

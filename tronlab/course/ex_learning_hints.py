@@ -2,7 +2,8 @@
 
 ``separation_sample``: the expected sample worked out line by line (the board the players
 separate on, its territory counts, each player's moves), and a hint recognising the usual
-mistakes: features from another board or in another order, a fatal move counted, a
+mistakes: a separation found once a player is out, one player's counts for the differences,
+features from another board or in another order, a fatal move counted, a
 survivor's moves counted from ``len(record.boards())`` or with the wrong board's or player's
 ``fill_length``, moves counted from the start of the game.
 
@@ -48,11 +49,28 @@ def sample_steps(record) -> list[str]:
 def sample_hint(record, got, want) -> str | None:
     """The likely mistake behind the sample ``got`` (``want`` is right), or None."""
     if want is None:
-        return ("these players never separate (the game ends first): return None for such "
-                "games")
+        return _apart_once_out_hint(record) or (
+            "these players never separate (the game ends first): return None for such games")
     if got is None:
         return "the players do separate in this game: look at every board, the start included"
     return _features_hint(record, got, want) or _moves_hint(record, got, want)
+
+
+def _apart_once_out_hint(record) -> str | None:
+    """For a game that never separates while both players live: the sentence for a sample
+    taken on the first board where the heads cannot meet because one player is out."""
+    from ..tron.evaluate import is_separated
+
+    for k, board in enumerate(record.boards()):
+        if is_separated(board):
+            if board.alive.all():
+                return None
+            p = int(np.flatnonzero(~board.alive)[0])
+            return (f"on board {k} the heads cannot meet, but only because player {p} is out "
+                    f"(it died on turn {record.outcome.death_turns[p]}): a separation counts "
+                    f"only on a board where both are alive (board.alive); here they are never "
+                    f"apart while both live, so return None")
+    return None
 
 
 def _features_hint(record, got, want) -> str | None:
@@ -66,6 +84,12 @@ def _features_hint(record, got, want) -> str | None:
         return "the sample is (dn, de, ...): the difference of n first, then of e"
     boards = record.boards()
     turn = learn.separation_turn(boards)
+    t = territory(boards[turn])
+    for p in (0, 1):
+        if got[:2] == ((t.n0, t.e0), (t.n1, t.e1))[p]:
+            return (f"({got[0]}, {got[1]}) are player {p}'s own counts n{p}, e{p}; the features "
+                    f"are differences: dn = n0 - n1 = {t.n0 - t.n1}, de = e0 - e1 = "
+                    f"{t.e0 - t.e1}")
     last = len(boards) - 1
     for other in sorted(range(len(boards)), key=lambda k: (abs(k - turn), k)):
         t = territory(boards[other])
