@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tronlab.course.checker import CRASH, NOT_IMPLEMENTED, PASSED, WRONG, WRONG_TYPE
+from tronlab.course.checker import (CRASH, NOT_IMPLEMENTED, PASSED, TIMEOUT, WRONG,
+                                     WRONG_TYPE)
 from tronlab.course.ex_learning import check_fit_weights, check_separation_sample
 from tronlab.grid.voronoi import territory
 from tronlab.tron.evaluate import is_separated
@@ -294,10 +295,27 @@ def test_your_weights_gives_the_learners_fit_or_one_sentence_and_none(capsys):
                      (whole_lstsq, "first item is the solution")]:
         assert your_weights(fn, records, time_limit=1) is None
         out = capsys.readouterr().out
-        assert said in out and out.count("\n") == 1, out
+        assert said in out and out.count("\n") == 1 and "?." not in out, out
 
 
 # ---- mistakes that used to get another mistake's hint (or a puzzling one) ---------------
+
+
+def test_an_endless_loop_is_told_in_the_words_of_records_not_squares():
+    """Before: both checkers' timeout hint was the flood fill's 'a square visited again and
+    again', and a fit that hangs in the learner's separation_sample was not pointed there."""
+    def endless_sample(record):
+        boards, i = record.boards(), 0
+        while i < len(boards):
+            if boards[i].alive.all():
+                continue                # the index never moves on
+            i += 1
+
+    r = check_separation_sample(endless_sample, time_limit=0.3)
+    assert r.status == TIMEOUT and "the boards whose index never moves on" in r.hint, r.message
+    r = check_fit_weights(fit_with(endless_sample), time_limit=0.3)
+    assert r.status == TIMEOUT and "a square" not in r.hint, r.message
+    assert "in fit_weights or in the separation_sample it calls" in r.hint, r.message
 
 def test_swapped_moves_are_named():
     # before: "player 0 survived ... add the greedy filler's length", the wrong fix

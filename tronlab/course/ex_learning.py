@@ -135,6 +135,11 @@ class SeparationSample(Exercise):
         return ("separation_sample has no `return` with a value, so it returns None for every "
                 "game, yet these players separate: return (dn, de, moves0, moves1) at the end")
 
+    def timeout_hint(self, case):
+        return ("walking one game's boards takes milliseconds: is there a loop that never "
+                "ends? (a while loop over the boards whose index never moves on, say a "
+                "`continue` that skips the `i += 1`)")
+
     def crash_hint(self, case, err):
         if isinstance(err, TypeError) and "'method' object" in str(err):
             return ("a method used without calling it: record.boards is one, so call it, "
@@ -197,6 +202,11 @@ class FitWeights(Exercise):
 
     def crash_hint(self, case, err):
         return self.no_fit_hint(case) if self.no_fit(case) else None
+
+    def timeout_hint(self, case):
+        return (f"a fit of {len(case.args[0])} games takes well under a second: is there a "
+                f"loop that never ends, in fit_weights or in the separation_sample it calls? "
+                f"check_separation_sample(separation_sample) finds one there on its own")
 
     def none_hint(self, case):
         """None where games separate: a missing ``return`` (the usual hint), unless the
@@ -364,7 +374,7 @@ def your_weights(fit_weights, records, *, time_limit=60.0):
         problem = "it returned something the notebook cannot receive"
     else:
         problem = f"it ended the program running it ({outcome.detail})"
-    print(f"No weights from your fit_weights: {problem}.")
+    print(f"No weights from your fit_weights: {problem}" + ("" if problem.endswith("?") else "."))
     return None
 
 
