@@ -52,11 +52,12 @@ def solution_sample(record, *, board_shift=0, fatal_counted=False, no_fill=False
 
 
 def solution_fit(records, *, intercept=False, target="difference", one_at_a_time=False,
-                 polyfit=False, rounded=False, column=False):
+                 polyfit=False, rounded=False, column=False, some=None, unfiltered=False):
     rows, ys = [], []
+    records = {None: records, "one short": records[:-1]}[some]
     for r in records:
         s = solution_sample(r)
-        if s is not None:
+        if s is not None or unfiltered:
             rows.append([s[0], s[1], 1.0] if intercept else [s[0], s[1]])
             ys.append({"difference": s[2] - s[3], "moves0": s[2], "sum": s[2] + s[3]}[target])
     if not rows:
@@ -119,11 +120,30 @@ def test_planted_mistakes_get_their_hint(mistake, words):
     ({"target": "moves0"}, "your target is moves0;"),
     ({"target": "sum"}, "your target is moves0 + moves1;"),
     ({"rounded": True}, "without rounding"),
+    # before: 'within rounding of the right ones' for the first, the general hint for the
+    # second, 'read the line above' for the third
+    ({"some": "one short"}, "the fit of the first 44 of the 45 games that separate"),
+    ({"unfiltered": True}, "10 of these 30 games never separate, and separation_sample gives "
+                           "None for them: skip those games"),
 ])
 def test_fits_made_the_wrong_way_are_named(mistake, words):
     """Before: the general hint for each."""
     r = check_fit_weights(lambda records: solution_fit(records, **mistake))
-    assert r.status == WRONG and words in r.hint, r.message
+    assert r.status == (CRASH if "unfiltered" in mistake else WRONG), r.message
+    assert words in r.hint, r.message
+
+
+def test_weights_a_little_off_are_not_called_rounded():
+    """Before: anything within 0.005 of the right weights was 'within rounding'."""
+    def off(records):
+        k1, k2 = solution_fit(records)
+        return k1 * 1.002, k2 * 1.002
+    r = check_fit_weights(off)
+    assert r.status == WRONG and "rounding" not in r.hint, r.message
+    for digits in (2, 4):
+        r = check_fit_weights(lambda records: tuple(round(k, digits)
+                                                    for k in solution_fit(records)))
+        assert r.status == WRONG and "without rounding" in r.hint, r.message
 
 
 def test_weights_in_a_column_or_three_of_them_are_explained():

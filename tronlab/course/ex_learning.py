@@ -201,7 +201,15 @@ class FitWeights(Exercise):
         return NO_FIT if value is None and self.no_fit(case) else value
 
     def crash_hint(self, case, err):
-        return self.no_fit_hint(case) if self.no_fit(case) else None
+        if self.no_fit(case):
+            return self.no_fit_hint(case)
+        if isinstance(err, TypeError) and "NoneType" in str(err):
+            records = case.args[0]
+            never = len(records) - len(package_samples(records))
+            return (f"{never} of these {len(records)} games never separate, and "
+                    f"separation_sample gives None for them: skip those games before you "
+                    f"unpack or index a sample (if sample is None: continue)")
+        return None
 
     def timeout_hint(self, case):
         return (f"a fit of {len(case.args[0])} games takes well under a second: is there a "

@@ -8,7 +8,8 @@ survivor's moves counted from ``len(record.boards())`` or with the wrong board's
 ``fill_length``, moves counted from the start of the game.
 
 ``fit_weights``: a hint recognising fits made the wrong way: an intercept, k1 and k2 fitted
-one at a time, ``numpy.polyfit`` on one feature, the wrong target, weights rounded.
+one at a time, ``numpy.polyfit`` on one feature, the wrong target, only some of the games
+(a loop one short, a training split), weights rounded.
 """
 
 from __future__ import annotations
@@ -189,7 +190,22 @@ def fit_hint(records, got, want) -> str | None:
     for name, target in (("moves0", m0), ("moves1", m1), ("moves0 + moves1", m0 + m1)):
         if close(np.linalg.lstsq(x, target, rcond=None)[0]):
             return f"your target is {name}; it is moves0 - moves1, one number per game"
-    if np.allclose(got, want, rtol=0, atol=5e-3):
-        return ("your weights are within rounding of the right ones: return them as lstsq "
-                "gives them, without rounding")
+    first = _first_fitted(x, y, close)
+    if first is not None:
+        return (f"your weights are the fit of the first {first} of the {len(y)} games that "
+                f"separate, not of all of them: does a loop over the records stop early "
+                f"(range(len(records) - 1), say, or a split into training and held-out games "
+                f"as in notebook 06)? Fit every game that separates")
+    if any(close(np.round(want, d)) or close([float(f"{w:.{d + 1}g}") for w in want])
+           for d in range(6)):
+        return ("your weights are the right ones rounded: return them as lstsq gives them, "
+                "without rounding")
+    return None
+
+
+def _first_fitted(x, y, close) -> int | None:
+    """The smallest k for which the fit of the first k rows only is ``close``, or None."""
+    for k in range(2, len(y)):
+        if close(np.linalg.lstsq(x[:k], y[:k], rcond=None)[0]):
+            return k
     return None
