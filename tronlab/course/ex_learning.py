@@ -29,7 +29,8 @@ from ..tron.values import is_whole
 from .answers import reject_text, reject_unordered
 from .ex_learning_games import (checker_games, hand_games, package_sample, package_samples,
                                  sample_games, scripted)
-from .ex_learning_hints import fit_hint, sample_hint, sample_steps
+from .ex_learning_hints import (SAMPLE_TIMEOUT_HINT, fit_hint, fit_timeout_hint,
+                                 none_unpacked_hint, sample_hint, sample_steps)
 from .progress import recorded
 from .checker import (BAD_ARGUMENT, Case, CheckResult, Exercise, Failure, WrongType, draw,
                       is_stub, run_check)
@@ -106,7 +107,6 @@ def _is_lstsq_result(value) -> bool:
             and isinstance(value[0], np.ndarray) and value[0].ndim == 1)
 
 
-
 def _expected(record):
     s = package_sample(record)
     return None if s is None else (s.dn, s.de, s.moves0, s.moves1)
@@ -136,9 +136,7 @@ class SeparationSample(Exercise):
                 "game, yet these players separate: return (dn, de, moves0, moves1) at the end")
 
     def timeout_hint(self, case):
-        return ("walking one game's boards takes milliseconds: is there a loop that never "
-                "ends? (a while loop over the boards whose index never moves on, say a "
-                "`continue` that skips the `i += 1`)")
+        return SAMPLE_TIMEOUT_HINT
 
     def crash_hint(self, case, err):
         if isinstance(err, TypeError) and "'method' object" in str(err):
@@ -203,18 +201,10 @@ class FitWeights(Exercise):
     def crash_hint(self, case, err):
         if self.no_fit(case):
             return self.no_fit_hint(case)
-        if isinstance(err, TypeError) and "NoneType" in str(err):
-            records = case.args[0]
-            never = len(records) - len(package_samples(records))
-            return (f"{never} of these {len(records)} games never separate, and "
-                    f"separation_sample gives None for them: skip those games before you "
-                    f"unpack or index a sample (if sample is None: continue)")
-        return None
+        return none_unpacked_hint(case.args[0], err)
 
     def timeout_hint(self, case):
-        return (f"a fit of {len(case.args[0])} games takes well under a second: is there a "
-                f"loop that never ends, in fit_weights or in the separation_sample it calls? "
-                f"check_separation_sample(separation_sample) finds one there on its own")
+        return fit_timeout_hint(case.args[0])
 
     def none_hint(self, case):
         """None where games separate: a missing ``return`` (the usual hint), unless the

@@ -19,7 +19,31 @@ import numpy as np
 from ..tron import learn
 from .ex_learning_games import package_samples
 
-__all__ = ["sample_steps", "sample_hint", "fit_hint"]
+__all__ = ["sample_steps", "sample_hint", "fit_hint", "fit_timeout_hint", "none_unpacked_hint",
+           "SAMPLE_TIMEOUT_HINT"]
+
+#: separation_sample ran out of time (not the flood fill's "a square visited again and again")
+SAMPLE_TIMEOUT_HINT = ("walking one game's boards takes milliseconds: is there a loop that never "
+                       "ends? (a while loop over the boards whose index never moves on, say a "
+                       "`continue` that skips the `i += 1`)")
+
+
+def fit_timeout_hint(records) -> str:
+    """fit_weights ran out of time on ``records``."""
+    return (f"a fit of {len(records)} games takes well under a second: is there a loop that "
+            f"never ends, in fit_weights or in the separation_sample it calls? "
+            f"check_separation_sample(separation_sample) finds one there on its own")
+
+
+def none_unpacked_hint(records, err) -> str | None:
+    """fit_weights raised ``err`` on ``records``, some of which never separate: a TypeError
+    about None is the sample of such a game unpacked or indexed."""
+    if not (isinstance(err, TypeError) and "NoneType" in str(err)):
+        return None
+    never = len(records) - len(package_samples(records))
+    return (f"{never} of these {len(records)} games never separate, and separation_sample "
+            f"gives None for them: skip those games before you unpack or index a sample "
+            f"(if sample is None: continue)")
 
 
 def sample_steps(record) -> list[str]:
