@@ -87,7 +87,8 @@ HINTS = {
         "down/left neighbours, and only free squares.",
     ),
     "separation_sample": (
-        "Find the first turn at which the two players can no longer reach each other.",
+        "Find the first board of record.boards() on which both players are alive and can no "
+        "longer reach each other (none: return None).",
         "On that board compute the features (differences of reachable squares and of "
         "edges, player 0 minus player 1) and count how many moves each player made after it.",
         "The fatal move is not a move made: do not count it. The survivor's remaining moves "
