@@ -309,6 +309,11 @@ def test_your_weights_gives_the_learners_fit_or_one_sentence_and_none(capsys):
     records = _records()
     assert your_weights(good, records) == (0.5, 0.25)
     assert capsys.readouterr().out == ""
+    # its answer instead of the function: before, 'crashed with TypeError: 'tuple' object is
+    # not callable', as if fit_weights had crashed
+    assert your_weights(good(records), records) is None
+    out = capsys.readouterr().out
+    assert "itself, not tuple (0.5, " in out and "no parentheses after fit_weights" in out, out
     for fn, said in [(stub, "write fit_weights first"),
                      (loop, "did not finish within 1 s"),
                      (crash, "crashed with ZeroDivisionError: division by zero, at line"),

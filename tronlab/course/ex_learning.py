@@ -348,6 +348,10 @@ def your_weights(fit_weights, records, *, time_limit=60.0):
     after one sentence saying why, when there are none: a stub ("write fit_weights
     first"), a crash, an endless loop or an answer that is not two finite numbers."""
     limit = check_time_limit(time_limit, "time_limit")
+    if not callable(fit_weights) or isinstance(fit_weights, type):
+        print(f"your_weights takes your function itself, not {describe_value(fit_weights)}: "
+              f"your_weights(fit_weights, records), no parentheses after fit_weights.")
+        return None
     if is_stub(fit_weights):
         print("write fit_weights first (the check cell above says when it is right).")
         return None
