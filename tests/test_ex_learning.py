@@ -169,6 +169,32 @@ def test_a_separation_found_once_a_player_is_out_is_wrong():
             "turn 1)") in r.hint and "return None" in r.hint, r.message
 
 
+def test_a_forgotten_return_at_the_end_is_named():
+    """A function with `return None` for games that never separate, whose last line builds
+    the sample but does not return it. Before: 'the players do separate in this game: look
+    at every board', which sent the learner to a search that was right."""
+    def separation_sample(record):
+        s = solution_sample(record)
+        if s is None:
+            return None
+        dn, de, moves0, moves1 = s
+        sample = (dn, de, moves0, moves1)     # noqa: F841 - the mistake
+    r = check_separation_sample(separation_sample)
+    assert r.status == WRONG and r.got == "None", r.message
+    assert ("can end without a `return`: after its last line, `sample = (dn, de, moves0, "
+            "moves1)`, Python returns None") in r.hint, r.message
+
+    def ends_in_if_else(record):                # every way through returns: no such hint
+        s = solution_sample(record)
+        if s is not None and s[0] > 100:
+            return s
+        else:
+            return None
+    r = check_separation_sample(ends_in_if_else)
+    assert r.status == WRONG and "look at every board" in r.hint, r.message
+    assert "without a `return`" not in r.hint, r.message
+
+
 def test_never_separating_and_always_none():
     def separation_sample(record):
         record.boards()

@@ -2,17 +2,15 @@
 
 ``separation_sample(record) -> (dn, de, moves0, moves1)`` or None
     the regression point of one game: territory differences on the first board where
-    the players are separated, and the moves each made from there on;
+    both players are alive and apart, and the moves each made from there on;
 ``fit_weights(records) -> (k1, k2)`` or None
-    least squares through the origin over the games that separate; None when no game
-    separates (nothing to fit).
+    least squares through the origin over the games that separate (None: none does).
 
-Both are checked against :mod:`tronlab.tron.learn`: the first on hand-made games and on
-seeded games between the package's bots, the second on seeded games, last on games that
-never separate.  When a fit is wrong and the learner's ``separation_sample`` is given too,
-the checker names the first record where the learner's features differ.  A wrong sample is
-shown with the expected one worked out line by line; the hints that name the usual mistakes
-are in :mod:`tronlab.course.ex_learning_hints`, the games it plays in
+Both are checked against :mod:`tronlab.tron.learn`: the first on hand-made and seeded
+games, the second on seeded games, last on games that never separate.  A wrong fit, with
+the learner's ``separation_sample`` given, names the first record whose features differ;
+a wrong sample is shown worked out line by line.  The hints that name the usual mistakes
+are in :mod:`tronlab.course.ex_learning_hints`, the games in
 :mod:`tronlab.course.ex_learning_games`.
 """
 
@@ -29,8 +27,9 @@ from ..tron.values import is_whole
 from .answers import reject_text, reject_unordered
 from .ex_learning_games import (checker_games, hand_games, package_sample, package_samples,
                                  sample_games, scripted)
-from .ex_learning_hints import (SAMPLE_TIMEOUT_HINT, fit_hint, fit_timeout_hint,
-                                 none_unpacked_hint, sample_hint, sample_steps)
+from .ex_learning_hints import (SAMPLE_TIMEOUT_HINT, falls_off_end, fit_hint, fit_timeout_hint,
+                                 forgotten_return_hint, none_unpacked_hint, sample_hint,
+                                 sample_steps)
 from .progress import recorded
 from .checker import (BAD_ARGUMENT, Case, CheckResult, Exercise, Failure, WrongType, draw,
                       is_stub, run_check)
@@ -129,6 +128,8 @@ class SeparationSample(Exercise):
         value = student(_copy(case.args[0]))
         # None is an answer (no separation) unless the function cannot return anything else
         forgot = returns_value(student) is False
+        if value is None:
+            context["falls_off"] = falls_off_end(student)     # None after its last line?
         return NO_SAMPLE if value is None and not forgot and not is_stub(student) else value
 
     def none_hint(self, case):
@@ -158,6 +159,8 @@ class SeparationSample(Exercise):
 
     def judge(self, case, got, context):
         failure = super().judge(case, got, context)
+        if failure is not None and got is None and context.get("falls_off"):
+            failure = failure._replace(hint=forgotten_return_hint(context["falls_off"]))
         steps = sample_steps(case.args[0]) if failure is not None else []
         if steps:
             failure = failure._replace(expected="\n".join([failure.expected, *steps]))

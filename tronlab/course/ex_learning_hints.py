@@ -14,18 +14,61 @@ one at a time, ``numpy.polyfit`` on one feature, the wrong target, only some of 
 
 from __future__ import annotations
 
+import ast
+import inspect
+import textwrap
+
 import numpy as np
 
 from ..tron import learn
 from .ex_learning_games import package_samples
 
 __all__ = ["sample_steps", "sample_hint", "fit_hint", "fit_timeout_hint", "none_unpacked_hint",
-           "SAMPLE_TIMEOUT_HINT"]
+           "SAMPLE_TIMEOUT_HINT", "falls_off_end", "forgotten_return_hint"]
 
 #: separation_sample ran out of time (not the flood fill's "a square visited again and again")
 SAMPLE_TIMEOUT_HINT = ("walking one game's boards takes milliseconds: is there a loop that never "
                        "ends? (a while loop over the boards whose index never moves on, say a "
                        "`continue` that skips the `i += 1`)")
+
+
+def falls_off_end(fn) -> str | None:
+    """The last line of ``fn``'s ``def`` when a call can run past it and so return None
+    without a ``return`` (``sample = ...`` as the last line, say); None when every way
+    through ends in a ``return`` or ``raise``, or the source cannot be read."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError, SyntaxError):
+        return None
+    func = next((n for n in tree.body if isinstance(n, ast.FunctionDef)), None)
+    if func is None or _always_ends(func.body):
+        return None
+    return ast.unparse(func.body[-1]).splitlines()[0]
+
+
+def _always_ends(body) -> bool:
+    last = body[-1] if body else None
+    if isinstance(last, (ast.Return, ast.Raise)):
+        return True
+    if isinstance(last, ast.If):
+        return _always_ends(last.body) and _always_ends(last.orelse)
+    if isinstance(last, ast.With):
+        return _always_ends(last.body)
+    if isinstance(last, ast.Try):
+        return _always_ends(last.finalbody) or (
+            _always_ends(last.orelse or last.body)
+            and all(_always_ends(h.body) for h in last.handlers))
+    # `while True:` ends only through a return or a raise inside it
+    return isinstance(last, ast.While) and isinstance(last.test, ast.Constant) \
+        and bool(last.test.value)
+
+
+def forgotten_return_hint(last_line: str) -> str:
+    """separation_sample gave None for a game that separates and can end without a return."""
+    return (f"these players do separate, and your function can end without a `return`: "
+            f"after its last line, `{last_line}`, Python returns None. Is `return dn, de, "
+            f"moves0, moves1` missing at the end? (If not, look at every board, the start "
+            f"included: the players separate on one of them)")
 
 
 def fit_timeout_hint(records) -> str:
