@@ -12,6 +12,7 @@ import chamber_oracle
 from tronlab import Board
 from tronlab.tron.chambers import LITERAL_N_ONLY, chamber_score
 from tronlab.tron.evaluate import EVAL_NAMES, evaluate, is_separated
+from tronlab.tron.bots.search import SearchBot
 
 K1, K2 = 0.055, 0.194
 
@@ -237,6 +238,12 @@ def test_names_and_errors():
         evaluate(b, 0, sep_weight=0)
     with pytest.raises(TypeError, match="k1"):
         evaluate(b, 0, k1="big")
+    for big in (1e20, -101):     # 1e20 overflowed int64: every position worth the same
+        with pytest.raises(ValueError, match="k2 must be a number from -100 to 100"):
+            evaluate(b, 0, k2=big)
+        with pytest.raises(ValueError, match="k1 must be a number from -100 to 100"):
+            SearchBot(evaluation="linear", k1=big)
+    assert evaluate(b, 0, k1=100, k2=-100) == evaluate(b, 0, k1=100.0, k2=-100.0)
     with pytest.raises(ValueError, match="2-player"):
         evaluate(Board.from_ascii("1.2.3"), 0)
     with pytest.raises(TypeError, match="Board"):

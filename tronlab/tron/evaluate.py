@@ -231,9 +231,16 @@ def check_max_depth(max_depth) -> int:
     return check_positive(max_depth, "max_depth", " (turns)")
 
 
+#: the largest linear weight, either sign: 1000 * (k1*dn + k2*de) stays an exact int64 far
+#: below a search's won-game value (2**40) on any board up to 100x100; 1e20 overflowed
+#: silently (every position worth the same), and fitted weights are below 1
+WEIGHT_MAX = 100.0
+
+
 def check_weights(k1, k2, sep_weight):
     """Validate the linear weights and the separation weight; returns them typed."""
-    k1, k2 = check_number(k1, "k1", None), check_number(k2, "k2", None)
+    k1 = check_number(k1, "k1", -WEIGHT_MAX, high=WEIGHT_MAX)
+    k2 = check_number(k2, "k2", -WEIGHT_MAX, high=WEIGHT_MAX)
     return k1, k2, check_positive(sep_weight, "sep_weight")
 
 
