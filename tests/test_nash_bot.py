@@ -105,7 +105,7 @@ def test_the_evaluation_weights_reach_the_search():
     board = Board.from_ascii(SMALL)
     a, b = (bot.searcher.search_depth(board, 0, 3)[0] for bot in (plain, fitted))
     assert a != b                        # the root values differ: the weights are used
-    with pytest.raises(ValueError, match="k1 must be a finite number, got nan"):
+    with pytest.raises(ValueError, match="k1 must be a number from -100 to 100, got nan"):
         get_bot("nash", k1=float("nan"))
 
 
