@@ -270,12 +270,18 @@ def board_from(grid, alive, heads, starts):
     return Board(cells, index, alive=alive, starts=start)
 
 
+def _codingame_reader(data, n):
+    """A seat drawn among ``n`` and a CodinGame client for the 8x6 games of
+    :func:`simulate_codingame`."""
+    client = make_client("codingame")
+    client.width, client.height = 8, 6
+    return data.draw(st.integers(0, n - 1)), client
+
+
 @settings(max_examples=40)
 @given(st.integers(0, 2**32 - 1), st.integers(2, 4), st.data())
 def test_codingame_client_sees_the_true_board(seed, n, data):
-    reader = data.draw(st.integers(0, n - 1))
-    client = make_client("codingame")
-    client.width, client.height = 8, 6
+    reader, client = _codingame_reader(data, n)
     for grid, alive, heads, starts, p in simulate_codingame(seed, n):
         if p != reader:
             continue
@@ -547,9 +553,7 @@ def test_codingame_client_after_a_broken_turn_keeps_every_trail_it_can_know(seed
     # a garbled turn was dropped whole, so each head's square in it was never marked: the
     # reader later took it for free and could run into it.  Now the square between two
     # heads two apart is marked when only one square can be it
-    reader = data.draw(st.integers(0, n - 1))
-    client = make_client("codingame")
-    client.width, client.height = 8, 6
+    reader, client = _codingame_reader(data, n)
     views = [v for v in simulate_codingame(seed, n) if v[4] == reader]
     if len(views) < 3:
         return
