@@ -576,3 +576,15 @@ def test_play_and_new_game_take_rng_as_the_other_games_call_it():
         BoardWidget.play("hugger", seed=1, rng=2)
     with pytest.raises(TypeError, match="give seed or rng, not both"):
         by_rng.new_game(seed=1, rng=2)
+
+
+def test_the_replay_button_keeps_the_boards_size():
+    """Replay (and New game after it) show the game at the size it was played at: the
+    replay took the default size instead (a 10-px 15x15 board grew to 28 px)."""
+    w = BoardWidget.play("random", cell_px=10, seed=1)
+    while not w.game_over:
+        w.advance() if w.watching else w.move("up")
+    w._on_browser_msg(w, {"type": "replay"}, [])
+    assert (w.mode, w.cell_px) == ("replay", 10)
+    w._on_browser_msg(w, {"type": "new"}, [])
+    assert (w.mode, w.cell_px) == ("play", 10)

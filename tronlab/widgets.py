@@ -278,7 +278,9 @@ class BoardWidget(anywidget.AnyWidget):
             elif kind == "new" and getattr(self, "_setup", None):
                 self.new_game()
             elif kind == "replay" and self.record is not None and self._game is not None:
-                self.load_replay(self.record, fps=max(self.fps, 8.0), autoplay=True)
+                # the board keeps its size (a game of play(cell_px=10) grew to 28 px)
+                self.load_replay(self.record, fps=max(self.fps, 8.0), autoplay=True,
+                                 cell_px=self.cell_px)
                 self.can_restart = True
         except (TypeError, ValueError) as err:
             self.status = f"Ignored input: {err}"
