@@ -588,3 +588,11 @@ def test_the_replay_button_keeps_the_boards_size():
     assert (w.mode, w.cell_px) == ("replay", 10)
     w._on_browser_msg(w, {"type": "new"}, [])
     assert (w.mode, w.cell_px) == ("play", 10)
+
+
+def test_an_empty_bot_list_is_named():
+    """play(bot=[]) said 'n_players must be at least 2, got 1' (the codingame board maker's
+    words about a board the learner never asked for)."""
+    for rules in ("codingame", "google2010"):
+        with pytest.raises(ValueError, match="bot is an empty list: give one bot per opponent"):
+            BoardWidget.play([], rules=rules)

@@ -163,6 +163,9 @@ class BoardWidget(anywidget.AnyWidget):
         seed = _seed_or_rng(seed, rng, default=None)
         prev = getattr(self, "_setup", {})
         bot = prev.get("bot", "hugger") if bot is None else bot
+        if isinstance(bot, (list, tuple)) and not bot:     # was 'n_players must be at least 2'
+            raise ValueError("bot is an empty list: give one bot per opponent, e.g. ['hugger'] "
+                             "or, on a codingame board, up to three")
         rules = get_rules(prev.get("rules", "google2010") if rules is None else rules)
         rng = (prev.get("rng") or np.random.default_rng(0)) if seed is None else seed_rng(seed)
         if board is None:
