@@ -208,3 +208,15 @@ def test_setting_the_size_grows_or_crops_the_map():
     with pytest.raises(ValueError, match="width must be an int from 1 to 100"):
         ed.width = 0
     assert ed.width == 9
+
+
+def test_rows_of_the_wrong_shape_are_refused_in_words():
+    ed = MapEditor(5, 3, border=False)
+    with pytest.raises(ValueError, match=r"cells must be 3 rows of 5 .* got 3 rows, row 1 is '#'"):
+        ed.cells = ["#####", "#", "#####"]
+    with pytest.raises(ValueError, match=r"got 3 rows, row 2 is 'ab   '"):
+        ed.cells = ["#####", "1   2", "ab   "]
+    with pytest.raises(ValueError, match=r"got 2 rows$"):
+        ed.cells = ["#####", "1   2"]
+    ed.cells = ["#####", "1   2", "#####"]
+    assert ed.board().head_xy(1) == (4, 1)

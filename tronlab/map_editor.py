@@ -88,6 +88,19 @@ class MapEditor(anywidget.AnyWidget):
         # a loaded map may be one square high (_check_board); a new one starts at 3
         return check_whole(proposal["value"], proposal["trait"].name, 1, MAX_SIDE, "squares")
 
+    @traitlets.validate("cells")
+    def _valid_cells(self, proposal):
+        """Rows of the map's size in its alphabet (a short row made a click raise IndexError
+        in the kernel's log); a map of another size: load_text or width/height."""
+        rows, w, h = list(proposal["value"]), self.width, self.height
+        bad = [y for y, r in enumerate(rows) if len(r) != w or set(r) - set(TOOLS)]
+        if len(rows) != h or bad:
+            raise ValueError(f"cells must be {h} rows of {w} characters from '#', ' ', '1', '2' "
+                             f"(the map's size; load_text takes a map of another): got "
+                             f"{len(rows)} rows" + (f", row {bad[0]} is {rows[bad[0]]!r}"
+                                                    if bad else ""))
+        return rows
+
     @traitlets.observe("width", "height")
     def _resize(self, _change):
         """``ed.width = 21`` grows (or crops) the map on its right, ``height`` at its foot,
