@@ -596,3 +596,22 @@ def test_an_empty_bot_list_is_named():
     for rules in ("codingame", "google2010"):
         with pytest.raises(ValueError, match="bot is an empty list: give one bot per opponent"):
             BoardWidget.play([], rules=rules)
+
+
+def test_the_moves_stay_readable_after_the_replay_button():
+    """widget.moves emptied when Replay was pressed (the game's driver is let go); the
+    replay is of that game, so its moves are the record's, checked against the replay's
+    own boards by applying them with the rules."""
+    from tronlab.tron.rules import get_rules
+
+    w = BoardWidget.play("random", seed=1)
+    while not w.game_over:
+        w.advance() if w.watching else w.move("up")
+    played = w.moves
+    w._on_browser_msg(w, {"type": "replay"}, [])
+    assert w.mode == "replay" and w.moves == played and len(played) == w.outcome.turns
+    boards, rules = w.record.boards(), get_rules("google2010")
+    for turn, moves in enumerate(played):
+        board = boards[turn].copy()
+        rules.apply(board, moves, turn=turn + 1)
+        assert board == boards[turn + 1]

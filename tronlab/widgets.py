@@ -208,8 +208,11 @@ class BoardWidget(anywidget.AnyWidget):
 
     @property
     def moves(self) -> list:
-        """Moves made so far in the game, one list per turn (one entry per player)."""
-        return [] if self._game is None else [list(m) for m in self._game.moves]
+        """Moves made so far in the game, one list per turn (one entry per player); in a
+        replay (the Replay button's too: it had emptied them), the recorded game's."""
+        if self._game is None:
+            return [list(m) for m in getattr(self.record, "moves", None) or []]
+        return [list(m) for m in self._game.moves]
 
     def move(self, move) -> dict:
         """Make the person's move (0-3 or a name like 'up'), as a key press would.
