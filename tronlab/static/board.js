@@ -501,8 +501,12 @@ function render({ model, el }) {
   }
 
   function applyPlaying() {
-    if (mode() === "replay" && model.get("playing") && frames.length > 1) start();
-    else stop(false);
+    if (mode() === "replay" && model.get("playing") && frames.length > 1) { start(); return; }
+    const running = !!timer;
+    stop(false);
+    // paused from Python (widget.playing = False): say where it stopped, or widget.turn and
+    // widget.board kept the turn the animation had started from
+    if (running && mode() === "replay") syncTurn();
   }
 
   playButton.addEventListener("click", () => {
