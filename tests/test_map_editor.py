@@ -187,3 +187,36 @@ def test_a_saved_notebook_shows_the_map_as_text():
     assert data["text/plain"] == "MapEditor: a 5x3 map, point-symmetric, file m.txt\n" \
         "     \n1   2\n     "
     assert "application/vnd.jupyter.widget-view+json" in data
+
+
+def test_setting_the_size_grows_or_crops_the_map():
+    """``ed.width = 9`` kept 7-square rows: the page drew nine columns, a click on the new ones
+    raised IndexError in the kernel's log only, and board() said 'ragged rows'."""
+    ed = MapEditor(7, 5, symmetric=False)
+    ed.paint(1, 1, "1")
+    ed.paint(5, 3, "2")
+    ed.width = 9
+    assert ed.cells == ["#######  ", "#1    #  ", "#     #  ", "#    2#  ", "#######  "]
+    ed.paint(8, 1, "#")                                         # a new column paints
+    assert ed.cells[1] == "#1    # #" and ed.board().width == 9
+    ed.height = 3                                               # crops at the foot: start 2 goes
+    assert ed.cells == ["#######  ", "#1    # #", "#     #  "]
+    with pytest.raises(BoardError, match="no start 2"):
+        ed.board()
+    ed._on_browser_msg(ed, {"kind": "paint", "x": 8, "y": 2, "tool": "2"}, [])
+    assert ed.status == "" and ed.board().head_xy(1) == (8, 2)
+    with pytest.raises(ValueError, match="width must be an int from 1 to 100"):
+        ed.width = 0
+    assert ed.width == 9
+
+
+def test_rows_of_the_wrong_shape_are_refused_in_words():
+    ed = MapEditor(5, 3, border=False)
+    with pytest.raises(ValueError, match=r"cells must be 3 rows of 5 .* got 3 rows, row 1 is '#'"):
+        ed.cells = ["#####", "#", "#####"]
+    with pytest.raises(ValueError, match=r"got 3 rows, row 2 is 'ab   '"):
+        ed.cells = ["#####", "1   2", "ab   "]
+    with pytest.raises(ValueError, match=r"got 2 rows$"):
+        ed.cells = ["#####", "1   2"]
+    ed.cells = ["#####", "1   2", "#####"]
+    assert ed.board().head_xy(1) == (4, 1)

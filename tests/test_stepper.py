@@ -61,3 +61,19 @@ def test_a_saved_notebook_keeps_a_picture():
     assert png.startswith(b"\x89PNG") and len(png) > 5000
     assert "application/vnd.jupyter.widget-view+json" in data
     assert "SearchStepper" in data["text/plain"]
+
+
+def test_a_wrong_board_is_named_in_the_steppers_words():
+    """Not a Board, or four players: the message names SearchStepper, not TurnGame (an
+    internal class of the search the learner never met)."""
+    import numpy as np
+    import pytest
+
+    from tronlab.tron.mapgen import codingame_board
+
+    for bad, kind in [("board.txt", TypeError), (np.zeros((5, 5)), TypeError),
+                      (codingame_board(4, rng=0), ValueError)]:
+        with pytest.raises(kind) as err:
+            SearchStepper(bad, 2)
+        assert str(err.value).startswith("SearchStepper ") and "TurnGame" not in str(err.value)
+    assert "this board has 4 players" in str(err.value)

@@ -576,3 +576,42 @@ def test_play_and_new_game_take_rng_as_the_other_games_call_it():
         BoardWidget.play("hugger", seed=1, rng=2)
     with pytest.raises(TypeError, match="give seed or rng, not both"):
         by_rng.new_game(seed=1, rng=2)
+
+
+def test_the_replay_button_keeps_the_boards_size():
+    """Replay (and New game after it) show the game at the size it was played at: the
+    replay took the default size instead (a 10-px 15x15 board grew to 28 px)."""
+    w = BoardWidget.play("random", cell_px=10, seed=1)
+    while not w.game_over:
+        w.advance() if w.watching else w.move("up")
+    w._on_browser_msg(w, {"type": "replay"}, [])
+    assert (w.mode, w.cell_px) == ("replay", 10)
+    w._on_browser_msg(w, {"type": "new"}, [])
+    assert (w.mode, w.cell_px) == ("play", 10)
+
+
+def test_an_empty_bot_list_is_named():
+    """play(bot=[]) said 'n_players must be at least 2, got 1' (the codingame board maker's
+    words about a board the learner never asked for)."""
+    for rules in ("codingame", "google2010"):
+        with pytest.raises(ValueError, match="bot is an empty list: give one bot per opponent"):
+            BoardWidget.play([], rules=rules)
+
+
+def test_the_moves_stay_readable_after_the_replay_button():
+    """widget.moves emptied when Replay was pressed (the game's driver is let go); the
+    replay is of that game, so its moves are the record's, checked against the replay's
+    own boards by applying them with the rules."""
+    from tronlab.tron.rules import get_rules
+
+    w = BoardWidget.play("random", seed=1)
+    while not w.game_over:
+        w.advance() if w.watching else w.move("up")
+    played = w.moves
+    w._on_browser_msg(w, {"type": "replay"}, [])
+    assert w.mode == "replay" and w.moves == played and len(played) == w.outcome.turns
+    boards, rules = w.record.boards(), get_rules("google2010")
+    for turn, moves in enumerate(played):
+        board = boards[turn].copy()
+        rules.apply(board, moves, turn=turn + 1)
+        assert board == boards[turn + 1]

@@ -11,7 +11,8 @@ The map lives in Python as the ``cells`` trait: one string per row in the map
 file's own alphabet (the file adds a first line ``W H``) (``#`` wall, space free, ``1``
 and ``2`` the starts), so
 what the page shows, what :meth:`board` returns and what :meth:`save` writes
-are the same text.  The page edits it and sends each change back.
+are the same text.  The page edits it and sends each change back.  Setting ``width`` or
+``height`` grows the map (free squares on the right or at the foot) or crops it.
 
 ``symmetric=True`` mirrors every stroke through the centre (point symmetry),
 the symmetry the contest's fair maps have: painting ``(x, y)`` also paints
@@ -81,6 +82,35 @@ class MapEditor(anywidget.AnyWidget):
                     rows[y][0] = rows[y][-1] = "#"
             self.cells = ["".join(r) for r in rows]
         self.on_msg(self._on_browser_msg)
+
+    @traitlets.validate("width", "height")
+    def _valid_side(self, proposal):
+        # a loaded map may be one square high (_check_board); a new one starts at 3
+        return check_whole(proposal["value"], proposal["trait"].name, 1, MAX_SIDE, "squares")
+
+    @traitlets.validate("cells")
+    def _valid_cells(self, proposal):
+        """Rows of the map's size in its alphabet (a short row made a click raise IndexError
+        in the kernel's log); a map of another size: load_text or width/height."""
+        rows, w, h = list(proposal["value"]), self.width, self.height
+        bad = [y for y, r in enumerate(rows) if len(r) != w or set(r) - set(TOOLS)]
+        if len(rows) != h or bad:
+            raise ValueError(f"cells must be {h} rows of {w} characters from '#', ' ', '1', '2' "
+                             f"(the map's size; load_text takes a map of another): got "
+                             f"{len(rows)} rows" + (f", row {bad[0]} is {rows[bad[0]]!r}"
+                                                    if bad else ""))
+        return rows
+
+    @traitlets.observe("width", "height")
+    def _resize(self, _change):
+        """``ed.width = 21`` grows (or crops) the map on its right, ``height`` at its foot,
+        with free squares; the rows had kept their length, so the page drew the new columns
+        but a click there raised IndexError in the kernel's log and board() said 'ragged'."""
+        w, h = self.width, self.height
+        if not self.cells or (len(self.cells) == h and all(len(r) == w for r in self.cells)):
+            return          # being built, or loading a map: the rows come next
+        rows = [r[:w].ljust(w) for r in self.cells[:h]]
+        self.cells = rows + [" " * w] * (h - len(rows))
 
     # ---- editing (the page calls these through messages) -----------------------------------
     def paint(self, x: int, y: int, tool: str) -> None:

@@ -163,6 +163,9 @@ class BoardWidget(anywidget.AnyWidget):
         seed = _seed_or_rng(seed, rng, default=None)
         prev = getattr(self, "_setup", {})
         bot = prev.get("bot", "hugger") if bot is None else bot
+        if isinstance(bot, (list, tuple)) and not bot:     # was 'n_players must be at least 2'
+            raise ValueError("bot is an empty list: give one bot per opponent, e.g. ['hugger'] "
+                             "or, on a codingame board, up to three")
         rules = get_rules(prev.get("rules", "google2010") if rules is None else rules)
         rng = (prev.get("rng") or np.random.default_rng(0)) if seed is None else seed_rng(seed)
         if board is None:
@@ -205,8 +208,11 @@ class BoardWidget(anywidget.AnyWidget):
 
     @property
     def moves(self) -> list:
-        """Moves made so far in the game, one list per turn (one entry per player)."""
-        return [] if self._game is None else [list(m) for m in self._game.moves]
+        """Moves made so far in the game, one list per turn (one entry per player); in a
+        replay (the Replay button's too: it had emptied them), the recorded game's."""
+        if self._game is None:
+            return [list(m) for m in getattr(self.record, "moves", None) or []]
+        return [list(m) for m in self._game.moves]
 
     def move(self, move) -> dict:
         """Make the person's move (0-3 or a name like 'up'), as a key press would.
@@ -278,7 +284,9 @@ class BoardWidget(anywidget.AnyWidget):
             elif kind == "new" and getattr(self, "_setup", None):
                 self.new_game()
             elif kind == "replay" and self.record is not None and self._game is not None:
-                self.load_replay(self.record, fps=max(self.fps, 8.0), autoplay=True)
+                # the board keeps its size (a game of play(cell_px=10) grew to 28 px)
+                self.load_replay(self.record, fps=max(self.fps, 8.0), autoplay=True,
+                                 cell_px=self.cell_px)
                 self.can_restart = True
         except (TypeError, ValueError) as err:
             self.status = f"Ignored input: {err}"

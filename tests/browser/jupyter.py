@@ -230,3 +230,22 @@ def write_notebook(path: Path, cells) -> str:
           "nbformat": 4, "nbformat_minor": 5}
     path.write_text(json.dumps(nb))
     return path.name
+
+
+CELL_STATE = """() => { const nb = window.jupyterapp.shell.currentWidget.content;
+  return [nb.activeCellIndex, nb.widgets.length]; }"""
+
+
+def keys_stay_in(page, control, keys=("j", "d", "d")):
+    """Press ``keys`` with ``control`` (a widget's slider, button...) focused and check that
+    the front end saw none of them: the same cell active, none deleted.  In command mode "j"
+    selects the next cell and "d d" deletes one, and Lumino matches its shortcuts from the
+    focused element up, so each control needs ``data-lm-suppress-shortcuts`` itself."""
+    control.focus()
+    before = page.evaluate(CELL_STATE)
+    for key in keys:
+        page.keyboard.press(key)
+    page.wait_for_timeout(200)
+    after = page.evaluate(CELL_STATE)
+    assert after == before, f"keys {keys} reached the notebook (active cell, cells): " \
+                            f"{before} -> {after}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from .jupyter import ARTIFACTS, run_notebook, wait_for_kernel, write_notebook
+from .jupyter import ARTIFACTS, keys_stay_in, run_notebook, wait_for_kernel, write_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -73,6 +73,7 @@ def test_a_capture_game_advances_by_clicks_and_back_rewinds(lab):
     slider.evaluate("(s) => { s.value = 1; s.dispatchEvent(new Event('input')); }")
     _wait_round(page, 2)
     wait_for_kernel(conn, "w.frame", "1")
+    keys_stay_in(page, slider)        # "d d" on the focused slider deleted the widget's cell
 
 
 LOOPS = [

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from .jupyter import ARTIFACTS, ask_kernel, run_notebook, wait_for_kernel
+from .jupyter import ARTIFACTS, ask_kernel, keys_stay_in, run_notebook, wait_for_kernel
 
 NOTEBOOK = "00_welcome.ipynb"
 # Notebook 00 plays hugger on the built-in "arena" with seed 0; this opening is safe there.
@@ -235,6 +235,17 @@ def drive(lab, app: str, prefix: str):
         ask_kernel(conn, {"a": "record.boards()[30].to_ascii()"})["a"])
     assert canvas_mismatches(replay, board30) == []
     replay.screenshot(path=str(ARTIFACTS / f"{prefix}-replay.png"))
+    keys_stay_in(page, slider)                  # the replay's controls keep their keys
+    keys_stay_in(page, replay.locator("button.tronlab-playpause"))
+    # paused from Python, the page tells the kernel where it stopped (w.turn stayed at 30)
+    ask_kernel(conn, {"go": "setattr(replay, 'playing', True)"})
+    page.wait_for_function("el => el.textContent !== 'turn 30 / 71'",
+                           arg=replay.locator(".tronlab-turn").element_handle(), timeout=10_000)
+    ask_kernel(conn, {"stop": "setattr(replay, 'playing', False)"})
+    page.wait_for_timeout(300)
+    shown = int(replay.locator(".tronlab-turn").text_content().split()[1])
+    assert shown > 30
+    wait_for_kernel(conn, "replay.turn", str(shown))
     assert outside == [], f"requests left localhost (must work offline): {outside[:5]}"
 
 

@@ -12,7 +12,8 @@ import shutil
 
 import pytest
 
-from .jupyter import ARTIFACTS, ask_kernel, run_notebook, wait_for_kernel, write_notebook
+from .jupyter import (ARTIFACTS, ask_kernel, keys_stay_in, run_notebook, wait_for_kernel,
+                      write_notebook)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -51,6 +52,7 @@ def test_draw_save_and_play_a_map(lab):
     wait_for_kernel(conn, "ed.cells[3]", repr("# 1   2 #"))      # the starts did not move
     status = editor.locator(".tronlab-status")
     assert status.evaluate("e => getComputedStyle(e).color") == "rgb(176, 0, 32)"  # red
+    keys_stay_in(page, editor.locator("button[data-tool='2']"))   # a tool's keys are its own
 
 
     editor.locator("button.tronlab-save").click()

@@ -10,7 +10,8 @@ import time
 
 import pytest
 
-from .jupyter import ARTIFACTS, ask_kernel, run_notebook, wait_for_kernel, write_notebook
+from .jupyter import (ARTIFACTS, ask_kernel, keys_stay_in, run_notebook, wait_for_kernel,
+                      write_notebook)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -92,6 +93,7 @@ def test_step_forward_and_back_through_a_search(lab):
     assert nxt.is_disabled() and stepper.locator("button.tronlab-stepper-prev").is_enabled()
     page.keyboard.press("ArrowLeft")
     wait_for_kernel(conn, "st.step", str(last - 1))
+    keys_stay_in(page, stepper.locator("input[type=range]"))   # the slider's keys are its own
 
 
 def test_arrow_keys_step_in_notebook7(lab):

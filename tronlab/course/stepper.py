@@ -82,6 +82,12 @@ class SearchStepper(anywidget.AnyWidget):
 
     def __init__(self, board: Board, depth: int = 4, *, player: int = 0, **kwargs):
         super().__init__(**kwargs)
+        # named here: the search's own checks named TurnGame, a class the learner never met
+        if not isinstance(board, Board):
+            raise TypeError(f"SearchStepper needs a tronlab Board, got {type(board).__name__}")
+        if board.n_players != 2:
+            raise ValueError(f"SearchStepper steps through a two-player alpha-beta search; "
+                             f"this board has {board.n_players} players")
         self.trace = trace_alphabeta(board, depth, player=player)
         self.data = stepper_data(self.trace)
 

@@ -91,6 +91,14 @@ const KEYS_HELP = {
 
 function render({ model, el }) {
   const root = el_("div", "tronlab-board");
+  // JupyterLab and Notebook 7 must not see keys typed in any of the widget's controls: on a
+  // focused slider or button, ArrowDown also moved the notebook's selection and "d d"
+  // deleted the cell.  Lumino matches its shortcuts from the focused element up and stops
+  // at this attribute, so it must be on that element itself: each control gets it as it
+  // takes the focus (the overlay checkboxes come and go)
+  root.addEventListener("focusin", (e) => {
+    if (e.target instanceof Element) e.target.setAttribute("data-lm-suppress-shortcuts", "true");
+  });
   const canvas = el_("canvas", "tronlab-canvas");
   canvas.tabIndex = 0;
   canvas.setAttribute("data-lm-suppress-shortcuts", "true");
@@ -493,8 +501,12 @@ function render({ model, el }) {
   }
 
   function applyPlaying() {
-    if (mode() === "replay" && model.get("playing") && frames.length > 1) start();
-    else stop(false);
+    if (mode() === "replay" && model.get("playing") && frames.length > 1) { start(); return; }
+    const running = !!timer;
+    stop(false);
+    // paused from Python (widget.playing = False): say where it stopped, or widget.turn and
+    // widget.board kept the turn the animation had started from
+    if (running && mode() === "replay") syncTurn();
   }
 
   playButton.addEventListener("click", () => {

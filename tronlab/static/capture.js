@@ -11,6 +11,14 @@ function el_(tag, cls, text) {
 
 function render({ model, el }) {
   const root = el_("div", "tronlab-capture");
+  // JupyterLab and Notebook 7 must not see keys typed in any of the widget's controls: on a
+  // focused slider or button, ArrowDown also moved the notebook's selection and "d d"
+  // deleted the cell.  Lumino matches its shortcuts from the focused element up and stops
+  // at this attribute, so it must be on that element itself: each control gets it as it
+  // takes the focus (the overlay checkboxes come and go)
+  root.addEventListener("focusin", (e) => {
+    if (e.target instanceof Element) e.target.setAttribute("data-lm-suppress-shortcuts", "true");
+  });
   const bar = el_("div", "tronlab-capture-bar");
   const next = el_("button", "tronlab-capture-next", "next round");
   const back = el_("button", "tronlab-capture-back", "BACK");

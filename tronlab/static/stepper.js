@@ -69,6 +69,11 @@ function render({ model, el }) {
   root.tabIndex = 0;
   // the arrow keys are the stepper's, not the front end's (Notebook 7 binds them)
   root.setAttribute("data-lm-suppress-shortcuts", "true");
+  // and its slider's and buttons' too: Lumino matches from the focused element up, so the
+  // root's attribute did not cover them (ArrowDown on the slider moved the notebook's cell)
+  root.addEventListener("focusin", (e) => {
+    if (e.target instanceof Element) e.target.setAttribute("data-lm-suppress-shortcuts", "true");
+  });
   root.style.cssText = "font-family: sans-serif;";   // its focus cue: stepper.css
   const row = document.createElement("div");
   row.style.cssText = "display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start;";
