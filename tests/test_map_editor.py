@@ -172,6 +172,8 @@ def test_load_reads_a_map_file_or_a_builtin_map_back_into_the_editor(tmp_path):
     ed.path = "ring"
     ed._on_browser_msg(ed, {"kind": "load"}, [])
     assert ed.board() == load_map("ring") and ed.status == "loaded ring"
+    # the save button writes ring.txt: a file called ring would hide the built-in map
+    assert ed.path == "ring.txt"
     ed.path = str(tmp_path / "none.txt")
     ed._on_browser_msg(ed, {"kind": "load"}, [])
     assert ed.status == f"no such map file or built-in map: {tmp_path / 'none.txt'}"

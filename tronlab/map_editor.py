@@ -164,13 +164,17 @@ class MapEditor(anywidget.AnyWidget):
     def load(self, path=None) -> Path:
         """Replace the map by the map file ``path`` (or :attr:`path`; a built-in map's name
         works too, see ``builtin_maps()``); a given ``path`` becomes :attr:`path`, so the
-        save button writes back to the file just read.  Returns the path read."""
+        save button writes back to the file just read (after a built-in map, to
+        ``NAME.txt`` here: a file called ``NAME`` would hide the built-in map from every
+        later ``load_map(NAME)`` in this folder).  Returns the path read."""
         source = _file_name(path if path is not None else self.path)
         board = load_map(source)
         _check_board(board)
         self.width, self.height = board.width, board.height
         self.cells = _board_text(board).splitlines()
-        if path is not None:
+        if not source.exists():         # a built-in map: save writes NAME.txt, not NAME
+            self.path = f"{source}.txt"
+        elif path is not None:
             self.path = str(source)
         return source
 
