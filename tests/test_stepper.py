@@ -76,4 +76,4 @@ def test_a_wrong_board_is_named_in_the_steppers_words():
         with pytest.raises(kind) as err:
             SearchStepper(bad, 2)
         assert str(err.value).startswith("SearchStepper ") and "TurnGame" not in str(err.value)
-    assert "this board has 4 players" in str(err.value)
+    assert "needs a 2-player Board, this one has 4 players" in str(err.value)

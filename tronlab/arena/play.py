@@ -248,6 +248,13 @@ def changed_bots(spec, cwd=None, python=None) -> list:
                               if changed(b, digest)))
 
 
+def _changed_row(spec, cwd, python) -> dict | None:
+    """The row of a game not stored because a bot's file changed (:func:`changed_bots`),
+    or None when every file is the plan's."""
+    changed = changed_bots(spec, cwd, python)
+    return {"key": spec.key, "names": list(spec.names), "changed": changed} if changed else None
+
+
 def play_spec(spec, cwd=None, start=None, python=None) -> dict:
     """Play ``spec`` and return its row (see the module docstring).  When the game is
     played elsewhere (a Dask worker, with a folder and an environment of its own), the
@@ -263,15 +270,15 @@ def play_spec(spec, cwd=None, start=None, python=None) -> dict:
     from ..runner.games import get_game
 
     family = get_game(spec.game).family
-    changed = changed_bots(spec, cwd, python)
-    if changed:
-        return {"key": spec.key, "names": list(spec.names), "changed": changed}
+    unplayed = _changed_row(spec, cwd, python)
+    if unplayed:
+        return unplayed
     warm_up([b for b in spec.bots if not is_program(b)], family)
     t0 = _time.perf_counter()
     result = (_play_capture if family == "capture" else _play_tron)(spec, cwd, start)
-    changed = changed_bots(spec, cwd, python)   # handed in while the game was played
-    if changed:
-        return {"key": spec.key, "names": list(spec.names), "changed": changed}
+    unplayed = _changed_row(spec, cwd, python)  # handed in while the game was played
+    if unplayed:
+        return unplayed
     return {"key": spec.key, "tag": spec.tag, "game": spec.game, "bots": list(spec.bots),
             "names": list(spec.names), "map": spec.map_label, "map_set": spec.map_set,
             "seed": spec.seed, "time": spec.time, "depth": spec.depth,

@@ -67,7 +67,7 @@ def not_in_plan(store, plan, db) -> str:
             f"arena table and arena export count them too\n")
 
 
-def write_html(store, rows, path, replays=500, left_out=None, after=None):
+def write_html(store, rows, path, replays, left_out=None, after=None):
     from .html import leaderboard_html
     with open(path, "w", encoding="utf-8") as f:
         f.write(leaderboard_html(store, rows, max_replays=replays, left_out=left_out,
@@ -103,9 +103,10 @@ def played_again(store, plan, done: set) -> str:
     if not again:
         return ""
     games: dict = {}
+    stored_keys = again | done
     for spec in plan:
         for bot, name in zip(spec.bots, spec.names):
-            if is_program(bot) and spec.key in again | done:
+            if is_program(bot) and spec.key in stored_keys:
                 games.setdefault(name, []).append(spec.key in again)
     changed = [n for n, replays in games.items() if all(replays)]
     names = ", ".join(sorted(changed, key=by_name))

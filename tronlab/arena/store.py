@@ -315,10 +315,10 @@ def game_slot(row) -> tuple:
             row["time"], row["depth"], row.get("bank"))
 
 
-def _specs_slot(row) -> tuple:
-    """:func:`game_slot` without the seed, with the bots' specs by seat."""
+def _unseeded(row) -> tuple:
+    """:func:`game_slot` without the seed, and the bots' specs by seat."""
     slot = game_slot(row)
-    return slot[:4] + slot[5:] + (tuple(row["bots"]),)
+    return slot[:4] + slot[5:], tuple(row["bots"])
 
 
 def latest_versions(rows) -> tuple[list, int]:
@@ -332,14 +332,15 @@ def latest_versions(rows) -> tuple[list, int]:
     seeds change too (a game's seed comes from its bots' specs), so a seed is compared
     by its place among the seeds of the games of the same bots (specs) by seat, map and
     clock: the k-th seed of the moved folder's games replaces the k-th of the old one."""
+    unseeded = [_unseeded(row) for row in rows]
     seeds: dict = {}
-    for row in rows:
-        seeds.setdefault(_specs_slot(row), set()).add(row["seed"])
+    for row, slot in zip(rows, unseeded):
+        seeds.setdefault(slot, set()).add(row["seed"])
     place = {slot: {seed: k for k, seed in enumerate(sorted(found))}
              for slot, found in seeds.items()}
     latest = {}
-    for row in rows:
-        slot = game_slot(row)[:4] + game_slot(row)[5:] + (place[_specs_slot(row)][row["seed"]],)
+    for row, (slot, specs) in zip(rows, unseeded):
+        slot = slot + (place[slot, specs][row["seed"]],)
         order = (row.get("taken") or row["id"], row["id"])
         latest[slot] = max(latest.get(slot, order), order)
     standing = {game_id for _, game_id in latest.values()}

@@ -22,7 +22,7 @@ import anywidget
 import traitlets
 
 from ..render import PLAYER_COLORS, TRAIL_COLORS, WALL_COLOR
-from ..tron.board import MOVE_NAMES, Board
+from ..tron.board import MOVE_NAMES, Board, check_two_player_board
 from ..widget_views import figure_png, with_picture
 from .search_trace import Trace, trace_alphabeta, tree_layout
 
@@ -83,11 +83,7 @@ class SearchStepper(anywidget.AnyWidget):
     def __init__(self, board: Board, depth: int = 4, *, player: int = 0, **kwargs):
         super().__init__(**kwargs)
         # named here: the search's own checks named TurnGame, a class the learner never met
-        if not isinstance(board, Board):
-            raise TypeError(f"SearchStepper needs a tronlab Board, got {type(board).__name__}")
-        if board.n_players != 2:
-            raise ValueError(f"SearchStepper steps through a two-player alpha-beta search; "
-                             f"this board has {board.n_players} players")
+        check_two_player_board(board, "SearchStepper")
         self.trace = trace_alphabeta(board, depth, player=player)
         self.data = stepper_data(self.trace)
 
