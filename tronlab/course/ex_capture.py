@@ -98,15 +98,7 @@ def variant(view, player, *, metric="manhattan", cluster=True, late=True, own=Fa
     if not cand:
         return me
     if late == "always" or (late and len(free) <= 0.5 * w * h):
-        others = [pos for q, pos in enumerate(view.positions)
-                  if q != player and pos is not None and not view.eliminated[q]]
-
-        def nearer(sq):
-            d = _distance(metric, sq, me)
-            return any((_distance(metric, sq, o) < d) if strict else
-                       (_distance(metric, sq, o) <= d) for o in others)
-        kept = {sq for sq in cand if not nearer(sq)}
-        cand = kept or cand
+        cand = _late_kept(view, player, cand, metric=metric, strict=strict) or cand
 
     near = free if around_own else free - {me}
     steps = [(1, 0), (-1, 0), (0, 1), (0, -1)]
@@ -124,6 +116,20 @@ def variant(view, player, *, metric="manhattan", cluster=True, late=True, own=Fa
                  "column": (sq[0], sq[1])}.get(tie, (sq[1], sq[0]))
         return (cost, 0 if tie == "no-distance" else d, nb, *order)
     return min(cand, key=key)
+
+
+def _late_kept(view, player, cand, *, metric="manhattan", strict=True) -> set:
+    """The late-game filter of B2: the candidates no live opponent is strictly nearer to
+    (``strict=False``: nearer or as near)."""
+    me = tuple(view.positions[player])
+    others = [pos for q, pos in enumerate(view.positions)
+              if q != player and pos is not None and not view.eliminated[q]]
+
+    def nearer(sq):
+        d = _distance(metric, sq, me)
+        return any((_distance(metric, sq, o) < d) if strict else
+                   (_distance(metric, sq, o) <= d) for o in others)
+    return {sq for sq in cand if not nearer(sq)}
 
 
 MISTAKES = [
@@ -301,13 +307,10 @@ def _all_dropped_hint(case) -> str | None:
     """The hint for a crash (min() of nothing, say) where the late-game filter drops every
     candidate, so the rule keeps them all; None elsewhere."""
     view, player = case.board.view, case.args[0]
-    me = view.positions[player]
-    others = [p for q, p in enumerate(view.positions)
-              if q != player and p is not None and not view.eliminated[q]]
-    free = [(int(x), int(y)) for y, x in np.argwhere(np.asarray(view.owner) == NEUTRAL)]
-    kept = [sq for sq in free if sq != tuple(me) and all(
-        _distance("manhattan", sq, o) >= _distance("manhattan", sq, me) for o in others)]
-    if kept or len(free) > 0.5 * view.owner.size or not set(free) - {tuple(me)}:
+    me = tuple(view.positions[player])
+    free = {(int(x), int(y)) for y, x in np.argwhere(np.asarray(view.owner) == NEUTRAL)}
+    cand = free - {me}
+    if not cand or len(free) > 0.5 * view.owner.size or _late_kept(view, player, cand):
         return None
     return ("late in the game every candidate here is strictly nearer an opponent: when the "
             "filter would leave nothing, keep all the candidates (min() of an empty list "

@@ -31,7 +31,7 @@ from ..capture.rects_bot import scan_inputs
 from ..capture.rects_terms import RectTerms, needed_to_win
 from ..tron.values import is_real, is_whole
 from .checker import WrongType, run_check
-from .ex_capture import CaptureExercise, eliminated_hint, view_attribute_hint
+from .ex_capture_view import CaptureExercise, eliminated_hint, view_attribute_hint
 from .ex_rects_best import BestRectangle, best_rectangle  # noqa: F401 (re-export)
 from .ex_rects_grids import TINY_GRIDS, RectGrid, _random_cases, _tiny_cases  # noqa: F401
 from .ex_rects_mistakes import MISTAKES, SWAPPED, TERMS  # noqa: F401 (TERMS re-export)

@@ -18,7 +18,7 @@ from ..capture.ascii import state_from_ascii
 from ..capture.rects import scan_rectangles
 from ..capture.rects_bot import scan_inputs
 from .checker import Case
-from .ex_capture import CaptureGrid
+from .ex_capture_view import CaptureGrid
 
 #: tiny grids, each made so that one term decides: (label, grid, player, rect, options)
 TINY_GRIDS = [
