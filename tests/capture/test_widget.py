@@ -72,6 +72,20 @@ def test_browser_messages_drive_the_game_and_errors_go_to_the_status():
     assert "off the 7x7 grid" in w.status
 
 
+def test_a_back_count_of_2_5_from_the_page_is_refused_not_cut_to_2():
+    # the round picker is a number box: 2.5 typed there reached Python as a float, and
+    # int() made it BACK 2 (round 5 went back to 3, the one BACK spent)
+    w = small()
+    w.play(4)
+    for msg, said in [({"kind": "back", "n": 2.5}, "n must be an int from 1 to 25 "
+                                                    "(rounds to go back), got float 2.5"),
+                      ({"kind": "click", "x": 2.5, "y": 1}, "target must be an (x, y) pair "
+                                                            "of ints, got (2.5, 1)")]:
+        w._on_browser_msg(w, msg, [])
+        assert w.status == said
+        assert w.state.round == 5 and w.state.backs_left[0] == 1 and w.n_frames == 5
+
+
 def test_four_players_and_the_end_of_the_game():
     w = CaptureWidget(["nearest", "random", "nearest"], you=2, rng=3, width=8, height=6,
                       round_limit=5)

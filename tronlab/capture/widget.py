@@ -250,11 +250,12 @@ class CaptureWidget(anywidget.AnyWidget):
     def _on_browser_msg(self, _widget, content, _buffers):
         kind = content.get("kind") if isinstance(content, dict) else None
         try:
+            # the values as sent, checked: int() cut the picker's 2.5 to BACK 2
             if kind == "click":
-                self.click(int(content["x"]), int(content["y"]))
+                self.click(content["x"], content["y"])
             elif kind == "next":
                 self.play(1)
             elif kind == "back":
-                self.back(int(content["n"]))
+                self.back(content["n"])
         except (ValueError, KeyError, TypeError) as err:
             self.status = str(err)
