@@ -319,5 +319,5 @@ def test_a_record_with_a_non_integer_action_is_refused_not_rounded(item):
     bad = CaptureRecord.from_dict(data)
     for replay in (bad.replay, bad.verify):
         with pytest.raises(ValueError, match=r"capture record, turn 3, player 1: not a "
-                                             r"recorded action: \[.*\] \(one is \[x, y\] or"):
+                                             r"recorded action: \[.*\] \(\[x, y\] or \[.BACK."):
             replay()

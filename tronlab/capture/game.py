@@ -77,39 +77,18 @@ def _recorded(action, kind):
     return [int(action[0]), int(action[1])]
 
 
-def action_from_json(item):
-    """Inverse of :func:`action_to_json` (lists become tuples); a ValueError for an
-    item that is not a recorded action (``["BACK", 2.5]`` was replayed as BACK 2).
-
-    >>> action_from_json(["BACK", 3]), action_from_json([4, 2])
-    (('BACK', 3), (4, 2))
-    >>> action_from_json(["BACK", 2.5])             # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ValueError: not a recorded action: ['BACK', 2.5] (one is [x, y] or ["BACK", n], ...
-    """
+def action_from_json(item, where: str = ""):
+    """Inverse of :func:`action_to_json` (lists become tuples); a ValueError for anything
+    else, ``where`` before its text (``["BACK", 2.5]`` was replayed as BACK 2)."""
     if item is None or isinstance(item, str):
         return item
     if isinstance(item, (list, tuple)) and len(item) == 2 and is_whole(item[1]):
-        a, b = item
-        if isinstance(a, str) and a.upper() == "BACK":
-            return (str(a), int(b))
-        if is_whole(a):
-            return (int(a), int(b))
-    raise ValueError(f"not a recorded action: {safe_repr(item, SHOWN)} (one is [x, y] or "
-                     f'["BACK", n], x, y and n ints, a fault code or null)')
-
-
-def _turn_actions(actions, turn: int) -> list:
-    """One recorded turn's actions for :func:`~tronlab.capture.rules.step`; a ValueError
-    naming the turn and player of an item that is not a recorded action."""
-    out = []
-    for p, item in enumerate(actions):
-        try:
-            out.append(action_from_json(item))
-        except ValueError as err:
-            raise ValueError(f"capture record, turn {turn}, player {p}: {err}") from None
-    return out
+        if isinstance(item[0], str) and item[0].upper() == "BACK":
+            return (str(item[0]), int(item[1]))
+        if is_whole(item[0]):
+            return (int(item[0]), int(item[1]))
+    raise ValueError(f'{where}not a recorded action: {safe_repr(item, SHOWN)} ([x, y] or ["BACK", '
+                     f"n] of ints, a fault code or null)")
 
 
 @dataclass
@@ -194,7 +173,9 @@ class CaptureRecord:
         only the final board, its ``boards()`` every board.)"""
         states = [self.start_state()]
         for turn, actions in enumerate(self.actions, 1):
-            states.append(step(states[-1], _turn_actions(actions, turn)).state)
+            states.append(step(states[-1], [action_from_json(a, f"capture record, turn {turn}, "
+                                                             f"player {p}: ")
+                                            for p, a in enumerate(actions)]).state)
         return states
 
     def states(self) -> list:
@@ -218,7 +199,8 @@ def _record_from_replay(record: CaptureRecord) -> CaptureRecord:
     for turn, actions in enumerate(record.actions, 1):
         if state.over:
             raise ValueError(f"the replay ends at turn {turn - 1}: different outcome")
-        result = step(state, _turn_actions(actions, turn))
+        result = step(state, [action_from_json(a, f"capture record, turn {turn}, player {p}: ")
+                              for p, a in enumerate(actions)])
         _log(out, state, actions, result)
         state = result.state
     return out
