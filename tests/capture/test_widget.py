@@ -72,6 +72,24 @@ def test_browser_messages_drive_the_game_and_errors_go_to_the_status():
     assert "off the 7x7 grid" in w.status
 
 
+def test_a_move_key_goes_one_square_that_way_and_the_edge_is_refused():
+    # the page's arrow keys and WASD send {"kind": "move", "move": 0-3}: one round, one
+    # square up, right, down or left (x right, y down, as the grid's rows)
+    w = small()
+    for move, square in [(0, (1, 0)), ("right", (2, 0)), (2, (2, 1)), ("left", (1, 1))]:
+        w._on_browser_msg(w, {"kind": "move", "move": move}, [])
+        assert (w.status, w.state.positions[0], w.target) == ("", square, list(square))
+    assert w.state.round == 5 and w.n_frames == 5
+    w.move("left")
+    w._on_browser_msg(w, {"kind": "move", "move": 3}, [])      # at x = 0: left leaves the grid
+    assert w.status == "you are at (0, 1) on the edge: left leaves the grid"
+    assert w.state.round == 6 and w.state.positions[0] == (0, 1)
+    with pytest.raises(ValueError, match="unknown move name 'jump'"):
+        w.move("jump")
+    with pytest.raises(ValueError, match="replays a recorded game"):
+        CaptureWidget.replay(w.record).move("up")
+
+
 def test_a_back_count_of_2_5_from_the_page_is_refused_not_cut_to_2():
     # the round picker is a number box: 2.5 typed there reached Python as a float, and
     # int() made it BACK 2 (round 5 went back to 3, the one BACK spent)
