@@ -301,8 +301,8 @@ class BoardWidget(anywidget.AnyWidget):
 
         Every frame is sent once; play/pause, the slider and the speed menu run
         in the browser.  ``fps`` is frames per second (the menu shows the nearest
-        of 1-32).  The replay waits at turn 0 for a press of play unless
-        ``autoplay``; its result appears when the last turn is reached.
+        of 1-32).  The replay waits at turn 0 for a press of play unless ``autoplay``;
+        its result appears at the last turn.  ``widget.turn`` follows the frame shown.
         """
         w = cls()
         w.load_replay(record, fps=fps, autoplay=autoplay, cell_px=cell_px)
