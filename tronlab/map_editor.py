@@ -37,7 +37,7 @@ import traitlets
 
 from .tron.board import Board, BoardError
 from .tron.maps import load_map, parse_map, save_map
-from .tron.values import check_whole
+from .tron.values import check_whole, is_whole
 
 _STATIC = Path(__file__).parent / "static"
 TOOLS = ("#", " ", "1", "2")
@@ -118,6 +118,8 @@ class MapEditor(anywidget.AnyWidget):
         when symmetric (a start's mirror is the other start)."""
         if tool not in TOOLS:
             raise ValueError(f"tool is one of {TOOLS}, got {tool!r}")
+        if not (is_whole(x) and is_whole(y)):       # 1.5 reached a list index, True was 1
+            raise TypeError(f"a square is two ints x, y, got {x!r}, {y!r}")
         if not (0 <= x < self.width and 0 <= y < self.height):
             raise ValueError(f"({x}, {y}) is off the {self.width}x{self.height} map")
         rows = [list(r) for r in self.cells]
@@ -193,7 +195,7 @@ class MapEditor(anywidget.AnyWidget):
         self.status_error = True
         try:
             if kind == "paint":
-                self.paint(int(content["x"]), int(content["y"]), str(content["tool"]))
+                self.paint(content["x"], content["y"], str(content["tool"]))
                 self.status = ""
             elif kind == "save":
                 self.status = f"saved {self.save()}"
