@@ -219,6 +219,12 @@ def test_arguments_are_checked_up_front_like_the_board_widgets():
         w.play(1.5)
     with pytest.raises(ValueError, match=r"n must be an int from 1 to 25 \(rounds to go back\)"):
         w.back(26)
+    # the target set from a cell: an off-grid one was played, and the rules eliminated you
+    with pytest.raises(ValueError, match=r"target \(99, 99\) is off the 7x7 grid"):
+        w.target = [99, 99]
+    with pytest.raises(TypeError, match=r"target must be an \(x, y\) pair of ints"):
+        w.target = (2.5, 1)
+    assert w.target is None
     assert w.state.round == 1 and w.n_frames == 1          # nothing was played
     w.click(np.int64(3), np.int32(1))                       # numpy integers are fine
     assert w.target == [3, 1] and w.state.positions[0] == (2, 1)

@@ -168,6 +168,13 @@ class CaptureWidget(anywidget.AnyWidget):
         self.observe(lambda change: self._show(change["new"]), names="frame")
         self._show(len(frames) - 1)
 
+    @traitlets.validate("target")
+    def _valid_target(self, proposal):
+        """``w.target = (x, y)`` from a cell is checked as a click is: an off-grid target
+        had been played, and the rules eliminate whoever aims off the grid."""
+        t = proposal["value"]
+        return None if t is None else list(check_square(t, (self.height, self.width), "target"))
+
     @classmethod
     def replay(cls, record: CaptureRecord) -> CaptureWidget:
         """A widget that shows a recorded game, round by round, with the slider."""
