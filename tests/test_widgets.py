@@ -299,6 +299,12 @@ def test_replay_sends_turns_plus_one_frames():
     assert w.names == rec.metadata["names"]
     w.turn = 5                                    # what the slider writes back
     assert w.board == rec.boards()[5]
+    # set from a cell, a turn outside the game is the nearest end, as the page shows it:
+    # w.turn = -1 had made w.board the last board (a list index), the page the first
+    last = len(rec.boards()) - 1
+    for asked, shown in [(-1, 0), (last + 5, last)]:
+        w.turn = asked
+        assert w.turn == shown and w.board == rec.boards()[shown]
     with pytest.raises(ValueError, match="fps"):
         BoardWidget.replay(rec, fps=0)
     with pytest.raises(TypeError, match="GameRecord or a list of Boards"):
