@@ -70,6 +70,8 @@ def test_a_capture_game_advances_by_clicks_and_back_rewinds(lab):
     assert rows[1:4] == [".000...", "...0...", "...0..."]
     wait_for_kernel(conn, "(w.state.round, w.state.backs_left[0])", "(5, 0)")
     assert page.locator("button.tronlab-capture-back").is_disabled()
+    # the board has the focus back after a button (the keys play on), as on the Tron board
+    assert canvas.evaluate("(c) => document.activeElement === c")
 
     slider = page.locator("input.tronlab-capture-slider")
     slider.evaluate("(s) => { s.value = 1; s.dispatchEvent(new Event('input')); }")

@@ -179,8 +179,10 @@ function render({ model, el }) {
       draw();
     }
   });
-  next.addEventListener("click", () => send({ kind: "next" }));
-  back.addEventListener("click", () => send({ kind: "back", n: Number(pick.value) }));
+  // the board takes the focus back, as the Tron board's buttons give it: the keys play on
+  // (a BACK button disabled once used had dropped the focus to the page)
+  next.addEventListener("click", () => { send({ kind: "next" }); canvas.focus(); });
+  back.addEventListener("click", () => { send({ kind: "back", n: Number(pick.value) }); canvas.focus(); });
   slider.addEventListener("input", () => { model.set("frame", Number(slider.value)); model.save_changes(); });
 
   model.on("change:shown", flashIfNew);
