@@ -93,6 +93,9 @@ def test_a_key_message_advances_the_game():
     assert now.flat[start.heads[0]] == 2                        # the old head is trail now
     w._on_browser_msg(w, {"type": "move", "move": "nonsense"}, [])
     assert w.turn == 1 and w.status.startswith("Ignored input")
+    w._on_browser_msg(w, {"type": "move", "move": 1.5}, [])    # was cut to 1 and played
+    assert w.turn == 1 and w.status == ("Ignored input: a move is an int 0-3 or a name like "
+                                        "'up', got float")
 
 
 def scripted(moves):

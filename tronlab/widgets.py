@@ -274,7 +274,7 @@ class BoardWidget(anywidget.AnyWidget):
         self.thinking = True
         try:
             if kind == "move" and self._game is not None and not self.game_over:
-                self.move(int(content.get("move")))
+                self.move(content.get("move"))      # checked: int() made 1.5 a 1
             elif kind == "tick" and self.watching and self._tick_due():
                 self.advance()
             elif kind == "new" and getattr(self, "_setup", None):
