@@ -312,6 +312,8 @@ def test_replay_sends_turns_plus_one_frames():
         BoardWidget.replay(rec, fps=0)
     with pytest.raises(TypeError, match="GameRecord or a list of Boards"):
         BoardWidget.replay("game.json")
+    with pytest.raises(TypeError, match="autoplay must be True or False, got str 'no'"):
+        BoardWidget.replay(rec, autoplay="no")          # played: bool('no') is True
 
 
 def test_replay_of_a_board_list():

@@ -42,7 +42,7 @@ import traitlets
 
 from .render import FREE_COLOR, PLAYER_COLORS, TRAIL_COLORS, WALL_COLOR
 from .tron.board import Board, parse_move
-from .tron.values import check_number, check_whole
+from .tron.values import check_flag, check_number, check_whole
 from .widget_game import Game, default_board, seed_or_rng, seed_rng
 from .widget_views import board_png, color_name, play_status, replay_status, with_picture
 from .widget_wire import (KINDS, OVERLAY_KINDS, decode_board, decode_frames, encode_board,
@@ -307,6 +307,7 @@ class BoardWidget(anywidget.AnyWidget):
     def load_replay(self, record, *, fps: float = 8.0, autoplay: bool = False,
                     cell_px: int | None = None) -> "BoardWidget":
         fps = check_number(fps, "fps", 0.1, "frames per second", high=120)
+        autoplay = check_flag(autoplay, "autoplay")     # 'no' played: bool('no') is True
         if hasattr(record, "boards"):
             boards = record.boards()
             names = list((getattr(record, "metadata", None) or {}).get("names") or [])
@@ -331,7 +332,7 @@ class BoardWidget(anywidget.AnyWidget):
         self.frames = payload
         self.status, self.result = replay_status(record, len(boards) - 1)
         self.watching, self.thinking, self.can_restart = False, False, False
-        self.playing = bool(autoplay)
+        self.playing = autoplay
         return self
 
     # ---- the saved notebook's picture ----------------------------------------------------------
