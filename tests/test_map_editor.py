@@ -53,6 +53,9 @@ def test_bad_strokes_are_refused_with_a_sentence():
     assert ed.cells == MapEditor(5, 5).cells
     with pytest.raises(ValueError, match=r"width must be an int from 3 to 100 \(squares\), got 2"):
         MapEditor(2, 5)
+    for flag in ("symmetric", "border"):            # 'no' was True: mirrored, bordered
+        with pytest.raises(TypeError, match=f"{flag} must be True or False, got str 'no'"):
+            MapEditor(5, 5, **{flag: "no"})
 
 
 def test_save_writes_a_map_file_that_loads_to_the_same_board(tmp_path):

@@ -37,7 +37,7 @@ import traitlets
 
 from .tron.board import Board, BoardError
 from .tron.maps import load_map, parse_map, save_map
-from .tron.values import check_whole, is_whole
+from .tron.values import check_flag, check_whole, is_whole
 
 _STATIC = Path(__file__).parent / "static"
 TOOLS = ("#", " ", "1", "2")
@@ -67,7 +67,9 @@ class MapEditor(anywidget.AnyWidget):
                  border: bool = True, board: Board | None = None, path: str = "my_map.txt",
                  **kwargs):
         super().__init__(**kwargs)
-        self.symmetric, self.path = bool(symmetric), str(path)
+        # flags checked: symmetric='no' mirrored every stroke, border='no' drew the border
+        self.symmetric, self.path = check_flag(symmetric, "symmetric"), str(path)
+        border = check_flag(border, "border")
         if board is not None:
             _check_board(board)
             self.width, self.height = board.width, board.height
