@@ -207,6 +207,8 @@ def test_arguments_are_checked_up_front_like_the_board_widgets():
         CaptureWidget([stay], you=True)
     with pytest.raises(ValueError, match=r"you must be an int from 0 to 1 \(your seat\), got 2"):
         CaptureWidget([stay], you=2)
+    with pytest.raises(TypeError, match="symmetric must be True or False, got str 'no'"):
+        CaptureWidget([stay], symmetric="no")       # drew symmetric starts: 'no' is truthy
     w = small()
     for x, y in [(1.5, 2), (1, 2.0), (True, 1)]:
         with pytest.raises(TypeError, match=r"target must be an \(x, y\) pair of ints"):
