@@ -133,5 +133,5 @@ def test_the_default_title_names_the_player_by_index_and_head_digit():
     import matplotlib.pyplot as plt
     tree = chamber_tree(BOARD, 0)
     fig, ax = draw_chamber_tree(BOARD, tree)
-    assert ax.get_title() == f"player 0 (head 1): N={tree.n}, E={tree.e}"
+    assert ax.get_title() == f"player 0 (blue, 1 on the board): N={tree.n}, E={tree.e}"
     plt.close(fig)

@@ -43,8 +43,19 @@ def test_bad_strokes_are_refused_with_a_sentence():
         ed.paint(1, 1, "x")
     with pytest.raises(ValueError, match=r"\(9, 1\) is off the 5x5 map"):
         ed.paint(9, 1, "#")
+    # before: 1.5 'list indices must be integers', '1' a comparison error, True painted
+    # (1, 1), and the page's 1.7 was cut to 1
+    for x, y in [(1.5, 1), ("1", 1), (True, 1), (1, None)]:
+        with pytest.raises(TypeError, match=r"a square is two ints x, y, got "):
+            ed.paint(x, y, "#")
+    ed._on_browser_msg(ed, {"kind": "paint", "x": 1.7, "y": 1, "tool": "#"}, [])
+    assert ed.status == "a square is two ints x, y, got 1.7, 1" and ed.status_error
+    assert ed.cells == MapEditor(5, 5).cells
     with pytest.raises(ValueError, match=r"width must be an int from 3 to 100 \(squares\), got 2"):
         MapEditor(2, 5)
+    for flag in ("symmetric", "border"):            # 'no' was True: mirrored, bordered
+        with pytest.raises(TypeError, match=f"{flag} must be True or False, got str 'no'"):
+            MapEditor(5, 5, **{flag: "no"})
 
 
 def test_save_writes_a_map_file_that_loads_to_the_same_board(tmp_path):

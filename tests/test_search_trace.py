@@ -83,6 +83,21 @@ def test_layout_and_picture():
     assert len(ax.collections) == 4 + 1          # 4 nodes entered by step 3, plus the ring
 
 
+def test_the_picture_colours_each_node_by_its_player_as_the_stepper_page_does():
+    # searched for player 1, the picture (a saved notebook's SearchStepper) drew the root
+    # blue, "root's side", while the page drew it red, player 1's colour, as its step line says
+    import matplotlib.colors as mc
+
+    from tronlab.course.stepper import stepper_data
+
+    t = trace_alphabeta(TINY, 2, player=1)
+    page = stepper_data(t)
+    _, ax = draw_search_tree(t)
+    drawn = [mc.to_hex(c.get_edgecolor()[0]) for c in ax.collections]
+    assert drawn == [page["colors"]["players"][n["player"]] for n in page["nodes"]]
+    assert drawn[0] == "#e4572e" and "red: player 1" in ax.get_title()
+
+
 def test_depth_is_checked():
     with pytest.raises(ValueError, match="depth"):
         trace_alphabeta(TINY, 0)

@@ -37,9 +37,13 @@ def test_one_sentence_per_step_naming_windows_values_and_cut_offs():
     t = trace_alphabeta(TINY, 4)
     texts = step_texts(t)
     assert len(texts) == len(t.steps)
-    # player 0 (blue, its head drawn "1") moves first: before, "player 1 to move", the digit,
-    # while notebook 04 beside the stepper says "blue where player 0 is to move"
-    assert texts[0] == "step 0: enter R (player 0 (head 1) to move), window (-inf, inf)"
+    # player 0 (blue, its head drawn "1") moves first: once "player 1 to move", the digit,
+    # while notebook 04 beside the stepper says "blue where player 0 is to move"; then
+    # "(player 0 (head 1) to move)", two numbers for one player and nothing saying why
+    assert texts[0] == ("step 0: enter R, player 0 (blue, 1 on the board) to move, "
+                        "window (-inf, inf)")
+    second = next(s for s in texts if "player 1" in s)
+    assert second == "step 1: enter up, player 1 (red, 2 on the board) to move, window (-inf, inf)"
     assert texts[-1] == "step 29: leave R with value -3"
     cut = [s for s in texts if "cut-off" in s]
     assert len(cut) == 1 and "left never tried" in cut[0]

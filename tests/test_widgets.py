@@ -93,6 +93,9 @@ def test_a_key_message_advances_the_game():
     assert now.flat[start.heads[0]] == 2                        # the old head is trail now
     w._on_browser_msg(w, {"type": "move", "move": "nonsense"}, [])
     assert w.turn == 1 and w.status.startswith("Ignored input")
+    w._on_browser_msg(w, {"type": "move", "move": 1.5}, [])    # was cut to 1 and played
+    assert w.turn == 1 and w.status == ("Ignored input: a move is an int 0-3 or a name like "
+                                        "'up', got float")
 
 
 def scripted(moves):
@@ -299,10 +302,18 @@ def test_replay_sends_turns_plus_one_frames():
     assert w.names == rec.metadata["names"]
     w.turn = 5                                    # what the slider writes back
     assert w.board == rec.boards()[5]
+    # set from a cell, a turn outside the game is the nearest end, as the page shows it:
+    # w.turn = -1 had made w.board the last board (a list index), the page the first
+    last = len(rec.boards()) - 1
+    for asked, shown in [(-1, 0), (last + 5, last)]:
+        w.turn = asked
+        assert w.turn == shown and w.board == rec.boards()[shown]
     with pytest.raises(ValueError, match="fps"):
         BoardWidget.replay(rec, fps=0)
     with pytest.raises(TypeError, match="GameRecord or a list of Boards"):
         BoardWidget.replay("game.json")
+    with pytest.raises(TypeError, match="autoplay must be True or False, got str 'no'"):
+        BoardWidget.replay(rec, autoplay="no")          # played: bool('no') is True
 
 
 def test_replay_of_a_board_list():

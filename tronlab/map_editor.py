@@ -37,7 +37,7 @@ import traitlets
 
 from .tron.board import Board, BoardError
 from .tron.maps import load_map, parse_map, save_map
-from .tron.values import check_whole
+from .tron.values import check_flag, check_whole, is_whole
 
 _STATIC = Path(__file__).parent / "static"
 TOOLS = ("#", " ", "1", "2")
@@ -67,7 +67,9 @@ class MapEditor(anywidget.AnyWidget):
                  border: bool = True, board: Board | None = None, path: str = "my_map.txt",
                  **kwargs):
         super().__init__(**kwargs)
-        self.symmetric, self.path = bool(symmetric), str(path)
+        # flags checked: symmetric='no' mirrored every stroke, border='no' drew the border
+        self.symmetric, self.path = check_flag(symmetric, "symmetric"), str(path)
+        border = check_flag(border, "border")
         if board is not None:
             _check_board(board)
             self.width, self.height = board.width, board.height
@@ -118,6 +120,8 @@ class MapEditor(anywidget.AnyWidget):
         when symmetric (a start's mirror is the other start)."""
         if tool not in TOOLS:
             raise ValueError(f"tool is one of {TOOLS}, got {tool!r}")
+        if not (is_whole(x) and is_whole(y)):       # 1.5 reached a list index, True was 1
+            raise TypeError(f"a square is two ints x, y, got {x!r}, {y!r}")
         if not (0 <= x < self.width and 0 <= y < self.height):
             raise ValueError(f"({x}, {y}) is off the {self.width}x{self.height} map")
         rows = [list(r) for r in self.cells]
@@ -193,7 +197,7 @@ class MapEditor(anywidget.AnyWidget):
         self.status_error = True
         try:
             if kind == "paint":
-                self.paint(int(content["x"]), int(content["y"]), str(content["tool"]))
+                self.paint(content["x"], content["y"], str(content["tool"]))
                 self.status = ""
             elif kind == "save":
                 self.status = f"saved {self.save()}"

@@ -33,6 +33,7 @@ from .tron.values import is_whole
 # teal and violet, not green and purple: under red-green colour blindness green met red
 # and purple met blue (trails nearly the same colour); see tests/test_render.py.
 PLAYER_COLORS = ("#1f6fd1", "#e4572e", "#008080", "#7900f2")
+PLAYER_COLOR_NAMES = ("blue", "red", "teal", "violet")
 TRAIL_COLORS = ("#a9c8f0", "#f5b8a6", "#9ecfcf", "#cc9efa")
 WALL_COLOR = "#3b3b3b"
 FREE_COLOR = "#ffffff"
@@ -42,8 +43,18 @@ GRID_COLOR = "#d0d0d0"
 # red-green colour blindness too (a pink read as blue's trail); see tests/test_render.py.
 CHAMBER_COLORS = ("#f5fa05", "#64ff23", "#faff5a", "#00f500", "#afff14", "#ffb400")
 
-__all__ = ["draw_board", "draw_record", "grid_of", "board_rgb",
+__all__ = ["draw_board", "draw_record", "grid_of", "board_rgb", "player_label",
            "PLAYER_COLORS", "TRAIL_COLORS", "WALL_COLOR", "FREE_COLOR"]
+
+
+def player_label(player: int) -> str:
+    """A Tron player as the course names one: by index, with the colour and the digit its
+    head shows (the digit counts from 1).
+
+    >>> player_label(1)
+    'player 1 (red, 2 on the board)'
+    """
+    return f"player {player} ({PLAYER_COLOR_NAMES[player % 4]}, {player + 1} on the board)"
 
 
 def grid_of(board: Board, array, *, name: str = "overlay") -> np.ndarray:

@@ -12,7 +12,8 @@ import numpy as np
 from .tron.board import Board, parse_move
 from .tron.values import is_whole
 
-__all__ = ["Game", "default_board", "bot_label", "make_bot", "child_rngs", "seed_rng"]
+__all__ = ["Game", "default_board", "bot_label", "make_bot", "child_rngs", "seed_rng",
+           "seed_or_rng"]
 
 
 def seed_rng(seed) -> np.random.Generator:
@@ -24,6 +25,17 @@ def seed_rng(seed) -> np.random.Generator:
     if seed < 0:
         raise ValueError(f"seed is a non-negative int or a numpy Generator, got {seed!r}")
     return np.random.default_rng(int(seed))
+
+
+def seed_or_rng(seed, rng, *, default):
+    """The one of ``seed`` and its other name ``rng`` that was given (``seed`` left at
+    ``default``); both given is a TypeError."""
+    if rng is None:
+        return seed
+    if seed is not default:
+        raise TypeError(f"give seed or rng, not both (rng is seed's other name): got "
+                        f"seed={seed!r} and rng={rng!r}")
+    return rng
 
 
 def child_rngs(rng: np.random.Generator, n: int) -> list:

@@ -15,7 +15,7 @@ import zlib
 
 import numpy as np
 
-from .render import CHAMBER_COLORS, PLAYER_COLORS, _rgb, board_rgb
+from .render import CHAMBER_COLORS, PLAYER_COLOR_NAMES, PLAYER_COLORS, _rgb, board_rgb
 from .tron.board import FREE, TRAIL, Board
 
 __all__ = ["board_png", "png_size", "play_status", "replay_status", "color_name", "HEAT_STOPS"]
@@ -35,7 +35,7 @@ _FONT = {d: g.split("/") for d, g in zip("0123456789.", (
 
 
 def color_name(player: int) -> str:
-    return ("blue", "red", "teal", "violet")[player % 4]
+    return PLAYER_COLOR_NAMES[player % 4]
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

@@ -42,24 +42,13 @@ import traitlets
 
 from .render import FREE_COLOR, PLAYER_COLORS, TRAIL_COLORS, WALL_COLOR
 from .tron.board import Board, parse_move
-from .tron.values import check_number, check_whole
-from .widget_game import Game, default_board, seed_rng
+from .tron.values import check_flag, check_number, check_whole
+from .widget_game import Game, default_board, seed_or_rng, seed_rng
 from .widget_views import board_png, color_name, play_status, replay_status, with_picture
 from .widget_wire import (KINDS, OVERLAY_KINDS, decode_board, decode_frames, encode_board,
                           encode_frames, overlay_payload)
 
 _STATIC = pathlib.Path(__file__).parent / "static"
-
-
-def _seed_or_rng(seed, rng, *, default):
-    """The one of ``seed`` and its other name ``rng`` that was given (``seed`` left at
-    ``default``); both given is a TypeError."""
-    if rng is None:
-        return seed
-    if seed is not default:
-        raise TypeError(f"give seed or rng, not both (rng is seed's other name): got "
-                        f"seed={seed!r} and rng={rng!r}")
-    return rng
 
 __all__ = ["BoardWidget", "encode_board", "decode_board", "encode_frames", "decode_frames",
            "OVERLAY_KINDS"]
@@ -127,6 +116,13 @@ class BoardWidget(anywidget.AnyWidget):
         self.names = [""] * board.n_players
         return self
 
+    @traitlets.validate("turn")
+    def _clamp_turn(self, proposal):
+        """A replay's turn within its frames, as the page shows it: w.turn = -1 had made
+        w.board the last board (a list index) while the page showed the first."""
+        last = len(self._boards) - 1 if getattr(self, "_boards", None) else None
+        return proposal["value"] if last is None else max(0, min(proposal["value"], last))
+
     @property
     def board(self) -> Board:
         """The board on show (the current game position, or the replay's current frame)."""
@@ -150,7 +146,7 @@ class BoardWidget(anywidget.AnyWidget):
         ``play_capture`` and the capture widget give it (give ``seed`` or ``rng``, not both).
         """
         w = cls()
-        seed = _seed_or_rng(seed, rng, default=0)
+        seed = seed_or_rng(seed, rng, default=0)
         w.new_game(bot=bot, rules=rules, board=board, seed=seed, cell_px=cell_px)
         return w
 
@@ -160,7 +156,7 @@ class BoardWidget(anywidget.AnyWidget):
         (``rng``: ``seed``'s other name, as in :meth:`play`)."""
         from .tron.rules import get_rules
 
-        seed = _seed_or_rng(seed, rng, default=None)
+        seed = seed_or_rng(seed, rng, default=None)
         prev = getattr(self, "_setup", {})
         bot = prev.get("bot", "hugger") if bot is None else bot
         if isinstance(bot, (list, tuple)) and not bot:     # was 'n_players must be at least 2'
@@ -278,7 +274,7 @@ class BoardWidget(anywidget.AnyWidget):
         self.thinking = True
         try:
             if kind == "move" and self._game is not None and not self.game_over:
-                self.move(int(content.get("move")))
+                self.move(content.get("move"))      # checked: int() made 1.5 a 1
             elif kind == "tick" and self.watching and self._tick_due():
                 self.advance()
             elif kind == "new" and getattr(self, "_setup", None):
@@ -301,8 +297,8 @@ class BoardWidget(anywidget.AnyWidget):
 
         Every frame is sent once; play/pause, the slider and the speed menu run
         in the browser.  ``fps`` is frames per second (the menu shows the nearest
-        of 1-32).  The replay waits at turn 0 for a press of play unless
-        ``autoplay``; its result appears when the last turn is reached.
+        of 1-32).  The replay waits at turn 0 for a press of play unless ``autoplay``;
+        its result appears at the last turn.  ``widget.turn`` follows the frame shown.
         """
         w = cls()
         w.load_replay(record, fps=fps, autoplay=autoplay, cell_px=cell_px)
@@ -311,6 +307,7 @@ class BoardWidget(anywidget.AnyWidget):
     def load_replay(self, record, *, fps: float = 8.0, autoplay: bool = False,
                     cell_px: int | None = None) -> "BoardWidget":
         fps = check_number(fps, "fps", 0.1, "frames per second", high=120)
+        autoplay = check_flag(autoplay, "autoplay")     # 'no' played: bool('no') is True
         if hasattr(record, "boards"):
             boards = record.boards()
             names = list((getattr(record, "metadata", None) or {}).get("names") or [])
@@ -335,7 +332,7 @@ class BoardWidget(anywidget.AnyWidget):
         self.frames = payload
         self.status, self.result = replay_status(record, len(boards) - 1)
         self.watching, self.thinking, self.can_restart = False, False, False
-        self.playing = bool(autoplay)
+        self.playing = autoplay
         return self
 
     # ---- the saved notebook's picture ----------------------------------------------------------

@@ -1,9 +1,11 @@
 """The capture game widget in a real chromium (JupyterLab): a legend names each colour's
 player, clicks on the board play rounds toward the clicked square, a closed loop takes
 the square inside (and flashes), BACK with the round picker rewinds the game, the slider
-shows an earlier round, and the kernel agrees at each point; a screenshot is saved in
-test-artifacts/capture-widget.png.  Four players' loops closing at once show that a captured
-square's mark stands out on every owner's colour (test-artifacts/capture-loops.png)."""
+shows an earlier round, the arrow keys and WASD on the focused board move one square a
+round (a replay's left arrow steps back), and the kernel agrees at each point; a
+screenshot is saved in test-artifacts/capture-widget.png.  Four players' loops closing at
+once show that a captured square's mark stands out on every owner's colour
+(test-artifacts/capture-loops.png)."""
 
 from __future__ import annotations
 
@@ -68,12 +70,25 @@ def test_a_capture_game_advances_by_clicks_and_back_rewinds(lab):
     assert rows[1:4] == [".000...", "...0...", "...0..."]
     wait_for_kernel(conn, "(w.state.round, w.state.backs_left[0])", "(5, 0)")
     assert page.locator("button.tronlab-capture-back").is_disabled()
+    # the board has the focus back after a button (the keys play on), as on the Tron board
+    assert canvas.evaluate("(c) => document.activeElement === c")
 
     slider = page.locator("input.tronlab-capture-slider")
     slider.evaluate("(s) => { s.value = 1; s.dispatchEvent(new Event('input')); }")
     _wait_round(page, 2)
     wait_for_kernel(conn, "w.frame", "1")
     keys_stay_in(page, slider)        # "d d" on the focused slider deleted the widget's cell
+
+    # the keys, as on the Tron board: the focused board moves you one square a key, from
+    # the present (3, 3) of round 5 whatever round the slider shows
+    assert "arrow keys or WASD" in canvas.get_attribute("aria-label")
+    canvas.focus()
+    for key in ("ArrowLeft", "ArrowDown"):
+        page.keyboard.press(key)
+    _wait_round(page, 7)
+    wait_for_kernel(conn, "(w.state.positions[0], w.state.round)", "((2, 4), 7)")
+    keys_stay_in(page, canvas)        # j: nothing; d d: right twice, the notebook sees none
+    wait_for_kernel(conn, "(w.state.positions[0], w.state.round)", "((4, 4), 9)")
 
 
 LOOPS = [
@@ -129,3 +144,6 @@ def test_a_captured_square_is_marked_readably_on_every_owners_colour(lab):
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator(".tronlab-capture").screenshot(path=str(ARTIFACTS / "capture-loops.png"))
     assert min(worst.values()) >= 3, {p: f"{c:.2f}:1" for p, c in worst.items()}
+    canvas.focus()                        # a replay's keys: the left arrow steps a round back
+    page.keyboard.press("ArrowLeft")
+    _wait_round(page, 7)

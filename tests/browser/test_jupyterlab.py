@@ -237,10 +237,12 @@ def drive(lab, app: str, prefix: str):
     replay.screenshot(path=str(ARTIFACTS / f"{prefix}-replay.png"))
     keys_stay_in(page, slider)                  # the replay's controls keep their keys
     keys_stay_in(page, replay.locator("button.tronlab-playpause"))
-    # paused from Python, the page tells the kernel where it stopped (w.turn stayed at 30)
-    ask_kernel(conn, {"go": "setattr(replay, 'playing', True)"})
+    # paused from Python, the page tells the kernel where it stopped (w.turn stayed at 30);
+    # while it plays, w.turn follows it (it stayed at 30 until the animation stopped)
+    ask_kernel(conn, {"go": "setattr(replay, 'fps', 4.0) or setattr(replay, 'playing', True)"})
     page.wait_for_function("el => el.textContent !== 'turn 30 / 71'",
                            arg=replay.locator(".tronlab-turn").element_handle(), timeout=10_000)
+    wait_for_kernel(conn, "30 < replay.turn < 71 and replay.playing", "True", timeout=8)
     ask_kernel(conn, {"stop": "setattr(replay, 'playing', False)"})
     page.wait_for_timeout(300)
     shown = int(replay.locator(".tronlab-turn").text_content().split()[1])

@@ -304,3 +304,20 @@ def test_a_bot_that_ends_the_program_is_an_error_not_the_end_of_the_caller(call)
         rec = play_capture([quits, "nearest"], rng=1, width=8, height=5, time_limit=limit)
         assert rec.actions[0][0] == "error" and rec.outcome["ranks"] == [2, 1]
         assert rec.notes[0][:2] == [1, 0] and rec.notes[0][2].startswith("SystemExit")
+
+
+@pytest.mark.parametrize("item", [["BACK", 2.5], [2.7, 1], [1, 2.0], ["jump", 3], [1, 2, 3]])
+def test_a_record_with_a_non_integer_action_is_refused_not_rounded(item):
+    # int() cut a recorded ["BACK", 2.5] to BACK 2 and [2.7, 1] to (2, 1): the replay
+    # showed a game nobody played.  Now the replay names the turn and the player
+    def stay(view, player):
+        return view.positions[player]
+
+    rec = play_capture([stay, stay], width=7, height=7, starts=[(1, 1), (5, 5)], round_limit=6)
+    data = rec.to_dict()
+    data["actions"][2][1] = item
+    bad = CaptureRecord.from_dict(data)
+    for replay in (bad.replay, bad.verify):
+        with pytest.raises(ValueError, match=r"capture record, turn 3, player 1: not a "
+                                             r"recorded action: \[.*\] \(\[x, y\] or \[.BACK."):
+            replay()

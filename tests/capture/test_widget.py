@@ -72,6 +72,38 @@ def test_browser_messages_drive_the_game_and_errors_go_to_the_status():
     assert "off the 7x7 grid" in w.status
 
 
+def test_a_move_key_goes_one_square_that_way_and_the_edge_is_refused():
+    # the page's arrow keys and WASD send {"kind": "move", "move": 0-3}: one round, one
+    # square up, right, down or left (x right, y down, as the grid's rows)
+    w = small()
+    for move, square in [(0, (1, 0)), ("right", (2, 0)), (2, (2, 1)), ("left", (1, 1))]:
+        w._on_browser_msg(w, {"kind": "move", "move": move}, [])
+        assert (w.status, w.state.positions[0], w.target) == ("", square, list(square))
+    assert w.state.round == 5 and w.n_frames == 5
+    w.move("left")
+    w._on_browser_msg(w, {"kind": "move", "move": 3}, [])      # at x = 0: left leaves the grid
+    assert w.status == "you are at (0, 1) on the edge: left leaves the grid"
+    assert w.state.round == 6 and w.state.positions[0] == (0, 1)
+    with pytest.raises(ValueError, match="unknown move name 'jump'"):
+        w.move("jump")
+    with pytest.raises(ValueError, match="replays a recorded game"):
+        CaptureWidget.replay(w.record).move("up")
+
+
+def test_a_back_count_of_2_5_from_the_page_is_refused_not_cut_to_2():
+    # the round picker is a number box: 2.5 typed there reached Python as a float, and
+    # int() made it BACK 2 (round 5 went back to 3, the one BACK spent)
+    w = small()
+    w.play(4)
+    for msg, said in [({"kind": "back", "n": 2.5}, "n must be an int from 1 to 25 "
+                                                    "(rounds to go back), got float 2.5"),
+                      ({"kind": "click", "x": 2.5, "y": 1}, "target must be an (x, y) pair "
+                                                            "of ints, got (2.5, 1)")]:
+        w._on_browser_msg(w, msg, [])
+        assert w.status == said
+        assert w.state.round == 5 and w.state.backs_left[0] == 1 and w.n_frames == 5
+
+
 def test_four_players_and_the_end_of_the_game():
     w = CaptureWidget(["nearest", "random", "nearest"], you=2, rng=3, width=8, height=6,
                       round_limit=5)
@@ -175,6 +207,8 @@ def test_arguments_are_checked_up_front_like_the_board_widgets():
         CaptureWidget([stay], you=True)
     with pytest.raises(ValueError, match=r"you must be an int from 0 to 1 \(your seat\), got 2"):
         CaptureWidget([stay], you=2)
+    with pytest.raises(TypeError, match="symmetric must be True or False, got str 'no'"):
+        CaptureWidget([stay], symmetric="no")       # drew symmetric starts: 'no' is truthy
     w = small()
     for x, y in [(1.5, 2), (1, 2.0), (True, 1)]:
         with pytest.raises(TypeError, match=r"target must be an \(x, y\) pair of ints"):
@@ -187,6 +221,12 @@ def test_arguments_are_checked_up_front_like_the_board_widgets():
         w.play(1.5)
     with pytest.raises(ValueError, match=r"n must be an int from 1 to 25 \(rounds to go back\)"):
         w.back(26)
+    # the target set from a cell: an off-grid one was played, and the rules eliminated you
+    with pytest.raises(ValueError, match=r"target \(99, 99\) is off the 7x7 grid"):
+        w.target = [99, 99]
+    with pytest.raises(TypeError, match=r"target must be an \(x, y\) pair of ints"):
+        w.target = (2.5, 1)
+    assert w.target is None
     assert w.state.round == 1 and w.n_frames == 1          # nothing was played
     w.click(np.int64(3), np.int32(1))                       # numpy integers are fine
     assert w.target == [3, 1] and w.state.positions[0] == (2, 1)

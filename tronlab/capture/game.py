@@ -77,12 +77,18 @@ def _recorded(action, kind):
     return [int(action[0]), int(action[1])]
 
 
-def action_from_json(item):
-    """Inverse of :func:`action_to_json` (lists become tuples)."""
+def action_from_json(item, where: str = ""):
+    """Inverse of :func:`action_to_json` (lists become tuples); a ValueError for anything
+    else, ``where`` before its text (``["BACK", 2.5]`` was replayed as BACK 2)."""
     if item is None or isinstance(item, str):
         return item
-    a, b = item
-    return (str(a), int(b)) if isinstance(a, str) else (int(a), int(b))
+    if isinstance(item, (list, tuple)) and len(item) == 2 and is_whole(item[1]):
+        if isinstance(item[0], str) and item[0].upper() == "BACK":
+            return (str(item[0]), int(item[1]))
+        if is_whole(item[0]):
+            return (int(item[0]), int(item[1]))
+    raise ValueError(f'{where}not a recorded action: {safe_repr(item, SHOWN)} ([x, y] or ["BACK", '
+                     f"n] of ints, a fault code or null)")
 
 
 @dataclass
@@ -166,8 +172,10 @@ class CaptureRecord:
         (A Tron :class:`~tronlab.runner.records.GameRecord`'s ``replay()`` returns
         only the final board, its ``boards()`` every board.)"""
         states = [self.start_state()]
-        for actions in self.actions:
-            states.append(step(states[-1], [action_from_json(a) for a in actions]).state)
+        for turn, actions in enumerate(self.actions, 1):
+            states.append(step(states[-1], [action_from_json(a, f"capture record, turn {turn}, "
+                                                             f"player {p}: ")
+                                            for p, a in enumerate(actions)]).state)
         return states
 
     def states(self) -> list:
@@ -191,7 +199,8 @@ def _record_from_replay(record: CaptureRecord) -> CaptureRecord:
     for turn, actions in enumerate(record.actions, 1):
         if state.over:
             raise ValueError(f"the replay ends at turn {turn - 1}: different outcome")
-        result = step(state, [action_from_json(a) for a in actions])
+        result = step(state, [action_from_json(a, f"capture record, turn {turn}, player {p}: ")
+                              for p, a in enumerate(actions)])
         _log(out, state, actions, result)
         state = result.state
     return out

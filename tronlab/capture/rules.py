@@ -73,7 +73,7 @@ import numpy as np
 from ..runner.reprs import safe_repr
 from . import enclosure
 from .checks import check_view
-from ..tron.values import is_whole
+from ..tron.values import check_flag, is_whole
 from .starts import as_rng, random_starts, symmetric_starts
 from .state import (FAULTS, IDLE_ROUNDS, MAX_BACK, NEUTRAL, Snapshot, State, frozen,
                     initial_state, make_config)
@@ -125,6 +125,7 @@ def reset(n_players: int, *, rng=None, width: int = 35, height: int = 20, starts
     (1, ((31, 18), (3, 1)), (1, 1))
     """
     config = make_config(n_players, width=width, height=height, round_limit=round_limit)
+    symmetric = check_flag(symmetric, "symmetric")      # 'no' drew symmetric starts
     if starts is None:
         starts = (symmetric_starts if symmetric else random_starts)(config, as_rng(rng))
     return initial_state(config, starts)

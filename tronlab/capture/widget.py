@@ -3,6 +3,7 @@
     w = CaptureWidget(["nearest"])          # you are player 0 against one nearest bot
     w                                       # click a square: your target; one round is played
     w.click(10, 4); w.play(5); w.back(3)    # the same from Python
+    w.move("up")                            # one square up, one round: the arrow key's move
 
 The page shows the owners' colours, every player's position (a dark square
 with its id), a legend (each player's colour, id and name: "you" or the bot's),
@@ -14,6 +15,12 @@ BACK.  The slider replays any earlier round; play always continues from the
 present.  The last round's line says why the game ended and who is first.
 ``CaptureWidget.replay(record)`` shows a finished game
 (:class:`~tronlab.capture.game.CaptureRecord`) with the slider only.
+
+Keys, as on the Tron board: click the board (an amber frame says it has the focus),
+then the arrow keys or WASD move you one square that way, one round a key (that
+square becomes your target; toward the edge you stand on, nothing is played and the
+status says why).  In a replay the left and right arrows step a round.  JupyterLab
+and Notebook 7 do not see keys typed in the widget (``data-lm-suppress-shortcuts``).
 
 Python keeps the game (:attr:`state`, :attr:`record`); the page gets one frame
 at a time (the ``shown`` trait), so a long game costs no more to show than a
@@ -38,8 +45,11 @@ from .render import just_captured
 from .rules import reset, step
 from .starts import as_rng
 from .state import MAX_BACK
+from ..tron.board import MOVE_NAMES, parse_move
 
 _STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
+#: (dx, dy) of the moves 0-3 (up, right, down, left): y grows downward, as the rows go
+_STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
 
 def _bot_name(bot) -> str:
@@ -158,6 +168,13 @@ class CaptureWidget(anywidget.AnyWidget):
         self.observe(lambda change: self._show(change["new"]), names="frame")
         self._show(len(frames) - 1)
 
+    @traitlets.validate("target")
+    def _valid_target(self, proposal):
+        """``w.target = (x, y)`` from a cell is checked as a click is: an off-grid target
+        had been played, and the rules eliminate whoever aims off the grid."""
+        t = proposal["value"]
+        return None if t is None else list(check_square(t, (self.height, self.width), "target"))
+
     @classmethod
     def replay(cls, record: CaptureRecord) -> CaptureWidget:
         """A widget that shows a recorded game, round by round, with the slider."""
@@ -191,6 +208,21 @@ class CaptureWidget(anywidget.AnyWidget):
             me = self._state.positions[self.you] if self.you >= 0 else None
             aim = tuple(self.target) if self.target else me
             self._turn(aim)
+
+    def move(self, direction) -> None:
+        """Aim at the square next to you, up, right, down or left (0-3 or a name, as
+        ``BoardWidget.move`` takes), and play one round: an arrow key's (or WASD's) move."""
+        m = parse_move(direction)
+        if self.you < 0:
+            raise ValueError("this widget replays a recorded game: nobody plays in it")
+        me = self._state.positions[self.you]
+        if me is None:
+            raise ValueError("you are out of the game: next round plays the bots on")
+        x, y = me[0] + _STEPS[m][0], me[1] + _STEPS[m][1]
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise ValueError(f"you are at ({me[0]}, {me[1]}) on the edge: {MOVE_NAMES[m]} "
+                             f"leaves the grid")
+        self.click(x, y)
 
     def back(self, n: int) -> None:
         """Use your BACK: this turn's action is ``BACK n`` (1..25)."""
@@ -250,11 +282,14 @@ class CaptureWidget(anywidget.AnyWidget):
     def _on_browser_msg(self, _widget, content, _buffers):
         kind = content.get("kind") if isinstance(content, dict) else None
         try:
+            # the values as sent, checked: int() cut the picker's 2.5 to BACK 2
             if kind == "click":
-                self.click(int(content["x"]), int(content["y"]))
+                self.click(content["x"], content["y"])
+            elif kind == "move":
+                self.move(content["move"])
             elif kind == "next":
                 self.play(1)
             elif kind == "back":
-                self.back(int(content["n"]))
+                self.back(content["n"])
         except (ValueError, KeyError, TypeError) as err:
             self.status = str(err)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..render import PLAYER_COLORS
 from ..tron.board import MOVE_NAMES, Board
 from ..tron.values import check_whole
 from .game import INF, TurnGame
@@ -172,7 +173,7 @@ def draw_search_tree(trace: Trace, *, upto: int | None = None, ax=None, size=(9,
                 ax.plot([x, sx], [y, y + 0.6], color="#bbbbbb", lw=1.0, ls="--", zorder=1)
                 ax.text(sx, y + 0.68, "x " + MOVE_NAMES[m][0].upper(), color="#999999",
                         fontsize=7, ha="center", va="top")
-        colour = "#1f6fd1" if n.player == trace.nodes[0].player else "#e4572e"
+        colour = PLAYER_COLORS[n.player]    # as the stepper's page: the root was always blue
         ax.scatter([x], [y], s=420, color=colour if n.id in done else "white",
                    edgecolors=colour, linewidths=1.5, zorder=2)
         if n.id in done:
@@ -186,5 +187,5 @@ def draw_search_tree(trace: Trace, *, upto: int | None = None, ax=None, size=(9,
     ax.set_axis_off()
     kind = "alpha-beta" if trace.pruning else "minimax"
     ax.set_title(f"{kind}, {trace.depth} plies: {len(trace.nodes)} nodes, value "
-                 f"{trace.value} (blue: root's side to move)", fontsize=10)
+                 f"{trace.value} (blue: player 0 to move, red: player 1)", fontsize=10)
     return fig, ax

@@ -21,7 +21,7 @@ import pathlib
 import anywidget
 import traitlets
 
-from ..render import PLAYER_COLORS, TRAIL_COLORS, WALL_COLOR
+from ..render import PLAYER_COLORS, TRAIL_COLORS, WALL_COLOR, player_label
 from ..tron.board import MOVE_NAMES, Board, check_two_player_board
 from ..widget_views import figure_png, with_picture
 from .search_trace import Trace, trace_alphabeta, tree_layout
@@ -40,11 +40,10 @@ def step_texts(trace: Trace) -> list:
     out = []
     for k, (i, kind) in enumerate(trace.steps):
         n = trace.nodes[i]
-        who = f"player {n.player} (head {n.player + 1}) to move"   # index, and the digit shown
         where = trace.label(i)
-        if kind == "enter":
-            out.append(f"step {k}: enter {where} ({who}), window ({_window(n.alpha)}, "
-                       f"{_window(n.beta)})")
+        if kind == "enter":     # "player 0 (blue, 1 on the board)": the index and what shows
+            out.append(f"step {k}: enter {where}, {player_label(n.player)} to move, window "
+                       f"({_window(n.alpha)}, {_window(n.beta)})")
         else:
             text = f"step {k}: leave {where} with value {n.value}"
             if n.pruned:

@@ -496,6 +496,10 @@ function render({ model, el }) {
       pos += 1;
       draw();
       updateReplayBar();
+      // widget.turn (and widget.board) follow the animation, not only where it stops: one
+      // small update a frame (the kernel takes ~30 us for it; ipywidgets sends one at a time
+      // and folds the frames shown meanwhile into the next, so a busy kernel is not flooded)
+      syncTurn();
     }, 1000 / Math.max(0.1, model.get("fps") || 8));
     updateReplayBar();
   }

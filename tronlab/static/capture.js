@@ -1,6 +1,17 @@
 // tronlab CaptureWidget front end (Back to the Code).  Python (tronlab/capture/widget.py)
 // keeps the game; this page draws the frame in `shown` and sends the player's wishes:
-// {kind: "click", x, y}, {kind: "next"}, {kind: "back", n}.  The slider sets `frame`.
+// {kind: "click", x, y}, {kind: "move", move} (0-3: up, right, down, left; the arrow keys
+// and WASD on the focused board), {kind: "next"}, {kind: "back", n}.  The slider sets `frame`.
+
+// the Tron board's keys (board.js): one square that way, one round a key press
+const KEY_MOVES = {
+  ArrowUp: 0, ArrowRight: 1, ArrowDown: 2, ArrowLeft: 3,
+  w: 0, d: 1, s: 2, a: 3, W: 0, D: 1, S: 2, A: 3,
+};
+const KEYS_HELP = {
+  play: "click a square to aim there, or click the board and move with the arrow keys or WASD",
+  replay: "click the board, then the left and right arrows step a round",
+};
 
 function el_(tag, cls, text) {
   const e = document.createElement(tag);
@@ -29,8 +40,9 @@ function render({ model, el }) {
   const label = el_("span", "tronlab-capture-round");
   bar.append(next, back, pick, el_("span", "tronlab-capture-sep", "replay"), slider, label);
   const canvas = el_("canvas", "tronlab-capture-canvas");
+  canvas.tabIndex = 0;                                  // it takes the focus, then the keys
+  canvas.setAttribute("data-lm-suppress-shortcuts", "true");
   canvas.setAttribute("role", "img");
-  canvas.setAttribute("aria-label", "capture game: click a square to aim there");
   const legend = el_("div", "tronlab-capture-legend");   // who is which colour
   const info = el_("div", "tronlab-capture-info");
   const status = el_("div", "tronlab-capture-status");
@@ -98,6 +110,9 @@ function render({ model, el }) {
     slider.value = model.get("frame");
     label.textContent = `round ${Math.max(0, (f.round || 1) - 1)} (frame ${model.get("frame")} of ${model.get("n_frames") - 1})`;
     const playing = you >= 0;
+    const keys = KEYS_HELP[playing ? "play" : "replay"];
+    canvas.setAttribute("aria-label", `capture game: ${keys}`);
+    canvas.title = keys;
     next.disabled = back.disabled = !playing || f.over;
     pick.disabled = !playing;
     if (playing && f.backs) back.disabled = back.disabled || f.backs[you] < 1;
@@ -145,8 +160,29 @@ function render({ model, el }) {
     if (x < 0 || y < 0 || x >= model.get("width") || y >= model.get("height")) return;
     send({ kind: "click", x, y });
   });
-  next.addEventListener("click", () => send({ kind: "next" }));
-  back.addEventListener("click", () => send({ kind: "back", n: Number(pick.value) }));
+  canvas.addEventListener("mousedown", () => canvas.focus());
+  canvas.addEventListener("keydown", (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const playing = model.get("you") >= 0;
+    if (playing && e.key in KEY_MOVES) {
+      e.preventDefault();
+      e.stopPropagation();
+      // a held key repeats some 30 times a second: each would be a round (with a slow bot,
+      // rounds queued for seconds); one round a press, as a click
+      if (!e.repeat) send({ kind: "move", move: KEY_MOVES[e.key] });
+    } else if (!playing && (e.key === "ArrowLeft" || e.key === "ArrowRight")) {
+      e.preventDefault();
+      e.stopPropagation();
+      const k = model.get("frame") + (e.key === "ArrowLeft" ? -1 : 1);
+      model.set("frame", Math.max(0, Math.min(model.get("n_frames") - 1, k)));
+      model.save_changes();
+      draw();
+    }
+  });
+  // the board takes the focus back, as the Tron board's buttons give it: the keys play on
+  // (a BACK button disabled once used had dropped the focus to the page)
+  next.addEventListener("click", () => { send({ kind: "next" }); canvas.focus(); });
+  back.addEventListener("click", () => { send({ kind: "back", n: Number(pick.value) }); canvas.focus(); });
   slider.addEventListener("input", () => { model.set("frame", Number(slider.value)); model.save_changes(); });
 
   model.on("change:shown", flashIfNew);

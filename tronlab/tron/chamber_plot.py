@@ -19,7 +19,7 @@ readable where a line starts or ends on a head.
 ... ''')
 >>> fig, ax = draw_chamber_tree(b, chamber_tree(b, 1))
 >>> ax.get_title()
-'player 1 (head 2): N=13, E=32'
+'player 1 (red, 2 on the board): N=13, E=32'
 """
 
 from __future__ import annotations
@@ -53,14 +53,14 @@ def chamber_centres(board: Board, tree: ChamberTree) -> np.ndarray:
 
 def draw_chamber_tree(board: Board, tree: ChamberTree, *, ax=None, title=None):
     """Draw ``tree`` over ``board`` (see the module docstring); returns ``(fig, ax)``."""
-    from ..render import draw_board
+    from ..render import draw_board, player_label
 
     if not isinstance(tree, ChamberTree):
         raise TypeError(f"expected a ChamberTree (from chamber_tree), got {type(tree).__name__}")
     if tree.chamber_of.shape != board.cells.shape:
         raise ValueError("the tree was built on a board of another size")
     if title is None:
-        title = f"player {tree.player} (head {tree.player + 1}): N={tree.n}, E={tree.e}"
+        title = f"{player_label(tree.player)}: N={tree.n}, E={tree.e}"
     fig, ax = draw_board(board, ax=ax, chambers=tree.chamber_of, mask=tree.cut_mask, title=title)
     centre = chamber_centres(board, tree)
     on_path = set(tree.path)
