@@ -53,6 +53,13 @@ def test_state_from_ascii_checks_its_players():
         state_from_ascii("A.1.", positions={1: (4, 0)})
     with pytest.raises(ValueError, match="names player 2"):
         state_from_ascii("A.2.", n_players=2, positions={1: (1, 0)})
+    # before: 'the grid names player 2', with no square, and so too when only
+    # eliminated= named the player
+    with pytest.raises(ValueError, match=r"^'c' at \(1, 1\) \(row 1, column 1\) names player 2 "
+                                         r"but there are 2 players \(0 to 1\)$"):
+        state_from_ascii("a.\n.c", n_players=2)
+    with pytest.raises(ValueError, match="^positions= or eliminated= names player 3 but"):
+        state_from_ascii("a.\n.b", n_players=2, eliminated=(3,))
     s = state_from_ascii("A.1.", eliminated=(1,))
     assert s.positions == ((0, 0), None) and s.eliminated == (False, True)
     assert state_from_ascii("a..", n_players=3, eliminated=(1, 2)).n_players == 3
