@@ -182,6 +182,7 @@ class CodingameClient:
         self.board: Board | None = None
         self._header = None
         self._lines: list[list[int]] = []
+        self._me = None         # the reader's own index P, fixed by the first turn read
         self._turn = 0
         self._lost = False      # after a broken turn: pass over lines up to the next header
         self._broken = None     # a broken turn of known size: [N, P, {player: line}, read]
@@ -260,7 +261,10 @@ class CodingameClient:
                 raise ProtocolError(f"codingame header: bad player count or index {quote(line)}")
             if self.board is not None and n != self.board.n_players:
                 raise ProtocolError(f"codingame: player count changed from "
-                                    f"{self.board.n_players} to {n}")
+                                    f"{self.board.n_players} to {n} (header {quote(line)})")
+            if self._me is not None and me != self._me:     # a seat is one player's all game
+                raise ProtocolError(f"codingame: own index P changed from {self._me} to {me} "
+                                    f"(header {quote(line)})")
             self._header, self._lines = (n, me), []
             return None
         fields = _int_fields(line, 4, "codingame player line 'X0 Y0 X1 Y1'")
@@ -272,7 +276,7 @@ class CodingameClient:
         if len(self._lines) < n:
             return None
         board = self.update(self._lines)    # a refused turn is answered with a guess
-        self._header, self._lines = None, []
+        self._header, self._lines, self._me = None, [], me
         self._turn += 1
         return Request(board.copy(), me, self._turn - 1, None)
 
