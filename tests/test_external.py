@@ -241,6 +241,16 @@ def test_garbage_is_bad_output_quoted_and_cut_short():
     assert "not a move: expected a digit" in detail, detail    # not "bad output: " again
 
 
+def test_an_answer_cut_at_the_line_cap_is_said_to_be_longer_not_counted():
+    """Before: "got 'xxx...'... (4096 characters)" of a 10,000-character answer, the
+    length of what was kept given as the line's."""
+    rec, _ = duel([PY, "-c", "import sys\nfor _ in sys.stdin: print('x' * 10000, flush=True)"],
+                  first_time_limit=20.0)
+    assert rec.outcome.deaths[0] == "bad-output"
+    assert "... (a line longer than 4096 bytes, cut there) (stdout carries the answers" in \
+        rec.outcome.details[0], rec.outcome.details[0]
+
+
 def test_missing_program_is_exited_not_a_crash():
     rec, _ = duel([str(FIXTURES / "no-such-program")])
     assert rec.outcome.deaths[0] == "exited"
