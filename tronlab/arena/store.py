@@ -75,10 +75,27 @@ _NEXT_TAKEN = "(SELECT coalesce(max(coalesce(taken, id)), 0) + 1 FROM games)"
 LOCK_WAIT = 60.0
 
 
+class DatabaseLocked(ValueError):
+    """Another process held the database's write lock past ``LOCK_WAIT``: a run stops
+    (the games stored are kept), a command says so in one line."""
+
+
 def _locked(err: sqlite3.DatabaseError) -> bool:
     """Whether ``err`` is SQLite's 'database is locked' (busy), worth waiting out."""
     text = str(err).lower()
     return isinstance(err, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+def locked_out(err: sqlite3.OperationalError, path) -> str:
+    """Why a run stopped when ``err`` is SQLite's 'database is locked' (another process
+    held the write lock of the database at ``path`` past the busy timeout); any other
+    ``err`` is raised again."""
+    if not _locked(err):
+        raise err
+    return (f"cannot write the results database {os.fspath(path)}: another process held its "
+            f"write lock for more than {LOCK_WAIT:g} s (another 'tronlab arena run' writing "
+            f"to it?); wait for it to end and run the same command again, or give this run "
+            f"its own --db")
 
 
 def _open(path: str) -> sqlite3.Connection:
@@ -188,6 +205,19 @@ class Store:
     def close(self) -> None:
         self.conn.close()
 
+    def begin_write(self) -> None:
+        """``BEGIN IMMEDIATE``: the write lock, waited for up to ``LOCK_WAIT`` seconds
+        (the busy timeout), else :class:`DatabaseLocked` naming the file and what to do."""
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as err:
+            if not _locked(err):
+                raise
+            raise DatabaseLocked(f"cannot write {self.path}: another process held its write "
+                                 f"lock for more than {LOCK_WAIT:g} s (another 'tronlab arena "
+                                 f"run' writing to it?); wait for it to end and run the same "
+                                 f"command again, or give this run its own --db") from None
+
     def __enter__(self):
         return self
 
@@ -206,7 +236,7 @@ class Store:
             timespec="seconds")
         cols = ", ".join(values) + ", taken"
         marks = ", ".join(f":{c}" for c in values) + f", {_NEXT_TAKEN}"
-        self.conn.execute("BEGIN IMMEDIATE")
+        self.begin_write()
         try:
             cur = self.conn.execute(f"INSERT OR IGNORE INTO games ({cols}) VALUES ({marks})",
                                     values)
@@ -235,7 +265,7 @@ class Store:
 
         if not stale():                 # the usual case: no write lock taken
             return 0
-        self.conn.execute("BEGIN IMMEDIATE")
+        self.begin_write()
         try:
             ids = stale()
             for game_id in ids:
@@ -289,7 +319,7 @@ class Store:
 
     def delete_tag(self, tag: str) -> int:
         """Forget every game of ``tag`` (one transaction); returns how many."""
-        self.conn.execute("BEGIN IMMEDIATE")
+        self.begin_write()
         cur = self.conn.execute("DELETE FROM games WHERE tag = ?", (tag,))
         self.conn.execute("COMMIT")
         return cur.rowcount
