@@ -228,6 +228,9 @@ def test_codingame_client_rebuilds_and_removes_trails():
     ("2 0\n0 0 30 0\n1 1 1 1\n", r"\(30, 0\) is off the 30x20 grid"),
     ("2 0\n0 0 1 1\n2 2 2 2\n3 0\n", "player count changed from 2 to 3 \\(header '3 0'\\)"),
     ("2 0\n0 0 1 1\n2 2 2 2\n2 1\n", "own index P changed from 0 to 1 \\(header '2 1'\\)"),
+    # before: the new start square was marked as player 0's trail, a wall out of nowhere
+    ("2 0\n0 0 1 0\n5 5 5 5\n2 0\n3 3 2 0\n5 5 5 4\n",
+     r"player 0's start changed from \(0, 0\) to \(3, 3\)"),
 ])
 def test_codingame_client_errors(text, message):
     with pytest.raises(ProtocolError, match=message):

@@ -307,6 +307,12 @@ class CodingameClient:
                 self._index(line[2], line[3], "head")
                 if self.board is not None and self._seen[p] and not self.board.alive[p]:
                     raise ProtocolError(f"codingame: player {p} came back after dying")
+                start = self._index(line[0], line[1], "start")
+                if self.board is not None and self._seen[p] and start != self.board.starts[p]:
+                    # X0 Y0 is where the cycle started: a square of its trail all game
+                    raise ProtocolError(f"codingame: player {p}'s start changed from "
+                                        f"{self.board.xy(int(self.board.starts[p]))} to "
+                                        f"({line[0]}, {line[1]})")
         if self.board is None:
             self.board = Board(_empty_cells(self.width, self.height), np.zeros(n, np.int64),
                                alive=np.zeros(n, np.bool_), starts=np.zeros(n, np.int64))
