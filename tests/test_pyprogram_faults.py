@@ -231,3 +231,51 @@ def test_a_file_that_answered_and_then_hung_is_not_told_it_never_started(tmp_pat
     (turn, kind, detail), = _faults(record)
     assert (turn, kind) == (2, "timeout"), (turn, kind, detail)
     assert "first move()" not in detail and "top level" not in detail, detail
+
+
+#: plays each py: file of its arguments against the hugger; prints the file's fault
+_KILLED_GAMES = """
+import sys
+from tests.test_pyprogram_faults import _play
+from tronlab.arena.bots import make_bot
+for path in sys.argv[1:]:
+    bot = make_bot("py:" + path, "google2010", limits=(2.0, 6.0))
+    try:
+        print(_play(bot, "google2010").outcome.details[0])
+    finally:
+        bot.close()
+from tronlab.arena.pycheck import load_problems
+print(*load_problems(sys.argv[1:2], 30.0).values())
+"""
+
+
+def test_a_file_that_kills_its_parent_ends_its_own_bot_not_the_match(tmp_path):
+    """os.kill(os.getppid(), 9) in a py: file, at import or in move(), killed the process
+    that ran the game: ``tronlab match`` died with no word (exit -9), an arena run died on
+    the same game at each rerun.  The program now runs the file in a child of its own, so
+    the kill hits only that program's waiting parent, and the child dies with it (had it
+    lived on, its next getppid() was the nearest subreaper: the arena).  (A subprocess
+    here: without the fix the kill would end pytest.)"""
+    import os
+    import re
+    import subprocess
+    import sys
+
+    paths = []
+    for where, text in (("import", "import os\nos.kill(os.getppid(), 9)\n" + FIRST),
+                        ("move", "import os\ndef move(board, player):\n"
+                                 "    os.kill(os.getppid(), 9)\n    return 'up'\n")):
+        paths.append(tmp_path / f"killer_{where}.py")
+        paths[-1].write_text(text)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out = subprocess.run([sys.executable, "-c", _KILLED_GAMES, *map(str, paths)], cwd=root,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, (out.returncode, out.stderr)
+    # in move(): a few answers may get out before the parent's death ends the bot
+    *games, check = out.stdout.splitlines()
+    for where, line in zip(("import", "move"), games, strict=True):
+        assert re.fullmatch(rf"turn \d+: the bot's program ended: the program running "
+                            rf"killer_{where}\.py was killed by signal SIGKILL", line), line
+    # the arena's load check before a tournament: the file is left out, saying why
+    assert check == (f"{paths[0]}: loading the py: bot ended its process: it was killed by "
+                     f"signal SIGKILL")
