@@ -142,6 +142,15 @@ def test_exit_in_move_names_the_file_and_exit(tmp_path):
         "which ends the bot (return a move instead)")
 
 
+def test_exit_while_loading_names_the_file_and_exit(tmp_path):
+    # before: "the program running leaver.py exited with code 1 (last stderr line:
+    # 'SystemExit: 2')", where an exit in move() is said in the file's terms
+    record = _play_file(tmp_path, "import sys\nsys.exit(2)\n" + FIRST, name="leaver.py")
+    assert record.outcome.details[0] == (
+        "turn 1: the bot's program ended: leaver.py: loading it called sys.exit(2), which "
+        "ends the bot")
+
+
 def test_a_py_program_that_ends_otherwise_is_said_of_the_file(tmp_path):
     text = "import os\n\ndef move(board, player):\n    os._exit(4)\n"
     record = _play_file(tmp_path, text, name="hard.py")

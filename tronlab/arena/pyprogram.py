@@ -177,8 +177,11 @@ def main(argv=None) -> int:
         return 1 if problem else 0
     try:
         move, set_clock, start_game = load_bot(args.file)
-    except BaseException:   # noqa: BLE001 - whatever the file does, say it and stop
+    except BaseException as err:   # noqa: BLE001 - whatever the file does, say it and stop
         traceback.print_exc()
+        if isinstance(err, SystemExit):     # said for the file, as a hook's exit is
+            print(f"{EXITED_MARK}loading it called {exit_call(err.code)}, which ends the bot",
+                  file=sys.stderr)
         return 1
     client = make_client(args.protocol)
     return _play(stdin, out, client, (move, set_clock, start_game), args.game,
