@@ -231,6 +231,8 @@ def test_codingame_client_rebuilds_and_removes_trails():
     # before: the new start square was marked as player 0's trail, a wall out of nowhere
     ("2 0\n0 0 1 0\n5 5 5 5\n2 0\n3 3 2 0\n5 5 5 4\n",
      r"player 0's start changed from \(0, 0\) to \(3, 3\)"),
+    # before: read as a board whose one square held two living heads (Board refuses that)
+    ("2 0\n0 0 3 3\n5 5 3 3\n", r"players 0 and 1 both have their head on \(3, 3\)"),
 ])
 def test_codingame_client_errors(text, message):
     with pytest.raises(ProtocolError, match=message):

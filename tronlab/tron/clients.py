@@ -297,22 +297,7 @@ class CodingameClient:
         """Apply one turn's ``[x0, y0, x1, y1]`` lines to the remembered board (checked
         first: a bad turn changes nothing)."""
         n = len(players)
-        if self.board is not None and self.board.n_players != n:
-            raise ProtocolError(f"codingame: player count changed from "
-                                f"{self.board.n_players} to {n}")
-        for p, line in enumerate(players):
-            dead = tuple(line) == (-1, -1, -1, -1)
-            if not dead:
-                self._index(line[0], line[1], "start")
-                self._index(line[2], line[3], "head")
-                if self.board is not None and self._seen[p] and not self.board.alive[p]:
-                    raise ProtocolError(f"codingame: player {p} came back after dying")
-                start = self._index(line[0], line[1], "start")
-                if self.board is not None and self._seen[p] and start != self.board.starts[p]:
-                    # X0 Y0 is where the cycle started: a square of its trail all game
-                    raise ProtocolError(f"codingame: player {p}'s start changed from "
-                                        f"{self.board.xy(int(self.board.starts[p]))} to "
-                                        f"({line[0]}, {line[1]})")
+        self._check_turn(players)
         if self.board is None:
             self.board = Board(_empty_cells(self.width, self.height), np.zeros(n, np.int64),
                                alive=np.zeros(n, np.bool_), starts=np.zeros(n, np.int64))
@@ -338,6 +323,30 @@ class CodingameClient:
             board.alive[p] = True
             self._seen[p] = True
         return board
+
+    def _check_turn(self, players) -> None:
+        """A ProtocolError when one turn's lines cannot follow the remembered board: another
+        player count, a player back after dying, a start square that moved, two living heads
+        on one square (the second to move there died)."""
+        board, n = self.board, len(players)
+        if board is not None and board.n_players != n:
+            raise ProtocolError(f"codingame: player count changed from {board.n_players} "
+                                f"to {n}")
+        heads: dict = {}
+        for p, line in enumerate(players):
+            if tuple(line) == (-1, -1, -1, -1):
+                continue
+            start, head = self._index(line[0], line[1], "start"), self._index(*line[2:], "head")
+            if board is not None and self._seen[p] and not board.alive[p]:
+                raise ProtocolError(f"codingame: player {p} came back after dying")
+            if board is not None and self._seen[p] and start != board.starts[p]:
+                # X0 Y0 is where the cycle started: a square of its trail all game
+                raise ProtocolError(f"codingame: player {p}'s start changed from "
+                                    f"{board.xy(int(board.starts[p]))} to ({line[0]}, {line[1]})")
+            if head in heads:
+                raise ProtocolError(f"codingame: players {heads[head]} and {p} both have their "
+                                    f"head on ({line[2]}, {line[3]})")
+            heads[head] = p
 
     def _missed_square(self, p: int, line, dying=frozenset()) -> int | None:
         """The square player ``p``'s head passed in a turn the client did not read (a
