@@ -28,7 +28,7 @@ def test_positions_that_cannot_be_drawn_fall_back_to_the_owner():
     ("..\n...", "equally long"),
     ("", "non-empty"),
     (".x.", "unknown grid character 'x'"),
-    ("a.A", "player 0 is drawn twice"),
+    ("a.A", r"^player 0 is drawn twice: at \(0, 0\) and at \(2, 0\) \('A', row 0, column 2\)"),
 ])
 def test_bad_grids_are_refused(text, match):
     with pytest.raises(ValueError, match=match):

@@ -88,7 +88,9 @@ def parse_grid(text: str) -> ParsedGrid:
             else:
                 raise ValueError(f"unknown grid character {ch!r} at ({x}, {y})")
             if p in positions:
-                raise ValueError(f"player {p} is drawn twice")
+                raise ValueError(f"player {p} is drawn twice: at {positions[p]} and at "
+                                 f"({x}, {y}) ({ch!r}, row {y}, column {x}); a player stands "
+                                 f"on one square")
             positions[p] = (x, y)
     return ParsedGrid(owner, positions)
 
