@@ -117,7 +117,7 @@ def test_a_database_another_process_keeps_locked_stops_the_run_in_one_line(
         assert store.conn.execute("SELECT COUNT(*) FROM claims").fetchone() == (0,)
 
 
-def test_a_store_write_that_waits_out_the_lock_is_a_database_locked_error(tmp_path, monkeypatch):
+def test_a_store_write_that_waits_out_the_lock_is_a_cannot_write_error(tmp_path, monkeypatch):
     import sqlite3
 
     from tronlab.arena import store as store_module
@@ -135,7 +135,7 @@ def test_a_store_write_that_waits_out_the_lock_is_a_database_locked_error(tmp_pa
                           lambda: store.delete_tag("t")):
                 try:
                     write()
-                except store_module.DatabaseLocked as err:
+                except store_module.CannotWrite as err:
                     assert f"cannot write {store.path}: another process" in str(err)
                 else:
                     raise AssertionError("wrote through another process's lock")
@@ -167,3 +167,26 @@ def test_dropping_the_claims_waits_seconds_not_the_minute_of_a_game_write(tmp_pa
         assert store.conn.execute("PRAGMA busy_timeout").fetchone() == (60000,)
         claims.release()
         assert store.conn.execute("SELECT COUNT(*) FROM claims").fetchone() == (0,)
+
+
+def test_a_full_disk_is_a_cannot_write_error_and_keeps_the_games_stored(tmp_path):
+    """Before: sqlite3.OperationalError: database or disk is full, as a traceback that
+    ended the run (PRAGMA max_page_count makes the disk full here)."""
+    from tronlab.arena import store as store_module
+
+    def row(key):
+        return {"key": key, "game": "google2010", "bots": ["a", "b"], "names": ["a", "b"],
+                "map": "m", "map_set": "s", "seed": 1, "winner": 0, "ranks": [0, 1],
+                "turns": 3, "faults": [None, None], "record": "x" * 5000}
+
+    with Store(tmp_path / "f.sqlite") as store:
+        assert store.add(row("k1"))
+        pages = store.conn.execute("PRAGMA page_count").fetchone()[0]
+        store.conn.execute(f"PRAGMA max_page_count = {pages}")
+        try:
+            store.add(row("k2"))
+        except store_module.CannotWrite as err:
+            assert str(err) == f"cannot write {store.path}: SQLite says: database or disk is full"
+        else:
+            raise AssertionError("a full disk took the game")
+        assert store.done_keys() == {"k1"} and not store.conn.in_transaction

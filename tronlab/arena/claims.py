@@ -113,29 +113,23 @@ class Claims:
         """Claim the games ``keys`` not stored and held by no live run (one transaction);
         the keys claimed.  Those a live run holds go to :attr:`held`."""
         got = []
-        self.store.begin_write()        # DatabaseLocked when another process kept it
-        try:
+        with self.store.writing() as conn:      # CannotWrite: another process kept it...
             for key in keys:
-                if self.conn.execute("SELECT 1 FROM games WHERE key = ?", (key,)).fetchone():
+                if conn.execute("SELECT 1 FROM games WHERE key = ?", (key,)).fetchone():
                     self.passed += 1        # another run played it meanwhile
                     continue
-                found = self.conn.execute("SELECT host, pid, started, renewed FROM claims "
-                                          "WHERE key = ?", (key,)).fetchone()
+                found = conn.execute("SELECT host, pid, started, renewed FROM claims "
+                                     "WHERE key = ?", (key,)).fetchone()
                 if found is not None and self._live(*found):
                     self.held[key] = found[1] if found[0] == self.me[0] \
                         else f"{found[1]} on {found[0]}"
                     self.passed += 1
                     continue
-                self.conn.execute("INSERT OR REPLACE INTO claims VALUES (?, ?, ?, ?, ?)",
-                                  (key, *self.me, time.time()))
+                conn.execute("INSERT OR REPLACE INTO claims VALUES (?, ?, ?, ?, ?)",
+                             (key, *self.me, time.time()))
                 got.append(key)
-            self.conn.execute("UPDATE claims SET renewed = ? WHERE host = ? AND pid = ? AND "
-                              "started = ?", (time.time(), *self.me))
-            self.conn.execute("COMMIT")
-        except BaseException:
-            if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
-            raise
+            conn.execute("UPDATE claims SET renewed = ? WHERE host = ? AND pid = ? AND "
+                         "started = ?", (time.time(), *self.me))
         return got
 
     def release(self) -> None:
