@@ -21,6 +21,7 @@ from tronlab.tron.board import Board
 from tronlab.runner.registry import get_bot
 from tronlab.runner.engine import BotFault, play
 from tronlab.runner.external import STDERR_CAP, ExternalBot
+from tronlab.runner.stderrsink import STDERR_TAIL
 from tronlab.tron.mapgen import codingame_board, lightriders_board, load_builtin
 from tronlab.tron.rules import FAULTS
 
@@ -272,8 +273,9 @@ def test_noisy_stderr_is_capped():
     rec, _ = duel(fixture("noisy.py"), time_limit=0.2, first_time_limit=1.0)
     assert rec.outcome.deaths[0] == "timeout"
     text = rec.stderr[0]
-    assert text.startswith("noise 00000 ")
-    assert len(text.encode()) < STDERR_CAP + 200 and "bytes of stderr dropped" in text
+    assert text.startswith("noise 00000 ") and text.endswith("noise 01999 " + "x" * 90 + "\n")
+    assert len(text.encode()) < STDERR_CAP + STDERR_TAIL + 200
+    assert "bytes of stderr dropped" in text
 
 
 def test_lightriders_time_bank():

@@ -11,7 +11,8 @@ protocol and its own rules for late or extra lines on top.
 Memory stays bounded whatever the program prints: a line is cut at
 ``LINE_CAP`` bytes (the rest of it dropped), at most ``QUEUE_CAP`` unread lines
 wait (the reader then stops reading, and a program that keeps printing blocks on
-its full pipe), and stderr keeps its first ``STDERR_CAP`` bytes.  The bytes of a line not ended yet
+its full pipe), and stderr keeps its first and last bytes
+(:class:`~tronlab.runner.stderrsink.StderrSink`).  The bytes of a line not ended yet
 are kept too (fewer than ``LINE_CAP``), so a turn that times out can say what
 the program wrote without its newline.
 """
@@ -29,10 +30,10 @@ import weakref
 
 from . import reaper
 from .pipecount import pipe_counter
+from .stderrsink import STDERR_CAP, STDERR_TAIL, StderrSink  # noqa: F401  (their home before)
 from ..tron.protocol import quote
 from ..tron.values import is_real
 
-STDERR_CAP = 64 * 1024
 LINE_CAP = 4 * 1024    # bytes of one answer line; a longer line is cut (and is bad output)
 QUEUE_CAP = 64         # unread answer lines kept; then the reader waits
 POLL = 0.05            # seconds between checks that the program still runs
@@ -68,35 +69,6 @@ PARTIAL_SHOWN = 60
 #: how a timeout fault goes on when the program wrote nothing all game (a referee of
 #: programs that write no answers themselves words that case its own way: pyfilebot)
 SILENT = ", nothing on stdout yet"
-
-
-class StderrSink:
-    """Collects a program's stderr, keeping the first ``STDERR_CAP`` bytes."""
-
-    def __init__(self):
-        self.data = bytearray()
-        self.dropped = 0
-        self.lock = threading.Lock()
-
-    def run(self, stream) -> None:
-        try:
-            while True:
-                chunk = stream.read1(4096)
-                if not chunk:
-                    break
-                with self.lock:
-                    room = STDERR_CAP - len(self.data)
-                    self.data += chunk[:max(room, 0)]
-                    self.dropped += max(len(chunk) - max(room, 0), 0)
-        except (OSError, ValueError):
-            pass
-
-    def text(self) -> str:
-        with self.lock:
-            text = self.data.decode("utf-8", errors="replace")
-            if self.dropped:
-                text += f"\n[tronlab: {self.dropped} more bytes of stderr dropped]\n"
-            return text
 
 
 def _end_program(proc: subprocess.Popen, token: str, stop: threading.Event) -> None:
