@@ -331,7 +331,7 @@ class ExternalBot:
             program.close()
 
     def stderr_text(self) -> str:
-        """What the program wrote on stderr this game (first 64 KiB)."""
+        """What the program wrote on stderr this game (its first 64 KiB and last 4 KiB)."""
         return self._sink.text()
 
     @property
