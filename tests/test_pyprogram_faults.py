@@ -242,18 +242,22 @@ def test_a_file_that_answered_and_then_hung_is_not_told_it_never_started(tmp_pat
     assert "first move()" not in detail and "top level" not in detail, detail
 
 
-#: plays each py: file of its arguments against the hugger; prints the file's fault
+#: plays each py: file of its arguments on a small board; prints the file's fault, then
+#: what the arena's load check says of the first file
 _KILLED_GAMES = """
 import sys
-from tests.test_pyprogram_faults import _play
 from tronlab.arena.bots import make_bot
+from tronlab.arena.pycheck import load_problems
+from tronlab.runner.engine import play
+from tronlab.tron.board import Board
 for path in sys.argv[1:]:
     bot = make_bot("py:" + path, "google2010", limits=(2.0, 6.0))
     try:
-        print(_play(bot, "google2010").outcome.details[0])
+        board = Board.from_ascii("1......\\n.......\\n......2")
+        print(play(board, [bot, lambda b, p: b.legal_moves(p)[0]], time_limit=2.0,
+                   first_time_limit=6.0).outcome.details[0])
     finally:
         bot.close()
-from tronlab.arena.pycheck import load_problems
 print(*load_problems(sys.argv[1:2], 30.0).values())
 """
 
@@ -265,26 +269,24 @@ def test_a_file_that_kills_its_parent_ends_its_own_bot_not_the_match(tmp_path):
     the kill hits only that program's waiting parent, and the child dies with it (had it
     lived on, its next getppid() was the nearest subreaper: the arena).  (A subprocess
     here: without the fix the kill would end pytest.)"""
-    import os
-    import re
     import subprocess
     import sys
 
     paths = []
     for where, text in (("import", "import os\nos.kill(os.getppid(), 9)\n" + FIRST),
-                        ("move", "import os\ndef move(board, player):\n"
-                                 "    os.kill(os.getppid(), 9)\n    return 'up'\n")):
+                        ("move", "import os, time\ndef move(board, player):\n"
+                                 "    os.kill(os.getppid(), 9)\n    time.sleep(1)\n"
+                                 "    return 'down'\n")):
         paths.append(tmp_path / f"killer_{where}.py")
         paths[-1].write_text(text)
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    out = subprocess.run([sys.executable, "-c", _KILLED_GAMES, *map(str, paths)], cwd=root,
+    out = subprocess.run([sys.executable, "-c", _KILLED_GAMES, *map(str, paths)],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, (out.returncode, out.stderr)
-    # in move(): a few answers may get out before the parent's death ends the bot
+    # move() sleeps after its kill: the parent's death ends the bot before it answers
     *games, check = out.stdout.splitlines()
     for where, line in zip(("import", "move"), games, strict=True):
-        assert re.fullmatch(rf"turn \d+: the bot's program ended: the program running "
-                            rf"killer_{where}\.py was killed by signal SIGKILL", line), line
+        assert line == (f"turn 1: the bot's program ended: the program running "
+                        f"killer_{where}.py was killed by signal SIGKILL"), line
     # the arena's load check before a tournament: the file is left out, saying why
     assert check == (f"{paths[0]}: loading the py: bot ended its process: it was killed by "
                      f"signal SIGKILL")
