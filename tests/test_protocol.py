@@ -233,6 +233,9 @@ def test_codingame_client_rebuilds_and_removes_trails():
      r"player 0's start changed from \(0, 0\) to \(3, 3\)"),
     # before: read as a board whose one square held two living heads (Board refuses that)
     ("2 0\n0 0 3 3\n5 5 3 3\n", r"players 0 and 1 both have their head on \(3, 3\)"),
+    # before: the bot was asked to move a dead cycle ('filler' failed: "head 0 is on the
+    # border of this 32x22 padded grid")
+    ("2 1\n0 0 1 0\n-1 -1 -1 -1\n", r"your own line \(player 1\) is -1 -1 -1 -1, a dead"),
 ])
 def test_codingame_client_errors(text, message):
     with pytest.raises(ProtocolError, match=message):

@@ -268,11 +268,14 @@ class CodingameClient:
             self._header, self._lines = (n, me), []
             return None
         fields = _int_fields(line, 4, "codingame player line 'X0 Y0 X1 Y1'")
+        n, me = self._header
         if fields != [-1, -1, -1, -1]:
             self._index(fields[0], fields[1], "start")
             self._index(fields[2], fields[3], "head")
+        elif len(self._lines) == me:       # the bot would be asked to move a dead cycle
+            raise ProtocolError(f"codingame: your own line (player {me}) is -1 -1 -1 -1, a "
+                                f"dead player's, but the server asks living players only")
         self._lines.append(fields)
-        n, me = self._header
         if len(self._lines) < n:
             return None
         board = self.update(self._lines)    # a refused turn is answered with a guess
