@@ -271,10 +271,13 @@ def test_a_child_that_leaves_the_group_and_clears_its_environment_is_ended(tmp_p
     assert report["left"] == [], f"processes left behind: {report['left']}"
 
 
+#: a contest program (no move(): cmd:) that kills the process playing its game, a pool
+#: worker.  (A py: file doing the same kills only the process that waits for it: see
+#: test_pyprogram_faults.)
 KILLER = """
-    import os
-    def move(board, player):
-        os.kill(os.getppid(), 9)      # the process playing this game: a pool worker
+    import os, sys
+    sys.stdin.readline()
+    os.kill(os.getppid(), 9)
     """
 
 

@@ -75,3 +75,118 @@ def test_ctrl_c_while_the_arena_modules_load_exits_130_without_a_traceback(monke
     monkeypatch.setattr(sys, "meta_path", [_CtrlCOnImport("tronlab.arena.cli"),
                                            *sys.meta_path])
     assert main(["arena", "run", "--bots", "random", "hugger"]) == 130
+
+
+def test_a_database_another_process_keeps_locked_stops_the_run_in_one_line(
+        tmp_path, capsys, monkeypatch):
+    """Another process holds the write lock past the busy timeout (60 s; 0.3 s here) after
+    the first game is stored.  Before: sqlite3.OperationalError: database is locked, as a
+    traceback.  Now the run stops as when a worker dies: the games stored are kept and
+    listed, and stderr gets one line naming the file and what to do."""
+    import sqlite3
+
+    from tronlab.arena import store as store_module
+    from tronlab.arena.cli import main
+
+    db, holder = tmp_path / "l.sqlite", []
+    monkeypatch.setattr(store_module, "LOCK_WAIT", 0.3)
+    real_add = store_module.Store.add
+
+    def add_then_lock(store, row):
+        stored = real_add(store, row)
+        if not holder:          # another process takes the write lock and keeps it
+            holder.append(sqlite3.connect(db, isolation_level=None))
+            holder[0].execute("BEGIN EXCLUSIVE")
+        return stored
+
+    monkeypatch.setattr(store_module.Store, "add", add_then_lock)
+    try:
+        code = main(["run", "--bots", "random", "hugger", "--maps", "random:1:7x7",
+                     "--time", "0.05", "--db", str(db), "--no-progress"])
+    finally:
+        holder[0].close()
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert err == (f"tronlab arena: error: cannot write {db}: another process held its write "
+                   f"lock for more than 0.3 s (another 'tronlab arena run' writing to it?); "
+                   f"wait for it to end and run the same command again, or give this run its "
+                   f"own --db; the games stored so far are kept\n")
+    assert f"stopped: 1 game finished in this run is stored in {db}" in out
+    with Store(db) as store:
+        assert len(store.done_keys()) == 1 and store.integrity_check() == "ok"
+        assert store.conn.execute("SELECT COUNT(*) FROM claims").fetchone() == (0,)
+
+
+def test_a_store_write_that_waits_out_the_lock_is_a_cannot_write_error(tmp_path, monkeypatch):
+    import sqlite3
+
+    from tronlab.arena import store as store_module
+    from tronlab.arena.claims import Claims
+
+    monkeypatch.setattr(store_module, "LOCK_WAIT", 0.1)
+    with Store(tmp_path / "s.sqlite") as store:
+        other = sqlite3.connect(store.path, isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")
+        try:
+            row = {"key": "k", "game": "google2010", "bots": ["a", "b"], "names": ["a", "b"],
+                   "map": "m", "map_set": "s", "seed": 1, "winner": 0, "ranks": [0, 1],
+                   "turns": 3, "faults": [None, None], "record": "{}"}
+            for write in (lambda: store.add(row), lambda: Claims(store).claim(["k"]),
+                          lambda: store.delete_tag("t")):
+                try:
+                    write()
+                except store_module.CannotWrite as err:
+                    assert f"cannot write {store.path}: another process" in str(err)
+                else:
+                    raise AssertionError("wrote through another process's lock")
+        finally:
+            other.close()
+        assert not store.conn.in_transaction
+
+
+def test_dropping_the_claims_waits_seconds_not_the_minute_of_a_game_write(tmp_path, monkeypatch):
+    """A run stopped by a locked database still drops its claims at the end; that waited
+    the whole busy timeout again (60 s) before the error could be printed."""
+    import sqlite3
+    import time
+
+    from tronlab.arena import claims as claims_module
+
+    monkeypatch.setattr(claims_module, "RELEASE_WAIT", 0.1)
+    with Store(tmp_path / "c.sqlite") as store:        # the busy timeout: LOCK_WAIT, 60 s
+        claims = claims_module.Claims(store)
+        assert claims.claim(["k"]) == ["k"]
+        other = sqlite3.connect(store.path, isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")
+        t0 = time.monotonic()
+        try:
+            claims.release()        # cannot: the claim lapses when this process ends
+        finally:
+            other.close()
+        assert time.monotonic() - t0 < 5
+        assert store.conn.execute("PRAGMA busy_timeout").fetchone() == (60000,)
+        claims.release()
+        assert store.conn.execute("SELECT COUNT(*) FROM claims").fetchone() == (0,)
+
+
+def test_a_full_disk_is_a_cannot_write_error_and_keeps_the_games_stored(tmp_path):
+    """Before: sqlite3.OperationalError: database or disk is full, as a traceback that
+    ended the run (PRAGMA max_page_count makes the disk full here)."""
+    from tronlab.arena import store as store_module
+
+    def row(key):
+        return {"key": key, "game": "google2010", "bots": ["a", "b"], "names": ["a", "b"],
+                "map": "m", "map_set": "s", "seed": 1, "winner": 0, "ranks": [0, 1],
+                "turns": 3, "faults": [None, None], "record": "x" * 5000}
+
+    with Store(tmp_path / "f.sqlite") as store:
+        assert store.add(row("k1"))
+        pages = store.conn.execute("PRAGMA page_count").fetchone()[0]
+        store.conn.execute(f"PRAGMA max_page_count = {pages}")
+        try:
+            store.add(row("k2"))
+        except store_module.CannotWrite as err:
+            assert str(err) == f"cannot write {store.path}: SQLite says: database or disk is full"
+        else:
+            raise AssertionError("a full disk took the game")
+        assert store.done_keys() == {"k1"} and not store.conn.in_transaction

@@ -289,3 +289,23 @@ def test_a_tab_inside_an_ascii_row_is_refused_like_parse_map_refuses_it():
     with pytest.raises(BoardError, match=r"unknown character '\\t' at x=1, y=0"):
         parse_map("4 1\n1\t.2\n")
     assert parse_ascii("\t1.\n\t.2").cells.shape == (4, 4)
+
+
+@pytest.mark.parametrize("text, char, x, y, owner, players", [
+    ("1a.c2", "c", 3, 0, 3, "players 1, 2"),
+    ("1..\n.2d\n...", "d", 2, 1, 4, "players 1, 2"),
+    ("1.\n.d\n2.\n3b", "d", 1, 1, 4, "players 1, 2, 3"),
+])
+def test_a_trail_letter_of_a_player_the_board_lacks_is_refused(text, char, x, y, owner, players):
+    """'c' is player 3's trail; on a board whose heads are 1 and 2 it belonged to no one
+    and was kept silently as a square of a player that does not exist."""
+    with pytest.raises(BoardError) as err:
+        Board.from_ascii(text)
+    message = str(err.value)
+    assert f"{char!r} at x={x}, y={y} (row {y}, column {x})" in message
+    assert f"trail of player {owner}" in message and f"has {players} " in message
+
+
+def test_trail_letters_of_existing_players_and_dead_heads_still_parse():
+    assert Board.from_ascii("1a.b2").n_players == 2
+    assert Board.from_ascii("1a.c2\n..C..").n_players == 3     # a dead head makes player 3

@@ -21,6 +21,7 @@ from tronlab.tron.board import Board
 from tronlab.runner.registry import get_bot
 from tronlab.runner.engine import BotFault, play
 from tronlab.runner.external import STDERR_CAP, ExternalBot
+from tronlab.runner.stderrsink import STDERR_TAIL
 from tronlab.tron.mapgen import codingame_board, lightriders_board, load_builtin
 from tronlab.tron.rules import FAULTS
 
@@ -241,6 +242,16 @@ def test_garbage_is_bad_output_quoted_and_cut_short():
     assert "not a move: expected a digit" in detail, detail    # not "bad output: " again
 
 
+def test_an_answer_cut_at_the_line_cap_is_said_to_be_longer_not_counted():
+    """Before: "got 'xxx...'... (4096 characters)" of a 10,000-character answer, the
+    length of what was kept given as the line's."""
+    rec, _ = duel([PY, "-c", "import sys\nfor _ in sys.stdin: print('x' * 10000, flush=True)"],
+                  first_time_limit=20.0)
+    assert rec.outcome.deaths[0] == "bad-output"
+    assert "... (a line longer than 4096 bytes, cut there) (stdout carries the answers" in \
+        rec.outcome.details[0], rec.outcome.details[0]
+
+
 def test_missing_program_is_exited_not_a_crash():
     rec, _ = duel([str(FIXTURES / "no-such-program")])
     assert rec.outcome.deaths[0] == "exited"
@@ -262,8 +273,9 @@ def test_noisy_stderr_is_capped():
     rec, _ = duel(fixture("noisy.py"), time_limit=0.2, first_time_limit=1.0)
     assert rec.outcome.deaths[0] == "timeout"
     text = rec.stderr[0]
-    assert text.startswith("noise 00000 ")
-    assert len(text.encode()) < STDERR_CAP + 200 and "bytes of stderr dropped" in text
+    assert text.startswith("noise 00000 ") and text.endswith("noise 01999 " + "x" * 90 + "\n")
+    assert len(text.encode()) < STDERR_CAP + STDERR_TAIL + 200
+    assert "bytes of stderr dropped" in text
 
 
 def test_lightriders_time_bank():

@@ -89,6 +89,25 @@ def test_bad_settings_are_reported_and_the_bot_plays_on(bad):
     assert "bad input" in err and bad.split()[1] in err and "Traceback" not in err
 
 
+def test_a_botid_that_changes_mid_game_is_refused_and_the_bot_keeps_its_rider():
+    """A rider is one bot's for the whole game, as CodinGame's P is.  Before, 'settings
+    your_botid 1' after round 0 was kept: the bot planned round 1 for the other rider's
+    head and its answer steered its own from there."""
+    board = lightriders_board(x=3, y=7)
+    text = (GAMES_MD_SETTINGS + lightriders_state(board, 0, round=0, time_ms=500)
+            + "settings your_botid 1\n" + lightriders_state(board, 0, round=1, time_ms=500))
+    seen = []
+    out, err = io.StringIO(), io.StringIO()
+    run_stdio(lambda b, p: seen.append(p) or "up", "lightriders", stdin=io.StringIO(text),
+              stdout=out, stderr=err)
+    assert seen == [0, 0] and out.getvalue() == "up\nup\n"
+    assert err.getvalue() == ("tronlab bot: bad input: lightriders settings your_botid: "
+                              "changed from 0 to 1 after round 0; keeping your_botid 0\n")
+    client = LightRidersClient()        # before any round: settings may say anything
+    feed_all(client, GAMES_MD_SETTINGS + "settings your_botid 1\n")
+    assert client.player == 1
+
+
 def test_an_unreadable_round_is_answered_with_pass():
     text = GAMES_MD_SETTINGS + "update game field .,.\naction move 9000\n"
     n, out, err = play_stdio(text)

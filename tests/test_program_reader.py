@@ -1,16 +1,18 @@
 """The stdout reader of contest programs (tronlab.runner.program._LineReader): it reads
 what the pipe holds and splits lines itself, so that a timeout can say what a program
-wrote without a newline.  The lines it queues are the ones ``readline(LINE_CAP)`` gave
-(the oracle), whatever the chunks the pipe delivers, and it keeps no more than it did."""
+wrote without a newline.  The lines it queues are the program's lines, each cut to its
+first LINE_CAP bytes (a CutLine, the rest dropped) when longer (the oracle: a
+split at each newline and slicing), whatever the chunks the pipe delivers, and it keeps
+no more than that."""
 
-import io
 import queue
 import threading
 
 import numpy as np
 import pytest
 
-from tronlab.runner.program import LINE_CAP, QUEUE_CAP, _LineReader
+from tronlab.runner.program import LINE_CAP, QUEUE_CAP, CutLine, _LineReader
+from tronlab.tron.protocol import ProtocolError, parse_answer
 
 
 class Chunked:
@@ -27,10 +29,12 @@ class Chunked:
 
 
 def oracle(data: bytes) -> list:
-    stream = io.BufferedReader(io.BytesIO(data))
-    out = []
-    while raw := stream.readline(LINE_CAP):
-        out.append(raw.decode("utf-8", errors="replace"))
+    """(cut?, text) of each line: a line that fits in LINE_CAP bytes with its newline
+    (or, the last, without one) as it is, a longer one cut to its first LINE_CAP bytes."""
+    out, parts = [], data.split(b"\n")
+    for raw in [part + b"\n" for part in parts[:-1]] + [parts[-1]] * bool(parts[-1]):
+        fits = len(raw) < LINE_CAP or (len(raw) == LINE_CAP and raw.endswith(b"\n"))
+        out.append((not fits, raw[:LINE_CAP].decode("utf-8", errors="replace")))
     return out
 
 
@@ -39,15 +43,15 @@ def read_all(stream) -> list:
     _LineReader(lines, threading.Event()).run(stream)
     out = []
     while (line := lines.get_nowait()) is not None:
-        out.append(line)
+        out.append((isinstance(line, CutLine), line))
     return out
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_lines_are_the_ones_readline_gave(seed):
+def test_lines_are_the_programs_lines_cut_at_the_cap(seed):
     rng = np.random.default_rng(seed)
     pieces = [b"up\n", b"\n", b"1", "é".encode(), b"x" * int(rng.integers(1, 3 * LINE_CAP)),
-              b"\r\n", b"LEFT"]
+              b"\r\n", b"LEFT", b"y" * (LINE_CAP - 1)]
     data = b"".join(pieces[i] for i in rng.integers(len(pieces), size=int(rng.integers(0, 30))))
     sizes = rng.integers(1, 5000, size=len(data) + 1)
     assert read_all(Chunked(data, sizes)) == oracle(data)
@@ -60,9 +64,20 @@ def test_the_unfinished_line_is_kept_and_capped():
     assert reader._split(b"up\nLE")
     assert lines.get_nowait() == "up\n" and reader.written() == (True, b"LE")
     assert reader._split(b"FT" + b"x" * (2 * LINE_CAP))
-    seen, partial = reader.written()
-    assert len(partial) < LINE_CAP and lines.qsize() == 2   # two cut pieces queued
-    assert lines.get_nowait().startswith("LEFTxx")
+    assert reader.written() == (True, b"") and lines.qsize() == 1   # cut, the rest dropped
+    cut = lines.get_nowait()
+    assert isinstance(cut, CutLine) and cut == "LEFT" + "x" * (LINE_CAP - 4)
+    assert reader._split(b"xx\nUP\n") and lines.get_nowait() == "UP\n"   # a line again
+
+
+def test_a_cut_line_is_said_to_be_longer_than_the_cap_not_its_cut_length():
+    # before: "got 'xxx...'... (4096 characters)" of a 10,000-character answer
+    lines = queue.Queue()
+    _LineReader(lines, threading.Event()).run(Chunked(b"x" * 10_000 + b"\n", [3000] * 4))
+    with pytest.raises(ProtocolError) as err:
+        parse_answer("codingame", lines.get_nowait())
+    assert str(err.value).endswith(f"... (a line longer than {LINE_CAP} bytes, cut there)")
+    assert lines.get_nowait() is None       # the rest of the line is no line of its own
 
 
 def test_a_full_queue_stops_the_reading():

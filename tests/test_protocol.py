@@ -226,11 +226,33 @@ def test_codingame_client_rebuilds_and_removes_trails():
     ("2 2\n", "bad player count"),
     ("2 0\n1 2 3\n", "X0 Y0 X1 Y1"),
     ("2 0\n0 0 30 0\n1 1 1 1\n", r"\(30, 0\) is off the 30x20 grid"),
-    ("2 0\n0 0 1 1\n2 2 2 2\n3 0\n", "player count changed"),
+    ("2 0\n0 0 1 1\n2 2 2 2\n3 0\n", "player count changed from 2 to 3 \\(header '3 0'\\)"),
+    ("2 0\n0 0 1 1\n2 2 2 2\n2 1\n", "own index P changed from 0 to 1 \\(header '2 1'\\)"),
+    # before: the new start square was marked as player 0's trail, a wall out of nowhere
+    ("2 0\n0 0 1 0\n5 5 5 5\n2 0\n3 3 2 0\n5 5 5 4\n",
+     r"player 0's start changed from \(0, 0\) to \(3, 3\)"),
+    # before: read as a board whose one square held two living heads (Board refuses that)
+    ("2 0\n0 0 3 3\n5 5 3 3\n", r"players 0 and 1 both have their head on \(3, 3\)"),
+    # before: the bot was asked to move a dead cycle ('filler' failed: "head 0 is on the
+    # border of this 32x22 padded grid")
+    ("2 1\n0 0 1 0\n-1 -1 -1 -1\n", r"your own line \(player 1\) is -1 -1 -1 -1, a dead"),
 ])
 def test_codingame_client_errors(text, message):
     with pytest.raises(ProtocolError, match=message):
         feed_all(make_client("codingame"), text)
+
+
+def test_a_codingame_header_whose_seat_changes_is_a_broken_turn_not_a_new_self():
+    """P is the reader's seat for the whole game.  Before, '2 1' after turns read as
+    player 0 was taken as is: the bot moved player 1's head, and its answer steered a
+    light cycle it does not ride.  Now that turn gets what any bad header gets: no
+    answer and one line on stderr; the next good turn is read and answered."""
+    good = "2 0\n0 0 1 0\n5 5 5 5\n", "2 0\n0 0 3 0\n5 5 5 3\n"
+    n, out, err = run(lambda board, player: "down", "codingame",
+                      good[0] + "2 1\n0 0 2 0\n5 5 5 4\n" + good[1])
+    assert (n, out) == (2, "DOWN\nDOWN\n")
+    assert err.splitlines() == ["tronlab bot: bad input: codingame: own index P changed from "
+                                "0 to 1 (header '2 1')"]
 
 
 def simulate_codingame(seed, n, width=8, height=6, turns=40):

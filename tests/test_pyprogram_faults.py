@@ -142,6 +142,15 @@ def test_exit_in_move_names_the_file_and_exit(tmp_path):
         "which ends the bot (return a move instead)")
 
 
+def test_exit_while_loading_names_the_file_and_exit(tmp_path):
+    # before: "the program running leaver.py exited with code 1 (last stderr line:
+    # 'SystemExit: 2')", where an exit in move() is said in the file's terms
+    record = _play_file(tmp_path, "import sys\nsys.exit(2)\n" + FIRST, name="leaver.py")
+    assert record.outcome.details[0] == (
+        "turn 1: the bot's program ended: leaver.py: loading it called sys.exit(2), which "
+        "ends the bot")
+
+
 def test_a_py_program_that_ends_otherwise_is_said_of_the_file(tmp_path):
     text = "import os\n\ndef move(board, player):\n    os._exit(4)\n"
     record = _play_file(tmp_path, text, name="hard.py")
@@ -231,3 +240,53 @@ def test_a_file_that_answered_and_then_hung_is_not_told_it_never_started(tmp_pat
     (turn, kind, detail), = _faults(record)
     assert (turn, kind) == (2, "timeout"), (turn, kind, detail)
     assert "first move()" not in detail and "top level" not in detail, detail
+
+
+#: plays each py: file of its arguments on a small board; prints the file's fault, then
+#: what the arena's load check says of the first file
+_KILLED_GAMES = """
+import sys
+from tronlab.arena.bots import make_bot
+from tronlab.arena.pycheck import load_problems
+from tronlab.runner.engine import play
+from tronlab.tron.board import Board
+for path in sys.argv[1:]:
+    bot = make_bot("py:" + path, "google2010", limits=(2.0, 6.0))
+    try:
+        board = Board.from_ascii("1......\\n.......\\n......2")
+        print(play(board, [bot, lambda b, p: b.legal_moves(p)[0]], time_limit=2.0,
+                   first_time_limit=6.0).outcome.details[0])
+    finally:
+        bot.close()
+print(*load_problems(sys.argv[1:2], 30.0).values())
+"""
+
+
+def test_a_file_that_kills_its_parent_ends_its_own_bot_not_the_match(tmp_path):
+    """os.kill(os.getppid(), 9) in a py: file, at import or in move(), killed the process
+    that ran the game: ``tronlab match`` died with no word (exit -9), an arena run died on
+    the same game at each rerun.  The program now runs the file in a child of its own, so
+    the kill hits only that program's waiting parent, and the child dies with it (had it
+    lived on, its next getppid() was the nearest subreaper: the arena).  (A subprocess
+    here: without the fix the kill would end pytest.)"""
+    import subprocess
+    import sys
+
+    paths = []
+    for where, text in (("import", "import os\nos.kill(os.getppid(), 9)\n" + FIRST),
+                        ("move", "import os, time\ndef move(board, player):\n"
+                                 "    os.kill(os.getppid(), 9)\n    time.sleep(1)\n"
+                                 "    return 'down'\n")):
+        paths.append(tmp_path / f"killer_{where}.py")
+        paths[-1].write_text(text)
+    out = subprocess.run([sys.executable, "-c", _KILLED_GAMES, *map(str, paths)],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, (out.returncode, out.stderr)
+    # move() sleeps after its kill: the parent's death ends the bot before it answers
+    *games, check = out.stdout.splitlines()
+    for where, line in zip(("import", "move"), games, strict=True):
+        assert line == (f"turn 1: the bot's program ended: the program running "
+                        f"killer_{where}.py was killed by signal SIGKILL"), line
+    # the arena's load check before a tournament: the file is left out, saying why
+    assert check == (f"{paths[0]}: loading the py: bot ended its process: it was killed by "
+                     f"signal SIGKILL")

@@ -28,7 +28,7 @@ def test_positions_that_cannot_be_drawn_fall_back_to_the_owner():
     ("..\n...", "equally long"),
     ("", "non-empty"),
     (".x.", "unknown grid character 'x'"),
-    ("a.A", "player 0 is drawn twice"),
+    ("a.A", r"^player 0 is drawn twice: at \(0, 0\) and at \(2, 0\) \('A', row 0, column 2\)"),
 ])
 def test_bad_grids_are_refused(text, match):
     with pytest.raises(ValueError, match=match):
@@ -53,6 +53,13 @@ def test_state_from_ascii_checks_its_players():
         state_from_ascii("A.1.", positions={1: (4, 0)})
     with pytest.raises(ValueError, match="names player 2"):
         state_from_ascii("A.2.", n_players=2, positions={1: (1, 0)})
+    # before: 'the grid names player 2', with no square, and so too when only
+    # eliminated= named the player
+    with pytest.raises(ValueError, match=r"^'c' at \(1, 1\) \(row 1, column 1\) names player 2 "
+                                         r"but there are 2 players \(0 to 1\)$"):
+        state_from_ascii("a.\n.c", n_players=2)
+    with pytest.raises(ValueError, match="^positions= or eliminated= names player 3 but"):
+        state_from_ascii("a.\n.b", n_players=2, eliminated=(3,))
     s = state_from_ascii("A.1.", eliminated=(1,))
     assert s.positions == ((0, 0), None) and s.eliminated == (False, True)
     assert state_from_ascii("a..", n_players=3, eliminated=(1, 2)).n_players == 3

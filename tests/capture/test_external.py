@@ -47,6 +47,9 @@ PROGRAM = textwrap.dedent("""
             if mode == "back":
                 print("back 2", flush=True)
                 continue
+            if mode == "long":                      # an answer with a 9,000-byte message
+                print(f"34 {y}", "m" * 9000, flush=True)
+                continue
             if mode == "chatty" and rnd == after:   # the answer, then a debug line
                 print(f"34 {y}\\ndebug: I am at {x} {y}", flush=True)
                 continue
@@ -190,6 +193,21 @@ def test_a_line_waiting_when_the_next_turn_is_asked_is_named_as_tron_names_it(tm
         prog.close()
     assert err.value.reason == "bad-output"
     assert err.value.detail == f"'debug: I am at 3 4' printed without being asked ({ANSWERS_ONLY})"
+
+
+def test_an_answer_with_a_long_message_is_one_answer(tmp_path):
+    """A line is cut at 4096 bytes and the rest of it dropped.  Before, the rest was
+    queued as lines of their own: the answer was read, then at the next turn its tail
+    ('mmm...'... (808 characters) printed without being asked) eliminated the program."""
+    state = initial_state(make_config(2), [(3, 4), (30, 15)])
+    prog = program(tmp_path, "long", 1)
+    try:
+        for _ in range(2):
+            assert prog(state.view(), 0) == (34, 4)
+            assert prog.message == "m" * 100       # the contest's 100 characters
+            time.sleep(0.2)                        # the whole line is in the pipe by now
+    finally:
+        prog.close()
 
 
 def test_the_first_turn_has_its_own_limit(tmp_path):

@@ -47,6 +47,8 @@ CREATE TABLE IF NOT EXISTS claims (
 
 #: seconds after which the claim of a run on another host lapses when not renewed
 STALE = 3600.0
+#: seconds a run that ends waits for the write lock to drop its claims
+RELEASE_WAIT = 5.0
 
 
 def process_start(pid: int) -> str | None:
@@ -95,7 +97,7 @@ class Claims:
     live run to that run's pid (host-qualified when another host's)."""
 
     def __init__(self, store, *, me=None):
-        self.conn = store.conn
+        self.store, self.conn = store, store.conn
         self.me = tuple(me or this_process())
         self.held: dict = {}
         self.passed = 0         # games not claimed: held by another run, or stored by it
@@ -111,38 +113,38 @@ class Claims:
         """Claim the games ``keys`` not stored and held by no live run (one transaction);
         the keys claimed.  Those a live run holds go to :attr:`held`."""
         got = []
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        with self.store.writing() as conn:      # CannotWrite: another process kept it...
             for key in keys:
-                if self.conn.execute("SELECT 1 FROM games WHERE key = ?", (key,)).fetchone():
+                if conn.execute("SELECT 1 FROM games WHERE key = ?", (key,)).fetchone():
                     self.passed += 1        # another run played it meanwhile
                     continue
-                found = self.conn.execute("SELECT host, pid, started, renewed FROM claims "
-                                          "WHERE key = ?", (key,)).fetchone()
+                found = conn.execute("SELECT host, pid, started, renewed FROM claims "
+                                     "WHERE key = ?", (key,)).fetchone()
                 if found is not None and self._live(*found):
                     self.held[key] = found[1] if found[0] == self.me[0] \
                         else f"{found[1]} on {found[0]}"
                     self.passed += 1
                     continue
-                self.conn.execute("INSERT OR REPLACE INTO claims VALUES (?, ?, ?, ?, ?)",
-                                  (key, *self.me, time.time()))
+                conn.execute("INSERT OR REPLACE INTO claims VALUES (?, ?, ?, ?, ?)",
+                             (key, *self.me, time.time()))
                 got.append(key)
-            self.conn.execute("UPDATE claims SET renewed = ? WHERE host = ? AND pid = ? AND "
-                              "started = ?", (time.time(), *self.me))
-            self.conn.execute("COMMIT")
-        except BaseException:
-            if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
-            raise
+            conn.execute("UPDATE claims SET renewed = ? WHERE host = ? AND pid = ? AND "
+                         "started = ?", (time.time(), *self.me))
         return got
 
     def release(self) -> None:
-        """Drop the claims this run still holds (games it did not finish)."""
+        """Drop the claims this run still holds (games it did not finish), waiting at most
+        :data:`RELEASE_WAIT` for the write lock: a run that stopped because another
+        process kept the database locked says so a minute sooner."""
+        wait = self.conn.execute("PRAGMA busy_timeout").fetchone()[0]
+        self.conn.execute(f"PRAGMA busy_timeout = {min(wait, int(RELEASE_WAIT * 1000))}")
         try:
             self.conn.execute("DELETE FROM claims WHERE host = ? AND pid = ? AND started = ?",
                               self.me)
         except sqlite3.DatabaseError:
             pass            # left behind: they lapse when this process has ended
+        finally:
+            self.conn.execute(f"PRAGMA busy_timeout = {int(wait)}")
 
     def still_held(self, done) -> dict:
         """:attr:`held` without the games in ``done`` (stored keys) since."""

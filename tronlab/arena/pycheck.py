@@ -162,8 +162,15 @@ def _load_problem(path, code, out) -> str:
     from .pyprogram import CHECK_MARK
 
     said = [line[len(CHECK_MARK):] for line in out.splitlines() if line.startswith(CHECK_MARK)]
-    return said[-1] if said else (f"{path}: loading the py: bot ended its process (exit code "
-                                  f"{code})")
+    if said:
+        return said[-1]
+    if code < 0:            # os.kill(os.getppid(), 9) at import ends the check so
+        import signal
+        name = signal.Signals(-code).name if -code in signal.valid_signals() else -code
+        how = f"was killed by signal {name}"
+    else:
+        how = f"ended with exit code {code}"
+    return f"{path}: loading the py: bot ended its process: it {how}"
 
 
 def _top_level_statements(body):

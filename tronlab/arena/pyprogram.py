@@ -38,6 +38,9 @@ Anything the student's code writes to its standard output goes to stderr, not
 to the referee, and its standard input is empty: the protocol runs on copies of
 the two file descriptors, so this holds for ``print``, for ``os.system`` and
 for a C library alike.
+On Linux the file runs in a child of the program, which waits for it and dies with
+it (:func:`_shield`): a file that kills its parent process ends its own bot, not the
+game's referee.
 ``--check`` loads the file and stops: a file whose loading raises prints one line
 (:data:`CHECK_MARK`, the file, its line and the exception) and exits with 1; the
 arena runs it once per bot before a tournament (:func:`tronlab.arena.pycheck.check_bots_load`).
@@ -174,8 +177,11 @@ def main(argv=None) -> int:
         return 1 if problem else 0
     try:
         move, set_clock, start_game = load_bot(args.file)
-    except BaseException:   # noqa: BLE001 - whatever the file does, say it and stop
+    except BaseException as err:   # noqa: BLE001 - whatever the file does, say it and stop
         traceback.print_exc()
+        if isinstance(err, SystemExit):     # said for the file, as a hook's exit is
+            print(f"{EXITED_MARK}loading it called {exit_call(err.code)}, which ends the bot",
+                  file=sys.stderr)
         return 1
     client = make_client(args.protocol)
     return _play(stdin, out, client, (move, set_clock, start_game), args.game,
@@ -282,5 +288,38 @@ def answer_line(client, answer) -> str:
         return f"{NOT_A_MOVE}{shown}: not a move"     # pyfilebot reads it
 
 
+def _shield() -> None:
+    """Go on in a child process, this one waiting for it and ending as it did (its exit
+    code, or killed by the same signal).  The student's code then has this process as
+    its parent, not the referee: a file that kills its parent (``os.kill(os.getppid(),
+    9)``, at import or in ``move``) ends its own bot, as a crash does, and no longer the
+    match or the whole tournament that started it (a rerun died on the same game).  The
+    child dies with this process (Linux's ``PR_SET_PDEATHSIG``), so it cannot go on as an
+    orphan whose next ``getppid()`` is the arena (its subreaper).  Elsewhere nothing
+    changes."""
+    import signal
+    try:
+        import ctypes
+        prctl = ctypes.CDLL(None, use_errno=True).prctl if sys.platform == "linux" else None
+    except (OSError, AttributeError):
+        prctl = None
+    if prctl is None:
+        return
+    parent = os.getpid()
+    pid = os.fork()
+    if pid == 0:                # the child: the bot
+        prctl(1, signal.SIGKILL)            # PR_SET_PDEATHSIG
+        if os.getppid() != parent:          # the parent died before that was asked
+            os._exit(1)
+        return
+    signal.signal(signal.SIGINT, signal.SIG_IGN)       # the bot's to handle
+    code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    if code < 0:
+        signal.signal(-code, signal.SIG_DFL)
+        os.kill(os.getpid(), -code)
+    os._exit(code)
+
+
 if __name__ == "__main__":
+    _shield()
     sys.exit(main())

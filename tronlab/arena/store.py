@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import os
@@ -75,10 +76,28 @@ _NEXT_TAKEN = "(SELECT coalesce(max(coalesce(taken, id)), 0) + 1 FROM games)"
 LOCK_WAIT = 60.0
 
 
+class CannotWrite(ValueError):
+    """A write to the results database failed (another process held its write lock past
+    ``LOCK_WAIT``, the disk is full): a run stops keeping the games stored, a command
+    says so in one line."""
+
+
 def _locked(err: sqlite3.DatabaseError) -> bool:
     """Whether ``err`` is SQLite's 'database is locked' (busy), worth waiting out."""
     text = str(err).lower()
     return isinstance(err, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+def locked_out(err: sqlite3.OperationalError, path) -> str:
+    """Why a run stopped when ``err`` is SQLite's 'database is locked' (another process
+    held the write lock of the database at ``path`` past the busy timeout); any other
+    ``err`` is raised again."""
+    if not _locked(err):
+        raise err
+    return (f"cannot write the results database {os.fspath(path)}: another process held its "
+            f"write lock for more than {LOCK_WAIT:g} s (another 'tronlab arena run' writing "
+            f"to it?); wait for it to end and run the same command again, or give this run "
+            f"its own --db")
 
 
 def _open(path: str) -> sqlite3.Connection:
@@ -188,6 +207,28 @@ class Store:
     def close(self) -> None:
         self.conn.close()
 
+    @contextlib.contextmanager
+    def writing(self):
+        """One write transaction: ``BEGIN IMMEDIATE`` (the write lock, waited for up to
+        ``LOCK_WAIT`` seconds: the busy timeout), then ``COMMIT``, or ``ROLLBACK`` on any
+        error.  A SQLite error (the lock still held by another process, a full disk) is
+        :class:`CannotWrite` naming the file and what to do."""
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+            yield self.conn
+            self.conn.execute("COMMIT")
+        except BaseException as err:
+            # a Ctrl-C can land after COMMIT has returned: then there is nothing to undo
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            if not isinstance(err, sqlite3.Error):
+                raise
+            why = (f"another process held its write lock for more than {LOCK_WAIT:g} s "
+                   f"(another 'tronlab arena run' writing to it?); wait for it to end and run "
+                   f"the same command again, or give this run its own --db") if _locked(err) \
+                else f"SQLite says: {err}"
+            raise CannotWrite(f"cannot write {self.path}: {why}") from None
+
     def __enter__(self):
         return self
 
@@ -206,17 +247,9 @@ class Store:
             timespec="seconds")
         cols = ", ".join(values) + ", taken"
         marks = ", ".join(f":{c}" for c in values) + f", {_NEXT_TAKEN}"
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            cur = self.conn.execute(f"INSERT OR IGNORE INTO games ({cols}) VALUES ({marks})",
-                                    values)
-            self.conn.execute("DELETE FROM claims WHERE key = ?", (values["key"],))
-            self.conn.execute("COMMIT")
-        except BaseException:
-            # a Ctrl-C can land after COMMIT has returned: the game is stored, nothing to undo
-            if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
-            raise
+        with self.writing() as conn:
+            cur = conn.execute(f"INSERT OR IGNORE INTO games ({cols}) VALUES ({marks})", values)
+            conn.execute("DELETE FROM claims WHERE key = ?", (values["key"],))
         if cur.rowcount == 1:
             row["id"] = cur.lastrowid
         return cur.rowcount == 1
@@ -235,17 +268,10 @@ class Store:
 
         if not stale():                 # the usual case: no write lock taken
             return 0
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        with self.writing() as conn:
             ids = stale()
             for game_id in ids:
-                self.conn.execute(f"UPDATE games SET taken = {_NEXT_TAKEN} WHERE id = ?",
-                                  (game_id,))
-            self.conn.execute("COMMIT")
-        except BaseException:
-            if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
-            raise
+                conn.execute(f"UPDATE games SET taken = {_NEXT_TAKEN} WHERE id = ?", (game_id,))
         return len(ids)
 
     def done_keys(self) -> set:
@@ -289,9 +315,8 @@ class Store:
 
     def delete_tag(self, tag: str) -> int:
         """Forget every game of ``tag`` (one transaction); returns how many."""
-        self.conn.execute("BEGIN IMMEDIATE")
-        cur = self.conn.execute("DELETE FROM games WHERE tag = ?", (tag,))
-        self.conn.execute("COMMIT")
+        with self.writing() as conn:
+            cur = conn.execute("DELETE FROM games WHERE tag = ?", (tag,))
         return cur.rowcount
 
     def tags(self) -> list[str]:

@@ -24,9 +24,9 @@ them), the finished ones are in the store, and :func:`run` returns with
 the process playing it, the machine's out-of-memory killer) breaks a process
 pool, Dask gives up on a game that killed several workers, and a Dask scheduler
 that goes away cancels every game in progress: the run stops the same way, with
-``failed`` saying what happened.  So does a game that raises an exception where an
-executor plays it (:func:`game_error` names the game and the error).  A progress bar (tqdm; a
-widget in a notebook) shows games done, the rate and the time left.
+``failed`` saying what happened.  So does a game that raises where an executor plays it
+(:func:`game_error`), and a database it cannot write (locked, a full disk: ``CannotWrite``).
+A progress bar (tqdm; a widget in a notebook) shows games done, the rate and the time left.
 
 A game whose ``py:`` or ``cmd:`` bot's file changed since the plan was made (a student
 handed in a new file while the run played) is not stored: its key names the old file
@@ -53,6 +53,7 @@ from .giveup import GIVE_UP_AFTER, GiveUp
 from .ownscript import check_not_importing, own_script_note
 from .play import DEFAULT_WARM, plan_warm, play_spec, program_start, warm_up
 from .pycheck import load_problems
+from .store import CannotWrite
 from ..tron.values import is_whole
 
 
@@ -330,12 +331,12 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
                 bar.total = len(todo) - quit_.dropped - claims.passed
             if on_game is not None and game:
                 on_game(row)
-    except (KeyboardInterrupt, WorkerDied) as exc:
-        if isinstance(exc, WorkerDied):
-            result.failed = str(exc)
-        else:
+    except (KeyboardInterrupt, WorkerDied, CannotWrite) as exc:
+        if isinstance(exc, KeyboardInterrupt):
             result.interrupted = True
             workers.update(getattr(executor, "_processes", None) or ())
+        else:       # the executor cannot go on, or the database cannot be written
+            result.failed = str(exc)
         if own is not None:
             _kill_pool(own)
             own = None

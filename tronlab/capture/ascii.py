@@ -88,7 +88,9 @@ def parse_grid(text: str) -> ParsedGrid:
             else:
                 raise ValueError(f"unknown grid character {ch!r} at ({x}, {y})")
             if p in positions:
-                raise ValueError(f"player {p} is drawn twice")
+                raise ValueError(f"player {p} is drawn twice: at {positions[p]} and at "
+                                 f"({x}, {y}) ({ch!r}, row {y}, column {x}); a player stands "
+                                 f"on one square")
             positions[p] = (x, y)
     return ParsedGrid(owner, positions)
 
@@ -154,7 +156,8 @@ def state_from_ascii(text: str, *, n_players: int | None = None, positions=None,
     config = make_config(n, width=w, height=h, round_limit=round_limit)
     out = set(eliminated)
     if max(seen, default=0) >= n:
-        raise ValueError(f"the grid names player {max(seen)} but there are {n} players")
+        where = _drawn_at(text, n) or f"positions= or eliminated= names player {max(seen)}"
+        raise ValueError(f"{where} but there are {n} players (0 to {n - 1})")
     missing = [p for p in range(n) if p not in pos and p not in out]
     if missing:
         hint = "" if grid.positions else (
@@ -180,6 +183,18 @@ def state_from_ascii(text: str, *, n_players: int | None = None, positions=None,
                              f"per player, got {backs_left!r}")
     return State(config, owner, now, tuple(p in out for p in range(n)), backs,
                  len(history), history)
+
+
+def _drawn_at(text: str, n: int) -> str:
+    """Where the grid first draws a player ``n`` or higher, as "'2' at (x, y) (row y,
+    column x) names player 2", or "" when only ``positions=`` or ``eliminated=`` name one."""
+    for y, row in enumerate(_rows(text)):
+        for x, ch in enumerate(row):
+            for chars in (_OWNED, _ON_NEUTRAL, _ON_OWN):
+                if ch in chars and chars.index(ch) >= n:
+                    return (f"{ch!r} at ({x}, {y}) (row {y}, column {x}) names player "
+                            f"{chars.index(ch)}")
+    return ""
 
 
 def _history(owner, now, trails) -> tuple:

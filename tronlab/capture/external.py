@@ -7,7 +7,7 @@ protocol (:mod:`tronlab.capture.protocol`: the opponent count once, then
 player 0) and reads one answer line under a clock.  It shares the pipe
 plumbing of :class:`tronlab.runner.external.ExternalBot`
 (:class:`tronlab.runner.program.Program`: threads that never
-let a stuck program block tronlab, stderr kept up to 64 KiB, the whole
+let a stuck program block tronlab, stderr kept to its first 64 KiB and last 4, the whole
 process group killed at the end), and the fault rules of the other games:
 
 ``"timeout"``     no answer within the turn's limit (saying what the program wrote of a
@@ -161,7 +161,7 @@ class CaptureProgram:
                 return line
 
     def stderr_text(self) -> str:
-        """What the program wrote on stderr (first 64 KiB)."""
+        """What the program wrote on stderr (its first 64 KiB and last 4 KiB)."""
         return self._sink.text()
 
     @property

@@ -88,7 +88,8 @@ import time
 from . import reaper
 from .engine import BotFault
 from .games import games
-from .program import STDERR_CAP, Program, StderrSink, check_seconds, parse_command  # noqa: F401
+from .program import (STDERR_CAP, CutLine, Program, StderrSink, check_seconds,  # noqa: F401
+                      parse_command)
 from ..tron.protocol import (ProtocolError, check_protocol, codingame_board_problem, encode_state,
                              lightriders_settings, parse_answer, quote)
 
@@ -101,7 +102,13 @@ def unasked_detail(line: str, why: str = "") -> str:
     """The bad-output detail of a non-blank ``line`` a program printed beyond the
     turns it was asked (Tron and Back to the Code alike); ``why`` (": ...") says
     what came before it."""
-    return f"{quote(line.strip())} printed without being asked{why} ({ANSWERS_ONLY})"
+    return f"{quote(_stripped(line))} printed without being asked{why} ({ANSWERS_ONLY})"
+
+
+def _stripped(line: str) -> str:
+    """``line`` without its surrounding whitespace; a cut line as it is (stripping
+    would make it a plain str, which :func:`quote` could no longer tell was cut)."""
+    return line if isinstance(line, CutLine) else line.strip()
 
 
 #: protocol: (first move, later moves) in seconds, the contests' (the registry's)
@@ -255,11 +262,12 @@ class ExternalBot:
         line = self._next_line(t0 + limit, limit, game)
         if self._banked:
             self._bank = max(self._bank - (time.monotonic() - t0), 0.0)
-        line = line.rstrip("\r\n")
+        if not isinstance(line, CutLine):      # (a cut line has no newline, and stays cut)
+            line = line.rstrip("\r\n")
         try:
             move = parse_answer(self.protocol, line)
         except ProtocolError as err:
-            self._stray = (quote(line.strip()), turn + 1)
+            self._stray = (quote(_stripped(line)), turn + 1)
             raise self._answer_fault(line, err) from None
         self._stray = None
         return "pass" if move is None else move  # Light Riders 'pass': keep going straight
@@ -323,7 +331,7 @@ class ExternalBot:
             program.close()
 
     def stderr_text(self) -> str:
-        """What the program wrote on stderr this game (first 64 KiB)."""
+        """What the program wrote on stderr this game (its first 64 KiB and last 4 KiB)."""
         return self._sink.text()
 
     @property

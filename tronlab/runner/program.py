@@ -9,9 +9,10 @@ reads stdout into a queue of lines, one keeps stderr.  Each bot keeps its own
 protocol and its own rules for late or extra lines on top.
 
 Memory stays bounded whatever the program prints: a line is cut at
-``LINE_CAP`` bytes, at most ``QUEUE_CAP`` unread lines wait (the reader then
-stops reading, and a program that keeps printing blocks on its full pipe), and
-stderr keeps its first ``STDERR_CAP`` bytes.  The bytes of a line not ended yet
+``LINE_CAP`` bytes (the rest of it dropped), at most ``QUEUE_CAP`` unread lines
+wait (the reader then stops reading, and a program that keeps printing blocks on
+its full pipe), and stderr keeps its first and last bytes
+(:class:`~tronlab.runner.stderrsink.StderrSink`).  The bytes of a line not ended yet
 are kept too (fewer than ``LINE_CAP``), so a turn that times out can say what
 the program wrote without its newline.
 """
@@ -29,10 +30,10 @@ import weakref
 
 from . import reaper
 from .pipecount import pipe_counter
+from .stderrsink import STDERR_CAP, STDERR_TAIL, StderrSink  # noqa: F401  (their home before)
 from ..tron.protocol import quote
 from ..tron.values import is_real
 
-STDERR_CAP = 64 * 1024
 LINE_CAP = 4 * 1024    # bytes of one answer line; a longer line is cut (and is bad output)
 QUEUE_CAP = 64         # unread answer lines kept; then the reader waits
 POLL = 0.05            # seconds between checks that the program still runs
@@ -70,35 +71,6 @@ PARTIAL_SHOWN = 60
 SILENT = ", nothing on stdout yet"
 
 
-class StderrSink:
-    """Collects a program's stderr, keeping the first ``STDERR_CAP`` bytes."""
-
-    def __init__(self):
-        self.data = bytearray()
-        self.dropped = 0
-        self.lock = threading.Lock()
-
-    def run(self, stream) -> None:
-        try:
-            while True:
-                chunk = stream.read1(4096)
-                if not chunk:
-                    break
-                with self.lock:
-                    room = STDERR_CAP - len(self.data)
-                    self.data += chunk[:max(room, 0)]
-                    self.dropped += max(len(chunk) - max(room, 0), 0)
-        except (OSError, ValueError):
-            pass
-
-    def text(self) -> str:
-        with self.lock:
-            text = self.data.decode("utf-8", errors="replace")
-            if self.dropped:
-                text += f"\n[tronlab: {self.dropped} more bytes of stderr dropped]\n"
-            return text
-
-
 def _end_program(proc: subprocess.Popen, token: str, stop: threading.Event) -> None:
     """Kill the program, its group and everything carrying its token; reap the program."""
     stop.set()
@@ -120,17 +92,29 @@ def _put(lines: queue.Queue, item, stop: threading.Event) -> bool:
     return False
 
 
+class CutLine(str):
+    """A stdout line the reader cut at ``LINE_CAP`` bytes: its first ``LINE_CAP``
+    bytes, decoded, without a newline (the rest of the line is dropped).
+    :func:`~tronlab.tron.protocol.quote` says the line was longer and cut, instead of
+    giving the length of what was kept as the line's (an answer of 10,000 characters
+    was reported as "(4096 characters)")."""
+
+    cut_at = LINE_CAP
+
+
 class _LineReader:
     """Reads a program's stdout into a queue of lines (``None`` at the end of the
-    output), cutting a line at ``LINE_CAP`` bytes, and keeps the bytes of the line
-    being written, so that a turn that times out can say what the program wrote
-    without a newline (:meth:`Program.timeout_detail`)."""
+    output), cutting a line at ``LINE_CAP`` bytes (a :class:`CutLine`; the rest of
+    the line is dropped), and keeps the bytes of the line being written, so that a
+    turn that times out can say what the program wrote without a newline
+    (:meth:`Program.timeout_detail`)."""
 
     def __init__(self, lines: queue.Queue, stop: threading.Event):
         self.lines, self.stop = lines, stop
-        self.lock = threading.Lock()    # guards partial and seen
+        self.lock = threading.Lock()    # guards partial, seen and dropping
         self.partial = bytearray()      # bytes since the last newline, fewer than LINE_CAP
         self.seen = False               # any byte read at all
+        self.dropping = False           # reading the rest of a cut line, to drop it
 
     def run(self, stream) -> None:
         try:
@@ -146,11 +130,19 @@ class _LineReader:
             _put(self.lines, None, self.stop)  # end of output
 
     def _split(self, chunk: bytes) -> bool:
-        """Queue the lines ``chunk`` ends (keeping the rest); False once the game stopped."""
+        """Queue the lines ``chunk`` ends (keeping the rest); False once the game stopped.
+        A line cut at ``LINE_CAP`` bytes is queued then, and the rest of it is dropped:
+        it is no line of its own (a Back to the Code answer with a long message was
+        answered, then its tail was read as a line printed unasked and eliminated it)."""
         start = 0
         while start < len(chunk):
             with self.lock:
                 self.seen = True
+                if self.dropping:       # the rest of a line cut already
+                    end = chunk.find(b"\n", start)
+                    self.dropping = end < 0
+                    start = len(chunk) if end < 0 else end + 1
+                    continue
                 room = LINE_CAP - len(self.partial)
                 end = chunk.find(b"\n", start, start + room)
                 cut = start + room if end < 0 else end + 1
@@ -159,7 +151,9 @@ class _LineReader:
                 if end < 0 and len(self.partial) < LINE_CAP:
                     return True        # the line goes on in a later chunk
                 line, self.partial = bytes(self.partial), bytearray()
-            if not _put(self.lines, line.decode("utf-8", errors="replace"), self.stop):
+                self.dropping = end < 0
+            text = line.decode("utf-8", errors="replace")
+            if not _put(self.lines, text if end >= 0 else CutLine(text), self.stop):
                 return False
         return True
 

@@ -182,6 +182,7 @@ class CodingameClient:
         self.board: Board | None = None
         self._header = None
         self._lines: list[list[int]] = []
+        self._me = None         # the reader's own index P, fixed by the first turn read
         self._turn = 0
         self._lost = False      # after a broken turn: pass over lines up to the next header
         self._broken = None     # a broken turn of known size: [N, P, {player: line}, read]
@@ -260,19 +261,25 @@ class CodingameClient:
                 raise ProtocolError(f"codingame header: bad player count or index {quote(line)}")
             if self.board is not None and n != self.board.n_players:
                 raise ProtocolError(f"codingame: player count changed from "
-                                    f"{self.board.n_players} to {n}")
+                                    f"{self.board.n_players} to {n} (header {quote(line)})")
+            if self._me is not None and me != self._me:     # a seat is one player's all game
+                raise ProtocolError(f"codingame: own index P changed from {self._me} to {me} "
+                                    f"(header {quote(line)})")
             self._header, self._lines = (n, me), []
             return None
         fields = _int_fields(line, 4, "codingame player line 'X0 Y0 X1 Y1'")
+        n, me = self._header
         if fields != [-1, -1, -1, -1]:
             self._index(fields[0], fields[1], "start")
             self._index(fields[2], fields[3], "head")
+        elif len(self._lines) == me:       # the bot would be asked to move a dead cycle
+            raise ProtocolError(f"codingame: your own line (player {me}) is -1 -1 -1 -1, a "
+                                f"dead player's, but the server asks living players only")
         self._lines.append(fields)
-        n, me = self._header
         if len(self._lines) < n:
             return None
         board = self.update(self._lines)    # a refused turn is answered with a guess
-        self._header, self._lines = None, []
+        self._header, self._lines, self._me = None, [], me
         self._turn += 1
         return Request(board.copy(), me, self._turn - 1, None)
 
@@ -293,16 +300,7 @@ class CodingameClient:
         """Apply one turn's ``[x0, y0, x1, y1]`` lines to the remembered board (checked
         first: a bad turn changes nothing)."""
         n = len(players)
-        if self.board is not None and self.board.n_players != n:
-            raise ProtocolError(f"codingame: player count changed from "
-                                f"{self.board.n_players} to {n}")
-        for p, line in enumerate(players):
-            dead = tuple(line) == (-1, -1, -1, -1)
-            if not dead:
-                self._index(line[0], line[1], "start")
-                self._index(line[2], line[3], "head")
-                if self.board is not None and self._seen[p] and not self.board.alive[p]:
-                    raise ProtocolError(f"codingame: player {p} came back after dying")
+        self._check_turn(players)
         if self.board is None:
             self.board = Board(_empty_cells(self.width, self.height), np.zeros(n, np.int64),
                                alive=np.zeros(n, np.bool_), starts=np.zeros(n, np.int64))
@@ -328,6 +326,30 @@ class CodingameClient:
             board.alive[p] = True
             self._seen[p] = True
         return board
+
+    def _check_turn(self, players) -> None:
+        """A ProtocolError when one turn's lines cannot follow the remembered board: another
+        player count, a player back after dying, a start square that moved, two living heads
+        on one square (the second to move there died)."""
+        board, n = self.board, len(players)
+        if board is not None and board.n_players != n:
+            raise ProtocolError(f"codingame: player count changed from {board.n_players} "
+                                f"to {n}")
+        heads: dict = {}
+        for p, line in enumerate(players):
+            if tuple(line) == (-1, -1, -1, -1):
+                continue
+            start, head = self._index(line[0], line[1], "start"), self._index(*line[2:], "head")
+            if board is not None and self._seen[p] and not board.alive[p]:
+                raise ProtocolError(f"codingame: player {p} came back after dying")
+            if board is not None and self._seen[p] and start != board.starts[p]:
+                # X0 Y0 is where the cycle started: a square of its trail all game
+                raise ProtocolError(f"codingame: player {p}'s start changed from "
+                                    f"{board.xy(int(board.starts[p]))} to ({line[0]}, {line[1]})")
+            if head in heads:
+                raise ProtocolError(f"codingame: players {heads[head]} and {p} both have their "
+                                    f"head on ({line[2]}, {line[3]})")
+            heads[head] = p
 
     def _missed_square(self, p: int, line, dying=frozenset()) -> int | None:
         """The square player ``p``'s head passed in a turn the client did not read (a

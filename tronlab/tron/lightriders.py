@@ -10,7 +10,8 @@ Client side: :class:`LightRidersClient` reads those lines back.  Every
 setting is checked as it arrives: a bad one (``your_botid 7``,
 ``field_width abc``, a negative size or time) raises
 :class:`~tronlab.tron.protocol.ProtocolError` naming it and is not kept, so
-the program reports bad input and plays on with the default.  A round is
+the program reports bad input and plays on with the default (a ``your_botid``
+that changes once a round was played is refused too: it keeps its own).  A round is
 answered from its own field: an ``action move`` with no field line since the last
 one (missing, or garbled into another ``update``) is bad input too, answered
 ``pass``, not a move on the last round's field.  Players keep
@@ -212,7 +213,13 @@ class LightRidersClient:
             if len(parts) != 3:
                 raise pr.ProtocolError(f"lightriders: a settings line is 'settings NAME VALUE', "
                                        f"got {pr.quote(line.strip())}")
-            self.settings[parts[1]] = check_setting(parts[1], parts[2])
+            value = check_setting(parts[1], parts[2])
+            if parts[1] == "your_botid" and self.board is not None and value != self.player:
+                # a rider is one bot's all game: answering for the other steers nothing
+                raise pr.ProtocolError(f"lightriders settings your_botid: changed from "
+                                       f"{self.player} to {value} after round {self.round}; "
+                                       f"keeping your_botid {self.player}")
+            self.settings[parts[1]] = value
             return None
         if parts[:3] == ["update", "game", "round"]:
             r = pr._int_fields(" ".join(parts[3:]), 1, "lightriders round")[0]

@@ -91,7 +91,14 @@ def check_protocol(protocol: str) -> str:
 
 
 def quote(text: str, limit: int = _QUOTE_MAX) -> str:
-    """``repr`` of ``text`` cut to ``limit`` characters, for error messages."""
+    """``repr`` of ``text`` cut to ``limit`` characters, for error messages.  A
+    program's line that its reader cut (:class:`tronlab.runner.program.CutLine`, whose
+    ``cut_at`` is the cap in bytes) is said to be longer than the cap: its own length
+    is the cap's, not the line's."""
+    cut_at = getattr(text, "cut_at", None)
+    if cut_at is not None:
+        return (repr(str(text)[:limit]) + f"... (a line longer than {cut_at} bytes, "
+                f"cut there)")
     if len(text) > limit:
         return repr(text[:limit]) + f"... ({len(text)} characters)"
     return repr(text)
