@@ -88,18 +88,6 @@ def _locked(err: sqlite3.DatabaseError) -> bool:
     return isinstance(err, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
 
 
-def locked_out(err: sqlite3.OperationalError, path) -> str:
-    """Why a run stopped when ``err`` is SQLite's 'database is locked' (another process
-    held the write lock of the database at ``path`` past the busy timeout); any other
-    ``err`` is raised again."""
-    if not _locked(err):
-        raise err
-    return (f"cannot write the results database {os.fspath(path)}: another process held its "
-            f"write lock for more than {LOCK_WAIT:g} s (another 'tronlab arena run' writing "
-            f"to it?); wait for it to end and run the same command again, or give this run "
-            f"its own --db")
-
-
 def _open(path: str) -> sqlite3.Connection:
     """A connection in WAL mode with the schema in place.
 
