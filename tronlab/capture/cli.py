@@ -150,6 +150,8 @@ def run_program(bot, *, stdin=None, stdout=None, stderr=None, verbose=False,
                     f"{err}), staying at {text[0]} {text[1]}"
                     + ("\n" + traceback.format_exc() if verbose else ""))
             client.answer(action)   # a server gone away (BrokenPipeError) ends the game
+            if warmup is not None:
+                warmup.begin()      # the first answer is out: the load may take the GIL now
             if verbose:
                 stderr.write(f"round {view.round}: {text} "
                              f"({(time.perf_counter() - t0) * 1000:.1f} ms)\n"
@@ -172,8 +174,9 @@ COLD_HINT = ("tronlab bot: numba's cache is cold, so the capture search is not r
 
 def _prepare(bot, log):
     """The bot's ``prepare_for_protocol`` hook, if it has one (the rectangle and path bots
-    load their kernels in a background :class:`~tronlab.capture.warmup.Warmup`); returns
-    that Warmup, or None.  On a cold numba cache the compile takes tens of seconds, a
+    load their kernels in a background :class:`~tronlab.capture.warmup.Warmup`, which
+    :func:`run_program` lets begin once the first answer is written); returns that
+    Warmup, or None.  On a cold numba cache the compile takes tens of seconds, a
     good part of the game played by the fallback rule: :data:`COLD_HINT` says so."""
     if not hasattr(bot, "prepare_for_protocol"):
         return None
