@@ -196,7 +196,7 @@ def test_bot_plays_a_grid_of_another_size_it_is_told_and_names_the_option_when_n
     assert r.returncode == 2 and r.stderr.startswith("tronlab: error: --width/--height are for "
                                                      "--protocol backtothecode"), r.stderr
     r = tronlab("bot", "nearest", "--protocol", "backtothecode", "--width", 0)
-    assert r.returncode == 2 and "the grid is 1 to 1000 squares a side" in r.stderr, r.stderr
+    assert r.returncode == 2 and "the grid is 1 to 100 squares a side" in r.stderr, r.stderr
 
 
 def test_a_program_on_a_cold_cache_says_so_once_and_the_next_start_is_quiet(tmp_path,
@@ -269,3 +269,27 @@ def test_the_kernels_begin_loading_only_once_the_first_answer_is_written(monkeyp
     bot.warmup.thread.join(5)
     assert bot.warmup.done and out.getvalue().count("\n") == 1
     assert written == [out.getvalue()]  # the load began after the first answer, not before
+
+
+def test_a_grid_far_beyond_the_contests_35x20_is_refused_before_any_game(capsys):
+    # 1000x1000 was let through: 7.5 s to draw the starts, 0.5 s a turn to write and read
+    # its text, 0.24 s for the nearest-neutral rule, so every program timed out at 100 ms
+    import pytest
+
+    from tronlab.arena.maps import expand_maps
+    from tronlab.capture.state import make_config
+    from tronlab.cli import main as tronlab_main
+
+    with pytest.raises(ValueError, match=r"a 1000x1000 grid is larger than this package plays "
+                                         r"\(100x100 at most; the contest's is 35x20\)"):
+        make_config(2, width=1000, height=1000)
+    with pytest.raises(ValueError, match="101x20 grid is larger"):
+        make_config(4, width=101, height=20)
+    assert make_config(2, width=100, height=100).width == 100
+    with pytest.raises(ValueError, match="random maps are 2x2 to 100x100"):
+        expand_maps("backtothecode", "random:1:1000x1000")
+    assert tronlab_main(["bot", "paths", "--protocol", "backtothecode",
+                         "--width", "1000", "--height", "1000"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("tronlab: error: --width/--height: the grid is 1 to 100 squares a side "
+                   "(the contest's is 35x20), got 1000x1000\n"), err

@@ -200,8 +200,8 @@ def cmd_bot(args) -> int:
     width = 35 if getattr(args, "width", None) is None else args.width
     height = 20 if getattr(args, "height", None) is None else args.height
     if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
-        raise _error(f"--width/--height: the grid is 1 to {MAX_SIDE} squares a side, got "
-                     f"{width}x{height}")
+        raise _error(f"--width/--height: the grid is 1 to {MAX_SIDE} squares a side (the "
+                     f"contest's is 35x20), got {width}x{height}")
     problems = []
     answers = run_program(make_spec_bot(args.name, game="backtothecode", rng=args.seed),
                           verbose=args.verbose, problems=problems, width=width, height=height)
