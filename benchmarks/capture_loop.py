@@ -1,6 +1,6 @@
-"""What play_capture's clock costs a call: untimed bots against bots under a time limit.
+"""What play_capture's clock costs a call, and what a bigger grid costs a turn.
 
-    python benchmarks/capture_loop.py [--games 7]
+    python benchmarks/capture_loop.py [--games 7] [--sizes 35x20,100x100]
 
 Four bots that answer at once (stay, or head for the corner every other round)
 play a 35x20 game of Back to the Code in this process, untimed and with
@@ -14,6 +14,21 @@ about 2, two runs each: a thread started for every call cost 665-912 us a call
 against 158-195 us untimed (332 calls, 332 threads); one worker thread a seat
 for the whole game (as the Tron engine's ``runner.threadcall.Worker``) costs
 216-218 us against 147-205 us (4 threads).
+
+Grid sizes (``--sizes``; the contest's is 35x20, the package plays up to
+100x100, :data:`tronlab.capture.state.MAX_SIDE`): seconds to draw a game's
+point-symmetric starts (``reset``), to write one turn of the protocol and
+to read it back (:class:`~tronlab.capture.protocol.CaptureClient`), and for
+the nearest-neutral rule every capture program falls back on.  Measured the
+same day, before the cap (``--sizes 100x100,1000x1000``)::
+
+    size          starts    write     read  nearest (s)
+    100x100        0.146    0.004    0.002    0.002
+    1000x1000      7.552    0.336    0.177    0.243
+
+so at 1000x1000 no program could answer within the contest's 100 ms.  The
+rectangle bot's own scan grows faster: 10 ms a turn at 35x20, 60 ms at 50x30,
+0.14 s at 70x40, 0.3 s at 100x100 (its first three turns on the starting grid).
 """
 
 from __future__ import annotations
@@ -55,15 +70,44 @@ def one_game(limit):
     return seconds / calls[0] * 1e6, started[0], calls[0]
 
 
+def grid_costs(width, height):
+    """Seconds for (the starts, writing a turn, reading it, the nearest-neutral rule)."""
+    import io
+
+    from tronlab.capture.bots import nearest_target
+    from tronlab.capture.protocol import CaptureClient, format_turn
+    from tronlab.capture.rules import reset
+
+    t0 = time.perf_counter()
+    state = reset(2, rng=3, width=width, height=height)
+    t1 = time.perf_counter()
+    text = format_turn(state, 0)
+    t2 = time.perf_counter()
+    client = CaptureClient(io.StringIO("1\n" + text), io.StringIO(), width=width,
+                           height=height)
+    view = next(iter(client.turns(print)))
+    t3 = time.perf_counter()
+    nearest_target(view, 0)
+    return t1 - t0, t2 - t1, t3 - t2, time.perf_counter() - t3
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=7)
+    ap.add_argument("--sizes", default="35x20,100x100", help="grids WxH, comma-separated")
     args = ap.parse_args(argv)
     for limit in (None, 1.0):
         runs = [one_game(limit) for _ in range(args.games)]
         us = statistics.median(r[0] for r in runs)
         print(f"time_limit={limit}: {us:.0f} us a call, {runs[0][1]} threads started "
               f"for {runs[0][2]} calls")
+    print(f"{'size':<12} {'starts':>8} {'write':>8} {'read':>8}  nearest (s)")
+    for size in args.sizes.split(","):
+        width, height = map(int, size.split("x"))
+        try:
+            print(f"{size:<12} " + " ".join(f"{t:8.3f}" for t in grid_costs(width, height)))
+        except ValueError as err:           # over the package's cap
+            print(f"{size:<12} refused: {err}")
 
 
 if __name__ == "__main__":

@@ -34,11 +34,8 @@ WIDTH, HEIGHT = 35, 20
 #: in-game rounds before the game ends, by number of players
 ROUND_LIMITS = {2: 350, 3: 300, 4: 250}
 MAX_BACK = 25       # BACK n takes n in 1..MAX_BACK
-#: larger grids are refused: the contest's was 35x20, and at 1000x1000 a game's starts took
-#: 7.5 s to draw, a turn's text 0.3 s to write and 0.2 s to read, and the nearest-neutral rule
-#: 0.24 s a turn, so every program timed out at 100 ms.  At 100x100 (14 times the contest's
-#: squares) those are 0.15 s, 4, 2 and 2 ms (the rectangle bot's scan is the slow part there:
-#: 0.3 s a turn; it keeps to 100 ms up to about 50x30)
+#: larger grids are refused: the contest's is 35x20, and at 1000x1000 no program could keep to
+#: its 100 ms a turn (reading a turn's text alone took 0.18 s; benchmarks/capture_loop.py)
 MAX_SIDE = 100
 IDLE_ROUNDS = 25    # rounds without a move or a BACK that end the game
 #: codes of actions that eliminate the player who gave them
