@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from tronlab.capture import reset, step
 from tronlab.capture.game import play_capture
@@ -212,7 +213,7 @@ def test_a_program_on_a_cold_cache_says_so_once_and_the_next_start_is_quiet(tmp_
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))     # holds the warm marker
 
     class Loading:                      # a Warmup whose thread has finished
-        thread, done = threading.Thread(target=lambda: None), True
+        thread, done, error = threading.Thread(target=lambda: None), True, None
 
         def begin(self):
             pass
@@ -274,8 +275,6 @@ def test_the_kernels_begin_loading_only_once_the_first_answer_is_written(monkeyp
 def test_a_grid_far_beyond_the_contests_35x20_is_refused_before_any_game(capsys):
     # 1000x1000 was let through: 7.5 s to draw the starts, 0.5 s a turn to write and read
     # its text, 0.24 s for the nearest-neutral rule, so every program timed out at 100 ms
-    import pytest
-
     from tronlab.arena.maps import expand_maps
     from tronlab.capture.state import make_config
     from tronlab.cli import main as tronlab_main
@@ -293,3 +292,33 @@ def test_a_grid_far_beyond_the_contests_35x20_is_refused_before_any_game(capsys)
     err = capsys.readouterr().err
     assert err == ("tronlab: error: --width/--height: the grid is 1 to 100 squares a side "
                    "(the contest's is 35x20), got 1000x1000\n"), err
+
+
+@pytest.mark.parametrize("built", [False, True])
+def test_kernels_that_fail_to_load_are_said_once_and_the_game_goes_on(monkeypatch, built):
+    # the rectangle and path bots stay on the nearest-neutral rule when their kernels do
+    # not load, and nothing said so: a whole game of B2 with no word on stderr
+    import io
+
+    from tronlab.capture import warmup as warmup_module
+    from tronlab.capture.cli import load_failed, run_program
+    from tronlab.capture.rects_bot import RectangleBot
+    from tronlab.jit import aot
+
+    def broken():
+        raise RuntimeError("no LLVM here")
+
+    monkeypatch.setattr(aot, "loaded_names", lambda: ["scan_kernel"] if built else [])
+    monkeypatch.setattr(warmup_module, "run_every_kernel", broken)
+
+    class Bot(RectangleBot):
+        def __call__(self, view, player):
+            if view.round > 1:
+                self.warmup.ready.wait(5)   # the load has failed before the next answer
+            return super().__call__(view, player)
+
+    turns = "1\n" + "".join(format_turn(reset(2, rng=1), 0) for _ in range(3))
+    err, out = io.StringIO(), io.StringIO()
+    assert run_program(Bot(), stdin=io.StringIO(turns), stdout=out, stderr=err) == 3
+    said = load_failed(RuntimeError("no LLVM here"))
+    assert "no LLVM here" in said and err.getvalue().count(said) == 1, err.getvalue()

@@ -152,6 +152,9 @@ def run_program(bot, *, stdin=None, stdout=None, stderr=None, verbose=False,
             client.answer(action)   # a server gone away (BrokenPipeError) ends the game
             if warmup is not None:
                 warmup.begin()      # the first answer is out: the load may take the GIL now
+                if warmup.error is not None:
+                    log(load_failed(warmup.error))
+                    warmup = None
             if verbose:
                 stderr.write(f"round {view.round}: {text} "
                              f"({(time.perf_counter() - t0) * 1000:.1f} ms)\n"
@@ -172,6 +175,13 @@ COLD_HINT = ("tronlab bot: numba's cache is cold, so the capture search is not r
              "background (run `tronlab warmup` once to start at full strength)")
 
 
+def load_failed(err) -> str:
+    """The line saying the capture kernels did not load (the bot stays on B2 for the game)."""
+    return (f"tronlab bot: the capture search's kernels failed to load "
+            f"({type(err).__name__}: {err}); answering with the nearest-neutral rule (B2) "
+            f"for the rest of the game")
+
+
 def _prepare(bot, log):
     """The bot's ``prepare_for_protocol`` hook, if it has one (the rectangle and path bots
     load their kernels in a background :class:`~tronlab.capture.warmup.Warmup`, which
@@ -182,6 +192,9 @@ def _prepare(bot, log):
         return None
     bot.prepare_for_protocol()
     warmup = getattr(bot, "warmup", None)
+    if getattr(warmup, "error", None) is not None:  # the AOT twins, run at once, failed
+        log(load_failed(warmup.error))
+        return None
     if getattr(warmup, "thread", None) is None:     # no Warmup, or the AOT twins: ready
         return None
     from ..jit.cache import is_warm

@@ -81,7 +81,7 @@ class Warmup:
     def _run(self):
         try:
             run_every_kernel()
-        except Exception as err:  # noqa: BLE001 - reported by the bot, which then stays on B2
+        except Exception as err:  # noqa: BLE001 - run_program says so; the bot stays on B2
             self.error = err
         finally:
             self.ready.set()
