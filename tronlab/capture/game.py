@@ -39,7 +39,7 @@ import numpy as np
 
 from .ascii import format_grid
 from ..runner.reprs import safe_repr
-from ..runner.threadcall import Worker, call_in_thread
+from ..runner.threadcall import Worker
 from .bots import BOTS, get_bot
 from .protocol import first_turn_default
 from .rules import SHOWN, read_action, reset, step
@@ -256,24 +256,29 @@ def play_capture(bots, *, n_players: int | None = None, rng=None, width: int = 3
         for p, bot in enumerate(bots):
             if hasattr(bot, "start_game"):
                 bot.start_game(n, p, first_time_limit=first_time_limit, time_limit=time_limit)
-        while not state.over:
-            view = state.view()
-            actions = [None if state.eliminated[p] else _ask(bots[p], view, p, record, state,
-                                                              clocks[p], workers[p])
-                       for p in range(n)]
-            result = step(state, [action_from_json(a) for a in actions])
-            _log(record, state, actions, result)
-            for p in range(n):
-                if result.state.eliminated[p] and not state.eliminated[p]:
-                    _close(bots[p])
-            state = result.state
+        _play_out(state, bots, record, clocks, workers)
     finally:
-        for bot in bots:
+        for bot, worker in zip(bots, workers):
             _close(bot)
-        for worker in workers:
             if worker is not None:
                 worker.stop()       # one still running an overrun call is abandoned
     return record
+
+
+def _play_out(state, bots, record, clocks, workers) -> None:
+    """Ask, step and log until the game is over; close a bot once its player is out."""
+    n = len(bots)
+    while not state.over:
+        view = state.view()
+        actions = [None if state.eliminated[p] else _ask(bots[p], view, p, record, state,
+                                                          clocks[p], workers[p])
+                   for p in range(n)]
+        result = step(state, [action_from_json(a) for a in actions])
+        _log(record, state, actions, result)
+        for p in range(n):
+            if result.state.eliminated[p] and not state.eliminated[p]:
+                _close(bots[p])
+        state = result.state
 
 
 def _checked_grid_and_rng(width, height, rng):
@@ -285,8 +290,7 @@ def _checked_grid_and_rng(width, height, rng):
 
 
 def _checked_bots(bots, n_players) -> list:
-    """``bots`` as a list, checked: 2-4 of them (or ``n_players``), each a
-    registered name or a callable."""
+    """``bots`` as a list, checked: 2-4 (or ``n_players``), each a name or a callable."""
     if isinstance(bots, (str, bytes, dict, set, frozenset)) or not hasattr(bots, "__iter__"):
         raise TypeError(f"bots must be a list of 2-4 bots (registered names or callables), "
                         f"got {safe_repr(bots, SHOWN)}")
@@ -334,8 +338,7 @@ def _error_text(err, fault: bool) -> str:
 
 
 class _Hung(Exception):
-    """A timed bot still running at its limit (its thread is abandoned, as tronlab.play
-    abandons one: the player is eliminated and never asked again)."""
+    """A timed bot still running at its limit (abandoned, as tronlab.play abandons one)."""
     reason = "timeout"
 
 
@@ -344,15 +347,13 @@ GRACE = 1.0
 
 
 def _call(bot, view, p, limit, worker=None):
-    """``bot(view, p)``; with a ``limit`` (seconds) on the seat's ``worker`` (else a thread
-    of its own), waited for with it plus :data:`GRACE`: a bot stuck in a loop cannot hang
-    the game (:class:`_Hung`; the player is eliminated, its worker never asked again).
-    One worker a seat a game: a thread a call cost 0.5-0.7 ms (benchmarks/capture_loop.py).
-    What the bot raised is raised again here, in the game's thread."""
+    """``bot(view, p)``; with a ``limit`` (seconds) on the seat's ``worker`` thread (one a
+    game: a thread a call cost 0.5-0.7 ms, benchmarks/capture_loop.py), waited for with
+    it plus :data:`GRACE`, so a bot stuck in a loop cannot hang the game (:class:`_Hung`:
+    its player is eliminated, never asked again).  What the bot raised is raised here."""
     if limit is None:
         return bot(view, p)
-    called = (call_in_thread(bot, (view, p), wait=limit + GRACE, name=f"tronlab-capture-bot-{p}")
-              if worker is None else worker.call(bot, (view, p), wait=limit + GRACE))
+    called = worker.call(bot, (view, p), wait=limit + GRACE)
     if called.overran:
         raise _Hung(f"no answer {(limit + GRACE) * 1000:.0f} ms after it was asked, "
                     f"limit {limit * 1000:.0f} ms")
