@@ -1,6 +1,6 @@
 """What play_capture's clock costs a call, and what a bigger grid costs a turn.
 
-    python benchmarks/capture_loop.py [--games 7] [--sizes 35x20,100x100]
+    python benchmarks/capture_loop.py [--games 7] [--sizes 35x20,100x100] [--stalls 3]
 
 Four bots that answer at once (stay, or head for the corner every other round)
 play a 35x20 game of Back to the Code in this process, untimed and with
@@ -29,6 +29,21 @@ same day, before the cap (``--sizes 100x100,1000x1000``)::
 so at 1000x1000 no program could answer within the contest's 100 ms.  The
 rectangle bot's own scan grows faster: 10 ms a turn at 35x20, 60 ms at 50x30,
 0.14 s at 70x40, 0.3 s at 100x100 (its first three turns on the starting grid).
+
+Stalls (``--stalls N``: N fresh processes with ``TRONLAB_AOT=0`` and numba's
+cache as the environment gives it, warm for a fair test): one thread loads the
+capture kernels (:func:`tronlab.capture.warmup.run_every_kernel`) while another
+answers the nearest-neutral rule every millisecond, as a contest program's
+thread did; printed are the gaps over 30 ms between two answers, and the same
+without the load.  Measured the same day, load average 4 on two cores, four
+runs: gaps of 150-380 ms in two of them (289, 380, 153; 196, 142), 100 ms at
+most in the other two; without the load 67 ms at most.  At load 1.9 (``--stalls
+4``): 73 ms at most, none without the load; the stalls grow with the machine's
+load, as the process holding the lock waits for a core.  A Back to the Code
+turn has 100 ms and 50 ms of grace, so ``tronlab bot`` loads the kernels in
+a worker process instead (:mod:`tronlab.capture.starting`): in a 4-player game
+of programs loading at once the slowest answer was 88 ms (the 75 ms wait for
+a late worker, then B2), against 3 timeouts in 4 such games with the thread.
 """
 
 from __future__ import annotations
@@ -91,11 +106,56 @@ def grid_costs(width, height):
     return t1 - t0, t2 - t1, t3 - t2, time.perf_counter() - t3
 
 
+_STALLS = """
+import sys, threading, time
+from tronlab.capture import reset
+from tronlab.capture.bots import nearest_target
+from tronlab.capture.warmup import run_every_kernel
+view = reset(2, rng=3).view()
+nearest_target(view, 0)
+done = threading.Event()
+def load():
+    run_every_kernel()
+    done.set()
+if sys.argv[1] == "load":
+    threading.Thread(target=load, daemon=True).start()
+else:
+    threading.Timer(2.0, done.set).start()
+t0 = last = time.perf_counter()
+gaps = []
+while not done.is_set():
+    time.sleep(0.001)
+    nearest_target(view, 0)
+    now = time.perf_counter()
+    if now - last > 0.03:
+        gaps.append(round(1000 * (now - last)))
+    last = now
+print(gaps)
+"""
+
+
+def stalls(runs):
+    """Gaps over 30 ms between answers, with and without a kernel load beside them."""
+    import subprocess
+
+    env = dict(os.environ, TRONLAB_AOT="0",
+               PYTHONPATH=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    for what in ("load", "none"):
+        for _ in range(runs):
+            out = subprocess.run([sys.executable, "-c", _STALLS, what], env=env,
+                                 capture_output=True, text=True)
+            print(f"gaps over 30 ms ({'loading' if what == 'load' else 'no load'}): "
+                  f"{out.stdout.strip() or out.stderr.strip()[-300:]}")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=7)
     ap.add_argument("--sizes", default="35x20,100x100", help="grids WxH, comma-separated")
+    ap.add_argument("--stalls", type=int, default=0, help="runs of the stall measurement")
     args = ap.parse_args(argv)
+    if args.stalls:
+        stalls(args.stalls)
     for limit in (None, 1.0):
         runs = [one_game(limit) for _ in range(args.games)]
         us = statistics.median(r[0] for r in runs)

@@ -163,6 +163,8 @@ def run_program(bot, *, stdin=None, stdout=None, stderr=None, verbose=False,
         pass
     if client.broken is not None and problems is not None:
         problems.append(client.broken)
+    if hasattr(bot, "close"):
+        bot.close()                 # a StartingCapture's worker, say
     if warmup is not None and warmup.done:
         from ..jit.cache import mark_warm
         mark_warm(WARM_NAME)        # numba's cache holds them now: no hint next time
@@ -203,9 +205,26 @@ def _prepare(bot, log):
     return warmup
 
 
+def contest_bot(spec: str, *, seed=None, stderr=None):
+    """The bot ``tronlab bot SPEC --protocol backtothecode`` plays: the registered bot
+    itself when it needs no kernels or the ahead-of-time twins are loaded, else a
+    started :class:`~tronlab.capture.starting.StartingCapture` (its kernels load in a
+    worker process, never beside this one's answers).  The caller checks ``spec`` first."""
+    from ..jit import aot
+    from ..runner.registry import make_spec_bot
+
+    bot = make_spec_bot(spec, game="backtothecode", rng=seed)
+    if not hasattr(bot, "prepare_for_protocol") or aot.loaded_names():
+        return bot
+    from .starting import StartingCapture
+
+    starting = StartingCapture(spec, seed=seed, stderr=stderr)
+    starting.start()
+    return starting
+
+
 def cmd_bot(args) -> int:
     """``tronlab bot NAME --protocol backtothecode``."""
-    from ..runner.registry import make_spec_bot    # NAME+key=value: checked by cli.commands
 
     if args.time is not None:
         raise _error("--time: the backtothecode bots keep to the contest's clock (1000 ms "
@@ -216,7 +235,7 @@ def cmd_bot(args) -> int:
         raise _error(f"--width/--height: the grid is 1 to {MAX_SIDE} squares a side (the "
                      f"contest's is 35x20), got {width}x{height}")
     problems = []
-    answers = run_program(make_spec_bot(args.name, game="backtothecode", rng=args.seed),
+    answers = run_program(contest_bot(args.name, seed=args.seed),
                           verbose=args.verbose, problems=problems, width=width, height=height)
     if problems:        # garbage in: say so by the exit code, as the Tron protocols do
         raise _error(f"the backtothecode input ended on a broken turn (see the line above); "

@@ -11,9 +11,13 @@ thread; until it is done the bots answer with the nearest-neutral rule of B2
 compiling hold the GIL most of the time, and a load running beside the first
 turn slowed that answer down (0.34-0.46 s from the program's start instead of
 0.27 s, benchmarks/coldstart.py, with two busy loops beside it 0.62 s instead of
-0.43-0.54 s).  With the ahead-of-time module built (``tronlab
-warmup``) there is nothing to wait for: the twins are loaded and run at once,
-before the first turn, and the bot plays its own search from turn one.
+0.43-0.54 s).  The later turns still answer beside the load, which can hold
+the GIL past their 100 ms on a busy machine, so ``tronlab bot`` and
+``python -m tronlab.capture.program`` load in a worker process instead
+(:mod:`tronlab.capture.starting`, whose worker uses a Warmup).  With the
+ahead-of-time module built (``tronlab warmup``) there is nothing to wait for: the
+twins are loaded and run at once, before the first turn, and the bot plays its
+own search from turn one.
 """
 
 from __future__ import annotations
