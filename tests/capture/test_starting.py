@@ -144,3 +144,29 @@ def test_contest_bot_loads_the_kernels_elsewhere_only_when_there_are_kernels(mon
     monkeypatch.setattr(aot, "loaded_names", lambda: ["scan_kernel"])     # the twins
     assert not isinstance(contest_bot("paths"), StartingCapture)
     assert runner_starting.send is send
+
+
+def test_a_worker_that_fails_or_ends_is_said_once_and_the_rule_plays_on():
+    # a worker that ended mid-game left the program on the rule without a word
+    import io
+
+    for last, said in ((("failed", "RuntimeError: no LLVM"), "rectangles could not be loaded "
+                        "(RuntimeError: no LLVM); answering with the nearest-neutral rule"),
+                       (None, "rectangles stopped (its worker ended); "
+                              "answering with the nearest-neutral rule")):
+        worker, err = Worker(), io.StringIO()
+        starting = StartingCapture("rectangles", stderr=err)
+        starting.attach(worker)
+        if last is None:
+            send(worker.out, ("ready",))
+        else:
+            send(worker.out, last)
+        worker.out.close()                  # the worker is gone
+        for _ in range(1000):
+            if starting.error is not None:
+                break
+            threading.Event().wait(0.005)
+        view = views(1)[0]
+        assert starting(view, 0) == nearest_target(view, 0) and not starting.ready
+        assert err.getvalue().count("\n") == 1 and said in err.getvalue(), err.getvalue()
+        starting.close()

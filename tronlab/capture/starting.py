@@ -47,6 +47,10 @@ WAIT = 0.075
 _LOADING = types.SimpleNamespace(done=False)    # a Warmup that is not done: B2, no search
 
 
+class _WorkerGone(Exception):
+    """The worker failed to load, or ended: the message says which."""
+
+
 class StartingCapture:
     """Answers with the nearest-neutral rule until bot ``spec`` plays in its worker; see
     the module docstring.  ``ready`` is true while the worker answers turns."""
@@ -96,16 +100,19 @@ class StartingCapture:
         try:
             hello = receive(self.worker.stdout)
             if not (isinstance(hello, tuple) and hello[0] == "ready"):
-                raise RuntimeError(hello[1] if isinstance(hello, tuple) and len(hello) > 1
-                                   else f"the worker did not start ({hello!r})")
+                raise _WorkerGone(hello[1] if isinstance(hello, tuple) and len(hello) > 1
+                                  else f"the worker did not start ({hello!r})")
             self.ready = True
             while (message := receive(self.worker.stdout)) is not None:
                 self._replies.put(message)
+            raise _WorkerGone("its worker ended")
         except Exception as exc:        # noqa: BLE001 - B2 plays on; said once
             self.error = exc
             if not self._closed:
-                self._log(f"tronlab bot: {self.spec} could not be loaded, answering with "
-                          f"the nearest-neutral rule (B2): {type(exc).__name__}: {exc}")
+                why = exc if isinstance(exc, _WorkerGone) else f"{type(exc).__name__}: {exc}"
+                self._log(f"tronlab bot: {self.spec} {'stopped' if self.ready else 'could not'}"
+                          f"{'' if self.ready else ' be loaded'} ({why}); "
+                          f"answering with the nearest-neutral rule (B2)")
         finally:
             self.ready = False
             self._replies.put(None)
