@@ -37,6 +37,18 @@ and ``import numpy``.  ``--modes`` picks a subset of the set-ups.  The load
 average is printed with the table.  The children run with Python's bytecode
 cache (as after ``pip install``): a first untimed run writes it.  Target: every
 AOT first answer under 0.3 s.
+
+Back to the Code, cold: the rectangle and path programs answer with the
+nearest-neutral rule while a thread loads their kernels
+(:mod:`tronlab.capture.warmup`).  That thread began before the first turn was
+read, and numba's import held the GIL beside the answer: 0.46/0.34 s wall and
+0.31-0.48 s CPU for paths/rectangles against 0.21 s (0.20 CPU) for nearest,
+which loads nothing (``--protocols backtothecode --modes cold --runs 5``, load 2.3,
+two cores; with two busy loops beside it 0.64/0.62 s wall, 0.32 CPU).  Since the
+load begins once the first answer is written: 0.28/0.27 s wall, 0.25-0.26 s CPU
+(loaded: 0.43/0.54 s wall, 0.27 CPU).  Since then ``tronlab bot`` loads them in a
+worker process (:mod:`tronlab.capture.starting`; the thread held the GIL past
+later turns' 100 ms): 0.29 s wall and 0.27 s CPU, cold and warm alike (load 3.8).
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from tronlab.capture import reset, step
 from tronlab.capture.game import play_capture
@@ -196,7 +197,7 @@ def test_bot_plays_a_grid_of_another_size_it_is_told_and_names_the_option_when_n
     assert r.returncode == 2 and r.stderr.startswith("tronlab: error: --width/--height are for "
                                                      "--protocol backtothecode"), r.stderr
     r = tronlab("bot", "nearest", "--protocol", "backtothecode", "--width", 0)
-    assert r.returncode == 2 and "the grid is 1 to 1000 squares a side" in r.stderr, r.stderr
+    assert r.returncode == 2 and "the grid is 1 to 100 squares a side" in r.stderr, r.stderr
 
 
 def test_a_program_on_a_cold_cache_says_so_once_and_the_next_start_is_quiet(tmp_path,
@@ -212,7 +213,10 @@ def test_a_program_on_a_cold_cache_says_so_once_and_the_next_start_is_quiet(tmp_
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))     # holds the warm marker
 
     class Loading:                      # a Warmup whose thread has finished
-        thread, done = threading.Thread(target=lambda: None), True
+        thread, done, error = threading.Thread(target=lambda: None), True, None
+
+        def begin(self):
+            pass
 
     class Bot:
         warmup = None
@@ -231,3 +235,93 @@ def test_a_program_on_a_cold_cache_says_so_once_and_the_next_start_is_quiet(tmp_
                            stderr=err) == 1
         said.append(err.getvalue())
     assert said == [COLD_HINT + "\n", ""]
+
+
+def test_the_kernels_begin_loading_only_once_the_first_answer_is_written(monkeypatch):
+    # numba's import and compiler hold the GIL most of the time: a load that ran beside
+    # the first turn slowed the fallback's answer (benchmarks/coldstart.py: 0.34-0.46 s
+    # from the start instead of 0.27 s)
+    import io
+    import threading
+
+    from tronlab.capture import warmup as warmup_module
+    from tronlab.capture.cli import run_program
+    from tronlab.capture.rects_bot import RectangleBot
+    from tronlab.jit import aot
+
+    out, began, written = io.StringIO(), threading.Event(), []
+
+    def load():                         # stands in for compiling every kernel
+        written.append(out.getvalue())
+        began.set()
+
+    monkeypatch.setattr(aot, "loaded_names", lambda: ())     # no twins: a thread loads
+    monkeypatch.setattr(warmup_module, "run_every_kernel", load)
+    monkeypatch.setattr(warmup_module, "BEGIN_BY", 60.0, raising=False)    # only begin()
+
+    class Bot(RectangleBot):
+        def __call__(self, view, player):
+            began.wait(0.2)             # time for a load that does not wait to begin
+            return super().__call__(view, player)
+
+    bot = Bot()
+    turn = "1\n" + format_turn(reset(2, rng=1), 0)
+    assert run_program(bot, stdin=io.StringIO(turn), stdout=out, stderr=io.StringIO()) == 1
+    bot.warmup.thread.join(5)
+    assert bot.warmup.done and out.getvalue().count("\n") == 1
+    assert written == [out.getvalue()]  # the load began after the first answer, not before
+
+
+def test_a_grid_far_beyond_the_contests_35x20_is_refused_before_any_game(capsys):
+    # 1000x1000 was let through: 7.5 s to draw the starts, 0.5 s a turn to write and read
+    # its text, 0.24 s for the nearest-neutral rule, so every program timed out at 100 ms
+    from tronlab.arena.maps import expand_maps
+    from tronlab.capture.state import make_config
+    from tronlab.cli import main as tronlab_main
+
+    with pytest.raises(ValueError, match=r"a 1000x1000 grid is larger than this package plays "
+                                         r"\(100x100 at most; the contest's is 35x20\)"):
+        make_config(2, width=1000, height=1000)
+    with pytest.raises(ValueError, match="101x20 grid is larger"):
+        make_config(4, width=101, height=20)
+    assert make_config(2, width=100, height=100).width == 100
+    with pytest.raises(ValueError, match="random maps are 2x2 to 100x100"):
+        expand_maps("backtothecode", "random:1:1000x1000")
+    assert tronlab_main(["bot", "paths", "--protocol", "backtothecode",
+                         "--width", "1000", "--height", "1000"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("tronlab: error: --width/--height: the grid is 1 to 100 squares a side "
+                   "(the contest's is 35x20), got 1000x1000\n"), err
+
+
+@pytest.mark.parametrize("built", [False, True])
+def test_kernels_that_fail_to_load_are_said_once_and_the_game_goes_on(monkeypatch, built):
+    # the rectangle and path bots stay on the nearest-neutral rule when their kernels do
+    # not load, and nothing said so: a whole game of B2 with no word on stderr
+    import io
+
+    from tronlab.capture import warmup as warmup_module
+    from tronlab.capture.cli import load_failed, run_program
+    from tronlab.capture.rects_bot import RectangleBot
+    from tronlab.jit import aot
+
+    def broken():
+        raise RuntimeError("no LLVM here")
+
+    monkeypatch.setattr(aot, "loaded_names", lambda: ["scan_kernel"] if built else [])
+    monkeypatch.setattr(warmup_module, "run_every_kernel", broken)
+
+    class Bot(RectangleBot):
+        asked = 0
+
+        def __call__(self, view, player):
+            self.asked += 1
+            if self.asked > 1:
+                self.warmup.ready.wait(5)   # the load has failed before the next answer
+            return super().__call__(view, player)
+
+    turns = "1\n" + "".join(format_turn(reset(2, rng=1), 0) for _ in range(3))
+    err, out = io.StringIO(), io.StringIO()
+    assert run_program(Bot(), stdin=io.StringIO(turns), stdout=out, stderr=err) == 3
+    said = load_failed(RuntimeError("no LLVM here"))
+    assert "no LLVM here" in said and err.getvalue().count(said) == 1, err.getvalue()

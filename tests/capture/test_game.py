@@ -295,6 +295,25 @@ def test_a_bot_that_never_answers_times_out_instead_of_hanging_the_game():
                for _t, p, text in rec.notes)
 
 
+def test_a_timed_bot_is_asked_on_one_thread_for_the_whole_game():
+    # play_capture started a thread for every call of a timed bot: 0.5-0.7 ms a call
+    # (benchmarks/capture_loop.py); the Tron engine keeps one worker a seat
+    import threading
+    seen = {0: [], 1: []}
+
+    def still(view, player):
+        seen[player].append(threading.current_thread())    # kept alive: ids stay unique
+        return view.positions[player]
+
+    rec = play_capture([still, still], rng=1, width=8, height=5, time_limit=1.0)
+    assert rec.outcome["turns"] > 20 and len(seen[0]) == rec.outcome["turns"]
+    threads = {p: {id(t) for t in calls} for p, calls in seen.items()}
+    assert [len(ids) for ids in threads.values()] == [1, 1] and threads[0] != threads[1]
+    for calls in seen.values():         # the workers end with the game
+        calls[0].join(5)
+        assert not calls[0].is_alive()
+
+
 @pytest.mark.parametrize("call", [lambda: sys.exit(3), lambda: exit()])
 def test_a_bot_that_ends_the_program_is_an_error_not_the_end_of_the_caller(call):
     def quits(view, player):

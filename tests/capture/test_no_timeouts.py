@@ -33,9 +33,10 @@ def program(name, env=None):
 
 #: ``TRONLAB_LONG=1`` also plays without the ahead-of-time build, from numba's cache as
 #: ``tronlab warmup`` fills it (``dev.py`` does).  Not in CI: there the four programs load
-#: their kernels in background threads while they answer, and on 2 cores, just after the
-#: browser tests, one answer in the first turns can miss the 150 ms (seen once in a CI run;
-#: 8 in 8 passed alone).  That no grid makes numba compile mid-game is checked exactly in
+#: their kernels in worker processes (tronlab.capture.starting) while they answer, four
+#: loads on 2 cores, seconds each.  (When they loaded in a thread of the program, one
+#: answer in the first turns missed the 150 ms once in a CI run: the load held the GIL.)
+#: That no grid makes numba compile mid-game is checked exactly in
 #: tests/capture/test_bots.py (kernel signatures after a whole game).
 ENVS = {"built": None, "numba-cache": {"TRONLAB_AOT": "0"}}
 if os.environ.get("TRONLAB_LONG") != "1":

@@ -76,6 +76,7 @@ def test_protocol_mode_warms_up_in_the_background_and_sizes_the_search():
         .....b
     """).view()
     first = bot(view, 0)
+    bot.warmup.begin()                  # as run_program does once the answer is written
     assert bot.warmup.ready.wait(120) and bot.warmup.error is None
     if not bot.stats:                   # the kernels were still loading: B2 answered
         assert first == nearest_target(view, 0)

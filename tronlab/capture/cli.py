@@ -150,6 +150,11 @@ def run_program(bot, *, stdin=None, stdout=None, stderr=None, verbose=False,
                     f"{err}), staying at {text[0]} {text[1]}"
                     + ("\n" + traceback.format_exc() if verbose else ""))
             client.answer(action)   # a server gone away (BrokenPipeError) ends the game
+            if warmup is not None:
+                warmup.begin()      # the first answer is out: the load may take the GIL now
+                if warmup.error is not None:
+                    log(load_failed(warmup.error))
+                    warmup = None
             if verbose:
                 stderr.write(f"round {view.round}: {text} "
                              f"({(time.perf_counter() - t0) * 1000:.1f} ms)\n"
@@ -158,6 +163,8 @@ def run_program(bot, *, stdin=None, stdout=None, stderr=None, verbose=False,
         pass
     if client.broken is not None and problems is not None:
         problems.append(client.broken)
+    if hasattr(bot, "close"):
+        bot.close()                 # a StartingCapture's worker, say
     if warmup is not None and warmup.done:
         from ..jit.cache import mark_warm
         mark_warm(WARM_NAME)        # numba's cache holds them now: no hint next time
@@ -170,15 +177,26 @@ COLD_HINT = ("tronlab bot: numba's cache is cold, so the capture search is not r
              "background (run `tronlab warmup` once to start at full strength)")
 
 
+def load_failed(err) -> str:
+    """The line saying the capture kernels did not load (the bot stays on B2 for the game)."""
+    return (f"tronlab bot: the capture search's kernels failed to load "
+            f"({type(err).__name__}: {err}); answering with the nearest-neutral rule (B2) "
+            f"for the rest of the game")
+
+
 def _prepare(bot, log):
     """The bot's ``prepare_for_protocol`` hook, if it has one (the rectangle and path bots
-    load their kernels in a background :class:`~tronlab.capture.warmup.Warmup`); returns
-    that Warmup, or None.  On a cold numba cache the compile takes tens of seconds, a
+    load their kernels in a background :class:`~tronlab.capture.warmup.Warmup`, which
+    :func:`run_program` lets begin once the first answer is written); returns that
+    Warmup, or None.  On a cold numba cache the compile takes tens of seconds, a
     good part of the game played by the fallback rule: :data:`COLD_HINT` says so."""
     if not hasattr(bot, "prepare_for_protocol"):
         return None
     bot.prepare_for_protocol()
     warmup = getattr(bot, "warmup", None)
+    if getattr(warmup, "error", None) is not None:  # the AOT twins, run at once, failed
+        log(load_failed(warmup.error))
+        return None
     if getattr(warmup, "thread", None) is None:     # no Warmup, or the AOT twins: ready
         return None
     from ..jit.cache import is_warm
@@ -187,9 +205,26 @@ def _prepare(bot, log):
     return warmup
 
 
+def contest_bot(spec: str, *, seed=None, stderr=None):
+    """The bot ``tronlab bot SPEC --protocol backtothecode`` plays: the registered bot
+    itself when it needs no kernels or the ahead-of-time twins are loaded, else a
+    started :class:`~tronlab.capture.starting.StartingCapture` (its kernels load in a
+    worker process, never beside this one's answers).  The caller checks ``spec`` first."""
+    from ..jit import aot
+    from ..runner.registry import make_spec_bot
+
+    bot = make_spec_bot(spec, game="backtothecode", rng=seed)
+    if not hasattr(bot, "prepare_for_protocol") or aot.loaded_names():
+        return bot
+    from .starting import StartingCapture
+
+    starting = StartingCapture(spec, seed=seed, stderr=stderr)
+    starting.start()
+    return starting
+
+
 def cmd_bot(args) -> int:
     """``tronlab bot NAME --protocol backtothecode``."""
-    from ..runner.registry import make_spec_bot    # NAME+key=value: checked by cli.commands
 
     if args.time is not None:
         raise _error("--time: the backtothecode bots keep to the contest's clock (1000 ms "
@@ -197,10 +232,10 @@ def cmd_bot(args) -> int:
     width = 35 if getattr(args, "width", None) is None else args.width
     height = 20 if getattr(args, "height", None) is None else args.height
     if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
-        raise _error(f"--width/--height: the grid is 1 to {MAX_SIDE} squares a side, got "
-                     f"{width}x{height}")
+        raise _error(f"--width/--height: the grid is 1 to {MAX_SIDE} squares a side (the "
+                     f"contest's is 35x20), got {width}x{height}")
     problems = []
-    answers = run_program(make_spec_bot(args.name, game="backtothecode", rng=args.seed),
+    answers = run_program(contest_bot(args.name, seed=args.seed),
                           verbose=args.verbose, problems=problems, width=width, height=height)
     if problems:        # garbage in: say so by the exit code, as the Tron protocols do
         raise _error(f"the backtothecode input ended on a broken turn (see the line above); "

@@ -4,9 +4,10 @@
 first, then :func:`~tronlab.capture.rules.step` applies them together), turns
 a bot's exception into the fault "error", and returns a :class:`CaptureRecord`.
 Bots here run in-process (about 0.3 ms a turn for four random bots, 0.7 ms for
-four nearest bots); under a ``time_limit`` each call runs in a thread joined with
-the limit, so a bot that never answers times out.  "timeout" and "exited" also
-come from runners of external programs, which record them like any other action.
+four nearest bots); under a ``time_limit`` each bot's calls run on its own worker
+thread, waited for with the limit, so a bot that never answers times out.
+"timeout" and "exited" also come from runners of external programs, which record
+them like any other action.
 
 JSON schema (``format`` "tronlab-capture", ``version`` 1)::
 
@@ -38,7 +39,7 @@ import numpy as np
 
 from .ascii import format_grid
 from ..runner.reprs import safe_repr
-from ..runner.threadcall import call_in_thread
+from ..runner.threadcall import Worker
 from .bots import BOTS, get_bot
 from .protocol import first_turn_default
 from .rules import SHOWN, read_action, reset, step
@@ -258,25 +259,35 @@ def play_capture(bots, *, n_players: int | None = None, rng=None, width: int = 3
                            [list(s) for s in state.positions], metadata=dict(metadata or {}))
     clocks = [None if hasattr(b, "start_game") or time_limit is None
               else (first, time_limit) for b in bots]
+    workers = [None if clock is None else Worker(f"tronlab-capture-bot-{p}")
+               for p, clock in enumerate(clocks)]
     try:
         for p, bot in enumerate(bots):
             if hasattr(bot, "start_game"):
                 bot.start_game(n, p, first_time_limit=first_time_limit, time_limit=time_limit)
-        while not state.over:
-            view = state.view()
-            actions = [None if state.eliminated[p] else _ask(bots[p], view, p, record, state,
-                                                              clocks[p])
-                       for p in range(n)]
-            result = step(state, [action_from_json(a) for a in actions])
-            _log(record, state, actions, result)
-            for p in range(n):
-                if result.state.eliminated[p] and not state.eliminated[p]:
-                    _close(bots[p])
-            state = result.state
+        _play_out(state, bots, record, clocks, workers)
     finally:
-        for bot in bots:
+        for bot, worker in zip(bots, workers):
             _close(bot)
+            if worker is not None:
+                worker.stop()       # one still running an overrun call is abandoned
     return record
+
+
+def _play_out(state, bots, record, clocks, workers) -> None:
+    """Ask, step and log until the game is over; close a bot once its player is out."""
+    n = len(bots)
+    while not state.over:
+        view = state.view()
+        actions = [None if state.eliminated[p] else _ask(bots[p], view, p, record, state,
+                                                          clocks[p], workers[p])
+                   for p in range(n)]
+        result = step(state, [action_from_json(a) for a in actions])
+        _log(record, state, actions, result)
+        for p in range(n):
+            if result.state.eliminated[p] and not state.eliminated[p]:
+                _close(bots[p])
+        state = result.state
 
 
 def _checked_grid_and_rng(width, height, rng):
@@ -288,8 +299,7 @@ def _checked_grid_and_rng(width, height, rng):
 
 
 def _checked_bots(bots, n_players) -> list:
-    """``bots`` as a list, checked: 2-4 of them (or ``n_players``), each a
-    registered name or a callable."""
+    """``bots`` as a list, checked: 2-4 (or ``n_players``), each a name or a callable."""
     if isinstance(bots, (str, bytes, dict, set, frozenset)) or not hasattr(bots, "__iter__"):
         raise TypeError(f"bots must be a list of 2-4 bots (registered names or callables), "
                         f"got {safe_repr(bots, SHOWN)}")
@@ -337,8 +347,7 @@ def _error_text(err, fault: bool) -> str:
 
 
 class _Hung(Exception):
-    """A timed bot still running at its limit (its thread is abandoned, as tronlab.play
-    abandons one: the player is eliminated and never asked again)."""
+    """A timed bot still running at its limit (abandoned, as tronlab.play abandons one)."""
     reason = "timeout"
 
 
@@ -346,13 +355,14 @@ class _Hung(Exception):
 GRACE = 1.0
 
 
-def _call(bot, view, p, limit):
-    """``bot(view, p)``; with a ``limit`` (seconds) in a daemon thread joined with it plus
-    :data:`GRACE`, so that a bot stuck in a loop cannot hang the game (:class:`_Hung`).
-    What the bot raised is raised again here, in the game's thread."""
+def _call(bot, view, p, limit, worker=None):
+    """``bot(view, p)``; with a ``limit`` (seconds) on the seat's ``worker`` thread (one a
+    game: a thread a call cost 0.5-0.7 ms, benchmarks/capture_loop.py), waited for with
+    it plus :data:`GRACE`, so a bot stuck in a loop cannot hang the game (:class:`_Hung`:
+    its player is eliminated, never asked again).  What the bot raised is raised here."""
     if limit is None:
         return bot(view, p)
-    called = call_in_thread(bot, (view, p), wait=limit + GRACE, name=f"tronlab-capture-bot-{p}")
+    called = worker.call(bot, (view, p), wait=limit + GRACE)
     if called.overran:
         raise _Hung(f"no answer {(limit + GRACE) * 1000:.0f} ms after it was asked, "
                     f"limit {limit * 1000:.0f} ms")
@@ -361,7 +371,7 @@ def _call(bot, view, p, limit):
     return called.value
 
 
-def _ask(bot, view, p, record, state, clock):
+def _ask(bot, view, p, record, state, clock, worker=None):
     """Bot ``p``'s action in recorded form; faults and exceptions (``sys.exit`` too)
     become fault codes, and whatever the bot returns that is not an action
     "bad-output" (the notes say why)."""
@@ -369,7 +379,7 @@ def _ask(bot, view, p, record, state, clock):
     limit = None if clock is None else clock[0] if state.turns == 0 else clock[1]
     t0 = time.perf_counter()
     try:
-        action = plain_action(_call(bot, view, p, limit))
+        action = plain_action(_call(bot, view, p, limit, worker))
     except (Exception, SystemExit) as err:  # a bot's bug (sys.exit too) is its fault;
         # other BaseExceptions (Ctrl-C, a caller's own stop signal) end the game
         code = getattr(err, "reason", None)

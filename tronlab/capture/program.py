@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..runner.registry import bot_names, make_spec_bot, no_warm_up
+from ..runner.registry import bot_names, no_warm_up
 
 _DESCRIPTION = ("a Back to the Code bot as a contest program: the same bots as 'tronlab bot "
                 "NAME --protocol backtothecode', every capture bot that 'tronlab bots --game "
@@ -46,7 +46,8 @@ def _make_bot(spec: str, seed):
                              f"programs play in tronlab match and arena run")
         with no_warm_up():
             check_spec(spec, "backtothecode")
-    return make_spec_bot(spec, game="backtothecode", rng=seed)
+    from .cli import contest_bot
+    return contest_bot(spec, seed=seed)
 
 
 def main(argv=None, stdin=None, stdout=None) -> int:

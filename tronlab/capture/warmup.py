@@ -6,9 +6,18 @@ long on an idle machine, longer on a busy one.  :class:`Warmup` runs every
 kernel the rectangle and path bots use once, on a tiny grid, in a background
 thread; until it is done the bots answer with the nearest-neutral rule of B2
 (numpy only).  :func:`tronlab.capture.cli.run_program` calls a bot's
-``prepare_for_protocol`` hook, which starts it.  With the ahead-of-time module
-built (``tronlab warmup``) there is nothing to wait for: the twins are loaded and
-run at once, before the first turn, and the bot plays its own search from turn one.
+``prepare_for_protocol`` hook, which makes the Warmup, and lets its thread
+:meth:`~Warmup.begin` once the first answer is written: importing numba and
+compiling hold the GIL most of the time, and a load running beside the first
+turn slowed that answer down (0.34-0.46 s from the program's start instead of
+0.27 s, benchmarks/coldstart.py, with two busy loops beside it 0.62 s instead of
+0.43-0.54 s).  The later turns still answer beside the load, which can hold
+the GIL past their 100 ms on a busy machine, so ``tronlab bot`` and
+``python -m tronlab.capture.program`` load in a worker process instead
+(:mod:`tronlab.capture.starting`, whose worker uses a Warmup).  With the
+ahead-of-time module built (``tronlab warmup``) there is nothing to wait for: the
+twins are loaded and run at once, before the first turn, and the bot plays its
+own search from turn one.
 """
 
 from __future__ import annotations
@@ -37,25 +46,46 @@ def run_every_kernel() -> None:
     search_paths(owner, 0, (2, 2), max_nodes=50)
 
 
-class Warmup:
-    """A background thread that runs :func:`run_every_kernel`; ``ready`` says when it is done."""
+#: seconds a Warmup's thread waits for :meth:`Warmup.begin` before it starts on its own
+#: (the contest's first turn: a driver that never calls begin() still gets the kernels)
+BEGIN_BY = 1.0
 
-    def __init__(self):
+
+class Warmup:
+    """A background thread that runs :func:`run_every_kernel`; ``ready`` says when it is done.
+
+    The thread waits (without the GIL) until :meth:`begin` is called, or
+    ``begin_by`` seconds at most (:data:`BEGIN_BY` by default), so that the first
+    answer is worked out and written before numba's import and compiler compete
+    with it for the GIL."""
+
+    def __init__(self, *, begin_by: float | None = None):
         from ..jit import aot
 
         self.ready = threading.Event()
         self.error = None
         self.thread = None
+        self._go = threading.Event()
         if aot.loaded_names():      # compiled twins, no numba: milliseconds, so wait here
             self._run()
             return
-        self.thread = threading.Thread(target=self._run, daemon=True, name="tronlab-warmup")
+        wait = BEGIN_BY if begin_by is None else begin_by
+        self.thread = threading.Thread(target=self._wait_then_run, args=(wait,),
+                                       daemon=True, name="tronlab-warmup")
         self.thread.start()
+
+    def begin(self) -> None:
+        """Let the load start now (it waits for this, or ``begin_by`` seconds)."""
+        self._go.set()
+
+    def _wait_then_run(self, begin_by):
+        self._go.wait(begin_by)
+        self._run()
 
     def _run(self):
         try:
             run_every_kernel()
-        except Exception as err:  # noqa: BLE001 - reported by the bot, which then stays on B2
+        except Exception as err:  # noqa: BLE001 - run_program says so; the bot stays on B2
             self.error = err
         finally:
             self.ready.set()

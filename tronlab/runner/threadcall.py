@@ -16,8 +16,8 @@ decide differently:
   the bot's next move time out at once;
 * the capture loop (:func:`tronlab.capture.game.play_capture`) records an
   ``Exception`` or ``SystemExit`` as the bot's fault and raises any other
-  ``BaseException`` again (exercise 10 stops a game with one); an overrun call
-  eliminates the player.
+  ``BaseException`` again (exercise 10 stops a game with one); it too keeps one
+  :class:`Worker` a seat for the game, and an overrun call eliminates the player.
 
 >>> called = call_in_thread(divmod, (7, 2), wait=1.0)
 >>> called.value, called.error, called.worker
