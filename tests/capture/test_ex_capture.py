@@ -386,7 +386,7 @@ def test_numpy_integers_still_pass():
 ])
 def test_the_checker_accepts_exactly_the_targets_the_game_plays(answer):
     """Oracle: the game's own reading of an action (plain_action, then read_action)."""
-    from tronlab.capture.game import plain_action
+    from tronlab.capture.actions import plain_action
     from tronlab.capture.rules import read_action
     from tronlab.course.checker import WrongType
     from tronlab.course.ex_capture import as_target

@@ -40,7 +40,8 @@ from ..widget_views import figure_png, with_picture
 from .checks import check_square, check_whole
 from .ascii import format_grid
 from .bots import get_bot
-from .game import CaptureRecord, _ask, _log, action_from_json, action_to_json
+from .actions import action_from_json, action_to_json
+from .game import CaptureRecord, _ask, _log
 from .render import just_captured
 from .rules import reset, step
 from .starts import as_rng

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 
-from ..capture.game import plain_action
+from ..capture.actions import plain_action
 from ..capture.rules import read_action
 from .checker import WrongType
 from .ex_capture import as_target
