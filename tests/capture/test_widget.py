@@ -134,6 +134,51 @@ def test_a_bot_that_raises_is_out_and_the_status_says_what_it_raised():
     w.record.verify()
 
 
+def test_a_bot_that_hangs_times_out_and_the_status_names_it(monkeypatch):
+    # without a clock a bot stuck in a loop blocked the click until the kernel was interrupted
+    import threading
+    import time
+
+    from tronlab.capture import game
+    monkeypatch.setattr(game, "GRACE", 0.3)         # the wait: limit + grace
+    release = threading.Event()
+
+    def stuck(view, player):
+        release.wait(5)
+        return view.positions[player]
+
+    def slow(view, player):             # answers, but after its limit
+        time.sleep(0.15 if view.round > 1 else 0)
+        return view.positions[player]
+
+    try:
+        w = CaptureWidget([stuck, slow], width=7, height=7, starts=[(1, 1), (5, 5), (5, 1)],
+                          time_limit=0.1, first_time_limit=0.05)
+        t0 = time.perf_counter()
+        w.click(3, 1)
+        assert time.perf_counter() - t0 < 1.0
+        assert w.state.eliminated == (False, True, False)
+        assert w.status.startswith("player 1 (stuck) timed out and is out of the game: no "
+                                   "answer 350 ms after it was asked, limit 50 ms (the first "
+                                   "turn may also load numba's kernels")
+        w.click(3, 1)                   # the stuck bot is not asked again; slow is late
+        assert w.state.eliminated == (False, True, True) and w.state.positions[0] == (3, 1)
+        assert w.status.startswith("player 2 (slow) timed out and is out of the game: "
+                                   "answered after 1")
+        assert w.status.endswith("ms, limit 100 ms")
+        w.record.verify()
+        w.close()
+    finally:
+        release.set()
+    with pytest.raises(ValueError, match="time_limit must be None or a positive number"):
+        CaptureWidget([stay], time_limit=0)
+    with pytest.raises(ValueError, match="first_time_limit needs a time_limit"):
+        CaptureWidget([stay], time_limit=None, first_time_limit=1.0)
+    untimed = CaptureWidget([stay], width=7, height=7, starts=[(1, 1), (5, 5)], time_limit=None)
+    untimed.click(3, 1)
+    assert untimed._workers == {} and untimed.state.positions[0] == (2, 1)
+
+
 def test_a_record_replays_with_the_slider_only():
     rec = play_capture(["nearest", "random", "random"], rng=2, width=12, height=8)
     w = CaptureWidget.replay(rec)

@@ -16,6 +16,14 @@ present.  The last round's line says why the game ended and who is first.
 ``CaptureWidget.replay(record)`` shows a finished game
 (:class:`~tronlab.capture.game.CaptureRecord`) with the slider only.
 
+The bots keep a clock, as in ``play_capture(time_limit=...)``: each bot's calls run
+on its own worker thread (:class:`tronlab.runner.threadcall.Worker`), waited for
+``time_limit`` seconds (5 by default; the first turn, which may load numba's
+kernels, three times that), so a bot stuck in a loop cannot block a click.  A bot
+that answers late, or not at all, is out of the game ("timeout") and the status line
+names it; one still running is abandoned (Python cannot stop a thread).
+``time_limit=None`` asks the bots in the kernel's own thread, without a clock.
+
 Keys, as on the Tron board: click the board (an amber frame says it has the focus),
 then the arrow keys or WASD move you one square that way, one round a key (that
 square becomes your target; toward the edge you stand on, nothing is played and the
@@ -41,16 +49,29 @@ from .checks import check_square, check_whole
 from .ascii import format_grid
 from .bots import get_bot
 from .actions import action_from_json, action_to_json
-from .game import CaptureRecord, _ask, _log
+from .game import CaptureRecord, _ask, _checked_seconds, _log
 from .render import just_captured
 from .rules import reset, step
 from .starts import as_rng
+from .protocol import first_turn_default
 from .state import MAX_BACK
+from ..runner.threadcall import Worker
 from ..tron.board import MOVE_NAMES, parse_move
 
 _STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
 #: (dx, dy) of the moves 0-3 (up, right, down, left): y grows downward, as the rows go
 _STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))
+
+
+def _clock(time_limit, first_time_limit):
+    """``(first turn's limit, later turns' limit)`` in seconds, checked, or None (no clock)."""
+    time_limit = _checked_seconds("time_limit", time_limit)
+    first = _checked_seconds("first_time_limit", first_time_limit)
+    if time_limit is None:
+        if first is not None:
+            raise ValueError("first_time_limit needs a time_limit (None: no clock at all)")
+        return None
+    return (first_turn_default(time_limit) if first is None else first, time_limit)
 
 
 def _bot_name(bot) -> str:
@@ -75,6 +96,10 @@ def _check_opponents(opponents) -> list:
             raise TypeError(f"opponent {k} is a bot name (str) or a callable bot(view, "
                             f"player), got {type(bot).__name__} {bot!r}")
     return list(opponents)
+
+
+#: seconds a bot of the widget has for a turn (the first turn: three times, at least 1 s)
+TIME_LIMIT = 5.0
 
 
 #: why a game ended (tronlab.capture.rules: "Which ending"), as the page says it
@@ -132,9 +157,11 @@ class CaptureWidget(anywidget.AnyWidget):
     def __init__(self, opponents=("nearest",), *, you: int = 0, rng=None, width: int = 35,
                  height: int = 20, starts=None, symmetric: bool = True,
                  round_limit: int | None = None, record: CaptureRecord | None = None,
+                 time_limit: float | None = TIME_LIMIT, first_time_limit: float | None = None,
                  **kwargs):
         super().__init__(**kwargs)
         self.on_msg(self._on_browser_msg)
+        self._clock, self._workers = None, {}
         if record is not None:      # a replay (see :meth:`replay`)
             states = record.replay()
             frames = [frame_of(states[0])] + [frame_of(s, b) for b, s in zip(states, states[1:])]
@@ -148,6 +175,7 @@ class CaptureWidget(anywidget.AnyWidget):
         opponents = _check_opponents(opponents)
         n = len(opponents) + 1
         you = check_whole(you, "you", 0, n - 1, "your seat")
+        self._clock = _clock(time_limit, first_time_limit)
         rng = as_rng(rng)
         self._state = reset(n, rng=rng, width=width, height=height, starts=starts,
                             symmetric=symmetric, round_limit=round_limit)
@@ -246,8 +274,9 @@ class CaptureWidget(anywidget.AnyWidget):
                 actions.append(None)
             elif p == self.you:
                 actions.append(action_to_json(mine, state, p))
-            else:       # as in play_capture: a bot that raises is out ("error"), not the page
-                actions.append(_ask(self._bots[p], view, p, self.record, state, None))
+            else:       # as in play_capture: a bot that raises or hangs is out, not the page
+                actions.append(_ask(self._bots[p], view, p, self.record, state, self._clock,
+                                    self._worker(p)))
         result = step(state, [action_from_json(a) for a in actions])
         _log(self.record, state, actions, result)
         self._state = result.state
@@ -255,9 +284,35 @@ class CaptureWidget(anywidget.AnyWidget):
         ending = "" if out is None else outcome_text(out.reason, out.ranks, self.names)
         self._frames.append(frame_of(result.state, state, result.events, ending))
         # the frame's text says how a game ended; the status what a failing bot did
-        self.status = "; ".join(f"player {p} ({self.names[p]}): {text}"
+        self.status = "; ".join(self._said(p, text, actions[p], state.turns == 0)
                                 for _, p, text in self.record.notes[notes:])
         self._show(len(self._frames) - 1)
+
+    def _worker(self, p):
+        """Bot ``p``'s worker thread (started at its first call), or None without a clock."""
+        if self._clock is None:
+            return None
+        if p not in self._workers:
+            self._workers[p] = Worker(f"tronlab-capture-widget-{p}")
+        return self._workers[p]
+
+    def _said(self, p, text, action, first) -> str:
+        """The status line's words for a note on bot ``p``: a timeout says so, and
+        is out of the game."""
+        who = f"player {p} ({self.names[p]})"
+        if action != "timeout":
+            return f"{who}: {text}"
+        hint = (" (the first turn may also load numba's kernels: run `tronlab warmup` "
+                "once, or give a larger first_time_limit)" if first else "")
+        return f"{who} timed out and is out of the game: {text}{hint}"
+
+    def close(self) -> None:
+        """Close the widget and end its bots' worker threads (one still running a call
+        that overran is abandoned)."""
+        for worker in getattr(self, "_workers", {}).values():
+            worker.stop()
+        self._workers = {}
+        super().close()
 
     # ---- a picture for saved notebooks --------------------------------------------------------
     def picture_png(self) -> bytes:
