@@ -27,8 +27,10 @@ same day, before the cap (``--sizes 100x100,1000x1000``)::
     1000x1000      7.552    0.336    0.177    0.243
 
 so at 1000x1000 no program could answer within the contest's 100 ms.  The
-rectangle bot's own scan grows faster: 10 ms a turn at 35x20, 60 ms at 50x30,
-0.14 s at 70x40, 0.3 s at 100x100 (its first three turns on the starting grid).
+rectangle bot's own scan grew faster: 10 ms a turn at 35x20, 60 ms at 50x30,
+0.14 s at 70x40, 0.3 s at 100x100 (its first three turns on the starting grid),
+until it scanned windows around the player on grids larger than the contest's
+(at most 26 ms a turn at 70x40 and 100x100: :mod:`tronlab.capture.rects_window`).
 
 Stalls (``--stalls N``: N fresh processes with ``TRONLAB_AOT=0`` and numba's
 cache as the environment gives it, warm for a fair test): one thread loads the

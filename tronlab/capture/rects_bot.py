@@ -24,6 +24,14 @@ rectangle with a side over 14 squares is not halved (measured below),
 ``back`` is a BACK rule of :mod:`tronlab.capture.back` or None.  After any
 rewind, an area an opponent closed in the thrown-away future comes first: the
 bot goes to spoil it when it can get there in time (:func:`~tronlab.capture.back.spoil_target`).
+
+Grid size: each scan of step 1 and step 3 looks at the rectangles of a window
+around the player scored, at most ``scan_budget`` of them
+(:mod:`tronlab.capture.rects_window`: its side is chosen from that count once a
+game, a rectangle in the window scores as on the whole grid).  The contest's
+35x20 grid fits the default budget, so it is scanned whole, as before; larger
+grids keep to the contest's 100 ms a turn (measured in that module's docstring).
+``scan_budget=None`` always scans the whole grid.
 """
 
 from __future__ import annotations
@@ -34,11 +42,12 @@ from .memory import Memory
 from .warmup import Warmup
 from ..tron.values import check_flag
 from .back import check_back, spoil_target
-from .checks import check_choice, check_number, check_view
+from .checks import check_choice, check_number, check_view, check_whole
 from .bots import nearest_target
-from .lshapes import best_l_shape
-from .rects import border_cycle, new_scratch, scan_rectangles
+from .rects import border_cycle, new_scratch
 from .rects_terms import RectTerms, needed_to_win
+from .rects_window import (SCAN_BUDGET, l_shape_window, l_window_side, scan_window,
+                           window_side)
 from .state import NEUTRAL
 
 DIRS = ((1, 0), (0, 1), (-1, 0), (0, -1))
@@ -147,24 +156,27 @@ def border_target(owner, player: int, position, rect) -> tuple:
     return target
 
 
-def interference(view, player: int, mine, *, scratch=None, terms=None):
+def interference(view, player: int, mine, *, scratch=None, terms=None, side=None):
     """The square to head for to spoil an opponent's better rectangle, or None.
 
     An opponent's rectangle is predicted with the bot's own scan from its
     square; it is worth spoiling when it brings more points than ``mine`` in
     fewer turns (any turns when ``mine`` scores 0: every rectangle of ours is
     blocked) and the player reaches one of its neutral border squares in fewer
-    turns than the opponent needs."""
+    turns than the opponent needs.  ``side``: scan a window of at most that many squares
+    a side around the opponent (:func:`~tronlab.capture.rects_window.scan_window`);
+    None, the whole grid."""
     player = check_view(view, player)
     owner, me = view.owner, view.positions[player]
+    side = max(owner.shape) if side is None else side
     best = None
     for q in range(view.n_players):
         pos = view.positions[q]
         if q == player or pos is None or view.eliminated[q]:
             continue
         others = [p for r, p in enumerate(view.positions) if r != q and p is not None]
-        theirs = scan_rectangles(owner, q, pos, n_players=view.n_players, terms=terms,
-                                 opponents=others, scratch=scratch)
+        theirs = scan_window(owner, q, pos, side=side, n_players=view.n_players, terms=terms,
+                             opponents=others, scratch=scratch)
         quicker = mine.score <= 0 or theirs.turns < mine.turns     # no plan of ours: never
         if theirs.score <= 1 or theirs.points <= mine.points or not quicker:
             continue
@@ -203,11 +215,12 @@ class RectangleBot:
     """Recar's rectangles (see the module docstring).  ``interfere`` is one of
     :data:`INTERFERE`; ``fallback_below`` the score at or under which the bot goes
     for the nearest neutral square.  Each option is checked here: a TypeError for a
-    wrong type, a ValueError for a wrong value."""
+    wrong type, a ValueError for a wrong value.  ``scan_budget``: the rectangles a
+    scan may look at (see the module docstring; None: the whole grid)."""
 
     def __init__(self, *, terms: RectTerms | None = None, l_shapes: bool = True,
                  interfere: str = "two", project: bool = True, back=None,
-                 fallback_below: float = 1.0):
+                 fallback_below: float = 1.0, scan_budget: int | None = SCAN_BUDGET):
         if terms is not None and not isinstance(terms, RectTerms):
             raise TypeError(f"terms must be None or a RectTerms, got {type(terms).__name__} "
                             f"{terms!r}")
@@ -217,6 +230,9 @@ class RectangleBot:
         self.interfere = check_choice(interfere, "interfere", INTERFERE)
         self.back = check_back(back)
         self.fallback_below = check_number(fallback_below, "fallback_below", None)
+        self.scan_budget = (None if scan_budget is None
+                            else check_whole(scan_budget, "scan_budget", 1, None, "rectangles"))
+        self.side = self.l_side = None  # the scans' window sides (set at the first turn)
         self.memory = Memory()
         self.prev = None
         self.plan = None                # what the bot did last: ("rect" | "l" | ..., detail)
@@ -238,21 +254,26 @@ class RectangleBot:
         """The target this turn (steps 1-5 of the module docstring)."""
         owner, me = view.owner, view.positions[player]
         h, w = owner.shape
-        if self.scratch is None:
+        if self.scratch is None or self.scratch["stamp"].size != w * h:
             self.scratch = new_scratch(w, h, self.terms.max_side)
+            whole = self.scan_budget is None
+            self.side = max(w, h) if whole else window_side(w, h, self.terms.max_side,
+                                                            self.scan_budget)
+            self.l_side = max(w, h) if whole else l_window_side(w, h)
         opps, need = scan_inputs(view, player)
         blocked = None
         if self.project and view.n_players > 2:
             heads = [self.memory.heading(q) for q in range(view.n_players)]
             blocked = straight_projection(owner, view.positions, heads, player)
         aimed = self.memory.future_squares(player, owner)
-        rect = scan_rectangles(owner, player, me, n_players=view.n_players, terms=self.terms,
-                               opponents=opps, blocked=blocked, aimed=aimed, needed=need,
-                               prev=self.prev, scratch=self.scratch)
+        rect = scan_window(owner, player, me, side=self.side, n_players=view.n_players,
+                           terms=self.terms, opponents=opps, blocked=blocked, aimed=aimed,
+                           needed=need, prev=self.prev, scratch=self.scratch)
         best, kind = rect.score, "rect"
         if self.l_shapes:
             constant = self.terms.player_constant[view.n_players - 2]
-            shape = best_l_shape(owner, player, me, constant=constant, scratch=self.scratch)
+            shape = l_shape_window(owner, player, me, side=self.l_side, constant=constant,
+                                   scratch=self.scratch)
             if shape.score > best:
                 best, kind = shape.score, "l"
         if self.memory.future:
@@ -260,7 +281,8 @@ class RectangleBot:
             if spoil is not None:
                 return self._planned("spoil", spoil, view, {spoil})
         if self.interfere == "all" or (self.interfere == "two" and view.n_players == 2):
-            spoil = interference(view, player, rect, scratch=self.scratch, terms=self.terms)
+            spoil = interference(view, player, rect, scratch=self.scratch, terms=self.terms,
+                                 side=self.side)
             if spoil is not None:
                 return self._planned("interfere", spoil, view, {spoil})
         if best <= self.fallback_below:
