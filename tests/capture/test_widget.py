@@ -174,6 +174,9 @@ def test_a_bot_that_hangs_times_out_and_the_status_names_it(monkeypatch):
         CaptureWidget([stay], time_limit=0)
     with pytest.raises(ValueError, match="first_time_limit needs a time_limit"):
         CaptureWidget([stay], time_limit=None, first_time_limit=1.0)
+    # the defaults: 5 s a turn, and a minute for the first (a cold cache compiles then)
+    assert CaptureWidget([stay])._clock == (60.0, 5.0)
+    assert CaptureWidget([stay], time_limit=30)._clock == (90.0, 30.0)
     untimed = CaptureWidget([stay], width=7, height=7, starts=[(1, 1), (5, 5)], time_limit=None)
     untimed.click(3, 1)
     assert untimed._workers == {} and untimed.state.positions[0] == (2, 1)

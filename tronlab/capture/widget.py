@@ -18,8 +18,9 @@ present.  The last round's line says why the game ended and who is first.
 
 The bots keep a clock, as in ``play_capture(time_limit=...)``: each bot's calls run
 on its own worker thread (:class:`tronlab.runner.threadcall.Worker`), waited for
-``time_limit`` seconds (5 by default; the first turn, which may load numba's
-kernels, three times that), so a bot stuck in a loop cannot block a click.  A bot
+``time_limit`` seconds (5 by default; the first turn, which may compile numba's
+kernels, three times that but at least a minute), so a bot stuck in a loop cannot
+block a click for long.  A bot
 that answers late, or not at all, is out of the game ("timeout") and the status line
 names it; one still running is abandoned (Python cannot stop a thread).
 ``time_limit=None`` asks the bots in the kernel's own thread, without a clock.
@@ -71,7 +72,8 @@ def _clock(time_limit, first_time_limit):
         if first is not None:
             raise ValueError("first_time_limit needs a time_limit (None: no clock at all)")
         return None
-    return (first_turn_default(time_limit) if first is None else first, time_limit)
+    return (max(first_turn_default(time_limit), FIRST_TURN_FLOOR) if first is None else first,
+            time_limit)
 
 
 def _bot_name(bot) -> str:
@@ -98,8 +100,12 @@ def _check_opponents(opponents) -> list:
     return list(opponents)
 
 
-#: seconds a bot of the widget has for a turn (the first turn: three times, at least 1 s)
+#: seconds a bot of the widget has for a turn
 TIME_LIMIT = 5.0
+#: seconds a bot has for its first turn at least, unless ``first_time_limit`` says otherwise:
+#: without the ahead-of-time build, a cold numba cache compiles the rectangle and path
+#: kernels on that turn, tens of seconds on a slow machine, and the bot must not be ruled out
+FIRST_TURN_FLOOR = 60.0
 
 
 #: why a game ended (tronlab.capture.rules: "Which ending"), as the page says it
