@@ -11,8 +11,15 @@
   his 20: measured against ``rectangles``); ``paths-same`` with the other
   turn order in the model; ``paths-back`` and ``paths-block`` with the two
   BACK rules.
-``time`` is accepted for the registry's sake; these bots do a fixed amount
-of work a turn (well under 100 ms, see benchmarks/capture_paths.py).
+``time`` is accepted for the registry's sake: these bots bound their work
+otherwise.  On the contest's 35x20 grid the rectangle bot's scans take about
+10 ms a turn.  The path bot searches up to ``max_nodes`` (30,000) nodes: in a
+2-player game against ``rectangles`` in-process that took 2 ms a turn at the
+median but 80 ms at the 90th percentile and 160 ms at most (2 slow cores), so
+``play_capture(..., time_limit=0.1)`` can time it out.  As a contest program
+(``tronlab bot paths --protocol backtothecode``) it stops each search after
+50 ms (:meth:`~tronlab.capture.paths_bot.PathBot.prepare_for_protocol`).
+Nodes per 100 ms: benchmarks/capture_paths.py.
 """
 
 from __future__ import annotations
