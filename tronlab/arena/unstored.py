@@ -108,8 +108,11 @@ def finished(futures) -> list:
 def store_or_keep(store, rows, result, write=True) -> None:
     """The rows of games that finished while a stopped run was not reading them (another
     worker's game, while this one waited for the write lock): stored when ``write`` (the
-    run did not stop because the database cannot be written) and it works, else kept
-    beside the database (:func:`keep`), never lost.  A bot's changed file: no game."""
+    run did not stop because the database cannot be written, nor while it waited for the
+    lock: ``result.kept``) and it works, else kept beside the database (:func:`keep`),
+    never lost: a stopped run does not wait for the lock again.  A bot's changed file: no
+    game."""
+    write = write and not result.kept
     for row in rows:
         for name in row.get("changed", ()):
             result.changed[name] = result.changed.get(name, 0) + 1
