@@ -304,7 +304,7 @@ def test_a_stopped_run_counts_the_games_a_rerun_plays_of_a_bot_that_answered(tmp
         for row in rows:
             quit_.add(row)
             store.add(row)
-        result = SimpleNamespace(given_up=quit_.report(plan, store.done_keys()))
+        result = SimpleNamespace(given_up=quit_.report(plan, store.done_keys()), kept=[])
         rerun = GiveUp(plan, store)          # what the same command decides
         stored = store.rows()
         played_by_rerun = [s for s in plan if s.key not in store.done_keys()

@@ -1,6 +1,7 @@
 """How `tronlab arena run` stops when nobody reads its output any more, or when Ctrl-C
 comes while its modules still load."""
 
+import json
 import os
 
 from tronlab.arena import Store
@@ -117,6 +118,55 @@ def test_a_database_another_process_keeps_locked_stops_the_run_in_one_line(
         assert store.conn.execute("SELECT COUNT(*) FROM claims").fetchone() == (0,)
 
 
+def test_a_game_that_finished_as_its_write_failed_is_kept_for_the_next_run(
+        tmp_path, capsys, monkeypatch):
+    """Another process takes the write lock while the second game is played and keeps it
+    past the busy timeout (0.3 s here).  That game was lost (the rerun played it again):
+    it is kept beside the database, the 'stopped:' line says where, and the rerun stores
+    it first and plays nothing."""
+    import sqlite3
+
+    from tronlab.arena import store as store_module
+    from tronlab.arena import tournament
+    from tronlab.arena.cli import main
+
+    db, holder, played, real_play = tmp_path / "k.sqlite", [], [], tournament.play_spec
+    monkeypatch.setattr(store_module, "LOCK_WAIT", 0.3)
+
+    def play_then_lock(spec, *args):
+        row = real_play(spec, *args)
+        played.append(spec.key)
+        if len(played) == 2:        # another process takes the lock while it is played
+            holder.append(sqlite3.connect(db, isolation_level=None))
+            holder[0].execute("BEGIN EXCLUSIVE")
+        return row
+
+    monkeypatch.setattr(tournament, "play_spec", play_then_lock)
+    command = ["run", "--bots", "random", "hugger", "--maps", "random:1:7x7", "--time", "0.05",
+               "--db", str(db), "--no-progress"]
+    try:
+        assert main(command) == 2
+    finally:
+        holder[0].close()
+    out, err = capsys.readouterr()
+    assert err.startswith(f"tronlab arena: error: cannot write {db}: another process held")
+    assert (f"stopped: 1 game finished in this run is stored in {db}; 1 game finished as "
+            f"the run stopped could not be stored and is kept in {db}.unstored.jsonl, which "
+            f"the next run stores first; run the same command again to play the other 0\n"
+            ) in out
+    with Store(db) as store:
+        first = store.done_keys()
+        assert len(first) == 1 and store.integrity_check() == "ok"
+    assert main(command) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"stored 1 game that an earlier run finished but could not write, "
+                          f"from {db}.unstored.jsonl\n2 games planned, 2 already in {db}, "
+                          f"0 to play")
+    assert not os.path.exists(f"{db}.unstored.jsonl")
+    with Store(db) as store:
+        assert len(store.done_keys() - first) == 1 and store.integrity_check() == "ok"
+
+
 def test_a_store_write_that_waits_out_the_lock_is_a_cannot_write_error(tmp_path, monkeypatch):
     import sqlite3
 
@@ -190,3 +240,133 @@ def test_a_full_disk_is_a_cannot_write_error_and_keeps_the_games_stored(tmp_path
         else:
             raise AssertionError("a full disk took the game")
         assert store.done_keys() == {"k1"} and not store.conn.in_transaction
+
+
+def _row(key, record="{}"):
+    return {"key": key, "game": "google2010", "bots": ["a", "b"], "names": ["a", "b"],
+            "map": "m", "map_set": "s", "seed": 1, "winner": 0, "ranks": [0, 1],
+            "turns": 3, "faults": [None, None], "record": record}
+
+
+def test_ctrl_c_stops_a_wait_for_another_process_s_write_lock_at_once(tmp_path, monkeypatch):
+    """SQLite's busy handler runs no Python: a Ctrl-C while another process held the write
+    lock came only when the busy timeout (LOCK_WAIT, 60 s; 3 s here) had passed, both when
+    a game was stored and when the database was opened.  Now it comes within a step
+    (0.1 s), the game is kept beside the database, and the busy timeout is put back."""
+    import _thread
+    import sqlite3
+    import threading
+    import time
+
+    from tronlab.arena import store as store_module
+    from tronlab.arena.tournament import RunResult
+    from tronlab.arena.unstored import add_or_keep, unstored_path
+
+    monkeypatch.setattr(store_module, "LOCK_WAIT", 3.0)
+    with Store(tmp_path / "i.sqlite") as store:
+        other = sqlite3.connect(store.path, isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")
+        result = RunResult(planned=1, skipped=0)
+        try:
+            for write in (lambda: add_or_keep(store, _row("k"), result),
+                          lambda: Store(store.path)):
+                timer = threading.Timer(0.1, _thread.interrupt_main)
+                t0 = time.monotonic()
+                timer.start()
+                try:
+                    write()
+                except KeyboardInterrupt:
+                    waited = time.monotonic() - t0
+                else:
+                    raise AssertionError("wrote through another process's lock")
+                finally:
+                    timer.join()
+                assert waited < 0.6, waited
+        finally:
+            other.close()
+        assert not store.conn.in_transaction
+        assert store.conn.execute("PRAGMA busy_timeout").fetchone() == (3000,)
+        assert result.kept == ["k"] and result.played == 0
+        with open(unstored_path(store.path), encoding="utf-8") as f:
+            assert [json.loads(line)["key"] for line in f] == ["k"]
+
+
+def test_the_games_kept_beside_the_database_are_stored_once_then_the_file_goes(tmp_path,
+                                                                             monkeypatch):
+    """What the next run does with the file: each complete line stored (one stored
+    meanwhile is not stored twice), a line cut short by a kill -9 passed over; a database
+    still locked leaves the file for the run after."""
+    import sqlite3
+
+    from tronlab.arena import store as store_module
+    from tronlab.arena.unstored import keep, store_kept, unstored_path
+
+    with Store(tmp_path / "u.sqlite") as store:
+        path = unstored_path(store.path)
+        assert store_kept(store) == 0 and not os.path.exists(path)
+        store.add(_row("a"))
+        for key in ("a", "b"):
+            assert keep(store.path, _row(key, record='{"k": "%s"}' % key))
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(_row("c"))[:40])
+        other = sqlite3.connect(store.path, isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")
+        try:
+            with monkeypatch.context() as patch:
+                patch.setattr(store_module, "LOCK_WAIT", 0.05)
+                store_kept(store)
+        except store_module.CannotWrite:
+            pass
+        else:
+            raise AssertionError("stored through another process's lock")
+        finally:
+            other.close()
+        assert os.path.exists(path) and store.done_keys() == {"a"}
+        assert store_kept(store) == 1 and not os.path.exists(path)
+        assert store.done_keys() == {"a", "b"}
+        b = next(r for r in store.rows() if r["key"] == "b")
+        assert store.record_json(b["id"]) == '{"k": "b"}' and b["names"] == ["a", "b"]
+
+
+class _PlaysAtSubmit:
+    """An executor that plays each game when it is handed over: every game of the plan has
+    finished before the run reads the first."""
+
+    def submit(self, fn, *args):
+        import concurrent.futures as cf
+        future = cf.Future()
+        future.set_result(fn(*args))
+        return future
+
+
+def test_games_finished_but_not_read_when_a_run_stops_are_stored_or_kept(tmp_path, monkeypatch):
+    """With several workers, the others' games finish while the run waits for the write
+    lock; when it stops (the lock held too long, Ctrl-C) those rows were dropped with the
+    executor.  Now a run that cannot write keeps them beside the database, and one stopped
+    by Ctrl-C (here after the first game is stored) stores them."""
+    from tronlab.arena import round_robin, run
+    from tronlab.arena import store as store_module
+    from tronlab.arena.unstored import store_kept
+
+    plan = round_robin(["random", "hugger"], "random:1:7x7", time=None)
+    assert len(plan) == 2
+    real_add = store_module.Store.add
+
+    def cannot_write(store, row):
+        raise store_module.CannotWrite("cannot write")
+
+    def ctrl_c(row):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch, Store(tmp_path / "w.sqlite") as db:
+        patch.setattr(store_module.Store, "add", cannot_write)
+        result = run(plan, db, executor=_PlaysAtSubmit(), progress=False)
+        assert result.failed == "cannot write" and result.played == 0
+        assert sorted(result.kept) == sorted(s.key for s in plan)
+        patch.setattr(store_module.Store, "add", real_add)
+        assert store_kept(db) == 2
+        assert db.done_keys() == {s.key for s in plan} and db.integrity_check() == "ok"
+    with Store(tmp_path / "c.sqlite") as db:
+        result = run(plan, db, executor=_PlaysAtSubmit(), progress=False, on_game=ctrl_c)
+        assert result.interrupted and result.kept == [] and result.played == 2
+        assert db.done_keys() == {s.key for s in plan} and db.integrity_check() == "ok"

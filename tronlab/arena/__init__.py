@@ -4,7 +4,9 @@
 * :mod:`~tronlab.arena.bots` - bot specs: registered names, ``py:FILE``, ``cmd:...``;
 * :mod:`~tronlab.arena.schedule` - round robin and gauntlet plans of :class:`GameSpec`;
 * :mod:`~tronlab.arena.play` - one game of a plan, played where it lands;
-* :mod:`~tronlab.arena.store` - the SQLite results database (resumable, kill-safe);
+* :mod:`~tronlab.arena.store` - the SQLite results database (resumable, kill-safe); its
+  write lock in :mod:`~tronlab.arena.storelock`, and the games a stopped run could not
+  write, kept beside it for the next, in :mod:`~tronlab.arena.unstored`;
 * :mod:`~tronlab.arena.tournament` - run a plan on an executor (processes, Dask);
 * :mod:`~tronlab.arena.cluster` - a Dask cluster's executor and its checks of the workers;
 * :mod:`~tronlab.arena.daskgames` - that executor: each game checks its worker first;

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import os
 import socket
-import sqlite3
 import time
 
 from ..runner.reprs import plural
@@ -136,15 +135,13 @@ class Claims:
         """Drop the claims this run still holds (games it did not finish), waiting at most
         :data:`RELEASE_WAIT` for the write lock: a run that stopped because another
         process kept the database locked says so a minute sooner."""
-        wait = self.conn.execute("PRAGMA busy_timeout").fetchone()[0]
-        self.conn.execute(f"PRAGMA busy_timeout = {min(wait, int(RELEASE_WAIT * 1000))}")
+        from .store import CannotWrite, LOCK_WAIT
         try:
-            self.conn.execute("DELETE FROM claims WHERE host = ? AND pid = ? AND started = ?",
-                              self.me)
-        except sqlite3.DatabaseError:
+            with self.store.writing(min(LOCK_WAIT, RELEASE_WAIT)) as conn:
+                conn.execute("DELETE FROM claims WHERE host = ? AND pid = ? AND started = ?",
+                             self.me)
+        except CannotWrite:
             pass            # left behind: they lapse when this process has ended
-        finally:
-            self.conn.execute(f"PRAGMA busy_timeout = {int(wait)}")
 
     def still_held(self, done) -> dict:
         """:attr:`held` without the games in ``done`` (stored keys) since."""

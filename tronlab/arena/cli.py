@@ -141,6 +141,8 @@ def _plan_and_store(args):
     plan = make_plan(args, bots) if len(bots) >= 2 else None
     store = _open(args.db) if os.path.isfile(args.db) else None
     try:
+        if store is not None:
+            _store_kept(store)
         done_keys = store.done_keys() if store is not None else set()
         problems = plan_load_problems(plan, done_keys) if plan is not None else {}
         for spec in folder:
@@ -161,6 +163,15 @@ def _plan_and_store(args):
             store.close()
         raise
     return plan, store, done_keys, left_out
+
+
+def _store_kept(store) -> None:
+    """Store the games an earlier run finished but could not write, and say so."""
+    from .unstored import store_kept, unstored_path
+    stored = store_kept(store)
+    if stored:
+        print(f"stored {plural(stored, 'game')} that an earlier run finished but could not "
+              f"write, from {unstored_path(store.path)}")
 
 
 def _executor(args, plan):

@@ -24,6 +24,7 @@ def print_run(args, plan, store, result, left_out, closed) -> None:
         print(("" if closed else "\n") + f"stopped{': nobody reads the output' if closed else ''}: "
               f"{plural(result.played, 'game')} finished in this run "
               f"{'is' if result.played == 1 else 'are'} stored in {args.db}; "
+              + kept_text(store, result.kept) +
               f"run the same command again to play the other {to_play(plan, rows, result)}",
               file=sys.stderr if closed else sys.stdout)
     print(table_text(rows, store=store, give_up_after=args.give_up_after))
@@ -43,10 +44,22 @@ def print_run(args, plan, store, result, left_out, closed) -> None:
         write_html(store, rows, args.html, args.replays, left_out, args.give_up_after)
 
 
+def kept_text(store, kept) -> str:
+    """What the 'stopped:' line says of the finished games the run could not store
+    (``kept``: their keys), kept beside the database for the next run; '' for none."""
+    if not kept:
+        return ""
+    from .unstored import unstored_path
+    return (f"{plural(len(kept), 'game')} finished as the run stopped could not be "
+            f"stored and {'is' if len(kept) == 1 else 'are'} kept in "
+            f"{unstored_path(store.path)}, which the next run stores first; ")
+
+
 def to_play(plan, rows, result) -> int:
-    """The games of ``plan`` a rerun would play: not in ``rows`` (those stored), and
-    without a bot the run gave up on (one that answered in a game under way plays again)."""
-    stored = {r["key"] for r in rows}
+    """The games of ``plan`` a rerun would play: not in ``rows`` (those stored) nor kept
+    beside the database, and without a bot the run gave up on (one that answered in a
+    game under way plays again)."""
+    stored = {r["key"] for r in rows} | set(result.kept)
     gone = {g.bot for g in result.given_up if not g.answered}
     return len({s.key for s in plan if s.key not in stored and not gone & set(s.bots)})
 

@@ -32,6 +32,7 @@ import time
 
 from ..tron.values import is_whole
 from .claims import SCHEMA as CLAIMS
+from .storelock import STEP, begin_immediate, is_locked as _locked
 
 #: the schema, one statement each: created in one transaction when missing
 SCHEMA = ("""
@@ -82,12 +83,6 @@ class CannotWrite(ValueError):
     says so in one line."""
 
 
-def _locked(err: sqlite3.DatabaseError) -> bool:
-    """Whether ``err`` is SQLite's 'database is locked' (busy), worth waiting out."""
-    text = str(err).lower()
-    return isinstance(err, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
-
-
 def _open(path: str) -> sqlite3.Connection:
     """A connection in WAL mode with the schema in place.
 
@@ -95,8 +90,10 @@ def _open(path: str) -> sqlite3.Connection:
     without the busy timeout's wait: SQLite refuses to wait where waiting could deadlock (two
     connections both upgrading a read lock, as switching to WAL or creating a table does).
     The schema is therefore created under ``BEGIN IMMEDIATE`` (the write lock first, which does
-    wait), and :class:`Store` retries the whole opening while the database is locked."""
-    conn = sqlite3.connect(path, timeout=LOCK_WAIT, isolation_level=None)
+    wait), and :class:`Store` retries the whole opening while the database is locked.  Each
+    try waits :data:`~tronlab.arena.storelock.STEP` at most, so that Ctrl-C stops the wait
+    (SQLite's busy handler runs no Python); the connection then waits ``LOCK_WAIT``."""
+    conn = sqlite3.connect(path, timeout=STEP, isolation_level=None)
     try:
         tables = sorted(name for (name,) in conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'"))
@@ -113,6 +110,7 @@ def _open(path: str) -> sqlite3.Connection:
             if column not in found:         # a database of an older tronlab
                 conn.execute(f"ALTER TABLE games ADD COLUMN {column} {kind}")
         conn.execute("COMMIT")
+        conn.execute(f"PRAGMA busy_timeout = {int(LOCK_WAIT * 1000)}")
     except BaseException:
         conn.close()
         raise
@@ -196,13 +194,15 @@ class Store:
         self.conn.close()
 
     @contextlib.contextmanager
-    def writing(self):
+    def writing(self, wait: float | None = None):
         """One write transaction: ``BEGIN IMMEDIATE`` (the write lock, waited for up to
-        ``LOCK_WAIT`` seconds: the busy timeout), then ``COMMIT``, or ``ROLLBACK`` on any
+        ``wait`` seconds, ``LOCK_WAIT`` by default, in steps that Ctrl-C can stop:
+        :mod:`~tronlab.arena.storelock`), then ``COMMIT``, or ``ROLLBACK`` on any
         error.  A SQLite error (the lock still held by another process, a full disk) is
         :class:`CannotWrite` naming the file and what to do."""
+        wait = LOCK_WAIT if wait is None else wait
         try:
-            self.conn.execute("BEGIN IMMEDIATE")
+            begin_immediate(self.conn, wait)
             yield self.conn
             self.conn.execute("COMMIT")
         except BaseException as err:
@@ -211,7 +211,7 @@ class Store:
                 self.conn.execute("ROLLBACK")
             if not isinstance(err, sqlite3.Error):
                 raise
-            why = (f"another process held its write lock for more than {LOCK_WAIT:g} s "
+            why = (f"another process held its write lock for more than {wait:g} s "
                    f"(another 'tronlab arena run' writing to it?); wait for it to end and run "
                    f"the same command again, or give this run its own --db") if _locked(err) \
                 else f"SQLite says: {err}"

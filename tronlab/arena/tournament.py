@@ -25,7 +25,8 @@ the process playing it, the machine's out-of-memory killer) breaks a process
 pool, Dask gives up on a game that killed several workers, and a Dask scheduler
 that goes away cancels every game in progress: the run stops the same way, with
 ``failed`` saying what happened.  So does a game that raises where an executor plays it
-(:func:`game_error`), and a database it cannot write (locked, a full disk: ``CannotWrite``).
+(:func:`game_error`), and a database it cannot write (locked, a full disk: ``CannotWrite``);
+a game that finished as its write failed is kept beside it (:mod:`tronlab.arena.unstored`).
 A progress bar (tqdm; a widget in a notebook) shows games done, the rate and the time left.
 
 A game whose ``py:`` or ``cmd:`` bot's file changed since the plan was made (a student
@@ -54,6 +55,7 @@ from .ownscript import check_not_importing, own_script_note
 from .play import DEFAULT_WARM, plan_warm, play_spec, program_start, warm_up
 from .pycheck import load_problems
 from .store import CannotWrite
+from .unstored import add_or_keep, finished, store_kept, store_or_keep
 from ..tron.values import is_whole
 
 
@@ -73,6 +75,8 @@ class RunResult:
     held: dict = field(default_factory=dict)
     #: bots whose file changed while the run played -> their games it did not store
     changed: dict = field(default_factory=dict)
+    #: finished games not stored when the run stopped, kept beside the database (unstored.py)
+    kept: list = field(default_factory=list)
 
 
 def _die_with_parent() -> None:
@@ -139,7 +143,7 @@ def _kill_pool(executor) -> None:
         manager.join(timeout=_POOL_GONE)
 
 
-def _results(todo, executor, cancel=True, quit_=None, claims=None, window=None):
+def _results(todo, executor, cancel=True, quit_=None, claims=None, window=None, unread=None):
     """Rows as games finish.  ``cancel=False`` for a pool run() owns: its futures are
     cancelled by the pool's own shutdown, because cancelling them from here while the
     pool breaks down (Ctrl-C reaches the workers too) makes CPython 3.11's pool thread
@@ -147,7 +151,8 @@ def _results(todo, executor, cancel=True, quit_=None, claims=None, window=None):
     :class:`~tronlab.arena.giveup.GiveUp`) gives up on are not played from then on.
     Each game is claimed (``claims``, :mod:`tronlab.arena.claims`) just before it is
     handed on, at most ``window`` at once (None: all at the start), and passed over when
-    another run holds it or stored it meanwhile."""
+    another run holds it or stored it meanwhile.  The rows of the games that finished but
+    were not read when the run stopped go to ``unread``."""
     def claimed(specs):
         if quit_ is not None:
             quit_.dropped += sum(map(quit_.skips, specs))
@@ -193,6 +198,8 @@ def _results(todo, executor, cancel=True, quit_=None, claims=None, window=None):
                 if quit_ is not None and quit_.given_up:
                     running -= _drop(executor, {f: futures[f] for f in running}, quit_)
     finally:
+        if unread is not None:
+            unread.extend(finished(running))
         if cancel:
             _cancel(executor, futures)
 
@@ -293,17 +300,15 @@ def plan_load_problems(plan, done=frozenset()) -> dict:
     return load_problems(files, program_start()) if files else {}
 
 
-def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
-        on_game=None, check_load: bool = True,
-        give_up_after: int = GIVE_UP_AFTER, give_up=None) -> RunResult:
+def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True, on_game=None,
+        check_load: bool = True, give_up_after: int = GIVE_UP_AFTER, give_up=None) -> RunResult:
     """Play the games of ``plan`` that ``store`` lacks; see the module docstring.
 
     ``on_game(row)`` is called after each game is stored.  ``check_load=False``
     skips :func:`check_plan_loads` (the caller ran it).  ``give_up_after``: the games
     a program may time out on the first move of, each of its first, before the run
     gives up on it (0: never; :mod:`tronlab.arena.giveup`); ``give_up``: the
-    :class:`~tronlab.arena.giveup.GiveUp` of the stored games, if the caller made it.
-    """
+    :class:`~tronlab.arena.giveup.GiveUp` of the stored games, if the caller made it."""
     check_not_importing()
     quit_ = GiveUp(plan, store, give_up_after) if give_up is None else give_up
     todo, result = _todo(plan, store, quit_)
@@ -312,19 +317,18 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
     own = None
     if executor is None and jobs > 1 and len(todo) > 1:
         executor = own = process_pool(min(jobs, len(todo)), plan_warm(todo))
-    bar, claims = _progress(len(todo), progress), Claims(store)
+    bar, claims, unread = _progress(len(todo), progress), Claims(store), []
     # a pool's games are claimed as its workers take them, a Dask run's all at once
     rows = _results(todo, executor, cancel=own is None, quit_=quit_, claims=claims,
-                    window=getattr(executor, "_max_workers", None))
+                    window=getattr(executor, "_max_workers", None), unread=unread)
     workers: set = set()         # every pool worker this run had: never swept as an orphan
+    write = True                 # False when the database cannot be written
     try:
         for row in rows:
             _sweep(executor, workers)
             game = not _changed(row, result)     # else a file changed: no game
-            if game and _add(store, row, result):
-                result.played += 1
-                result.rows.append(row)
             if game:
+                add_or_keep(store, row, result)
                 quit_.add(row)
             if bar is not None:
                 bar.update(1)
@@ -336,7 +340,7 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
             result.interrupted = True
             workers.update(getattr(executor, "_processes", None) or ())
         else:       # the executor cannot go on, or the database cannot be written
-            result.failed = str(exc)
+            result.failed, write = str(exc), not isinstance(exc, CannotWrite)
         if own is not None:
             _kill_pool(own)
             own = None
@@ -347,6 +351,7 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True,
         if own is not None:
             own.shutdown(wait=True, cancel_futures=True)
         rows.close()
+        store_or_keep(store, unread, result, write)
         claims.release()
         _sweep(None, workers)
     done = store.done_keys()
@@ -359,7 +364,9 @@ def _todo(plan, store, quit_) -> tuple[list, RunResult]:
     """The games of ``plan`` to play (not stored, no bot given up on), and the run's
     result so far (the games planned and those stored already).  The plan's stored
     games are the latest of theirs again (a student went back to an earlier file:
-    :meth:`~tronlab.arena.store.Store.take`), for ``arena table`` and ``arena export``."""
+    :meth:`~tronlab.arena.store.Store.take`), for ``arena table`` and ``arena export``; the
+    games an earlier run finished but could not store are stored first (:mod:`.unstored`)."""
+    store_kept(store)
     store.take({spec.key for spec in plan})
     done = store.done_keys()
     todo = [spec for spec in {spec.key: spec for spec in plan if spec.key not in done}.values()
@@ -374,18 +381,6 @@ def _changed(row, result) -> bool:
     for name in row.get("changed", ()):
         result.changed[name] = result.changed.get(name, 0) + 1
     return "changed" in row
-
-
-def _add(store, row, result) -> bool:
-    """``store.add(row)``; a Ctrl-C that lands after the game's COMMIT still counts it
-    in ``result`` (the run's summary must match the database), then goes on up."""
-    try:
-        return store.add(row)
-    except KeyboardInterrupt:
-        if row["key"] in store.done_keys():
-            result.played += 1
-            result.rows.append(row)
-        raise
 
 
 def _sweep(executor, workers: set) -> None:
