@@ -39,7 +39,7 @@ import threading
 import time
 import types
 
-from ..runner.starting import _spawn, exit_with_parent, receive, send
+from ..runner.starting import _spawn, end_process, exit_with_parent, receive, say, send
 from .bots import nearest_target
 
 #: seconds the program waits for the worker's answer to a turn (the contest gives 100 ms)
@@ -151,17 +151,10 @@ class StartingCapture:
         self.ready = False
         self._outbox.put(None)
         worker, self.worker = self.worker, None
-        if worker is not None and worker.poll() is None:
-            worker.kill()
-            worker.wait(timeout=5)
+        end_process(worker)
 
     def _log(self, message: str) -> None:
-        stream = self._stderr if self._stderr is not None else sys.stderr
-        try:
-            stream.write(message + "\n")
-            stream.flush()
-        except (OSError, ValueError):
-            pass
+        say(self._stderr, message)
 
 
 def _feed(bot, view, player) -> None:

@@ -283,20 +283,30 @@ class StartingBot:
 
     @staticmethod
     def _kill(proc) -> None:
-        if proc is not None and proc.poll() is None:
-            proc.kill()
-            try:
-                proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                pass
+        end_process(proc)
 
     def _log(self, msg: str) -> None:
-        stream = self._stderr if self._stderr is not None else sys.stderr
+        say(self._stderr, msg)
+
+
+def end_process(proc) -> None:
+    """Kill ``proc`` (a helper process, or None) if it still runs, and reap it."""
+    if proc is not None and proc.poll() is None:
+        proc.kill()
         try:
-            stream.write(msg + "\n")
-            stream.flush()
-        except (OSError, ValueError):
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
             pass
+
+
+def say(stream, msg: str) -> None:
+    """One line on ``stream`` (None: stderr), silently nothing when it is closed."""
+    stream = stream if stream is not None else sys.stderr
+    try:
+        stream.write(msg + "\n")
+        stream.flush()
+    except (OSError, ValueError):
+        pass
 
 
 time_now = time.perf_counter
