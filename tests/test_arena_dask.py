@@ -321,11 +321,12 @@ def test_a_worker_with_other_code_there_at_the_start_is_left_out_as_a_late_one(
 
 def _one_file_plan(tmp_path, monkeypatch):
     """``(bot file, plan)``: a py: bot written in ``tmp_path`` (the run's folder) that
-    plays the hugger on the arena map."""
+    plays the hugger on the arena map (0.5 s a move: neither bot uses its time, and a
+    busy CI machine once made a 0.05 s move of one of them a timeout)."""
     bot = tmp_path / "mine.py"
     bot.write_text("def move(board, player):\n    return 0\n")
     monkeypatch.chdir(tmp_path)
-    return bot, round_robin(["py:mine.py", "hugger"], "arena", time=0.05)
+    return bot, round_robin(["py:mine.py", "hugger"], "arena", time=0.5)
 
 
 def test_a_late_worker_without_a_bots_file_plays_none_of_its_games(tmp_path, monkeypatch):
