@@ -324,10 +324,23 @@ def test_both_seats_start_their_programs_off_the_bank():
     assert max(spent) < 0.6, spent          # each answered at once once it was up
 
 
-def test_waiting_for_a_program_to_start_stays_within_the_hooks_limit():
+def test_waiting_for_a_program_to_start_stays_within_the_hooks_limit(monkeypatch):
     """The wait for a program to read its settings is start_game's: under a first-move
     limit of 0.5 s it must end in time, or the engine takes start_game for a timeout
-    and shuts the bot down before its first move."""
+    and shuts the bot down before its first move.  The deadline start_game hands the
+    wait is checked against the moment of the call (a loaded machine's scheduling
+    cannot move it), and the wait must end long before the program's 3 s start-up."""
+    from tronlab.runner import program as program_module
+    waits = []
+    real_wait = program_module.Program.wait_read
+
+    def wait_read(self, deadline):
+        called = time.monotonic()
+        ready = real_wait(self, deadline)
+        waits.append((deadline - called, ready, time.monotonic() - deadline))
+        return ready
+
+    monkeypatch.setattr(program_module.Program, "wait_read", wait_read)
     slow = [sys.executable, str(Path(__file__).parent / "fixtures" / "slow_start.py"), "3.0"]
     bot = ExternalBot(slow, protocol="lightriders")
     t0 = time.monotonic()
@@ -336,4 +349,9 @@ def test_waiting_for_a_program_to_start_stays_within_the_hooks_limit():
         waited = time.monotonic() - t0
     finally:
         bot.close()
-    assert waited < 0.5, waited
+    assert len(waits) == 1, waits
+    allowed, ready, overrun = waits[0]
+    assert 0 < allowed <= 0.9 * 0.5, allowed   # nine tenths of the hook's limit
+    assert not ready                            # the program was still starting
+    assert overrun < 1.0, overrun               # it gave up at its deadline, not at start-up
+    assert waited < 2.5, waited
