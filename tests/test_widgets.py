@@ -3,6 +3,8 @@
 import base64
 import json
 import pathlib
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -626,3 +628,86 @@ def test_the_moves_stay_readable_after_the_replay_button():
         board = boards[turn].copy()
         rules.apply(board, moves, turn=turn + 1)
         assert board == boards[turn + 1]
+
+
+# ---- the bots' clock ------------------------------------------------------------------------
+def test_a_bot_stuck_in_a_loop_times_out_instead_of_blocking_the_kernel():
+    release = threading.Event()
+
+    def stuck(board, player):
+        release.wait(30)            # a learner's endless loop; released when the test ends
+        return "up"
+
+    try:
+        w = BoardWidget.play(stuck, seed=0, time_limit=0.2, first_time_limit=0.3)
+        t0 = time.monotonic()
+        assert w.move("up") == {1: "timeout"}
+        assert time.monotonic() - t0 < 20       # the wait ended at the limit, not at 30 s
+        assert w.game_over and w.outcome.winner == 0
+        assert w.status.startswith("Turn 1. stuck (cycle 2) is out: ") and \
+            "no answer within 0.3 s" in w.status and "You win!" in w.status, w.status
+    finally:
+        release.set()
+
+
+def test_under_light_riders_a_timed_out_bot_is_shut_down_and_keeps_going_straight():
+    release, calls = threading.Event(), []
+
+    def slow_once(board, player):
+        calls.append(board.heads[player])
+        if len(calls) == 2:
+            release.wait(30)
+        return "pass"               # a Light Riders bot may pass: it keeps going straight
+
+    try:
+        w = BoardWidget.play(slow_once, rules="lightriders", seed=3, time_limit=0.2)
+        w.move("up")
+        w.move("up")                # the bot's second move overruns
+        kinds = [e["kind"] for e in w._game.events if e["player"] == 1]
+        assert kinds == ["pass", "timeout"], w._game.events
+        assert not w.game_over
+        w.move("up")
+        assert len(calls) == 2      # shut down: never asked again
+        assert w._game.events[-1]["detail"] == "shut down after a timeout: keeps going straight"
+    finally:
+        release.set()
+
+
+def test_the_clock_runs_bots_on_their_own_thread_and_none_turns_it_off():
+    seen = []
+
+    class Probe:
+        name = "probe"
+
+        def start_game(self, board, player, *, time_limit=None, **kw):
+            seen.append(("start", threading.current_thread().name, time_limit))
+
+        def __call__(self, board, player):
+            seen.append(("move", threading.current_thread().name))
+            return board.legal_moves(player)[0]
+
+    w = BoardWidget.play(Probe(), seed=0)
+    w.move("up")
+    # the clock guards the bot but tells it no limit: a searching bot thinks its own time
+    assert seen == [("start", "tronlab-bot-1", None), ("move", "tronlab-bot-1")]
+    assert w._game.limits == (60.0, 5.0)
+    worker = w._game.seats[1].worker
+    w.new_game()                            # keeps the clock; the old game's thread ends
+    worker.thread.join(5)
+    assert w._game.limits == (60.0, 5.0) and not worker.thread.is_alive()
+    seen.clear()
+    w.new_game(time_limit=None)             # no clock: the bot runs in the kernel's thread
+    w.move("up")
+    main = threading.main_thread().name
+    assert seen == [("start", main, None), ("move", main)] and w._game.limits == (None, None)
+    w.new_game(time_limit=2, first_time_limit=7)
+    assert w._game.limits == (7.0, 2.0)
+    w.close()
+    assert w._game.seats[1].worker is None
+
+
+def test_clock_argument_errors_are_named():
+    with pytest.raises(ValueError, match="time_limit is a positive number of seconds"):
+        BoardWidget.play("hugger", time_limit=-1)
+    with pytest.raises(ValueError, match="first_time_limit needs a time_limit"):
+        BoardWidget.play("hugger", time_limit=None, first_time_limit=3)

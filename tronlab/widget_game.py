@@ -1,19 +1,49 @@
 """A person against bots, one turn per key press, for the board widget (X1).
 
 :class:`Game` wraps the shared step API (:class:`tronlab.tron.match.Match`): the person is
-player 0 and answers through :meth:`Game.step`; the bots are asked in the kernel, and a bot
-that raises or returns nonsense loses instead of breaking the widget.
+player 0 and answers through :meth:`Game.step`; a bot that raises or returns nonsense loses
+instead of breaking the widget.
+
+The bots keep a clock, as in :func:`tronlab.runner.engine.play`, whose seats and move
+rules the game shares: each bot's calls run on its own worker thread, waited for the
+``(first, later)`` limits of :func:`widget_clock` (5 s a move by default, the first move and
+``start_game``, which may compile numba's kernels, at least a minute).  A bot stuck in a
+loop times out instead of blocking the kernel: under Google 2010 and CodinGame rules it is
+out, under Light Riders it is shut down and keeps going straight.  The clock is a guard, not
+a thinking time: ``start_game`` hears ``time_limit=None``, so a searching bot thinks its own
+``time``.  Without a clock (``time_limit=None``) the bots are asked in the kernel's thread.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .tron.board import Board, parse_move
+from .runner.engine import _check_limit, _choose, _Seat
+from .tron.board import Board
 from .tron.values import is_whole
 
 __all__ = ["Game", "default_board", "bot_label", "make_bot", "child_rngs", "seed_rng",
-           "seed_or_rng"]
+           "seed_or_rng", "game_setup", "widget_clock", "TIME_LIMIT", "FIRST_TURN_FLOOR"]
+
+#: seconds a widget's bot has for a move (a guard against a bot stuck in a loop)
+TIME_LIMIT = 5.0
+#: seconds a widget's bot has at least for ``start_game`` and its first move, unless
+#: ``first_time_limit`` says otherwise: a cold numba cache compiles a search's kernels then,
+#: tens of seconds on a slow machine, and the bot must not be ruled out for it
+FIRST_TURN_FLOOR = 60.0
+
+
+def widget_clock(time_limit, first_time_limit, check=_check_limit):
+    """``(first move's limit, later moves' limit)`` in seconds, or None (no clock): the
+    first is three times a move's, at least :data:`FIRST_TURN_FLOOR`, unless given.
+    ``check(name, value)`` checks each number (the capture widget passes its own)."""
+    time_limit = check("time_limit", time_limit)
+    first = check("first_time_limit", first_time_limit)
+    if time_limit is None:
+        if first is not None:
+            raise ValueError("first_time_limit needs a time_limit (None: no clock at all)")
+        return None
+    return (max(3 * time_limit, FIRST_TURN_FLOOR) if first is None else first, time_limit)
 
 
 def seed_rng(seed) -> np.random.Generator:
@@ -62,6 +92,34 @@ def default_board(rules, rng, n_players: int = 2) -> Board:
     return load_builtin("arena")
 
 
+def game_setup(prev: dict, bot, rules, board, seed) -> tuple:
+    """``BoardWidget.new_game``'s arguments resolved against the previous game's ``prev``:
+    ``(bot, rules, rng, board, bots, fixed)``, ``fixed`` the board given (else None)."""
+    from .tron.rules import get_rules
+
+    bot = prev.get("bot", "hugger") if bot is None else bot
+    if isinstance(bot, (list, tuple)) and not bot:     # was 'n_players must be at least 2'
+        raise ValueError("bot is an empty list: give one bot per opponent, e.g. ['hugger'] "
+                         "or, on a codingame board, up to three")
+    rules = get_rules(prev.get("rules", "google2010") if rules is None else rules)
+    rng = (prev.get("rng") or np.random.default_rng(0)) if seed is None else seed_rng(seed)
+    if board is None:
+        board = prev.get("board") if rules is prev.get("rules_obj") else None
+    if board is None:
+        n_bots = len(bot) if isinstance(bot, (list, tuple)) else 1
+        board, fixed = default_board(rules, rng, n_bots + 1), None
+    elif not isinstance(board, Board):
+        raise TypeError(f"board must be a tronlab Board, got {type(board).__name__}")
+    else:
+        fixed = board
+    rules.check(board)
+    n = board.n_players
+    bots = list(bot) if isinstance(bot, (list, tuple)) else [bot] * (n - 1)
+    if len(bots) != n - 1:
+        raise ValueError(f"this board has {n} players: give {n - 1} bot(s), got {len(bots)}")
+    return bot, rules, rng, board, bots, fixed
+
+
 def bot_label(bot) -> str:
     if isinstance(bot, str):
         return bot
@@ -80,9 +138,10 @@ def make_bot(bot, rng):
 
 class Game:
     """A person-vs-bots game on the shared step API (:class:`tronlab.tron.match.Match`),
-    stepped one human move at a time; the person is player 0."""
+    stepped one human move at a time; the person is player 0.  ``clock`` is
+    :func:`widget_clock`'s ``(first, later)`` limits, or None."""
 
-    def __init__(self, board: Board, bots, rules, rng):
+    def __init__(self, board: Board, bots, rules, rng, clock=None):
         from .tron.match import Match
 
         self.match = Match(board, rules)
@@ -90,16 +149,19 @@ class Game:
         self.names = ["you"] + [bot_label(b) for b in bots]
         rngs = child_rngs(rng, len(bots))
         self.bots = [None] + [make_bot(b, r) for b, r in zip(bots, rngs)]
+        self.limits = (None, None) if clock is None else tuple(clock)
         self.events: list[dict] = []
-        self.pending: dict[int, tuple[str, str]] = {}   # faults raised before the first move
-        for p in range(1, board.n_players):
-            hook = getattr(self.bots[p], "start_game", None)
-            if hook is None:
-                continue
-            try:
-                hook(board.copy(), p, rules=self.rules.name, time_limit=None, rng=rngs[p - 1])
-            except Exception as err:  # noqa: BLE001 - the bot loses, the widget carries on
-                self.pending[p] = ("error", f"in start_game: {type(err).__name__}: {err}")
+        self.seats = [None] + [_Seat(bot, p, r) for p, (bot, r) in
+                               enumerate(zip(self.bots[1:], rngs), start=1)]
+        for seat in self.seats[1:]:
+            hook = getattr(seat.bot, "start_game", None)
+            if callable(hook):
+                # the clock guards the hook; the bot hears no limit to think by
+                options = {"rules": self.rules.name, "time_limit": None, "rng": seat.rng}
+                _, fault, text = seat.call(hook, (board.copy(), seat.player), options,
+                                           self.limits[0])
+                if fault is not None:       # charged at its first move, as play() does
+                    seat.pending = (fault, f"in start_game: {text}")
 
     @property
     def board(self) -> Board:
@@ -113,29 +175,17 @@ class Game:
     def turn(self) -> int:
         return self.match.turns
 
-    def _ask_bot(self, player: int, board: Board):
-        """``(move, fault, note)`` for the step API; a bot never breaks the game.
+    def _ask_bot(self, player: int):
+        """``(move, fault, note)`` for the step API, as :func:`~tronlab.runner.engine.play`
+        asks a seat (its clock, passes, reversals and faults); a bot never breaks the game."""
+        return _choose(self.seats[player], self.match, self.rules, self.limits, self.events)
 
-        Bots run in the kernel without a clock: a bot that never returns blocks
-        the widget (use :func:`tronlab.runner.engine.play` with ``time_limit`` to race
-        untrusted bots).
-        """
-        turn = self.match.next_turn
-        if player in self.pending:
-            fault, note = self.pending.pop(player)
-            self.events.append({"turn": turn, "player": player, "kind": fault, "detail": note})
-            return None, fault, note
-        try:
-            raw = self.bots[player](board, player)
-        except Exception as err:  # noqa: BLE001
-            fault, note = "error", f"{type(err).__name__}: {err}"
-        else:
-            try:
-                return parse_move(raw), None, None
-            except (TypeError, ValueError) as err:
-                fault, note = "illegal", f"returned {raw!r}: {err}"
-        self.events.append({"turn": turn, "player": player, "kind": fault, "detail": note})
-        return None, fault, note
+    def close(self) -> None:
+        """End the bots' worker threads (one still running a call that overran is abandoned)."""
+        for seat in self.seats[1:]:
+            if seat.worker is not None:
+                seat.worker.stop()
+                seat.worker = None
 
     def step(self, human_move) -> dict:
         """One turn with the person's move (None once the person is out); returns the deaths."""
@@ -143,7 +193,7 @@ class Game:
         turn = self.match.next_turn
         while not self.match.over and self.match.next_turn == turn:
             answers = {p: (human_move, None, None) if p == 0 else
-                       self._ask_bot(p, self.match.view(p)) for p in self.match.to_move()}
+                       self._ask_bot(p) for p in self.match.to_move()}
             deaths.update(self.match.step(answers).deaths)
         return deaths
 

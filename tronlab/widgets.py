@@ -6,9 +6,10 @@ One canvas widget, :class:`BoardWidget`, does three jobs:
 * ``BoardWidget.play(bot="hugger", rules="google2010")`` lets a person play
   player 1 (index 0) against registered bots with the arrow keys or WASD
   (click the board first) or the on-screen buttons.  Each key press travels
-  to Python, which asks the bots, applies :mod:`tronlab.tron.rules` and sends the
-  new frame back; while the bots think the board says so, and a key pressed
-  meanwhile is kept as the next move (the newest key wins), sent once they answer.
+  to Python, which asks the bots (on a clock: a stuck bot times out), applies
+  :mod:`tronlab.tron.rules` and sends the new frame back; while the bots think the
+  board says so, and a key pressed meanwhile is kept as the next move (the newest
+  key wins), sent once they answer.
   With several bots (``play(["hugger", "filler", "random"], rules="codingame")``
   builds a four-player board) the game goes on after the person is out, one
   turn per tick at the widget's speed, and a finished game can be replayed.
@@ -37,18 +38,18 @@ import pathlib
 from time import monotonic as _clock
 
 import anywidget
-import numpy as np
 import traitlets
 
 from .render import FREE_COLOR, PLAYER_COLORS, TRAIL_COLORS, WALL_COLOR
 from .tron.board import Board, parse_move
 from .tron.values import check_flag, check_number, check_whole
-from .widget_game import Game, default_board, seed_or_rng, seed_rng
+from .widget_game import TIME_LIMIT, Game, game_setup, seed_or_rng, widget_clock
 from .widget_views import board_png, color_name, play_status, replay_status, with_picture
 from .widget_wire import (KINDS, OVERLAY_KINDS, decode_board, decode_frames, encode_board,
                           encode_frames, overlay_payload)
 
 _STATIC = pathlib.Path(__file__).parent / "static"
+_KEEP = object()    # new_game's "keep the previous value" for arguments where None means something
 
 __all__ = ["BoardWidget", "encode_board", "decode_board", "encode_frames", "decode_frames",
            "OVERLAY_KINDS"]
@@ -107,6 +108,7 @@ class BoardWidget(anywidget.AnyWidget):
         """Show a still board (clears the game or replay)."""
         if not isinstance(board, Board):
             raise TypeError(f"show needs a tronlab Board, got {type(board).__name__}")
+        self.close_game()
         self._game, self._boards, self._board = None, None, board.copy()
         self._set_size(board, cell_px)
         self.overlays, self.hidden_overlays = {}, []
@@ -137,51 +139,40 @@ class BoardWidget(anywidget.AnyWidget):
     # ---- playing ------------------------------------------------------------------------------
     @classmethod
     def play(cls, bot="hugger", *, rules="google2010", board: Board | None = None, seed=0,
-             cell_px: int | None = None, rng=None) -> "BoardWidget":
+             cell_px: int | None = None, rng=None, time_limit: float | None = TIME_LIMIT,
+             first_time_limit: float | None = None) -> "BoardWidget":
         """A game against ``bot`` (a registered name or a callable); you are player 1 (index 0).
 
         ``bot`` may be a list, one per opponent, for boards with more players
         (codingame); ``seed`` (a non-negative int or a numpy Generator) drives the bots and any
         random start board.  ``rng`` is the same argument under the name :func:`tronlab.play`,
         ``play_capture`` and the capture widget give it (give ``seed`` or ``rng``, not both).
+        The bots keep a clock (:mod:`tronlab.widget_game`): ``time_limit`` seconds a move (5),
+        ``first_time_limit`` for ``start_game`` and the first move (at least a minute);
+        ``time_limit=None`` asks them in the kernel's thread without one.
         """
         w = cls()
         seed = seed_or_rng(seed, rng, default=0)
-        w.new_game(bot=bot, rules=rules, board=board, seed=seed, cell_px=cell_px)
+        w.new_game(bot=bot, rules=rules, board=board, seed=seed, cell_px=cell_px,
+                   time_limit=time_limit, first_time_limit=first_time_limit)
         return w
 
     def new_game(self, *, bot=None, rules=None, board: Board | None = None, seed=None,
-                 cell_px: int | None = None, rng=None) -> "BoardWidget":
+                 cell_px: int | None = None, rng=None, time_limit=_KEEP,
+                 first_time_limit=_KEEP) -> "BoardWidget":
         """Start (or restart) a game; unspecified options keep their previous values
         (``rng``: ``seed``'s other name, as in :meth:`play`)."""
-        from .tron.rules import get_rules
-
-        seed = seed_or_rng(seed, rng, default=None)
         prev = getattr(self, "_setup", {})
-        bot = prev.get("bot", "hugger") if bot is None else bot
-        if isinstance(bot, (list, tuple)) and not bot:     # was 'n_players must be at least 2'
-            raise ValueError("bot is an empty list: give one bot per opponent, e.g. ['hugger'] "
-                             "or, on a codingame board, up to three")
-        rules = get_rules(prev.get("rules", "google2010") if rules is None else rules)
-        rng = (prev.get("rng") or np.random.default_rng(0)) if seed is None else seed_rng(seed)
-        if board is None:
-            board = prev.get("board") if rules is prev.get("rules_obj") else None
-        if board is None:
-            n_bots = len(bot) if isinstance(bot, (list, tuple)) else 1
-            board = default_board(rules, rng, n_bots + 1)
-            fixed = None
-        else:
-            if not isinstance(board, Board):
-                raise TypeError(f"board must be a tronlab Board, got {type(board).__name__}")
-            fixed = board
-        rules.check(board)
-        n = board.n_players
-        bots = list(bot) if isinstance(bot, (list, tuple)) else [bot] * (n - 1)
-        if len(bots) != n - 1:
-            raise ValueError(f"this board has {n} players: give {n - 1} bot(s), got {len(bots)}")
+        clock = prev.get("clock", (TIME_LIMIT, None))
+        clock = (clock[0] if time_limit is _KEEP else time_limit,
+                 clock[1] if first_time_limit is _KEEP else first_time_limit)
+        limits = widget_clock(*clock)
+        bot, rules, rng, board, bots, fixed = game_setup(
+            prev, bot, rules, board, seed_or_rng(seed, rng, default=None))
         self._setup = {"bot": bot, "rules": rules.name, "rules_obj": rules, "rng": rng,
-                       "board": fixed}
-        self._game = Game(board, bots, rules, rng)
+                       "board": fixed, "clock": clock}
+        self.close_game()
+        self._game = Game(board, bots, rules, rng, limits)
         self._boards, self._board, self.record = None, None, None
         self.frames, self.result, self.watching, self.thinking = {}, "", False, False
         self.can_restart = True
@@ -193,6 +184,15 @@ class BoardWidget(anywidget.AnyWidget):
         self.status = (f"{rules.name}: you drive the {color_name(0)} cycle 1. Click the board, "
                        f"then use the arrow keys or WASD.")
         return self
+
+    def close_game(self) -> None:
+        """End the running game's bot threads (a new game, a replay, show and close do)."""
+        if getattr(self, "_game", None) is not None:
+            self._game.close()
+
+    def close(self) -> None:
+        self.close_game()
+        super().close()
 
     @property
     def outcome(self):
@@ -318,6 +318,7 @@ class BoardWidget(anywidget.AnyWidget):
                             f"got {type(record).__name__}")
         payload = encode_frames(boards)
         b0 = boards[0]
+        self.close_game()
         self._game, self._board, self._boards = None, None, [b.copy() for b in boards]
         self.record = record if hasattr(record, "boards") else None
         self._set_size(b0, cell_px)

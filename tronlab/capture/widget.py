@@ -45,6 +45,7 @@ import anywidget
 import traitlets
 
 from ..render import PLAYER_COLORS, TRAIL_COLORS
+from ..widget_game import TIME_LIMIT, widget_clock
 from ..widget_views import figure_png, with_picture
 from .checks import check_square, check_whole
 from .ascii import format_grid
@@ -54,7 +55,6 @@ from .game import CaptureRecord, _ask, _checked_seconds, _log
 from .render import just_captured
 from .rules import reset, step
 from .starts import as_rng
-from .protocol import first_turn_default
 from .state import MAX_BACK
 from ..runner.threadcall import Worker
 from ..tron.board import MOVE_NAMES, parse_move
@@ -65,15 +65,9 @@ _STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
 
 def _clock(time_limit, first_time_limit):
-    """``(first turn's limit, later turns' limit)`` in seconds, checked, or None (no clock)."""
-    time_limit = _checked_seconds("time_limit", time_limit)
-    first = _checked_seconds("first_time_limit", first_time_limit)
-    if time_limit is None:
-        if first is not None:
-            raise ValueError("first_time_limit needs a time_limit (None: no clock at all)")
-        return None
-    return (max(first_turn_default(time_limit), FIRST_TURN_FLOOR) if first is None else first,
-            time_limit)
+    """``(first turn's limit, later turns' limit)`` in seconds, checked, or None (no clock):
+    the Tron board's clock (:func:`tronlab.widget_game.widget_clock`)."""
+    return widget_clock(time_limit, first_time_limit, _checked_seconds)
 
 
 def _bot_name(bot) -> str:
@@ -98,14 +92,6 @@ def _check_opponents(opponents) -> list:
             raise TypeError(f"opponent {k} is a bot name (str) or a callable bot(view, "
                             f"player), got {type(bot).__name__} {bot!r}")
     return list(opponents)
-
-
-#: seconds a bot of the widget has for a turn
-TIME_LIMIT = 5.0
-#: seconds a bot has for its first turn at least, unless ``first_time_limit`` says otherwise:
-#: without the ahead-of-time build, a cold numba cache compiles the rectangle and path
-#: kernels on that turn, tens of seconds on a slow machine, and the bot must not be ruled out
-FIRST_TURN_FLOOR = 60.0
 
 
 #: why a game ended (tronlab.capture.rules: "Which ending"), as the page says it
