@@ -52,6 +52,11 @@ def test_board_dict_errors():
         board_from_dict({**d, "rows": ["1?2"]})
     with pytest.raises(ValueError, match="not a board dict"):
         board_from_dict({"width": 3})
+    # a trail letter of a player the record's board lacks (its heads say two players)
+    with pytest.raises(ValueError, match=r"'c' at x=1, y=0 .* trail of player 3, but the board "
+                                         r"has players 1, 2"):
+        board_from_dict({**d, "rows": ["1c2"]})
+    assert board_from_dict({**d, "rows": ["1b2"]}).to_ascii() == "1b2"
 
 
 # ---- records --------------------------------------------------------------------------------

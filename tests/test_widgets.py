@@ -361,6 +361,10 @@ def test_overlay_errors_are_clear():
         w.set_overlay("articulation", np.full((2, 3), 3))
     with pytest.raises(ValueError, match="whole numbers"):
         w.set_overlay("chambers", np.full((2, 3), 0.5))
+    with pytest.raises(ValueError, match=r"holds 1e\+30: ids .* within \+-2\*\*53"):
+        w.set_overlay("chambers", np.full((2, 3), 1e30))
+    with pytest.raises(ValueError, match="holds 1.84467e\\+19"):
+        w.set_overlay("territory", np.full((2, 3), 2**64 - 1, dtype=np.uint64))
     with pytest.raises(TypeError, match="numbers or booleans"):
         w.set_overlay("distances", [["a", "b", "c"], ["d", "e", "f"]])
     with pytest.raises(ValueError, match="no overlay called 'territory'"):

@@ -101,10 +101,13 @@ def overlay_payload(board: Board, name: str, array, kind: str) -> dict:
             raise ValueError(f"overlay {name!r} (a mask) must hold booleans or 0/1")
         data = grid.astype(bool).reshape(-1).astype(int).tolist()
     elif kind in ("owner", "chambers"):
-        if not np.issubdtype(grid.dtype, np.integer):
-            g = grid.astype(np.float64)
-            if not (np.isfinite(g).all() and (g == np.round(g)).all()):
-                raise ValueError(f"overlay {name!r} ({kind}) must hold whole numbers")
+        g = grid.astype(np.float64)
+        if not np.issubdtype(grid.dtype, np.integer) and not (
+                np.isfinite(g).all() and (g == np.round(g)).all()):
+            raise ValueError(f"overlay {name!r} ({kind}) must hold whole numbers")
+        if g.size and np.abs(g).max() > 2**53:    # past it int64 (and the page) lose them
+            raise ValueError(f"overlay {name!r} ({kind}) holds {g.flat[np.abs(g).argmax()]:g}: "
+                             f"ids and player numbers must stay within +-2**53")
         data = grid.astype(np.int64).reshape(-1).tolist()
         if kind == "owner":  # a player index, or -1 for "nobody's"
             data = [v if 0 <= v < board.n_players else -1 for v in data]

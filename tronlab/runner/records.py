@@ -46,7 +46,7 @@ import json
 import os
 
 
-from ..tron.ascii import grid_cells
+from ..tron.ascii import check_trail_owners, grid_cells
 from ..tron.board import Board
 from ..tron.rules import FAULTS, Outcome, get_rules
 from .reprs import plural
@@ -76,6 +76,8 @@ def board_from_dict(data: dict) -> Board:
     if len(rows) != height or any(len(r) != width for r in rows):
         raise ValueError(f"board rows do not make a {width}x{height} grid")
     cells, _ = grid_cells(rows, what="board rows")
+    if isinstance(heads, list):     # else Board names the problem
+        check_trail_owners(rows, cells, len(heads), "board rows")
     stride = width + 2
 
     def flat(squares):

@@ -109,13 +109,13 @@ def _build(rows, code_of, what, heads: str = "1, 2, 3, 4") -> Board:
     if missing:
         raise BoardError(f"{what}: missing player {missing[0] + 1} (players must be numbered "
                          f"1..{n}){_index(missing[0])}")
-    _check_trail_owners(rows, cells, n, what)
+    check_trail_owners(rows, cells, n, what)
     heads = [found[p][0] for p in range(n)]
     alive = [found[p][1] for p in range(n)]
     return Board(cells, heads, alive)
 
 
-def _check_trail_owners(rows, cells, n: int, what: str) -> None:
+def check_trail_owners(rows, cells, n: int, what: str) -> None:
     """A BoardError naming the first square (in reading order) whose trail belongs to a
     player the board does not have: ``c`` on a board whose heads are 1 and 2 is no
     player's trail, and the board would silently carry a wall-like square for it."""
