@@ -148,11 +148,11 @@ class Game:
         self.rules = self.match.rules
         self.names = ["you"] + [bot_label(b) for b in bots]
         rngs = child_rngs(rng, len(bots))
-        self.bots = [None] + [make_bot(b, r) for b, r in zip(bots, rngs)]
         self.limits = (None, None) if clock is None else tuple(clock)
         self.events: list[dict] = []
-        self.seats = [None] + [_Seat(bot, p, r) for p, (bot, r) in
-                               enumerate(zip(self.bots[1:], rngs), start=1)]
+        # seat p's bot is seats[p].bot (the person's seat 0 is None)
+        self.seats = [None] + [_Seat(make_bot(bot, r), p, r) for p, (bot, r) in
+                               enumerate(zip(bots, rngs), start=1)]
         for seat in self.seats[1:]:
             hook = getattr(seat.bot, "start_game", None)
             if callable(hook):

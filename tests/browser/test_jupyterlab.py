@@ -101,8 +101,8 @@ def colour_present(png_path: Path, hex_color: str, min_pixels: int) -> bool:
     return int(close.sum()) >= min_pixels
 
 
-SLOW_BOT = ("game._game.bots.__setitem__(1, (lambda bot: lambda board, p: "
-            "__import__('time').sleep(1.5) or bot(board, p))(game._game.bots[1]))")
+SLOW_BOT = ("setattr(game._game.seats[1], 'bot', (lambda bot: lambda board, p: "
+            "__import__('time').sleep(1.5) or bot(board, p))(game._game.seats[1].bot))")
 
 
 def check_keys_while_thinking(page, conn, status):
