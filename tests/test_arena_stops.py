@@ -157,6 +157,12 @@ def test_a_game_that_finished_as_its_write_failed_is_kept_for_the_next_run(
     with Store(db) as store:
         first = store.done_keys()
         assert len(first) == 1 and store.integrity_check() == "ok"
+    # the table shows the stored game and says the kept one is not in it yet
+    assert main(["table", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert out.endswith(f"\n\n1 finished game kept in {db}.unstored.jsonl is not in this "
+                        f"table: a run could not write the database then; the next arena run "
+                        f"on it stores them first\n"), out
     assert main(command) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"stored 1 game that an earlier run finished but could not write, "
@@ -165,6 +171,8 @@ def test_a_game_that_finished_as_its_write_failed_is_kept_for_the_next_run(
     assert not os.path.exists(f"{db}.unstored.jsonl")
     with Store(db) as store:
         assert len(store.done_keys() - first) == 1 and store.integrity_check() == "ok"
+    assert main(["table", str(db)]) == 0
+    assert "kept in" not in capsys.readouterr().out
 
 
 def test_a_store_write_that_waits_out_the_lock_is_a_cannot_write_error(tmp_path, monkeypatch):

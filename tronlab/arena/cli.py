@@ -298,9 +298,22 @@ def cmd_table(args) -> int:
     if replaced:
         print(f"\n{plural(replaced, 'older game')} left out: replaced by games of a changed "
               f"bot file")
+    _say_kept(store, args)
     if args.html:
         write_html(store, rows, args.html, args.replays)
     return 0
+
+
+def _say_kept(store, args) -> None:
+    """Say which finished games a run kept beside the database and are not in the table."""
+    from .unstored import kept_rows, unstored_path
+    done = store.done_keys()
+    kept = {r["key"] for r in kept_rows(store.path) if r["key"] not in done
+            and (args.game is None or r["game"] == args.game)}
+    if kept:
+        print(f"\n{plural(len(kept), 'finished game')} kept in {unstored_path(store.path)} "
+              f"{'is' if len(kept) == 1 else 'are'} not in this table: a run could not write "
+              f"the database then; the next arena run on it stores them first")
 
 
 def cmd_replay(args) -> int:

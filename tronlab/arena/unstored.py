@@ -78,25 +78,44 @@ def store_kept(store) -> int:
     meanwhile is not stored twice).  :class:`~tronlab.arena.store.CannotWrite` when the
     database still cannot be written: the file stays for the next run."""
     path = unstored_path(store.path)
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError:             # none (the usual case), or not readable: left alone
+    data = _read(path)
+    if data is None:            # none (the usual case), or not readable: left alone
         return 0
     stored = 0
-    for line in data.splitlines():
-        try:
-            row = json.loads(line)
-        except ValueError:      # cut short by a kill -9 while it was written
-            continue
-        if isinstance(row, dict) and _NEEDED <= row.keys():
-            stored += store.add(row)
+    for row in _rows(data):
+        stored += store.add(row)
     try:
         if os.path.getsize(path) == len(data):
             os.remove(path)     # else a run that stopped meanwhile kept another: next time
     except OSError:
         pass
     return stored
+
+
+def kept_rows(db) -> list[dict]:
+    """The rows kept beside the database ``db`` (none when there is no such file), for
+    ``arena table`` to say that the next run stores them."""
+    data = _read(unstored_path(db))
+    return [] if data is None else list(_rows(data))
+
+
+def _read(path) -> bytes | None:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def _rows(data: bytes):
+    """The whole rows of a kept file's ``data``."""
+    for line in data.splitlines():
+        try:
+            row = json.loads(line)
+        except ValueError:      # cut short by a kill -9 while it was written
+            continue
+        if isinstance(row, dict) and _NEEDED <= row.keys():
+            yield row
 
 
 def finished(futures) -> list:
