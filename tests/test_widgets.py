@@ -715,3 +715,14 @@ def test_clock_argument_errors_are_named():
         BoardWidget.play("hugger", time_limit=-1)
     with pytest.raises(ValueError, match="first_time_limit needs a time_limit"):
         BoardWidget.play("hugger", time_limit=None, first_time_limit=3)
+
+
+def test_a_new_game_with_a_bad_bot_leaves_the_running_game_playable():
+    w = BoardWidget.play("hugger", seed=0)
+    w.move("up")
+    with pytest.raises(TypeError, match="a bot is a registered name"):
+        w.new_game(bot=42)
+    w.move("up")                            # the old game, its bot and its clock go on
+    assert w.turn == 2 and w._game.seats[1].worker is not None
+    w.new_game()                            # and New game restarts it, not the bad bot
+    assert w.names == ["you", "hugger"] and w.turn == 0

@@ -169,10 +169,11 @@ class BoardWidget(anywidget.AnyWidget):
         limits = widget_clock(*clock)
         bot, rules, rng, board, bots, fixed = game_setup(
             prev, bot, rules, board, seed_or_rng(seed, rng, default=None))
+        game = Game(board, bots, rules, rng, limits)     # a bad bot leaves the old game be
         self._setup = {"bot": bot, "rules": rules.name, "rules_obj": rules, "rng": rng,
                        "board": fixed, "clock": clock}
         self.close_game()
-        self._game = Game(board, bots, rules, rng, limits)
+        self._game = game
         self._boards, self._board, self.record = None, None, None
         self.frames, self.result, self.watching, self.thinking = {}, "", False, False
         self.can_restart = True
