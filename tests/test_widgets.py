@@ -650,6 +650,8 @@ def test_a_bot_stuck_in_a_loop_times_out_instead_of_blocking_the_kernel():
         assert w.game_over and w.outcome.winner == 0
         assert w.status.startswith("Turn 1. stuck (cycle 2) is out: ") and \
             "no answer within 0.3 s" in w.status and "You win!" in w.status, w.status
+        assert "Its call still runs in a thread (an endless loop runs until the kernel " \
+            "restarts)." in w.status, w.status
     finally:
         release.set()
 

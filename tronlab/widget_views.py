@@ -267,6 +267,9 @@ def play_status(game, deaths: dict) -> str:
             said = [e["detail"] for e in game.events if e["player"] == p and e["kind"] == why]
             note = f" ({_shorten(said[-1])})" if said else ""
             parts.append(f"{who} is out: {REASONS.get(why, why)}{note}.")
+            if why == "timeout" and _still_running(game, p):
+                parts.append("Its call still runs in a thread (an endless loop runs until "
+                             "the kernel restarts).")
         else:
             parts.append(f"{who} {REASONS.get(why, why)}.")
     if game.over:
@@ -289,6 +292,13 @@ def play_status(game, deaths: dict) -> str:
     else:
         parts.append("Your move.")
     return " ".join(parts)
+
+
+def _still_running(game, p: int) -> bool:
+    """Whether bot ``p``'s call that overran still runs on its worker thread."""
+    seats = getattr(game, "seats", None)
+    worker = seats[p].worker if seats and 0 < p < len(seats) else None
+    return worker is not None and worker.busy
 
 
 def _shorten(text: str, limit: int = 200) -> str:
