@@ -17,7 +17,7 @@ from tronlab.tron.spacefill import fill_length
 def solution_sample(record, *, board_shift=0, fatal_counted=False, no_fill=False, swap=False,
                     final_features=False, order_ed=False, dead_short=False, len_boards=False,
                     fill_board=-1, fill_other=False, from_start=False, alive_unchecked=False,
-                    own_counts=False):
+                    own_counts=False, one_sign=None):
     """The learner's function written out plainly, with switchable mistakes."""
     boards = record.boards()
     turn = None
@@ -34,6 +34,8 @@ def solution_sample(record, *, board_shift=0, fatal_counted=False, no_fill=False
     dn, de = (t.n0, t.e0) if own_counts else (t.n0 - t.n1, t.e0 - t.e1)
     if swap:
         dn, de = -dn, -de
+    if one_sign is not None:            # one difference the other way round
+        dn, de = (-dn, de) if one_sign == "dn" else (dn, -de)
     if order_ed:
         dn, de = de, dn
     out = record.outcome
@@ -106,6 +108,9 @@ def test_stubs_are_not_implemented():
     # before: the general hint
     ({"own_counts": True}, "(4, 6) are player 0's own counts n0, e0; the features are "
                            "differences: dn = n0 - n1 = 0"),
+    # before: the general hint (the first game whose features are not 0 is a seeded one)
+    ({"one_sign": "de"}, "de has the wrong sign (dn is right): de = e0 - e1 = 22 - 4 = 18"),
+    ({"one_sign": "dn"}, "dn has the wrong sign (de is right): dn = n0 - n1 = 11 - 3 = 8"),
 ])
 def test_planted_mistakes_get_their_hint(mistake, words):
     r = check_separation_sample(lambda record: solution_sample(record, **mistake))

@@ -153,6 +153,11 @@ def _features_hint(record, got, want) -> str | None:
     boards = record.boards()
     turn = learn.separation_turn(boards)
     t = territory(boards[turn])
+    for k, (name, mine, theirs) in enumerate((("n", t.n0, t.n1), ("e", t.e0, t.e1))):
+        if got[k] == -want[k] != want[k] and got[1 - k] == want[1 - k]:
+            return (f"d{name} has the wrong sign (d{'ne'[1 - k]} is right): d{name} = "
+                    f"{name}0 - {name}1 = {mine} - {theirs} = {want[k]}, player 0's count "
+                    f"minus player 1's")
     for p in (0, 1):
         if got[:2] == ((t.n0, t.e0), (t.n1, t.e1))[p]:
             return (f"({got[0]}, {got[1]}) are player {p}'s own counts n{p}, e{p}; the features "
