@@ -40,6 +40,12 @@ def pure(a):
     return float(a[i].min()), np.eye(a.shape[0])[i]
 
 
+def column_bound(a):
+    """The smallest column maximum: the column player's pure bound, not the value."""
+    a = np.asarray(a, float)
+    return float(a.max(axis=0).min()), np.full(len(a), 1 / len(a))
+
+
 def column_player(a):
     v, _ = lp_solve(-np.asarray(a, float).T)
     return v, np.full(len(a), 1 / len(a))
@@ -78,6 +84,8 @@ def test_a_stub_is_not_implemented():
 
 @pytest.mark.parametrize("wrong, game, words", [
     (pure, "matching pennies", "mixing"),
+    # before: the general 2x2 hint, silent about the bound given
+    (column_bound, "matching pennies", "smallest column maximum"),
     (closed_form_always, "a saddle point", "saddle point at row 1, column 0"),
     (column_player, "matching pennies", None),       # 0 there too: caught on a later game
     (transposed, "a saddle point", "swapped"),

@@ -66,6 +66,8 @@ def mistake_value(payoff, mistake: str) -> float:
     a = np.asarray(payoff, float)
     if mistake == "pure":
         return float(a.min(axis=1).max())
+    if mistake == "upper":
+        return float(a.max(axis=0).min())
     if mistake == "closed-form":
         if a.shape != (2, 2):
             return float("nan")
@@ -92,6 +94,11 @@ _HINTS = {
     "pure": ("you gave the best row's smallest entry: that is what the row player gets "
              "with one fixed row. Without a saddle point the row player does better by "
              "mixing: find probabilities that make the column player indifferent"),
+    "upper": ("you gave the smallest column maximum: that is what the column player concedes "
+              "with one fixed column, an upper bound on the value. The row player is "
+              "guaranteed the largest row minimum; without a saddle point the two differ and "
+              "the value lies between them: find the mix that makes the column player "
+              "indifferent"),
     "column": ("this is the column player's view: the rows maximise. payoff[i][j] is what "
                "the row player receives"),
     "transposed": ("rows and columns are swapped: payoff[i] is row i, the row player's "
@@ -110,7 +117,7 @@ def _hint(a, value) -> str:
                 f"The closed form's indifference only holds when neither player has a pure "
                 f"best line; check for a saddle point first")
     for mistake, text in _HINTS.items():
-        if mistake == "pure" and saddle is not None:
+        if mistake in ("pure", "upper") and saddle is not None:
             continue
         if np.isclose(value, mistake_value(a, mistake), atol=TOL):
             return text
