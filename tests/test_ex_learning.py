@@ -240,6 +240,9 @@ def test_wrong_kinds_of_answer():
     assert r.status == WRONG_TYPE and "dn must be an int" in r.hint
     r = check_fit_weights(lambda records: "k1")
     assert r.status == WRONG_TYPE and "two numbers" in r.hint
+    # before: 'gave a wrong answer', k1 = nan, and the general hint
+    r = check_fit_weights(lambda records: (float("nan"), 0.2))
+    assert r.status == WRONG_TYPE and "the weights must be finite numbers" in r.hint, r.message
 
 
 def test_a_wrong_fit_is_explained():

@@ -240,7 +240,11 @@ class FitWeights(Exercise):
                             "numpy.linalg.lstsq returns a tuple (solution, residuals, rank, "
                             "singular values) whose first item is the solution: "
                             "k1, k2 = np.linalg.lstsq(x, y, rcond=None)[0]")
-        return _as_weights(value)
+        weights = _as_weights(value)
+        if not all(np.isfinite(weights)):
+            raise WrongType("the weights must be finite numbers (a division by zero, or a "
+                            "fit of no rows?)")
+        return weights
 
     def expected(self, case):
         if self.no_fit(case):
@@ -391,10 +395,7 @@ def _weights_problem(value, records) -> str | None:
                 f"a `return` missing, or does your separation_sample return None for every "
                 f"game? (check_fit_weights above says which)")
     try:
-        weights = FitWeights().convert(value, None)
+        FitWeights().convert(value, None)
     except WrongType as err:
         return f"it returned {short_repr(value)}: {err}"
-    if not all(np.isfinite(weights)):
-        return (f"it returned k1 = {weights[0]}, k2 = {weights[1]}: the weights must be "
-                f"finite numbers (a division by zero, or a fit of no rows?)")
     return None
