@@ -512,6 +512,9 @@ def test_not_implemented_in_a_helper_names_the_helper():
     result = check("flood_fill", flood_fill)
     assert result.status == NOT_IMPLEMENTED
     assert "raised in helper" in result.message
+    # before: 'Write the body of flood_fill', the function already written
+    assert "Write the body of helper, which flood_fill calls, then" in result.message
+    assert "in helper with your code" in result.hint
 
 
 @pytest.mark.parametrize("bad, words", [

@@ -330,7 +330,7 @@ def _outcome_problem(exercise, case, outcome, stub, n, limit) -> CheckResult | N
     kind, value, _ = outcome.value
     if kind == "none":
         if stub or (stub is None and n == 0):
-            return _not_implemented(exercise, n, "")
+            return _not_implemented(exercise, n)
         return _fail(exercise, case, n, WRONG_TYPE, f"{name} returned {value!r}.",
                      got=repr(value),
                      hint=exercise.none_hint(case) or (
@@ -343,9 +343,8 @@ def _raised(exercise, case, outcome, n) -> CheckResult:
     name, err = exercise.function, outcome.error
     frames = outcome.frames or None
     if isinstance(err, NotImplementedError):
-        frame = learner_frame(err, frames)
-        at = "" if frame is None or frame.name == name else f" (raised in {frame.name})"
-        return _not_implemented(exercise, n, at)
+        inner, own = (learner_frame(err, frames, outermost=o) for o in (False, True))
+        return _not_implemented(exercise, n, inner and inner.name != own.name and inner.name)
     at = where(err, frames)
     detail = _detail(err)
     if isinstance(err, SystemExit):
@@ -377,12 +376,13 @@ def _crash_hint(exercise, case, err, detail) -> str:
             f"variables hold")
 
 
-def _not_implemented(exercise, n, where) -> CheckResult:
-    name = exercise.function
-    msg = (f"{name}: not implemented yet{where}. Write the body of {name}, "
+def _not_implemented(exercise, n, stub=None) -> CheckResult:
+    name, stub = exercise.function, stub or exercise.function    # stub: a helper it calls
+    at, calls = ("", ",") if stub == name else (f" (raised in {stub})", f", which {name} calls,")
+    msg = (f"{name}: not implemented yet{at}. Write the body of {stub}{calls} "
            f"then run this cell again.")
     return CheckResult(name, False, NOT_IMPLEMENTED, msg, n,
-                       hint=f"replace `raise NotImplementedError` in {name} with your code")
+                       hint=f"replace `raise NotImplementedError` in {stub} with your code")
 
 
 def _fail(exercise, case, n, status, headline, *, expected=None, got=None, hint=None,

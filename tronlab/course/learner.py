@@ -41,14 +41,15 @@ def _is_library_file(filename: str) -> bool:
     return "site-packages" in path or path.startswith(_LIBRARY_DIRS)
 
 
-def learner_frame(err: BaseException | None, frames=None):
+def learner_frame(err: BaseException | None, frames=None, *, outermost=False):
     """The innermost traceback frame in the learner's own code (not tronlab, not a library),
-    as a ``traceback.FrameSummary``, or None.  ``frames`` (a list of ``FrameSummary``)
-    stands in for ``err.__traceback__`` when the error came from another process."""
+    as a ``traceback.FrameSummary``, or None; with ``outermost`` the first one (the checked
+    function's own).  ``frames`` (a list of ``FrameSummary``) stands in for
+    ``err.__traceback__`` when the error came from another process."""
     if frames is None:
         frames = traceback.extract_tb(err.__traceback__) if err is not None else []
     mine = [f for f in frames if not _is_library_file(f.filename)]
-    return mine[-1] if mine else None
+    return (mine[0] if outermost else mine[-1]) if mine else None
 
 
 def where(err: BaseException | None, frames=None) -> str:
