@@ -450,3 +450,28 @@ def test_writing_into_a_grid_made_writable_is_told_in_the_games_words():
     assert result.status == "changed its input", result.message
     assert "changed the grid it was given (view.owner)" in result.message
     assert "board" not in result.hint and "np.array(view.owner)" in result.hint
+
+
+def test_a_target_someone_owns_is_named_not_taken_for_y_x():
+    # before: a learner who took "not mine" for neutral aimed at player 2's (1, 3) where
+    # (3, 1) was right, and was asked "did you return (y, x)?" alone
+    def not_mine(view, player):
+        owner = np.where(np.asarray(view.owner) == player, player, NEUTRAL)
+        return variant(_Seen(view, owner), player)     # the rule, on that grid
+    result = check_nearest_target(not_mine)
+    assert "eliminated" in result.case and result.got.startswith("(1, 3)"), result.message
+    assert result.hint.startswith("(1, 3) is not neutral: player 2 owns it"), result.hint
+    case = next(c for c in _tiny_cases() if c.label.endswith("stay"))
+    assert NearestTarget().diagnose(case, (3, 2), (1, 1)).startswith(
+        "(3, 2) is not neutral: player 1 owns it")
+    assert "you own it already" in NearestTarget().diagnose(case, (0, 0), (1, 1))
+
+
+class _Seen:
+    """``view`` with another grid in ``owner``."""
+
+    def __init__(self, view, owner):
+        self.__dict__.update({k: getattr(view, k) for k in
+                              ("positions", "eliminated", "width", "height", "n_players",
+                               "backs_left", "round")})
+        self.owner = owner

@@ -279,8 +279,11 @@ class NearestTarget(CaptureExercise):
         (on a tiny grid usually one; two mistakes can agree on a grid).  A mistake that
         would have failed an earlier tiny grid, which the learner passed, is left out
         unless nothing else fits."""
+        owned = _owned_hint(case, got)
         if tuple(got) == tuple(want)[::-1]:
-            return SWAPPED
+            return SWAPPED if owned is None else f"{owned} - or - {SWAPPED}"
+        if owned is not None:       # no mistake of the list aims at an owned square
+            return owned
         fits = [(options, text) for options, text in MISTAKES
                 if variant(case.board.view, case.args[0], **options) == got]
         texts = [text for options, text in fits if not _ruled_out(options, case)] or \
@@ -301,6 +304,20 @@ def _ruled_out(options, case) -> bool:
                                                                                    player)):
             return True
     return False
+
+
+def _owned_hint(case, got) -> str | None:
+    """The hint for a target someone owns (the learner took "not mine" for neutral, say),
+    other than the player's own square; None for a neutral one."""
+    view, player = case.board.view, case.args[0]
+    x, y = (int(v) for v in got)
+    who = int(view.owner[y, x])
+    if who == NEUTRAL or (x, y) == tuple(view.positions[player]):
+        return None
+    whose = "you own it already" if who == player else f"player {who} owns it"
+    return (f"({x}, {y}) is not neutral: {whose}, and an owned square never changes owner, "
+            f"so walking there takes nothing. The candidates are the neutral squares "
+            f"(view.owner[y, x] == -1)")
 
 
 def _all_dropped_hint(case) -> str | None:
