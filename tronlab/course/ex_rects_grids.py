@@ -293,16 +293,18 @@ TINY_GRIDS = [
         c............b
      """, 0, (3, 1, 7, 12), {"n_players": 3}),
     # the last two: a player out of the game (2, no square of its own to stand on) that
-    # still owns squares.  The squares still needed to win count the active players only,
-    # while the player-count constant and the size limit go by view.n_players (3 here)
-    ("an eliminated player: not a rival to beat, still a player to count", """
+    # still owns squares.  Its score still ranks but can no longer grow: 13 more squares beat
+    # its 48 (36 + 13 > 48); counted as active it could take every free square (31 needed),
+    # left out it would be beaten by 7.  The player-count constant and the size limit go by
+    # view.n_players (3 here)
+    ("an eliminated player: a score to beat that no longer grows, still a player to count", """
         ............
         .A..........
         ............
         ............
         00000000000b
-        222222222222
-        222222222222
+        000000000000
+        000000000000
         222222222222
         222222222222
         222222222222

@@ -41,9 +41,10 @@ _TERM_HINTS = {
 #: an eliminated player's mistakes, tried first: a size limit by the active players scores as
 #: no size penalty at all, but those grids come after every term's own (ex_rects_grids)
 ELIMINATED = [
-    ({"needed": "all"}, "the squares still needed to win count the active players only: an "
-                        "eliminated player's squares are no score to beat (give needed_to_win "
-                        "the ids of the players not eliminated)"),
+    ({"needed": "all"}, "the squares still needed to win: give needed_to_win the ids of the "
+                        "players not eliminated (active); an eliminated player's squares still "
+                        "rank, but its score can no longer grow, so it is not a player who "
+                        "could take every free square"),
     ({"constant": "active"}, "the player-count constant goes by all the players of the game, "
                              "eliminated ones included: CONSTANT[view.n_players], not the "
                              "number of players still in it"),
