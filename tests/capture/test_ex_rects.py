@@ -341,6 +341,10 @@ def test_best_rectangle_compares_with_the_scan(solution_source):
     assert "not implemented yet" in repr(best_rectangle(learner(stub), view, 0))
     wrong = best_rectangle(lambda v, p, r: float(r == (0, 0, 1, 1)), view, 0)
     assert not wrong.same and "they differ" in repr(wrong)
+    # before: the grid given for the view raised "'numpy.ndarray' object has no attribute
+    # 'owner'" from the package's own line
+    with pytest.raises(TypeError, match="view must be a capture View or State"):
+        best_rectangle(learner(solution_source), view.owner, 0)
 
 
 def test_best_rectangle_does_not_call_a_constant_score_the_same():
