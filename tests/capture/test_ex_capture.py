@@ -475,3 +475,17 @@ class _Seen:
                               ("positions", "eliminated", "width", "height", "n_players",
                                "backs_left", "round")})
         self.owner = owner
+
+
+def test_a_game_given_no_function_or_no_opponent_says_so():
+    # before: a target passed for the function played and 'crashed with TypeError: 'tuple'
+    # object is not callable', sent to check_nearest_target; no opponent named the
+    # package's inner wrapper (bots must be a list of 2-4 bots, got 1: [<function ...>])
+    with pytest.raises(TypeError, match=r"takes your function itself, got tuple \(3, 0\)"):
+        play_your_bot((3, 0), "random", rng=3)
+    with pytest.raises(TypeError, match="match_your_bot takes your function itself"):
+        match_your_bot(None, "random", n_players=2, games=2)
+    with pytest.raises(TypeError, match=r"the game calls nearest_target\(view, player\)"):
+        play_your_bot(lambda view: (0, 0), "random", rng=3)
+    with pytest.raises(ValueError, match="give at least one opponent"):
+        play_your_bot(nearest_target, rng=3)
