@@ -502,3 +502,18 @@ def test_an_attribute_a_view_lacks_is_named(solution_source):
     result = check_score_rectangle(wrong)
     assert result.status == "crash" and "'View' object has no attribute" in result.message
     assert "a view has owner" in result.hint and "not view.eliminated[q]]" in result.hint
+
+
+def test_a_border_all_yours_and_a_rectangle_with_nothing_neutral_are_checked(solution_source):
+    """Before: no grid had a rectangle whose border was all the scorer's, so max() of an
+    empty list (the walk) passed every grid and crashed later in best_rectangle; nor a thin
+    one with no neutral square, so `if enemy: return 0` (no test for nothing neutral) gave
+    such a strip its token points and passed."""
+    no_default = learner(solution_source.replace("for k in todo], default=0)", "for k in todo])"))
+    result = check_score_rectangle(no_default)
+    assert result.case == "tiny: a border already yours: only the closing turn", result.message
+    assert result.status == "crash" and "max(..., default=0)" in result.hint, result.message
+    only_enemy = learner(solution_source.replace("if neutral == 0 or enemy:", "if enemy:"))
+    result = check_score_rectangle(only_enemy)
+    assert result.case == "tiny: nothing neutral: 0, thin or not", result.message
+    assert result.hint.startswith("a rectangle with no neutral square scores 0"), result.hint

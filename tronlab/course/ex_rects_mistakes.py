@@ -77,6 +77,8 @@ BOUNDARIES = [
 #: terms, the rest
 MISTAKES = ELIMINATED + BOUNDARIES + [({"off": (t,)}, f"a term is missing - {_TERM_HINTS[t]}")
                          for t in TERMS] + [
+    ({"empty": False}, "a rectangle with no neutral square scores 0, thin or not: closing it "
+                       "brings nothing"),
     ({"enemy": False}, "an opponent's square inside the rectangle makes its score 0: the "
                        "enclosure would go to nobody"),
     ({"points": "inside"}, "points: count the neutral squares of the whole rectangle, border "
@@ -176,3 +178,17 @@ def decimals_hint(got, want, probes) -> str | None:
                     f"rounded to {k} decimal place{'' if k == 1 else 's'}. Return the number "
                     f"as it is (round only when you print it)")
     return None
+
+
+def empty_walk_hint(case, err) -> str | None:
+    """The hint for max() of nothing where every border square is the player's already (the
+    walk has no square left to pass); None elsewhere."""
+    from ..capture.rects import border_cycle
+
+    view, (player, (x0, y0, x1, y1)) = case.board.view, case.args
+    if not (isinstance(err, ValueError) and "empty" in str(err)) or any(
+            view.owner[y, x] != player for x, y in border_cycle(x0, y0, x1, y1)):
+        return None
+    return ("every border square of this rectangle is yours already: no square is left to "
+            "step on, so the walk is 0 (max() of an empty list raises: max(..., default=0)), "
+            "and the turns are the approach, the closing turn and the constant")
