@@ -517,3 +517,23 @@ def test_a_border_all_yours_and_a_rectangle_with_nothing_neutral_are_checked(sol
     result = check_score_rectangle(only_enemy)
     assert result.case == "tiny: nothing neutral: 0, thin or not", result.message
     assert result.hint.startswith("a rectangle with no neutral square scores 0"), result.hint
+
+
+def test_a_stub_is_told_without_playing_the_seeded_games(monkeypatch):
+    """Before: the 14 seeded games were played (about 5 s in a fresh kernel) before a stub
+    heard 'not implemented yet'; now a stub is tried on the first tiny grid alone."""
+    import tronlab.course.ex_capture as ex_capture
+    import tronlab.course.ex_rects as ex_rects
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("the seeded games were played for a stub")
+    monkeypatch.setattr(ex_rects, "_random_cases", no_games)
+    monkeypatch.setattr(ex_capture, "_game_cases", no_games)
+
+    def score_rectangle(view, player, rect):
+        raise NotImplementedError
+
+    def nearest_target(view, player):
+        """B2"""
+    assert "not implemented yet" in check_score_rectangle(score_rectangle).message
+    assert "not implemented yet" in ex_capture.check_nearest_target(nearest_target).message

@@ -22,7 +22,7 @@ from ..capture.ascii import state_from_ascii
 from ..capture.bots import nearest_target
 from ..capture.state import NEUTRAL
 from ..tron.values import is_whole
-from .checker import Case, WrongType, run_check
+from .checker import Case, WrongType, is_stub, run_check
 from .ex_capture_grids import TINY_GRIDS
 from .ex_capture_view import (OWNER_INDEX, READ_ONLY_VIEW, CaptureExercise,  # noqa: F401
                               CaptureGrid, eliminated_hint, view_attribute_hint)
@@ -349,5 +349,6 @@ def _stay_hint(case) -> str | None:
 @recorded
 def check_nearest_target(nearest_target, *, time_limit=None):
     """Check ``nearest_target(view, player) -> (x, y)`` (B2) on tiny grids and game positions."""
-    return run_check(NearestTarget(), nearest_target, time_limit=time_limit)
+    cases = _tiny_cases()[:1] if is_stub(nearest_target) else None     # no games for a stub
+    return run_check(NearestTarget(), nearest_target, cases=cases, time_limit=time_limit)
 

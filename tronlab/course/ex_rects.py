@@ -30,7 +30,7 @@ from ..capture.rects import border_cycle, rectangle_scores
 from ..capture.rects_bot import scan_inputs
 from ..capture.rects_terms import RectTerms, needed_to_win
 from ..tron.values import is_real, is_whole
-from .checker import WrongType, run_check
+from .checker import WrongType, is_stub, run_check
 from .ex_capture_view import CaptureExercise, eliminated_hint, view_attribute_hint
 from .ex_rects_best import BestRectangle, best_rectangle  # noqa: F401 (re-export)
 from .ex_rects_games import _random_cases  # noqa: F401 (re-export)
@@ -395,6 +395,6 @@ class ScoreRectangle(CaptureExercise):
 
 @recorded
 def check_score_rectangle(score_rectangle, *, time_limit=None):
-    """Check ``score_rectangle(view, player, rect) -> float`` (B3) on tiny grids and game
-    positions."""
-    return run_check(ScoreRectangle(), score_rectangle, time_limit=time_limit)
+    """Check ``score_rectangle(view, player, rect) -> float`` (B3): tiny grids, then games."""
+    cases = _tiny_cases()[:1] if is_stub(score_rectangle) else None     # no games for a stub
+    return run_check(ScoreRectangle(), score_rectangle, cases=cases, time_limit=time_limit)
