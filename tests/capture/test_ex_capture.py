@@ -489,3 +489,13 @@ def test_a_game_given_no_function_or_no_opponent_says_so():
         play_your_bot(lambda view: (0, 0), "random", rng=3)
     with pytest.raises(ValueError, match="give at least one opponent"):
         play_your_bot(nearest_target, rng=3)
+
+
+def test_player_0s_square_used_for_another_player_is_named():
+    # before: view.positions[0] written for view.positions[player] passed every tiny grid
+    # (player 0 plays there) and got "follow the rule step by step" on the first game grid
+    def seat_zero(view, player):
+        return nearest_target(view, 0)
+    result = check_nearest_target(seat_zero)
+    assert result.case.startswith("game") and not result.passed, result.message
+    assert result.hint.startswith("that is player 0's target: here player 1 plays"), result.hint

@@ -289,8 +289,21 @@ class NearestTarget(CaptureExercise):
         texts = [text for options, text in fits if not _ruled_out(options, case)] or \
             [text for _, text in fits]
         if not texts:
-            return None
+            return _seat_hint(case, got)
         return texts[0] if len(texts) == 1 else " - or - ".join(texts)
+
+
+def _seat_hint(case, got) -> str | None:
+    """The hint for player 0's target given where another player plays (``player`` left
+    out, or view.positions[0] written for view.positions[player]); None elsewhere."""
+    view, player = case.board.view, case.args[0]
+    if player == 0 or view.positions[0] is None:
+        return None
+    zero = {tuple(nearest_target(view, 0)), variant(view, 0, late=False)}
+    if tuple(got) not in zero:
+        return None
+    return (f"that is player 0's target: here player {player} plays, so measure from "
+            f"view.positions[player] = {view.positions[player]}, not view.positions[0]")
 
 
 def _ruled_out(options, case) -> bool:
