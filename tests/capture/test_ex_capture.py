@@ -450,3 +450,52 @@ def test_writing_into_a_grid_made_writable_is_told_in_the_games_words():
     assert result.status == "changed its input", result.message
     assert "changed the grid it was given (view.owner)" in result.message
     assert "board" not in result.hint and "np.array(view.owner)" in result.hint
+
+
+def test_a_target_someone_owns_is_named_not_taken_for_y_x():
+    # before: a learner who took "not mine" for neutral aimed at player 2's (1, 3) where
+    # (3, 1) was right, and was asked "did you return (y, x)?" alone
+    def not_mine(view, player):
+        owner = np.where(np.asarray(view.owner) == player, player, NEUTRAL)
+        return variant(_Seen(view, owner), player)     # the rule, on that grid
+    result = check_nearest_target(not_mine)
+    assert "eliminated" in result.case and result.got.startswith("(1, 3)"), result.message
+    assert result.hint.startswith("(1, 3) is not neutral: player 2 owns it"), result.hint
+    case = next(c for c in _tiny_cases() if c.label.endswith("stay"))
+    assert NearestTarget().diagnose(case, (3, 2), (1, 1)).startswith(
+        "(3, 2) is not neutral: player 1 owns it")
+    assert "you own it already" in NearestTarget().diagnose(case, (0, 0), (1, 1))
+
+
+class _Seen:
+    """``view`` with another grid in ``owner``."""
+
+    def __init__(self, view, owner):
+        self.__dict__.update({k: getattr(view, k) for k in
+                              ("positions", "eliminated", "width", "height", "n_players",
+                               "backs_left", "round")})
+        self.owner = owner
+
+
+def test_a_game_given_no_function_or_no_opponent_says_so():
+    # before: a target passed for the function played and 'crashed with TypeError: 'tuple'
+    # object is not callable', sent to check_nearest_target; no opponent named the
+    # package's inner wrapper (bots must be a list of 2-4 bots, got 1: [<function ...>])
+    with pytest.raises(TypeError, match=r"takes your function itself, got tuple \(3, 0\)"):
+        play_your_bot((3, 0), "random", rng=3)
+    with pytest.raises(TypeError, match="match_your_bot takes your function itself"):
+        match_your_bot(None, "random", n_players=2, games=2)
+    with pytest.raises(TypeError, match=r"the game calls nearest_target\(view, player\)"):
+        play_your_bot(lambda view: (0, 0), "random", rng=3)
+    with pytest.raises(ValueError, match="give at least one opponent"):
+        play_your_bot(nearest_target, rng=3)
+
+
+def test_player_0s_square_used_for_another_player_is_named():
+    # before: view.positions[0] written for view.positions[player] passed every tiny grid
+    # (player 0 plays there) and got "follow the rule step by step" on the first game grid
+    def seat_zero(view, player):
+        return nearest_target(view, 0)
+    result = check_nearest_target(seat_zero)
+    assert result.case.startswith("game") and not result.passed, result.message
+    assert result.hint.startswith("that is player 0's target: here player 1 plays"), result.hint

@@ -128,11 +128,12 @@ PLANTED = [
      "points over turns", "not to the corner (x0, y0)"),
     # an eliminated player (before: no case had one, and all four passed every grid)
     ("needed_to_win(owner, player, active)", "needed_to_win(owner, player)",
-     "not a rival to beat", "active players only"),
-    ("+ 1 + CONSTANT[n]", "+ 1 + CONSTANT[len(active)]", "not a rival to beat",
+     "a score to beat that no longer grows", "players not eliminated (active)"),
+    ("+ 1 + CONSTANT[n]", "+ 1 + CONSTANT[len(active)]", "a score to beat that no longer grows",
      "CONSTANT[view.n_players]"),
     ("owner, n = view.owner, view.n_players",
-     "owner, n = view.owner, view.n_players - sum(view.eliminated)", "not a rival to beat",
+     "owner, n = view.owner, view.n_players - sum(view.eliminated)",
+     "a score to beat that no longer grows",
      "CONSTANT[view.n_players]"),
     ("+ 1 > SIZE_LIMIT[n]", "+ 1 > SIZE_LIMIT[len(active)]", "still counts in the size limit",
      "SIZE_LIMIT[view.n_players]"),
@@ -340,6 +341,10 @@ def test_best_rectangle_compares_with_the_scan(solution_source):
     assert "not implemented yet" in repr(best_rectangle(learner(stub), view, 0))
     wrong = best_rectangle(lambda v, p, r: float(r == (0, 0, 1, 1)), view, 0)
     assert not wrong.same and "they differ" in repr(wrong)
+    # before: the grid given for the view raised "'numpy.ndarray' object has no attribute
+    # 'owner'" from the package's own line
+    with pytest.raises(TypeError, match="view must be a capture View or State"):
+        best_rectangle(learner(solution_source), view.owner, 0)
 
 
 def test_best_rectangle_does_not_call_a_constant_score_the_same():
@@ -497,3 +502,38 @@ def test_an_attribute_a_view_lacks_is_named(solution_source):
     result = check_score_rectangle(wrong)
     assert result.status == "crash" and "'View' object has no attribute" in result.message
     assert "a view has owner" in result.hint and "not view.eliminated[q]]" in result.hint
+
+
+def test_a_border_all_yours_and_a_rectangle_with_nothing_neutral_are_checked(solution_source):
+    """Before: no grid had a rectangle whose border was all the scorer's, so max() of an
+    empty list (the walk) passed every grid and crashed later in best_rectangle; nor a thin
+    one with no neutral square, so `if enemy: return 0` (no test for nothing neutral) gave
+    such a strip its token points and passed."""
+    no_default = learner(solution_source.replace("for k in todo], default=0)", "for k in todo])"))
+    result = check_score_rectangle(no_default)
+    assert result.case == "tiny: a border already yours: only the closing turn", result.message
+    assert result.status == "crash" and "max(..., default=0)" in result.hint, result.message
+    only_enemy = learner(solution_source.replace("if neutral == 0 or enemy:", "if enemy:"))
+    result = check_score_rectangle(only_enemy)
+    assert result.case == "tiny: nothing neutral: 0, thin or not", result.message
+    assert result.hint.startswith("a rectangle with no neutral square scores 0"), result.hint
+
+
+def test_a_stub_is_told_without_playing_the_seeded_games(monkeypatch):
+    """Before: the 14 seeded games were played (about 5 s in a fresh kernel) before a stub
+    heard 'not implemented yet'; now a stub is tried on the first tiny grid alone."""
+    import tronlab.course.ex_capture as ex_capture
+    import tronlab.course.ex_rects as ex_rects
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("the seeded games were played for a stub")
+    monkeypatch.setattr(ex_rects, "_random_cases", no_games)
+    monkeypatch.setattr(ex_capture, "_game_cases", no_games)
+
+    def score_rectangle(view, player, rect):
+        raise NotImplementedError
+
+    def nearest_target(view, player):
+        """B2"""
+    assert "not implemented yet" in check_score_rectangle(score_rectangle).message
+    assert "not implemented yet" in ex_capture.check_nearest_target(nearest_target).message

@@ -55,3 +55,21 @@ def test_lesson_10_points_to_rules_that_ship_with_the_course():
     for words in ("changing x first", "alone on a neutral square", "outer ring", "BACK n",
                   "squares it owns", "350, 300 or 250 rounds"):
         assert words in " ".join(doc.split()), words
+
+
+def test_the_play_cell_passes_after_the_learner_played_on_the_board():
+    # before: the cell asserted round 5, so a learner who clicked a few rounds on the board
+    # above (as the notebook invites) got an AssertionError from the next cell
+    from tronlab.capture.widget import CaptureWidget
+
+    cells = ["".join(c["source"]) for c in load(FILES[0])["cells"] if c["cell_type"] == "code"]
+    make = next(c for c in cells if "board = CaptureWidget(" in c)
+    play = next(c for c in cells if "board.click(" in c)
+    for clicks in (0, 2):
+        ns = {"CaptureWidget": CaptureWidget}
+        exec(make, ns)
+        for _ in range(clicks):
+            ns["board"].click(3, 3)
+        exec(play, ns)
+        assert ns["board"].state.round == 5 + clicks
+        ns["board"].close()

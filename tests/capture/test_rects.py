@@ -214,6 +214,20 @@ def test_needed_to_win_counts_the_best_opponent():
     assert needed_to_win(g.owner, 0, active=[0]) == 2
 
 
+def test_needed_to_win_beats_an_eliminated_players_fixed_score():
+    # before: with player 1 out (active=[0, 2]) its 6 squares were left out, and 1 more
+    # square 'won' for player 0 (2 + 1 > 0 + 0), while the game ranks player 1 above
+    # 3; its score cannot grow, so 5 are needed (2 + 5 > 6), not 4 as if it could grow and
+    # share the 3 free squares with player 0 (2 + 4 > 6 + (3 - 4))
+    g = parse_grid("""
+        001111
+        11..2.
+    """)
+    brute = min(k for k in range(20) if 2 + k > 6 and 2 + k > 1 + (3 - k))
+    assert needed_to_win(g.owner, 0, active=[0, 2]) == brute == 5
+    assert needed_to_win(g.owner, 0) == 4        # all three still in
+
+
 def test_terms_reject_unknown_names_and_player_counts():
     with pytest.raises(ValueError, match="no switchable term 'nope'"):
         RectTerms().without("nope")

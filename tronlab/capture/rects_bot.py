@@ -67,7 +67,8 @@ BOT_TERMS = RectTerms(size_limit=(18, 13, 12))
 
 def scan_inputs(view, player: int) -> tuple:
     """What the bot gives the scan besides the grid: the opponents' squares and the
-    squares still needed to win (counting active players only)."""
+    squares still needed to win (the active players can still grow, the eliminated ones
+    keep their score: :func:`~tronlab.capture.rects_terms.needed_to_win`)."""
     player = check_view(view, player)
     opponents = [p for q, p in enumerate(view.positions) if q != player and p is not None]
     active = [q for q in range(view.n_players) if not view.eliminated[q]]

@@ -155,8 +155,10 @@ def needed_to_win(owner, player: int, active=None) -> int:
     """Squares ``player`` still has to take to be sure of finishing first:
     the smallest ``k`` with ``mine + k > best + (free - k)``, ``best`` the
     highest opponent score (of ``active`` players, default all) and ``free``
-    the neutral squares.  At least 1.  ``player`` is not checked (the grid has no
-    player count): one with no squares has 0 of them.
+    the neutral squares, and ``mine + k > out``, ``out`` the highest score of a
+    player not in ``active``: an eliminated player keeps its squares, and they
+    rank (its score can no longer grow).  At least 1.  ``player`` is not checked
+    (the grid has no player count): one with no squares has 0 of them.
 
     >>> import numpy as np
     >>> owner = np.array([[0, 0, -1, -1], [1, -1, -1, -1]], np.int8)
@@ -169,11 +171,12 @@ def needed_to_win(owner, player: int, active=None) -> int:
     owner = np.asarray(owner)
     mine = int(np.count_nonzero(owner == player))
     free = int(np.count_nonzero(owner < 0))
-    others = [q for q in range(int(owner.max(initial=0)) + 1) if q != player]
-    if active is not None:
-        others = [q for q in _player_ids(active) if q != player]
+    everyone = [q for q in range(int(owner.max(initial=0)) + 1) if q != player]
+    others = everyone if active is None else [q for q in _player_ids(active) if q != player]
     best = max((int(np.count_nonzero(owner == q)) for q in others), default=0)
-    return max(1, (best + free - mine) // 2 + 1)
+    out = max((int(np.count_nonzero(owner == q)) for q in everyone if q not in others),
+              default=0)
+    return max(1, (best + free - mine) // 2 + 1, out - mine + 1)
 
 
 def _player_ids(active) -> list:

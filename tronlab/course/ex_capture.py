@@ -22,7 +22,7 @@ from ..capture.ascii import state_from_ascii
 from ..capture.bots import nearest_target
 from ..capture.state import NEUTRAL
 from ..tron.values import is_whole
-from .checker import Case, WrongType, run_check
+from .checker import Case, WrongType, is_stub, run_check
 from .ex_capture_grids import TINY_GRIDS
 from .ex_capture_view import (OWNER_INDEX, READ_ONLY_VIEW, CaptureExercise,  # noqa: F401
                               CaptureGrid, eliminated_hint, view_attribute_hint)
@@ -279,15 +279,31 @@ class NearestTarget(CaptureExercise):
         (on a tiny grid usually one; two mistakes can agree on a grid).  A mistake that
         would have failed an earlier tiny grid, which the learner passed, is left out
         unless nothing else fits."""
+        owned = _owned_hint(case, got)
         if tuple(got) == tuple(want)[::-1]:
-            return SWAPPED
+            return SWAPPED if owned is None else f"{owned} - or - {SWAPPED}"
+        if owned is not None:       # no mistake of the list aims at an owned square
+            return owned
         fits = [(options, text) for options, text in MISTAKES
                 if variant(case.board.view, case.args[0], **options) == got]
         texts = [text for options, text in fits if not _ruled_out(options, case)] or \
             [text for _, text in fits]
         if not texts:
-            return None
+            return _seat_hint(case, got)
         return texts[0] if len(texts) == 1 else " - or - ".join(texts)
+
+
+def _seat_hint(case, got) -> str | None:
+    """The hint for player 0's target given where another player plays (``player`` left
+    out, or view.positions[0] written for view.positions[player]); None elsewhere."""
+    view, player = case.board.view, case.args[0]
+    if player == 0 or view.positions[0] is None:
+        return None
+    zero = {tuple(nearest_target(view, 0)), variant(view, 0, late=False)}
+    if tuple(got) not in zero:
+        return None
+    return (f"that is player 0's target: here player {player} plays, so measure from "
+            f"view.positions[player] = {view.positions[player]}, not view.positions[0]")
 
 
 def _ruled_out(options, case) -> bool:
@@ -301,6 +317,20 @@ def _ruled_out(options, case) -> bool:
                                                                                    player)):
             return True
     return False
+
+
+def _owned_hint(case, got) -> str | None:
+    """The hint for a target someone owns (the learner took "not mine" for neutral, say),
+    other than the player's own square; None for a neutral one."""
+    view, player = case.board.view, case.args[0]
+    x, y = (int(v) for v in got)
+    who = int(view.owner[y, x])
+    if who == NEUTRAL or (x, y) == tuple(view.positions[player]):
+        return None
+    whose = "you own it already" if who == player else f"player {who} owns it"
+    return (f"({x}, {y}) is not neutral: {whose}, and an owned square never changes owner, "
+            f"so walking there takes nothing. The candidates are the neutral squares "
+            f"(view.owner[y, x] == -1)")
 
 
 def _all_dropped_hint(case) -> str | None:
@@ -332,5 +362,6 @@ def _stay_hint(case) -> str | None:
 @recorded
 def check_nearest_target(nearest_target, *, time_limit=None):
     """Check ``nearest_target(view, player) -> (x, y)`` (B2) on tiny grids and game positions."""
-    return run_check(NearestTarget(), nearest_target, time_limit=time_limit)
+    cases = _tiny_cases()[:1] if is_stub(nearest_target) else None     # no games for a stub
+    return run_check(NearestTarget(), nearest_target, cases=cases, time_limit=time_limit)
 

@@ -17,7 +17,7 @@ from ..capture.actions import plain_action
 from ..capture.rules import read_action
 from .checker import WrongType
 from .ex_capture import as_target
-from .learner import crash_phrase, is_stub, where
+from .learner import crash_phrase, describe_value, is_stub, signature_problem, where
 from .slowcalls import SlowCalls
 from .timelimit import call_with_time_limit, check_time_limit
 
@@ -77,6 +77,7 @@ def _with_your_bot(student, use, what: str, time_limit):
     """``use(bot)`` with the learner's function as ``bot``, in a child process under
     ``time_limit`` seconds; its result, or None after printing why there is none."""
     name = "nearest_target"
+    _check_function(student, what)
     limit = check_time_limit(time_limit, "time_limit")
     not_yet = (f"write {name} first (the check cell above says when it is right); until then "
                f"there is no {what}.")
@@ -109,6 +110,19 @@ def _with_your_bot(student, use, what: str, time_limit):
     return None
 
 
+def _check_function(student, what: str) -> None:
+    """A TypeError naming the problem unless ``student`` can be called as
+    ``nearest_target(view, player)`` (a target given for the function, say)."""
+    call = "play_your_bot" if what == "game" else "match_your_bot"
+    if not callable(student) or isinstance(student, type):
+        raise TypeError(f"{call} takes your function itself, got {describe_value(student)}: "
+                        f"write {call}(nearest_target, ...), not "
+                        f"{call}(nearest_target(view, player), ...)")
+    problem = signature_problem("nearest_target", ("view", "player"), student)
+    if problem:
+        raise TypeError(problem.replace("the checker calls", f"the {what} calls"))
+
+
 def play_your_bot(nearest_target, *others, time_limit: float = 30.0, **game_options):
     """One game of the learner's ``nearest_target`` (seat 0) against ``others`` (bot names
     or functions), :func:`~tronlab.capture.game.play_capture` with ``game_options``.
@@ -118,6 +132,9 @@ def play_your_bot(nearest_target, *others, time_limit: float = 30.0, **game_opti
     "write nearest_target first" for a stub), and returns None; else the record."""
     from ..capture.game import play_capture
 
+    if not others:
+        raise ValueError("give at least one opponent, a bot name or function: "
+                         "play_your_bot(nearest_target, \"random\")")
     return _with_your_bot(nearest_target,
                           lambda bot: play_capture([bot, *others], **game_options),
                           "game", time_limit)

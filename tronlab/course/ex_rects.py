@@ -30,12 +30,14 @@ from ..capture.rects import border_cycle, rectangle_scores
 from ..capture.rects_bot import scan_inputs
 from ..capture.rects_terms import RectTerms, needed_to_win
 from ..tron.values import is_real, is_whole
-from .checker import WrongType, run_check
+from .checker import WrongType, is_stub, run_check
 from .ex_capture_view import CaptureExercise, eliminated_hint, view_attribute_hint
 from .ex_rects_best import BestRectangle, best_rectangle  # noqa: F401 (re-export)
-from .ex_rects_grids import TINY_GRIDS, RectGrid, _random_cases, _tiny_cases  # noqa: F401
+from .ex_rects_games import _random_cases  # noqa: F401 (re-export)
+from .ex_rects_grids import TINY_GRIDS, RectGrid, _tiny_cases  # noqa: F401
 from .ex_rects_mistakes import MISTAKES, SWAPPED, TERMS  # noqa: F401 (TERMS re-export)
-from .ex_rects_mistakes import ROUNDED_DOWN, ZERO_EVERYWHERE, decimals_hint, rounded_hint
+from .ex_rects_mistakes import (ROUNDED_DOWN, ZERO_EVERYWHERE, decimals_hint, empty_walk_hint,
+                                rounded_hint)
 from .learner import short_repr
 from .progress import recorded
 
@@ -58,6 +60,7 @@ class Mistakes(NamedTuple):
     """One typical mistake each (all defaults: the rule)."""
     off: tuple = ()             # terms left out (RectTerms names)
     enemy: bool = True          # an opponent square zeroes the score
+    empty: bool = True          # False: no neutral square scored as any other rectangle
     points: str = "all"         # "inside": only the squares inside the border
     walk: str = "fewest"        # "all": every border square walked; "clockwise": one way only;
     #                             "nearest": start at the nearest border square; "corner": at
@@ -145,7 +148,7 @@ def explain(view, player, rect, **mistakes) -> tuple[float, list[str]]:
     neutral = int(np.count_nonzero(box == -1))
     enemy = int(np.count_nonzero((box >= 0) & (box != player)))
     lines = []
-    if (enemy and m.enemy) or neutral == 0:
+    if (enemy and m.enemy) or (neutral == 0 and m.empty):
         why = f"{enemy} opponent square(s) inside" if enemy and m.enemy else "no neutral square"
         return 0.0, [f"score 0: {why}"]
     points = _points(owner, rect, neutral, needed, lines, terms, m)
@@ -368,7 +371,7 @@ class ScoreRectangle(CaptureExercise):
 
     def crash_hint(self, case, err):      # None at an eliminated player's, view.active...
         return (eliminated_hint(case.board.view, err, "the opponents-near divisor")
-                or view_attribute_hint(err))
+                or view_attribute_hint(err) or empty_walk_hint(case, err))
 
     def diagnose(self, case, got, want):
         """The hint of the first term or typical mistake that gives the learner's score,
@@ -392,6 +395,6 @@ class ScoreRectangle(CaptureExercise):
 
 @recorded
 def check_score_rectangle(score_rectangle, *, time_limit=None):
-    """Check ``score_rectangle(view, player, rect) -> float`` (B3) on tiny grids and game
-    positions."""
-    return run_check(ScoreRectangle(), score_rectangle, time_limit=time_limit)
+    """Check ``score_rectangle(view, player, rect) -> float`` (B3): tiny grids, then games."""
+    cases = _tiny_cases()[:1] if is_stub(score_rectangle) else None     # no games for a stub
+    return run_check(ScoreRectangle(), score_rectangle, cases=cases, time_limit=time_limit)

@@ -46,9 +46,9 @@ def best_rectangle(score_rectangle, view, player: int = 0, *,
     ``time_limit`` seconds for the whole grid; a crash, an endless loop or an answer that
     is not a number gives a one-paragraph ``text`` (and ``yours`` None), never a
     traceback."""
+    opponents, needed = scan_inputs(view, player)     # checks view and player first
     owner = np.asarray(view.owner)
     h, w = owner.shape
-    opponents, needed = scan_inputs(view, player)
     ref = scan_rectangles(owner, player, view.positions[player], n_players=view.n_players,
                           opponents=opponents, needed=needed)
     package = (ref.x0, ref.y0, ref.x1, ref.y1)

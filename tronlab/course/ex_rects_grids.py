@@ -5,18 +5,12 @@ typical mistake, decides the score of the rectangle named with it.  Player 0 sco
 is where it stands (on its own square).  The grids with an eliminated player come last: a
 learner who gets there has passed every term, so their hints (tried first, see
 ``MISTAKES``) cannot hide a missing term.  Then positions from seeded games
-(:func:`_random_cases`).
+(:func:`tronlab.course.ex_rects_games._random_cases`).
 """
 
 from __future__ import annotations
 
-import functools
-
-import numpy as np
-
 from ..capture.ascii import state_from_ascii
-from ..capture.rects import scan_rectangles
-from ..capture.rects_bot import scan_inputs
 from .checker import Case
 from .ex_capture_view import CaptureGrid
 
@@ -292,17 +286,38 @@ TINY_GRIDS = [
         ..............
         c............b
      """, 0, (3, 1, 7, 12), {"n_players": 3}),
+    # the border is all player 0's: nothing to walk (max() of no square needs default=0),
+    # the closing turn and the constant alone
+    ("a border already yours: only the closing turn", """
+        .......
+        .A000..
+        .0..0..
+        .0000..
+        .......
+        ......b
+     """, 0, (1, 1, 4, 3), {}),
+    # no neutral square scores 0 before anything else: thin areas get no token points then
+    ("nothing neutral: 0, thin or not", """
+        .......
+        .A00...
+        .000...
+        .......
+        .......
+        ......b
+     """, 0, (1, 1, 3, 2), {}),
     # the last two: a player out of the game (2, no square of its own to stand on) that
-    # still owns squares.  The squares still needed to win count the active players only,
-    # while the player-count constant and the size limit go by view.n_players (3 here)
-    ("an eliminated player: not a rival to beat, still a player to count", """
+    # still owns squares.  Its score still ranks but can no longer grow: 13 more squares beat
+    # its 48 (36 + 13 > 48); counted as active it could take every free square (31 needed),
+    # left out it would be beaten by 7.  The player-count constant and the size limit go by
+    # view.n_players (3 here)
+    ("an eliminated player: a score to beat that no longer grows, still a player to count", """
         ............
         .A..........
         ............
         ............
         00000000000b
-        222222222222
-        222222222222
+        000000000000
+        000000000000
         222222222222
         222222222222
         222222222222
@@ -333,63 +348,3 @@ def _tiny_cases():
         view = state_from_ascii(text, **options).view()
         out.append(Case(f"tiny: {label}", RectGrid(view), (player, rect)))
     return out
-
-
-@functools.lru_cache(maxsize=4)
-def _random_cases(seed=1111, games=8, quits=6):
-    """Positions from seeded games of random bots: ``games`` games of 2-4 players, then
-    ``quits`` games of 3-4 players in which one player stops answering at a random
-    round (it is eliminated and keeps its squares; the position comes after that).
-    On each, each of two active players' best rectangle and two drawn at random
-    (sides 2 to 16)."""
-    rng = np.random.default_rng(seed)
-    out = []
-    for g in range(games + quits):
-        n = 2 + g % 3 if g < games else 3 + g % 2
-        out += _game_cases(rng, g, n, quits=g >= games)
-    return tuple(out)
-
-
-def _game_cases(rng, g, n, *, quits):
-    """The cases of one seeded game of ``n`` random bots (see :func:`_random_cases`)."""
-    from ..capture.bots import NearestBot
-    from ..capture.game import play_capture
-
-    w, h = int(rng.integers(10, 25)), int(rng.integers(7, 15))
-    bots, gone = ["random"] * n, ""
-    if quits:
-        q, at = int(rng.integers(n)), int(rng.integers(30, 70))
-        bots[q] = _quitter(NearestBot(), at)
-        gone = f", player {q} eliminated"
-    rec = play_capture(bots, rng=int(rng.integers(2**32)), width=w, height=h)
-    states = rec.replay()
-    if quits:
-        first = next(i for i, st in enumerate(states) if st.eliminated[q])
-        s = states[int(rng.integers(first, min(first + 40, len(states))))]
-    else:
-        s = states[int(rng.integers(len(states) // 4, len(states)))]
-    view = s.view()
-    out = []
-    for p in s.active[:2]:
-        opponents, needed = scan_inputs(view, p)
-        best = scan_rectangles(np.asarray(view.owner), p, view.positions[p], n_players=n,
-                               opponents=opponents, needed=needed)
-        rects = [(best.x0, best.y0, best.x1, best.y1)] if best.score > 0 else []
-        while len(rects) < 3:
-            rw, rh = int(rng.integers(2, min(w, 16) + 1)), int(rng.integers(2, min(h, 16) + 1))
-            x0, y0 = int(rng.integers(w - rw + 1)), int(rng.integers(h - rh + 1))
-            rects.append((x0, y0, x0 + rw - 1, y0 + rh - 1))
-        for rect in rects:
-            out.append(Case(f"random: game {g} ({n} players{gone}, {w}x{h}), round "
-                            f"{s.round - 1}, player {p}, rectangle {rect}", RectGrid(view),
-                            (p, rect)))
-    return out
-
-
-def _quitter(bot, at):
-    """``bot`` until round ``at``, then an exception every turn: the game eliminates it."""
-    def quitter(view, player):
-        if view.round >= at:
-            raise RuntimeError(f"stops answering at round {at}")
-        return bot(view, player)
-    return quitter

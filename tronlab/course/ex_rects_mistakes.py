@@ -41,9 +41,10 @@ _TERM_HINTS = {
 #: an eliminated player's mistakes, tried first: a size limit by the active players scores as
 #: no size penalty at all, but those grids come after every term's own (ex_rects_grids)
 ELIMINATED = [
-    ({"needed": "all"}, "the squares still needed to win count the active players only: an "
-                        "eliminated player's squares are no score to beat (give needed_to_win "
-                        "the ids of the players not eliminated)"),
+    ({"needed": "all"}, "the squares still needed to win: give needed_to_win the ids of the "
+                        "players not eliminated (active); an eliminated player's squares still "
+                        "rank, but its score can no longer grow, so it is not a player who "
+                        "could take every free square"),
     ({"constant": "active"}, "the player-count constant goes by all the players of the game, "
                              "eliminated ones included: CONSTANT[view.n_players], not the "
                              "number of players still in it"),
@@ -76,6 +77,8 @@ BOUNDARIES = [
 #: terms, the rest
 MISTAKES = ELIMINATED + BOUNDARIES + [({"off": (t,)}, f"a term is missing - {_TERM_HINTS[t]}")
                          for t in TERMS] + [
+    ({"empty": False}, "a rectangle with no neutral square scores 0, thin or not: closing it "
+                       "brings nothing"),
     ({"enemy": False}, "an opponent's square inside the rectangle makes its score 0: the "
                        "enclosure would go to nobody"),
     ({"points": "inside"}, "points: count the neutral squares of the whole rectangle, border "
@@ -175,3 +178,17 @@ def decimals_hint(got, want, probes) -> str | None:
                     f"rounded to {k} decimal place{'' if k == 1 else 's'}. Return the number "
                     f"as it is (round only when you print it)")
     return None
+
+
+def empty_walk_hint(case, err) -> str | None:
+    """The hint for max() of nothing where every border square is the player's already (the
+    walk has no square left to pass); None elsewhere."""
+    from ..capture.rects import border_cycle
+
+    view, (player, (x0, y0, x1, y1)) = case.board.view, case.args
+    if not (isinstance(err, ValueError) and "empty" in str(err)) or any(
+            view.owner[y, x] != player for x, y in border_cycle(x0, y0, x1, y1)):
+        return None
+    return ("every border square of this rectangle is yours already: no square is left to "
+            "step on, so the walk is 0 (max() of an empty list raises: max(..., default=0)), "
+            "and the turns are the approach, the closing turn and the constant")
