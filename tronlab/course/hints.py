@@ -128,7 +128,8 @@ HINTS = {
         "as long as the farthest border square not yet yours, counted along the cycle "
         "(border_cycle) from the start; the approach counts twice, then add the closing turn "
         "and CONSTANT[n].",
-        "Zero for an opponent's square inside; points = min(neutral, needed); score = points "
+        "Zero when an opponent owns any square of it (border included) or none is neutral; "
+        "points = min(neutral, needed); score = points "
         "/ turns (thin: 1 / (1 + d to the upper-left corner) / turns); then x 2 win bonus, / 2 "
         "size, x 2 middle column (2 players), x 1.1 edge (3-4 players), / 2 per opponent "
         "nearer than 2.",
