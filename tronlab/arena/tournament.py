@@ -55,7 +55,7 @@ from .ownscript import check_not_importing, own_script_note
 from .play import DEFAULT_WARM, plan_warm, play_spec, program_start, warm_up
 from .pycheck import load_problems
 from .store import CannotWrite
-from .unstored import add_or_keep, finished, store_kept, store_or_keep
+from .unstored import add_or_keep, file_changed, finished, store_kept, store_or_keep
 from ..tron.values import is_whole
 
 
@@ -326,7 +326,7 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True, on_
     try:
         for row in rows:
             _sweep(executor, workers)
-            game = not _changed(row, result)     # else a file changed: no game
+            game = not file_changed(row, result)     # else a file changed: no game
             if game:
                 add_or_keep(store, row, result)
                 quit_.add(row)
@@ -373,14 +373,6 @@ def _todo(plan, store, quit_) -> tuple[list, RunResult]:
             if not quit_.skips(spec)]
     keys = {s.key for s in plan}
     return todo, RunResult(planned=len(keys), skipped=len(keys & done))
-
-
-def _changed(row, result) -> bool:
-    """Whether ``row`` holds no game because a bot's file changed since the plan
-    (:func:`~tronlab.arena.play.play_spec`); counted in ``result.changed``."""
-    for name in row.get("changed", ()):
-        result.changed[name] = result.changed.get(name, 0) + 1
-    return "changed" in row
 
 
 def _sweep(executor, workers: set) -> None:

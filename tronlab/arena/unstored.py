@@ -118,6 +118,14 @@ def _rows(data: bytes):
             yield row
 
 
+def file_changed(row, result) -> bool:
+    """Whether ``row`` holds no game because a bot's file changed since the plan
+    (:func:`~tronlab.arena.play.play_spec`); counted in ``result.changed``."""
+    for name in row.get("changed", ()):
+        result.changed[name] = result.changed.get(name, 0) + 1
+    return "changed" in row
+
+
 def finished(futures) -> list:
     """The rows of the games of ``futures`` that finished (not cancelled, raised nothing)."""
     return [f.result() for f in futures
@@ -133,9 +141,7 @@ def store_or_keep(store, rows, result, write=True) -> None:
     game."""
     write = write and not result.kept
     for row in rows:
-        for name in row.get("changed", ()):
-            result.changed[name] = result.changed.get(name, 0) + 1
-        if "changed" in row:
+        if file_changed(row, result):
             continue
         if write:
             try:
