@@ -264,7 +264,7 @@ class StartingBot:
             self._log(f"tronlab bot: the {self.name} worker failed ({why}); "
                       f"the quick bot plays on")
             self.ready = False
-            self._kill(self.worker)
+            end_process(self.worker)
             return None
 
     def close(self) -> None:
@@ -278,12 +278,8 @@ class StartingBot:
                 self.worker.stdin.close()         # the worker's cue to leave
             except OSError:
                 pass
-        self._kill(self.compiler)
-        self._kill(self.worker)
-
-    @staticmethod
-    def _kill(proc) -> None:
-        end_process(proc)
+        end_process(self.compiler)
+        end_process(self.worker)
 
     def _log(self, msg: str) -> None:
         say(self._stderr, msg)
