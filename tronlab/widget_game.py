@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .runner.engine import _check_limit, _choose, _Seat
+from .runner.engine import _check_limit, _choose, _Seat, _start_seats
 from .tron.board import Board
 from .tron.values import is_whole
 
@@ -153,15 +153,10 @@ class Game:
         # seat p's bot is seats[p].bot (the person's seat 0 is None)
         self.seats = [None] + [_Seat(make_bot(bot, r), p, r) for p, (bot, r) in
                                enumerate(zip(bots, rngs), start=1)]
-        for seat in self.seats[1:]:
-            hook = getattr(seat.bot, "start_game", None)
-            if callable(hook):
-                # the clock guards the hook; the bot hears no limit to think by
-                options = {"rules": self.rules.name, "time_limit": None, "rng": seat.rng}
-                _, fault, text = seat.call(hook, (board.copy(), seat.player), options,
-                                           self.limits[0])
-                if fault is not None:       # charged at its first move, as play() does
-                    seat.pending = (fault, f"in start_game: {text}")
+        # start_game as play() calls it (a fault is charged at the bot's first move) under
+        # the first move's limit, but telling the bot no clock: it thinks its own time
+        _start_seats(self.seats[1:], board, self.rules, (None, None, None), None,
+                     self.limits[0])
 
     @property
     def board(self) -> Board:
