@@ -81,8 +81,28 @@ def ensure_venv() -> None:
         venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
     say("installing tronlab and its dependencies (first run takes a few minutes)")
     run(PY, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
-    run(PY, "-m", "pip", "install", "--quiet", "-e", f".[{EXTRAS}]", cwd=ROOT)
+    # pip byte-compiles what it installs one file after another (a third of its time);
+    # compileall does the same work on every core
+    run(PY, "-m", "pip", "install", "--quiet", "--no-compile", "-e", f".[{EXTRAS}]", cwd=ROOT)
+    compile_bytecode(site_packages())
     mark_installed()
+
+
+def site_packages() -> Path:
+    """The environment's folder of installed packages."""
+    import sysconfig
+    return Path(sysconfig.get_path("purelib", vars={"base": str(VENV), "platbase": str(VENV)}))
+
+
+def compile_bytecode(*folders) -> None:
+    """Write the ``.pyc`` files of ``folders`` on all cores.  Python writes them itself on
+    first import, except where ``PYTHONDONTWRITEBYTECODE`` is set: there every process
+    (each contest program, notebook kernel and test worker) would compile its imports
+    from source again.  A file that does not compile (some packages ship such test data)
+    is left to fail where it is imported, as it would without this step."""
+    folders = [str(f) for f in folders if Path(f).is_dir()]
+    if folders:
+        subprocess.call([str(PY), "-m", "compileall", "-qq", "-j", "0", *folders], cwd=ROOT)
 
 
 def mark_installed() -> None:
@@ -108,6 +128,7 @@ def build_fast_start() -> None:
     """
     if is_warm():
         return
+    compile_bytecode(ROOT / "tronlab")
     say("filling numba's compile cache (30-60 s the first time)")
     WARMUP_REPORT.unlink(missing_ok=True)
     run(PY, "-m", "tronlab.jit.warmup", "--quiet", cwd=ROOT,
@@ -174,6 +195,11 @@ def test(args) -> int:
     build_fast_start()
     ensure_chromium()
     env = dict(os.environ, PYTHONHASHSEED="0", MPLBACKEND="Agg")
+    # the run writes bytecode (pytest's rewritten test files, the modules of the hundreds
+    # of programs and kernels it starts) even where PYTHONDONTWRITEBYTECODE is set: else
+    # each process compiles its imports from source again (collecting the suite took
+    # 20 s against 11 s, tests/test_cli.py 28 s against 21 s)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     # the AOT tests load the module build_fast_start() just made instead of building their
     # own (minutes); they build one into a temp dir when it is missing or stale
     where = "import tronlab.jit.aot as a; print(a.aot_dir())"

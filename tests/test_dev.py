@@ -50,13 +50,49 @@ def test_course_and_test_share_one_install(tmp_path, monkeypatch):
     fake_env(tmp_path / "env")
     calls = []
     monkeypatch.setattr(dev, "run", lambda *cmd, **kw: calls.append([str(c) for c in cmd]))
+    compiled = []
+    monkeypatch.setattr(dev, "compile_bytecode", lambda *folders: compiled.append(folders))
     dev.ensure_venv()                       # what `dev.py test` does first
     installs = [c for c in calls if "-e" in c]
     assert len(installs) == 1 and installs[0][-1] == ".[test,pettingzoo]"
+    # pip leaves the bytecode to compileall, which uses every core
+    assert "--no-compile" in installs[0]
+    assert compiled == [(dev.site_packages(),)]
+    assert tmp_path / "env" in dev.site_packages().parents
     calls.clear()
     dev.ensure_venv()                       # what `dev.py course` does next: nothing to install
-    assert calls == []
+    assert calls == [] and len(compiled) == 1
     assert dev.is_installed()
+
+
+def test_the_test_command_writes_bytecode_even_where_the_machine_says_not_to(tmp_path,
+                                                                            monkeypatch):
+    """Hundreds of processes import tronlab during a run; with PYTHONDONTWRITEBYTECODE
+    each would compile it from source again.  ``dev.py test`` runs pytest without it, and
+    the set-up writes tronlab's bytecode for the course's kernels too."""
+    dev = load_dev(tmp_path / "env", monkeypatch)
+    fake_env(tmp_path / "env")
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    for name in ("ensure_venv", "build_fast_start", "ensure_chromium"):
+        monkeypatch.setattr(dev, name, lambda: None)
+    seen = []
+    monkeypatch.setattr(dev.subprocess, "call", lambda cmd, **kw: seen.append((cmd, kw)) or 0)
+    monkeypatch.setattr(dev.subprocess, "run", lambda *a, **kw: subprocess.CompletedProcess(
+        a, 1, "", ""))
+    assert dev.test(["-k", "nothing"]) == 0
+    (cmd, kw), = seen
+    assert cmd[1:3] == ["-m", "pytest"] and cmd[-2:] == ["-k", "nothing"]
+    assert "PYTHONDONTWRITEBYTECODE" not in kw["env"] and kw["env"]["PYTHONHASHSEED"] == "0"
+    assert os.environ["PYTHONDONTWRITEBYTECODE"] == "1"        # dev.py's own is left alone
+
+    monkeypatch.undo()
+    dev = load_dev(tmp_path / "env", monkeypatch)
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "mod.py").write_text("X = 1\n")
+    (package / "broken.py").write_text("def (:\n")          # left to fail on import
+    dev.compile_bytecode(package, tmp_path / "missing")
+    assert [p.name.split(".")[0] for p in (package / "__pycache__").glob("*.pyc")] == ["mod"]
 
 
 def test_the_install_covers_every_import_of_the_course():
