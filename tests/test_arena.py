@@ -265,9 +265,9 @@ def test_a_worker_stopped_twice_exits_quietly():
     half-loaded module) and ignores a second SIGTERM while it kills its programs."""
     code = textwrap.dedent("""
         import os, signal, sys
-        from tronlab.arena import tournament
+        from tronlab.arena import pool
         assert "tronlab.runner.reaper" not in sys.modules
-        tournament._init_worker(())
+        pool._init_worker(())
         assert "tronlab.runner.reaper" in sys.modules
         from tronlab.runner import reaper
         def kill_all():                     # a second SIGTERM arrives mid-clean-up

@@ -196,7 +196,7 @@ def test_pool_workers_start_deaf_to_ctrl_c_and_end_up_ignoring_it():
     and unblocks it (a Ctrl-C pending meanwhile is dropped)."""
     import signal
 
-    from tronlab.arena.tournament import process_pool
+    from tronlab.arena.pool import process_pool
 
     pool = process_pool(1, warm=())
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})     # as _results does
@@ -216,7 +216,7 @@ def test_a_killed_pool_has_closed_its_wakeup_pipe_before_the_run_goes_on():
     then 'OSError: [Errno 9] Bad file descriptor' was printed after the table."""
     import time
 
-    from tronlab.arena.tournament import _kill_pool, process_pool
+    from tronlab.arena.pool import _kill_pool, process_pool
 
     pool = process_pool(1, warm=())
     manager = None

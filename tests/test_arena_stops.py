@@ -161,12 +161,14 @@ def test_a_game_that_finished_as_its_write_failed_is_kept_for_the_next_run(
     assert main(["table", str(db)]) == 0
     out = capsys.readouterr().out
     assert out.endswith(f"\n\n1 finished game kept in {db}.unstored.jsonl is not in this "
-                        f"table: a run could not write the database then; the next arena run "
-                        f"on it stores them first\n"), out
+                        f"table: the run that played them has not stored them (it is still "
+                        f"running, was killed, or could not write the database); the next "
+                        f"arena run on it stores them first\n"), out
     assert main(command) == 0
     out = capsys.readouterr().out
-    assert out.startswith(f"stored 1 game that an earlier run finished but could not write, "
-                          f"from {db}.unstored.jsonl\n2 games planned, 2 already in {db}, "
+    assert out.startswith(f"stored 1 game that an earlier run finished but did not store (it "
+                          f"was stopped, or could not write the database), from "
+                          f"{db}.unstored.jsonl\n2 games planned, 2 already in {db}, "
                           f"0 to play")
     assert not os.path.exists(f"{db}.unstored.jsonl")
     with Store(db) as store:

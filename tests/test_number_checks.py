@@ -63,7 +63,7 @@ def test_play_takes_a_numpy_max_turns_and_refuses_np_bool():
 
 def test_tournament_jobs_and_schedule_depth_take_numpy_ints():
     from tronlab.arena.schedule import gauntlet, round_robin
-    from tronlab.arena.tournament import process_pool
+    from tronlab.arena.pool import process_pool
     pool = process_pool(np.int64(1), warm=())
     pool.shutdown()
     plan = round_robin(["random", "hugger"], "arena", depth=np.int64(2), seeds=np.int32(1))

@@ -28,7 +28,7 @@ from importlib import import_module
 #: each name of the package -> the module that defines it
 _HOMES = {"GameSpec": "schedule", "gauntlet": "schedule", "round_robin": "schedule",
           "dask_executor": "cluster", "Store": "store", "record_of": "store",
-          "process_pool": "tournament", "run": "tournament"}
+          "process_pool": "pool", "run": "tournament"}
 
 __all__ = sorted(_HOMES)
 

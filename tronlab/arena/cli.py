@@ -167,11 +167,13 @@ def _plan_and_store(args):
 
 def _store_kept(store) -> None:
     """Store the games an earlier run finished but could not write, and say so."""
-    from .unstored import store_kept, unstored_path
+    from .unstored import kept_files, store_kept
+    files = kept_files(store.path)
     stored = store_kept(store)
     if stored:
-        print(f"stored {plural(stored, 'game')} that an earlier run finished but could not "
-              f"write, from {unstored_path(store.path)}")
+        print(f"stored {plural(stored, 'game')} that an earlier run finished but did not "
+              f"store (it was stopped, or could not write the database), from "
+              f"{', '.join(files)}")
 
 
 def _executor(args, plan):
@@ -306,14 +308,16 @@ def cmd_table(args) -> int:
 
 def _say_kept(store, args) -> None:
     """Say which finished games a run kept beside the database and are not in the table."""
-    from .unstored import kept_rows, unstored_path
+    from .unstored import kept_files, kept_rows
     done = store.done_keys()
     kept = {r["key"] for r in kept_rows(store.path) if r["key"] not in done
             and (args.game is None or r["game"] == args.game)}
     if kept:
-        print(f"\n{plural(len(kept), 'finished game')} kept in {unstored_path(store.path)} "
-              f"{'is' if len(kept) == 1 else 'are'} not in this table: a run could not write "
-              f"the database then; the next arena run on it stores them first")
+        print(f"\n{plural(len(kept), 'finished game')} kept in "
+              f"{', '.join(kept_files(store.path))} {'is' if len(kept) == 1 else 'are'} not "
+              f"in this table: the run that played them has not stored them (it is still "
+              f"running, was killed, or could not write the database); the next arena run "
+              f"on it stores them first")
 
 
 def cmd_replay(args) -> int:

@@ -8,9 +8,10 @@ own, so a file whose loading raises is a ValueError naming it, the line and the
 exception (:func:`tronlab.arena.pycheck.check_bots_load`).  Executors:
 
 * none and ``jobs=1`` - the games are played here, one after another;
-* :func:`process_pool` (``jobs > 1``) - spawned worker processes that ignore
-  Ctrl-C (this process handles it), end with this process if it is killed, and
-  kill their games' programs when they end;
+* :func:`~tronlab.arena.pool.process_pool` (``jobs > 1``) - spawned worker processes
+  that ignore Ctrl-C (this process handles it), end with this process if it is killed,
+  kill their games' programs when they end, and keep each game they finish on disk
+  until the run has stored it (a run killed with rows in the pool's pipe loses none);
 * :func:`~tronlab.arena.cluster.dask_executor` - a Dask cluster, its workers
   checked and their numba caches warmed once first (a worker that joins later is
   checked before its first game);
@@ -52,11 +53,12 @@ from .cluster import dask_executor  # noqa: F401  (its home before cluster.py)
 from .claims import Claims
 from .giveup import GIVE_UP_AFTER, GiveUp
 from .ownscript import check_not_importing, own_script_note
-from .play import DEFAULT_WARM, plan_warm, play_spec, program_start, warm_up
+from .play import plan_warm, play_spec, program_start
+from .pool import _kill_pool, play_and_keep, process_pool
 from .pycheck import load_problems
 from .store import CannotWrite
-from .unstored import add_or_keep, file_changed, finished, store_kept, store_or_keep
-from ..tron.values import is_whole
+from .unstored import (add_or_keep, file_changed, finished, store_journals, store_kept,
+                       store_or_keep)
 
 
 @dataclass
@@ -79,71 +81,8 @@ class RunResult:
     kept: list = field(default_factory=list)
 
 
-def _die_with_parent() -> None:
-    """Ask Linux to send SIGTERM to this process when its parent dies (no-op elsewhere)."""
-    try:
-        import ctypes
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGTERM)     # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
-def _on_term(signum, frame):
-    """A worker told to stop kills the programs of its game, then exits at once; a second
-    SIGTERM meanwhile is ignored (Ctrl-C and the pool's shutdown can both send one)."""
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    from ..runner import reaper        # already loaded by _init_worker: no import here
-    reaper.kill_all()
-    os._exit(128 + signum)
-
-
-def _init_worker(warm) -> None:
-    # the handler must not import: a signal that arrives while the handler imports would
-    # run it again on a half-initialised module
-    from ..runner import reaper  # noqa: F401
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):     # blocked at spawn (_results): a Ctrl-C that
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # came is dropped now
-    signal.signal(signal.SIGTERM, _on_term)
-    _die_with_parent()
-    warm_up(warm)
-
-
-def process_pool(jobs: int, warm=DEFAULT_WARM) -> cf.ProcessPoolExecutor:
-    """``jobs`` spawned worker processes, each with the bots ``warm`` loaded once."""
-    import multiprocessing
-
-    if not is_whole(jobs) or jobs < 1:
-        raise ValueError(f"jobs is a whole number >= 1, got {jobs!r}")
-    return cf.ProcessPoolExecutor(int(jobs), mp_context=multiprocessing.get_context("spawn"),
-                                  initializer=_init_worker, initargs=(tuple(warm),))
-
-
-#: seconds a stopped pool's thread gets to wind down before the run goes on without it
-_POOL_GONE = 30.0
-
-
-def _kill_pool(executor) -> None:
-    processes = getattr(executor, "_processes", None) or {}
-    for proc in list(processes.values()):
-        try:
-            proc.terminate()       # SIGTERM: the worker kills its programs (_on_term)
-        except (OSError, ValueError):
-            pass
-    manager = getattr(executor, "_executor_manager_thread", None)   # shutdown forgets it
-    # no cancel_futures: the pool is broken now, and CPython 3.11's pool thread fails with
-    # InvalidStateError when it marks a future broken that was cancelled meanwhile
-    executor.shutdown(wait=False)
-    # wait for the pool's thread to close its wake-up pipe: at interpreter exit CPython
-    # (3.11, 3.12) writes to that pipe without its lock, and a thread closing it meanwhile
-    # made Ctrl-C print "OSError: [Errno 9] Bad file descriptor" after the table.  The
-    # exit would join the thread anyway (the workers are ending: it ends soon)
-    if manager is not None:
-        manager.join(timeout=_POOL_GONE)
-
-
-def _results(todo, executor, cancel=True, quit_=None, claims=None, window=None, unread=None):
+def _results(todo, executor, cancel=True, quit_=None, claims=None, window=None, unread=None,
+             play=play_spec):
     """Rows as games finish.  ``cancel=False`` for a pool run() owns: its futures are
     cancelled by the pool's own shutdown, because cancelling them from here while the
     pool breaks down (Ctrl-C reaches the workers too) makes CPython 3.11's pool thread
@@ -152,7 +91,8 @@ def _results(todo, executor, cancel=True, quit_=None, claims=None, window=None, 
     Each game is claimed (``claims``, :mod:`tronlab.arena.claims`) just before it is
     handed on, at most ``window`` at once (None: all at the start), and passed over when
     another run holds it or stored it meanwhile.  The rows of the games that finished but
-    were not read when the run stopped go to ``unread``."""
+    were not read when the run stopped go to ``unread``.  An executor plays each game
+    with ``play`` (:func:`play_spec`, or a worker's :func:`play_and_keep`)."""
     def claimed(specs):
         if quit_ is not None:
             quit_.dropped += sum(map(quit_.skips, specs))
@@ -181,7 +121,7 @@ def _results(todo, executor, cancel=True, quit_=None, claims=None, window=None, 
                 if not specs:
                     break
                 for spec in claimed(specs):
-                    future = _submit(executor, spec, where)
+                    future = _submit(executor, spec, where, play)
                     futures[future] = spec
                     running.add(future)
             if not running:
@@ -204,15 +144,15 @@ def _results(todo, executor, cancel=True, quit_=None, claims=None, window=None, 
             _cancel(executor, futures)
 
 
-def _submit(executor, spec, where):
-    """``executor.submit(play_spec, spec, *where)``.  A pool spawns its workers in
+def _submit(executor, spec, where, play=play_spec):
+    """``executor.submit(play, spec, *where)``.  A pool spawns its workers in
     submit(): they start with SIGINT blocked (the mask is inherited), so a Ctrl-C while
     one still imports does not print its traceback; this process still gets the Ctrl-C
     (another thread takes it, or it waits for the unblock)."""
     mask = hasattr(signal, "pthread_sigmask")
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if mask else None
     try:
-        return executor.submit(play_spec, spec, *where)
+        return executor.submit(play, spec, *where)
     finally:
         if mask:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
@@ -316,11 +256,14 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True, on_
         check_plan_loads(todo)
     own = None
     if executor is None and jobs > 1 and len(todo) > 1:
-        executor = own = process_pool(min(jobs, len(todo)), plan_warm(todo))
+        executor = own = process_pool(min(jobs, len(todo)), plan_warm(todo),
+                                      (os.path.abspath(store.path), os.getpid()))
+    journals = own is not None       # its workers write the games they finished
     bar, claims, unread = _progress(len(todo), progress), Claims(store), []
     # a pool's games are claimed as its workers take them, a Dask run's all at once
     rows = _results(todo, executor, cancel=own is None, quit_=quit_, claims=claims,
-                    window=getattr(executor, "_max_workers", None), unread=unread)
+                    window=getattr(executor, "_max_workers", None), unread=unread,
+                    play=play_and_keep if journals else play_spec)
     workers: set = set()         # every pool worker this run had: never swept as an orphan
     write = True                 # False when the database cannot be written
     try:
@@ -352,6 +295,8 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True, on_
             own.shutdown(wait=True, cancel_futures=True)
         rows.close()
         store_or_keep(store, unread, result, write)
+        if journals and write and not result.kept:
+            store_journals(store, result)
         claims.release()
         _sweep(None, workers)
     done = store.done_keys()

@@ -9,6 +9,13 @@ run on that database stores the rows found there before anything else
 (:func:`store_kept`), then removes the file.  A line cut short (a kill -9 while it was
 written) is passed over: that game is played again.
 
+A process pool's worker also writes each game it finished to a file of its own
+(:func:`journal_path`) before handing the row back: a run killed with the row still in
+the pool's pipe (kill -9, the machine going down) loses no finished game either.  The
+run stores what its workers wrote and removes their files when it ends
+(:func:`store_journals`); after a kill the next run finds them with the others
+(:func:`kept_files`).
+
 >>> import os, tempfile
 >>> from tronlab.arena.store import Store
 >>> db = Store(os.path.join(tempfile.mkdtemp(), "t.sqlite"))
@@ -38,12 +45,40 @@ def unstored_path(db) -> str:
     return os.fspath(db) + ".unstored.jsonl"
 
 
-def keep(db, row) -> bool:
-    """Append ``row`` (its stored columns and record) to :func:`unstored_path` of ``db``,
-    on disk before this returns; False if the file cannot be written either (a full disk)."""
+def journal_path(db, run: int, worker: int) -> str:
+    """The file where worker process ``worker`` of the run of process ``run`` writes the
+    games it finished (:func:`keep`) for the database ``db``."""
+    return f"{os.fspath(db)}.unstored.{run}.{worker}.jsonl"
+
+
+def kept_files(db, run: int | None = None) -> list[str]:
+    """The files beside the database ``db`` that hold finished games: the run's
+    :func:`unstored_path` (first, when it exists) and the workers' :func:`journal_path`
+    files, or only those of the run of process ``run``."""
+    folder, name = os.path.split(os.fspath(db))
+    try:
+        names = os.listdir(folder or ".")
+    except OSError:
+        return []
+    head = f"{name}.unstored."
+    journals = []
+    for entry in names:
+        pids = entry[len(head):-len(".jsonl")].split(".")
+        if (entry.startswith(head) and entry.endswith(".jsonl") and len(pids) == 2
+                and all(p.isdigit() for p in pids) and (run is None or pids[0] == str(run))):
+            journals.append(os.path.join(folder, entry))
+    main = [] if run is not None or name + ".unstored.jsonl" not in names \
+        else [unstored_path(db)]
+    return main + sorted(journals)
+
+
+def keep(db, row, path=None) -> bool:
+    """Append ``row`` (its stored columns and record) to ``path`` (default: the
+    :func:`unstored_path` of ``db``), on disk before this returns; False if the file
+    cannot be written either (a full disk)."""
     try:
         line = json.dumps({k: v for k, v in row.items() if k in _COLUMNS or k == "record"})
-        with open(unstored_path(db), "a", encoding="utf-8") as f:
+        with open(unstored_path(db) if path is None else path, "a", encoding="utf-8") as f:
             f.write(line + "\n")
             f.flush()
             os.fsync(f.fileno())
@@ -73,17 +108,43 @@ def add_or_keep(store, row, result) -> None:
 
 
 def store_kept(store) -> int:
-    """Store the games kept beside ``store``'s database by a run that could not write them
-    (one transaction each), then remove the file; how many were stored now (a game stored
-    meanwhile is not stored twice).  :class:`~tronlab.arena.store.CannotWrite` when the
-    database still cannot be written: the file stays for the next run."""
-    path = unstored_path(store.path)
-    data = _read(path)
-    if data is None:            # none (the usual case), or not readable: left alone
-        return 0
+    """Store the games kept beside ``store``'s database (:func:`kept_files`) by a run that
+    could not write them or was killed (one transaction each), then remove the files;
+    how many were stored now (a game stored meanwhile is not stored twice).
+    :class:`~tronlab.arena.store.CannotWrite` when the database still cannot be written:
+    the files stay for the next run."""
     stored = 0
-    for row in _rows(data):
-        stored += store.add(row)
+    for path in kept_files(store.path):
+        stored += _store_file(path, store.add)
+    return stored
+
+
+def store_journals(store, result) -> None:
+    """At the end of a run: store what the run's pool workers wrote (:func:`journal_path`)
+    and the run did not (a game that finished as the run stopped), counted in ``result``
+    as :func:`add_or_keep` counts, and remove their files.  When the database cannot be
+    written the files stay, and the next run stores them."""
+    def add(row):
+        if row["key"] in done:
+            return False
+        add_or_keep(store, row, result)
+        return True
+
+    done = store.done_keys()
+    try:
+        for path in kept_files(store.path, run=os.getpid()):
+            _store_file(path, add)
+    except (KeyboardInterrupt, CannotWrite):
+        pass
+
+
+def _store_file(path, add) -> int:
+    """``add(row)`` for each row of the file ``path``, then remove it unless it grew
+    meanwhile (a worker still writing: the next run); how many ``add`` stored."""
+    data = _read(path)
+    if data is None:            # gone meanwhile, or not readable: left alone
+        return 0
+    stored = sum(bool(add(row)) for row in _rows(data))
     try:
         if os.path.getsize(path) == len(data):
             os.remove(path)     # else a run that stopped meanwhile kept another: next time
@@ -93,10 +154,13 @@ def store_kept(store) -> int:
 
 
 def kept_rows(db) -> list[dict]:
-    """The rows kept beside the database ``db`` (none when there is no such file), for
-    ``arena table`` to say that the next run stores them."""
-    data = _read(unstored_path(db))
-    return [] if data is None else list(_rows(data))
+    """The rows kept beside the database ``db`` (:func:`kept_files`; none when there are
+    no such files), for ``arena table`` to say that the next run stores them."""
+    rows = []
+    for path in kept_files(db):
+        data = _read(path)
+        rows += [] if data is None else list(_rows(data))
+    return rows
 
 
 def _read(path) -> bytes | None:
