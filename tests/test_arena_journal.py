@@ -57,7 +57,7 @@ def test_a_run_killed_before_it_stored_a_workers_game_loses_no_game(tmp_path, ca
     assert stored.keys() == {s.key for s in plan}
     for k, row in kept.items():                      # stored as the worker played it
         assert (stored[k]["winner"], stored[k]["turns"]) == (row["winner"], row["turns"])
-    assert kept_files(db) == []
+    assert kept_files(db) == [] and sorted(os.listdir(tmp_path)) == ["j.sqlite"]
 
 
 def test_a_pool_run_stores_each_game_once_and_leaves_no_journal(tmp_path):
@@ -110,3 +110,28 @@ def test_a_worker_that_starts_after_its_run_was_killed_exits():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120)
     assert out.returncode == 128 + 15 and out.stdout == "alive\n", (out.stdout, out.stderr)
+
+
+def test_a_second_run_leaves_a_live_runs_journals_to_it(tmp_path):
+    """A second terminal's run on the same database starts while the first plays: the
+    first run's journals hold games it is storing itself, so the second neither stores
+    them (the first would count fewer games than it played) nor says an earlier run
+    left them; once the first has ended (here: dropped its mark), they are anyone's."""
+    from tronlab.arena.unstored import end_run, hold_run
+    db = tmp_path / "s.sqlite"
+    Store(db).close()
+    held = hold_run(db)
+    assert held is not None
+    with open(journal_path(db, os.getpid(), 7), "w", encoding="utf-8") as f:
+        f.write(json.dumps(_row("k1")) + "\n")
+    other = ("import sys\n"
+             "from tronlab.arena import Store\n"
+             "from tronlab.arena.unstored import kept_files, store_kept\n"
+             "with Store(sys.argv[1]) as store:\n"
+             "    print(len(kept_files(store.path)), store_kept(store))\n")
+    second = [sys.executable, "-c", other, str(db)]
+    assert subprocess.run(second, capture_output=True, text=True, timeout=120).stdout == "0 0\n"
+    assert os.path.exists(journal_path(db, os.getpid(), 7))
+    end_run(db, held)                               # the first run ends (or is killed)
+    assert subprocess.run(second, capture_output=True, text=True, timeout=120).stdout == "1 1\n"
+    assert sorted(os.listdir(tmp_path)) == ["s.sqlite"]

@@ -57,8 +57,8 @@ from .play import plan_warm, play_spec, program_start
 from .pool import _kill_pool, play_and_keep, process_pool
 from .pycheck import load_problems
 from .store import CannotWrite
-from .unstored import (add_or_keep, file_changed, finished, store_journals, store_kept,
-                       store_or_keep)
+from .unstored import (add_or_keep, end_run, file_changed, finished, hold_run, store_journals,
+                       store_kept, store_or_keep)
 
 
 @dataclass
@@ -255,7 +255,9 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True, on_
     if check_load:
         check_plan_loads(todo)
     own = None
+    held = None
     if executor is None and jobs > 1 and len(todo) > 1:
+        held = hold_run(store.path)
         executor = own = process_pool(min(jobs, len(todo)), plan_warm(todo),
                                       (os.path.abspath(store.path), os.getpid()))
     journals = own is not None       # its workers write the games they finished
@@ -297,6 +299,7 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True, on_
         store_or_keep(store, unread, result, write)
         if journals and write and not result.kept:
             store_journals(store, result)
+        end_run(store.path, held)
         claims.release()
         _sweep(None, workers)
     done = store.done_keys()

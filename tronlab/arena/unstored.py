@@ -52,24 +52,88 @@ def journal_path(db, run: int, worker: int) -> str:
 
 
 def kept_files(db, run: int | None = None) -> list[str]:
-    """The files beside the database ``db`` that hold finished games: the run's
-    :func:`unstored_path` (first, when it exists) and the workers' :func:`journal_path`
-    files, or only those of the run of process ``run``."""
+    """The files beside the database ``db`` that hold finished games no live run will
+    store: the :func:`unstored_path` (first, when it exists) and the :func:`journal_path`
+    files of runs that ended (:func:`run_alive`); or, given ``run``, only the journals of
+    the run of that process (:func:`store_journals`)."""
     folder, name = os.path.split(os.fspath(db))
     try:
         names = os.listdir(folder or ".")
     except OSError:
         return []
     head = f"{name}.unstored."
-    journals = []
+    journals, alive = [], {}
     for entry in names:
         pids = entry[len(head):-len(".jsonl")].split(".")
-        if (entry.startswith(head) and entry.endswith(".jsonl") and len(pids) == 2
-                and all(p.isdigit() for p in pids) and (run is None or pids[0] == str(run))):
+        if not (entry.startswith(head) and entry.endswith(".jsonl") and len(pids) == 2
+                and all(p.isdigit() for p in pids)):
+            continue
+        if run is None:
+            if pids[0] not in alive:
+                alive[pids[0]] = run_alive(db, int(pids[0]))
+            if not alive[pids[0]]:
+                journals.append(os.path.join(folder, entry))
+        elif pids[0] == str(run):
             journals.append(os.path.join(folder, entry))
     main = [] if run is not None or name + ".unstored.jsonl" not in names \
         else [unstored_path(db)]
     return main + sorted(journals)
+
+
+def _marker(db, run: int) -> str:
+    return f"{os.fspath(db)}.unstored.{run}.run"
+
+
+def hold_run(db):
+    """Mark this process as a run whose pool workers write journals for ``db``: a file
+    locked for as long as the process lives (the system drops the lock at a kill -9).
+    Another run then leaves this one's journals alone (:func:`kept_files`).  The open
+    file, for :func:`end_run`; None where files cannot be locked (not POSIX)."""
+    try:
+        import fcntl
+        f = open(_marker(db, os.getpid()), "w")
+    except (ImportError, OSError):
+        return None
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        return None
+    return f
+
+
+def end_run(db, held) -> None:
+    """Drop the mark :func:`hold_run` made."""
+    if held is not None:
+        try:
+            os.remove(_marker(db, os.getpid()))
+        except OSError:
+            pass
+        held.close()
+
+
+def run_alive(db, run: int) -> bool:
+    """Whether the run of process ``run`` still holds its mark (:func:`hold_run`) for
+    ``db``, so its journals are its own to store.  A run that ended or was killed holds
+    none; its mark, if any, is removed when its journals are gone."""
+    if run == os.getpid():
+        return False            # a mark left by an earlier process with this pid
+    try:
+        import fcntl
+        f = open(_marker(db, run), "r")
+    except (ImportError, OSError):
+        return False
+    try:
+        fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        f.close()
+    try:
+        os.remove(_marker(db, run))
+    except OSError:
+        pass
+    return False
 
 
 def keep(db, row, path=None) -> bool:
