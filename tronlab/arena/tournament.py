@@ -90,9 +90,9 @@ def _results(todo, executor, cancel=True, quit_=None, claims=None, window=None, 
     :class:`~tronlab.arena.giveup.GiveUp`) gives up on are not played from then on.
     Each game is claimed (``claims``, :mod:`tronlab.arena.claims`) just before it is
     handed on, at most ``window`` at once (None: all at the start), and passed over when
-    another run holds it or stored it meanwhile.  The rows of the games that finished but
-    were not read when the run stopped go to ``unread``.  An executor plays each game
-    with ``play`` (:func:`play_spec`, or a worker's :func:`play_and_keep`)."""
+    another run holds it or stored it meanwhile; an executor plays it with ``play``.  The
+    rows of the games that finished but were not read when the run stopped go to
+    ``unread``."""
     def claimed(specs):
         if quit_ is not None:
             quit_.dropped += sum(map(quit_.skips, specs))
@@ -106,9 +106,8 @@ def _results(todo, executor, cancel=True, quit_=None, claims=None, window=None, 
         for spec in todo:
             yield from map(play_spec, claimed([spec]))
         return
-    # a Dask worker has a folder and an environment of its own: relative bot paths are
-    # read from our folder, programs get our TRONLAB_PROGRAM_START, and the Python a
-    # cmd: line names is ours, not one of its files (play_spec)
+    # a Dask worker has a folder and an environment of its own: bot paths are read from our
+    # folder, programs get our TRONLAB_PROGRAM_START, a cmd: line's Python is ours (play_spec)
     where = (os.getcwd(), program_start(), sys.executable)
     waiting = iter(todo)
     futures: dict = {}              # future -> its game, all handed on
@@ -121,8 +120,7 @@ def _results(todo, executor, cancel=True, quit_=None, claims=None, window=None, 
                 if not specs:
                     break
                 for spec in claimed(specs):
-                    future = _submit(executor, spec, where, play)
-                    futures[future] = spec
+                    futures[(future := _submit(executor, spec, where, play))] = spec
                     running.add(future)
             if not running:
                 return
@@ -254,13 +252,8 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True, on_
     todo, result = _todo(plan, store, quit_)
     if check_load:
         check_plan_loads(todo)
-    own = None
-    held = None
-    if executor is None and jobs > 1 and len(todo) > 1:
-        held = hold_run(store.path)
-        executor = own = process_pool(min(jobs, len(todo)), plan_warm(todo),
-                                      (os.path.abspath(store.path), os.getpid()))
-    journals = own is not None       # its workers write the games they finished
+    own, held = _own_pool(todo, store, jobs) if executor is None else (None, None)
+    executor, journals = executor if own is None else own, own is not None
     bar, claims, unread = _progress(len(todo), progress), Claims(store), []
     # a pool's games are claimed as its workers take them, a Dask run's all at once
     rows = _results(todo, executor, cancel=own is None, quit_=quit_, claims=claims,
@@ -296,16 +289,34 @@ def run(plan, store, *, executor=None, jobs: int = 1, progress: bool = True, on_
         if own is not None:
             own.shutdown(wait=True, cancel_futures=True)
         rows.close()
-        store_or_keep(store, unread, result, write)
-        if journals and write and not result.kept:
-            store_journals(store, result)
-        end_run(store.path, held)
+        _store_the_rest(store, unread, result, write, journals, held)
         claims.release()
         _sweep(None, workers)
     done = store.done_keys()
     result.given_up = quit_.report(plan, done)
     result.held = claims.still_held(done)
     return result
+
+
+def _own_pool(todo, store, jobs) -> tuple:
+    """:func:`run`'s own process pool when it has ``jobs > 1`` and two games or more to
+    play, its workers writing journals (:func:`~tronlab.arena.pool.play_and_keep`) under
+    the run's mark (:func:`~tronlab.arena.unstored.hold_run`): ``(pool, mark)``."""
+    if jobs <= 1 or len(todo) <= 1:
+        return None, None
+    held = hold_run(store.path)
+    return process_pool(min(jobs, len(todo)), plan_warm(todo),
+                        (os.path.abspath(store.path), os.getpid())), held
+
+
+def _store_the_rest(store, unread, result, write, journals, held) -> None:
+    """When :func:`run` stops: the rows it did not read (``unread``), then those only its
+    workers' journals hold, stored (or kept, :mod:`tronlab.arena.unstored`), its mark
+    dropped."""
+    store_or_keep(store, unread, result, write)
+    if journals and write and not result.kept:
+        store_journals(store, result)
+    end_run(store.path, held)
 
 
 def _todo(plan, store, quit_) -> tuple[list, RunResult]:
