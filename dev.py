@@ -24,6 +24,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
 import venv
 from pathlib import Path
@@ -124,22 +125,57 @@ def build_fast_start() -> None:
 
     numba's cache is filled by ``tronlab.jit.warmup`` (30-60 s the first time, 3 s after).
     The ahead-of-time module is optional: without a C compiler tronlab uses numba's cache.
-    Both are done once per state of the sources (:data:`WARM_STAMP`).
+    When it is missing it is built at the same time, in a process of its own (another
+    core's worth of compiling: a first start waits for the longer of the two, not both),
+    with a numba cache of its own, so the warm-up still starts from an empty cache and
+    its report says so (tests/test_warmup.py).  Both are done once per state of the
+    sources (:data:`WARM_STAMP`).
     """
     if is_warm():
         return
     compile_bytecode(ROOT / "tronlab")
-    say("filling numba's compile cache (30-60 s the first time)")
-    WARMUP_REPORT.unlink(missing_ok=True)
-    run(PY, "-m", "tronlab.jit.warmup", "--quiet", cwd=ROOT,
-        env=dict(os.environ, TRONLAB_WARMUP_REPORT=str(WARMUP_REPORT)))
+    aot = start_aot_build()
+    try:
+        say("filling numba's compile cache (30-60 s the first time)")
+        WARMUP_REPORT.unlink(missing_ok=True)
+        run(PY, "-m", "tronlab.jit.warmup", "--quiet", cwd=ROOT,
+            env=dict(os.environ, TRONLAB_WARMUP_REPORT=str(WARMUP_REPORT)))
+    except BaseException:
+        if aot is not None:
+            aot[0].kill()
+            finish_aot_build(aot)
+        raise
+    if aot is not None and not finish_aot_build(aot):
+        say("no ahead-of-time kernels: tronlab will use numba's compile cache instead")
+    mark_warm()
+
+
+def start_aot_build():
+    """Start building the ahead-of-time module when there is none for these sources:
+    ``(process, its numba cache folder)``, else None."""
     built = ("import os, sys, tronlab.jit.aot as a; "
              "sys.exit(0 if os.path.exists(a.module_path()) else 1)")
-    if subprocess.call([str(PY), "-c", built], cwd=ROOT) != 0:
-        say("compiling the ahead-of-time kernels (under a minute; optional)")
-        if subprocess.call([str(PY), "-m", "tronlab.jit.aot", "build"], cwd=ROOT) != 0:
-            say("no ahead-of-time kernels: tronlab will use numba's compile cache instead")
-    mark_warm()
+    if subprocess.call([str(PY), "-c", built], cwd=ROOT) == 0:
+        return None
+    say("compiling the ahead-of-time kernels beside it (under a minute; optional)")
+    cache = Path(tempfile.mkdtemp(prefix="tronlab-aot-numba-"))
+    with open(cache / "build.log", "w") as log:      # what it says, printed at the end
+        proc = subprocess.Popen([str(PY), "-m", "tronlab.jit.aot", "build"], cwd=ROOT,
+                                env=dict(os.environ, NUMBA_CACHE_DIR=str(cache)),
+                                stdout=log, stderr=subprocess.STDOUT)
+    return proc, cache
+
+
+def finish_aot_build(aot) -> bool:
+    """Wait for :func:`start_aot_build`'s process, print what it said, remove its cache;
+    whether it built the module."""
+    proc, cache = aot
+    proc.wait()
+    out = (cache / "build.log").read_text(errors="replace")
+    shutil.rmtree(cache, ignore_errors=True)
+    if out.strip():
+        print(out.rstrip(), flush=True)
+    return proc.returncode == 0
 
 
 def is_warm() -> bool:

@@ -95,6 +95,53 @@ def test_the_test_command_writes_bytecode_even_where_the_machine_says_not_to(tmp
     assert [p.name.split(".")[0] for p in (package / "__pycache__").glob("*.pyc")] == ["mod"]
 
 
+def test_the_ahead_of_time_build_runs_beside_the_warm_up_with_a_cache_of_its_own(
+        tmp_path, monkeypatch, capsys):
+    """A first start compiles numba's cache and the ahead-of-time module at once (two
+    processes), the build with a numba cache of its own: the warm-up must start from an
+    empty cache for its report to count as cold.  A warm-up that fails stops the build."""
+    dev = load_dev(tmp_path / "env", monkeypatch)
+    fake_env(tmp_path / "env")
+    events = []
+
+    class Build:
+        returncode = None
+
+        def __init__(self, cmd, env, stdout, **kw):
+            events.append(("build starts", env["NUMBA_CACHE_DIR"]))
+            stdout.write("built 32 kernels\n")
+            self.cache = env["NUMBA_CACHE_DIR"]
+
+        def wait(self):
+            events.append(("build waited for",))
+            self.returncode = 0 if self.returncode is None else self.returncode
+
+        def kill(self):
+            events.append(("build killed",))
+            self.returncode = -9
+
+    monkeypatch.setattr(dev, "compile_bytecode", lambda *folders: None)
+    monkeypatch.setattr(dev.subprocess, "call", lambda cmd, **kw: 1)     # no module yet
+    monkeypatch.setattr(dev.subprocess, "Popen", Build)
+    monkeypatch.setattr(dev, "run", lambda *cmd, **kw: events.append(("warm-up", cmd[2])))
+    dev.build_fast_start()
+    (start, cache), warm, waited = events
+    assert start == "build starts" and warm == ("warm-up", "tronlab.jit.warmup")
+    assert waited == ("build waited for",) and not os.path.exists(cache)
+    assert os.environ.get("NUMBA_CACHE_DIR") != cache
+    assert "built 32 kernels" in capsys.readouterr().out and dev.is_warm()
+
+    def broken(*cmd, **kw):
+        raise subprocess.CalledProcessError(1, cmd)
+    events.clear()
+    dev.WARM_STAMP.unlink()
+    monkeypatch.setattr(dev, "run", broken)
+    with pytest.raises(subprocess.CalledProcessError):
+        dev.build_fast_start()
+    assert [e[0] for e in events] == ["build starts", "build killed", "build waited for"]
+    assert not dev.is_warm()
+
+
 def test_the_install_covers_every_import_of_the_course():
     """Every top-level module the course notebooks import is tronlab, the standard library
     or a dependency that the one install brings (pettingzoo for notebook 08)."""
