@@ -47,7 +47,7 @@ def test_a_run_killed_before_it_stored_a_workers_game_loses_no_game(tmp_path, ca
     from tronlab.arena.cli import main
     assert main(["table", str(db)]) == 0              # the table says where they are
     said = capsys.readouterr().out
-    assert f"kept in {', '.join(files)}" in said and "was killed" in said, said
+    assert f"kept in {', '.join(files)}" in said and "stopped or killed" in said, said
 
     plan = round_robin(BOTS, MAPS, time=0.05)
     with Store(db) as store:

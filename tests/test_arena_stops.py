@@ -161,9 +161,9 @@ def test_a_game_that_finished_as_its_write_failed_is_kept_for_the_next_run(
     assert main(["table", str(db)]) == 0
     out = capsys.readouterr().out
     assert out.endswith(f"\n\n1 finished game kept in {db}.unstored.jsonl is not in this "
-                        f"table: the run that played them has not stored them (it is still "
-                        f"running, was killed, or could not write the database); the next "
-                        f"arena run on it stores them first\n"), out
+                        f"table: the run that played them did not store them (it was stopped "
+                        f"or killed, or could not write the database); the next arena run on "
+                        f"it stores them first\n"), out
     assert main(command) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"stored 1 game that an earlier run finished but did not store (it "

@@ -315,9 +315,9 @@ def _say_kept(store, args) -> None:
     if kept:
         print(f"\n{plural(len(kept), 'finished game')} kept in "
               f"{', '.join(kept_files(store.path))} {'is' if len(kept) == 1 else 'are'} not "
-              f"in this table: the run that played them has not stored them (it is still "
-              f"running, was killed, or could not write the database); the next arena run "
-              f"on it stores them first")
+              f"in this table: the run that played them did not store them (it was stopped "
+              f"or killed, or could not write the database); the next arena run on it "
+              f"stores them first")
 
 
 def cmd_replay(args) -> int:
