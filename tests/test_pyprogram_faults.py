@@ -273,7 +273,8 @@ def test_a_file_that_kills_its_parent_ends_its_own_bot_not_the_match(tmp_path):
     import sys
 
     paths = []
-    for where, text in (("import", "import os\nos.kill(os.getppid(), 9)\n" + FIRST),
+    for where, text in (("import", "import os, time\nos.kill(os.getppid(), 9)\n"
+                                   "time.sleep(1)\n" + FIRST),
                         ("move", "import os, time\ndef move(board, player):\n"
                                  "    os.kill(os.getppid(), 9)\n    time.sleep(1)\n"
                                  "    return 'down'\n")):
@@ -282,7 +283,9 @@ def test_a_file_that_kills_its_parent_ends_its_own_bot_not_the_match(tmp_path):
     out = subprocess.run([sys.executable, "-c", _KILLED_GAMES, *map(str, paths)],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, (out.returncode, out.stderr)
-    # move() sleeps after its kill: the parent's death ends the bot before it answers
+    # each file sleeps after its kill: the parent's death ends the bot before it answers
+    # (Linux kills the child once the parent's exit is done; a child that went straight on
+    # could load, read turn 1 and answer first, and die at turn 2)
     *games, check = out.stdout.splitlines()
     for where, line in zip(("import", "move"), games, strict=True):
         assert line == (f"turn 1: the bot's program ended: the program running "
