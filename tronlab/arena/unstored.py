@@ -115,7 +115,7 @@ def end_run(db, held) -> None:
 def run_alive(db, run: int) -> bool:
     """Whether the run of process ``run`` still holds its mark (:func:`hold_run`) for
     ``db``, so its journals are its own to store.  A run that ended or was killed holds
-    none; its mark, if any, is removed when its journals are gone."""
+    none; a mark it left (a kill -9) is removed here, where it is found unlocked."""
     if run == os.getpid():
         return False            # a mark left by an earlier process with this pid
     try:

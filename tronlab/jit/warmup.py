@@ -126,18 +126,6 @@ def signature_report() -> dict:
             "sources": sources_digest()}
 
 
-def _exit_with_parent(pid: int) -> None:
-    """Leave as soon as process ``pid`` is gone (the bot that started this compile)."""
-    import threading
-
-    def watch():
-        while True:
-            time.sleep(0.25)
-            if os.getppid() != pid:
-                os._exit(3)
-    threading.Thread(target=watch, daemon=True).start()
-
-
 def main(argv=None) -> int:
     import argparse
 
@@ -148,7 +136,8 @@ def main(argv=None) -> int:
     ap.add_argument("--parent", type=int, help="exit when this process is gone")
     args = ap.parse_args(argv)
     if args.parent:
-        _exit_with_parent(args.parent)
+        from ..runner.starting import exit_with_parent     # the bot that started this compile
+        exit_with_parent(args.parent)
     if args.bot:
         seconds = warm_bot(args.bot)
         print(f"kernels of bot {args.bot!r} compiled or loaded from the cache in {seconds:.1f} s")
