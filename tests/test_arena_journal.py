@@ -57,7 +57,8 @@ def test_a_run_killed_before_it_stored_a_workers_game_loses_no_game(tmp_path, ca
     assert stored.keys() == {s.key for s in plan}
     for k, row in kept.items():                      # stored as the worker played it
         assert (stored[k]["winner"], stored[k]["turns"]) == (row["winner"], row["turns"])
-    assert kept_files(db) == [] and sorted(os.listdir(tmp_path)) == ["j.sqlite"]
+    assert kept_files(db) == []
+    assert sorted(os.listdir(tmp_path)) == ["j.sqlite"], os.listdir(tmp_path)
 
 
 def test_a_pool_run_stores_each_game_once_and_leaves_no_journal(tmp_path):

@@ -283,10 +283,14 @@ class _TermAsCtrlC:
 
 
 def cmd_table(args) -> int:
+    _check_html_path(args.html)
+    with _open(args.db, read_only=True) as store:     # closed again: main() may be a call
+        return _table(store, args)
+
+
+def _table(store, args) -> int:
     from .report import table_text
     from .store import latest_versions, none_stored
-    _check_html_path(args.html)
-    store = _open(args.db, read_only=True)
     rows = store.rows(tag=args.tag, game=args.game)
     if not rows and (args.tag is not None or args.game is not None):
         raise ArenaError(none_stored(store, args.db, args.game, args.tag))
@@ -323,12 +327,12 @@ def _say_kept(store, args) -> None:
 def cmd_replay(args) -> int:
     from .report import replay_text
     from .store import record_of
-    store = _open(args.db, read_only=True)
-    text = store.record_json(args.id)
-    if args.json:
-        print(json.dumps(json.loads(text), indent=1))
-        return 0
-    row = next(r for r in store.rows() if r["id"] == args.id)
+    with _open(args.db, read_only=True) as store:
+        text = store.record_json(args.id)
+        if args.json:
+            print(json.dumps(json.loads(text), indent=1))
+            return 0
+        row = next(r for r in store.rows() if r["id"] == args.id)
     print(replay_text(row, record_of(text)))
     return 0
 
