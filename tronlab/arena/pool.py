@@ -13,21 +13,8 @@ import signal
 
 from .play import DEFAULT_WARM, play_spec, warm_up
 from .unstored import journal_path, keep
+from ..runner.orphans import die_with_parent
 from ..tron.values import is_whole
-
-
-def _die_with_parent(parent: int | None = None) -> None:
-    """Ask Linux to send SIGTERM to this process when its parent dies (no-op elsewhere).
-    A parent that died before the ask (the run killed while this worker still started)
-    sends nothing: with its pid given, the worker sees it is gone and exits."""
-    try:
-        import ctypes
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGTERM)     # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-    if parent is not None and os.getppid() != parent:
-        os._exit(128 + signal.SIGTERM)
 
 
 def _on_term(signum, frame):
@@ -51,7 +38,7 @@ def _init_worker(warm, journal=None, parent=None) -> None:
     if hasattr(signal, "pthread_sigmask"):     # blocked at spawn (_results): a Ctrl-C that
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # came is dropped now
     signal.signal(signal.SIGTERM, _on_term)
-    _die_with_parent(parent)
+    die_with_parent(signal.SIGTERM, parent)     # a parent already gone: exit now
     if journal is not None:
         _JOURNAL[:] = [journal]
     warm_up(warm)

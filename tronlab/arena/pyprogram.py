@@ -298,19 +298,14 @@ def _shield() -> None:
     orphan whose next ``getppid()`` is the arena (its subreaper).  Elsewhere nothing
     changes."""
     import signal
-    try:
-        import ctypes
-        prctl = ctypes.CDLL(None, use_errno=True).prctl if sys.platform == "linux" else None
-    except (OSError, AttributeError):
-        prctl = None
-    if prctl is None:
+
+    from ..runner.orphans import can_die_with_parent, die_with_parent
+    if not can_die_with_parent():
         return
     parent = os.getpid()
     pid = os.fork()
     if pid == 0:                # the child: the bot
-        prctl(1, signal.SIGKILL)            # PR_SET_PDEATHSIG
-        if os.getppid() != parent:          # the parent died before that was asked
-            os._exit(1)
+        die_with_parent(signal.SIGKILL, parent, code=1)
         return
     signal.signal(signal.SIGINT, signal.SIG_IGN)       # the bot's to handle
     code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])

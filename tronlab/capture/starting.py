@@ -39,7 +39,8 @@ import threading
 import time
 import types
 
-from ..runner.starting import _spawn, end_process, exit_with_parent, receive, say, send
+from ..runner.orphans import exit_with_parent
+from ..runner.starting import _spawn, end_process, receive, say, send
 from .bots import nearest_target
 
 #: seconds the program waits for the worker's answer to a turn (the contest gives 100 ms)

@@ -136,7 +136,7 @@ def main(argv=None) -> int:
     ap.add_argument("--parent", type=int, help="exit when this process is gone")
     args = ap.parse_args(argv)
     if args.parent:
-        from ..runner.starting import exit_with_parent     # the bot that started this compile
+        from ..runner.orphans import exit_with_parent     # the bot that started this compile
         exit_with_parent(args.parent)
     if args.bot:
         seconds = warm_bot(args.bot)

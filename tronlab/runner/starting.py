@@ -39,11 +39,14 @@ import atexit
 import os
 import pickle
 import queue
+import signal
 import struct
 import subprocess
 import sys
 import threading
 import time
+
+from .orphans import die_with_parent, exit_with_parent
 
 #: bots that use no compiled kernel: they start at once anyway
 NO_KERNELS = ("random", "hugger", "quick")
@@ -73,29 +76,13 @@ def receive(stream):
     return pickle.loads(data) if len(data) == n else None
 
 
-def _child_setup(nice: int) -> None:        # pragma: no cover - runs in the child
+def _child_setup(nice: int, parent: int) -> None:     # pragma: no cover - runs in the child
     if nice:
         try:
             os.nice(nice)
         except OSError:
             pass
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-            import signal
-            ctypes.CDLL(None).prctl(1, signal.SIGKILL)       # PR_SET_PDEATHSIG
-        except Exception:
-            pass
-
-
-def exit_with_parent(pid: int) -> None:
-    """In a helper process: leave as soon as process ``pid`` (its parent) is gone."""
-    def watch():
-        while True:
-            time.sleep(0.25)
-            if os.getppid() != pid:
-                os._exit(3)
-    threading.Thread(target=watch, daemon=True, name="tronlab-parent-watch").start()
+    die_with_parent(signal.SIGKILL, parent)
 
 
 def _spawn(args, *, nice=0, env=None, pipes=False):
@@ -104,7 +91,8 @@ def _spawn(args, *, nice=0, env=None, pipes=False):
           "stderr": None if pipes else subprocess.PIPE,
           "env": env}
     if os.name == "posix":
-        kw["preexec_fn"] = lambda: _child_setup(nice)
+        parent = os.getpid()
+        kw["preexec_fn"] = lambda: _child_setup(nice, parent)
     return subprocess.Popen([sys.executable, *args, "--parent", str(os.getpid())], **kw)
 
 
