@@ -26,8 +26,12 @@ RET = "    return 0\n"
     "def move(board):\n" + RET + "[move := (lambda b, p: 0) for _ in (1,)]\n",
     # and so does one in an assignment's value
     "def move(board):\n" + RET + "x = (move := (lambda b, p: 0))\n",
+    # a yield in a function defined inside move, or in a lambda there, is not move's own
+    "def move(board, player):\n    def moves():\n        yield 0\n    return next(moves())\n",
+    "def move(board, player):\n    f = lambda: (yield)\n" + RET,
 ], ids=["global", "varargs", "posonly", "decorated", "star", "try", "except", "match",
-        "tuple", "relative", "walrus-comprehension", "walrus-in-assignment"])
+        "tuple", "relative", "walrus-comprehension", "walrus-in-assignment", "inner-yield",
+        "lambda-yield"])
 def test_files_that_can_be_py_bots(tmp_path, source):
     (tmp_path / "helper_zz.py").write_text("def move(board, player):\n    return 0\n")
     path = tmp_path / "ann.py"
@@ -50,8 +54,13 @@ def test_files_that_can_be_py_bots(tmp_path, source):
     # nor one in a function defined in an if block (the block was walked into the def)
     ("def move(board):\n" + RET + "if True:\n    def helper():\n        return (move := 3)\n",
      "ann.py:1: move(board) cannot be called as move(board, player)"),
+    # calling these runs none of move's lines: a generator, a coroutine, never a move
+    ("def move(board, player):\n    if board:\n        yield 0\n",
+     "ann.py:1: move has a yield in it, which makes it a generator"),
+    ("def move(board, player):\n    yield from range(4)\n", "return instead of yield"),
+    ("async def move(board, player):\n" + RET, "ann.py:1: move is an async def"),
 ], ids=["keyword-only", "three", "return", "prefix", "posonly-rules", "walrus-in-lambda",
-        "walrus-in-nested-def"])
+        "walrus-in-nested-def", "yield", "yield-from", "async"])
 def test_files_that_cannot_be_py_bots_are_told_why(tmp_path, source, words):
     # helper_zz_old.py is not helper_zz: only 'helper_zz.' starts the module's file name
     (tmp_path / "helper_zz_old.py").write_text("x = 1\n")

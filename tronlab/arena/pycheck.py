@@ -229,10 +229,20 @@ def _walk_this_scope(node):
 
 
 def _move_signature_problem(moves):
-    """A sentence if the only ``def move`` cannot take ``(board, player)``."""
-    if len(moves) != 1 or not isinstance(moves[0], ast.FunctionDef) or moves[0].decorator_list:
+    """A sentence if the only ``def move`` cannot take ``(board, player)`` or cannot
+    return a move (``async def``, or a ``yield`` in its body: calling it runs none of it)."""
+    if len(moves) != 1 or getattr(moves[0], "decorator_list", None):
         return None                       # bound some other way, or decorated: trust it
     node = moves[0]
+    if isinstance(node, ast.AsyncFunctionDef):
+        return ("move is an async def, so calling it only makes a coroutine and runs none of "
+                "its lines: a py: bot's move is a plain def that returns its move")
+    if not isinstance(node, ast.FunctionDef):
+        return None
+    if _yields(node):
+        return ("move has a yield in it, which makes it a generator: calling it runs none of "
+                "its lines and hands back a generator, not a move. Give the move back with "
+                "return instead of yield")
     a = node.args
     positional = len(a.posonlyargs) + len(a.args)
     required = positional - len(a.defaults)
@@ -242,6 +252,19 @@ def _move_signature_problem(moves):
     params = ast.unparse(a)
     return (f"move({params}) cannot be called as move(board, player): a py: bot's move "
             f"takes the two arguments board and player")
+
+
+def _yields(function) -> bool:
+    """Whether a ``yield`` of ``function``'s own (not of a function defined in it) makes it
+    a generator."""
+    stack = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def _start_game_problem(hooks):

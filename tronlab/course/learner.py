@@ -161,7 +161,15 @@ def bad_function_message(name: str, student, given: str = "board") -> str | None
 
 
 def signature_problem(name: str, wanted, student) -> str | None:
-    """A sentence if ``student`` cannot be called with the parameters ``wanted``."""
+    """A sentence if ``student`` cannot be called with the parameters ``wanted``, or its
+    call cannot give an answer (a generator function, an ``async def``)."""
+    if inspect.isgeneratorfunction(student) or inspect.isasyncgenfunction(student):
+        return (f"{name} has a yield in it, which makes it a generator: calling it runs none "
+                f"of its lines and hands back a generator object. Give the answer back with "
+                f"return instead of yield.")
+    if inspect.iscoroutinefunction(student):
+        return (f"{name} is an async def, so calling it only makes a coroutine and runs none "
+                f"of its lines. Define it with a plain def: def {name}({', '.join(wanted)}):")
     try:
         signature = inspect.signature(student)
     except (TypeError, ValueError):
