@@ -176,7 +176,8 @@ class Game:
         return _choose(self.seats[player], self.match, self.rules, self.limits, self.events)
 
     def close(self) -> None:
-        """End the bots' worker threads (one still running a call that overran is abandoned)."""
+        """End the bots' worker threads (one still in a call that overran, in C code, is
+        abandoned)."""
         for seat in self.seats[1:]:
             if seat.worker is not None:
                 seat.worker.stop()

@@ -268,8 +268,9 @@ def play_status(game, deaths: dict) -> str:
             note = f" ({_shorten(said[-1])})" if said else ""
             parts.append(f"{who} is out: {REASONS.get(why, why)}{note}.")
             if why == "timeout" and _still_running(game, p):
-                parts.append("Its call still runs in a thread (an endless loop runs until "
-                             "the kernel restarts).")
+                parts.append("Its call still runs in a thread: told to stop, it ends when "
+                             "it next runs Python code (a long wait or compiled code runs on "
+                             "until it returns).")
         else:
             parts.append(f"{who} {REASONS.get(why, why)}.")
     if game.over:
@@ -295,10 +296,11 @@ def play_status(game, deaths: dict) -> str:
 
 
 def _still_running(game, p: int) -> bool:
-    """Whether bot ``p``'s call that overran still runs on its worker thread."""
+    """Whether bot ``p``'s call that overran still runs on its worker thread, a moment
+    after it was told to stop (a Python loop ends at once)."""
     seats = getattr(game, "seats", None)
     worker = seats[p].worker if seats and 0 < p < len(seats) else None
-    return worker is not None and worker.busy
+    return worker is not None and not worker.settle(0.1)
 
 
 def _shorten(text: str, limit: int = 200) -> str:

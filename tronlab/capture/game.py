@@ -229,7 +229,7 @@ def play_capture(bots, *, n_players: int | None = None, rng=None, width: int = 3
         for bot, worker in zip(bots, workers):
             _close(bot)
             if worker is not None:
-                worker.stop()       # one still running an overrun call is abandoned
+                worker.stop()       # one still in an overrun call (in C code) is abandoned
     return record
 
 
@@ -306,7 +306,7 @@ def _error_text(err, fault: bool) -> str:
 
 
 class _Hung(Exception):
-    """A timed bot still running at its limit (abandoned, as tronlab.play abandons one)."""
+    """A timed bot still running at its limit (told to stop, as tronlab.play tells one)."""
     reason = "timeout"
 
 

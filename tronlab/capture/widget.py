@@ -22,7 +22,8 @@ on its own worker thread (:class:`tronlab.runner.threadcall.Worker`), waited for
 kernels, three times that but at least a minute), so a bot stuck in a loop cannot
 block a click for long.  A bot
 that answers late, or not at all, is out of the game ("timeout") and the status line
-names it; one still running is abandoned (Python cannot stop a thread).
+names it; one still running is told to stop, which ends a loop in Python code at once
+(:mod:`tronlab.runner.threadcall`).
 ``time_limit=None`` asks the bots in the kernel's own thread, without a clock.
 
 Keys, as on the Tron board: click the board (an amber frame says it has the focus),
@@ -300,7 +301,7 @@ class CaptureWidget(anywidget.AnyWidget):
 
     def close(self) -> None:
         """Close the widget and end its bots' worker threads (one still running a call
-        that overran is abandoned)."""
+        that overran, in C code, is abandoned)."""
         for worker in getattr(self, "_workers", {}).values():
             worker.stop()
         self._workers = {}
