@@ -35,7 +35,6 @@ can: that is why the fork is the default.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
 import pickle
 import select
@@ -48,6 +47,7 @@ import traceback
 import warnings
 from typing import Any, NamedTuple
 
+from ..runner.threadcall import raise_in_thread
 from ..tron.values import is_real
 
 
@@ -377,8 +377,7 @@ def _watchdog(seconds: float):
         with lock:
             if not state["done"]:
                 state["fired"] = True
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target),
-                                                           ctypes.py_object(TimeUp))
+                raise_in_thread(target, TimeUp)
 
     timer = threading.Timer(seconds, fire)
     timer.daemon = True
@@ -390,4 +389,4 @@ def _watchdog(seconds: float):
             state["done"] = True
         timer.cancel()
         if state["fired"]:      # a TimeUp may still be on its way: withdraw it
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), None)
+            raise_in_thread(target, None)

@@ -90,10 +90,10 @@ def _spawn(args, *, nice=0, env=None, pipes=False):
           "stdout": subprocess.PIPE if pipes else subprocess.DEVNULL,
           "stderr": None if pipes else subprocess.PIPE,
           "env": env}
+    parent = os.getpid()
     if os.name == "posix":
-        parent = os.getpid()
         kw["preexec_fn"] = lambda: _child_setup(nice, parent)
-    return subprocess.Popen([sys.executable, *args, "--parent", str(os.getpid())], **kw)
+    return subprocess.Popen([sys.executable, *args, "--parent", str(parent)], **kw)
 
 
 # ---------------------------------------------------------------------------

@@ -85,6 +85,14 @@ def _run_to_end(fn, args, kwargs, box, done=None) -> None:
             done.set()
 
 
+def raise_in_thread(ident: int, exc: type[BaseException] | None) -> bool:
+    """Raise ``exc`` in the thread ``ident`` at its next Python bytecode (CPython's
+    ``PyThreadState_SetAsyncExc``); None withdraws one not yet raised.  Whether a
+    thread was found."""
+    arg = None if exc is None else ctypes.py_object(exc)
+    return ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), arg) == 1
+
+
 def _box() -> dict:
     return {"lock": threading.Lock()}
 
@@ -99,9 +107,7 @@ def _stop(box, thread) -> bool:
         if not box.get("running") or "stopped" in box or thread.ident is None:
             return False
         box["stopped"] = True
-        raised = ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident),
-                                                            ctypes.py_object(Abandoned))
-        return raised == 1
+        return raise_in_thread(thread.ident, Abandoned)
     finally:
         box["lock"].release()
 
