@@ -51,12 +51,11 @@ def test_an_endless_loop_that_overran_is_stopped():
 
 
 def test_stop_false_leaves_it_running():
-    flag = threading.Event()
+    flag, worker = threading.Event(), Worker()
     try:
         called = call_in_thread(_spin, (flag,), wait=0.05, stop=False)
         called.worker.join(0.3)
         assert called.worker.is_alive()
-        worker = Worker()
         assert worker.call(_spin, (flag,), wait=0.05, stop=False).overran
         assert not worker.settle(0.3) and worker.busy
     finally:

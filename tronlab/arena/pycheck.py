@@ -239,7 +239,7 @@ def _move_signature_problem(moves):
                 "its lines: a py: bot's move is a plain def that returns its move")
     if not isinstance(node, ast.FunctionDef):
         return None
-    if _yields(node):
+    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in _walk_this_scope(node)):
         return ("move has a yield in it, which makes it a generator: calling it runs none of "
                 "its lines and hands back a generator, not a move. Give the move back with "
                 "return instead of yield")
@@ -252,19 +252,6 @@ def _move_signature_problem(moves):
     params = ast.unparse(a)
     return (f"move({params}) cannot be called as move(board, player): a py: bot's move "
             f"takes the two arguments board and player")
-
-
-def _yields(function) -> bool:
-    """Whether a ``yield`` of ``function``'s own (not of a function defined in it) makes it
-    a generator."""
-    stack = list(function.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.Yield, ast.YieldFrom)):
-            return True
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            stack.extend(ast.iter_child_nodes(node))
-    return False
 
 
 def _start_game_problem(hooks):
